@@ -1,0 +1,102 @@
+# latlab — build, test, run. See README.md.
+#   make            build latlab (and latload) into build/
+#   make deps       install the Debian packages the build, run and tests use
+#   make run        deps + build + run configs/quick.ini
+#   make test       deps + build + every test (unit: cmocka, cli: bats)
+#   make SANITIZE=1 test    the same with ASan and UBSan, in build/san/
+#   make install PREFIX=/usr/local DESTDIR=
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+SANITIZE ?=
+
+CC ?= cc
+CFLAGS ?= -O2 -g
+CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wformat=2 \
+	  -Wmissing-prototypes -Wshadow -pthread -MMD -MP
+CPPFLAGS += -Icommon -Iharness -Iworkloads -Iloadgen
+LDLIBS += $(shell pkg-config --libs inih numa 2>/dev/null || echo -linih -lnuma) \
+	  -lcsv -lm -pthread
+
+ifeq ($(SANITIZE),1)
+BUILD := build/san
+CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer \
+	  -fno-sanitize-recover=undefined
+LDFLAGS += -fsanitize=address,undefined
+else
+BUILD := build
+endif
+
+DEB_PACKAGES := gcc make pkg-config libinih-dev libcsv-dev libnuma-dev \
+	libjansson-dev libcmocka-dev bats rt-tests gnuplot-nox procps \
+	util-linux
+
+COMMON_SRC := $(wildcard common/*.c)
+WORKLOAD_SRC := $(wildcard workloads/*.c)
+HARNESS_SRC := $(filter-out harness/main.c,$(wildcard harness/*.c))
+LIB_SRC := $(COMMON_SRC) $(WORKLOAD_SRC) $(HARNESS_SRC)
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+
+LATLAB := $(BUILD)/latlab
+
+.PHONY: all deps run test unit cli install clean bench
+
+all: $(LATLAB)
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/liblatlab.a: $(LIB_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(LATLAB): $(BUILD)/obj/harness/main.o $(BUILD)/liblatlab.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(BUILD)/liblatlab.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
+
+# Installs only what is missing; needs root (or sudo) only then.
+deps:
+	@missing=""; for p in $(DEB_PACKAGES); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
+			grep -q 'ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "make deps: installing$$missing"; \
+		if [ "$$(id -u)" != 0 ]; then SUDO=sudo; else SUDO=; fi; \
+		$$SUDO apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq \
+			--no-install-recommends $$missing; \
+	fi
+
+run: deps all
+	$(LATLAB) run configs/quick.ini
+
+test: deps all $(UNIT_BIN)
+	@LATLAB=$(abspath $(LATLAB)) UNIT_DIR=$(BUILD)/tests tests/run.sh
+
+unit: all $(UNIT_BIN)
+	@LATLAB=$(abspath $(LATLAB)) UNIT_DIR=$(BUILD)/tests tests/run.sh unit
+
+cli: all
+	@LATLAB=$(abspath $(LATLAB)) UNIT_DIR=$(BUILD)/tests tests/run.sh cli
+
+bench: all
+	LATLAB=$(abspath $(LATLAB)) bench/vs-cyclictest.sh
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/latlab/configs \
+		$(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 0755 $(LATLAB) $(DESTDIR)$(PREFIX)/bin/latlab
+	install -m 0644 configs/*.ini $(DESTDIR)$(PREFIX)/share/latlab/configs/
+	install -m 0644 docs/latlab.1 $(DESTDIR)$(PREFIX)/share/man/man1/latlab.1
+
+clean:
+	rm -rf build
+
+-include $(shell find build -name '*.d' 2>/dev/null)

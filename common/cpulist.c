@@ -1,0 +1,121 @@
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cpulist.h"
+
+static int parse_cpu(const char **p, long *cpu)
+{
+	char *end;
+
+	if (!isdigit((unsigned char)**p))
+		return -EINVAL;
+	errno = 0;
+	*cpu = strtol(*p, &end, 10);
+	if (errno || *cpu >= CPU_SETSIZE)
+		return -ERANGE;
+	*p = end;
+	return 0;
+}
+
+int cpulist_parse(const char *s, cpu_set_t *set)
+{
+	const char *p = s;
+
+	CPU_ZERO(set);
+	while (isspace((unsigned char)*p))
+		p++;
+	if (*p == '\0')
+		return 0;
+	for (;;) {
+		long lo, hi;
+		int rc;
+
+		while (isspace((unsigned char)*p))
+			p++;
+		rc = parse_cpu(&p, &lo);
+		if (rc)
+			return rc;
+		hi = lo;
+		if (*p == '-') {
+			p++;
+			rc = parse_cpu(&p, &hi);
+			if (rc)
+				return rc;
+			if (hi < lo)
+				return -EINVAL;
+		}
+		for (long c = lo; c <= hi; c++)
+			CPU_SET((size_t)c, set);
+		while (isspace((unsigned char)*p))
+			p++;
+		if (*p == '\0')
+			return 0;
+		if (*p != ',' && *p != '+')
+			return -EINVAL;
+		p++;
+	}
+}
+
+void cpulist_format(const cpu_set_t *set, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int c = 0; c < CPU_SETSIZE; c++) {
+		int hi = c;
+
+		if (!CPU_ISSET(c, set))
+			continue;
+		while (hi + 1 < CPU_SETSIZE && CPU_ISSET(hi + 1, set))
+			hi++;
+		int n = hi == c
+			? snprintf(buf + used, len - used, "%s%d",
+				   used ? "," : "", c)
+			: snprintf(buf + used, len - used, "%s%d-%d",
+				   used ? "," : "", c, hi);
+		if (n < 0 || (size_t)n >= len - used)
+			return;
+		used += (size_t)n;
+		c = hi;
+	}
+}
+
+int cpulist_nth(const cpu_set_t *set, int n)
+{
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, set) && n-- == 0)
+			return c;
+	return -1;
+}
+
+int cpulist_read_file(const char *path, cpu_set_t *set)
+{
+	char line[4096];
+	FILE *fp = fopen(path, "re");
+	int rc;
+
+	if (!fp)
+		return -errno;
+	if (!fgets(line, sizeof(line), fp)) {
+		line[0] = '\0';
+	}
+	fclose(fp);
+	line[strcspn(line, "\n")] = '\0';
+	rc = cpulist_parse(line, set);
+	return rc;
+}
+
+void cpulist_online(cpu_set_t *set)
+{
+	if (cpulist_read_file("/sys/devices/system/cpu/online", set) == 0 &&
+	    CPU_COUNT(set) > 0)
+		return;
+	CPU_ZERO(set);
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	for (long c = 0; c < n && c < CPU_SETSIZE; c++)
+		CPU_SET((size_t)c, set);
+}

@@ -1,0 +1,30 @@
+/* CPU lists as the kernel writes them ("0-3,8"), in cpu_set_t. */
+#ifndef LATLAB_CPULIST_H
+#define LATLAB_CPULIST_H
+
+#include <sched.h>
+#include <stddef.h>
+
+/*
+ * Parse "0-3,8" (',' or '+' between items, so a list can sit inside a
+ * comma-separated matrix axis as "0-1+3"). Empty text is an empty set.
+ * 0 or -EINVAL (malformed) / -ERANGE (CPU >= CPU_SETSIZE).
+ */
+int cpulist_parse(const char *s, cpu_set_t *set);
+
+/* Canonical "0-3,8" form; "" for an empty set. */
+void cpulist_format(const cpu_set_t *set, char *buf, size_t len);
+
+/* The n-th CPU (0-based) in the set, or -1. */
+int cpulist_nth(const cpu_set_t *set, int n);
+
+/*
+ * Read a kernel CPU list file (/sys/devices/system/cpu/online ...).
+ * 0 or -errno; a missing file is -ENOENT.
+ */
+int cpulist_read_file(const char *path, cpu_set_t *set);
+
+/* CPUs online now (sysfs, falling back to sysconf). Never fails. */
+void cpulist_online(cpu_set_t *set);
+
+#endif

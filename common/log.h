@@ -1,0 +1,16 @@
+/* Messages to stderr, prefixed with the program's name. */
+#ifndef LATLAB_LOG_H
+#define LATLAB_LOG_H
+
+#define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
+
+/* "latlab: error: ..." */
+void log_error(const char *fmt, ...) PRINTF_LIKE(1, 2);
+/* "latlab: warning: ..." */
+void log_warn(const char *fmt, ...) PRINTF_LIKE(1, 2);
+/* "latlab: ..." unless quiet; for progress */
+void log_info(const char *fmt, ...) PRINTF_LIKE(1, 2);
+/* Silence log_info (errors and warnings still print). */
+void log_set_quiet(int quiet);
+
+#endif

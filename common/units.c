@@ -1,0 +1,159 @@
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "units.h"
+
+struct unit {
+	const char *name;
+	int64_t mult;
+};
+
+static const struct unit duration_units[] = {
+	{ "ns", 1 },
+	{ "us", NS_PER_US },
+	{ "ms", NS_PER_MS },
+	{ "s", NS_PER_S },
+	{ "m", 60 * NS_PER_S },
+	{ "h", 3600 * NS_PER_S },
+	{ NULL, 0 },
+};
+
+static const struct unit size_units[] = {
+	{ "", 1 }, { "b", 1 },
+	{ "k", 1LL << 10 }, { "kib", 1LL << 10 }, { "kb", 1LL << 10 },
+	{ "m", 1LL << 20 }, { "mib", 1LL << 20 }, { "mb", 1LL << 20 },
+	{ "g", 1LL << 30 }, { "gib", 1LL << 30 }, { "gb", 1LL << 30 },
+	{ NULL, 0 },
+};
+
+/*
+ * "<digits>[.<digits>]<unit>" scaled by the unit's multiplier, exactly:
+ * the fraction is applied digit by digit so "1.5us" is 1500 ns, not 1499.
+ */
+static int parse_scaled(const char *s, const struct unit *units,
+			int case_fold, int64_t *out)
+{
+	const char *p = s;
+	int64_t whole = 0, mult = 0, frac_val = 0, frac_div = 1;
+	int digits = 0;
+
+	while (isspace((unsigned char)*p))
+		p++;
+	for (; isdigit((unsigned char)*p); p++, digits++) {
+		if (whole > (INT64_MAX - 9) / 10)
+			return -ERANGE;
+		whole = whole * 10 + (*p - '0');
+	}
+	if (*p == '.') {
+		for (p++; isdigit((unsigned char)*p); p++, digits++) {
+			if (frac_div <= INT64_MAX / 10) {
+				frac_val = frac_val * 10 + (*p - '0');
+				frac_div *= 10;
+			}
+		}
+	}
+	if (digits == 0)
+		return -EINVAL;
+
+	const char *u = p;
+	size_t ulen = strlen(u);
+
+	while (ulen > 0 && isspace((unsigned char)u[ulen - 1]))
+		ulen--;
+	for (const struct unit *it = units; it->name; it++) {
+		int same = case_fold ? strncasecmp(u, it->name, ulen) == 0
+				     : strncmp(u, it->name, ulen) == 0;
+		if (same && strlen(it->name) == ulen) {
+			mult = it->mult;
+			break;
+		}
+	}
+	if (mult == 0)
+		return -EINVAL;
+	if (whole > INT64_MAX / mult)
+		return -ERANGE;
+	/* frac_val / frac_div * mult, rounded to nearest, without overflow */
+	long double f = (long double)frac_val * mult / frac_div;
+	*out = whole * mult + (int64_t)(f + 0.5L);
+	return 0;
+}
+
+int units_parse_duration(const char *s, int64_t *ns)
+{
+	return parse_scaled(s, duration_units, 0, ns);
+}
+
+int units_parse_size(const char *s, int64_t *bytes)
+{
+	return parse_scaled(s, size_units, 1, bytes);
+}
+
+int units_parse_int(const char *s, int64_t *v)
+{
+	char *end;
+	long long x;
+
+	errno = 0;
+	x = strtoll(s, &end, 10);
+	if (end == s)
+		return -EINVAL;
+	while (isspace((unsigned char)*end))
+		end++;
+	if (*end != '\0')
+		return -EINVAL;
+	if (errno == ERANGE)
+		return -ERANGE;
+	*v = x;
+	return 0;
+}
+
+void units_format_duration(int64_t ns, char *buf, size_t len)
+{
+	/* largest unit that divides exactly, so the text parses back to ns */
+	for (int i = 5; i >= 0; i--) {
+		int64_t m = duration_units[i].mult;
+
+		if (ns != 0 && ns % m == 0) {
+			snprintf(buf, len, "%lld%s", (long long)(ns / m),
+				 duration_units[i].name);
+			return;
+		}
+	}
+	snprintf(buf, len, "%lldns", (long long)ns);
+}
+
+void units_format_elapsed(int64_t ns, char *buf, size_t len)
+{
+	int64_t s = ns / NS_PER_S;
+
+	if (s >= 3600)
+		snprintf(buf, len, "%lldh %02lldm", (long long)(s / 3600),
+			 (long long)(s % 3600 / 60));
+	else if (s >= 60)
+		snprintf(buf, len, "%lldm %02llds", (long long)(s / 60),
+			 (long long)(s % 60));
+	else if (ns >= NS_PER_S)
+		snprintf(buf, len, "%.1fs", (double)ns / NS_PER_S);
+	else
+		snprintf(buf, len, "%lldms", (long long)(ns / NS_PER_MS));
+}
+
+void units_format_size(int64_t bytes, char *buf, size_t len)
+{
+	static const char *const names[] = { "GiB", "MiB", "KiB" };
+
+	for (int i = 0; i < 3; i++) {
+		int64_t m = 1LL << (10 * (3 - i));
+
+		if (bytes != 0 && bytes % m == 0) {
+			snprintf(buf, len, "%lld%s", (long long)(bytes / m),
+				 names[i]);
+			return;
+		}
+	}
+	snprintf(buf, len, "%lld", (long long)bytes);
+}

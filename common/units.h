@@ -1,0 +1,36 @@
+/* Durations (ns) and sizes (bytes) as users write them in configs. */
+#ifndef LATLAB_UNITS_H
+#define LATLAB_UNITS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define NS_PER_US 1000LL
+#define NS_PER_MS 1000000LL
+#define NS_PER_S 1000000000LL
+
+/*
+ * Parse "250us", "1.5s", "10m", "2h". A unit is required (ns us ms s m h);
+ * fractions are allowed down to 1 ns. 0 or -EINVAL / -ERANGE.
+ */
+int units_parse_duration(const char *s, int64_t *ns);
+
+/*
+ * Parse "512", "4k", "4KiB", "1M", "2GiB" (binary multiples; "B" optional).
+ * 0 or -EINVAL / -ERANGE.
+ */
+int units_parse_size(const char *s, int64_t *bytes);
+
+/* Parse a decimal integer with nothing after it. 0 or -EINVAL / -ERANGE. */
+int units_parse_int(const char *s, int64_t *v);
+
+/* "1000us" -> shortest exact form ("1ms"); for ids and config echoes. */
+void units_format_duration(int64_t ns, char *buf, size_t len);
+
+/* "1h 02m", "3m 05s", "12.5s", "250ms": for humans (plan, progress). */
+void units_format_elapsed(int64_t ns, char *buf, size_t len);
+
+/* "4096" -> "4KiB" when exact, else bytes. */
+void units_format_size(int64_t bytes, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,394 @@
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "campaign.h"
+#include "cell.h"
+#include "exitcodes.h"
+#include "kernel.h"
+#include "log.h"
+#include "results.h"
+#include "sysinfo.h"
+#include "units.h"
+#include "worker.h"
+
+/* Setup, start delay and file writing around each cell's measurement. */
+#define CELL_OVERHEAD_NS (300 * NS_PER_MS)
+
+#define CELLS_COLUMNS "campaign,cell,index,host,kernel_release,kernel,load," \
+	"workload,threads,affinity,interval_ns,priority,size,repeat,policy," \
+	"status,"
+
+struct campaign {
+	const struct config *cfg;
+	const struct run_opts *ro;
+	struct cell *cells;
+	int ncells;
+	char **rows;		/* cells.csv text per cell */
+	enum cell_status *status;
+	char dir[PATH_MAX];	/* OUTPUT/NAME */
+	char host[128];
+	struct kernel_info kernel;
+	struct sysinfo si;
+	struct run_env env;
+};
+
+/* The cells.csv rows of one cell, as text. */
+static char *cell_rows(const struct campaign *cp, const struct cell *c,
+		       enum cell_status st, const struct cell_result *res)
+{
+	const struct config *cfg = cp->cfg;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&text, &len);
+	struct csvw w = { .fp = fp };
+	int nrows = res && res->nthreads && st != CELL_ERROR &&
+			    st != CELL_SKIPPED ? res->nthreads * 3 : 1;
+
+	if (!fp)
+		return NULL;
+	for (int r = 0; r < nrows; r++) {
+		char threads[16];
+
+		csvw_str(&w, cfg->campaign.name);
+		csvw_str(&w, c->id);
+		csvw_int(&w, c->index);
+		csvw_str(&w, st == CELL_PENDING ? "" : cp->host);
+		csvw_str(&w, st == CELL_PENDING ? "" : cp->kernel.release);
+		csvw_str(&w, cfg->kernel[c->kernel].name);
+		csvw_str(&w, cfg->load[c->load].name);
+		csvw_str(&w, cfg->workload[c->workload].name);
+		if (c->threads == AXIS_ALL)
+			snprintf(threads, sizeof(threads), "all");
+		else
+			snprintf(threads, sizeof(threads), "%d", c->threads);
+		csvw_str(&w, threads);
+		csvw_str(&w, cfg->matrix.affinity.s[c->affinity]);
+		csvw_int(&w, c->interval);
+		csvw_int(&w, c->priority);
+		csvw_int(&w, c->size);
+		csvw_int(&w, c->repeat);
+		csvw_str(&w, st == CELL_PENDING ? ""
+			 : cp->env.policy == SCHED_FIFO ? "fifo" : "other");
+		csvw_str(&w, cell_status_name(st));
+		if (res && res->nthreads && st != CELL_ERROR &&
+		    st != CELL_SKIPPED) {
+			cell_summary_fields(&w, &res->workers[r / 3], r % 3);
+		} else {
+			/* no measurement: the summary fields stay empty */
+			for (int i = 0; i < 18; i++)
+				csvw_str(&w, "");
+		}
+		csvw_end(&w);
+	}
+	fclose(fp);
+	return text;
+}
+
+static void fill_cells_csv(FILE *fp, void *arg)
+{
+	const struct campaign *cp = arg;
+
+	fputs(CELLS_COLUMNS SUMMARY_COLUMNS "\n", fp);
+	for (int i = 0; i < cp->ncells; i++)
+		if (cp->rows[i])
+			fputs(cp->rows[i], fp);
+}
+
+static void fill_state(FILE *fp, void *arg)
+{
+	const struct campaign *cp = arg;
+
+	fprintf(fp, "# latlab campaign state: one line per cell\n");
+	fprintf(fp, "config_hash = %016llx\n",
+		(unsigned long long)config_hash(cp->cfg));
+	fprintf(fp, "cells = %d\n", cp->ncells);
+	for (int i = 0; i < cp->ncells; i++)
+		fprintf(fp, "%s = %s\n", cp->cells[i].id,
+			cell_status_name(cp->status[i]));
+}
+
+static void fill_campaign_ini(FILE *fp, void *arg)
+{
+	const struct campaign *cp = arg;
+
+	fprintf(fp, "; resolved by latlab: every default filled in\n");
+	config_write_ini(fp, cp->cfg);
+}
+
+/* cells.csv and state, after every cell */
+static int write_progress(struct campaign *cp)
+{
+	int rc = afile_write(cp->dir, "cells.csv", fill_cells_csv, cp);
+
+	return rc ? rc : afile_write(cp->dir, "state", fill_state, cp);
+}
+
+/*
+ * An earlier run's tree is never overwritten: it moves to NAME.<time>.
+ * (Resuming it is a later feature.)
+ */
+static int prepare_dir(struct campaign *cp, const char *output)
+{
+	struct stat st;
+	int rc;
+
+	if (snprintf(cp->dir, sizeof(cp->dir), "%s/%s", output,
+		     cp->cfg->campaign.name) >= (int)sizeof(cp->dir))
+		return -ENAMETOOLONG;
+	if (stat(cp->dir, &st) == 0) {
+		char old[PATH_MAX + 32], stamp[32];
+		time_t now = time(NULL);
+		struct tm tm;
+
+		localtime_r(&now, &tm);
+		strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+		snprintf(old, sizeof(old), "%s.%s", cp->dir, stamp);
+		if (rename(cp->dir, old) != 0)
+			return -errno;
+		log_info("kept the previous results as %s", old);
+	}
+	rc = mkdir_p(cp->dir);
+	return rc;
+}
+
+static int signal_pending(void)
+{
+	struct timespec zero = { 0, 0 };
+	sigset_t sigs;
+
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGTERM);
+	return sigtimedwait(&sigs, NULL, &zero) > 0;
+}
+
+static int max_priority(const struct config *cfg)
+{
+	int p = 1;
+
+	for (int i = 0; i < cfg->matrix.priority.n; i++)
+		if (cfg->matrix.priority.v[i] > p)
+			p = (int)cfg->matrix.priority.v[i];
+	return p;
+}
+
+/* Decide SCHED_FIFO or SCHED_OTHER before anything is written. */
+static int choose_policy(struct campaign *cp)
+{
+	int prio = max_priority(cp->cfg);
+	int rc = worker_probe_policy(SCHED_FIFO, prio);
+
+	cp->env.policy = SCHED_FIFO;
+	if (rc == 0)
+		return 0;
+	if (cp->ro->allow_non_rt) {
+		log_warn("SCHED_FIFO refused (%s): measuring SCHED_OTHER threads; every result is marked policy = other",
+			 strerror(-rc));
+		cp->env.policy = SCHED_OTHER;
+		return 0;
+	}
+	log_error("cannot create a SCHED_FIFO thread at priority %d: %s", prio,
+		  strerror(-rc));
+	log_error("run as root, or give this user real-time rights (ulimit -r %d; rtprio in /etc/security/limits.conf; or CAP_SYS_NICE), or pass --allow-non-rt to measure SCHED_OTHER threads instead",
+		  prio);
+	return -EPERM;
+}
+
+static void lock_memory(struct campaign *cp)
+{
+#if defined(__SANITIZE_ADDRESS__)
+	/* ASan reserves terabytes of shadow; locking it would never end */
+	log_warn("sanitizer build: mlockall skipped");
+	cp->env.mlocked = 0;
+#else
+	if (mlockall(MCL_CURRENT | MCL_FUTURE) == 0) {
+		cp->env.mlocked = 1;
+		return;
+	}
+	log_warn("mlockall: %s: page faults may add latency (raise ulimit -l)",
+		 strerror(errno));
+#endif
+}
+
+static void progress(const struct campaign *cp, const struct cell *c,
+		     const struct cell_result *res, int done_n, int run_n)
+{
+	int64_t worst = 0;
+
+	for (int i = 0; i < res->nthreads; i++)
+		if (res->workers[i].hist[METRIC_WAKEUP].max > worst)
+			worst = res->workers[i].hist[METRIC_WAKEUP].max;
+	if (res->status == CELL_OK || res->status == CELL_FAIL ||
+	    res->status == CELL_INTERRUPTED)
+		log_info("[%d/%d] %s: %s, wakeup max %.1f us%s%s", done_n, run_n,
+			 c->id, cell_status_name(res->status), worst / 1e3,
+			 res->reason[0] ? ": " : "", res->reason);
+	else
+		log_info("[%d/%d] %s: %s: %s", done_n, run_n, c->id,
+			 cell_status_name(res->status), res->reason);
+	(void)cp;
+}
+
+static int runs_here(const struct campaign *cp, const struct cell *c)
+{
+	return kernel_matches(cp->cfg->kernel[c->kernel].match, &cp->kernel);
+}
+
+static int run_cells(struct campaign *cp)
+{
+	int run_n = 0, done_n = 0, status = EXIT_PASS, rc;
+
+	for (int i = 0; i < cp->ncells; i++)
+		run_n += runs_here(cp, &cp->cells[i]);
+	for (int i = 0; i < cp->ncells; i++) {
+		const struct cell *c = &cp->cells[i];
+		struct cell_result res;
+		char dir[PATH_MAX + CELL_ID_MAX + 300];
+
+		if (!runs_here(cp, c))
+			continue;
+		if (signal_pending())
+			return EXIT_INTERRUPTED;
+		int sig = cell_run(cp->cfg, c, &cp->env, &res);
+
+		cell_check_thresholds(cp->cfg, &res);
+		snprintf(dir, sizeof(dir), "%s/%s/%s/%s", cp->dir, cp->host,
+			 cp->kernel.release, c->id);
+		rc = res.nthreads || res.status != CELL_OK
+			? cell_write(cp->cfg, c, &cp->env, &cp->si, &res, dir)
+			: 0;
+		cp->status[i] = res.status;
+		free(cp->rows[i]);
+		cp->rows[i] = cell_rows(cp, c, res.status, &res);
+		if (rc == 0)
+			rc = write_progress(cp);
+		progress(cp, c, &res, ++done_n, run_n);
+		int fatal = res.fatal;
+		if (fatal)
+			log_error("%s", res.reason);
+		cell_result_free(&res);
+		if (rc) {
+			log_error("writing results under %s: %s", cp->dir,
+				  strerror(-rc));
+			return EXIT_RUNTIME;
+		}
+		if (sig)
+			return EXIT_INTERRUPTED;
+		if (fatal)
+			return EXIT_RUNTIME;
+		if (cp->status[i] == CELL_ERROR)
+			status = EXIT_RUNTIME;
+		else if (cp->status[i] == CELL_FAIL && status == EXIT_PASS)
+			status = EXIT_THRESHOLD;
+	}
+	return status;
+}
+
+static int count_skipped_all(const struct campaign *cp)
+{
+	int ran = 0, skipped = 0;
+
+	for (int i = 0; i < cp->ncells; i++) {
+		ran += cp->status[i] != CELL_PENDING;
+		skipped += cp->status[i] == CELL_SKIPPED;
+	}
+	return ran > 0 && ran == skipped;
+}
+
+int campaign_run(const struct config *cfg, const struct run_opts *ro)
+{
+	struct campaign cp = { .cfg = cfg, .ro = ro };
+	int status = EXIT_RUNTIME, rc;
+
+	cp.ncells = matrix_expand(cfg, &cp.cells);
+	if (cp.ncells < 0) {
+		log_error("%s: the matrix has more than %d cells", cfg->path,
+			  MATRIX_MAX_CELLS);
+		return EXIT_USAGE;
+	}
+	cp.rows = calloc((size_t)cp.ncells, sizeof(*cp.rows));
+	cp.status = calloc((size_t)cp.ncells, sizeof(*cp.status));
+	if (!cp.rows || !cp.status)
+		goto out;
+	kernel_info_read(&cp.kernel);
+	gethostname(cp.host, sizeof(cp.host) - 1);
+	if (choose_policy(&cp) != 0)
+		goto out;
+	sysinfo_collect(&cp.si, ro->cmdline);
+	cp.env.cmdline = ro->cmdline;
+	for (int i = 0; i < cp.si.nwarn; i++)
+		log_warn("%s", cp.si.warn[i]);
+	lock_memory(&cp);
+
+	rc = prepare_dir(&cp, ro->output ? ro->output : cfg->campaign.output);
+	if (rc == 0)
+		rc = afile_write(cp.dir, "campaign.ini", fill_campaign_ini, &cp);
+	for (int i = 0; i < cp.ncells; i++)
+		cp.rows[i] = cell_rows(&cp, &cp.cells[i], CELL_PENDING, NULL);
+	if (rc == 0)
+		rc = write_progress(&cp);
+	if (rc) {
+		log_error("%s: %s", cp.dir, strerror(-rc));
+		goto out;
+	}
+	log_info("campaign %s: %d cells, results in %s", cfg->campaign.name,
+		 cp.ncells, cp.dir);
+	status = run_cells(&cp);
+	if (status == EXIT_INTERRUPTED)
+		log_info("interrupted: results so far are kept in %s", cp.dir);
+	else if (status == EXIT_PASS && count_skipped_all(&cp)) {
+		log_error("every cell was skipped");
+		status = EXIT_RUNTIME;
+	}
+	int pending = 0;
+	for (int i = 0; i < cp.ncells; i++)
+		pending += cp.status[i] == CELL_PENDING;
+	if (pending && status != EXIT_INTERRUPTED)
+		log_info("%d cells pending for other kernel variants", pending);
+out:
+	for (int i = 0; cp.rows && i < cp.ncells; i++)
+		free(cp.rows[i]);
+	free(cp.rows);
+	free(cp.status);
+	free(cp.cells);
+	return status;
+}
+
+int campaign_plan(const struct config *cfg, FILE *out)
+{
+	struct kernel_info k;
+	struct cell *cells;
+	int n = matrix_expand(cfg, &cells), here = 0;
+	char est[32], dur[32];
+
+	if (n < 0) {
+		log_error("%s: the matrix has more than %d cells", cfg->path,
+			  MATRIX_MAX_CELLS);
+		return EXIT_USAGE;
+	}
+	kernel_info_read(&k);
+	fprintf(out, "%-44s %-8s %-8s %s\n", "cell", "kernel", "runs", "");
+	for (int i = 0; i < n; i++) {
+		int yes = kernel_matches(cfg->kernel[cells[i].kernel].match, &k);
+
+		here += yes;
+		fprintf(out, "%-44s %-8s %s\n", cells[i].id,
+			cfg->kernel[cells[i].kernel].name,
+			yes ? "here" : "pending (other kernel)");
+	}
+	units_format_elapsed((cfg->campaign.duration + CELL_OVERHEAD_NS) * here,
+			     est, sizeof(est));
+	units_format_duration(cfg->campaign.duration, dur, sizeof(dur));
+	fprintf(out, "\n%d cells: %d run on this kernel (%s, preempt %s%s), %d pending\n",
+		n, here, k.release, k.model, k.dynamic ? ", dynamic" : "",
+		n - here);
+	fprintf(out, "estimated wall time: %s (%s per cell)\n", est, dur);
+	free(cells);
+	return EXIT_PASS;
+}

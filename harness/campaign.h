@@ -1,0 +1,25 @@
+/*
+ * A campaign: every cell of the plan, in order. Cells of another kernel
+ * variant stay pending. Writes OUTPUT/NAME/{campaign.ini,state,cells.csv}
+ * and a directory per cell (cell.h).
+ */
+#ifndef LATLAB_CAMPAIGN_H
+#define LATLAB_CAMPAIGN_H
+
+#include "config.h"
+#include "matrix.h"
+
+struct run_opts {
+	const char *output;	/* -o: overrides [campaign] output */
+	int allow_non_rt;	/* SCHED_OTHER when SCHED_FIFO is refused */
+	int quiet;
+	const char *cmdline;
+};
+
+/* Run the campaign; returns the exit status (docs/exit-status.md). */
+int campaign_run(const struct config *cfg, const struct run_opts *ro);
+
+/* Print the plan (latlab plan); returns the exit status. */
+int campaign_plan(const struct config *cfg, FILE *out);
+
+#endif

@@ -1,0 +1,539 @@
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cell.h"
+#include "load.h"
+#include "log.h"
+#include "results.h"
+#include "units.h"
+
+#define START_DELAY_NS (100 * NS_PER_MS)	/* threads created, stacks touched */
+#define POLL_NS (100 * NS_PER_MS)
+
+static const char *const status_names[] = {
+	"pending", "ok", "fail", "interrupted", "error", "skipped",
+};
+
+const char *cell_status_name(enum cell_status s)
+{
+	return status_names[s];
+}
+
+static int64_t clock_ns(clockid_t id)
+{
+	struct timespec t;
+
+	clock_gettime(id, &t);
+	return (int64_t)t.tv_sec * NS_PER_S + t.tv_nsec;
+}
+
+void cell_log(struct cell_result *res, const char *fmt, ...)
+{
+	struct timespec t;
+	struct tm tm;
+	char stamp[64];
+	va_list ap;
+
+	if (!res->log)
+		return;
+	clock_gettime(CLOCK_REALTIME, &t);
+	gmtime_r(&t.tv_sec, &tm);
+	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%S", &tm);
+	fprintf(res->log, "%s.%03ldZ ", stamp, t.tv_nsec / 1000000);
+	va_start(ap, fmt);
+	vfprintf(res->log, fmt, ap);
+	va_end(ap);
+	fputc('\n', res->log);
+}
+
+/* Hold the CPUs out of deep C-states while measuring; -1 if refused. */
+static int dma_latency_hold(struct cell_result *res)
+{
+	int32_t zero = 0;
+	int fd = open("/dev/cpu_dma_latency", O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		cell_log(res, "warning: /dev/cpu_dma_latency: %s (C-states not held)",
+			 strerror(errno));
+		return -1;
+	}
+	if (write(fd, &zero, sizeof(zero)) != sizeof(zero)) {
+		cell_log(res, "warning: /dev/cpu_dma_latency write: %s",
+			 strerror(errno));
+		close(fd);
+		return -1;
+	}
+	res->dma_latency = 1;
+	return fd;
+}
+
+static void drain(struct cell_result *res)
+{
+	for (int i = 0; i < res->nthreads; i++) {
+		struct series_rec rec;
+
+		while (ring_pop(&res->workers[i].series, &rec)) {
+			struct series_rec *s = realloc(res->series,
+				(size_t)(res->nseries + 1) * sizeof(*s));
+
+			if (!s)
+				return;	/* keep what we have */
+			res->series = s;
+			res->series[res->nseries++] = rec;
+		}
+	}
+}
+
+/* Wait for every worker, polling the rings and the signals. */
+static int wait_workers(struct cell_result *res, _Atomic int *stop)
+{
+	struct timespec poll = { 0, POLL_NS };
+	sigset_t sigs;
+	int sig = 0;
+
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGTERM);
+	for (;;) {
+		int all = 1;
+
+		int got = sigtimedwait(&sigs, NULL, &poll);
+		if (got > 0 && !sig) {
+			sig = got;
+			atomic_store(stop, 1);
+			cell_log(res, "signal %d (%s): stopping the cell",
+				 got, strsignal(got));
+		}
+		drain(res);
+		for (int i = 0; i < res->nthreads; i++)
+			all &= atomic_load_explicit(&res->workers[i].done,
+						    memory_order_acquire);
+		if (all)
+			return sig;
+	}
+}
+
+static int setup_workloads(const struct workload_def *wd,
+			   struct cell_result *res, int *ready)
+{
+	for (*ready = 0; *ready < res->nthreads; (*ready)++) {
+		struct worker *w = &res->workers[*ready];
+		int rc = wd->ops->setup ? wd->ops->setup(&w->ctx) : 0;
+
+		if (rc) {
+			res->status = rc == -ENODEV ? CELL_SKIPPED : CELL_ERROR;
+			snprintf(res->reason, sizeof(res->reason),
+				 "workload %s setup (thread %d): %s", wd->name,
+				 *ready, strerror(-rc));
+			return rc;
+		}
+	}
+	return 0;
+}
+
+static void teardown_workloads(const struct workload_def *wd,
+			       struct cell_result *res, int ready)
+{
+	for (int i = 0; i < ready; i++)
+		if (wd->ops->teardown)
+			wd->ops->teardown(&res->workers[i].ctx);
+}
+
+static void start_error(struct cell_result *res, int rc, int policy,
+			int priority)
+{
+	res->status = CELL_ERROR;
+	if (rc == -EPERM && policy == SCHED_FIFO) {
+		res->fatal = 1;
+		snprintf(res->reason, sizeof(res->reason),
+			 "SCHED_FIFO priority %d refused (no real-time privilege)",
+			 priority);
+	} else {
+		snprintf(res->reason, sizeof(res->reason),
+			 "cannot start a measured thread: %s", strerror(-rc));
+	}
+}
+
+int cell_run(const struct config *cfg, const struct cell *c,
+	     const struct run_env *env, struct cell_result *res)
+{
+	const struct workload_def *wd = &cfg->workload[c->workload];
+	static _Thread_local int cpus[CPU_SETSIZE];
+	_Atomic int stop = 0;
+	cpu_set_t mask;
+	int n, ready = 0, started = 0, sig = 0, dma = -1;
+
+	memset(res, 0, sizeof(*res));
+	res->log = open_memstream(&res->logbuf, &res->loglen);
+	res->started_real = clock_ns(CLOCK_REALTIME);
+	cell_log(res, "cell %s: workload %s, load %s, interval %lld ns, priority %d, %s",
+		 c->id, wd->name, cfg->load[c->load].name,
+		 (long long)c->interval, c->priority,
+		 env->policy == SCHED_FIFO ? "SCHED_FIFO" : "SCHED_OTHER (--allow-non-rt)");
+
+	n = matrix_place(cfg, c, cpus, &mask);
+	if (n < 0) {
+		res->status = CELL_ERROR;
+		snprintf(res->reason, sizeof(res->reason),
+			 "no CPU to place threads on: %s", strerror(-n));
+		cell_log(res, "error: %s", res->reason);
+		return 0;
+	}
+	res->workers = calloc((size_t)n, sizeof(*res->workers));
+	if (!res->workers) {
+		res->status = CELL_ERROR;
+		snprintf(res->reason, sizeof(res->reason), "out of memory");
+		return 0;
+	}
+	res->nthreads = n;
+	for (int i = 0; i < n; i++) {
+		struct worker *w = &res->workers[i];
+
+		w->thread = i;
+		w->cpu = cpus[i];
+		w->mask = mask;
+		w->policy = env->policy;
+		w->priority = c->priority;
+		w->interval_ns = c->interval;
+		w->duration_ns = cfg->campaign.duration;
+		w->ops = wd->ops;
+		w->ctx.opts = wd->opts;
+		w->ctx.size = c->size;
+		w->ctx.thread = i;
+		w->ctx.cpu = cpus[i];
+		w->stop = &stop;
+		cell_log(res, "thread %d on %s%d", i,
+			 cpus[i] < 0 ? "any CPU, " : "CPU ", cpus[i]);
+	}
+
+	res->status = CELL_OK;
+	if (setup_workloads(wd, res, &ready) != 0)
+		goto out_teardown;
+	char err[192];
+	if (loadset_start(&res->loads, &cfg->load[c->load], err, sizeof(err))) {
+		res->status = CELL_ERROR;
+		snprintf(res->reason, sizeof(res->reason), "load %s: %s",
+			 cfg->load[c->load].name, err);
+		goto out_teardown;
+	}
+	dma = dma_latency_hold(res);
+
+	int64_t start = clock_ns(CLOCK_MONOTONIC) + START_DELAY_NS;
+	for (; started < n; started++) {
+		struct worker *w = &res->workers[started];
+		int rc;
+
+		w->start.tv_sec = start / NS_PER_S;
+		w->start.tv_nsec = start % NS_PER_S;
+		rc = worker_start(w);
+		if (rc) {
+			start_error(res, rc, env->policy, c->priority);
+			atomic_store(&stop, 1);
+			break;
+		}
+	}
+	if (started == n) {
+		cell_log(res, "measuring for %lld ms", (long long)(cfg->campaign.duration / NS_PER_MS));
+		sig = wait_workers(res, &stop);
+	}
+	for (int i = 0; i < started; i++)
+		worker_join(&res->workers[i]);
+	drain(res);
+	res->elapsed_ns = clock_ns(CLOCK_MONOTONIC) - start;
+	if (sig)
+		res->status = CELL_INTERRUPTED;
+	for (int i = 0; i < started; i++)
+		res->series_dropped += res->workers[i].series.dropped;
+	if (res->series_dropped)
+		cell_log(res, "warning: %llu per-second records dropped (ring full)",
+			 (unsigned long long)res->series_dropped);
+	if (dma >= 0)
+		close(dma);
+	loadset_stop(&res->loads);
+out_teardown:
+	teardown_workloads(wd, res, ready);
+	if (res->status != CELL_OK)
+		cell_log(res, "%s: %s", cell_status_name(res->status),
+			 res->reason[0] ? res->reason : "signal");
+	return sig;
+}
+
+void cell_result_free(struct cell_result *res)
+{
+	if (res->log)
+		fclose(res->log);
+	free(res->logbuf);
+	free(res->workers);
+	free(res->series);
+	memset(res, 0, sizeof(*res));
+}
+
+/* ---- thresholds ---- */
+
+struct limit {
+	const char *name;
+	double pct;		/* 0: the max */
+	int64_t value;
+};
+
+void cell_check_thresholds(const struct config *cfg, struct cell_result *res)
+{
+	const struct threshold_opts *t = &cfg->thresholds;
+	const struct limit limits[] = {
+		{ "p50", 50, t->p50 }, { "p90", 90, t->p90 },
+		{ "p99", 99, t->p99 }, { "p99.9", 99.9, t->p99_9 },
+		{ "p99.99", 99.99, t->p99_99 }, { "max", 0, t->max },
+	};
+	char metric[16];
+
+	if (!cfg->has_thresholds || res->status != CELL_OK)
+		return;
+	opt_choice_name(METRIC_NAMES, t->metric, metric, sizeof(metric));
+	for (int i = 0; i < res->nthreads; i++) {
+		const struct worker *w = &res->workers[i];
+		const struct hist *h = &w->hist[t->metric];
+
+		for (size_t l = 0; l < sizeof(limits) / sizeof(limits[0]); l++) {
+			if (limits[l].value == OPT_UNSET)
+				continue;
+			int64_t v = limits[l].pct > 0
+				? hist_percentile(h, limits[l].pct) : h->max;
+			if (v > limits[l].value) {
+				res->status = CELL_FAIL;
+				snprintf(res->reason, sizeof(res->reason),
+					 "thread %d %s %s = %lld ns > %lld ns",
+					 i, metric, limits[l].name,
+					 (long long)v,
+					 (long long)limits[l].value);
+				return;
+			}
+		}
+		if (t->overruns != OPT_UNSET &&
+		    (int64_t)w->overruns > t->overruns) {
+			res->status = CELL_FAIL;
+			snprintf(res->reason, sizeof(res->reason),
+				 "thread %d overruns = %llu > %lld", i,
+				 (unsigned long long)w->overruns,
+				 (long long)t->overruns);
+			return;
+		}
+		if (t->errors != OPT_UNSET && (int64_t)w->errors > t->errors) {
+			res->status = CELL_FAIL;
+			snprintf(res->reason, sizeof(res->reason),
+				 "thread %d errors = %llu > %lld", i,
+				 (unsigned long long)w->errors,
+				 (long long)t->errors);
+			return;
+		}
+	}
+}
+
+/* ---- files ---- */
+
+static const char *const metric_names[] = { "wakeup", "io", "response" };
+
+void cell_summary_fields(struct csvw *csv, const struct worker *w, int m)
+{
+	const struct hist *h = &w->hist[m];
+	static const double pct[] = { 50, 90, 99, 99.9, 99.99 };
+
+	csvw_int(csv, w->thread);
+	csvw_int(csv, w->cpu);
+	csvw_str(csv, metric_names[m]);
+	csvw_int(csv, (int64_t)h->count);
+	csvw_int(csv, h->count ? h->min : 0);
+	csvw_int(csv, (int64_t)(hist_mean(h) + 0.5));
+	csvw_int(csv, (int64_t)(hist_stddev(h) + 0.5));
+	for (size_t i = 0; i < sizeof(pct) / sizeof(pct[0]); i++)
+		csvw_int(csv, hist_percentile(h, pct[i]));
+	csvw_int(csv, h->count ? h->max : 0);
+	csvw_int(csv, (int64_t)w->overruns);
+	csvw_int(csv, (int64_t)w->errors);
+	csvw_int(csv, w->first_errno);
+	csvw_int(csv, w->utime_ns);
+	csvw_int(csv, w->stime_ns);
+}
+
+static void write_summary(FILE *fp, const struct cell_result *res)
+{
+	struct csvw csv = { .fp = fp };
+
+	csvw_header(&csv, SUMMARY_COLUMNS);
+	for (int i = 0; i < res->nthreads; i++)
+		for (int m = 0; m < 3; m++) {
+			cell_summary_fields(&csv, &res->workers[i], m);
+			csvw_end(&csv);
+		}
+}
+
+static void hist_row(struct csvw *csv, const struct worker *w, int m,
+		     int64_t lo, int64_t hi, uint64_t count)
+{
+	csvw_int(csv, w->thread);
+	csvw_int(csv, w->cpu);
+	csvw_str(csv, metric_names[m]);
+	csvw_int(csv, lo);
+	csvw_int(csv, hi);
+	csvw_int(csv, (int64_t)count);
+	csvw_end(csv);
+}
+
+static void write_hist(FILE *fp, const struct cell_result *res)
+{
+	struct csvw csv = { .fp = fp };
+
+	csvw_header(&csv, "thread,cpu,metric,lo_ns,hi_ns,count");
+	for (int i = 0; i < res->nthreads; i++) {
+		const struct worker *w = &res->workers[i];
+
+		for (int m = 0; m < 3; m++) {
+			const struct hist *h = &w->hist[m];
+
+			/* below zero: [min, 0); above range: [2^42, max+1) */
+			if (h->underflow)
+				hist_row(&csv, w, m, h->min, 0, h->underflow);
+			for (int b = 0; b < HIST_BUCKETS; b++) {
+				int64_t lo, hi;
+
+				if (!h->bucket[b])
+					continue;
+				hist_bucket_range(b, &lo, &hi);
+				hist_row(&csv, w, m, lo, hi, h->bucket[b]);
+			}
+			if (h->overflow)
+				hist_row(&csv, w, m, HIST_RANGE_NS, h->max + 1,
+					 h->overflow);
+		}
+	}
+}
+
+static void write_series(FILE *fp, const struct cell_result *res)
+{
+	struct csvw csv = { .fp = fp };
+
+	csvw_header(&csv, "t_s,thread,metric,max_ns,samples");
+	for (int i = 0; i < res->nseries; i++) {
+		const struct series_rec *r = &res->series[i];
+
+		for (int m = 0; m < 3; m++) {
+			csvw_int(&csv, r->t_s);
+			csvw_int(&csv, r->thread);
+			csvw_str(&csv, metric_names[m]);
+			csvw_int(&csv, r->max_ns[m]);
+			csvw_int(&csv, r->samples);
+			csvw_end(&csv);
+		}
+	}
+}
+
+static void write_cell_ini(FILE *fp, const struct config *cfg,
+			   const struct cell *c, const struct run_env *env,
+			   const struct cell_result *res)
+{
+	const struct workload_def *wd = &cfg->workload[c->workload];
+	char buf[64];
+	time_t t = (time_t)(res->started_real / NS_PER_S);
+	struct tm tm;
+
+	fprintf(fp, "[cell]\nid = %s\nindex = %d\n", c->id, c->index);
+	fprintf(fp, "kernel = %s\nload = %s\nworkload = %s\n",
+		cfg->kernel[c->kernel].name, cfg->load[c->load].name, wd->name);
+	fprintf(fp, "threads = %d\naffinity = %s\ncpus = ", res->nthreads,
+		cfg->matrix.affinity.s[c->affinity]);
+	for (int i = 0; i < res->nthreads; i++)
+		fprintf(fp, "%s%d", i ? "," : "", res->workers[i].cpu);
+	units_format_duration(c->interval, buf, sizeof(buf));
+	fprintf(fp, "\ninterval = %s\npriority = %d\nsize = %lld\nrepeat = %d\n",
+		buf, c->priority, (long long)c->size, c->repeat);
+	units_format_duration(cfg->campaign.duration, buf, sizeof(buf));
+	fprintf(fp, "duration = %s\n", buf);
+	fprintf(fp, "policy = %s\n", env->policy == SCHED_FIFO ? "fifo" : "other");
+	fprintf(fp, "mlock = %s\n", env->mlocked ? "yes" : "no");
+	fprintf(fp, "dma_latency = %s\n", res->dma_latency ? "0" : "not held");
+	gmtime_r(&t, &tm);
+	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	fprintf(fp, "started = %s\nelapsed_ns = %lld\n", buf,
+		(long long)res->elapsed_ns);
+	fprintf(fp, "status = %s\nreason = %s\n", cell_status_name(res->status),
+		res->reason);
+	fprintf(fp, "series_dropped = %llu\n",
+		(unsigned long long)res->series_dropped);
+	fprintf(fp, "\n[workload.%s]\ntype = %s\n", wd->name, wd->type);
+	opt_write_ini(fp, wd->ops->options, wd->opts);
+}
+
+struct cell_files {
+	const struct config *cfg;
+	const struct cell *c;
+	const struct run_env *env;
+	const struct sysinfo *si;
+	struct cell_result *res;
+};
+
+static void fill_cell_ini(FILE *fp, void *a)
+{
+	struct cell_files *f = a;
+
+	write_cell_ini(fp, f->cfg, f->c, f->env, f->res);
+}
+
+static void fill_sysinfo(FILE *fp, void *a)
+{
+	sysinfo_write(((struct cell_files *)a)->si, fp);
+}
+
+static void fill_hist(FILE *fp, void *a)
+{
+	write_hist(fp, ((struct cell_files *)a)->res);
+}
+
+static void fill_summary(FILE *fp, void *a)
+{
+	write_summary(fp, ((struct cell_files *)a)->res);
+}
+
+static void fill_series(FILE *fp, void *a)
+{
+	write_series(fp, ((struct cell_files *)a)->res);
+}
+
+static void fill_load(FILE *fp, void *a)
+{
+	loadset_write_csv(&((struct cell_files *)a)->res->loads, fp);
+}
+
+static void fill_log(FILE *fp, void *a)
+{
+	struct cell_result *res = ((struct cell_files *)a)->res;
+
+	fflush(res->log);
+	fwrite(res->logbuf, 1, res->loglen, fp);
+}
+
+int cell_write(const struct config *cfg, const struct cell *c,
+	       const struct run_env *env, const struct sysinfo *si,
+	       struct cell_result *res, const char *dir)
+{
+	struct cell_files f = { cfg, c, env, si, res };
+	static const struct {
+		const char *name;
+		void (*fill)(FILE *, void *);
+	} files[] = {
+		{ "sysinfo.ini", fill_sysinfo }, { "hist.csv", fill_hist },
+		{ "summary.csv", fill_summary }, { "series.csv", fill_series },
+		{ "load.csv", fill_load }, { "log.txt", fill_log },
+		/* last: a cell.ini with a status means the rest is there */
+		{ "cell.ini", fill_cell_ini },
+	};
+	int rc = mkdir_p(dir);
+
+	for (size_t i = 0; rc == 0 && i < sizeof(files) / sizeof(files[0]); i++)
+		rc = afile_write(dir, files[i].name, files[i].fill, &f);
+	return rc;
+}

@@ -1,0 +1,707 @@
+#include <ctype.h>
+#include <errno.h>
+#include <ini.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "cpulist.h"
+#include "kernel.h"
+#include "load.h"
+#include "log.h"
+#include "units.h"
+
+#define OFF(T, f) offsetof(T, f)
+
+const struct opt campaign_options[] = {
+	{ "name", OPT_STRING, OFF(struct campaign_opts, name), 0, 0, "latlab",
+	  "campaign name: results go to OUTPUT/NAME/", NULL, 0 },
+	{ "duration", OPT_DURATION, OFF(struct campaign_opts, duration),
+	  NS_PER_S / 10, 7 * 24 * 3600 * NS_PER_S, "60s",
+	  "measuring time per cell", NULL, 0 },
+	{ "output", OPT_STRING, OFF(struct campaign_opts, output), 0, 0,
+	  "results", "results directory (-o overrides)", NULL, 0 },
+	{ "repeat", OPT_INT, OFF(struct campaign_opts, repeat), 1, 1000, "1",
+	  "run every cell this many times (innermost axis)", NULL, 0 },
+	{ 0 },
+};
+
+const struct opt matrix_options[] = {
+	{ "kernel", OPT_AXIS_NAME, OFF(struct matrix_opts, kernel), 0, 0,
+	  "running", "kernel variants: running, stock, rt or [kernel.NAME]",
+	  NULL, 0 },
+	{ "load", OPT_AXIS_NAME, OFF(struct matrix_opts, load), 0, 0, "none",
+	  "loads: none or [load.NAME]", NULL, 0 },
+	{ "workload", OPT_AXIS_NAME, OFF(struct matrix_opts, workload), 0, 0,
+	  "timer", "workloads: a registered type or [workload.NAME]", NULL, 0 },
+	{ "threads", OPT_AXIS_INT, OFF(struct matrix_opts, threads), 1, 1024,
+	  "1", "measured threads, or all (one per CPU of the affinity)", NULL,
+	  OPT_ALLOW_ALL },
+	{ "affinity", OPT_AXIS_AFFINITY, OFF(struct matrix_opts, affinity), 0,
+	  0, "spread",
+	  "spread (one CPU each), all (unpinned), isolated, or a CPU list (0-1+3)",
+	  NULL, 0 },
+	{ "interval", OPT_AXIS_DURATION, OFF(struct matrix_opts, interval),
+	  10 * NS_PER_US, 10 * NS_PER_S, "1ms", "wake-up period", NULL, 0 },
+	{ "priority", OPT_AXIS_INT, OFF(struct matrix_opts, priority), 1, 99,
+	  "90", "SCHED_FIFO priority of the measured threads", NULL, 0 },
+	{ "size", OPT_AXIS_SIZE, OFF(struct matrix_opts, size), 1, 1LL << 30,
+	  "4KiB", "I/O size per cycle, for workloads that use it", NULL, 0 },
+	{ 0 },
+};
+
+#define THR(f, help) { #f, OPT_DURATION, OFF(struct threshold_opts, f), \
+	0, 24 * 3600 * NS_PER_S, NULL, help, NULL, OPT_OPTIONAL }
+
+const struct opt threshold_options[] = {
+	{ "metric", OPT_ENUM, OFF(struct threshold_opts, metric), 0, 0,
+	  "wakeup", "metric the latency limits apply to", METRIC_NAMES, 0 },
+	THR(max, "fail a cell whose max exceeds this"),
+	{ "p50", OPT_DURATION, OFF(struct threshold_opts, p50), 0,
+	  24 * 3600 * NS_PER_S, NULL, "fail above this median", NULL,
+	  OPT_OPTIONAL },
+	THR(p90, "fail above this 90th percentile"),
+	THR(p99, "fail above this 99th percentile"),
+	{ "p99.9", OPT_DURATION, OFF(struct threshold_opts, p99_9), 0,
+	  24 * 3600 * NS_PER_S, NULL, "fail above this 99.9th percentile",
+	  NULL, OPT_OPTIONAL },
+	{ "p99.99", OPT_DURATION, OFF(struct threshold_opts, p99_99), 0,
+	  24 * 3600 * NS_PER_S, NULL, "fail above this 99.99th percentile",
+	  NULL, OPT_OPTIONAL },
+	{ "overruns", OPT_INT, OFF(struct threshold_opts, overruns), 0,
+	  INT64_MAX, NULL, "most overruns allowed per thread", NULL,
+	  OPT_OPTIONAL },
+	{ "errors", OPT_INT, OFF(struct threshold_opts, errors), 0, INT64_MAX,
+	  NULL, "most I/O errors allowed per thread", NULL, OPT_OPTIONAL },
+	{ 0 },
+};
+
+const struct opt kernel_options[] = {
+	{ "match", OPT_STRING, OFF(struct kernel_def, match), 0, 0, NULL,
+	  "how to recognise it: [!]preempt:MODEL, [!]release:GLOB or any",
+	  NULL, 0 },
+	{ "reboot", OPT_STRING, OFF(struct kernel_def, reboot), 0, 0, "",
+	  "argv that boots this variant (used only with --reboot)", NULL, 0 },
+	{ 0 },
+};
+
+const struct opt load_options[] = {
+	{ "type", OPT_STRING, OFF(struct load_def, type), 0, 0, NULL,
+	  "load type (see the load list)", NULL, 0 },
+	{ 0 },
+};
+
+struct config_entry {
+	char section[64];
+	char key[64];
+	char *value;
+	struct srcloc loc;
+};
+
+static const char set_file[] = "--set";
+
+static int cfg_fail(char *err, size_t len, const struct srcloc *loc,
+		    const char *fmt, ...) PRINTF_LIKE(4, 5);
+
+static int cfg_fail(char *err, size_t len, const struct srcloc *loc,
+		    const char *fmt, ...)
+{
+	va_list ap;
+	int n = 0;
+
+	if (loc && loc->file)
+		n = snprintf(err, len, "%s:%d: ", loc->file, loc->line);
+	if (n < 0 || (size_t)n >= len)
+		n = 0;
+	va_start(ap, fmt);
+	vsnprintf(err + n, len - (size_t)n, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+/* ---- pass 1: collect key/values with their lines ---- */
+
+struct reader {
+	FILE *fp;
+	int line;
+	int long_line;		/* first line longer than the parser takes */
+	struct config *cfg;
+	int oom;
+};
+
+/* fgets for inih that counts lines, so every entry knows its line */
+static char *counting_reader(char *str, int num, void *stream)
+{
+	struct reader *r = stream;
+	char *s = fgets(str, num, r->fp);
+	size_t n;
+
+	if (!s)
+		return NULL;
+	r->line++;
+	n = strlen(s);
+	if (n == (size_t)num - 1 && s[n - 1] != '\n' && !feof(r->fp)) {
+		int c;
+
+		if (!r->long_line)
+			r->long_line = r->line;
+		while ((c = fgetc(r->fp)) != EOF && c != '\n')
+			;
+	}
+	return s;
+}
+
+static int push_entry(struct config *cfg, const char *section,
+		      const char *key, const char *value, struct srcloc loc)
+{
+	struct config_entry *e;
+
+	if (strlen(section) >= sizeof(e->section) ||
+	    strlen(key) >= sizeof(e->key))
+		return -ENAMETOOLONG;
+	e = realloc(cfg->entries, (size_t)(cfg->nentries + 1) * sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	cfg->entries = e;
+	e = &cfg->entries[cfg->nentries];
+	snprintf(e->section, sizeof(e->section), "%s", section);
+	snprintf(e->key, sizeof(e->key), "%s", key);
+	e->value = strdup(value);
+	if (!e->value)
+		return -ENOMEM;
+	e->loc = loc;
+	cfg->nentries++;
+	return 0;
+}
+
+static int on_ini_entry(void *user, const char *section, const char *name,
+			const char *value)
+{
+	struct reader *r = user;
+	struct srcloc loc = { r->cfg->path, r->line };
+	int rc = push_entry(r->cfg, section, name, value ? value : "", loc);
+
+	if (rc == -ENOMEM)
+		r->oom = 1;
+	return rc == 0;
+}
+
+static int read_file(struct config *cfg, char *err, size_t errlen)
+{
+	struct reader r = { .cfg = cfg };
+	struct srcloc loc = { cfg->path, 0 };
+	int rc;
+
+	r.fp = fopen(cfg->path, "re");
+	if (!r.fp)
+		return cfg_fail(err, errlen, NULL, "%s: %s", cfg->path,
+				strerror(errno));
+	/* Debian's libinih makes these run-time settings */
+	ini_allow_multiline = 0;	/* one entry, one line: exact lines */
+	ini_use_stack = 0;
+	ini_max_line = 4096;
+	ini_stop_on_first_error = 1;
+	ini_allow_no_value = 0;
+
+	/* the reader is both the stream and the handler's user pointer */
+	rc = ini_parse_stream(counting_reader, &r, on_ini_entry, &r);
+	fclose(r.fp);
+	if (r.oom || rc == -2)
+		return cfg_fail(err, errlen, NULL, "out of memory");
+	if (r.long_line && (rc <= 0 || r.long_line < rc)) {
+		loc.line = r.long_line;
+		return cfg_fail(err, errlen, &loc,
+				"line longer than %d characters",
+				ini_max_line - 3);
+	}
+	if (rc > 0) {
+		loc.line = rc;
+		return cfg_fail(err, errlen, &loc,
+				"syntax error: expected [section] or key = value (or a name too long)");
+	}
+	return 0;
+}
+
+static int read_sets(struct config *cfg, const char *const *sets, int nsets,
+		     char *err, size_t errlen)
+{
+	for (int i = 0; i < nsets; i++) {
+		struct srcloc loc = { set_file, i + 1 };
+		const char *eq = strchr(sets[i], '=');
+		char left[160], section[64], key[64];
+		const char *dot;
+		size_t seclen;
+
+		if (!eq || (size_t)(eq - sets[i]) >= sizeof(left))
+			return cfg_fail(err, errlen, &loc,
+					"'%s': expected section.key=value",
+					sets[i]);
+		snprintf(left, sizeof(left), "%.*s", (int)(eq - sets[i]),
+			 sets[i]);
+		/* kernel.NAME.key, load.NAME.key, workload.NAME.key */
+		dot = strchr(left, '.');
+		if (dot && (strncmp(left, "kernel.", 7) == 0 ||
+			    strncmp(left, "load.", 5) == 0 ||
+			    strncmp(left, "workload.", 9) == 0))
+			dot = strchr(dot + 1, '.');
+		if (!dot || dot[1] == '\0')
+			return cfg_fail(err, errlen, &loc,
+					"'%s': expected section.key=value",
+					sets[i]);
+		seclen = (size_t)(dot - left);
+		if (seclen >= sizeof(section) || strlen(dot + 1) >= sizeof(key))
+			return cfg_fail(err, errlen, &loc, "'%s': name too long",
+					sets[i]);
+		snprintf(section, sizeof(section), "%.*s", (int)seclen, left);
+		snprintf(key, sizeof(key), "%s", dot + 1);
+		const char *value = eq + 1;
+		while (isspace((unsigned char)*value))
+			value++;
+		if (push_entry(cfg, section, key, value, loc))
+			return cfg_fail(err, errlen, &loc, "out of memory");
+	}
+	return 0;
+}
+
+/* ---- pass 2: interpret the entries through the tables ---- */
+
+static int valid_name(const char *s)
+{
+	if (!*s || strlen(s) >= CFG_NAME_MAX)
+		return 0;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr("_.-", *s))
+			return 0;
+	return 1;
+}
+
+#define FIND_DEF(arr, n, name) ({					\
+	int found_ = -1;						\
+	for (int i_ = 0; i_ < (n); i_++)				\
+		if (strcmp((arr)[i_].name, (name)) == 0)		\
+			found_ = i_;					\
+	found_; })
+
+int config_kernel_index(const struct config *cfg, const char *name)
+{
+	return FIND_DEF(cfg->kernel, cfg->nkernels, name);
+}
+
+int config_load_index(const struct config *cfg, const char *name)
+{
+	return FIND_DEF(cfg->load, cfg->nloads, name);
+}
+
+int config_workload_index(const struct config *cfg, const char *name)
+{
+	return FIND_DEF(cfg->workload, cfg->nworkloads, name);
+}
+
+/*
+ * The definition called `name` in a [kind.NAME] family, created on first
+ * sight. Returns its address (each def struct starts with its name), or
+ * NULL with err set.
+ */
+static void *get_def(void *arr, int *n, size_t elem, const char *name,
+		     const struct srcloc *loc, const char *kind, char *err,
+		     size_t errlen)
+{
+	char *p = arr;
+
+	for (int i = 0; i < *n; i++)
+		if (strcmp(p + (size_t)i * elem, name) == 0)
+			return p + (size_t)i * elem;
+	if (!valid_name(name)) {
+		cfg_fail(err, errlen, loc,
+			 "[%s.%s]: a name is letters, digits, '_', '.', '-' (at most %d)",
+			 kind, name, CFG_NAME_MAX - 1);
+		return NULL;
+	}
+	if (*n >= CFG_DEFS_MAX) {
+		cfg_fail(err, errlen, loc, "more than %d [%s.*] sections",
+			 CFG_DEFS_MAX, kind);
+		return NULL;
+	}
+	p += (size_t)(*n)++ * elem;
+	memset(p, 0, elem);
+	snprintf(p, CFG_NAME_MAX, "%s", name);
+	return p;
+}
+
+static int set_option(const struct opt *table, void *base,
+		      const struct config_entry *e, char *err, size_t errlen)
+{
+	const struct opt *o = opt_find(table, e->key);
+	char why[256];
+
+	if (!o)
+		return cfg_fail(err, errlen, &e->loc,
+				"unknown key '%s' in [%s] (see latlab list)",
+				e->key, e->section);
+	if (opt_parse(o, base, e->value, why, sizeof(why)) != 0)
+		return cfg_fail(err, errlen, &e->loc, "%s", why);
+	return 0;
+}
+
+static int apply_entry(struct config *cfg, const struct config_entry *e,
+		       char *err, size_t errlen)
+{
+	const char *s = e->section;
+	void *def;
+
+	if (strcmp(s, "campaign") == 0)
+		return set_option(campaign_options, &cfg->campaign, e, err,
+				  errlen);
+	if (strcmp(s, "matrix") == 0) {
+		struct matrix_opts *m = &cfg->matrix;
+		int rc = set_option(matrix_options, m, e, err, errlen);
+		const struct opt *o = opt_find(matrix_options, e->key);
+
+		if (rc == 0) {
+			struct axis *ax = (struct axis *)((char *)m +
+							  o->offset);
+			ax->loc = e->loc;
+		}
+		return rc;
+	}
+	if (strcmp(s, "thresholds") == 0) {
+		cfg->has_thresholds = 1;
+		return set_option(threshold_options, &cfg->thresholds, e, err,
+				  errlen);
+	}
+	if (strncmp(s, "kernel.", 7) == 0) {
+		def = get_def(cfg->kernel, &cfg->nkernels,
+			      sizeof(cfg->kernel[0]), s + 7, &e->loc, "kernel",
+			      err, errlen);
+		if (!def)
+			return -EINVAL;
+		struct kernel_def *k = def;
+		if (!k->loc.file) {
+			opt_defaults(kernel_options, k);
+			k->loc = e->loc;
+		}
+		return set_option(kernel_options, k, e, err, errlen);
+	}
+	if (strncmp(s, "load.", 5) == 0) {
+		def = get_def(cfg->load, &cfg->nloads, sizeof(cfg->load[0]),
+			      s + 5, &e->loc, "load", err, errlen);
+		if (!def)
+			return -EINVAL;
+		struct load_def *l = def;
+		if (!l->loc.file)
+			l->loc = e->loc;
+		if (strcmp(e->key, "type") == 0)
+			return set_option(load_options, l, e, err, errlen);
+		return 0;	/* type options: checked once the type is known */
+	}
+	if (strncmp(s, "workload.", 9) == 0) {
+		def = get_def(cfg->workload, &cfg->nworkloads,
+			      sizeof(cfg->workload[0]), s + 9, &e->loc,
+			      "workload", err, errlen);
+		if (!def)
+			return -EINVAL;
+		struct workload_def *w = def;
+		if (!w->loc.file)
+			w->loc = e->loc;
+		if (strcmp(e->key, "type") == 0) {
+			if (strlen(e->value) >= sizeof(w->type))
+				return cfg_fail(err, errlen, &e->loc,
+						"type too long");
+			snprintf(w->type, sizeof(w->type), "%s", e->value);
+		}
+		return 0;	/* options: checked once the type is known */
+	}
+	return cfg_fail(err, errlen, &e->loc,
+			"unknown section [%s]: expected campaign, matrix, thresholds, kernel.NAME, load.NAME or workload.NAME",
+			s);
+}
+
+/* The srcloc of `key` in `section`, last one wins (or the def's own). */
+static struct srcloc key_loc(const struct config *cfg, const char *section,
+			     const char *key, struct srcloc fallback)
+{
+	for (int i = cfg->nentries - 1; i >= 0; i--)
+		if (strcmp(cfg->entries[i].section, section) == 0 &&
+		    strcmp(cfg->entries[i].key, key) == 0)
+			return cfg->entries[i].loc;
+	return fallback;
+}
+
+static int resolve_workload(struct config *cfg, struct workload_def *w,
+			    char *err, size_t errlen)
+{
+	char section[CFG_NAME_MAX + 16];
+	struct srcloc tloc;
+
+	snprintf(section, sizeof(section), "workload.%s", w->name);
+	tloc = key_loc(cfg, section, "type", w->loc);
+	if (!w->type[0])
+		return cfg_fail(err, errlen, &w->loc,
+				"[%s] has no 'type ='", section);
+	w->ops = workload_find(w->type);
+	if (!w->ops)
+		return cfg_fail(err, errlen, &tloc,
+				"unknown workload type '%s' (latlab list shows them)",
+				w->type);
+	w->opts = calloc(1, w->ops->opts_size ? w->ops->opts_size : 1);
+	if (!w->opts)
+		return cfg_fail(err, errlen, NULL, "out of memory");
+	opt_defaults(w->ops->options, w->opts);
+	for (int i = 0; i < cfg->nentries; i++) {
+		const struct config_entry *e = &cfg->entries[i];
+
+		if (strcmp(e->section, section) != 0 ||
+		    strcmp(e->key, "type") == 0)
+			continue;
+		if (!opt_find(w->ops->options, e->key))
+			return cfg_fail(err, errlen, &e->loc,
+					"unknown key '%s' for workload type '%s' (see latlab list)",
+					e->key, w->type);
+		if (set_option(w->ops->options, w->opts, e, err, errlen))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static int resolve_load(struct config *cfg, struct load_def *l, char *err,
+			size_t errlen)
+{
+	char section[CFG_NAME_MAX + 16];
+	struct srcloc tloc;
+
+	snprintf(section, sizeof(section), "load.%s", l->name);
+	tloc = key_loc(cfg, section, "type", l->loc);
+	if (!l->type[0])
+		return cfg_fail(err, errlen, &l->loc, "[%s] has no 'type ='",
+				section);
+	if (!load_type_find(l->type))
+		return cfg_fail(err, errlen, &tloc,
+				"unknown load type '%s' (latlab list shows them)",
+				l->type);
+	for (int i = 0; i < cfg->nentries; i++) {
+		const struct config_entry *e = &cfg->entries[i];
+
+		if (strcmp(e->section, section) == 0 &&
+		    strcmp(e->key, "type") != 0)
+			return cfg_fail(err, errlen, &e->loc,
+					"unknown key '%s' for load type '%s'",
+					e->key, l->type);
+	}
+	return 0;
+}
+
+/* Axis names that are built in get a definition of their own. */
+static int add_builtin_defs(struct config *cfg, char *err, size_t errlen)
+{
+	const struct matrix_opts *m = &cfg->matrix;
+
+	for (int i = 0; i < m->kernel.n; i++) {
+		const char *name = m->kernel.s[i];
+		const char *match = kernel_builtin_match(name);
+		struct kernel_def *k;
+
+		if (config_kernel_index(cfg, name) >= 0)
+			continue;
+		if (!match)
+			return cfg_fail(err, errlen, &m->kernel.loc,
+					"kernel variant '%s' has no [kernel.%s] section (built in: running, stock, rt)",
+					name, name);
+		k = get_def(cfg->kernel, &cfg->nkernels,
+			    sizeof(cfg->kernel[0]), name, &m->kernel.loc,
+			    "kernel", err, errlen);
+		if (!k)
+			return -EINVAL;
+		opt_defaults(kernel_options, k);
+		snprintf(k->match, sizeof(k->match), "%s", match);
+		k->loc = m->kernel.loc;
+	}
+	for (int i = 0; i < m->load.n; i++) {
+		const char *name = m->load.s[i];
+		struct load_def *l;
+
+		if (config_load_index(cfg, name) >= 0)
+			continue;
+		if (strcmp(name, "none") != 0)
+			return cfg_fail(err, errlen, &m->load.loc,
+					"load '%s' has no [load.%s] section (built in: none)",
+					name, name);
+		l = get_def(cfg->load, &cfg->nloads, sizeof(cfg->load[0]),
+			    name, &m->load.loc, "load", err, errlen);
+		if (!l)
+			return -EINVAL;
+		snprintf(l->type, sizeof(l->type), "none");
+		l->loc = m->load.loc;
+	}
+	for (int i = 0; i < m->workload.n; i++) {
+		const char *name = m->workload.s[i];
+		struct workload_def *w;
+
+		if (config_workload_index(cfg, name) >= 0)
+			continue;
+		if (!workload_find(name))
+			return cfg_fail(err, errlen, &m->workload.loc,
+					"workload '%s' is neither a workload type nor a [workload.%s] section (latlab list shows the types)",
+					name, name);
+		w = get_def(cfg->workload, &cfg->nworkloads,
+			    sizeof(cfg->workload[0]), name, &m->workload.loc,
+			    "workload", err, errlen);
+		if (!w)
+			return -EINVAL;
+		snprintf(w->type, sizeof(w->type), "%s", name);
+		w->loc = m->workload.loc;
+	}
+	return 0;
+}
+
+static int check_affinity(const struct config *cfg, char *err, size_t errlen)
+{
+	const struct axis *ax = &cfg->matrix.affinity;
+	cpu_set_t online, set, iso;
+
+	cpulist_online(&online);
+	for (int i = 0; i < ax->n; i++) {
+		if (ax->v[i] == AFF_ISOLATED) {
+			if (cpulist_read_file("/sys/devices/system/cpu/isolated",
+					      &iso) != 0 || CPU_COUNT(&iso) == 0)
+				return cfg_fail(err, errlen, &ax->loc,
+						"affinity = isolated, but no CPU is isolated (boot with isolcpus=)");
+			continue;
+		}
+		if (ax->v[i] != AFF_LIST)
+			continue;
+		cpulist_parse(ax->s[i], &set);
+		for (int c = 0; c < CPU_SETSIZE; c++) {
+			char on[256];
+
+			if (!CPU_ISSET(c, &set) || CPU_ISSET(c, &online))
+				continue;
+			cpulist_format(&online, on, sizeof(on));
+			return cfg_fail(err, errlen, &ax->loc,
+					"affinity '%s': CPU %d is not online (online: %s)",
+					ax->s[i], c, on);
+		}
+	}
+	return 0;
+}
+
+static int validate(struct config *cfg, char *err, size_t errlen)
+{
+	struct srcloc loc;
+	int rc;
+
+	if (!valid_name(cfg->campaign.name)) {
+		loc = key_loc(cfg, "campaign", "name", (struct srcloc){ 0 });
+		return cfg_fail(err, errlen, &loc,
+				"campaign name '%s': use letters, digits, '_', '.', '-' (at most %d)",
+				cfg->campaign.name, CFG_NAME_MAX - 1);
+	}
+	if (!cfg->campaign.output[0]) {
+		loc = key_loc(cfg, "campaign", "output", (struct srcloc){ 0 });
+		return cfg_fail(err, errlen, &loc, "output is empty");
+	}
+	rc = add_builtin_defs(cfg, err, errlen);
+	for (int i = 0; rc == 0 && i < cfg->nkernels; i++) {
+		struct kernel_def *k = &cfg->kernel[i];
+
+		if (!k->match[0])
+			rc = cfg_fail(err, errlen, &k->loc,
+				      "[kernel.%s] has no 'match ='", k->name);
+		else if (kernel_match_check(k->match) != 0) {
+			char sec[CFG_NAME_MAX + 8];
+
+			snprintf(sec, sizeof(sec), "kernel.%s", k->name);
+			loc = key_loc(cfg, sec, "match", k->loc);
+			rc = cfg_fail(err, errlen, &loc,
+				      "match = '%s': expected [!]preempt:rt|full|voluntary|none|lazy|dynamic, [!]release:GLOB or any",
+				      k->match);
+		}
+	}
+	for (int i = 0; rc == 0 && i < cfg->nloads; i++)
+		rc = resolve_load(cfg, &cfg->load[i], err, errlen);
+	for (int i = 0; rc == 0 && i < cfg->nworkloads; i++)
+		rc = resolve_workload(cfg, &cfg->workload[i], err, errlen);
+	if (rc == 0)
+		rc = check_affinity(cfg, err, errlen);
+	return rc;
+}
+
+int config_load(struct config *cfg, const char *path,
+		const char *const *sets, int nsets, char *err, size_t errlen)
+{
+	int rc = 0;
+
+	memset(cfg, 0, sizeof(*cfg));
+	opt_defaults(campaign_options, &cfg->campaign);
+	opt_defaults(matrix_options, &cfg->matrix);
+	opt_defaults(threshold_options, &cfg->thresholds);
+	if (path) {
+		if (strlen(path) >= sizeof(cfg->path))
+			return cfg_fail(err, errlen, NULL, "path too long");
+		snprintf(cfg->path, sizeof(cfg->path), "%s", path);
+		rc = read_file(cfg, err, errlen);
+	}
+	if (rc == 0)
+		rc = read_sets(cfg, sets, nsets, err, errlen);
+	for (int i = 0; rc == 0 && i < cfg->nentries; i++)
+		rc = apply_entry(cfg, &cfg->entries[i], err, errlen);
+	if (rc == 0)
+		rc = validate(cfg, err, errlen);
+	return rc;
+}
+
+void config_free(struct config *cfg)
+{
+	for (int i = 0; i < cfg->nworkloads; i++)
+		free(cfg->workload[i].opts);
+	for (int i = 0; i < cfg->nentries; i++)
+		free(cfg->entries[i].value);
+	free(cfg->entries);
+	cfg->entries = NULL;
+	cfg->nentries = cfg->nworkloads = 0;
+}
+
+void config_write_ini(FILE *fp, const struct config *cfg)
+{
+	fprintf(fp, "[campaign]\n");
+	opt_write_ini(fp, campaign_options, &cfg->campaign);
+	fprintf(fp, "\n[matrix]\n");
+	opt_write_ini(fp, matrix_options, &cfg->matrix);
+	if (cfg->has_thresholds) {
+		fprintf(fp, "\n[thresholds]\n");
+		opt_write_ini(fp, threshold_options, &cfg->thresholds);
+	}
+	for (int i = 0; i < cfg->nkernels; i++) {
+		fprintf(fp, "\n[kernel.%s]\n", cfg->kernel[i].name);
+		opt_write_ini(fp, kernel_options, &cfg->kernel[i]);
+	}
+	for (int i = 0; i < cfg->nloads; i++) {
+		fprintf(fp, "\n[load.%s]\n", cfg->load[i].name);
+		opt_write_ini(fp, load_options, &cfg->load[i]);
+	}
+	for (int i = 0; i < cfg->nworkloads; i++) {
+		const struct workload_def *w = &cfg->workload[i];
+
+		fprintf(fp, "\n[workload.%s]\ntype = %s\n", w->name, w->type);
+		opt_write_ini(fp, w->ops->options, w->opts);
+	}
+}
+
+uint64_t config_hash(const struct config *cfg)
+{
+	char *text = NULL;
+	size_t len = 0;
+	uint64_t h = 1469598103934665603ULL;
+	FILE *fp = open_memstream(&text, &len);
+
+	if (!fp)
+		return 0;
+	config_write_ini(fp, cfg);
+	fclose(fp);
+	for (size_t i = 0; i < len; i++) {
+		h ^= (unsigned char)text[i];
+		h *= 1099511628211ULL;
+	}
+	free(text);
+	return h;
+}

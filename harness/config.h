@@ -1,0 +1,107 @@
+/*
+ * The campaign config: an INI file (libinih) plus --set overrides, read
+ * through the option tables below. config_load() either fills a complete,
+ * validated struct config or fails with "file:line: reason" and leaves
+ * nothing behind; nothing in latlab writes a file before it succeeds.
+ */
+#ifndef LATLAB_CONFIG_H
+#define LATLAB_CONFIG_H
+
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "options.h"
+#include "workload.h"
+
+#define CFG_NAME_MAX AXIS_ITEM_MAX
+#define CFG_DEFS_MAX 32
+
+struct campaign_opts {
+	char name[OPT_STR_MAX];
+	int64_t duration;	/* ns per cell */
+	char output[OPT_STR_MAX];
+	int64_t repeat;
+};
+
+/* The axes, in the order cells are expanded (outermost first). */
+struct matrix_opts {
+	struct axis kernel, load, workload, threads, affinity, interval,
+		priority, size;
+};
+
+enum metric { METRIC_WAKEUP, METRIC_IO, METRIC_RESPONSE, METRIC_COUNT };
+#define METRIC_NAMES "wakeup|io|response"
+
+struct threshold_opts {
+	int metric;			/* enum metric the latency limits apply to */
+	int64_t max, p50, p90, p99, p99_9, p99_99;	/* ns, OPT_UNSET if none */
+	int64_t overruns, errors;	/* most allowed, OPT_UNSET if none */
+};
+
+struct kernel_def {
+	char name[CFG_NAME_MAX];
+	char match[OPT_STR_MAX];
+	char reboot[OPT_STR_MAX];
+	struct srcloc loc;
+};
+
+struct load_def {
+	char name[CFG_NAME_MAX];
+	char type[OPT_STR_MAX];
+	struct srcloc loc;
+};
+
+struct workload_def {
+	char name[CFG_NAME_MAX];
+	char type[OPT_STR_MAX];
+	const struct workload_ops *ops;
+	void *opts;			/* ops->options struct, owned */
+	struct srcloc loc;
+};
+
+struct config_entry;
+
+struct config {
+	char path[PATH_MAX];
+	struct campaign_opts campaign;
+	struct matrix_opts matrix;
+	struct threshold_opts thresholds;
+	int has_thresholds;
+	int nkernels, nloads, nworkloads;
+	struct kernel_def kernel[CFG_DEFS_MAX];
+	struct load_def load[CFG_DEFS_MAX];
+	struct workload_def workload[CFG_DEFS_MAX];
+	struct config_entry *entries;	/* raw key/values, owned */
+	int nentries;
+};
+
+extern const struct opt campaign_options[];
+extern const struct opt matrix_options[];
+extern const struct opt threshold_options[];
+extern const struct opt kernel_options[];
+extern const struct opt load_options[];
+
+/*
+ * Read `path` (NULL: defaults only) and apply `sets` ("section.key=value",
+ * later wins). 0 on success; -EINVAL with "file:line: reason" in err
+ * on any problem. cfg is zeroed first and must be freed with
+ * config_free() in both cases.
+ */
+int config_load(struct config *cfg, const char *path,
+		const char *const *sets, int nsets, char *err, size_t errlen);
+
+void config_free(struct config *cfg);
+
+/* The resolved config (every default filled) as INI text. */
+void config_write_ini(FILE *fp, const struct config *cfg);
+
+/* FNV-1a of config_write_ini()'s text: same config, same hash. */
+uint64_t config_hash(const struct config *cfg);
+
+/* Indices into cfg->kernel/load/workload for axis item names. */
+int config_kernel_index(const struct config *cfg, const char *name);
+int config_load_index(const struct config *cfg, const char *name);
+int config_workload_index(const struct config *cfg, const char *name);
+
+#endif

@@ -1,0 +1,143 @@
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "kernel.h"
+
+static const char *const builtins[][2] = {
+	{ "running", "any" },
+	{ "stock", "!preempt:rt" },
+	{ "rt", "preempt:rt" },
+};
+
+static const char *const models = "|rt|full|voluntary|none|lazy|dynamic|";
+
+const char *kernel_builtin_match(const char *name)
+{
+	for (size_t i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++)
+		if (strcmp(builtins[i][0], name) == 0)
+			return builtins[i][1];
+	return NULL;
+}
+
+static int read_line(const char *path, char *buf, size_t len)
+{
+	FILE *fp = fopen(path, "re");
+
+	buf[0] = '\0';
+	if (!fp)
+		return -errno;
+	if (!fgets(buf, (int)len, fp))
+		buf[0] = '\0';
+	fclose(fp);
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+/* "none voluntary (full) lazy" -> "full" */
+static int paren_word(const char *s, char *out, size_t len)
+{
+	const char *a = strchr(s, '('), *b = a ? strchr(a, ')') : NULL;
+
+	if (!a || !b)
+		return -ENOENT;
+	snprintf(out, len, "%.*s", (int)(b - a - 1), a + 1);
+	return 0;
+}
+
+/* CONFIG_PREEMPT_* from /boot/config-RELEASE, for kernels uname can't tell */
+static void model_from_boot_config(const char *release, char *out, size_t len)
+{
+	char path[256], line[256];
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "/boot/config-%s", release);
+	fp = fopen(path, "re");
+	if (!fp)
+		return;
+	while (fgets(line, sizeof(line), fp)) {
+		if (strncmp(line, "CONFIG_PREEMPT_NONE=y", 21) == 0)
+			snprintf(out, len, "none");
+		else if (strncmp(line, "CONFIG_PREEMPT_VOLUNTARY=y", 26) == 0)
+			snprintf(out, len, "voluntary");
+		else if (strncmp(line, "CONFIG_PREEMPT=y", 16) == 0)
+			snprintf(out, len, "full");
+	}
+	fclose(fp);
+}
+
+void kernel_info_read(struct kernel_info *k)
+{
+	struct utsname u;
+	char buf[512];
+
+	memset(k, 0, sizeof(*k));
+	snprintf(k->model, sizeof(k->model), "unknown");
+	if (uname(&u) == 0) {
+		snprintf(k->release, sizeof(k->release), "%s", u.release);
+		snprintf(k->version, sizeof(k->version), "%s", u.version);
+	}
+	k->dynamic = strstr(k->version, "PREEMPT_DYNAMIC") != NULL;
+
+	if ((read_line("/sys/kernel/realtime", buf, sizeof(buf)) == 0 &&
+	     strcmp(buf, "1") == 0) || strstr(k->version, "PREEMPT_RT")) {
+		snprintf(k->model, sizeof(k->model), "rt");
+		return;
+	}
+	if (k->dynamic) {
+		/* the boot-time choice: debugfs if mounted, else preempt= */
+		if (read_line("/sys/kernel/debug/sched/preempt", buf,
+			      sizeof(buf)) == 0 &&
+		    paren_word(buf, k->model, sizeof(k->model)) == 0)
+			return;
+		if (read_line("/proc/cmdline", buf, sizeof(buf)) == 0) {
+			const char *p = strstr(buf, "preempt=");
+
+			if (p) {
+				snprintf(k->model, sizeof(k->model), "%.*s",
+					 (int)strcspn(p + 8, " "), p + 8);
+				return;
+			}
+		}
+	}
+	if (strstr(k->version, "PREEMPT ") ||
+	    strstr(k->version, "PREEMPT_LAZY"))
+		snprintf(k->model, sizeof(k->model), "%s",
+			 strstr(k->version, "PREEMPT_LAZY") ? "lazy" : "full");
+	model_from_boot_config(k->release, k->model, sizeof(k->model));
+}
+
+int kernel_match_check(const char *match)
+{
+	const char *m = match[0] == '!' ? match + 1 : match;
+	char word[32];
+
+	if (strcmp(m, "any") == 0)
+		return 0;
+	if (strncmp(m, "release:", 8) == 0)
+		return m[8] ? 0 : -EINVAL;
+	if (strncmp(m, "preempt:", 8) == 0) {
+		snprintf(word, sizeof(word), "|%s|", m + 8);
+		return strlen(m + 8) > 0 && strstr(models, word) ? 0 : -EINVAL;
+	}
+	return -EINVAL;
+}
+
+int kernel_matches(const char *match, const struct kernel_info *k)
+{
+	int neg = match[0] == '!';
+	const char *m = match + neg;
+	int hit = 0;
+
+	if (strcmp(m, "any") == 0)
+		hit = 1;
+	else if (strncmp(m, "release:", 8) == 0)
+		hit = fnmatch(m + 8, k->release, 0) == 0;
+	else if (strcmp(m, "preempt:dynamic") == 0)
+		hit = k->dynamic;
+	else if (strncmp(m, "preempt:", 8) == 0)
+		hit = strcmp(m + 8, k->model) == 0;
+	return neg ? !hit : hit;
+}

@@ -1,0 +1,334 @@
+/*
+ * latlab: a real-time latency lab. Subcommands: run, plan, list, sysinfo,
+ * help. See docs/guide.md; exit statuses in docs/exit-status.md.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "campaign.h"
+#include "config.h"
+#include "exitcodes.h"
+#include "load.h"
+#include "log.h"
+#include "sysinfo.h"
+#include "version.h"
+#include "workload.h"
+
+#define MAX_SETS 256
+
+struct command {
+	const char *name;
+	const char *usage;
+	const char *help;
+	int (*fn)(int argc, char **argv);
+};
+
+static int cmd_run(int argc, char **argv);
+static int cmd_plan(int argc, char **argv);
+static int cmd_list(int argc, char **argv);
+static int cmd_sysinfo(int argc, char **argv);
+static int cmd_help(int argc, char **argv);
+
+static const struct command commands[] = {
+	{ "run", "run CONFIG [-o DIR] [--set SECTION.KEY=VALUE]... [--duration D] [--allow-non-rt] [-q]",
+	  "run every cell of CONFIG that fits the running kernel and write its results",
+	  cmd_run },
+	{ "plan", "plan CONFIG [--set SECTION.KEY=VALUE]... [--duration D]",
+	  "print the cells and the estimated wall time; runs nothing",
+	  cmd_plan },
+	{ "list", "list", "print the axes, every option with its type, default and help, the workloads and the loads",
+	  cmd_list },
+	{ "sysinfo", "sysinfo", "print what this machine is (sysinfo.ini) and what distorts results",
+	  cmd_sysinfo },
+	{ "help", "help [COMMAND]", "this help, or one command's", cmd_help },
+	{ NULL, NULL, NULL, NULL },
+};
+
+/* the command line as run, for sysinfo.ini; main's only global */
+static char cmdline_text[4096];
+
+static void usage(FILE *fp)
+{
+	fprintf(fp, "usage: latlab COMMAND [OPTIONS]\n\ncommands:\n");
+	for (const struct command *c = commands; c->name; c++)
+		fprintf(fp, "  %-8s %s\n", c->name, c->help);
+	fprintf(fp, "\nlatlab help COMMAND shows a command's options; latlab --version its version.\n");
+}
+
+static const struct command *find_command(const char *name)
+{
+	for (const struct command *c = commands; c->name; c++)
+		if (strcmp(c->name, name) == 0)
+			return c;
+	return NULL;
+}
+
+static int bad_usage(const char *cmd)
+{
+	const struct command *c = find_command(cmd);
+
+	fprintf(stderr, "usage: latlab %s\n", c->usage);
+	return EXIT_USAGE;
+}
+
+struct cfg_args {
+	const char *path;
+	const char *sets[MAX_SETS + 1];
+	int nsets;
+	const char *output;
+	int allow_non_rt;
+	int quiet;
+	char duration_set[96];
+};
+
+/* Options shared by run and plan. Returns 0, or the exit status. */
+static int parse_cfg_args(const char *cmd, int argc, char **argv,
+			  struct cfg_args *a, int allow_run_opts)
+{
+	static const struct option longopts[] = {
+		{ "set", required_argument, NULL, 's' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "allow-non-rt", no_argument, NULL, 'R' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int opt;
+
+	memset(a, 0, sizeof(*a));
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "s:d:o:qh", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 's':
+			if (a->nsets >= MAX_SETS - 1) {
+				log_error("more than %d --set options", MAX_SETS - 1);
+				return EXIT_USAGE;
+			}
+			a->sets[a->nsets++] = optarg;
+			break;
+		case 'd':
+			snprintf(a->duration_set, sizeof(a->duration_set),
+				 "campaign.duration=%s", optarg);
+			break;
+		case 'o':
+		case 'R':
+		case 'q':
+			if (!allow_run_opts)
+				return bad_usage(cmd);
+			if (opt == 'o')
+				a->output = optarg;
+			else if (opt == 'R')
+				a->allow_non_rt = 1;
+			else
+				a->quiet = 1;
+			break;
+		case 'h':
+			printf("usage: latlab %s\n", find_command(cmd)->usage);
+			exit(EXIT_PASS);
+		default:
+			return bad_usage(cmd);
+		}
+	}
+	if (optind != argc - 1)
+		return bad_usage(cmd);
+	a->path = argv[optind];
+	/* --duration is a --set of campaign.duration that wins over all */
+	if (a->duration_set[0])
+		a->sets[a->nsets++] = a->duration_set;
+	return 0;
+}
+
+static int load_config(const struct cfg_args *a, struct config *cfg)
+{
+	char err[512];
+
+	if (config_load(cfg, a->path, a->sets, a->nsets, err, sizeof(err))) {
+		log_error("%s", err);
+		config_free(cfg);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	struct cfg_args a;
+	struct config *cfg = malloc(sizeof(*cfg));
+	int rc;
+
+	if (!cfg)
+		return EXIT_RUNTIME;
+	rc = parse_cfg_args("run", argc, argv, &a, 1);
+	if (rc == 0)
+		rc = load_config(&a, cfg);
+	if (rc == 0) {
+		struct run_opts ro = {
+			.output = a.output,
+			.allow_non_rt = a.allow_non_rt,
+			.quiet = a.quiet,
+			.cmdline = cmdline_text,
+		};
+
+		log_set_quiet(a.quiet);
+		rc = campaign_run(cfg, &ro);
+		config_free(cfg);
+	}
+	free(cfg);
+	return rc;
+}
+
+static int cmd_plan(int argc, char **argv)
+{
+	struct cfg_args a;
+	struct config *cfg = malloc(sizeof(*cfg));
+	int rc;
+
+	if (!cfg)
+		return EXIT_RUNTIME;
+	rc = parse_cfg_args("plan", argc, argv, &a, 0);
+	if (rc == 0)
+		rc = load_config(&a, cfg);
+	if (rc == 0) {
+		rc = campaign_plan(cfg, stdout);
+		config_free(cfg);
+	}
+	free(cfg);
+	return rc;
+}
+
+static void list_table(const char *section, const struct opt *table)
+{
+	char def[128];
+
+	printf("[%s]\n", section);
+	if (!table || !table->key)
+		printf("  (no options)\n");
+	for (const struct opt *o = table; o && o->key; o++) {
+		if (o->def)
+			snprintf(def, sizeof(def), "%s", o->def);
+		else
+			snprintf(def, sizeof(def), "(unset)");
+		printf("  %-10s %-14s default %-10s %s%s%s\n", o->key,
+		       opt_type_name(o), def, o->help,
+		       o->choices ? ": " : "", o->choices ? o->choices : "");
+	}
+}
+
+static int cmd_list(int argc, char **argv)
+{
+	(void)argv;
+	if (argc > 1)
+		return bad_usage("list");
+	printf("Axes and options (config sections; --set SECTION.KEY=VALUE):\n\n");
+	list_table("campaign", campaign_options);
+	list_table("matrix", matrix_options);
+	list_table("thresholds", threshold_options);
+	list_table("kernel.NAME", kernel_options);
+	list_table("load.NAME", load_options);
+	printf("\nWorkloads ([workload.NAME] type = ..., or the name itself in the workload axis):\n");
+	for (int i = 0; workload_registry[i]; i++) {
+		const struct workload_ops *w = workload_registry[i];
+		char sec[64];
+
+		printf("\n  %-10s %s\n", w->name, w->help);
+		snprintf(sec, sizeof(sec), "workload type %s", w->name);
+		if (w->options && w->options->key)
+			list_table(sec, w->options);
+	}
+	printf("\nLoads ([load.NAME] type = ..., or none in the load axis):\n");
+	for (const struct load_type *t = load_types; t->name; t++)
+		printf("  %-10s %s\n", t->name, t->help);
+	printf("\nKernel variants built in: running (any kernel), stock (!preempt:rt), rt (preempt:rt)\n");
+	return EXIT_PASS;
+}
+
+static int cmd_sysinfo(int argc, char **argv)
+{
+	struct sysinfo *si = malloc(sizeof(*si));
+
+	(void)argv;
+	if (argc > 1) {
+		free(si);
+		return bad_usage("sysinfo");
+	}
+	if (!si)
+		return EXIT_RUNTIME;
+	sysinfo_collect(si, cmdline_text);
+	sysinfo_write(si, stdout);
+	free(si);
+	return EXIT_PASS;
+}
+
+static int cmd_help(int argc, char **argv)
+{
+	const struct command *c;
+
+	if (argc < 2) {
+		usage(stdout);
+		return EXIT_PASS;
+	}
+	c = find_command(argv[1]);
+	if (!c) {
+		log_error("no command '%s'", argv[1]);
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	printf("usage: latlab %s\n\n%s\n", c->usage, c->help);
+	if (c->fn == cmd_run)
+		printf("\n  -o, --output DIR      results directory (overrides [campaign] output)\n"
+		       "  -s, --set S.K=V       override one config option (repeatable; wins over the file)\n"
+		       "  -d, --duration D      measuring time per cell (same as --set campaign.duration=D)\n"
+		       "      --allow-non-rt    if SCHED_FIFO is refused, measure SCHED_OTHER threads (marked policy=other)\n"
+		       "  -q, --quiet           no progress lines\n");
+	return EXIT_PASS;
+}
+
+int main(int argc, char **argv)
+{
+	const struct command *c;
+	sigset_t sigs;
+	size_t used = 0;
+
+	for (int i = 0; i < argc && used < sizeof(cmdline_text) - 1; i++) {
+		int n = snprintf(cmdline_text + used, sizeof(cmdline_text) - used,
+				 "%s%s", i ? " " : "", argv[i]);
+		if (n < 0)
+			break;
+		used += (size_t)n;
+	}
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+		printf("latlab %s\n", LATLAB_VERSION);
+		return EXIT_PASS;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
+		return cmd_help(1, argv);
+	if (workload_registry_check() != 0)
+		return EXIT_RUNTIME;
+	c = find_command(argv[1]);
+	if (!c) {
+		log_error("unknown command '%s'", argv[1]);
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	/*
+	 * SIGINT/SIGTERM are taken with sigtimedwait() by the main thread
+	 * only: default them (a shell's background job inherits SIG_IGN) and
+	 * block them before any thread exists, so every thread inherits it.
+	 */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+	return c->fn(argc - 1, argv + 1);
+}

@@ -1,0 +1,132 @@
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpulist.h"
+#include "matrix.h"
+#include "units.h"
+
+/* An axis item made safe and short for an id: '-' -> '_', ',' '+' -> '.' */
+static void id_part(char *dst, size_t len, const char *src)
+{
+	size_t i = 0;
+
+	for (; *src && i + 1 < len; src++) {
+		char ch = *src;
+
+		if (ch == '-')
+			ch = '_';
+		else if (ch == ',' || ch == '+')
+			ch = '.';
+		else if (ch == ' ')
+			continue;
+		dst[i++] = ch;
+	}
+	dst[i] = '\0';
+}
+
+static void make_id(const struct config *cfg, struct cell *c,
+		    const int *idx)
+{
+	const struct matrix_opts *m = &cfg->matrix;
+	char kernel[64] = "", opt[3][64] = { "", "", "" }, aff[64];
+	char ival[32];
+
+	if (m->kernel.n > 1)
+		snprintf(kernel, sizeof(kernel), "%s-", m->kernel.s[idx[0]]);
+	id_part(aff, sizeof(aff), m->affinity.s[idx[4]]);
+	if (m->interval.n > 1) {
+		units_format_duration(c->interval, ival, sizeof(ival));
+		snprintf(opt[0], sizeof(opt[0]), "-i%s", ival);
+	}
+	if (m->priority.n > 1)
+		snprintf(opt[1], sizeof(opt[1]), "-p%d", c->priority);
+	if (m->size.n > 1) {
+		units_format_size(c->size, ival, sizeof(ival));
+		snprintf(opt[2], sizeof(opt[2]), "-s%s", ival);
+	}
+	snprintf(c->id, sizeof(c->id), "%04d-%s%s-%s-t%s-a%s%s%s%s-%d",
+		 c->index, kernel, m->load.s[idx[1]], m->workload.s[idx[2]],
+		 m->threads.s[idx[3]], aff, opt[0], opt[1], opt[2], c->repeat);
+}
+
+int matrix_expand(const struct config *cfg, struct cell **cells)
+{
+	const struct matrix_opts *m = &cfg->matrix;
+	const struct axis *axes[] = { &m->kernel, &m->load, &m->workload,
+				      &m->threads, &m->affinity, &m->interval,
+				      &m->priority, &m->size };
+	enum { NAXES = sizeof(axes) / sizeof(axes[0]) };
+	int idx[NAXES + 1] = { 0 };
+	int64_t total = cfg->campaign.repeat;
+	struct cell *out;
+
+	for (int a = 0; a < NAXES; a++)
+		total *= axes[a]->n;
+	if (total > MATRIX_MAX_CELLS)
+		return -E2BIG;
+	out = calloc((size_t)total, sizeof(*out));
+	if (!out)
+		return -ENOMEM;
+
+	for (int n = 0; n < total; n++) {
+		struct cell *c = &out[n];
+		int64_t rest = n;
+
+		/* mixed-radix digits of n, repeat fastest */
+		c->repeat = (int)(rest % cfg->campaign.repeat) + 1;
+		rest /= cfg->campaign.repeat;
+		for (int a = NAXES - 1; a >= 0; a--) {
+			idx[a] = (int)(rest % axes[a]->n);
+			rest /= axes[a]->n;
+		}
+		c->index = n;
+		c->kernel = config_kernel_index(cfg, m->kernel.s[idx[0]]);
+		c->load = config_load_index(cfg, m->load.s[idx[1]]);
+		c->workload = config_workload_index(cfg, m->workload.s[idx[2]]);
+		c->threads = (int)m->threads.v[idx[3]];
+		c->affinity = idx[4];
+		c->interval = m->interval.v[idx[5]];
+		c->priority = (int)m->priority.v[idx[6]];
+		c->size = m->size.v[idx[7]];
+		make_id(cfg, c, idx);
+	}
+	*cells = out;
+	return (int)total;
+}
+
+int matrix_place(const struct config *cfg, const struct cell *c, int *cpus,
+		 cpu_set_t *mask)
+{
+	const struct axis *ax = &cfg->matrix.affinity;
+	int kind = (int)ax->v[c->affinity];
+	cpu_set_t online, set;
+	int n, ncpu;
+
+	cpulist_online(&online);
+	switch (kind) {
+	case AFF_ISOLATED:
+		if (cpulist_read_file("/sys/devices/system/cpu/isolated",
+				      &set) != 0 || CPU_COUNT(&set) == 0)
+			return -ENODEV;
+		CPU_AND(&set, &set, &online);
+		break;
+	case AFF_LIST:
+		if (cpulist_parse(ax->s[c->affinity], &set) != 0)
+			return -EINVAL;
+		CPU_AND(&set, &set, &online);
+		break;
+	default:
+		set = online;
+		break;
+	}
+	ncpu = CPU_COUNT(&set);
+	if (ncpu == 0)
+		return -ENODEV;
+	n = c->threads == AXIS_ALL ? ncpu : c->threads;
+	*mask = set;
+	for (int i = 0; i < n; i++)
+		cpus[i] = kind == AFF_ALL ? -1 : cpulist_nth(&set, i % ncpu);
+	return n;
+}

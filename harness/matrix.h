@@ -1,0 +1,49 @@
+/*
+ * The plan: the Cartesian product of the matrix axes in a fixed order
+ * (kernel, load, workload, threads, affinity, interval, priority, size,
+ * repeat; the last varies fastest). Ids are stable for a given config:
+ *   NNNN-[KERNEL-]LOAD-WORKLOAD-tTHREADS-aAFFINITY[-iINTERVAL][-pPRIO]
+ *   [-sSIZE]-REPEAT
+ * where the bracketed parts appear only when that axis has several values.
+ */
+#ifndef LATLAB_MATRIX_H
+#define LATLAB_MATRIX_H
+
+#include <sched.h>
+#include <stdint.h>
+
+#include "config.h"
+
+#define CELL_ID_MAX 160
+#define MATRIX_MAX_CELLS 100000
+
+struct cell {
+	int index;		/* 0-based position in the plan */
+	char id[CELL_ID_MAX];
+	int kernel;		/* index into cfg->kernel */
+	int load;		/* index into cfg->load */
+	int workload;		/* index into cfg->workload */
+	int threads;		/* AXIS_ALL: one per CPU of the affinity */
+	int affinity;		/* index into cfg->matrix.affinity */
+	int64_t interval;	/* ns */
+	int priority;
+	int64_t size;		/* bytes */
+	int repeat;		/* 1-based */
+};
+
+/*
+ * Expand cfg into *cells (malloc'ed, caller frees). Returns the number of
+ * cells or -E2BIG when the product exceeds MATRIX_MAX_CELLS.
+ */
+int matrix_expand(const struct config *cfg, struct cell **cells);
+
+/*
+ * Where each measured thread of `c` runs: cpus[i] is a CPU or -1 (not
+ * pinned; `mask` then holds the CPUs it may use). Returns the number of
+ * threads (threads = all resolved), or -errno (e.g. -ENODEV: no isolated
+ * CPU). cpus must hold CPU_SETSIZE entries.
+ */
+int matrix_place(const struct config *cfg, const struct cell *c, int *cpus,
+		 cpu_set_t *mask);
+
+#endif

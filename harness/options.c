@@ -1,0 +1,362 @@
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpulist.h"
+#include "log.h"
+#include "options.h"
+#include "units.h"
+
+#define FIELD(base, o, T) ((T *)((char *)(base) + (o)->offset))
+#define CFIELD(base, o, T) ((const T *)((const char *)(base) + (o)->offset))
+
+static int fail(char *err, size_t len, int rc, const char *fmt, ...)
+	PRINTF_LIKE(4, 5);
+
+static int fail(char *err, size_t len, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+const struct opt *opt_find(const struct opt *table, const char *key)
+{
+	for (const struct opt *o = table; o && o->key; o++)
+		if (strcmp(o->key, key) == 0)
+			return o;
+	return NULL;
+}
+
+int opt_choice_index(const char *choices, const char *word)
+{
+	size_t wlen = strlen(word);
+	int i = 0;
+
+	for (const char *p = choices; *p; i++) {
+		size_t n = strcspn(p, "|");
+
+		if (n == wlen && strncmp(p, word, n) == 0)
+			return i;
+		p += n;
+		if (*p == '|')
+			p++;
+	}
+	return -1;
+}
+
+void opt_choice_name(const char *choices, int n, char *buf, size_t len)
+{
+	const char *p = choices;
+
+	for (; n > 0 && *p; n--) {
+		p += strcspn(p, "|");
+		if (*p == '|')
+			p++;
+	}
+	snprintf(buf, len, "%.*s", (int)strcspn(p, "|"), p);
+}
+
+static void trim(char *s)
+{
+	size_t n = strlen(s);
+	char *p = s;
+
+	while (n > 0 && isspace((unsigned char)s[n - 1]))
+		s[--n] = '\0';
+	while (isspace((unsigned char)*p))
+		p++;
+	memmove(s, p, strlen(p) + 1);
+}
+
+static int check_range(const struct opt *o, int64_t v, const char *text,
+		       char *err, size_t len)
+{
+	char lo[32], hi[32];
+
+	if (o->min == 0 && o->max == 0)
+		return 0;
+	if (v >= o->min && v <= o->max)
+		return 0;
+	if (o->type == OPT_DURATION || o->type == OPT_AXIS_DURATION) {
+		units_format_duration(o->min, lo, sizeof(lo));
+		units_format_duration(o->max, hi, sizeof(hi));
+	} else if (o->type == OPT_SIZE || o->type == OPT_AXIS_SIZE) {
+		units_format_size(o->min, lo, sizeof(lo));
+		units_format_size(o->max, hi, sizeof(hi));
+	} else {
+		snprintf(lo, sizeof(lo), "%lld", (long long)o->min);
+		snprintf(hi, sizeof(hi), "%lld", (long long)o->max);
+	}
+	return fail(err, len, -ERANGE, "%s = %s is out of range (%s to %s)",
+		    o->key, text, lo, hi);
+}
+
+/* One number as the option's unit wants it. */
+static int parse_number(const struct opt *o, const char *text, int64_t *v,
+			char *err, size_t len)
+{
+	int rc;
+	const char *what;
+
+	switch (o->type) {
+	case OPT_DURATION:
+	case OPT_AXIS_DURATION:
+		rc = units_parse_duration(text, v);
+		what = "a duration with a unit (ns, us, ms, s, m, h)";
+		break;
+	case OPT_SIZE:
+	case OPT_AXIS_SIZE:
+		rc = units_parse_size(text, v);
+		what = "a size (bytes, or with k, M, G)";
+		break;
+	default:
+		rc = units_parse_int(text, v);
+		what = "an integer";
+		break;
+	}
+	if (rc)
+		return fail(err, len, rc, "%s = '%s' is not %s", o->key, text,
+			    what);
+	return check_range(o, *v, text, err, len);
+}
+
+static int axis_push(const struct opt *o, struct axis *ax, const char *text,
+		     int64_t v, char *err, size_t len)
+{
+	if (ax->n >= AXIS_MAX)
+		return fail(err, len, -ERANGE, "%s has more than %d values",
+			    o->key, AXIS_MAX);
+	if (strlen(text) >= AXIS_ITEM_MAX)
+		return fail(err, len, -EINVAL, "%s value '%s' is too long",
+			    o->key, text);
+	for (int i = 0; i < ax->n; i++)
+		if (strcmp(ax->s[i], text) == 0)
+			return fail(err, len, -EINVAL,
+				    "%s lists '%s' twice", o->key, text);
+	snprintf(ax->s[ax->n], AXIS_ITEM_MAX, "%s", text);
+	ax->v[ax->n++] = v;
+	return 0;
+}
+
+static int parse_axis_item(const struct opt *o, struct axis *ax, char *item,
+			   char *err, size_t len)
+{
+	int64_t v, hi;
+	char *dash;
+	int rc;
+
+	if ((o->flags & OPT_ALLOW_ALL) && strcmp(item, "all") == 0)
+		return axis_push(o, ax, item, AXIS_ALL, err, len);
+
+	switch (o->type) {
+	case OPT_AXIS_NAME:
+		for (const char *p = item; *p; p++)
+			if (!isalnum((unsigned char)*p) && !strchr("_.-", *p))
+				return fail(err, len, -EINVAL,
+					    "%s: '%s' is not a name (letters, digits, _ . -)",
+					    o->key, item);
+		return axis_push(o, ax, item, 0, err, len);
+	case OPT_AXIS_AFFINITY: {
+		static const char *const kinds[] = { "spread", "all",
+						     "isolated" };
+		cpu_set_t set;
+
+		for (int k = 0; k < 3; k++)
+			if (strcmp(item, kinds[k]) == 0)
+				return axis_push(o, ax, item, k, err, len);
+		rc = cpulist_parse(item, &set);
+		if (rc || CPU_COUNT(&set) == 0)
+			return fail(err, len, -EINVAL,
+				    "%s: '%s' is not spread, all, isolated or a CPU list (0-3+6)",
+				    o->key, item);
+		return axis_push(o, ax, item, AFF_LIST, err, len);
+	}
+	case OPT_AXIS_INT:
+		/* "1-4" is a range; a leading '-' would be a negative number */
+		dash = strchr(item + 1, '-');
+		if (dash) {
+			*dash = '\0';
+			rc = parse_number(o, item, &v, err, len);
+			if (rc == 0)
+				rc = parse_number(o, dash + 1, &hi, err, len);
+			*dash = '-';
+			if (rc)
+				return rc;
+			if (hi < v || hi - v >= AXIS_MAX)
+				return fail(err, len, -EINVAL,
+					    "%s: bad range '%s'", o->key, item);
+			for (int64_t x = v; x <= hi; x++) {
+				char txt[32];
+
+				snprintf(txt, sizeof(txt), "%lld",
+					 (long long)x);
+				rc = axis_push(o, ax, txt, x, err, len);
+				if (rc)
+					return rc;
+			}
+			return 0;
+		}
+		/* fall through */
+	default:
+		rc = parse_number(o, item, &v, err, len);
+		if (rc)
+			return rc;
+		return axis_push(o, ax, item, v, err, len);
+	}
+}
+
+static int parse_axis(const struct opt *o, struct axis *ax, const char *value,
+		      char *err, size_t len)
+{
+	char buf[OPT_STR_MAX * 4];
+	char *save = NULL;
+
+	ax->n = 0;
+	if (strlen(value) >= sizeof(buf))
+		return fail(err, len, -EINVAL, "%s: value too long", o->key);
+	snprintf(buf, sizeof(buf), "%s", value);
+	for (char *it = strtok_r(buf, ",", &save); it;
+	     it = strtok_r(NULL, ",", &save)) {
+		trim(it);
+		if (*it == '\0')
+			return fail(err, len, -EINVAL,
+				    "%s has an empty item", o->key);
+		int rc = parse_axis_item(o, ax, it, err, len);
+		if (rc)
+			return rc;
+	}
+	if (ax->n == 0)
+		return fail(err, len, -EINVAL, "%s is empty: an axis needs at least one value",
+			    o->key);
+	return 0;
+}
+
+int opt_parse(const struct opt *o, void *base, const char *value,
+	      char *err, size_t len)
+{
+	char text[OPT_STR_MAX];
+	int idx;
+
+	switch (o->type) {
+	case OPT_STRING:
+		if (strlen(value) >= OPT_STR_MAX)
+			return fail(err, len, -EINVAL,
+				    "%s is longer than %d characters", o->key,
+				    OPT_STR_MAX - 1);
+		snprintf(FIELD(base, o, char), OPT_STR_MAX, "%s", value);
+		return 0;
+	case OPT_ENUM:
+		idx = opt_choice_index(o->choices, value);
+		if (idx < 0)
+			return fail(err, len, -EINVAL,
+				    "%s = '%s': expected one of %s", o->key,
+				    value, o->choices);
+		*FIELD(base, o, int) = idx;
+		return 0;
+	case OPT_INT:
+	case OPT_DURATION:
+	case OPT_SIZE:
+		snprintf(text, sizeof(text), "%s", value);
+		trim(text);
+		if (text[0] == '\0' && (o->flags & OPT_OPTIONAL)) {
+			*FIELD(base, o, int64_t) = OPT_UNSET;
+			return 0;
+		}
+		return parse_number(o, text, FIELD(base, o, int64_t), err,
+				    len);
+	default:
+		return parse_axis(o, FIELD(base, o, struct axis), value, err,
+				  len);
+	}
+}
+
+void opt_defaults(const struct opt *table, void *base)
+{
+	char err[256];
+
+	for (const struct opt *o = table; o && o->key; o++) {
+		if (!o->def) {
+			if (o->type == OPT_STRING)
+				FIELD(base, o, char)[0] = '\0';
+			else if (o->type <= OPT_SIZE)
+				*FIELD(base, o, int64_t) = OPT_UNSET;
+			continue;
+		}
+		/* defaults are part of the program: a bad one is a bug */
+		if (opt_parse(o, base, o->def, err, sizeof(err)) != 0) {
+			log_error("bad default for %s: %s", o->key, err);
+			abort();
+		}
+	}
+}
+
+void opt_format(const struct opt *o, const void *base, char *buf, size_t len)
+{
+	const struct axis *ax;
+	size_t used = 0;
+	int64_t v;
+
+	buf[0] = '\0';
+	switch (o->type) {
+	case OPT_STRING:
+		snprintf(buf, len, "%s", CFIELD(base, o, char));
+		return;
+	case OPT_ENUM:
+		opt_choice_name(o->choices, *CFIELD(base, o, int), buf, len);
+		return;
+	case OPT_INT:
+	case OPT_DURATION:
+	case OPT_SIZE:
+		v = *CFIELD(base, o, int64_t);
+		if (v == OPT_UNSET)
+			return;
+		if (o->type == OPT_DURATION)
+			units_format_duration(v, buf, len);
+		else
+			snprintf(buf, len, "%lld", (long long)v);
+		return;
+	default:
+		ax = CFIELD(base, o, struct axis);
+		for (int i = 0; i < ax->n && used < len; i++) {
+			int n = snprintf(buf + used, len - used, "%s%s",
+					 i ? ", " : "", ax->s[i]);
+			if (n < 0)
+				return;
+			used += (size_t)n;
+		}
+	}
+}
+
+const char *opt_type_name(const struct opt *o)
+{
+	switch (o->type) {
+	case OPT_INT: return "integer";
+	case OPT_DURATION: return "duration";
+	case OPT_SIZE: return "size";
+	case OPT_STRING: return "string";
+	case OPT_ENUM: return "choice";
+	case OPT_AXIS_INT: return "integer list";
+	case OPT_AXIS_DURATION: return "duration list";
+	case OPT_AXIS_SIZE: return "size list";
+	case OPT_AXIS_NAME: return "name list";
+	case OPT_AXIS_AFFINITY: return "affinity list";
+	}
+	return "?";
+}
+
+void opt_write_ini(FILE *fp, const struct opt *table, const void *base)
+{
+	char buf[AXIS_MAX * (AXIS_ITEM_MAX + 2)];
+
+	for (const struct opt *o = table; o && o->key; o++) {
+		opt_format(o, base, buf, sizeof(buf));
+		fprintf(fp, "%s = %s\n", o->key, buf);
+	}
+}

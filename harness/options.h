@@ -1,0 +1,95 @@
+/*
+ * Declarative options (fio style): one row per option, shared by the INI
+ * parser, --set overrides, validation, campaign.ini echoes and
+ * `latlab list`. Each row says where its value lives (offset into the
+ * section's struct), its type, range, default and help.
+ */
+#ifndef LATLAB_OPTIONS_H
+#define LATLAB_OPTIONS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define OPT_STR_MAX 256
+#define AXIS_MAX 64
+#define AXIS_ITEM_MAX 48
+
+enum opt_type {
+	OPT_INT,		/* int64_t */
+	OPT_DURATION,		/* int64_t ns */
+	OPT_SIZE,		/* int64_t bytes */
+	OPT_STRING,		/* char[OPT_STR_MAX] */
+	OPT_ENUM,		/* int: index into `choices` ("a|b|c") */
+	OPT_AXIS_INT,		/* struct axis: integers and ranges "1-4" */
+	OPT_AXIS_DURATION,	/* struct axis of durations */
+	OPT_AXIS_SIZE,		/* struct axis of sizes */
+	OPT_AXIS_NAME,		/* struct axis of names, checked later */
+	OPT_AXIS_AFFINITY,	/* struct axis: spread|all|isolated|CPU list */
+};
+
+/* Option may be written `all` (an axis item stored as AXIS_ALL). */
+#define OPT_ALLOW_ALL 1u
+/* Option has no default: unset is stored as OPT_UNSET. */
+#define OPT_OPTIONAL 2u
+
+#define OPT_UNSET INT64_MIN
+#define AXIS_ALL (-1)
+
+enum affinity_kind { AFF_SPREAD, AFF_ALL, AFF_ISOLATED, AFF_LIST };
+
+/* Where a value came from, for "file:line: message" errors. */
+struct srcloc {
+	const char *file;	/* config path, or "--set" */
+	int line;
+};
+
+/* A matrix axis: items as written (for ids) and their values. */
+struct axis {
+	int n;
+	int64_t v[AXIS_MAX];	/* value; AXIS_ALL; or enum affinity_kind */
+	char s[AXIS_MAX][AXIS_ITEM_MAX];	/* the item's text */
+	struct srcloc loc;
+};
+
+struct opt {
+	const char *key;
+	enum opt_type type;
+	size_t offset;
+	int64_t min, max;	/* for numbers and number axes (0,0: none) */
+	const char *def;	/* default as text; NULL for none */
+	const char *help;
+	const char *choices;	/* OPT_ENUM: "a|b|c" */
+	unsigned flags;
+};
+
+/* The row for `key` in a NULL-key-terminated table, or NULL. */
+const struct opt *opt_find(const struct opt *table, const char *key);
+
+/* Fill every option of `table` in `base` with its default. */
+void opt_defaults(const struct opt *table, void *base);
+
+/*
+ * Parse `value` into the option's field of `base`. On error returns
+ * -EINVAL (or -ERANGE) with a one-line reason in err.
+ */
+int opt_parse(const struct opt *o, void *base, const char *value,
+	      char *err, size_t errlen);
+
+/* The option's current value as config text ("" when unset). */
+void opt_format(const struct opt *o, const void *base, char *buf,
+		size_t len);
+
+/* "duration", "size list", ... for `latlab list`. */
+const char *opt_type_name(const struct opt *o);
+
+/* Write "key = value" for every option of the table. */
+void opt_write_ini(FILE *fp, const struct opt *table, const void *base);
+
+/* Index of `word` in "a|b|c", or -1. */
+int opt_choice_index(const char *choices, const char *word);
+
+/* The n-th word of "a|b|c" into buf. */
+void opt_choice_name(const char *choices, int n, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,239 @@
+#include <errno.h>
+#include <numa.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cpulist.h"
+#include "kernel.h"
+#include "log.h"
+#include "sysinfo.h"
+#include "version.h"
+
+static void add(struct sysinfo *si, const char *section, const char *key,
+		const char *fmt, ...) PRINTF_LIKE(4, 5);
+
+static void add(struct sysinfo *si, const char *section, const char *key,
+		const char *fmt, ...)
+{
+	struct sysinfo_kv *kv;
+	va_list ap;
+
+	if (si->n >= SYSINFO_MAX)
+		return;
+	kv = &si->kv[si->n++];
+	kv->section = section;
+	snprintf(kv->key, sizeof(kv->key), "%s", key);
+	va_start(ap, fmt);
+	vsnprintf(kv->value, sizeof(kv->value), fmt, ap);
+	va_end(ap);
+	/* one value, one line */
+	for (char *p = kv->value; *p; p++)
+		if (*p == '\n' || *p == '\r')
+			*p = ' ';
+}
+
+static void warn(struct sysinfo *si, const char *fmt, ...) PRINTF_LIKE(2, 3);
+
+static void warn(struct sysinfo *si, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (si->nwarn >= SYSINFO_WARN_MAX)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(si->warn[si->nwarn++], sizeof(si->warn[0]), fmt, ap);
+	va_end(ap);
+}
+
+/* First line of a file, or "unknown". */
+static const char *line_of(const char *path, char *buf, size_t len)
+{
+	FILE *fp = fopen(path, "re");
+
+	snprintf(buf, len, "unknown");
+	if (!fp)
+		return buf;
+	if (fgets(buf, (int)len, fp))
+		buf[strcspn(buf, "\n")] = '\0';
+	else
+		buf[0] = '\0';
+	fclose(fp);
+	return buf;
+}
+
+/* The word after "key=" on the kernel command line, or "". */
+static void cmdline_arg(const char *cmdline, const char *key, char *out,
+			size_t len)
+{
+	size_t klen = strlen(key);
+
+	out[0] = '\0';
+	for (const char *p = cmdline; (p = strstr(p, key)) != NULL; p++) {
+		if ((p == cmdline || p[-1] == ' ') && p[klen] == '=') {
+			snprintf(out, len, "%.*s",
+				 (int)strcspn(p + klen + 1, " "), p + klen + 1);
+			return;
+		}
+	}
+}
+
+static void cpu_model(char *out, size_t len, int *hypervisor)
+{
+	char line[1024];
+	FILE *fp = fopen("/proc/cpuinfo", "re");
+
+	snprintf(out, len, "unknown");
+	*hypervisor = 0;
+	if (!fp)
+		return;
+	while (fgets(line, sizeof(line), fp)) {
+		if (strncmp(line, "model name", 10) == 0 && strchr(line, ':')) {
+			char *v = strchr(line, ':') + 2;
+
+			v[strcspn(v, "\n")] = '\0';
+			snprintf(out, len, "%s", v);
+		}
+		if (strncmp(line, "flags", 5) == 0 &&
+		    strstr(line, " hypervisor"))
+			*hypervisor = 1;
+	}
+	fclose(fp);
+}
+
+static void collect_kernel(struct sysinfo *si)
+{
+	struct kernel_info k;
+	char buf[1024], arg[256];
+
+	kernel_info_read(&k);
+	add(si, "kernel", "release", "%s", k.release);
+	add(si, "kernel", "version", "%s", k.version);
+	add(si, "kernel", "preempt", "%s%s", k.model,
+	    k.dynamic ? " (dynamic)" : "");
+	add(si, "kernel", "realtime", "%s",
+	    line_of("/sys/kernel/realtime", buf, sizeof(buf)));
+	line_of("/proc/cmdline", buf, sizeof(buf));
+	add(si, "kernel", "cmdline", "%s", buf);
+	cmdline_arg(buf, "isolcpus", arg, sizeof(arg));
+	add(si, "kernel", "isolcpus", "%s", arg);
+	cmdline_arg(buf, "nohz_full", arg, sizeof(arg));
+	add(si, "kernel", "nohz_full", "%s", arg);
+	cmdline_arg(buf, "rcu_nocbs", arg, sizeof(arg));
+	add(si, "kernel", "rcu_nocbs", "%s", arg);
+	add(si, "kernel", "isolated_cpus", "%s",
+	    line_of("/sys/devices/system/cpu/isolated", buf, sizeof(buf)));
+	add(si, "kernel", "clocksource", "%s",
+	    line_of("/sys/devices/system/clocksource/clocksource0/current_clocksource",
+		    buf, sizeof(buf)));
+	add(si, "kernel", "thp", "%s",
+	    line_of("/sys/kernel/mm/transparent_hugepage/enabled", buf,
+		    sizeof(buf)));
+}
+
+static void collect_cpu(struct sysinfo *si)
+{
+	char buf[256], path[128], list[256], model[256];
+	cpu_set_t online;
+	int hyper, smt_on;
+
+	cpulist_online(&online);
+	cpulist_format(&online, list, sizeof(list));
+	cpu_model(model, sizeof(model), &hyper);
+	add(si, "cpu", "model", "%s", model);
+	add(si, "cpu", "online", "%s", list);
+	add(si, "cpu", "count", "%d", CPU_COUNT(&online));
+	line_of("/sys/devices/system/cpu/smt/active", buf, sizeof(buf));
+	smt_on = strcmp(buf, "1") == 0;
+	add(si, "cpu", "smt_active", "%s", buf);
+	add(si, "cpu", "numa_nodes", "%d",
+	    numa_available() < 0 ? 1 : numa_num_configured_nodes());
+	if (smt_on)
+		warn(si, "SMT is active: a load on a sibling thread shares the measured core");
+
+	int governed = 0, not_perf = 0;
+	for (int c = 0; c < CPU_SETSIZE; c++) {
+		char key[32];
+
+		if (!CPU_ISSET(c, &online))
+			continue;
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_governor",
+			 c);
+		line_of(path, buf, sizeof(buf));
+		snprintf(key, sizeof(key), "governor.cpu%d", c);
+		if (strcmp(buf, "unknown") == 0)
+			snprintf(buf, sizeof(buf), "none (no cpufreq)");
+		else {
+			governed = 1;
+			not_perf |= strcmp(buf, "performance") != 0;
+		}
+		add(si, "cpu", key, "%s", buf);
+	}
+	if (governed && not_perf)
+		warn(si, "cpufreq governor is not 'performance' on every CPU: frequency changes distort latency (cpupower frequency-set -g performance)");
+
+	char vendor[128], product[128];
+	line_of("/sys/class/dmi/id/sys_vendor", vendor, sizeof(vendor));
+	line_of("/sys/class/dmi/id/product_name", product, sizeof(product));
+	add(si, "machine", "virtualized", "%s", hyper ? "yes" : "no");
+	add(si, "machine", "vendor", "%s", vendor);
+	add(si, "machine", "product", "%s", product);
+	if (hyper)
+		warn(si, "running in a virtual machine (%s %s): the hypervisor adds latency the guest cannot see",
+		     vendor, product);
+}
+
+static void collect_sched(struct sysinfo *si)
+{
+	char rt[64], period[64];
+
+	line_of("/proc/sys/kernel/sched_rt_runtime_us", rt, sizeof(rt));
+	line_of("/proc/sys/kernel/sched_rt_period_us", period, sizeof(period));
+	add(si, "sched", "rt_runtime_us", "%s", rt);
+	add(si, "sched", "rt_period_us", "%s", period);
+	if (strcmp(rt, "-1") != 0 && strcmp(rt, "unknown") != 0)
+		warn(si, "RT throttling is on (%s of every %s us): a real-time thread that runs longer is stopped",
+		     rt, period);
+}
+
+void sysinfo_collect(struct sysinfo *si, const char *cmdline)
+{
+	char host[256] = "unknown";
+
+	memset(si, 0, sizeof(*si));
+	gethostname(host, sizeof(host) - 1);
+	add(si, "host", "hostname", "%s", host);
+	add(si, "latlab", "version", "%s", LATLAB_VERSION);
+	add(si, "latlab", "command", "%s", cmdline ? cmdline : "");
+	collect_kernel(si);
+	collect_cpu(si);
+	collect_sched(si);
+}
+
+const char *sysinfo_get(const struct sysinfo *si, const char *section,
+			const char *key)
+{
+	for (int i = 0; i < si->n; i++)
+		if (strcmp(si->kv[i].section, section) == 0 &&
+		    strcmp(si->kv[i].key, key) == 0)
+			return si->kv[i].value;
+	return NULL;
+}
+
+void sysinfo_write(const struct sysinfo *si, FILE *fp)
+{
+	const char *section = NULL;
+
+	for (int i = 0; i < si->n; i++) {
+		if (!section || strcmp(section, si->kv[i].section) != 0) {
+			section = si->kv[i].section;
+			fprintf(fp, "%s[%s]\n", i ? "\n" : "", section);
+		}
+		fprintf(fp, "%s = %s\n", si->kv[i].key, si->kv[i].value);
+	}
+	fprintf(fp, "\n[warnings]\n");
+	for (int i = 0; i < si->nwarn; i++)
+		fprintf(fp, "w%d = %s\n", i + 1, si->warn[i]);
+}

@@ -1,0 +1,40 @@
+/*
+ * What the machine was while it measured (sysinfo.ini), and warnings for
+ * what distorts results: a cpufreq governor other than performance, RT
+ * throttling, a virtual machine, SMT siblings.
+ */
+#ifndef LATLAB_SYSINFO_H
+#define LATLAB_SYSINFO_H
+
+#include <stdio.h>
+
+#define SYSINFO_MAX 96
+#define SYSINFO_WARN_MAX 16
+
+struct sysinfo_kv {
+	const char *section;	/* static string */
+	char key[48];
+	char value[512];
+};
+
+struct sysinfo {
+	int n;
+	struct sysinfo_kv kv[SYSINFO_MAX];
+	int nwarn;
+	char warn[SYSINFO_WARN_MAX][256];
+};
+
+/*
+ * Read the machine's state. `cmdline` is latlab's own command line (may
+ * be NULL). Never fails: what cannot be read is written as "unknown".
+ */
+void sysinfo_collect(struct sysinfo *si, const char *cmdline);
+
+/* The value of section.key, or NULL. */
+const char *sysinfo_get(const struct sysinfo *si, const char *section,
+			const char *key);
+
+/* INI text: [section] key = value ..., then [warnings]. */
+void sysinfo_write(const struct sysinfo *si, FILE *fp);
+
+#endif

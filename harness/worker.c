@@ -1,0 +1,187 @@
+#include <errno.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "worker.h"
+
+#define STACK_PREFAULT (64 * 1024)
+
+static inline int64_t ts_ns(const struct timespec *t)
+{
+	return (int64_t)t->tv_sec * 1000000000LL + t->tv_nsec;
+}
+
+static inline struct timespec ns_ts(int64_t ns)
+{
+	struct timespec t = { ns / 1000000000LL, ns % 1000000000LL };
+
+	return t;
+}
+
+static inline int64_t now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return ts_ns(&t);
+}
+
+/* Touch the stack the loop will use, so no page fault happens in it. */
+static void __attribute__((noinline)) prefault_stack(void)
+{
+	volatile char buf[STACK_PREFAULT];
+
+	memset((char *)buf, 0, sizeof(buf));
+}
+
+static void flush_second(struct worker *w, struct series_rec *sec)
+{
+	if (sec->samples > 0)
+		ring_push(&w->series, sec);
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	int64_t start = ts_ns(&w->start);
+	int64_t end = start + w->duration_ns;
+	int64_t next = start + w->interval_ns;
+	struct series_rec sec = { .thread = w->thread };
+	struct rusage ru;
+
+	prefault_stack();
+	while (next <= end &&
+	       !atomic_load_explicit(w->stop, memory_order_relaxed)) {
+		struct timespec t = ns_ts(next);
+		int rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &t,
+					 NULL);
+
+		if (rc == EINTR)
+			continue;
+		if (rc != 0) {	/* returns the error, does not set errno */
+			if (w->errors++ == 0)
+				w->first_errno = rc;
+			next += w->interval_ns;
+			continue;
+		}
+		int64_t woke = now_ns();
+		int64_t moved = w->ops->run(&w->ctx);
+		int64_t done = now_ns();
+
+		w->cycles++;
+		if (moved < 0) {
+			/* a failed I/O is counted, never a fast fake sample */
+			if (w->errors++ == 0)
+				w->first_errno = (int)-moved;
+		} else {
+			int64_t v[3] = { woke - next, done - woke,
+					 done - next };
+			int32_t s = (int32_t)((next - start) / 1000000000LL);
+
+			w->bytes += (uint64_t)moved;
+			if (s != sec.t_s) {
+				flush_second(w, &sec);
+				memset(&sec, 0, sizeof(sec));
+				sec.thread = w->thread;
+				sec.t_s = s;
+			}
+			for (int m = 0; m < 3; m++) {
+				hist_add(&w->hist[m], v[m]);
+				if (sec.samples == 0 || v[m] > sec.max_ns[m])
+					sec.max_ns[m] = v[m];
+			}
+			sec.samples++;
+		}
+		next += w->interval_ns;
+		if (done > next) {
+			int64_t missed = (done - next) / w->interval_ns + 1;
+
+			w->overruns += (uint64_t)missed;
+			next += missed * w->interval_ns;
+		}
+	}
+	flush_second(w, &sec);
+	w->last_cpu = sched_getcpu();
+	if (getrusage(RUSAGE_THREAD, &ru) == 0) {
+		w->utime_ns = ru.ru_utime.tv_sec * 1000000000LL +
+			      ru.ru_utime.tv_usec * 1000LL;
+		w->stime_ns = ru.ru_stime.tv_sec * 1000000000LL +
+			      ru.ru_stime.tv_usec * 1000LL;
+	}
+	atomic_store_explicit(&w->done, 1, memory_order_release);
+	return NULL;
+}
+
+static int make_attr(pthread_attr_t *attr, int policy, int priority,
+		     const cpu_set_t *mask)
+{
+	struct sched_param sp = { .sched_priority =
+					  policy == SCHED_FIFO ? priority : 0 };
+	int rc;
+
+	rc = pthread_attr_init(attr);
+	if (rc)
+		return -rc;
+	/* pthread_* return the error; they do not set errno */
+	rc = pthread_attr_setinheritsched(attr, PTHREAD_EXPLICIT_SCHED);
+	if (!rc)
+		rc = pthread_attr_setschedpolicy(attr, policy);
+	if (!rc)
+		rc = pthread_attr_setschedparam(attr, &sp);
+	if (!rc && mask)
+		rc = pthread_attr_setaffinity_np(attr, sizeof(*mask), mask);
+	if (rc) {
+		pthread_attr_destroy(attr);
+		return -rc;
+	}
+	return 0;
+}
+
+int worker_start(struct worker *w)
+{
+	pthread_attr_t attr;
+	cpu_set_t one;
+	int rc;
+
+	for (int m = 0; m < 3; m++)
+		hist_init(&w->hist[m]);
+	ring_init(&w->series);
+	atomic_store(&w->done, 0);
+	if (w->cpu >= 0) {
+		CPU_ZERO(&one);
+		CPU_SET(w->cpu, &one);
+	}
+	rc = make_attr(&attr, w->policy, w->priority,
+		       w->cpu >= 0 ? &one : &w->mask);
+	if (rc)
+		return rc;
+	rc = pthread_create(&w->tid, &attr, worker_main, w);
+	pthread_attr_destroy(&attr);
+	return -rc;
+}
+
+void worker_join(struct worker *w)
+{
+	pthread_join(w->tid, NULL);
+}
+
+static void *probe_main(void *arg)
+{
+	return arg;
+}
+
+int worker_probe_policy(int policy, int priority)
+{
+	pthread_attr_t attr;
+	pthread_t tid;
+	int rc = make_attr(&attr, policy, priority, NULL);
+
+	if (rc)
+		return rc;
+	rc = pthread_create(&tid, &attr, probe_main, NULL);
+	pthread_attr_destroy(&attr);
+	if (rc)
+		return -rc;
+	pthread_join(tid, NULL);
+	return 0;
+}

@@ -1,0 +1,69 @@
+/*
+ * A measured worker: one thread at an explicit SCHED_FIFO priority and
+ * affinity that wakes on an absolute period, runs the workload once, and
+ * records three metrics (ns):
+ *   wakeup   = woke - intended        (what cyclictest reports)
+ *   io       = io_done - woke          (the workload's run())
+ *   response = io_done - intended      (what the application sees)
+ * A cycle whose work ends past the next period is an overrun: every
+ * period it covered is counted in `overruns` and the next wake is the
+ * first period boundary after the work ended.
+ */
+#ifndef LATLAB_WORKER_H
+#define LATLAB_WORKER_H
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "hist.h"
+#include "ring.h"
+#include "workload.h"
+
+struct worker {
+	/* set by the caller before worker_start() */
+	int thread;		/* 0-based */
+	int cpu;		/* pinned CPU, or -1 with `mask` */
+	cpu_set_t mask;
+	int policy;		/* SCHED_FIFO, or SCHED_OTHER with --allow-non-rt */
+	int priority;
+	int64_t interval_ns;
+	struct timespec start;	/* CLOCK_MONOTONIC: first period is start+interval */
+	int64_t duration_ns;	/* measure until start + duration */
+	const struct workload_ops *ops;
+	struct workload_ctx ctx;
+	_Atomic int *stop;	/* set by the main thread to end early */
+
+	/* results, valid after worker_join() */
+	struct hist hist[3];	/* enum metric order */
+	uint64_t cycles;
+	uint64_t overruns;
+	uint64_t errors;
+	int first_errno;
+	uint64_t bytes;
+	int64_t utime_ns, stime_ns;	/* getrusage(RUSAGE_THREAD) */
+	int last_cpu;		/* CPU it ran its last cycle on */
+	struct ring series;	/* per-second maxima -> main thread */
+
+	pthread_t tid;
+	_Atomic int done;
+};
+
+/*
+ * Start the thread with explicit scheduling attributes. 0 or -errno from
+ * pthread_create (-EPERM: no real-time privilege).
+ */
+int worker_start(struct worker *w);
+
+/* Join the thread. */
+void worker_join(struct worker *w);
+
+/*
+ * Can this process create a thread with `policy`/`priority`? 0, or the
+ * -errno pthread_create gave (-EPERM without privilege).
+ */
+int worker_probe_policy(int policy, int priority);
+
+#endif

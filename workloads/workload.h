@@ -1,0 +1,52 @@
+/*
+ * A workload is the I/O a measured worker does once per cycle. Each lives
+ * in one file that fills a struct workload_ops; registry.c lists them.
+ *
+ * Life cycle, per measured thread:
+ *   setup()     main thread, before the real-time thread starts: open
+ *               files, allocate buffers, start peers. May block.
+ *   run()       the real-time thread, once per period. Must not allocate,
+ *               print, take locks shared with non-RT threads, or write
+ *               results. Returns bytes moved (>= 0) or -errno.
+ *   teardown()  main thread, after the real-time thread was joined.
+ */
+#ifndef LATLAB_WORKLOAD_H
+#define LATLAB_WORKLOAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "options.h"
+
+struct workload_ctx {
+	const void *opts;	/* the workload's options struct, read-only */
+	int64_t size;		/* the cell's `size` axis value, bytes */
+	int thread;		/* 0-based measured thread number */
+	int cpu;		/* CPU the thread is pinned to, or -1 */
+	const char *scratch_dir;	/* for temporary files */
+	void *priv;		/* the workload's own state */
+};
+
+struct workload_ops {
+	const char *name;
+	const char *help;
+	const struct opt *options;	/* NULL-key-terminated, or NULL */
+	size_t opts_size;		/* sizeof the options struct */
+	int (*setup)(struct workload_ctx *ctx);		/* optional */
+	int64_t (*run)(struct workload_ctx *ctx);	/* required */
+	void (*teardown)(struct workload_ctx *ctx);	/* optional */
+};
+
+/* Every registered workload, NULL-terminated. */
+extern const struct workload_ops *const workload_registry[];
+
+/* The workload called `name`, or NULL. */
+const struct workload_ops *workload_find(const char *name);
+
+/*
+ * Check the registry (every descriptor has a name and run()). 0, or
+ * -EINVAL after logging which descriptor is broken.
+ */
+int workload_registry_check(void);
+
+#endif
