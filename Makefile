@@ -42,6 +42,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 LATLAB := $(BUILD)/latlab
 
 .PHONY: all deps run test unit cli install clean bench
+.SECONDARY:
 
 all: $(LATLAB)
 

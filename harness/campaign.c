@@ -346,11 +346,19 @@ int campaign_run(const struct config *cfg, const struct run_opts *ro)
 		log_error("every cell was skipped");
 		status = EXIT_RUNTIME;
 	}
-	int pending = 0;
-	for (int i = 0; i < cp.ncells; i++)
-		pending += cp.status[i] == CELL_PENDING;
-	if (pending && status != EXIT_INTERRUPTED)
-		log_info("%d cells pending for other kernel variants", pending);
+	int other = 0, left = 0;
+	for (int i = 0; i < cp.ncells; i++) {
+		if (cp.status[i] != CELL_PENDING)
+			continue;
+		if (runs_here(&cp, &cp.cells[i]))
+			left++;
+		else
+			other++;
+	}
+	if (left)
+		log_info("%d cells not run", left);
+	if (other)
+		log_info("%d cells pending for other kernel variants", other);
 out:
 	for (int i = 0; cp.rows && i < cp.ncells; i++)
 		free(cp.rows[i]);

@@ -97,6 +97,7 @@ struct config_entry {
 	char key[64];
 	char *value;
 	struct srcloc loc;
+	struct srcloc section_loc;	/* the [section] header's line */
 };
 
 static const char set_file[] = "--set";
@@ -125,6 +126,7 @@ static int cfg_fail(char *err, size_t len, const struct srcloc *loc,
 struct reader {
 	FILE *fp;
 	int line;
+	int section_line;	/* line of the last [section] header */
 	int long_line;		/* first line longer than the parser takes */
 	struct config *cfg;
 	int oom;
@@ -140,6 +142,9 @@ static char *counting_reader(char *str, int num, void *stream)
 	if (!s)
 		return NULL;
 	r->line++;
+	n = strspn(s, " \t");
+	if (s[n] == '[')
+		r->section_line = r->line;
 	n = strlen(s);
 	if (n == (size_t)num - 1 && s[n - 1] != '\n' && !feof(r->fp)) {
 		int c;
@@ -153,7 +158,8 @@ static char *counting_reader(char *str, int num, void *stream)
 }
 
 static int push_entry(struct config *cfg, const char *section,
-		      const char *key, const char *value, struct srcloc loc)
+		      const char *key, const char *value, struct srcloc loc,
+		      struct srcloc section_loc)
 {
 	struct config_entry *e;
 
@@ -171,6 +177,7 @@ static int push_entry(struct config *cfg, const char *section,
 	if (!e->value)
 		return -ENOMEM;
 	e->loc = loc;
+	e->section_loc = section_loc;
 	cfg->nentries++;
 	return 0;
 }
@@ -180,7 +187,9 @@ static int on_ini_entry(void *user, const char *section, const char *name,
 {
 	struct reader *r = user;
 	struct srcloc loc = { r->cfg->path, r->line };
-	int rc = push_entry(r->cfg, section, name, value ? value : "", loc);
+	struct srcloc sloc = { r->cfg->path, r->section_line };
+	int rc = push_entry(r->cfg, section, name, value ? value : "", loc,
+			    sloc);
 
 	if (rc == -ENOMEM)
 		r->oom = 1;
@@ -258,7 +267,7 @@ static int read_sets(struct config *cfg, const char *const *sets, int nsets,
 		const char *value = eq + 1;
 		while (isspace((unsigned char)*value))
 			value++;
-		if (push_entry(cfg, section, key, value, loc))
+		if (push_entry(cfg, section, key, value, loc, loc))
 			return cfg_fail(err, errlen, &loc, "out of memory");
 	}
 	return 0;
@@ -379,7 +388,7 @@ static int apply_entry(struct config *cfg, const struct config_entry *e,
 		struct kernel_def *k = def;
 		if (!k->loc.file) {
 			opt_defaults(kernel_options, k);
-			k->loc = e->loc;
+			k->loc = e->section_loc;
 		}
 		return set_option(kernel_options, k, e, err, errlen);
 	}
@@ -390,7 +399,7 @@ static int apply_entry(struct config *cfg, const struct config_entry *e,
 			return -EINVAL;
 		struct load_def *l = def;
 		if (!l->loc.file)
-			l->loc = e->loc;
+			l->loc = e->section_loc;
 		if (strcmp(e->key, "type") == 0)
 			return set_option(load_options, l, e, err, errlen);
 		return 0;	/* type options: checked once the type is known */
@@ -403,7 +412,7 @@ static int apply_entry(struct config *cfg, const struct config_entry *e,
 			return -EINVAL;
 		struct workload_def *w = def;
 		if (!w->loc.file)
-			w->loc = e->loc;
+			w->loc = e->section_loc;
 		if (strcmp(e->key, "type") == 0) {
 			if (strlen(e->value) >= sizeof(w->type))
 				return cfg_fail(err, errlen, &e->loc,
@@ -412,7 +421,7 @@ static int apply_entry(struct config *cfg, const struct config_entry *e,
 		}
 		return 0;	/* options: checked once the type is known */
 	}
-	return cfg_fail(err, errlen, &e->loc,
+	return cfg_fail(err, errlen, &e->section_loc,
 			"unknown section [%s]: expected campaign, matrix, thresholds, kernel.NAME, load.NAME or workload.NAME",
 			s);
 }

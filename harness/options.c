@@ -216,14 +216,19 @@ static int parse_axis(const struct opt *o, struct axis *ax, const char *value,
 		      char *err, size_t len)
 {
 	char buf[OPT_STR_MAX * 4];
-	char *save = NULL;
+	char *rest = buf, *it;
 
 	ax->n = 0;
 	if (strlen(value) >= sizeof(buf))
 		return fail(err, len, -EINVAL, "%s: value too long", o->key);
 	snprintf(buf, sizeof(buf), "%s", value);
-	for (char *it = strtok_r(buf, ",", &save); it;
-	     it = strtok_r(NULL, ",", &save)) {
+	trim(buf);
+	if (buf[0] == '\0')
+		return fail(err, len, -EINVAL,
+			    "%s is empty: an axis needs at least one value",
+			    o->key);
+	/* strsep, not strtok: "1,,2" has an empty item, an error */
+	while ((it = strsep(&rest, ",")) != NULL) {
 		trim(it);
 		if (*it == '\0')
 			return fail(err, len, -EINVAL,

@@ -217,7 +217,7 @@ int csv_table_read(const char *path, struct csv_table *t)
 	memset(t, 0, sizeof(*t));
 	if (!fp)
 		return -errno;
-	if (csv_init(&p, CSV_STRICT | CSV_APPEND_NULL) != 0) {
+	if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) != 0) {
 		fclose(fp);
 		return -ENOMEM;
 	}

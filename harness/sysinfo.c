@@ -180,9 +180,11 @@ static void collect_cpu(struct sysinfo *si)
 	add(si, "machine", "virtualized", "%s", hyper ? "yes" : "no");
 	add(si, "machine", "vendor", "%s", vendor);
 	add(si, "machine", "product", "%s", product);
-	if (hyper)
+	if (hyper && strcmp(vendor, "unknown") != 0)
 		warn(si, "running in a virtual machine (%s %s): the hypervisor adds latency the guest cannot see",
 		     vendor, product);
+	else if (hyper)
+		warn(si, "running in a virtual machine: the hypervisor adds latency the guest cannot see");
 }
 
 static void collect_sched(struct sysinfo *si)

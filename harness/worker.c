@@ -5,6 +5,11 @@
 #include "worker.h"
 
 #define STACK_PREFAULT (64 * 1024)
+/*
+ * Explicit and small: with mlockall(MCL_FUTURE) every stack is locked
+ * whole, and the 8 MiB default would exceed an unprivileged memlock limit.
+ */
+#define WORKER_STACK (512 * 1024)
 
 static inline int64_t ts_ns(const struct timespec *t)
 {
@@ -123,7 +128,9 @@ static int make_attr(pthread_attr_t *attr, int policy, int priority,
 	if (rc)
 		return -rc;
 	/* pthread_* return the error; they do not set errno */
-	rc = pthread_attr_setinheritsched(attr, PTHREAD_EXPLICIT_SCHED);
+	rc = pthread_attr_setstacksize(attr, WORKER_STACK);
+	if (!rc)
+		rc = pthread_attr_setinheritsched(attr, PTHREAD_EXPLICIT_SCHED);
 	if (!rc)
 		rc = pthread_attr_setschedpolicy(attr, policy);
 	if (!rc)

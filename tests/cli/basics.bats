@@ -1,0 +1,105 @@
+#!/usr/bin/env bats
+# The command line: help, version, list, sysinfo, plan.
+
+load helper
+
+@test "--version prints the version" {
+	run "$LATLAB" --version
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ ^latlab\ [0-9]+\.[0-9]+\.[0-9]+$ ]]
+}
+
+@test "no command and unknown commands are usage errors (exit 2)" {
+	run "$LATLAB"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"usage: latlab COMMAND"* ]]
+	run "$LATLAB" frobnicate
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"unknown command 'frobnicate'"* ]]
+}
+
+@test "help lists the commands, help run lists its options" {
+	run "$LATLAB" help
+	[ "$status" -eq 0 ]
+	for c in run plan list sysinfo help; do
+		[[ "$output" == *"  $c "* ]]
+	done
+	run "$LATLAB" help run
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"--allow-non-rt"* ]]
+	[[ "$output" == *"--set"* ]]
+	run "$LATLAB" help nosuch
+	[ "$status" -eq 2 ]
+}
+
+@test "run without a config, or with two, is a usage error" {
+	run "$LATLAB" run
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"usage: latlab run CONFIG"* ]]
+	run "$LATLAB" run a.ini b.ini
+	[ "$status" -eq 2 ]
+	run "$LATLAB" plan c.ini -o x
+	[ "$status" -eq 2 ]
+}
+
+@test "list shows axes, options with types and defaults, workloads and loads" {
+	run "$LATLAB" list
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"[matrix]"* ]]
+	[[ "$output" =~ threads\ +integer\ list\ +default\ 1 ]]
+	[[ "$output" =~ interval\ +duration\ list\ +default\ 1ms ]]
+	[[ "$output" =~ duration\ +duration\ +default\ 60s ]]
+	[[ "$output" == *"p99.99"* ]]
+	[[ "$output" =~ timer\ +no\ I/O ]]
+	[[ "$output" =~ fail_every\ +integer ]]
+	[[ "$output" =~ none\ +no\ load ]]
+}
+
+@test "sysinfo reports the kernel, CPUs, RT throttling and warnings" {
+	run "$LATLAB" sysinfo
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"[kernel]"* ]]
+	[[ "$output" == *"release = $(uname -r)"* ]]
+	[[ "$output" == *"preempt = "* ]]
+	[[ "$output" == *"rt_runtime_us = $(cat /proc/sys/kernel/sched_rt_runtime_us)"* ]]
+	[[ "$output" == *"count = $(nproc)"* ]]
+	[[ "$output" == *"numa_nodes = "* ]]
+	[[ "$output" == *"[warnings]"* ]]
+	if [ "$(cat /proc/sys/kernel/sched_rt_runtime_us)" != -1 ]; then
+		[[ "$output" == *"RT throttling is on"* ]]
+	fi
+}
+
+@test "plan prints every cell and an estimate, and writes nothing" {
+	write_config p.ini <<EOC
+[campaign]
+name = p
+duration = 10s
+output = $WORK/out
+[matrix]
+kernel = running, rt
+workload = timer, null
+threads = 1, all
+EOC
+	run "$LATLAB" plan p.ini
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"0000-running-none-timer-t1-aspread-1"* ]]
+	[[ "$output" == *"0007-rt-none-null-tall-aspread-1"* ]]
+	[[ "$output" == *"8 cells: "* ]]
+	[[ "$output" == *"estimated wall time:"* ]]
+	[ ! -e "$WORK/out" ]
+	# this machine is not PREEMPT_RT (CI's is not either)
+	if ! grep -q PREEMPT_RT /proc/version; then
+		[[ "$output" == *"4 run on this kernel"* ]]
+		[[ "$output" =~ 0004-rt-none-timer-t1-aspread-1\ +rt\ +pending ]]
+		[[ "$output" == *"estimated wall time: 41.2s"* ]]
+	fi
+}
+
+@test "plan --set and --duration change the plan" {
+	quick_config
+	run "$LATLAB" plan c.ini --set matrix.priority=80,90 --duration 2m
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"0001-none-timer-t1-aspread-p90-1"* ]]
+	[[ "$output" == *"(2m per cell)"* ]]
+}

@@ -1,0 +1,74 @@
+#!/usr/bin/env bats
+# Bad input: a clear message naming file:line, exit 2, nothing written.
+
+load helper
+
+# check_bad "ini text" "expected message fragment (after FILE:)"
+check_bad() {
+	printf '[campaign]\nname = bad\noutput = %s/out\n%b' "$WORK" "$1" >bad.ini
+	run "$LATLAB" run bad.ini
+	[ "$status" -eq 2 ] || { echo "status $status: $output"; return 1; }
+	[[ "$output" == *"bad.ini:$2"* ]] || { echo "got: $output"; return 1; }
+	[ ! -e "$WORK/out" ] || { echo "something was written"; return 1; }
+}
+
+@test "unknown section" {
+	check_bad '[matrx]\nthreads = 1\n' "4: unknown section [matrx]"
+}
+
+@test "unknown key" {
+	check_bad '[matrix]\nthread = 1\n' "5: unknown key 'thread' in [matrix]"
+}
+
+@test "bad unit" {
+	check_bad '[matrix]\ninterval = 1000\n' "5: interval = '1000' is not a duration with a unit"
+}
+
+@test "empty axis" {
+	check_bad '[matrix]\nworkload =\n' "5: workload is empty"
+}
+
+@test "out-of-range value" {
+	check_bad '[matrix]\npriority = 0\n' "5: priority = 0 is out of range (1 to 99)"
+}
+
+@test "unknown workload" {
+	check_bad '[matrix]\nworkload = timer, fsync\n' "5: workload 'fsync' is neither a workload type"
+}
+
+@test "unknown load" {
+	check_bad '[matrix]\nload = stress\n' "5: load 'stress' has no [load.stress] section"
+}
+
+@test "unknown load type" {
+	check_bad '[load.x]\ntype = bogus\n[matrix]\nload = x\n' "5: unknown load type 'bogus'"
+}
+
+@test "malformed CPU list" {
+	check_bad '[matrix]\naffinity = 0-\n' "5: affinity: '0-' is not spread, all, isolated or a CPU list"
+}
+
+@test "offline CPU" {
+	check_bad '[matrix]\naffinity = 1000\n' "5: affinity '1000': CPU 1000 is not online"
+}
+
+@test "syntax error" {
+	check_bad 'just some words\n' "4: syntax error"
+}
+
+@test "a bad --set names itself" {
+	quick_config
+	run "$LATLAB" run c.ini --set matrix.threads=0
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--set:1: threads = 0 is out of range"* ]]
+	run "$LATLAB" run c.ini --duration 5
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"duration = '5' is not a duration"* ]]
+	[ ! -e "$WORK/out" ]
+}
+
+@test "a missing config file is exit 2" {
+	run "$LATLAB" run "$WORK/nope.ini"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"nope.ini: No such file or directory"* ]]
+}

@@ -1,0 +1,110 @@
+#!/usr/bin/env bats
+# Failure paths: no RT privilege, interruption, a full or read-only disk.
+
+load helper
+
+# as_nobody CMD...: run as an unprivileged user with no rtprio rights
+as_nobody() {
+	prlimit --rtprio=0:0 setpriv --reuid=nobody --regid=nogroup \
+		--clear-groups --inh-caps=-all -- "$@"
+}
+
+nobody_setup() {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to become nobody"
+	mkdir -p "$WORK/out"
+	chmod 777 "$WORK/out"
+	# nobody must reach the binary: it lives under the checkout
+	as_nobody test -x "$LATLAB" || skip "nobody cannot execute $LATLAB"
+}
+
+@test "no RT privilege: exit 3, says how to fix it, writes nothing" {
+	nobody_setup
+	quick_config
+	run as_nobody timeout 60 "$LATLAB" run c.ini --duration 200ms
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"cannot create a SCHED_FIFO thread at priority 90"* ]]
+	[[ "$output" == *"ulimit -r 90"* ]]
+	[[ "$output" == *"--allow-non-rt"* ]]
+	[ -z "$(ls -A "$WORK/out")" ]
+}
+
+@test "--allow-non-rt as an unprivileged user measures SCHED_OTHER, marked" {
+	nobody_setup
+	quick_config
+	run as_nobody timeout 60 "$LATLAB" run c.ini --duration 500ms --allow-non-rt
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"SCHED_FIFO refused"* ]]
+	D=$(cell_dir "$WORK/out/t" 0000-none-timer-t1-aspread-1)
+	grep -q '^policy = other$' "$D/cell.ini"
+	[ "$(col "$WORK/out/t/cells.csv" policy | sort -u)" = other ]
+	[ "$(awk -F, '$3 == "wakeup" { print $4 }' "$D/summary.csv")" -gt 100 ]
+}
+
+@test "--allow-non-rt with privilege still measures SCHED_FIFO" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root"
+	quick_config
+	run timeout 60 "$LATLAB" run c.ini --duration 200ms --allow-non-rt -q
+	[ "$status" -eq 0 ]
+	grep -q '^policy = fifo$' "$WORK"/out/t/*/*/0000*/cell.ini
+}
+
+# interrupt SIGNAL: a 30 s cell stopped after 1.5 s
+interrupt() {
+	quick_config
+	printf '[matrix]\nworkload = timer, null\n' >>c.ini
+	"$LATLAB" run c.ini --duration 30s -q >"$WORK/log" 2>&1 &
+	pid=$!
+	sleep 1.5
+	kill -"$1" "$pid"
+	local t0=$SECONDS
+	wait "$pid" && st=0 || st=$?
+	[ "$st" -eq 130 ] || { cat "$WORK/log"; echo "status $st"; return 1; }
+	# it stopped promptly, not at the end of the cell
+	[ $((SECONDS - t0)) -le 5 ]
+	D=$(cell_dir "$WORK/out/t" 0000-none-timer-t1-aspread-1)
+	grep -q '^status = interrupted$' "$D/cell.ini"
+	n=$(awk -F, '$3 == "wakeup" { print $4 }' "$D/summary.csv")
+	# what it measured is kept: about 1.4 s of 1 ms periods
+	[ "$n" -gt 500 ] && [ "$n" -lt 5000 ]
+	grep -q "^0000-none-timer-t1-aspread-1 = interrupted$" "$WORK/out/t/state"
+	grep -q "^0001-none-null-t1-aspread-1 = pending$" "$WORK/out/t/state"
+	[ -z "$(find "$WORK/out" -name '*.tmp.*')" ]
+}
+
+@test "SIGINT stops the cell, keeps what it measured, exit 130" {
+	interrupt INT
+}
+
+@test "SIGTERM does the same" {
+	interrupt TERM
+}
+
+@test "a full disk is exit 3 with a clear message, earlier files intact" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to mount a tmpfs"
+	mkdir "$WORK/full"
+	mount -t tmpfs -o size=96k tmpfs "$WORK/full" || skip "cannot mount tmpfs"
+	quick_config
+	printf '[matrix]\nworkload = timer, null\nthreads = 1, 2\n' >>c.ini
+	run timeout 60 "$LATLAB" run c.ini -o "$WORK/full" --duration 300ms
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"No space left on device"* ]]
+	# every file that is there is whole: no temporaries, state parses
+	[ -z "$(find "$WORK/full" -name '*.tmp.*')" ]
+	grep -q '^config_hash = ' "$WORK/full/t/state"
+	for f in "$WORK"/full/t/*/*/*/summary.csv; do
+		[ -e "$f" ] || continue
+		[ "$(head -1 "$f" | cut -d, -f1)" = thread ]
+	done
+}
+
+@test "a read-only output directory is exit 3 before measuring" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to mount"
+	mkdir -p "$WORK/ro"
+	mount -t tmpfs -o size=1m,ro tmpfs "$WORK/ro" || skip "cannot mount"
+	quick_config
+	run timeout 60 "$LATLAB" run c.ini -o "$WORK/ro" --duration 200ms
+	umount "$WORK/ro"
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"Read-only file system"* ]]
+	[[ "$output" != *"[1/1]"* ]]
+}

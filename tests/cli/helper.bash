@@ -1,0 +1,50 @@
+# Shared by the bats files: a scratch directory per test and CSV helpers.
+
+setup() {
+	: "${LATLAB:?set LATLAB to the latlab binary (make test does)}"
+	WORK=$(mktemp -d /tmp/latlab-bats.XXXXXX)
+	chmod 755 "$WORK"
+	cd "$WORK" || return 1
+}
+
+teardown() {
+	cd /
+	if mountpoint -q "$WORK/full" 2>/dev/null; then
+		umount "$WORK/full"
+	fi
+	rm -rf "$WORK"
+}
+
+# write_config NAME <<EOF ... EOF
+write_config() {
+	cat >"$WORK/$1"
+}
+
+# col FILE NAME: the values of column NAME, one per data row
+col() {
+	awk -F, -v name="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i; next }
+		c { print $c }' "$1"
+}
+
+# cell_dir CAMPAIGN_DIR ID_GLOB: the one cell directory that matches
+cell_dir() {
+	local d
+	d=$(echo "$1"/*/*/$2)
+	[ -d "$d" ] || { echo "no cell dir $1/*/*/$2" >&2; return 1; }
+	echo "$d"
+}
+
+# A small config: 1 s cells of the timer workload.
+quick_config() {
+	write_config "${1:-c.ini}" <<EOC
+[campaign]
+name = t
+duration = 1s
+output = $WORK/out
+
+[matrix]
+workload = timer
+threads = 1
+interval = 1ms
+EOC
+}

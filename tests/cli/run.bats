@@ -1,0 +1,147 @@
+#!/usr/bin/env bats
+# latlab run: the results tree and what must hold in it.
+
+load helper
+
+@test "a 1-second run writes every file, with consistent numbers" {
+	quick_config
+	run timeout 60 "$LATLAB" run c.ini --set matrix.threads=2 --set matrix.affinity=0
+	[ "$status" -eq 0 ]
+	C="$WORK/out/t"
+	for f in campaign.ini state cells.csv; do [ -s "$C/$f" ]; done
+	D=$(cell_dir "$C" 0000-none-timer-t2-a0-1)
+	for f in cell.ini sysinfo.ini hist.csv summary.csv series.csv load.csv log.txt; do
+		[ -s "$D/$f" ] || { echo "missing $f"; false; }
+	done
+	# no temporary file survives
+	[ -z "$(find "$WORK/out" -name '*.tmp.*')" ]
+
+	# one row per thread and metric
+	[ "$(head -1 "$D/summary.csv")" = "thread,cpu,metric,samples,min_ns,mean_ns,stddev_ns,p50_ns,p90_ns,p99_ns,p99.9_ns,p99.99_ns,max_ns,overruns,errors,first_errno,utime_ns,stime_ns" ]
+	[ "$(tail -n +2 "$D/summary.csv" | cut -d, -f1,3 | sort | tr '\n' ' ')" = "0,io 0,response 0,wakeup 1,io 1,response 1,wakeup " ]
+	# samples counted: 1 s at 1 ms is 1000 periods, minus overruns
+	while IFS=, read -r thread cpu metric samples min mean sd p50 p90 p99 p999 p9999 max over err errno ut st; do
+		[ "$cpu" -eq 0 ]
+		[ "$samples" -gt 500 ] && [ "$((samples + over))" -le 1001 ]
+		[ "$min" -le "$p50" ] && [ "$p50" -le "$p90" ] && [ "$p90" -le "$p99" ]
+		[ "$p99" -le "$p999" ] && [ "$p999" -le "$p9999" ] && [ "$p9999" -le "$max" ]
+		[ "$min" -le "$mean" ] && [ "$mean" -le "$max" ]
+		[ "$err" -eq 0 ] && [ "$errno" -eq 0 ]
+		[ "$min" -ge 0 ]
+	done < <(tail -n +2 "$D/summary.csv")
+
+	# the histogram holds exactly the samples of each thread and metric
+	for t in 0 1; do
+		for m in wakeup io response; do
+			want=$(awk -F, -v t=$t -v m=$m '$1 == t && $3 == m { print $4 }' "$D/summary.csv")
+			got=$(awk -F, -v t=$t -v m=$m '$1 == t && $3 == m { s += $6 } END { print s }' "$D/hist.csv")
+			[ "$want" = "$got" ] || { echo "$t $m: summary $want, hist $got"; false; }
+		done
+	done
+	# buckets are sane: lo < hi, count > 0
+	awk -F, 'NR > 1 && !($4 < $5 && $6 > 0) { bad = 1 } END { exit bad }' "$D/hist.csv"
+
+	# per-second series: the maxima never exceed the cell's max
+	[ "$(head -1 "$D/series.csv")" = "t_s,thread,metric,max_ns,samples" ]
+	max0=$(awk -F, '$1 == 0 && $3 == "wakeup" { print $13 }' "$D/summary.csv")
+	smax=$(awk -F, '$2 == 0 && $3 == "wakeup" && $4 > m { m = $4 } END { print m }' "$D/series.csv")
+	[ "$smax" -eq "$max0" ]
+	n=$(awk -F, '$2 == 0 && $3 == "wakeup" { s += $5 } END { print s }' "$D/series.csv")
+	[ "$n" -eq "$(awk -F, '$1 == 0 && $3 == "wakeup" { print $4 }' "$D/summary.csv")" ]
+
+	grep -q '^status = ok$' "$D/cell.ini"
+	grep -q '^policy = fifo$' "$D/cell.ini"
+	grep -q '^cpus = 0,0$' "$D/cell.ini"
+	grep -q '^\[warnings\]' "$D/sysinfo.ini"
+	grep -q "^release = $(uname -r)\$" "$D/sysinfo.ini"
+	[ "$(head -1 "$D/load.csv")" = "type,cpus,ops,ops_per_s,restarts" ]
+
+	# cells.csv: the axes, status and summary, one row per thread x metric
+	[ "$(tail -n +2 "$C/cells.csv" | wc -l)" -eq 6 ]
+	[ "$(col "$C/cells.csv" status | sort -u)" = ok ]
+	[ "$(col "$C/cells.csv" workload | sort -u)" = timer ]
+	[ "$(col "$C/cells.csv" interval_ns | sort -u)" = 1000000 ]
+	[ "$(col "$C/cells.csv" kernel_release | sort -u)" = "$(uname -r)" ]
+	grep -q '^0000-none-timer-t2-a0-1 = ok$' "$C/state"
+	grep -q '^duration = 1s$' "$C/campaign.ini"
+}
+
+@test "every thread of threads = all gets its own CPU under spread" {
+	quick_config
+	run timeout 60 "$LATLAB" run c.ini --set matrix.threads=all --duration 500ms -q
+	[ "$status" -eq 0 ]
+	D=$(cell_dir "$WORK/out/t" 0000-none-timer-tall-aspread-1)
+	[ "$(col "$D/summary.csv" cpu | sort -un | wc -l)" -eq "$(nproc)" ]
+}
+
+@test "a failed threshold is exit 1 and status fail" {
+	quick_config
+	printf '[thresholds]\nmetric = wakeup\nmax = 1ns\n' >>c.ini
+	run timeout 60 "$LATLAB" run c.ini --duration 300ms
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"fail"*"wakeup max"*"> 1 ns"* ]]
+	[ "$(col "$WORK/out/t/cells.csv" status | sort -u)" = fail ]
+	grep -q '^reason = thread 0 wakeup max' "$WORK"/out/t/*/*/0000*/cell.ini
+}
+
+@test "a passing threshold is exit 0" {
+	quick_config
+	printf '[thresholds]\nmax = 10s\nerrors = 0\n' >>c.ini
+	run timeout 60 "$LATLAB" run c.ini --duration 300ms
+	[ "$status" -eq 0 ]
+}
+
+@test "I/O errors are counted with the first errno, never as fast samples" {
+	quick_config
+	printf '[workload.flaky]\ntype = null\nfail_every = 4\n' >>c.ini
+	run timeout 60 "$LATLAB" run c.ini --set matrix.workload=flaky --duration 1s
+	[ "$status" -eq 0 ]
+	D=$(cell_dir "$WORK/out/t" 0000-none-flaky-t1-aspread-1)
+	IFS=, read -r _ _ _ samples _ _ _ _ _ _ _ _ _ over err errno _ < <(grep ',wakeup,' "$D/summary.csv")
+	[ "$errno" -eq 5 ]			# EIO
+	[ "$err" -ge 200 ]
+	# a quarter of the cycles failed and left no sample
+	total=$((samples + err))
+	[ "$((err * 4))" -ge "$((total - 4))" ] && [ "$((err * 4))" -le "$((total + 4))" ]
+	grep -q '^fail_every = 4$' "$D/cell.ini"
+}
+
+@test "the errors threshold fails a cell with errors" {
+	quick_config
+	printf '[workload.flaky]\ntype = null\nfail_every = 2\n[thresholds]\nerrors = 0\n' >>c.ini
+	run timeout 60 "$LATLAB" run c.ini --set matrix.workload=flaky --duration 300ms
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"errors = "*"> 0"* ]]
+}
+
+@test "a cell of another kernel variant stays pending" {
+	quick_config
+	printf '[kernel.other]\nmatch = release:not-this-kernel\n' >>c.ini
+	run timeout 60 "$LATLAB" run c.ini --set matrix.kernel=running,other --duration 300ms
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"1 cells pending for other kernel variants"* ]]
+	grep -q '^0000-running-none-timer-t1-aspread-1 = ok$' "$WORK/out/t/state"
+	grep -q '^0001-other-none-timer-t1-aspread-1 = pending$' "$WORK/out/t/state"
+	grep -q '^t,0001-other-none-timer-t1-aspread-1,1,,,other,.*,pending,' "$WORK/out/t/cells.csv"
+	! ls -d "$WORK"/out/t/*/*/0001-other* 2>/dev/null
+}
+
+@test "a second run keeps the first one's results" {
+	quick_config
+	run timeout 60 "$LATLAB" run c.ini --duration 200ms -q
+	[ "$status" -eq 0 ]
+	run timeout 60 "$LATLAB" run c.ini --duration 200ms
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"kept the previous results as $WORK/out/t."* ]]
+	[ "$(ls -d "$WORK"/out/t.* | wc -l)" -eq 1 ]
+	[ -s "$(echo "$WORK"/out/t.*/cells.csv)" ]
+	[ -s "$WORK/out/t/cells.csv" ]
+}
+
+@test "-o overrides the output directory" {
+	quick_config
+	run timeout 60 "$LATLAB" run c.ini -o "$WORK/elsewhere" --duration 200ms -q
+	[ "$status" -eq 0 ]
+	[ -s "$WORK/elsewhere/t/cells.csv" ]
+	[ ! -e "$WORK/out" ]
+}

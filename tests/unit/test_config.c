@@ -1,0 +1,280 @@
+/* Config parsing: a table of good and bad inputs, --set, the echo. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "config.h"
+#include "units.h"
+
+static char path[64];
+
+static int write_config(const char *text)
+{
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "/tmp/latlab-test-%d.ini", (int)getpid());
+	fp = fopen(path, "w");
+	if (!fp)
+		return -1;
+	fputs(text, fp);
+	fclose(fp);
+	return 0;
+}
+
+struct bad_case {
+	const char *text;
+	const char *want;	/* substring of the error, after "path:" */
+};
+
+/* Each bad input fails with a message naming its line. */
+static void test_bad_configs(void **state)
+{
+	static const struct bad_case cases[] = {
+		{ "[campaign]\nnmae = x\n", "2: unknown key 'nmae' in [campaign]" },
+		{ "[campaign]\n\nduration = 10\n", "3: duration = '10' is not a duration" },
+		{ "[campaign]\nduration = 10 parsecs\n", "2: duration = '10 parsecs' is not a duration" },
+		{ "[campaign]\nduration = 1ms\n", "2: duration = 1ms is out of range" },
+		{ "[campaign]\nname = ../etc\n", "2: campaign name '../etc'" },
+		{ "[matrix]\nthreads =\n", "2: threads is empty" },
+		{ "[matrix]\nthreads = 1,,2\n", "2: threads has an empty item" },
+		{ "[matrix]\nthreads = 0\n", "2: threads = 0 is out of range (1 to 1024)" },
+		{ "[matrix]\nthreads = 1, 1\n", "2: threads lists '1' twice" },
+		{ "[matrix]\npriority = 100\n", "2: priority = 100 is out of range (1 to 99)" },
+		{ "[matrix]\npriority = 5-1\n", "2: priority: bad range '5-1'" },
+		{ "[matrix]\ninterval = 1us\n", "2: interval = 1us is out of range" },
+		{ "[matrix]\ninterval = fast\n", "2: interval = 'fast' is not a duration" },
+		{ "[matrix]\nsize = 4x\n", "2: size = '4x' is not a size" },
+		{ "[matrix]\naffinity = 0-x\n", "2: affinity: '0-x' is not spread, all, isolated or a CPU list" },
+		{ "[matrix]\naffinity = 1000\n", "2: affinity '1000': CPU 1000 is not online" },
+		{ "[matrix]\nworkload = tiemr\n", "2: workload 'tiemr' is neither a workload type nor a [workload.tiemr] section" },
+		{ "[matrix]\nload = hackbench\n", "2: load 'hackbench' has no [load.hackbench] section" },
+		{ "[matrix]\nkernel = rt, custom\n", "2: kernel variant 'custom' has no [kernel.custom] section" },
+		{ "[matrix]\nload = hb\n[load.hb]\ntype = hackbenk\n", "4: unknown load type 'hackbenk'" },
+		{ "[matrix]\nload = hb\n[load.hb]\ngroups = 2\n", "3: [load.hb] has no 'type ='" },
+		{ "[workload.w]\ntype = nosuch\n", "2: unknown workload type 'nosuch'" },
+		{ "[workload.w]\ntype = null\nfail_evry = 2\n", "3: unknown key 'fail_evry' for workload type 'null'" },
+		{ "[workload.w]\ntype = null\nfail_every = -1\n", "3: fail_every = -1 is out of range" },
+		{ "[kernel.k]\nmatch = preempt:fast\n", "2: match = 'preempt:fast'" },
+		{ "[kernel.k]\nreboot = /sbin/reboot\n", "1: [kernel.k] has no 'match ='" },
+		{ "[thresholds]\nmetric = jitter\n", "2: metric = 'jitter': expected one of wakeup|io|response" },
+		{ "[thresholds]\np99.99 = 50\n", "2: p99.99 = '50' is not a duration" },
+		{ "[bogus]\nkey = 1\n", "1: unknown section [bogus]" },
+		{ "[campaign]\nthis line has no equals sign\n", "2: syntax error" },
+		{ "[campaign\nname = x\n", "1: syntax error" },
+	};
+	char err[512];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct config *cfg = malloc(sizeof(*cfg));
+		char want[300];
+
+		assert_non_null(cfg);
+		assert_int_equal(write_config(cases[i].text), 0);
+		err[0] = '\0';
+		int rc = config_load(cfg, path, NULL, 0, err, sizeof(err));
+		snprintf(want, sizeof(want), "%s:%s", path, cases[i].want);
+		if (rc == 0 || !strstr(err, want))
+			fail_msg("case %zu: rc %d, error '%s', want '%s'", i,
+				 rc, err, want);
+		config_free(cfg);
+		free(cfg);
+	}
+}
+
+static void test_long_line(void **state)
+{
+	struct config *cfg = malloc(sizeof(*cfg));
+	char *text = malloc(10000), err[512];
+
+	(void)state;
+	snprintf(text, 10000, "[campaign]\nname = x\n[kernel.k]\nmatch = any\nreboot = ");
+	size_t n = strlen(text);
+	memset(text + n, 'a', 5000);
+	snprintf(text + n + 5000, 100, "\n");
+	assert_int_equal(write_config(text), 0);
+	assert_int_not_equal(config_load(cfg, path, NULL, 0, err, sizeof(err)), 0);
+	assert_non_null(strstr(err, ":5: line longer than"));
+	config_free(cfg);
+	free(cfg);
+	free(text);
+}
+
+static void test_good_config(void **state)
+{
+	static const char text[] =
+		"; a comment\n"
+		"[campaign]\n"
+		"name     = rt-vs-stock\n"
+		"duration = 1.5s   ; inline comment\n"
+		"repeat   = 2\n"
+		"[matrix]\n"
+		"kernel   = stock, rt\n"
+		"threads  = 1-2, all\n"
+		"affinity = spread, 0, 0+1\n"
+		"workload = timer, flaky\n"
+		"interval = 500us, 1ms\n"
+		"priority = 80, 90\n"
+		"size     = 512, 4k\n"
+		"[workload.flaky]\n"
+		"type = null\n"
+		"fail_every = 10\n"
+		"[thresholds]\n"
+		"max = 100us\n"
+		"p99.99 = 50us\n"
+		"overruns = 0\n";
+	struct config *cfg = malloc(sizeof(*cfg));
+	char err[512];
+
+	(void)state;
+	assert_int_equal(write_config(text), 0);
+	int rc = config_load(cfg, path, NULL, 0, err, sizeof(err));
+	if (rc)
+		fail_msg("%s", err);
+	assert_string_equal(cfg->campaign.name, "rt-vs-stock");
+	assert_int_equal(cfg->campaign.duration, 1500000000LL);
+	assert_int_equal(cfg->campaign.repeat, 2);
+	assert_int_equal(cfg->matrix.kernel.n, 2);
+	assert_int_equal(cfg->matrix.threads.n, 3);
+	assert_int_equal(cfg->matrix.threads.v[1], 2);
+	assert_int_equal(cfg->matrix.threads.v[2], AXIS_ALL);
+	assert_int_equal(cfg->matrix.affinity.n, 3);
+	assert_int_equal(cfg->matrix.affinity.v[0], AFF_SPREAD);
+	assert_int_equal(cfg->matrix.affinity.v[2], AFF_LIST);
+	assert_int_equal(cfg->matrix.interval.v[0], 500000);
+	assert_int_equal(cfg->matrix.size.v[1], 4096);
+	assert_int_equal(cfg->thresholds.max, 100000);
+	assert_int_equal(cfg->thresholds.p99_99, 50000);
+	assert_int_equal(cfg->thresholds.p99, OPT_UNSET);
+	assert_int_equal(cfg->thresholds.overruns, 0);
+	assert_int_equal(cfg->matrix.threads.loc.line, 8);
+
+	int w = config_workload_index(cfg, "flaky");
+	assert_true(w >= 0);
+	assert_ptr_equal(cfg->workload[w].ops, workload_find("null"));
+	assert_int_equal(*(int64_t *)cfg->workload[w].opts, 10);
+	int k = config_kernel_index(cfg, "rt");
+	assert_true(k >= 0);
+	assert_string_equal(cfg->kernel[k].match, "preempt:rt");
+	config_free(cfg);
+	free(cfg);
+}
+
+static void test_defaults(void **state)
+{
+	struct config *cfg = malloc(sizeof(*cfg));
+	char err[512];
+
+	(void)state;
+	assert_int_equal(config_load(cfg, NULL, NULL, 0, err, sizeof(err)), 0);
+	assert_string_equal(cfg->campaign.name, "latlab");
+	assert_int_equal(cfg->campaign.duration, 60 * NS_PER_S);
+	assert_int_equal(cfg->matrix.interval.v[0], NS_PER_MS);
+	assert_int_equal(cfg->matrix.priority.v[0], 90);
+	assert_string_equal(cfg->matrix.workload.s[0], "timer");
+	assert_string_equal(cfg->matrix.kernel.s[0], "running");
+	assert_int_equal(cfg->has_thresholds, 0);
+	config_free(cfg);
+	free(cfg);
+}
+
+static void test_sets(void **state)
+{
+	struct config *cfg = malloc(sizeof(*cfg));
+	char err[512];
+	const char *good[] = {
+		"campaign.duration=2s",
+		"matrix.threads=2",
+		"thresholds.p99.99=40us",
+		"workload.w.type=null",
+		"workload.w.fail_every=3",
+		"matrix.workload=w",
+	};
+	static const struct {
+		const char *set;
+		const char *want;
+	} bad[] = {
+		{ "campaign.duration", "--set:1: 'campaign.duration': expected section.key=value" },
+		{ "duration=2s", "--set:1: 'duration=2s': expected section.key=value" },
+		{ "campaign.duration=2", "--set:1: duration = '2' is not a duration" },
+		{ "matrix.nope=1", "--set:1: unknown key 'nope' in [matrix]" },
+		{ "workload.w=1", "--set:1: 'workload.w=1': expected" },
+	};
+
+	(void)state;
+	assert_int_equal(write_config("[campaign]\nduration = 5s\n"), 0);
+	int rc = config_load(cfg, path, good, 6, err, sizeof(err));
+	if (rc)
+		fail_msg("%s", err);
+	assert_int_equal(cfg->campaign.duration, 2 * NS_PER_S);	/* --set wins */
+	assert_int_equal(cfg->matrix.threads.v[0], 2);
+	assert_int_equal(cfg->thresholds.p99_99, 40000);
+	assert_int_equal(*(int64_t *)cfg->workload[config_workload_index(cfg, "w")].opts, 3);
+	config_free(cfg);
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const char *one[] = { bad[i].set };
+
+		rc = config_load(cfg, path, one, 1, err, sizeof(err));
+		if (rc == 0 || !strstr(err, bad[i].want))
+			fail_msg("'%s': rc %d, error '%s'", bad[i].set, rc, err);
+		config_free(cfg);
+	}
+	free(cfg);
+}
+
+/* The echo parses back to the same config (same hash). */
+static void test_echo_roundtrip(void **state)
+{
+	struct config *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
+	char err[512], *text = NULL;
+	size_t len = 0;
+
+	(void)state;
+	assert_int_equal(write_config("[matrix]\nthreads = 1-2\nworkload = w, timer\n"
+				      "[workload.w]\ntype = null\nfail_every = 4\n"
+				      "[thresholds]\nmax = 1ms\n"), 0);
+	assert_int_equal(config_load(a, path, NULL, 0, err, sizeof(err)), 0);
+	FILE *fp = open_memstream(&text, &len);
+	config_write_ini(fp, a);
+	fclose(fp);
+	assert_int_equal(write_config(text), 0);
+	int rc = config_load(b, path, NULL, 0, err, sizeof(err));
+	if (rc)
+		fail_msg("echo does not parse: %s\n%s", err, text);
+	assert_int_equal(config_hash(a), config_hash(b));
+	b->campaign.duration++;
+	assert_int_not_equal(config_hash(a), config_hash(b));
+	config_free(a);
+	config_free(b);
+	free(a);
+	free(b);
+	free(text);
+}
+
+static int cleanup(void **state)
+{
+	(void)state;
+	unlink(path);
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bad_configs),
+		cmocka_unit_test(test_long_line),
+		cmocka_unit_test(test_good_config),
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_sets),
+		cmocka_unit_test(test_echo_roundtrip),
+	};
+
+	return cmocka_run_group_tests_name("config", tests, NULL, cleanup);
+}

@@ -1,0 +1,196 @@
+/* Durations, sizes and CPU lists as users write them. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "cpulist.h"
+#include "units.h"
+
+static void test_durations(void **state)
+{
+	static const struct {
+		const char *text;
+		int rc;
+		int64_t ns;
+	} cases[] = {
+		{ "1ns", 0, 1 },
+		{ "250us", 0, 250000 },
+		{ "1.5us", 0, 1500 },
+		{ "1000us", 0, 1000000 },
+		{ "10ms", 0, 10000000 },
+		{ "60s", 0, 60000000000LL },
+		{ "0.5s", 0, 500000000 },
+		{ "2m", 0, 120000000000LL },
+		{ "1h", 0, 3600000000000LL },
+		{ " 5s ", 0, 5000000000LL },
+		{ "100", -EINVAL, 0 },		/* a unit is required */
+		{ "", -EINVAL, 0 },
+		{ "s", -EINVAL, 0 },
+		{ "5 parsecs", -EINVAL, 0 },
+		{ "5sec", -EINVAL, 0 },
+		{ "-5s", -EINVAL, 0 },
+		{ "1.2.3s", -EINVAL, 0 },
+		{ "99999999999999999999h", -ERANGE, 0 },
+		{ "9999999999h", -ERANGE, 0 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int64_t ns = 0;
+		int rc = units_parse_duration(cases[i].text, &ns);
+
+		if (rc != cases[i].rc)
+			fail_msg("'%s': rc %d, want %d", cases[i].text, rc,
+				 cases[i].rc);
+		if (rc == 0)
+			assert_int_equal(ns, cases[i].ns);
+	}
+}
+
+static void test_sizes(void **state)
+{
+	static const struct {
+		const char *text;
+		int rc;
+		int64_t bytes;
+	} cases[] = {
+		{ "512", 0, 512 },
+		{ "512B", 0, 512 },
+		{ "4k", 0, 4096 },
+		{ "4K", 0, 4096 },
+		{ "4KiB", 0, 4096 },
+		{ "1M", 0, 1048576 },
+		{ "1MiB", 0, 1048576 },
+		{ "2G", 0, 2147483648LL },
+		{ "1.5k", 0, 1536 },
+		{ "4x", -EINVAL, 0 },
+		{ "k", -EINVAL, 0 },
+		{ "", -EINVAL, 0 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int64_t b = 0;
+		int rc = units_parse_size(cases[i].text, &b);
+
+		if (rc != cases[i].rc)
+			fail_msg("'%s': rc %d, want %d", cases[i].text, rc,
+				 cases[i].rc);
+		if (rc == 0)
+			assert_int_equal(b, cases[i].bytes);
+	}
+}
+
+static void test_format_roundtrip(void **state)
+{
+	static const int64_t values[] = { 1, 999, 1000, 1500, 250000, 1000000,
+					  60000000000LL, 3600000000000LL,
+					  5400000000000LL };
+	char buf[32];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++) {
+		int64_t back;
+
+		units_format_duration(values[i], buf, sizeof(buf));
+		assert_int_equal(units_parse_duration(buf, &back), 0);
+		assert_int_equal(back, values[i]);
+	}
+	units_format_duration(1000000, buf, sizeof(buf));
+	assert_string_equal(buf, "1ms");
+	units_format_size(4096, buf, sizeof(buf));
+	assert_string_equal(buf, "4KiB");
+	units_format_size(1000, buf, sizeof(buf));
+	assert_string_equal(buf, "1000");
+	units_format_elapsed(62 * 1000000000LL, buf, sizeof(buf));
+	assert_string_equal(buf, "1m 02s");
+	units_format_elapsed(3723 * 1000000000LL, buf, sizeof(buf));
+	assert_string_equal(buf, "1h 02m");
+}
+
+static void test_ints(void **state)
+{
+	int64_t v;
+
+	(void)state;
+	assert_int_equal(units_parse_int("42", &v), 0);
+	assert_int_equal(v, 42);
+	assert_int_equal(units_parse_int("-3", &v), 0);
+	assert_int_equal(v, -3);
+	assert_int_equal(units_parse_int("4 2", &v), -EINVAL);
+	assert_int_equal(units_parse_int("x", &v), -EINVAL);
+	assert_int_equal(units_parse_int("99999999999999999999", &v), -ERANGE);
+}
+
+static void test_cpulists(void **state)
+{
+	static const struct {
+		const char *text;
+		int rc;
+		const char *canon;	/* formatted back */
+	} cases[] = {
+		{ "0", 0, "0" },
+		{ "0-3", 0, "0-3" },
+		{ "0-3,8", 0, "0-3,8" },
+		{ "0+2", 0, "0,2" },
+		{ "3,1,2", 0, "1-3" },
+		{ " 1 , 2 ", 0, "1-2" },
+		{ "", 0, "" },
+		{ "3-1", -EINVAL, NULL },
+		{ "a", -EINVAL, NULL },
+		{ "1,", -EINVAL, NULL },
+		{ "1-", -EINVAL, NULL },
+		{ "-1", -EINVAL, NULL },
+		{ "1;2", -EINVAL, NULL },
+		{ "99999", -ERANGE, NULL },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		cpu_set_t set;
+		char buf[64];
+		int rc = cpulist_parse(cases[i].text, &set);
+
+		if (rc != cases[i].rc)
+			fail_msg("'%s': rc %d, want %d", cases[i].text, rc,
+				 cases[i].rc);
+		if (rc)
+			continue;
+		cpulist_format(&set, buf, sizeof(buf));
+		assert_string_equal(buf, cases[i].canon);
+	}
+}
+
+static void test_cpulist_nth_and_online(void **state)
+{
+	cpu_set_t set;
+
+	(void)state;
+	assert_int_equal(cpulist_parse("1,4-5", &set), 0);
+	assert_int_equal(cpulist_nth(&set, 0), 1);
+	assert_int_equal(cpulist_nth(&set, 2), 5);
+	assert_int_equal(cpulist_nth(&set, 3), -1);
+	cpulist_online(&set);
+	assert_true(CPU_COUNT(&set) >= 1);
+	assert_true(CPU_ISSET(0, &set));
+	assert_int_equal(cpulist_read_file("/nonexistent/online", &set),
+			 -ENOENT);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_durations),
+		cmocka_unit_test(test_sizes),
+		cmocka_unit_test(test_format_roundtrip),
+		cmocka_unit_test(test_ints),
+		cmocka_unit_test(test_cpulists),
+		cmocka_unit_test(test_cpulist_nth_and_online),
+	};
+
+	return cmocka_run_group_tests_name("units", tests, NULL, NULL);
+}
