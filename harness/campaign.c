@@ -24,6 +24,14 @@
 	"workload,threads,affinity,interval_ns,priority,size,repeat,policy," \
 	"status,"
 
+/* What the end-of-run table shows of a cell: all threads merged. */
+struct cell_brief {
+	int measured;
+	uint64_t samples, overruns, errors;
+	int64_t wakeup[5];	/* min p50 p99 p99.99 max */
+	int64_t response_p99, response_max;
+};
+
 struct campaign {
 	const struct config *cfg;
 	const struct run_opts *ro;
@@ -31,6 +39,7 @@ struct campaign {
 	int ncells;
 	char **rows;		/* cells.csv text per cell */
 	enum cell_status *status;
+	struct cell_brief *brief;
 	char dir[PATH_MAX];	/* OUTPUT/NAME */
 	char host[128];
 	struct kernel_info kernel;
@@ -235,6 +244,67 @@ static void progress(const struct campaign *cp, const struct cell *c,
 	(void)cp;
 }
 
+static void make_brief(struct cell_brief *b, const struct cell_result *res)
+{
+	struct hist *w = malloc(sizeof(*w)), *r = malloc(sizeof(*r));
+
+	memset(b, 0, sizeof(*b));
+	if (!w || !r || res->nthreads == 0)
+		goto out;
+	hist_init(w);
+	hist_init(r);
+	for (int i = 0; i < res->nthreads; i++) {
+		hist_merge(w, &res->workers[i].hist[METRIC_WAKEUP]);
+		hist_merge(r, &res->workers[i].hist[METRIC_RESPONSE]);
+		b->overruns += res->workers[i].overruns;
+		b->errors += res->workers[i].errors;
+	}
+	b->measured = 1;
+	b->samples = w->count;
+	b->wakeup[0] = w->count ? w->min : 0;
+	b->wakeup[1] = hist_percentile(w, 50);
+	b->wakeup[2] = hist_percentile(w, 99);
+	b->wakeup[3] = hist_percentile(w, 99.99);
+	b->wakeup[4] = w->count ? w->max : 0;
+	b->response_p99 = hist_percentile(r, 99);
+	b->response_max = r->count ? r->max : 0;
+out:
+	free(w);
+	free(r);
+}
+
+/* The cyclictest-style table at the end of a run, in microseconds. */
+static void print_table(const struct campaign *cp, FILE *out)
+{
+	int w = 4;
+
+	for (int i = 0; i < cp->ncells; i++)
+		if ((int)strlen(cp->cells[i].id) > w)
+			w = (int)strlen(cp->cells[i].id);
+	fprintf(out, "\n%-*s %-11s %8s %5s %5s | %-36s | %s\n", w, "", "", "",
+		"", "", "           wakeup latency (us)", "response (us)");
+	fprintf(out, "%-*s %-11s %8s %5s %5s | %6s %6s %6s %7s %7s | %6s %7s\n",
+		w, "cell", "status", "samples", "ovrun", "err", "min", "p50",
+		"p99", "p99.99", "max", "p99", "max");
+	for (int i = 0; i < cp->ncells; i++) {
+		const struct cell_brief *b = &cp->brief[i];
+
+		fprintf(out, "%-*s %-11s", w, cp->cells[i].id,
+			cell_status_name(cp->status[i]));
+		if (!b->measured) {
+			fprintf(out, "\n");
+			continue;
+		}
+		fprintf(out, " %8llu %5llu %5llu | %6.1f %6.1f %6.1f %7.1f %7.1f | %6.1f %7.1f\n",
+			(unsigned long long)b->samples,
+			(unsigned long long)b->overruns,
+			(unsigned long long)b->errors, b->wakeup[0] / 1e3,
+			b->wakeup[1] / 1e3, b->wakeup[2] / 1e3,
+			b->wakeup[3] / 1e3, b->wakeup[4] / 1e3,
+			b->response_p99 / 1e3, b->response_max / 1e3);
+	}
+}
+
 static int runs_here(const struct campaign *cp, const struct cell *c)
 {
 	return kernel_matches(cp->cfg->kernel[c->kernel].match, &cp->kernel);
@@ -264,6 +334,7 @@ static int run_cells(struct campaign *cp)
 			? cell_write(cp->cfg, c, &cp->env, &cp->si, &res, dir)
 			: 0;
 		cp->status[i] = res.status;
+		make_brief(&cp->brief[i], &res);
 		free(cp->rows[i]);
 		cp->rows[i] = cell_rows(cp, c, res.status, &res);
 		if (rc == 0)
@@ -314,7 +385,8 @@ int campaign_run(const struct config *cfg, const struct run_opts *ro)
 	}
 	cp.rows = calloc((size_t)cp.ncells, sizeof(*cp.rows));
 	cp.status = calloc((size_t)cp.ncells, sizeof(*cp.status));
-	if (!cp.rows || !cp.status)
+	cp.brief = calloc((size_t)cp.ncells, sizeof(*cp.brief));
+	if (!cp.rows || !cp.status || !cp.brief)
 		goto out;
 	kernel_info_read(&cp.kernel);
 	gethostname(cp.host, sizeof(cp.host) - 1);
@@ -340,6 +412,8 @@ int campaign_run(const struct config *cfg, const struct run_opts *ro)
 	log_info("campaign %s: %d cells, results in %s", cfg->campaign.name,
 		 cp.ncells, cp.dir);
 	status = run_cells(&cp);
+	if (!ro->quiet)
+		print_table(&cp, stdout);
 	if (status == EXIT_INTERRUPTED)
 		log_info("interrupted: results so far are kept in %s", cp.dir);
 	else if (status == EXIT_PASS && count_skipped_all(&cp)) {
@@ -364,6 +438,7 @@ out:
 		free(cp.rows[i]);
 	free(cp.rows);
 	free(cp.status);
+	free(cp.brief);
 	free(cp.cells);
 	return status;
 }
@@ -381,7 +456,7 @@ int campaign_plan(const struct config *cfg, FILE *out)
 		return EXIT_USAGE;
 	}
 	kernel_info_read(&k);
-	fprintf(out, "%-44s %-8s %-8s %s\n", "cell", "kernel", "runs", "");
+	fprintf(out, "%-44s %-8s %s\n", "cell", "kernel", "runs");
 	for (int i = 0; i < n; i++) {
 		int yes = kernel_matches(cfg->kernel[cells[i].kernel].match, &k);
 

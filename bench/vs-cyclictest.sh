@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# latlab's timer workload against rt-tests' cyclictest, side by side.
+#
+# Runs both alternately, ROUNDS times, with the same interval, priority,
+# affinity (thread N on CPU N), thread count and duration, first on an
+# idle machine and then under rt-tests' hackbench. Prints per round each
+# side's samples, min, p50, p99, max and process CPU time per sample, the
+# ratios latlab/cyclictest of p50 and p99, and the medians of the ratios.
+#
+#   bench/vs-cyclictest.sh            (LATLAB=build/latlab ROUNDS=3 DURATION=10)
+#
+# Percentiles are taken over all threads' wake-up latencies together.
+# cyclictest's 1 us bucket b holds latencies in [b, b+1) us and is read as
+# b + 0.5 us; latlab's own percentiles (upper bucket edge, <= 0.39 % high)
+# are recomputed the same way from hist.csv.
+set -eu
+cd "$(dirname "$0")/.."
+LATLAB=${LATLAB:-$PWD/build/latlab}
+ROUNDS=${ROUNDS:-3}
+DURATION=${DURATION:-10}
+INTERVAL_US=${INTERVAL_US:-1000}
+PRIO=${PRIO:-90}
+THREADS=${THREADS:-$(nproc)}
+HB_GROUPS=${HB_GROUPS:-2}
+
+command -v cyclictest >/dev/null || { echo "needs rt-tests (make deps)" >&2; exit 2; }
+[ "$(id -u)" -eq 0 ] || { echo "needs root for SCHED_FIFO" >&2; exit 2; }
+
+tmp=$(mktemp -d /tmp/latlab-bench.XXXXXX)
+hb_pid=
+cleanup() {
+	[ -n "$hb_pid" ] && kill -TERM -- "-$hb_pid" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+cat >"$tmp/bench.ini" <<EOC
+[campaign]
+name = bench
+duration = ${DURATION}s
+output = $tmp/out
+[matrix]
+workload = timer
+threads = $THREADS
+affinity = spread
+interval = ${INTERVAL_US}us
+priority = $PRIO
+EOC
+
+# "samples min p50 p99 max" in us from "value_us count" lines
+stats() {
+	sort -n | awk '{ v[NR] = $1; c[NR] = $2; n += $2 }
+	END {
+		if (n == 0) { print "0 0 0 0 0"; exit }
+		r50 = n * 0.50; r99 = n * 0.99
+		for (i = 1; i <= NR; i++) {
+			s += c[i]
+			if (!p50 && s >= r50) p50 = v[i]
+			if (!p99 && s >= r99) p99 = v[i]
+		}
+		printf "%d %.1f %.1f %.1f %.1f\n", n, v[1], p50, p99, v[NR]
+	}'
+}
+
+# run_cyclictest: prints "samples min p50 p99 max cpu_ns_per_sample"
+run_cyclictest() {
+	local t
+	TIMEFORMAT='%3U %3S'
+	t=$( { time cyclictest -m -q -p "$PRIO" -i "$INTERVAL_US" -d 0 \
+		-t "$THREADS" -a -D "$DURATION" -h 100000 \
+		--histfile="$tmp/ct.hist" >/dev/null 2>&1; } 2>&1 )
+	# bucket rows: "000070 000123 000045" -> merged "70.5 168"
+	local s
+	s=$(awk '!/^#/ { n = 0; for (i = 2; i <= NF; i++) n += $i; if (n) printf "%.1f %d\n", $1 + 0.5, n }' \
+		"$tmp/ct.hist" | stats)
+	echo "$s $(awk -v t="$t" -v n="${s%% *}" 'BEGIN { split(t, a, " "); printf "%.0f", (a[1] + a[2]) * 1e9 / n }')"
+}
+
+# run_latlab: prints "samples min p50 p99 max cpu_ns_per_sample worker_cpu_ns_per_sample"
+run_latlab() {
+	local t d s
+	rm -rf "$tmp/out"
+	TIMEFORMAT='%3U %3S'
+	t=$( { time "$LATLAB" run "$tmp/bench.ini" -q >/dev/null 2>&1; } 2>&1 )
+	d=$(echo "$tmp"/out/bench/*/*/0000-*)
+	s=$(awk -F, 'NR > 1 && $3 == "wakeup" { printf "%.3f %d\n", ($5 - 1) / 1000, $6 }' "$d/hist.csv" | stats)
+	local w
+	w=$(awk -F, 'NR > 1 && $3 == "wakeup" { n += $4; c += $17 + $18 } END { printf "%.0f", c / n }' "$d/summary.csv")
+	echo "$s $(awk -v t="$t" -v n="${s%% *}" 'BEGIN { split(t, a, " "); printf "%.0f", (a[1] + a[2]) * 1e9 / n }') $w"
+}
+
+median() {
+	sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+start_hackbench() {
+	# its own process group, so the whole tree can be stopped at once
+	setsid hackbench -g "$HB_GROUPS" -l 100000000 >/dev/null 2>&1 &
+	hb_pid=$!
+	sleep 1
+}
+
+stop_hackbench() {
+	kill -TERM -- "-$hb_pid" 2>/dev/null || true
+	wait "$hb_pid" 2>/dev/null || true
+	hb_pid=
+}
+
+echo "# latlab $("$LATLAB" --version | cut -d' ' -f2) vs $(cyclictest --help 2>&1 | head -1)"
+echo "# $(uname -r), $(nproc) CPUs; $THREADS threads, interval ${INTERVAL_US} us, priority $PRIO, ${DURATION} s per run, $ROUNDS rounds"
+echo "# latency in us (wakeup); cpu = process CPU time (user+sys) per sample in ns; wcpu = latlab's measuring threads only"
+printf '%-10s %-5s %-10s %8s %8s %8s %8s %9s %7s %7s\n' mode round side samples min p50 p99 max cpu wcpu
+for mode in idle hackbench; do
+	: >"$tmp/r50"; : >"$tmp/r99"; : >"$tmp/rcpu"
+	for r in $(seq 1 "$ROUNDS"); do
+		[ "$mode" = hackbench ] && start_hackbench
+		read -r cn cmin c50 c99 cmax ccpu < <(run_cyclictest)
+		read -r ln lmin l50 l99 lmax lcpu lw < <(run_latlab)
+		[ "$mode" = hackbench ] && stop_hackbench
+		printf '%-10s %-5s %-10s %8s %8s %8s %8s %9s %7s %7s\n' \
+			"$mode" "$r" cyclictest "$cn" "$cmin" "$c50" "$c99" "$cmax" "$ccpu" - \
+			"$mode" "$r" latlab "$ln" "$lmin" "$l50" "$l99" "$lmax" "$lcpu" "$lw"
+		awk -v a="$l50" -v b="$c50" 'BEGIN { printf "%.3f\n", a / b }' >>"$tmp/r50"
+		awk -v a="$l99" -v b="$c99" 'BEGIN { printf "%.3f\n", a / b }' >>"$tmp/r99"
+		awk -v a="$lcpu" -v b="$ccpu" 'BEGIN { printf "%.3f\n", a / b }' >>"$tmp/rcpu"
+		printf '%-10s %-5s %-10s p50 %s  p99 %s  cpu %s\n' "$mode" "$r" ratio \
+			"$(tail -1 "$tmp/r50")" "$(tail -1 "$tmp/r99")" "$(tail -1 "$tmp/rcpu")"
+	done
+	printf '%-10s median ratio latlab/cyclictest: p50 %s  p99 %s  cpu/sample %s\n' "$mode" \
+		"$(median <"$tmp/r50")" "$(median <"$tmp/r99")" "$(median <"$tmp/rcpu")"
+done
