@@ -164,7 +164,7 @@ int cell_run(const struct config *cfg, const struct cell *c,
 	     const struct run_env *env, struct cell_result *res)
 {
 	const struct workload_def *wd = &cfg->workload[c->workload];
-	static _Thread_local int cpus[CPU_SETSIZE];
+	int cpus[CPU_SETSIZE];
 	_Atomic int stop = 0;
 	cpu_set_t mask;
 	int n, ready = 0, started = 0, sig = 0, dma = -1;
@@ -512,6 +512,8 @@ static void fill_log(FILE *fp, void *a)
 {
 	struct cell_result *res = ((struct cell_files *)a)->res;
 
+	if (!res->log)
+		return;		/* open_memstream failed: an empty log */
 	fflush(res->log);
 	fwrite(res->logbuf, 1, res->loglen, fp);
 }

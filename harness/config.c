@@ -285,26 +285,29 @@ static int valid_name(const char *s)
 	return 1;
 }
 
-#define FIND_DEF(arr, n, name) ({					\
-	int found_ = -1;						\
-	for (int i_ = 0; i_ < (n); i_++)				\
-		if (strcmp((arr)[i_].name, (name)) == 0)		\
-			found_ = i_;					\
-	found_; })
+/* Index of the def called `name` in an array of defs (each starts with its name). */
+static int find_def(const void *arr, int n, size_t elem, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp((const char *)arr + (size_t)i * elem, name) == 0)
+			return i;
+	return -1;
+}
 
 int config_kernel_index(const struct config *cfg, const char *name)
 {
-	return FIND_DEF(cfg->kernel, cfg->nkernels, name);
+	return find_def(cfg->kernel, cfg->nkernels, sizeof(cfg->kernel[0]), name);
 }
 
 int config_load_index(const struct config *cfg, const char *name)
 {
-	return FIND_DEF(cfg->load, cfg->nloads, name);
+	return find_def(cfg->load, cfg->nloads, sizeof(cfg->load[0]), name);
 }
 
 int config_workload_index(const struct config *cfg, const char *name)
 {
-	return FIND_DEF(cfg->workload, cfg->nworkloads, name);
+	return find_def(cfg->workload, cfg->nworkloads,
+			sizeof(cfg->workload[0]), name);
 }
 
 /*
@@ -317,10 +320,10 @@ static void *get_def(void *arr, int *n, size_t elem, const char *name,
 		     size_t errlen)
 {
 	char *p = arr;
+	int i = find_def(arr, *n, elem, name);
 
-	for (int i = 0; i < *n; i++)
-		if (strcmp(p + (size_t)i * elem, name) == 0)
-			return p + (size_t)i * elem;
+	if (i >= 0)
+		return p + (size_t)i * elem;
 	if (!valid_name(name)) {
 		cfg_fail(err, errlen, loc,
 			 "[%s.%s]: a name is letters, digits, '_', '.', '-' (at most %d)",

@@ -82,6 +82,7 @@ struct cfg_args {
 	const char *output;
 	int allow_non_rt;
 	int quiet;
+	int help;		/* --help was given: usage printed, nothing to do */
 	char duration_set[96];
 };
 
@@ -129,7 +130,8 @@ static int parse_cfg_args(const char *cmd, int argc, char **argv,
 			break;
 		case 'h':
 			printf("usage: latlab %s\n", find_command(cmd)->usage);
-			exit(EXIT_PASS);
+			a->help = 1;
+			return 0;
 		default:
 			return bad_usage(cmd);
 		}
@@ -155,50 +157,62 @@ static int load_config(const struct cfg_args *a, struct config *cfg)
 	return 0;
 }
 
-static int cmd_run(int argc, char **argv)
+/*
+ * Parse run/plan arguments, load the config and hand it to `body`.
+ * Returns the exit status.
+ */
+static int with_config(const char *cmd, int argc, char **argv,
+		       int allow_run_opts,
+		       int (*body)(const struct config *cfg,
+				   const struct cfg_args *a))
 {
 	struct cfg_args a;
-	struct config *cfg = malloc(sizeof(*cfg));
-	int rc;
+	struct config *cfg;
+	int rc = parse_cfg_args(cmd, argc, argv, &a, allow_run_opts);
 
-	if (!cfg)
+	if (rc != 0 || a.help)
+		return rc;
+	cfg = malloc(sizeof(*cfg));
+	if (!cfg) {
+		log_error("out of memory");
 		return EXIT_RUNTIME;
-	rc = parse_cfg_args("run", argc, argv, &a, 1);
-	if (rc == 0)
-		rc = load_config(&a, cfg);
+	}
+	rc = load_config(&a, cfg);
 	if (rc == 0) {
-		struct run_opts ro = {
-			.output = a.output,
-			.allow_non_rt = a.allow_non_rt,
-			.quiet = a.quiet,
-			.cmdline = cmdline_text,
-		};
-
-		log_set_quiet(a.quiet);
-		rc = campaign_run(cfg, &ro);
+		rc = body(cfg, &a);
 		config_free(cfg);
 	}
 	free(cfg);
 	return rc;
 }
 
+static int run_body(const struct config *cfg, const struct cfg_args *a)
+{
+	struct run_opts ro = {
+		.output = a->output,
+		.allow_non_rt = a->allow_non_rt,
+		.quiet = a->quiet,
+		.cmdline = cmdline_text,
+	};
+
+	log_set_quiet(a->quiet);
+	return campaign_run(cfg, &ro);
+}
+
+static int plan_body(const struct config *cfg, const struct cfg_args *a)
+{
+	(void)a;
+	return campaign_plan(cfg, stdout);
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	return with_config("run", argc, argv, 1, run_body);
+}
+
 static int cmd_plan(int argc, char **argv)
 {
-	struct cfg_args a;
-	struct config *cfg = malloc(sizeof(*cfg));
-	int rc;
-
-	if (!cfg)
-		return EXIT_RUNTIME;
-	rc = parse_cfg_args("plan", argc, argv, &a, 0);
-	if (rc == 0)
-		rc = load_config(&a, cfg);
-	if (rc == 0) {
-		rc = campaign_plan(cfg, stdout);
-		config_free(cfg);
-	}
-	free(cfg);
-	return rc;
+	return with_config("plan", argc, argv, 0, plan_body);
 }
 
 static void list_table(const char *section, const struct opt *table)
@@ -311,7 +325,7 @@ int main(int argc, char **argv)
 	}
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
 		return cmd_help(1, argv);
-	if (workload_registry_check() != 0)
+	if (workload_registry_check(workload_registry) != 0)
 		return EXIT_RUNTIME;
 	c = find_command(argv[1]);
 	if (!c) {

@@ -127,6 +127,18 @@ static int parse_number(const struct opt *o, const char *text, int64_t *v,
 	return check_range(o, *v, text, err, len);
 }
 
+/* A number into its field, stored only when valid. */
+static int parse_number_field(const struct opt *o, int64_t *field,
+			      const char *text, char *err, size_t len)
+{
+	int64_t v;
+	int rc = parse_number(o, text, &v, err, len);
+
+	if (rc == 0)
+		*field = v;
+	return rc;
+}
+
 static int axis_push(const struct opt *o, struct axis *ax, const char *text,
 		     int64_t v, char *err, size_t len)
 {
@@ -274,11 +286,22 @@ int opt_parse(const struct opt *o, void *base, const char *value,
 			*FIELD(base, o, int64_t) = OPT_UNSET;
 			return 0;
 		}
-		return parse_number(o, text, FIELD(base, o, int64_t), err,
-				    len);
-	default:
-		return parse_axis(o, FIELD(base, o, struct axis), value, err,
-				  len);
+		return parse_number_field(o, FIELD(base, o, int64_t), text,
+					  err, len);
+	default: {
+		/* built aside, so a bad value leaves the axis as it was */
+		struct axis *ax = malloc(sizeof(*ax));
+		int rc;
+
+		if (!ax)
+			return fail(err, len, -ENOMEM, "out of memory");
+		*ax = *FIELD(base, o, struct axis);
+		rc = parse_axis(o, ax, value, err, len);
+		if (rc == 0)
+			*FIELD(base, o, struct axis) = *ax;
+		free(ax);
+		return rc;
+	}
 	}
 }
 

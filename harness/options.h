@@ -71,7 +71,8 @@ void opt_defaults(const struct opt *table, void *base);
 
 /*
  * Parse `value` into the option's field of `base`. On error returns
- * -EINVAL (or -ERANGE) with a one-line reason in err.
+ * -EINVAL (or -ERANGE) with a one-line reason in err, and the field is
+ * left as it was.
  */
 int opt_parse(const struct opt *o, void *base, const char *value,
 	      char *err, size_t errlen);

@@ -21,10 +21,10 @@ const struct workload_ops *workload_find(const char *name)
 	return NULL;
 }
 
-int workload_registry_check(void)
+int workload_registry_check(const struct workload_ops *const *reg)
 {
-	for (int i = 0; workload_registry[i]; i++) {
-		const struct workload_ops *w = workload_registry[i];
+	for (int i = 0; reg[i]; i++) {
+		const struct workload_ops *w = reg[i];
 
 		if (!w->name || !w->run) {
 			log_error("workload descriptor %d (%s) has no %s", i,
@@ -32,6 +32,11 @@ int workload_registry_check(void)
 				  w->name ? "run()" : "name");
 			return -EINVAL;
 		}
+		for (int j = 0; j < i; j++)
+			if (strcmp(reg[j]->name, w->name) == 0) {
+				log_error("two workloads are called %s", w->name);
+				return -EINVAL;
+			}
 	}
 	return 0;
 }

@@ -44,9 +44,10 @@ extern const struct workload_ops *const workload_registry[];
 const struct workload_ops *workload_find(const char *name);
 
 /*
- * Check the registry (every descriptor has a name and run()). 0, or
- * -EINVAL after logging which descriptor is broken.
+ * Check a registry (every descriptor has a name and run(), names are
+ * unique). 0, or -EINVAL after logging which descriptor is broken.
+ * main() checks workload_registry before anything else.
  */
-int workload_registry_check(void);
+int workload_registry_check(const struct workload_ops *const *reg);
 
 #endif

@@ -103,3 +103,14 @@ EOC
 	[[ "$output" == *"0001-none-timer-t1-aspread-p90-1"* ]]
 	[[ "$output" == *"(2m per cell)"* ]]
 }
+
+@test "make install puts the binary, configs and man page under DESTDIR/PREFIX" {
+	repo=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+	run make -s -C "$repo" install DESTDIR="$WORK/root" PREFIX=/opt/ll
+	[ "$status" -eq 0 ]
+	[ -x "$WORK/root/opt/ll/bin/latlab" ]
+	[ -s "$WORK/root/opt/ll/share/latlab/configs/quick.ini" ]
+	[ -s "$WORK/root/opt/ll/share/man/man1/latlab.1" ]
+	run "$WORK/root/opt/ll/bin/latlab" --version
+	[ "$status" -eq 0 ]
+}

@@ -180,6 +180,13 @@ static void test_defaults(void **state)
 	assert_string_equal(cfg->matrix.workload.s[0], "timer");
 	assert_string_equal(cfg->matrix.kernel.s[0], "running");
 	assert_int_equal(cfg->has_thresholds, 0);
+
+	/* a rejected axis value leaves the axis as it was */
+	const struct opt *o = opt_find(matrix_options, "threads");
+	assert_int_equal(opt_parse(o, &cfg->matrix, "1-3", err, sizeof(err)), 0);
+	assert_int_not_equal(opt_parse(o, &cfg->matrix, "2, x", err, sizeof(err)), 0);
+	assert_int_equal(cfg->matrix.threads.n, 3);
+	assert_int_equal(cfg->matrix.threads.v[2], 3);
 	config_free(cfg);
 	free(cfg);
 }
