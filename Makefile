@@ -34,17 +34,19 @@ DEB_PACKAGES := gcc make pkg-config libinih-dev libcsv-dev libnuma-dev \
 COMMON_SRC := $(wildcard common/*.c)
 WORKLOAD_SRC := $(wildcard workloads/*.c)
 HARNESS_SRC := $(filter-out harness/main.c,$(wildcard harness/*.c))
-LIB_SRC := $(COMMON_SRC) $(WORKLOAD_SRC) $(HARNESS_SRC)
+LOADGEN_SRC := $(filter-out loadgen/main.c,$(wildcard loadgen/*.c))
+LIB_SRC := $(COMMON_SRC) $(WORKLOAD_SRC) $(LOADGEN_SRC) $(HARNESS_SRC)
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 LATLAB := $(BUILD)/latlab
+LATLOAD := $(BUILD)/latload
 
 .PHONY: all deps run test unit cli install clean bench
 .SECONDARY:
 
-all: $(LATLAB)
+all: $(LATLAB) $(LATLOAD)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -55,6 +57,9 @@ $(BUILD)/liblatlab.a: $(LIB_OBJ)
 	$(AR) rcs $@ $^
 
 $(LATLAB): $(BUILD)/obj/harness/main.o $(BUILD)/liblatlab.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(LATLOAD): $(BUILD)/obj/loadgen/main.o $(BUILD)/liblatlab.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(BUILD)/liblatlab.a
@@ -94,6 +99,7 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/latlab/configs \
 		$(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 0755 $(LATLAB) $(DESTDIR)$(PREFIX)/bin/latlab
+	install -m 0755 $(LATLOAD) $(DESTDIR)$(PREFIX)/bin/latload
 	install -m 0644 configs/*.ini $(DESTDIR)$(PREFIX)/share/latlab/configs/
 	install -m 0644 docs/latlab.1 $(DESTDIR)$(PREFIX)/share/man/man1/latlab.1
 

@@ -52,6 +52,12 @@ void cell_log(struct cell_result *res, const char *fmt, ...)
 	fputc('\n', res->log);
 }
 
+/* The loads' lines go to log.txt. */
+static void log_line(void *arg, const char *line)
+{
+	cell_log(arg, "%s", line);
+}
+
 /* Hold the CPUs out of deep C-states while measuring; -1 if refused. */
 static int dma_latency_hold(struct cell_result *res)
 {
@@ -90,7 +96,7 @@ static void drain(struct cell_result *res)
 	}
 }
 
-/* Wait for every worker, polling the rings and the signals. */
+/* Wait for every worker, polling the rings, the loads and the signals. */
 static int wait_workers(struct cell_result *res, _Atomic int *stop)
 {
 	struct timespec poll = { 0, POLL_NS };
@@ -111,6 +117,7 @@ static int wait_workers(struct cell_result *res, _Atomic int *stop)
 				 got, strsignal(got));
 		}
 		drain(res);
+		loadset_poll(&res->loads);
 		for (int i = 0; i < res->nthreads; i++)
 			all &= atomic_load_explicit(&res->workers[i].done,
 						    memory_order_acquire);
@@ -170,6 +177,7 @@ int cell_run(const struct config *cfg, const struct cell *c,
 	int n, ready = 0, started = 0, sig = 0, dma = -1;
 
 	memset(res, 0, sizeof(*res));
+	loadset_init(&res->loads);
 	res->log = open_memstream(&res->logbuf, &res->loglen);
 	res->started_real = clock_ns(CLOCK_REALTIME);
 	cell_log(res, "cell %s: workload %s, load %s, interval %lld ns, priority %d, %s",
@@ -216,7 +224,13 @@ int cell_run(const struct config *cfg, const struct cell *c,
 	if (setup_workloads(wd, res, &ready) != 0)
 		goto out_teardown;
 	char err[192];
-	if (loadset_start(&res->loads, &cfg->load[c->load], err, sizeof(err))) {
+	cpu_set_t measured;
+	CPU_ZERO(&measured);
+	for (int i = 0; i < n; i++)
+		if (cpus[i] >= 0)
+			CPU_SET(cpus[i], &measured);
+	if (loadset_start(&res->loads, &cfg->load[c->load], &measured,
+			  log_line, res, err, sizeof(err))) {
 		res->status = CELL_ERROR;
 		snprintf(res->reason, sizeof(res->reason), "load %s: %s",
 			 cfg->load[c->load].name, err);
@@ -224,13 +238,25 @@ int cell_run(const struct config *cfg, const struct cell *c,
 	}
 	dma = dma_latency_hold(res);
 
-	int64_t start = clock_ns(CLOCK_MONOTONIC) + START_DELAY_NS;
+	/*
+	 * The workers wait on a gate until all exist; the start is fixed only
+	 * then, so a busy machine (the load runs already) cannot make the
+	 * shared start lie in the past of a thread created late.
+	 */
+	_Atomic int64_t start_ns = 0;
+	int gate[2];
+	if (pipe2(gate, O_CLOEXEC) != 0) {
+		res->status = CELL_ERROR;
+		snprintf(res->reason, sizeof(res->reason), "pipe: %s",
+			 strerror(errno));
+		goto out_stop;
+	}
 	for (; started < n; started++) {
 		struct worker *w = &res->workers[started];
 		int rc;
 
-		w->start.tv_sec = start / NS_PER_S;
-		w->start.tv_nsec = start % NS_PER_S;
+		w->start_ns = &start_ns;
+		w->gate_fd = gate[0];
 		rc = worker_start(w);
 		if (rc) {
 			start_error(res, rc, env->policy, c->priority);
@@ -238,24 +264,37 @@ int cell_run(const struct config *cfg, const struct cell *c,
 			break;
 		}
 	}
+	int64_t start = clock_ns(CLOCK_MONOTONIC) + START_DELAY_NS;
+	atomic_store_explicit(&start_ns, start, memory_order_release);
+	close(gate[1]);		/* the gate opens: every read() returns 0 */
 	if (started == n) {
 		cell_log(res, "measuring for %lld ms", (long long)(cfg->campaign.duration / NS_PER_MS));
 		sig = wait_workers(res, &stop);
 	}
 	for (int i = 0; i < started; i++)
 		worker_join(&res->workers[i]);
+	close(gate[0]);
 	drain(res);
 	res->elapsed_ns = clock_ns(CLOCK_MONOTONIC) - start;
 	if (sig)
 		res->status = CELL_INTERRUPTED;
-	for (int i = 0; i < started; i++)
+	for (int i = 0; i < started; i++) {
 		res->series_dropped += res->workers[i].series.dropped;
+		if (res->workers[i].late_start_ns)
+			cell_log(res, "thread %d started %lld ms after the shared start (a busy machine): it began at its next period",
+				 i, (long long)(res->workers[i].late_start_ns / NS_PER_MS));
+	}
 	if (res->series_dropped)
 		cell_log(res, "warning: %llu per-second records dropped (ring full)",
 			 (unsigned long long)res->series_dropped);
+out_stop:
 	if (dma >= 0)
 		close(dma);
 	loadset_stop(&res->loads);
+	for (int i = 0; i < res->loads.n; i++)
+		if (res->loads.proc[i].ops == 0)
+			cell_log(res, "warning: load %s[%d] reported no operations",
+				 cfg->load[c->load].name, i);
 out_teardown:
 	teardown_workloads(wd, res, ready);
 	if (res->status != CELL_OK)
@@ -271,7 +310,9 @@ void cell_result_free(struct cell_result *res)
 	free(res->logbuf);
 	free(res->workers);
 	free(res->series);
+	loadset_free(&res->loads);
 	memset(res, 0, sizeof(*res));
+	loadset_init(&res->loads);
 }
 
 /* ---- thresholds ---- */

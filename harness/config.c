@@ -9,86 +9,102 @@
 #include "cpulist.h"
 #include "kernel.h"
 #include "load.h"
+#include "load_ops.h"
 #include "log.h"
 #include "units.h"
 
 #define OFF(T, f) offsetof(T, f)
+/* key, type, offset, min, max, default, help, choices, flags */
+#define ROW(k, t, o, lo, hi, d, h, c, f) { .key = (k), .type = (t), \
+	.offset = (o), .min = (lo), .max = (hi), .def = (d), .help = (h), \
+	.choices = (c), .flags = (f) }
 
 const struct opt campaign_options[] = {
-	{ "name", OPT_STRING, OFF(struct campaign_opts, name), 0, 0, "latlab",
-	  "campaign name: results go to OUTPUT/NAME/", NULL, 0 },
-	{ "duration", OPT_DURATION, OFF(struct campaign_opts, duration),
+	ROW("name", OPT_STRING, OFF(struct campaign_opts, name), 0, 0, "latlab",
+	  "campaign name: results go to OUTPUT/NAME/", NULL, 0),
+	ROW("duration", OPT_DURATION, OFF(struct campaign_opts, duration),
 	  NS_PER_S / 10, 7 * 24 * 3600 * NS_PER_S, "60s",
-	  "measuring time per cell", NULL, 0 },
-	{ "output", OPT_STRING, OFF(struct campaign_opts, output), 0, 0,
-	  "results", "results directory (-o overrides)", NULL, 0 },
-	{ "repeat", OPT_INT, OFF(struct campaign_opts, repeat), 1, 1000, "1",
-	  "run every cell this many times (innermost axis)", NULL, 0 },
+	  "measuring time per cell", NULL, 0),
+	ROW("output", OPT_STRING, OFF(struct campaign_opts, output), 0, 0,
+	  "results", "results directory (-o overrides)", NULL, 0),
+	ROW("repeat", OPT_INT, OFF(struct campaign_opts, repeat), 1, 1000, "1",
+	  "run every cell this many times (innermost axis)", NULL, 0),
 	{ 0 },
 };
 
 const struct opt matrix_options[] = {
-	{ "kernel", OPT_AXIS_NAME, OFF(struct matrix_opts, kernel), 0, 0,
+	ROW("kernel", OPT_AXIS_NAME, OFF(struct matrix_opts, kernel), 0, 0,
 	  "running", "kernel variants: running, stock, rt or [kernel.NAME]",
-	  NULL, 0 },
-	{ "load", OPT_AXIS_NAME, OFF(struct matrix_opts, load), 0, 0, "none",
-	  "loads: none or [load.NAME]", NULL, 0 },
-	{ "workload", OPT_AXIS_NAME, OFF(struct matrix_opts, workload), 0, 0,
-	  "timer", "workloads: a registered type or [workload.NAME]", NULL, 0 },
-	{ "threads", OPT_AXIS_INT, OFF(struct matrix_opts, threads), 1, 1024,
+	  NULL, 0),
+	ROW("load", OPT_AXIS_NAME, OFF(struct matrix_opts, load), 0, 0, "none",
+	  "loads: none or [load.NAME]", NULL, 0),
+	ROW("workload", OPT_AXIS_NAME, OFF(struct matrix_opts, workload), 0, 0,
+	  "timer", "workloads: a registered type or [workload.NAME]", NULL, 0),
+	ROW("threads", OPT_AXIS_INT, OFF(struct matrix_opts, threads), 1, 1024,
 	  "1", "measured threads, or all (one per CPU of the affinity)", NULL,
-	  OPT_ALLOW_ALL },
-	{ "affinity", OPT_AXIS_AFFINITY, OFF(struct matrix_opts, affinity), 0,
+	  OPT_ALLOW_ALL),
+	ROW("affinity", OPT_AXIS_AFFINITY, OFF(struct matrix_opts, affinity), 0,
 	  0, "spread",
 	  "spread (one CPU each), all (unpinned), isolated, or a CPU list (0-1+3)",
-	  NULL, 0 },
-	{ "interval", OPT_AXIS_DURATION, OFF(struct matrix_opts, interval),
-	  10 * NS_PER_US, 10 * NS_PER_S, "1ms", "wake-up period", NULL, 0 },
-	{ "priority", OPT_AXIS_INT, OFF(struct matrix_opts, priority), 1, 99,
-	  "90", "SCHED_FIFO priority of the measured threads", NULL, 0 },
-	{ "size", OPT_AXIS_SIZE, OFF(struct matrix_opts, size), 1, 1LL << 30,
-	  "4KiB", "I/O size per cycle, for workloads that use it", NULL, 0 },
+	  NULL, 0),
+	ROW("interval", OPT_AXIS_DURATION, OFF(struct matrix_opts, interval),
+	  10 * NS_PER_US, 10 * NS_PER_S, "1ms", "wake-up period", NULL, 0),
+	ROW("priority", OPT_AXIS_INT, OFF(struct matrix_opts, priority), 1, 99,
+	  "90", "SCHED_FIFO priority of the measured threads", NULL, 0),
+	ROW("size", OPT_AXIS_SIZE, OFF(struct matrix_opts, size), 1, 1LL << 30,
+	  "4KiB", "I/O size per cycle, for workloads that use it", NULL, 0),
 	{ 0 },
 };
 
-#define THR(f, help) { #f, OPT_DURATION, OFF(struct threshold_opts, f), \
-	0, 24 * 3600 * NS_PER_S, NULL, help, NULL, OPT_OPTIONAL }
+#define THR(f, help) ROW(#f, OPT_DURATION, OFF(struct threshold_opts, f), \
+	0, 24 * 3600 * NS_PER_S, NULL, help, NULL, OPT_OPTIONAL)
 
 const struct opt threshold_options[] = {
-	{ "metric", OPT_ENUM, OFF(struct threshold_opts, metric), 0, 0,
-	  "wakeup", "metric the latency limits apply to", METRIC_NAMES, 0 },
+	ROW("metric", OPT_ENUM, OFF(struct threshold_opts, metric), 0, 0,
+	  "wakeup", "metric the latency limits apply to", METRIC_NAMES, 0),
 	THR(max, "fail a cell whose max exceeds this"),
-	{ "p50", OPT_DURATION, OFF(struct threshold_opts, p50), 0,
+	ROW("p50", OPT_DURATION, OFF(struct threshold_opts, p50), 0,
 	  24 * 3600 * NS_PER_S, NULL, "fail above this median", NULL,
-	  OPT_OPTIONAL },
+	  OPT_OPTIONAL),
 	THR(p90, "fail above this 90th percentile"),
 	THR(p99, "fail above this 99th percentile"),
-	{ "p99.9", OPT_DURATION, OFF(struct threshold_opts, p99_9), 0,
+	ROW("p99.9", OPT_DURATION, OFF(struct threshold_opts, p99_9), 0,
 	  24 * 3600 * NS_PER_S, NULL, "fail above this 99.9th percentile",
-	  NULL, OPT_OPTIONAL },
-	{ "p99.99", OPT_DURATION, OFF(struct threshold_opts, p99_99), 0,
+	  NULL, OPT_OPTIONAL),
+	ROW("p99.99", OPT_DURATION, OFF(struct threshold_opts, p99_99), 0,
 	  24 * 3600 * NS_PER_S, NULL, "fail above this 99.99th percentile",
-	  NULL, OPT_OPTIONAL },
-	{ "overruns", OPT_INT, OFF(struct threshold_opts, overruns), 0,
+	  NULL, OPT_OPTIONAL),
+	ROW("overruns", OPT_INT, OFF(struct threshold_opts, overruns), 0,
 	  INT64_MAX, NULL, "most overruns allowed per thread", NULL,
-	  OPT_OPTIONAL },
-	{ "errors", OPT_INT, OFF(struct threshold_opts, errors), 0, INT64_MAX,
-	  NULL, "most I/O errors allowed per thread", NULL, OPT_OPTIONAL },
+	  OPT_OPTIONAL),
+	ROW("errors", OPT_INT, OFF(struct threshold_opts, errors), 0, INT64_MAX,
+	  NULL, "most I/O errors allowed per thread", NULL, OPT_OPTIONAL),
 	{ 0 },
 };
 
 const struct opt kernel_options[] = {
-	{ "match", OPT_STRING, OFF(struct kernel_def, match), 0, 0, NULL,
+	ROW("match", OPT_STRING, OFF(struct kernel_def, match), 0, 0, NULL,
 	  "how to recognise it: [!]preempt:MODEL, [!]release:GLOB or any",
-	  NULL, 0 },
-	{ "reboot", OPT_STRING, OFF(struct kernel_def, reboot), 0, 0, "",
-	  "argv that boots this variant (used only with --reboot)", NULL, 0 },
+	  NULL, 0),
+	ROW("reboot", OPT_STRING, OFF(struct kernel_def, reboot), 0, 0, "",
+	  "argv that boots this variant (used only with --reboot)", NULL, 0),
 	{ 0 },
 };
 
 const struct opt load_options[] = {
-	{ "type", OPT_STRING, OFF(struct load_def, type), 0, 0, NULL,
-	  "load type (see the load list)", NULL, 0 },
+	ROW("type", OPT_STRING, OFF(struct load_def, type), 0, 0, NULL,
+	  "load type (see the load list)", NULL, 0),
+	ROW("cpus", OPT_STRING, OFF(struct load_def, cpus), 0, 0, "all",
+	  "all, housekeeping (CPUs with no measured thread) or a CPU list",
+	  NULL, 0),
+	ROW("instances", OPT_STRING, OFF(struct load_def, instances), 0, 0, "1",
+	  "latload processes: a number, or per-cpu (one pinned to each CPU)",
+	  NULL, 0),
+	ROW("nice", OPT_INT, OFF(struct load_def, nice), -20, 19, "0",
+	  "nice value of the load processes", NULL, 0),
+	ROW("ready_timeout", OPT_DURATION, OFF(struct load_def, ready_timeout),
+	  NS_PER_MS, 600 * NS_PER_S, "10s",
+	  "how long every instance may take to report ready", NULL, 0),
 	{ 0 },
 };
 
@@ -401,9 +417,11 @@ static int apply_entry(struct config *cfg, const struct config_entry *e,
 		if (!def)
 			return -EINVAL;
 		struct load_def *l = def;
-		if (!l->loc.file)
+		if (!l->loc.file) {
+			opt_defaults(load_options, l);
 			l->loc = e->section_loc;
-		if (strcmp(e->key, "type") == 0)
+		}
+		if (opt_find(load_options, e->key))
 			return set_option(load_options, l, e, err, errlen);
 		return 0;	/* type options: checked once the type is known */
 	}
@@ -476,30 +494,78 @@ static int resolve_workload(struct config *cfg, struct workload_def *w,
 	return 0;
 }
 
+static int check_load_cpus(const struct load_def *l, struct srcloc loc,
+			   char *err, size_t errlen)
+{
+	cpu_set_t set, online;
+
+	if (strcmp(l->cpus, "all") != 0 && strcmp(l->cpus, "housekeeping") != 0) {
+		if (cpulist_parse(l->cpus, &set) || CPU_COUNT(&set) == 0)
+			return cfg_fail(err, errlen, &loc,
+					"cpus = '%s': expected all, housekeeping or a CPU list",
+					l->cpus);
+		cpulist_online(&online);
+		for (int c = 0; c < CPU_SETSIZE; c++)
+			if (CPU_ISSET(c, &set) && !CPU_ISSET(c, &online))
+				return cfg_fail(err, errlen, &loc,
+						"cpus = '%s': CPU %d is not online",
+						l->cpus, c);
+	}
+	return 0;
+}
+
 static int resolve_load(struct config *cfg, struct load_def *l, char *err,
 			size_t errlen)
 {
-	char section[CFG_NAME_MAX + 16];
+	char section[CFG_NAME_MAX + 16], why[256];
 	struct srcloc tloc;
+	int64_t n;
 
 	snprintf(section, sizeof(section), "load.%s", l->name);
 	tloc = key_loc(cfg, section, "type", l->loc);
 	if (!l->type[0])
 		return cfg_fail(err, errlen, &l->loc, "[%s] has no 'type ='",
 				section);
-	if (!load_type_find(l->type))
-		return cfg_fail(err, errlen, &tloc,
-				"unknown load type '%s' (latlab list shows them)",
-				l->type);
+	if (strcmp(l->type, "none") != 0) {
+		l->ops = load_find(l->type);
+		if (!l->ops)
+			return cfg_fail(err, errlen, &tloc,
+					"unknown load type '%s' (latlab list shows them)",
+					l->type);
+	}
+	if (check_load_cpus(l, key_loc(cfg, section, "cpus", l->loc), err,
+			    errlen))
+		return -EINVAL;
+	if (strcmp(l->instances, "per-cpu") != 0 &&
+	    (units_parse_int(l->instances, &n) || n < 1 || n > 1024)) {
+		struct srcloc iloc = key_loc(cfg, section, "instances", l->loc);
+
+		return cfg_fail(err, errlen, &iloc,
+				"instances = '%s': expected a number (1 to 1024) or per-cpu",
+				l->instances);
+	}
+	const struct opt *table = l->ops ? l->ops->options : NULL;
+	size_t size = l->ops && l->ops->opts_size ? l->ops->opts_size : 1;
+
+	l->opts = calloc(1, size);
+	if (!l->opts)
+		return cfg_fail(err, errlen, NULL, "out of memory");
+	opt_defaults(table, l->opts);
 	for (int i = 0; i < cfg->nentries; i++) {
 		const struct config_entry *e = &cfg->entries[i];
 
-		if (strcmp(e->section, section) == 0 &&
-		    strcmp(e->key, "type") != 0)
+		if (strcmp(e->section, section) != 0 ||
+		    opt_find(load_options, e->key))
+			continue;
+		if (!opt_find(table, e->key))
 			return cfg_fail(err, errlen, &e->loc,
-					"unknown key '%s' for load type '%s'",
+					"unknown key '%s' for load type '%s' (see latlab list)",
 					e->key, l->type);
+		if (set_option(table, l->opts, e, err, errlen))
+			return -EINVAL;
 	}
+	if (l->ops && l->ops->check && l->ops->check(l->opts, why, sizeof(why)))
+		return cfg_fail(err, errlen, &l->loc, "[%s]: %s", section, why);
 	return 0;
 }
 
@@ -542,6 +608,7 @@ static int add_builtin_defs(struct config *cfg, char *err, size_t errlen)
 			    name, &m->load.loc, "load", err, errlen);
 		if (!l)
 			return -EINVAL;
+		opt_defaults(load_options, l);
 		snprintf(l->type, sizeof(l->type), "none");
 		l->loc = m->load.loc;
 	}
@@ -666,11 +733,13 @@ void config_free(struct config *cfg)
 {
 	for (int i = 0; i < cfg->nworkloads; i++)
 		free(cfg->workload[i].opts);
+	for (int i = 0; i < cfg->nloads; i++)
+		free(cfg->load[i].opts);
 	for (int i = 0; i < cfg->nentries; i++)
 		free(cfg->entries[i].value);
 	free(cfg->entries);
 	cfg->entries = NULL;
-	cfg->nentries = cfg->nworkloads = 0;
+	cfg->nentries = cfg->nworkloads = cfg->nloads = 0;
 }
 
 void config_write_ini(FILE *fp, const struct config *cfg)
@@ -688,8 +757,12 @@ void config_write_ini(FILE *fp, const struct config *cfg)
 		opt_write_ini(fp, kernel_options, &cfg->kernel[i]);
 	}
 	for (int i = 0; i < cfg->nloads; i++) {
-		fprintf(fp, "\n[load.%s]\n", cfg->load[i].name);
-		opt_write_ini(fp, load_options, &cfg->load[i]);
+		const struct load_def *l = &cfg->load[i];
+
+		fprintf(fp, "\n[load.%s]\n", l->name);
+		opt_write_ini(fp, load_options, l);
+		if (l->ops)
+			opt_write_ini(fp, l->ops->options, l->opts);
 	}
 	for (int i = 0; i < cfg->nworkloads; i++) {
 		const struct workload_def *w = &cfg->workload[i];

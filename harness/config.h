@@ -46,9 +46,17 @@ struct kernel_def {
 	struct srcloc loc;
 };
 
+struct load_ops;
+
 struct load_def {
 	char name[CFG_NAME_MAX];
 	char type[OPT_STR_MAX];
+	char cpus[OPT_STR_MAX];		/* all | housekeeping | CPU list */
+	char instances[OPT_STR_MAX];	/* a number, or per-cpu */
+	int64_t nice;
+	int64_t ready_timeout;		/* ns */
+	const struct load_ops *ops;	/* NULL for type none */
+	void *opts;			/* ops->options struct, owned */
 	struct srcloc loc;
 };
 

@@ -1,42 +1,69 @@
 /*
- * The load hook of the cell runner. A load keeps the machine busy while
- * the workers measure; the generators themselves (latload) come with
- * their own issue. Today the only type is `none`.
+ * The loads of one cell, supervised. Each instance is a `latload` process
+ * in its own process group, dying with latlab (PR_SET_PDEATHSIG), pinned
+ * to its CPUs and niced as [load.NAME] says. All instances report ready
+ * on one pipe and start together when the go pipe closes. One that exits
+ * early is restarted and counted; at the end SIGTERM, a grace period,
+ * SIGKILL, and every child reaped. Each reports its operations on exit.
  */
 #ifndef LATLAB_LOAD_H
 #define LATLAB_LOAD_H
 
+#include <sched.h>
+#include <stdint.h>
 #include <stdio.h>
-
-struct load_type {
-	const char *name;
-	const char *help;
-};
-
-/* Every load type the harness can start, NULL-name-terminated. */
-extern const struct load_type load_types[];
-
-/* The type called `name`, or NULL. */
-const struct load_type *load_type_find(const char *name);
+#include <sys/types.h>
 
 struct load_def;
 
-/* Running loads of one cell. */
-struct loadset {
-	int count;
+struct load_proc {
+	pid_t pid;		/* 0 when not running */
+	int out;		/* its stdout+stderr, non-blocking; -1 when closed */
+	char cpus[64];		/* where it may run, as a CPU list */
+	cpu_set_t mask;
+	uint64_t ops;		/* summed over its runs */
+	double seconds;		/* summed over its runs */
+	int restarts;
+	char text[1024];	/* what it printed, for the cell's log */
+	size_t textlen;
 };
 
+struct loadset {
+	const struct load_def *def;
+	int n;
+	struct load_proc *proc;
+	int ready[2], go[2];	/* pipes; -1 when closed */
+	int stopping;
+	int exe_fd;		/* latload, opened once, run with fexecve */
+	void (*log)(void *arg, const char *line);
+	void *log_arg;
+};
+
+/* An empty set (nothing to stop or free); before any other call. */
+void loadset_init(struct loadset *ls);
+
 /*
- * Start the cell's load and return once it runs. 0 or -errno with a
- * reason in err.
+ * Start `def`'s instances and wait until every one is ready (or
+ * ready_timeout passed), then let them all go. `measured` holds the CPUs
+ * of pinned measured threads (for cpus = housekeeping). `log` receives
+ * progress lines. 0, or -errno with a reason in err; on error nothing is
+ * left running.
  */
 int loadset_start(struct loadset *ls, const struct load_def *def,
+		  const cpu_set_t *measured,
+		  void (*log)(void *arg, const char *line), void *log_arg,
 		  char *err, size_t errlen);
 
-/* Stop every process of the load and reap it. */
+/* Restart instances that ended early; call while measuring. */
+void loadset_poll(struct loadset *ls);
+
+/* SIGTERM, grace period, SIGKILL; reap every instance, read its result. */
 void loadset_stop(struct loadset *ls);
 
-/* load.csv: type,cpus,ops,ops_per_s,restarts — one row per instance. */
-int loadset_write_csv(const struct loadset *ls, FILE *fp);
+/* Free what start allocated (after stop). */
+void loadset_free(struct loadset *ls);
+
+/* load.csv: load,type,instance,cpus,ops,ops_per_s,restarts */
+void loadset_write_csv(const struct loadset *ls, FILE *fp);
 
 #endif

@@ -12,7 +12,7 @@
 #include "campaign.h"
 #include "config.h"
 #include "exitcodes.h"
-#include "load.h"
+#include "load_ops.h"
 #include "log.h"
 #include "sysinfo.h"
 #include "version.h"
@@ -254,9 +254,17 @@ static int cmd_list(int argc, char **argv)
 		if (w->options && w->options->key)
 			list_table(sec, w->options);
 	}
-	printf("\nLoads ([load.NAME] type = ..., or none in the load axis):\n");
-	for (const struct load_type *t = load_types; t->name; t++)
-		printf("  %-10s %s\n", t->name, t->help);
+	printf("\nLoads ([load.NAME] type = ..., or none in the load axis; each instance is a latload process):\n");
+	printf("\n  %-10s %s\n", "none", "no load: the machine as it is");
+	for (int i = 0; load_registry[i]; i++) {
+		const struct load_ops *l = load_registry[i];
+		char sec[64];
+
+		printf("\n  %-10s %s\n", l->name, l->help);
+		snprintf(sec, sizeof(sec), "load type %s", l->name);
+		if (l->options && l->options->key)
+			list_table(sec, l->options);
+	}
 	printf("\nKernel variants built in: running (any kernel), stock (!preempt:rt), rt (preempt:rt)\n");
 	return EXIT_PASS;
 }
@@ -325,7 +333,8 @@ int main(int argc, char **argv)
 	}
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
 		return cmd_help(1, argv);
-	if (workload_registry_check(workload_registry) != 0)
+	if (workload_registry_check(workload_registry) != 0 ||
+	    load_registry_check(load_registry) != 0)
 		return EXIT_RUNTIME;
 	c = find_command(argv[1]);
 	if (!c) {

@@ -1,6 +1,7 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include "worker.h"
 
@@ -48,13 +49,30 @@ static void flush_second(struct worker *w, struct series_rec *sec)
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
-	int64_t start = ts_ns(&w->start);
-	int64_t end = start + w->duration_ns;
-	int64_t next = start + w->interval_ns;
 	struct series_rec sec = { .thread = w->thread };
 	struct rusage ru;
+	char byte;
 
 	prefault_stack();
+	/* the gate: every measured thread exists, the start is set */
+	while (read(w->gate_fd, &byte, 1) != 0 && errno == EINTR)
+		;
+	int64_t start = atomic_load_explicit(w->start_ns, memory_order_acquire);
+	int64_t end = start + w->duration_ns;
+	int64_t next = start + w->interval_ns;
+
+	/*
+	 * Created after the shared start (the main thread is SCHED_OTHER and
+	 * a load may starve it): begin at the next whole period instead of
+	 * recording the creation delay as a wake-up latency.
+	 */
+	int64_t now = now_ns();
+	if (now >= next) {
+		int64_t skip = ((now - next) / w->interval_ns + 1) * w->interval_ns;
+
+		w->late_start_ns = skip;
+		next += skip;
+	}
 	while (next <= end &&
 	       !atomic_load_explicit(w->stop, memory_order_relaxed)) {
 		struct timespec t = ns_ts(next);

@@ -7,7 +7,9 @@
  *   response = io_done - intended      (what the application sees)
  * A cycle whose work ends past the next period is an overrun: every
  * period it covered is counted in `overruns` and the next wake is the
- * first period boundary after the work ended.
+ * first period boundary after the work ended. A thread that only starts
+ * running after the shared start begins at its next period boundary
+ * (late_start_ns says how much it skipped); that is not a latency.
  */
 #ifndef LATLAB_WORKER_H
 #define LATLAB_WORKER_H
@@ -30,7 +32,14 @@ struct worker {
 	int policy;		/* SCHED_FIFO, or SCHED_OTHER with --allow-non-rt */
 	int priority;
 	int64_t interval_ns;
-	struct timespec start;	/* CLOCK_MONOTONIC: first period is start+interval */
+	/*
+	 * The shared start (CLOCK_MONOTONIC ns; the first period is
+	 * start + interval), stored by the main thread before it closes the
+	 * gate pipe's write end; the worker waits for end-of-file on
+	 * gate_fd before it reads start.
+	 */
+	const _Atomic int64_t *start_ns;
+	int gate_fd;
 	int64_t duration_ns;	/* measure until start + duration */
 	const struct workload_ops *ops;
 	struct workload_ctx ctx;
@@ -45,6 +54,7 @@ struct worker {
 	uint64_t bytes;
 	int64_t utime_ns, stime_ns;	/* getrusage(RUSAGE_THREAD) */
 	int last_cpu;		/* CPU it ran its last cycle on */
+	int64_t late_start_ns;	/* periods skipped: created after the start */
 	struct ring series;	/* per-second maxima -> main thread */
 
 	pthread_t tid;

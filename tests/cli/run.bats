@@ -54,7 +54,7 @@ load helper
 	grep -q '^cpus = 0,0$' "$D/cell.ini"
 	grep -q '^\[warnings\]' "$D/sysinfo.ini"
 	grep -q "^release = $(uname -r)\$" "$D/sysinfo.ini"
-	[ "$(head -1 "$D/load.csv")" = "type,cpus,ops,ops_per_s,restarts" ]
+	[ "$(cat "$D/load.csv")" = "load,type,instance,cpus,ops,ops_per_s,restarts" ]
 
 	# cells.csv: the axes, status and summary, one row per thread x metric
 	[ "$(tail -n +2 "$C/cells.csv" | wc -l)" -eq 6 ]

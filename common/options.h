@@ -61,6 +61,7 @@ struct opt {
 	const char *help;
 	const char *choices;	/* OPT_ENUM: "a|b|c" */
 	unsigned flags;
+	char short_opt;		/* latload's one-letter flag, or 0 */
 };
 
 /* The row for `key` in a NULL-key-terminated table, or NULL. */

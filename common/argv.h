@@ -1,0 +1,18 @@
+/*
+ * A command line written in a config, split into an argv without a
+ * shell: words are separated by blanks; "double quotes" keep blanks in a
+ * word; a backslash takes the next character as it is (\" \\ \ ).
+ * Nothing else is special: no variables, globs, pipes or redirections.
+ */
+#ifndef LATLAB_ARGV_H
+#define LATLAB_ARGV_H
+
+/*
+ * Split `cmd`. On success returns 0 and a NULL-terminated *argv whose
+ * words live in the same allocation (free(*argv) frees all); *argc is
+ * the word count. -EINVAL for an unclosed quote, a trailing backslash or
+ * no word at all; -ENOMEM.
+ */
+int argv_split(const char *cmd, char ***argv, int *argc);
+
+#endif

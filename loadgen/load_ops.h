@@ -1,0 +1,84 @@
+/*
+ * A load type keeps the machine busy while latlab measures. Each lives in
+ * one file of loadgen/ that fills a struct load_ops; registry.c lists
+ * them. latload runs one instance of one type; the harness starts as many
+ * latload processes as a [load.NAME] section asks for.
+ *
+ * run() sets up (forks, sockets, buffers), calls ctx->ready() once it is
+ * able to start at full speed — that reports "ready" and blocks until
+ * "go" — then works until *ctx->stop is set, and returns the number of
+ * operations done (>= 0) or -errno.
+ */
+#ifndef LATLAB_LOAD_OPS_H
+#define LATLAB_LOAD_OPS_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "options.h"
+
+/* A hackbench-style flag that sets an option: -p is ipc = pipe. */
+struct load_flag {
+	char short_opt;
+	const char *long_opt;
+	const char *key;
+	const char *value;
+	const char *help;
+};
+
+struct load_ctx {
+	const void *opts;	/* the type's options struct */
+	_Atomic int *stop;	/* set on SIGTERM/SIGINT or at the duration */
+	int finite;		/* hackbench -l without --duration: stop by itself */
+	/*
+	 * Per-worker counters in memory shared with forked children: worker
+	 * i adds to slot[i * LOAD_SLOT_STRIDE] only.
+	 */
+	uint64_t *slot;
+	int nslots;
+	int (*ready)(struct load_ctx *ctx);	/* report ready, wait for go */
+	int ready_fd, go_fd;	/* -1 when latload runs alone */
+	int64_t go_ns;		/* CLOCK_MONOTONIC when go came */
+};
+
+#define LOAD_SLOT_STRIDE 8	/* 64 bytes: one cache line per worker */
+#define LOAD_MAX_SLOTS 4096
+
+static inline void load_count(struct load_ctx *ctx, int worker, uint64_t n)
+{
+	ctx->slot[(size_t)worker * LOAD_SLOT_STRIDE] += n;
+}
+
+/* Sum of every worker's counter (read after the workers stopped). */
+uint64_t load_total(const struct load_ctx *ctx);
+
+struct load_ops {
+	const char *name;
+	const char *help;
+	const struct opt *options;	/* NULL-key-terminated, or NULL */
+	size_t opts_size;
+	const struct load_flag *flags;	/* NULL-terminated by short_opt 0 */
+	/* cross-option checks after parsing; 0 or -EINVAL with err set */
+	int (*check)(const void *opts, char *err, size_t errlen);
+	int64_t (*run)(struct load_ctx *ctx);
+};
+
+/* Every load type, NULL-terminated. */
+extern const struct load_ops *const load_registry[];
+
+/* The type called `name`, or NULL. */
+const struct load_ops *load_find(const char *name);
+
+/* Every descriptor has a name and run(), names unique. 0 or -EINVAL. */
+int load_registry_check(const struct load_ops *const *reg);
+
+/*
+ * First thing in a child process a load forked: die with the parent
+ * (SIGKILL; `parent` is the forking process's pid, taken before fork),
+ * unblock and default the signals latload blocks.
+ */
+void load_child_init(pid_t parent);
+
+#endif

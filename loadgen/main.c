@@ -1,0 +1,345 @@
+/*
+ * latload: load generators, alone or under latlab.
+ *
+ *   latload TYPE [OPTIONS] [--duration D]      run until D, or SIGTERM
+ *   latload hackbench -g 10 -l 1000            like rt-tests' hackbench
+ *   latload list
+ *
+ * On exit every instance prints one machine-readable line on stdout:
+ *   latload-result type=T ops=N seconds=S ops_per_s=R
+ * Under the harness, --ready-fd N gets one byte when the load can start and
+ * --go-fd M is read until end-of-file before it does (ready/go), so every
+ * instance starts together.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "exitcodes.h"
+#include "load_ops.h"
+#include "log.h"
+#include "units.h"
+#include "version.h"
+
+#define OPT_BASE 1000
+#define FLAG_BASE 2000
+enum { OPT_DURATION_ARG = 3000, OPT_READY_FD, OPT_GO_FD, OPT_HELP };
+
+/* main's state, shared with the signal thread */
+static _Atomic int stop_flag;
+static int64_t duration_ns;		/* 0: until SIGTERM */
+static _Atomic int64_t deadline_ns;	/* 0: none yet (set at go) */
+
+static int64_t mono_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (int64_t)t.tv_sec * NS_PER_S + t.tv_nsec;
+}
+
+/* Takes SIGTERM/SIGINT and the duration's end; only sets the flag. */
+static void *signal_thread(void *arg)
+{
+	sigset_t *sigs = arg;
+
+	while (!atomic_load(&stop_flag)) {
+		struct timespec wait = { 0, 50 * NS_PER_MS };
+		int sig = sigtimedwait(sigs, NULL, &wait);
+
+		int64_t end = atomic_load(&deadline_ns);
+
+		if (sig > 0 || (end && mono_ns() >= end))
+			atomic_store(&stop_flag, 1);
+	}
+	return NULL;
+}
+
+static int ready_go(struct load_ctx *ctx)
+{
+	char byte = 'r', buf[64];
+	ssize_t n;
+
+	if (ctx->ready_fd >= 0) {
+		if (write(ctx->ready_fd, &byte, 1) != 1)
+			return -errno;
+		close(ctx->ready_fd);
+		ctx->ready_fd = -1;
+	}
+	if (ctx->go_fd >= 0) {
+		/* go is the harness closing its end: read returns 0 */
+		while ((n = read(ctx->go_fd, buf, sizeof(buf))) != 0)
+			if (n < 0 && errno != EINTR)
+				return -errno;
+		close(ctx->go_fd);
+		ctx->go_fd = -1;
+	}
+	ctx->go_ns = mono_ns();
+	if (duration_ns)
+		atomic_store(&deadline_ns, ctx->go_ns + duration_ns);
+	return 0;
+}
+
+static void usage(FILE *fp)
+{
+	fprintf(fp, "usage: latload TYPE [OPTIONS] [--duration D]\n"
+		    "       latload list\n\ntypes:\n");
+	for (int i = 0; load_registry[i]; i++)
+		fprintf(fp, "  %-10s %s\n", load_registry[i]->name,
+			load_registry[i]->help);
+	fprintf(fp, "\nlatload TYPE --help shows a type's options.\n");
+}
+
+static void type_help(const struct load_ops *ops, FILE *fp)
+{
+	char def[64];
+
+	fprintf(fp, "usage: latload %s [OPTIONS] [--duration D]\n%s\n\n",
+		ops->name, ops->help);
+	for (const struct opt *o = ops->options; o && o->key; o++) {
+		snprintf(def, sizeof(def), "%s", o->def ? o->def : "");
+		if (o->short_opt)
+			fprintf(fp, "  -%c, --%-12s", o->short_opt, o->key);
+		else
+			fprintf(fp, "      --%-12s", o->key);
+		fprintf(fp, " %-9s default %-8s %s%s%s\n", opt_type_name(o), def,
+			o->help, o->choices ? ": " : "",
+			o->choices ? o->choices : "");
+	}
+	for (const struct load_flag *f = ops->flags; f && f->short_opt; f++)
+		fprintf(fp, "  -%c, --%-12s %s (%s = %s)\n", f->short_opt,
+			f->long_opt, f->help, f->key, f->value);
+	fprintf(fp, "      --duration D   run for D, then print the result (default: until SIGTERM)\n");
+}
+
+static int list_types(void)
+{
+	for (int i = 0; load_registry[i]; i++) {
+		type_help(load_registry[i], stdout);
+		printf("\n");
+	}
+	return EXIT_PASS;
+}
+
+struct args {
+	int64_t duration;
+	int ready_fd, go_fd;
+};
+
+/* getopt_long from the type's option table and flags. */
+static int parse_args(const struct load_ops *ops, void *opts, int argc,
+		      char **argv, struct args *a)
+{
+	struct option longopts[128];
+	char shortopts[128] = "+";
+	int n = 0, opt;
+	char err[256];
+
+	for (const struct opt *o = ops->options; o && o->key && n < 100; o++) {
+		longopts[n] = (struct option){ o->key, required_argument, NULL,
+					       OPT_BASE + (int)(o - ops->options) };
+		n++;
+		if (o->short_opt) {
+			size_t l = strlen(shortopts);
+			shortopts[l] = o->short_opt;
+			shortopts[l + 1] = ':';
+			shortopts[l + 2] = '\0';
+		}
+	}
+	for (const struct load_flag *f = ops->flags; f && f->short_opt; f++) {
+		longopts[n++] = (struct option){ f->long_opt, no_argument, NULL,
+						 FLAG_BASE + (int)(f - ops->flags) };
+		size_t l = strlen(shortopts);
+		shortopts[l] = f->short_opt;
+		shortopts[l + 1] = '\0';
+	}
+	longopts[n++] = (struct option){ "duration", required_argument, NULL, OPT_DURATION_ARG };
+	longopts[n++] = (struct option){ "ready-fd", required_argument, NULL, OPT_READY_FD };
+	longopts[n++] = (struct option){ "go-fd", required_argument, NULL, OPT_GO_FD };
+	longopts[n++] = (struct option){ "help", no_argument, NULL, OPT_HELP };
+	longopts[n] = (struct option){ NULL, 0, NULL, 0 };
+	strcat(shortopts, "h");
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		const struct opt *o = NULL;
+		int64_t v;
+
+		if (opt >= OPT_BASE && opt < FLAG_BASE)
+			o = &ops->options[opt - OPT_BASE];
+		for (const struct opt *s = ops->options; !o && s && s->key; s++)
+			if (s->short_opt && s->short_opt == opt)
+				o = s;
+		if (o) {
+			if (opt_parse(o, opts, optarg, err, sizeof(err))) {
+				log_error("%s", err);
+				return EXIT_USAGE;
+			}
+			continue;
+		}
+		const struct load_flag *f = NULL;
+		if (opt >= FLAG_BASE && opt < OPT_DURATION_ARG)
+			f = &ops->flags[opt - FLAG_BASE];
+		for (const struct load_flag *s = ops->flags; !f && s && s->short_opt; s++)
+			if (s->short_opt == opt)
+				f = s;
+		if (f) {
+			if (opt_parse(opt_find(ops->options, f->key), opts,
+				      f->value, err, sizeof(err))) {
+				log_error("%s", err);
+				return EXIT_USAGE;
+			}
+			continue;
+		}
+		switch (opt) {
+		case OPT_DURATION_ARG:
+			if (units_parse_duration(optarg, &a->duration) ||
+			    a->duration <= 0) {
+				log_error("--duration '%s' is not a duration with a unit (ns us ms s m h)",
+					  optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case OPT_READY_FD:
+		case OPT_GO_FD:
+			if (units_parse_int(optarg, &v) || v < 0 || v > 65535) {
+				log_error("bad file descriptor '%s'", optarg);
+				return EXIT_USAGE;
+			}
+			*(opt == OPT_READY_FD ? &a->ready_fd : &a->go_fd) = (int)v;
+			break;
+		case 'h':
+		case OPT_HELP:
+			type_help(ops, stdout);
+			return -1;
+		default:
+			fprintf(stderr, "latload %s --help lists the options\n",
+				ops->name);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind != argc) {
+		log_error("unexpected argument '%s'", argv[optind]);
+		return EXIT_USAGE;
+	}
+	if (ops->check && ops->check(opts, err, sizeof(err))) {
+		log_error("%s", err);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const struct load_ops *ops;
+	struct args a = { .ready_fd = -1, .go_fd = -1 };
+	sigset_t sigs;
+	pthread_t sig_tid;
+	void *opts;
+	int rc;
+
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (strcmp(argv[1], "--version") == 0) {
+		printf("latload %s\n", LATLAB_VERSION);
+		return EXIT_PASS;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0) {
+		usage(stdout);
+		return EXIT_PASS;
+	}
+	if (load_registry_check(load_registry) != 0)
+		return EXIT_RUNTIME;
+	if (strcmp(argv[1], "list") == 0)
+		return list_types();
+	ops = load_find(argv[1]);
+	if (!ops) {
+		log_error("unknown load type '%s'", argv[1]);
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	opts = calloc(1, ops->opts_size ? ops->opts_size : 1);
+	if (!opts)
+		return EXIT_RUNTIME;
+	opt_defaults(ops->options, opts);
+	rc = parse_args(ops, opts, argc - 1, argv + 1, &a);
+	if (rc) {
+		free(opts);
+		return rc < 0 ? EXIT_PASS : rc;
+	}
+
+	/* shared with forked workers: their counters */
+	size_t slots_len = (size_t)LOAD_MAX_SLOTS * LOAD_SLOT_STRIDE * sizeof(uint64_t);
+	uint64_t *slots = mmap(NULL, slots_len, PROT_READ | PROT_WRITE,
+			       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (slots == MAP_FAILED) {
+		log_error("mmap: %s", strerror(errno));
+		free(opts);
+		return EXIT_RUNTIME;
+	}
+
+	/*
+	 * SIGTERM/SIGINT are taken by one thread with sigtimedwait: block
+	 * them before any thread or child exists; children unblock them.
+	 */
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGINT, SIG_DFL);
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGTERM);
+	sigaddset(&sigs, SIGINT);
+	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+	/* SIGCHLD too, so loads with children can wait for it */
+	sigset_t chld;
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	pthread_sigmask(SIG_BLOCK, &chld, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	struct load_ctx ctx = {
+		.opts = opts,
+		.stop = &stop_flag,
+		.slot = slots,
+		.nslots = LOAD_MAX_SLOTS,
+		.ready = ready_go,
+		.ready_fd = a.ready_fd,
+		.go_fd = a.go_fd,
+		.finite = a.duration == 0 && a.ready_fd < 0,
+	};
+	/* the duration counts from go; until then, no deadline */
+	rc = pthread_create(&sig_tid, NULL, signal_thread, &sigs);
+	if (rc) {
+		log_error("pthread_create: %s", strerror(rc));
+		return EXIT_RUNTIME;
+	}
+	duration_ns = a.duration;
+	int64_t t0 = mono_ns();
+	int64_t done = ops->run(&ctx);
+	int64_t t1 = mono_ns();
+	atomic_store(&stop_flag, 1);
+	pthread_join(sig_tid, NULL);
+
+	if (done < 0) {
+		log_error("%s: %s", ops->name, strerror((int)-done));
+		munmap(slots, slots_len);
+		free(opts);
+		return EXIT_RUNTIME;
+	}
+	double secs = (double)(t1 - (ctx.go_ns ? ctx.go_ns : t0)) / NS_PER_S;
+	if (strcmp(ops->name, "hackbench") == 0 && ctx.finite)
+		printf("Time: %.3f\n", secs);
+	printf("latload-result type=%s ops=%lld seconds=%.3f ops_per_s=%.1f\n",
+	       ops->name, (long long)done, secs, secs > 0 ? done / secs : 0.0);
+	fflush(stdout);
+	munmap(slots, slots_len);
+	free(opts);
+	return EXIT_PASS;
+}

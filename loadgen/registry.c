@@ -1,0 +1,78 @@
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include "load_ops.h"
+#include "log.h"
+
+extern const struct load_ops load_hackbench;
+extern const struct load_ops load_cpu;
+extern const struct load_ops load_memory;
+extern const struct load_ops load_disk;
+extern const struct load_ops load_fork;
+extern const struct load_ops load_net;
+extern const struct load_ops load_timer;
+extern const struct load_ops load_external;
+
+const struct load_ops *const load_registry[] = {
+	&load_hackbench,
+	&load_cpu,
+	&load_memory,
+	&load_disk,
+	&load_fork,
+	&load_net,
+	&load_timer,
+	&load_external,
+	NULL,
+};
+
+const struct load_ops *load_find(const char *name)
+{
+	for (int i = 0; load_registry[i]; i++)
+		if (strcmp(load_registry[i]->name, name) == 0)
+			return load_registry[i];
+	return NULL;
+}
+
+int load_registry_check(const struct load_ops *const *reg)
+{
+	for (int i = 0; reg[i]; i++) {
+		if (!reg[i]->name || !reg[i]->run) {
+			log_error("load descriptor %d (%s) has no %s", i,
+				  reg[i]->name ? reg[i]->name : "?",
+				  reg[i]->name ? "run()" : "name");
+			return -EINVAL;
+		}
+		for (int j = 0; j < i; j++)
+			if (strcmp(reg[j]->name, reg[i]->name) == 0) {
+				log_error("two loads are called %s", reg[i]->name);
+				return -EINVAL;
+			}
+	}
+	return 0;
+}
+
+uint64_t load_total(const struct load_ctx *ctx)
+{
+	uint64_t sum = 0;
+
+	for (int i = 0; i < ctx->nslots; i++)
+		sum += __atomic_load_n(&ctx->slot[(size_t)i * LOAD_SLOT_STRIDE],
+				       __ATOMIC_RELAXED);
+	return sum;
+}
+
+void load_child_init(pid_t parent)
+{
+	sigset_t all;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)	/* the parent died before prctl */
+		_exit(1);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGINT, SIG_DFL);
+	sigemptyset(&all);
+	sigprocmask(SIG_SETMASK, &all, NULL);
+}

@@ -1,0 +1,220 @@
+#!/usr/bin/env bats
+# latload alone, and loads supervised by latlab.
+
+load helper
+
+setup_file() {
+	export LATLOAD="$(dirname "$LATLAB")/latload"
+}
+
+# result_ops OUTPUT: the ops= of the latload-result line
+result_ops() {
+	sed -n 's/^latload-result .* ops=\([0-9]*\) .*/\1/p' <<<"$1"
+}
+
+@test "latload: every type runs alone and reports operations" {
+	for t in cpu memory disk fork net timer; do
+		run timeout 20 "$LATLOAD" "$t" --duration 300ms
+		[ "$status" -eq 0 ] || { echo "$t: $output"; false; }
+		[[ "$output" =~ ^latload-result\ type=$t\ ops=[0-9]+\ seconds=0\.[3-9][0-9]*\ ops_per_s= ]] || { echo "$output"; false; }
+		[ "$(result_ops "$output")" -gt 0 ] || { echo "$t: $output"; false; }
+	done
+	for v in "memory --mode fault" "net --proto tcp" "cpu --method float" \
+		 "cpu --method cache --cache_size 1M" "disk --sync none --dir $WORK"; do
+		run timeout 20 "$LATLOAD" $v --duration 300ms
+		[ "$status" -eq 0 ] && [ "$(result_ops "$output")" -gt 0 ] || { echo "$v: $output"; false; }
+	done
+}
+
+@test "latload hackbench: rt-tests' options, Time: line, every mode" {
+	for mode in "" "-p" "-T" "-T -p" "-P"; do
+		run timeout 60 "$LATLOAD" hackbench -g 2 -f 5 -l 50 -s 64 $mode
+		[ "$status" -eq 0 ] || { echo "$mode: $output"; false; }
+		[[ "$output" =~ ^Time:\ [0-9]+\.[0-9]{3}$'\n'latload-result ]] || { echo "$output"; false; }
+		# every receiver got every message: groups x fds x fds x loops
+		[ "$(result_ops "$output")" -eq $((2 * 5 * 5 * 50)) ]
+	done
+	run timeout 60 "$LATLOAD" hackbench --groups=1 --fds=2 --loops=10 --mode=thread --ipc=pipe
+	[ "$status" -eq 0 ]
+	[ "$(result_ops "$output")" -eq 40 ]
+}
+
+@test "latload hackbench --duration runs continuously, then stops" {
+	run timeout 20 "$LATLOAD" hackbench -g 1 -f 4 --duration 500ms
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"Time:"* ]]
+	[ "$(result_ops "$output")" -gt 1000 ]
+}
+
+@test "latload stops promptly on SIGTERM and still reports" {
+	for t in "hackbench -g 2" "hackbench -g 2 -T" cpu fork net timer external; do
+		if [ "$t" = external ]; then
+			"$LATLOAD" external --command "sleep 60" --duration 60s >"$WORK/out" 2>&1 &
+		else
+			"$LATLOAD" $t --duration 60s >"$WORK/out" 2>&1 &
+		fi
+		pid=$!
+		sleep 0.5
+		kill -TERM $pid
+		t0=$SECONDS
+		wait $pid || { echo "$t: exit $?"; cat "$WORK/out"; false; }
+		[ $((SECONDS - t0)) -le 3 ]
+		grep -q '^latload-result ' "$WORK/out" || { echo "$t"; cat "$WORK/out"; false; }
+	done
+}
+
+@test "latload: bad options are exit 2 with a message" {
+	run "$LATLOAD" hackbench -g 0
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"groups = 0 is out of range (1 to 1000)"* ]]
+	run "$LATLOAD" hackbench --bogus
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"latload hackbench --help lists the options"* ]]
+	run "$LATLOAD" nosuch
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"unknown load type 'nosuch'"* ]]
+	run "$LATLOAD" cpu --duration 5
+	[ "$status" -eq 2 ]
+	run "$LATLOAD" external
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"command is empty"* ]]
+	run "$LATLOAD"
+	[ "$status" -eq 2 ]
+	run "$LATLOAD" hackbench --help
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"-g, --groups"* ]]
+	[[ "$output" == *"-p, --pipe"* ]]
+}
+
+@test "latload external: a missing program is exit 3" {
+	run timeout 10 "$LATLOAD" external --command "/nonexistent/prog" --duration 1s
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"No such file or directory"* ]]
+}
+
+# load_config TYPE-LINES...: a 1 s cell with load `l`
+load_config() {
+	quick_config
+	printf '[matrix]\nload = l\n[load.l]\n' >>c.ini
+	printf '%s\n' "$@" >>c.ini
+}
+
+@test "every load type under the harness: a load.csv row per instance, ops > 0" {
+	for t in hackbench cpu memory disk fork net timer; do
+		load_config "type = $t" "instances = 2"
+		run timeout 60 "$LATLAB" run c.ini --duration 1s -q
+		[ "$status" -eq 0 ] || { echo "$t: $output"; false; }
+		D=$(cell_dir "$WORK/out/t" 0000-l-timer-t1-aspread-1)
+		[ "$(head -1 "$D/load.csv")" = "load,type,instance,cpus,ops,ops_per_s,restarts" ]
+		[ "$(tail -n +2 "$D/load.csv" | wc -l)" -eq 2 ]
+		awk -F, -v t=$t 'NR > 1 && !($2 == t && $5 > 0 && $6 > 0 && $7 == 0) { bad = 1 } END { exit bad }' "$D/load.csv" \
+			|| { cat "$D/load.csv" "$D/log.txt"; false; }
+		grep -q "load l: 2 x latload $t ready and started" "$D/log.txt"
+		rm -rf "$WORK/out"
+	done
+}
+
+@test "instances = per-cpu pins one instance to each CPU" {
+	load_config "type = cpu" "instances = per-cpu"
+	run timeout 60 "$LATLAB" run c.ini --duration 500ms -q
+	[ "$status" -eq 0 ]
+	D=$(cell_dir "$WORK/out/t" 0000-l-timer-t1-aspread-1)
+	[ "$(tail -n +2 "$D/load.csv" | wc -l)" -eq "$(nproc)" ]
+	[ "$(col "$D/load.csv" cpus | head -1)" = 0 ]
+}
+
+@test "cpus = housekeeping keeps the load off the measured CPUs" {
+	[ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs"
+	load_config "type = cpu" "cpus = housekeeping"
+	run timeout 60 "$LATLAB" run c.ini --duration 500ms --set matrix.affinity=0 -q
+	[ "$status" -eq 0 ]
+	D=$(cell_dir "$WORK/out/t" 0000-l-timer-t1-a0-1)
+	[ "$(col "$D/load.csv" cpus)" = "1-$(($(nproc) - 1))" ] || [ "$(col "$D/load.csv" cpus)" = 1 ]
+	# with a thread on every CPU there is no housekeeping CPU: the cell errs
+	run timeout 60 "$LATLAB" run c.ini --duration 500ms --set matrix.threads=all -q
+	[ "$status" -eq 3 ]
+	grep -q 'reason = load l: cpus = housekeeping, but every CPU has a measured thread' "$WORK"/out/t/*/*/0000*/cell.ini
+}
+
+@test "external: a real program (rt-tests hackbench) as the load" {
+	command -v hackbench >/dev/null || skip "rt-tests not installed"
+	load_config "type = external" "command = hackbench -g 1 -l 100000000" "nice = 5"
+	run timeout 60 "$LATLAB" run c.ini --duration 1s -q
+	[ "$status" -eq 0 ]
+	D=$(cell_dir "$WORK/out/t" 0000-l-timer-t1-aspread-1)
+	# ops = CPU milliseconds the program used: it ran
+	[ "$(col "$D/load.csv" ops)" -gt 100 ]
+	! pgrep -x hackbench
+}
+
+@test "a load that exits early is restarted and counted" {
+	load_config "type = external" 'command = sh -c "sleep 0.2"'
+	run timeout 60 "$LATLAB" run c.ini --duration 1500ms -q
+	[ "$status" -eq 0 ]
+	D=$(cell_dir "$WORK/out/t" 0000-l-timer-t1-aspread-1)
+	r=$(col "$D/load.csv" restarts)
+	[ "$r" -ge 3 ] && [ "$r" -le 8 ] || { cat "$D/load.csv"; false; }
+	grep -q "load l\[0\] ended early: restart 1" "$D/log.txt"
+}
+
+@test "a load that is not ready in time: cell error, exit 3, nothing left" {
+	load_config "type = hackbench" "groups = 10" "ready_timeout = 1ms"
+	run timeout 60 "$LATLAB" run c.ini --duration 1s
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"load l: 1 of 1 instances not ready after 1 ms (ready_timeout)"* ]]
+	! pgrep -x latload
+}
+
+@test "a load that fails at start: cell error with its message in log.txt" {
+	load_config "type = disk" "dir = /nonexistent/dir"
+	run timeout 60 "$LATLAB" run c.ini --duration 1s -q
+	[ "$status" -eq 3 ]
+	grep -q 'No such file or directory' "$WORK"/out/t/*/*/0000*/log.txt
+	grep -q '^status = error$' "$WORK"/out/t/*/*/0000*/cell.ini
+}
+
+# killed_run CONFIG-LINES: SIGKILL latlab mid-cell, then nothing may survive
+killed_run() {
+	load_config "$@"
+	setsid "$LATLAB" run c.ini --duration 30s -q >"$WORK/log" 2>&1 &
+	pid=$!
+	for _ in $(seq 50); do
+		grep -qs 'ready and started' "$WORK"/out/t/*/*/*/log.txt 2>/dev/null && break
+		[ "$(ps -o pid= -s "$pid" | wc -l)" -gt 3 ] && break
+		sleep 0.1
+	done
+	sleep 1
+	n=$(ps -o pid= -s "$pid" | wc -l)
+	[ "$n" -gt 2 ] || { echo "load never ran ($n processes)"; cat "$WORK/log"; false; }
+	kill -KILL "$pid"
+	# every process of the session goes, within seconds
+	for _ in $(seq 100); do
+		[ -z "$(ps -o pid= -s "$pid")" ] && return 0
+		sleep 0.1
+	done
+	echo "survivors:"
+	ps -o pid,ppid,pgid,args -s "$pid"
+	false
+}
+
+@test "SIGKILL of latlab mid-cell: no latload survives (process table)" {
+	killed_run "type = hackbench" "groups = 2" "instances = per-cpu"
+}
+
+@test "SIGKILL of latlab mid-cell: no external program or its children survive" {
+	command -v hackbench >/dev/null || skip "rt-tests not installed"
+	killed_run "type = external" "command = hackbench -g 2 -l 100000000"
+}
+
+@test "SIGINT mid-cell stops the loads too" {
+	load_config "type = hackbench" "groups = 2"
+	setsid "$LATLAB" run c.ini --duration 30s -q >"$WORK/log" 2>&1 &
+	pid=$!
+	sleep 2
+	kill -INT "$pid"
+	wait "$pid" && st=0 || st=$?
+	[ "$st" -eq 130 ]
+	[ -z "$(ps -o pid= -s "$pid")" ]
+	D=$(cell_dir "$WORK/out/t" 0000-l-timer-t1-aspread-1)
+	[ "$(col "$D/load.csv" ops)" -gt 0 ]
+}
