@@ -97,8 +97,15 @@ int units_parse_int(const char *s, int64_t *v)
 	char *end;
 	long long x;
 
+	const char *p = s;
+
+	while (isspace((unsigned char)*p))
+		p++;
+	/* 0x4b for addresses; a leading 0 is not octal */
+	int base = (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) ? 16 : 10;
+
 	errno = 0;
-	x = strtoll(s, &end, 10);
+	x = strtoll(s, &end, base);
 	if (end == s)
 		return -EINVAL;
 	while (isspace((unsigned char)*end))

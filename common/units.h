@@ -21,7 +21,10 @@ int units_parse_duration(const char *s, int64_t *ns);
  */
 int units_parse_size(const char *s, int64_t *bytes);
 
-/* Parse a decimal integer with nothing after it. 0 or -EINVAL / -ERANGE. */
+/*
+ * Parse an integer with nothing after it: decimal, or hexadecimal with
+ * 0x ("010" is ten, not octal). 0 or -EINVAL / -ERANGE.
+ */
 int units_parse_int(const char *s, int64_t *v);
 
 /* "1000us" -> shortest exact form ("1ms"); for ids and config echoes. */

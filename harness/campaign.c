@@ -22,7 +22,7 @@
 
 #define CELLS_COLUMNS "campaign,cell,index,host,kernel_release,kernel,load," \
 	"workload,threads,affinity,interval_ns,priority,size,repeat,policy," \
-	"status,"
+	"status,reason,"
 
 /* What the end-of-run table shows of a cell: all threads merged. */
 struct cell_brief {
@@ -85,12 +85,13 @@ static char *cell_rows(const struct campaign *cp, const struct cell *c,
 		csvw_str(&w, st == CELL_PENDING ? ""
 			 : cp->env.policy == SCHED_FIFO ? "fifo" : "other");
 		csvw_str(&w, cell_status_name(st));
+		csvw_str(&w, res ? res->reason : "");
 		if (res && res->nthreads && st != CELL_ERROR &&
 		    st != CELL_SKIPPED) {
 			cell_summary_fields(&w, &res->workers[r / 3], r % 3);
 		} else {
 			/* no measurement: the summary fields stay empty */
-			for (int i = 0; i < 18; i++)
+			for (const char *col = SUMMARY_COLUMNS; col; col = strchr(col + 1, ','))
 				csvw_str(&w, "");
 		}
 		csvw_end(&w);

@@ -135,9 +135,13 @@ static int setup_workloads(const struct workload_def *wd,
 
 		if (rc) {
 			res->status = rc == -ENODEV ? CELL_SKIPPED : CELL_ERROR;
-			snprintf(res->reason, sizeof(res->reason),
-				 "workload %s setup (thread %d): %s", wd->name,
-				 *ready, strerror(-rc));
+			if (w->ctx.why[0])
+				snprintf(res->reason, sizeof(res->reason), "%s",
+					 w->ctx.why);
+			else
+				snprintf(res->reason, sizeof(res->reason),
+					 "workload %s setup (thread %d): %s",
+					 wd->name, *ready, strerror(-rc));
 			return rc;
 		}
 	}
@@ -399,6 +403,10 @@ void cell_summary_fields(struct csvw *csv, const struct worker *w, int m)
 	csvw_int(csv, w->first_errno);
 	csvw_int(csv, w->utime_ns);
 	csvw_int(csv, w->stime_ns);
+	/* the I/O's own bandwidth: bytes over the time spent in run() */
+	const struct hist *io = &w->hist[METRIC_IO];
+	csvw_int(csv, (int64_t)w->bytes);
+	csvw_int(csv, io->sum ? (int64_t)((double)w->bytes * 1e9 / (double)io->sum) : 0);
 }
 
 static void write_summary(FILE *fp, const struct cell_result *res)

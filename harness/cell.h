@@ -85,7 +85,7 @@ int cell_write(const struct config *cfg, const struct cell *c,
 /* The summary columns (summary.csv; the tail of cells.csv). */
 #define SUMMARY_COLUMNS "thread,cpu,metric,samples,min_ns,mean_ns,stddev_ns," \
 	"p50_ns,p90_ns,p99_ns,p99.9_ns,p99.99_ns,max_ns,overruns,errors," \
-	"first_errno,utime_ns,stime_ns"
+	"first_errno,utime_ns,stime_ns,bytes,bytes_per_s"
 
 struct csvw;
 /* One thread x metric summary row's fields, appended to the writer. */

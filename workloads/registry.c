@@ -1,4 +1,6 @@
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "log.h"
@@ -6,10 +8,26 @@
 
 extern const struct workload_ops workload_timer;
 extern const struct workload_ops workload_null;
+extern const struct workload_ops workload_sysfs_read;
+extern const struct workload_ops workload_file_read;
+extern const struct workload_ops workload_file_write;
+extern const struct workload_ops workload_pipe_rtt;
+extern const struct workload_ops workload_udp_rtt;
+extern const struct workload_ops workload_dev_read;
+extern const struct workload_ops workload_i2c_read;
+extern const struct workload_ops workload_pi_mutex;
 
 const struct workload_ops *const workload_registry[] = {
 	&workload_timer,
 	&workload_null,
+	&workload_sysfs_read,
+	&workload_file_read,
+	&workload_file_write,
+	&workload_pipe_rtt,
+	&workload_udp_rtt,
+	&workload_dev_read,
+	&workload_i2c_read,
+	&workload_pi_mutex,
 	NULL,
 };
 
@@ -39,4 +57,14 @@ int workload_registry_check(const struct workload_ops *const *reg)
 			}
 	}
 	return 0;
+}
+
+int workload_fail(struct workload_ctx *ctx, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(ctx->why, sizeof(ctx->why), fmt, ap);
+	va_end(ap);
+	return rc;
 }

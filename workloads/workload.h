@@ -4,7 +4,8 @@
  *
  * Life cycle, per measured thread:
  *   setup()     main thread, before the real-time thread starts: open
- *               files, allocate buffers, start peers. May block.
+ *               files, allocate buffers, start peers. May block. On
+ *               failure returns -errno with a reason (workload_fail).
  *   run()       the real-time thread, once per period. Must not allocate,
  *               print, take locks shared with non-RT threads, or write
  *               results. Returns bytes moved (>= 0) or -errno.
@@ -23,8 +24,8 @@ struct workload_ctx {
 	int64_t size;		/* the cell's `size` axis value, bytes */
 	int thread;		/* 0-based measured thread number */
 	int cpu;		/* CPU the thread is pinned to, or -1 */
-	const char *scratch_dir;	/* for temporary files */
 	void *priv;		/* the workload's own state */
+	char why[160];		/* setup's reason when it fails */
 };
 
 struct workload_ops {
@@ -36,6 +37,14 @@ struct workload_ops {
 	int64_t (*run)(struct workload_ctx *ctx);	/* required */
 	void (*teardown)(struct workload_ctx *ctx);	/* optional */
 };
+
+/*
+ * For setup(): say why in ctx->why and return rc. Return -ENODEV when the
+ * workload's device or file does not exist on this machine: the cell is
+ * then `skipped`, not failed.
+ */
+int workload_fail(struct workload_ctx *ctx, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* Every registered workload, NULL-terminated. */
 extern const struct workload_ops *const workload_registry[];

@@ -121,6 +121,11 @@ static void test_ints(void **state)
 	assert_int_equal(v, 42);
 	assert_int_equal(units_parse_int("-3", &v), 0);
 	assert_int_equal(v, -3);
+	assert_int_equal(units_parse_int("0x4b", &v), 0);
+	assert_int_equal(v, 0x4b);
+	assert_int_equal(units_parse_int("010", &v), 0);
+	assert_int_equal(v, 10);
+	assert_int_equal(units_parse_int("0xg", &v), -EINVAL);
 	assert_int_equal(units_parse_int("4 2", &v), -EINVAL);
 	assert_int_equal(units_parse_int("x", &v), -EINVAL);
 	assert_int_equal(units_parse_int("99999999999999999999", &v), -ERANGE);
