@@ -326,11 +326,11 @@ static int run_cells(struct campaign *cp)
 			continue;
 		if (signal_pending())
 			return EXIT_INTERRUPTED;
-		int sig = cell_run(cp->cfg, c, &cp->env, &res);
-
-		cell_check_thresholds(cp->cfg, &res);
 		snprintf(dir, sizeof(dir), "%s/%s/%s/%s", cp->dir, cp->host,
 			 cp->kernel.release, c->id);
+		int sig = cell_run(cp->cfg, c, &cp->env, dir, &res);
+
+		cell_check_thresholds(cp->cfg, &res);
 		rc = res.nthreads || res.status != CELL_OK
 			? cell_write(cp->cfg, c, &cp->env, &cp->si, &res, dir)
 			: 0;

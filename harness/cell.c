@@ -11,6 +11,7 @@
 #include "load.h"
 #include "log.h"
 #include "results.h"
+#include "samples.h"
 #include "units.h"
 
 #define START_DELAY_NS (100 * NS_PER_MS)	/* threads created, stacks touched */
@@ -172,8 +173,11 @@ static void start_error(struct cell_result *res, int rc, int policy,
 }
 
 int cell_run(const struct config *cfg, const struct cell *c,
-	     const struct run_env *env, struct cell_result *res)
+	     const struct run_env *env, const char *dir,
+	     struct cell_result *res)
 {
+	struct samples_writer sw;
+	int sampling = 0;
 	const struct workload_def *wd = &cfg->workload[c->workload];
 	int cpus[CPU_SETSIZE];
 	_Atomic int stop = 0;
@@ -255,10 +259,27 @@ int cell_run(const struct config *cfg, const struct cell *c,
 			 strerror(errno));
 		goto out_stop;
 	}
+	if (cfg->campaign.samples) {
+		int rc = samples_start(&sw, dir, n, c->interval);
+
+		if (rc) {
+			snprintf(res->samples_error, sizeof(res->samples_error),
+				 "%s", strerror(-rc));
+			cell_log(res, "error: samples.bin: %s", strerror(-rc));
+			res->status = CELL_ERROR;
+			snprintf(res->reason, sizeof(res->reason),
+				 "samples.bin: %s", strerror(-rc));
+			close(gate[0]);
+			close(gate[1]);
+			goto out_stop;
+		}
+		sampling = 1;
+	}
 	for (; started < n; started++) {
 		struct worker *w = &res->workers[started];
 		int rc;
 
+		w->samples = sampling ? &sw.rings[started] : NULL;
 		w->start_ns = &start_ns;
 		w->gate_fd = gate[0];
 		rc = worker_start(w);
@@ -278,6 +299,20 @@ int cell_run(const struct config *cfg, const struct cell *c,
 	for (int i = 0; i < started; i++)
 		worker_join(&res->workers[i]);
 	close(gate[0]);
+	if (sampling) {
+		int rc = samples_finish(&sw, &res->samples_dropped);
+
+		res->samples_written = sw.written;
+		if (rc) {
+			snprintf(res->samples_error, sizeof(res->samples_error),
+				 "%s", strerror(-rc));
+			cell_log(res, "error: samples.bin not kept: %s",
+				 strerror(-rc));
+		}
+		if (res->samples_dropped)
+			cell_log(res, "warning: %llu samples dropped (the writer fell behind)",
+				 (unsigned long long)res->samples_dropped);
+	}
 	drain(res);
 	res->elapsed_ns = clock_ns(CLOCK_MONOTONIC) - start;
 	if (sig)
@@ -513,6 +548,11 @@ static void write_cell_ini(FILE *fp, const struct config *cfg,
 		res->reason);
 	fprintf(fp, "series_dropped = %llu\n",
 		(unsigned long long)res->series_dropped);
+	if (cfg->campaign.samples)
+		fprintf(fp, "samples = %s\nsamples_written = %llu\nsamples_dropped = %llu\n",
+			res->samples_error[0] ? res->samples_error : "samples.bin",
+			(unsigned long long)res->samples_written,
+			(unsigned long long)res->samples_dropped);
 	fprintf(fp, "\n[workload.%s]\ntype = %s\n", wd->name, wd->type);
 	opt_write_ini(fp, wd->ops->options, wd->opts);
 }

@@ -46,6 +46,8 @@ struct cell_result {
 	uint64_t series_dropped;
 	struct loadset loads;
 	int dma_latency;	/* /dev/cpu_dma_latency held at 0 */
+	uint64_t samples_written, samples_dropped;
+	char samples_error[128];	/* why samples.bin is missing, or "" */
 	int64_t started_real;	/* CLOCK_REALTIME ns */
 	int64_t elapsed_ns;
 	FILE *log;		/* log.txt lines, in memory */
@@ -55,11 +57,13 @@ struct cell_result {
 
 /*
  * Run cell `c` (a variant of the running kernel). Fills *res; the caller
- * frees it with cell_result_free(). Returns nonzero if a signal
- * interrupted it.
+ * frees it with cell_result_free(). `dir` is the cell's directory (only
+ * samples.bin is written there while measuring). Returns nonzero if a
+ * signal interrupted it.
  */
 int cell_run(const struct config *cfg, const struct cell *c,
-	     const struct run_env *env, struct cell_result *res);
+	     const struct run_env *env, const char *dir,
+	     struct cell_result *res);
 
 void cell_result_free(struct cell_result *res);
 

@@ -29,6 +29,9 @@ const struct opt campaign_options[] = {
 	  "results", "results directory (-o overrides)", NULL, 0),
 	ROW("repeat", OPT_INT, OFF(struct campaign_opts, repeat), 1, 1000, "1",
 	  "run every cell this many times (innermost axis)", NULL, 0),
+	ROW("samples", OPT_ENUM, OFF(struct campaign_opts, samples), 0, 0, "off",
+	  "write every sample to samples.bin (latlab export converts it)",
+	  "off|on", 0),
 	{ 0 },
 };
 

@@ -22,6 +22,7 @@ struct campaign_opts {
 	int64_t duration;	/* ns per cell */
 	char output[OPT_STR_MAX];
 	int64_t repeat;
+	int samples;		/* 0 off, 1 on: write samples.bin */
 };
 
 /* The axes, in the order cells are expanded (outermost first). */

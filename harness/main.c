@@ -12,6 +12,7 @@
 #include "campaign.h"
 #include "config.h"
 #include "exitcodes.h"
+#include "export.h"
 #include "load_ops.h"
 #include "log.h"
 #include "sysinfo.h"
@@ -32,6 +33,7 @@ static int cmd_plan(int argc, char **argv);
 static int cmd_list(int argc, char **argv);
 static int cmd_sysinfo(int argc, char **argv);
 static int cmd_help(int argc, char **argv);
+static int cmd_export(int argc, char **argv);
 
 static const struct command commands[] = {
 	{ "run", "run CONFIG [-o DIR] [--set SECTION.KEY=VALUE]... [--duration D] [--allow-non-rt] [-q]",
@@ -42,6 +44,9 @@ static const struct command commands[] = {
 	  cmd_plan },
 	{ "list", "list", "print the axes, every option with its type, default and help, the workloads and the loads",
 	  cmd_list },
+	{ "export", "export --format csv CELL-DIR|samples.bin [-o FILE]",
+	  "convert a cell's samples.bin ([campaign] samples = on) to CSV",
+	  cmd_export },
 	{ "sysinfo", "sysinfo", "print what this machine is (sysinfo.ini) and what distorts results",
 	  cmd_sysinfo },
 	{ "help", "help [COMMAND]", "this help, or one command's", cmd_help },
@@ -284,6 +289,30 @@ static int cmd_sysinfo(int argc, char **argv)
 	sysinfo_write(si, stdout);
 	free(si);
 	return EXIT_PASS;
+}
+
+static int cmd_export(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, 'o' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *format = NULL, *out = NULL;
+	int opt;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "f:o:", longopts, NULL)) != -1) {
+		if (opt == 'f')
+			format = optarg;
+		else if (opt == 'o')
+			out = optarg;
+		else
+			return bad_usage("export");
+	}
+	if (!format || optind != argc - 1)
+		return bad_usage("export");
+	return export_run(format, argv[optind], out);
 }
 
 static int cmd_help(int argc, char **argv)

@@ -4,7 +4,7 @@
  * the record is dropped and counted. The head is published with a release
  * store after the record is written; the consumer reads it with an
  * acquire load before reading the record (and the mirror for the tail),
- * so a record is never seen half-written.
+ * so a record is never seen half-written. The storage is the caller's.
  */
 #ifndef LATLAB_RING_H
 #define LATLAB_RING_H
@@ -13,7 +13,14 @@
 #include <stdint.h>
 #include <string.h>
 
-#define RING_SLOTS 256			/* power of two */
+struct ring {
+	_Alignas(64) _Atomic uint32_t head;	/* written by the producer */
+	_Alignas(64) _Atomic uint32_t tail;	/* written by the consumer */
+	_Alignas(64) uint64_t dropped;		/* producer only */
+	uint32_t mask;				/* slots - 1 */
+	uint32_t esize;				/* bytes per record */
+	unsigned char *slot;
+};
 
 /* One second of one thread: the maxima of its three metrics. */
 struct series_rec {
@@ -23,42 +30,42 @@ struct series_rec {
 	uint32_t samples;
 };
 
-struct ring {
-	_Alignas(64) _Atomic uint32_t head;	/* written by the producer */
-	_Alignas(64) _Atomic uint32_t tail;	/* written by the consumer */
-	_Alignas(64) uint64_t dropped;		/* producer only */
-	struct series_rec slot[RING_SLOTS];
-};
-
-static inline void ring_init(struct ring *r)
+/* An empty ring over `storage` of `slots` (a power of two) records. */
+static inline void ring_init(struct ring *r, void *storage, uint32_t slots,
+			     uint32_t esize)
 {
-	memset(r, 0, sizeof(*r));
+	atomic_init(&r->head, 0);
+	atomic_init(&r->tail, 0);
+	r->dropped = 0;
+	r->mask = slots - 1;
+	r->esize = esize;
+	r->slot = storage;
 }
 
 /* Producer: 0, or -1 when full (the record is counted in `dropped`). */
-static inline int ring_push(struct ring *r, const struct series_rec *rec)
+static inline int ring_push(struct ring *r, const void *rec)
 {
 	uint32_t head = atomic_load_explicit(&r->head, memory_order_relaxed);
 	uint32_t tail = atomic_load_explicit(&r->tail, memory_order_acquire);
 
-	if (head - tail == RING_SLOTS) {
+	if (head - tail > r->mask) {
 		r->dropped++;
 		return -1;
 	}
-	r->slot[head & (RING_SLOTS - 1)] = *rec;
+	memcpy(r->slot + (size_t)(head & r->mask) * r->esize, rec, r->esize);
 	atomic_store_explicit(&r->head, head + 1, memory_order_release);
 	return 0;
 }
 
 /* Consumer: 1 with *rec filled, or 0 when empty. */
-static inline int ring_pop(struct ring *r, struct series_rec *rec)
+static inline int ring_pop(struct ring *r, void *rec)
 {
 	uint32_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
 	uint32_t head = atomic_load_explicit(&r->head, memory_order_acquire);
 
 	if (head == tail)
 		return 0;
-	*rec = r->slot[tail & (RING_SLOTS - 1)];
+	memcpy(rec, r->slot + (size_t)(tail & r->mask) * r->esize, r->esize);
 	atomic_store_explicit(&r->tail, tail + 1, memory_order_release);
 	return 1;
 }

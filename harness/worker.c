@@ -102,6 +102,14 @@ static void *worker_main(void *arg)
 			int32_t s = (int32_t)((next - start) / 1000000000LL);
 
 			w->bytes += (uint64_t)moved;
+			if (w->samples) {
+				struct sample_rec rec = {
+					.t_ns = next - start, .thread = w->thread,
+					.value_ns = { v[0], v[1], v[2] },
+				};
+
+				ring_push(w->samples, &rec);	/* full: counted */
+			}
 			if (s != sec.t_s) {
 				flush_second(w, &sec);
 				memset(&sec, 0, sizeof(sec));
@@ -170,7 +178,7 @@ int worker_start(struct worker *w)
 
 	for (int m = 0; m < 3; m++)
 		hist_init(&w->hist[m]);
-	ring_init(&w->series);
+	ring_init(&w->series, w->series_slot, SERIES_SLOTS, sizeof(w->series_slot[0]));
 	atomic_store(&w->done, 0);
 	if (w->cpu >= 0) {
 		CPU_ZERO(&one);

@@ -24,6 +24,16 @@
 #include "ring.h"
 #include "workload.h"
 
+#define SERIES_SLOTS 256	/* 4 minutes of seconds: the main thread drains every 100 ms */
+
+/* One measured cycle, as samples.bin stores it (native byte order). */
+struct sample_rec {
+	int64_t t_ns;		/* intended wake time, since the shared start */
+	int32_t thread;
+	int32_t reserved;
+	int64_t value_ns[3];	/* wakeup, io, response */
+};
+
 struct worker {
 	/* set by the caller before worker_start() */
 	int thread;		/* 0-based */
@@ -56,6 +66,8 @@ struct worker {
 	int last_cpu;		/* CPU it ran its last cycle on */
 	int64_t late_start_ns;	/* periods skipped: created after the start */
 	struct ring series;	/* per-second maxima -> main thread */
+	struct series_rec series_slot[SERIES_SLOTS];
+	struct ring *samples;	/* every sample -> writer thread, or NULL */
 
 	pthread_t tid;
 	_Atomic int done;

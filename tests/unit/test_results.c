@@ -146,11 +146,13 @@ static void test_mkdir_p(void **state)
 /* Records come out in order, a full ring drops and counts. */
 static void test_ring(void **state)
 {
+	enum { RING_SLOTS = 64 };
 	struct ring *r = malloc(sizeof(*r));
+	struct series_rec *slots = calloc(RING_SLOTS, sizeof(*slots));
 	struct series_rec rec = { 0 }, out;
 
 	(void)state;
-	ring_init(r);
+	ring_init(r, slots, RING_SLOTS, sizeof(rec));
 	assert_int_equal(ring_pop(r, &out), 0);
 	for (int i = 0; i < RING_SLOTS + 5; i++) {
 		rec.t_s = i;
@@ -170,6 +172,7 @@ static void test_ring(void **state)
 		assert_int_equal(out.t_s, i);
 	}
 	free(r);
+	free(slots);
 }
 
 static void test_kernel_match(void **state)
