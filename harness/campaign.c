@@ -230,15 +230,28 @@ static void progress(const struct campaign *cp, const struct cell *c,
 		     const struct cell_result *res, int done_n, int run_n)
 {
 	int64_t worst = 0;
+	uint64_t errors = 0;
+	int first = 0;
+	char errs[96] = "";
 
-	for (int i = 0; i < res->nthreads; i++)
-		if (res->workers[i].hist[METRIC_WAKEUP].max > worst)
-			worst = res->workers[i].hist[METRIC_WAKEUP].max;
+	for (int i = 0; i < res->nthreads; i++) {
+		const struct worker *w = &res->workers[i];
+
+		if (w->hist[METRIC_WAKEUP].max > worst)
+			worst = w->hist[METRIC_WAKEUP].max;
+		if (w->errors && !errors)
+			first = w->first_errno;
+		errors += w->errors;
+	}
+	if (errors)
+		snprintf(errs, sizeof(errs), ", %llu I/O errors (%s)",
+			 (unsigned long long)errors, strerror(first));
 	if (res->status == CELL_OK || res->status == CELL_FAIL ||
 	    res->status == CELL_INTERRUPTED)
-		log_info("[%d/%d] %s: %s, wakeup max %.1f us%s%s", done_n, run_n,
-			 c->id, cell_status_name(res->status), worst / 1e3,
-			 res->reason[0] ? ": " : "", res->reason);
+		log_info("[%d/%d] %s: %s, wakeup max %.1f us%s%s%s", done_n,
+			 run_n, c->id, cell_status_name(res->status),
+			 worst / 1e3, errs, res->reason[0] ? ": " : "",
+			 res->reason);
 	else
 		log_info("[%d/%d] %s: %s: %s", done_n, run_n, c->id,
 			 cell_status_name(res->status), res->reason);

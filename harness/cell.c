@@ -318,6 +318,12 @@ int cell_run(const struct config *cfg, const struct cell *c,
 	if (sig)
 		res->status = CELL_INTERRUPTED;
 	for (int i = 0; i < started; i++) {
+		const struct worker *w = &res->workers[i];
+
+		if (w->errors)
+			cell_log(res, "thread %d: %llu I/O errors, the first: %s",
+				 i, (unsigned long long)w->errors,
+				 strerror(w->first_errno));
 		res->series_dropped += res->workers[i].series.dropped;
 		if (res->workers[i].late_start_ns)
 			cell_log(res, "thread %d started %lld ms after the shared start (a busy machine): it began at its next period",

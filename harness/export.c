@@ -92,5 +92,9 @@ int export_run(const char *format, const char *path, const char *out)
 		log_error("%s: %s", out ? out : bin, strerror(-rc));
 		return EXIT_RUNTIME;
 	}
-	return fflush(fp) == 0 ? EXIT_PASS : EXIT_RUNTIME;
+	if (!out && fflush(stdout) != 0) {	/* a file was committed above */
+		log_error("writing the output: %s", strerror(errno));
+		return EXIT_RUNTIME;
+	}
+	return EXIT_PASS;
 }

@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "options.h"
@@ -91,6 +93,234 @@ static void test_timer_has_no_io(void **state)
 	assert_int_equal(w->run(&ctx), 0);
 }
 
+
+/* ---- the I/O workloads, against a temporary directory ---- */
+
+static char tmpdir[64];
+
+static int make_tmpdir(void **state)
+{
+	(void)state;
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/latlab-wl-XXXXXX");
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int remove_tmpdir(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
+	return system(cmd);
+}
+
+/* Options of workload `name` from "key=value" strings; NULL on a bad one. */
+static void *make_opts(const char *name, const char *const *kv, int n)
+{
+	const struct workload_ops *w = workload_find(name);
+	void *opts = calloc(1, w->opts_size ? w->opts_size : 1);
+	char err[256];
+
+	opt_defaults(w->options, opts);
+	for (int i = 0; i < n; i++) {
+		char key[64];
+		const char *eq = strchr(kv[i], '=');
+
+		snprintf(key, sizeof(key), "%.*s", (int)(eq - kv[i]), kv[i]);
+		if (opt_parse(opt_find(w->options, key), opts, eq + 1, err,
+			      sizeof(err))) {
+			free(opts);
+			return NULL;
+		}
+	}
+	return opts;
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *fp = fopen(path, "w");
+
+	assert_non_null(fp);
+	fputs(text, fp);
+	fclose(fp);
+}
+
+struct wl_case {
+	const char *workload;
+	const char *opts[3];
+	int64_t size;
+	int setup_rc;		/* expected setup() result */
+	const char *why;	/* substring of ctx.why when setup fails */
+	int64_t run_rc;		/* expected run(): > 0 means "that many bytes" */
+};
+
+static void run_case(const struct wl_case *c)
+{
+	const struct workload_ops *w = workload_find(c->workload);
+	int nopts = 0;
+
+	while (nopts < 3 && c->opts[nopts])
+		nopts++;
+	void *opts = make_opts(c->workload, c->opts, nopts);
+	struct workload_ctx ctx = { .opts = opts, .size = c->size, .cpu = -1 };
+
+	assert_non_null(w);
+	assert_non_null(opts);
+	int rc = w->setup(&ctx);
+	if (rc != c->setup_rc)
+		fail_msg("%s %s: setup %d (%s), want %d", c->workload,
+			 c->opts[0] ? c->opts[0] : "", rc, ctx.why, c->setup_rc);
+	if (rc) {
+		assert_non_null(strstr(ctx.why, c->why));
+		free(opts);
+		return;
+	}
+	for (int i = 0; i < 3; i++) {
+		int64_t got = w->run(&ctx);
+
+		if (got != c->run_rc)
+			fail_msg("%s %s: run %lld, want %lld", c->workload,
+				 c->opts[0] ? c->opts[0] : "", (long long)got,
+				 (long long)c->run_rc);
+	}
+	w->teardown(&ctx);
+	assert_null(ctx.priv);
+	free(opts);
+}
+
+static void test_sysfs_read(void **state)
+{
+	char good[96], bad[96], empty[96], hex[96];
+	char o_good[128], o_bad[128], o_empty[128], o_hex[128], o_none[128];
+
+	(void)state;
+	snprintf(good, sizeof(good), "%s/good", tmpdir);
+	snprintf(bad, sizeof(bad), "%s/bad", tmpdir);
+	snprintf(empty, sizeof(empty), "%s/empty", tmpdir);
+	snprintf(hex, sizeof(hex), "%s/hex", tmpdir);
+	write_file(good, "1234\n");
+	write_file(bad, "12 volts\n");
+	write_file(empty, "");
+	write_file(hex, "0x1f\n");
+	snprintf(o_good, sizeof(o_good), "path=%s", good);
+	snprintf(o_bad, sizeof(o_bad), "path=%s", bad);
+	snprintf(o_empty, sizeof(o_empty), "path=%s", empty);
+	snprintf(o_hex, sizeof(o_hex), "path=%s", hex);
+	snprintf(o_none, sizeof(o_none), "path=%s/none", tmpdir);
+	const struct wl_case cases[] = {
+		{ "sysfs-read", { o_good }, 0, 0, NULL, 5 },
+		{ "sysfs-read", { o_hex }, 0, 0, NULL, 5 },
+		{ "sysfs-read", { o_bad }, 0, 0, NULL, -EBADMSG },
+		{ "sysfs-read", { o_empty }, 0, 0, NULL, -ENODATA },
+		{ "sysfs-read", { o_none }, 0, -ENODEV, "no /tmp/", 0 },
+		{ "sysfs-read", { NULL }, 0, 0, NULL, -1 },	/* default: below */
+	};
+	for (size_t i = 0; i < 5; i++)
+		run_case(&cases[i]);
+	/* the default attribute exists on any Linux and parses */
+	const struct workload_ops *w = workload_find("sysfs-read");
+	void *opts = make_opts("sysfs-read", NULL, 0);
+	struct workload_ctx ctx = { .opts = opts };
+	assert_int_equal(w->setup(&ctx), 0);
+	assert_true(w->run(&ctx) > 0);
+	w->teardown(&ctx);
+	free(opts);
+}
+
+static void test_file_io(void **state)
+{
+	char path[96], o_path[128], o_link[128], link[96], taken[96], o_taken[128];
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/io.dat", tmpdir);
+	snprintf(o_path, sizeof(o_path), "path=%s", path);
+	snprintf(taken, sizeof(taken), "%s/taken", tmpdir);
+	write_file(taken, "not latlab's");
+	snprintf(o_taken, sizeof(o_taken), "path=%s", taken);
+	snprintf(link, sizeof(link), "%s/link", tmpdir);
+	assert_int_equal(symlink("/tmp/latlab-wl-victim", link), 0);
+	snprintf(o_link, sizeof(o_link), "path=%s", link);
+	const struct wl_case cases[] = {
+		{ "file-write", { o_path, "region=64k" }, 4096, 0, NULL, 4096 },
+		{ "file-write", { o_path, "region=64k", "sync=fdatasync" }, 512, 0, NULL, 512 },
+		{ "file-write", { o_path, "region=64k", "sync=fsync" }, 512, 0, NULL, 512 },
+		{ "file-write", { o_path, "region=64k", "sync=dsync" }, 512, 0, NULL, 512 },
+		{ "file-read", { o_path, "region=64k" }, 4096, 0, NULL, 4096 },
+		{ "file-read", { o_path, "region=4k" }, 65536, 0, NULL, 65536 },	/* region < size */
+		{ "file-write", { o_taken }, 512, -EEXIST, "latlab only writes files it creates", 0 },
+		{ "file-write", { o_link }, 512, -EEXIST, "latlab only writes files it creates", 0 },
+		{ "file-write", { o_path, "direct=on" }, 1000, -EINVAL, "multiple of 4096", 0 },
+		{ "file-write", { "path=/nonexistent/dir/f" }, 512, -ENOENT, "cannot create", 0 },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		run_case(&cases[i]);
+		/* nothing left behind, the other's file and the link untouched */
+		assert_int_equal(access(path, F_OK), -1);
+	}
+	assert_int_equal(access("/tmp/latlab-wl-victim", F_OK), -1);
+	FILE *fp = fopen(taken, "r");
+	char buf[32] = "";
+	assert_non_null(fgets(buf, sizeof(buf), fp));
+	fclose(fp);
+	assert_string_equal(buf, "not latlab's");
+}
+
+static void test_dev_read(void **state)
+{
+	char o_file[128];
+
+	(void)state;
+	snprintf(o_file, sizeof(o_file), "path=%s", tmpdir);
+	const struct wl_case cases[] = {
+		{ "dev-read", { NULL }, 256, 0, NULL, 256 },		/* /dev/urandom */
+		{ "dev-read", { "path=/dev/zero" }, 4096, 0, NULL, 4096 },
+		{ "dev-read", { "path=/dev/null" }, 64, 0, NULL, -ENODATA },
+		{ "dev-read", { o_file }, 64, -EINVAL, "not a character device", 0 },
+		{ "dev-read", { "path=/dev/nonexistent-sensor" }, 64, -ENODEV, "no /dev/nonexistent-sensor", 0 },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		run_case(&cases[i]);
+}
+
+static void test_rtt(void **state)
+{
+	(void)state;
+	const struct wl_case cases[] = {
+		{ "pipe-rtt", { NULL }, 100, 0, NULL, 200 },
+		{ "pipe-rtt", { "peer=process" }, 4096, 0, NULL, 8192 },
+		{ "pipe-rtt", { "peer=thread", "peer_nice=5" }, 1 << 20, 0, NULL, 2 << 20 },
+		{ "udp-rtt", { NULL }, 1000, 0, NULL, 2000 },
+		{ "udp-rtt", { "peer=process" }, 65507, 0, NULL, 2 * 65507 },
+		{ "udp-rtt", { NULL }, 65508, -EMSGSIZE, "more than a UDP datagram holds", 0 },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		run_case(&cases[i]);
+}
+
+static void test_i2c_missing_bus(void **state)
+{
+	(void)state;
+	const struct wl_case c = { "i2c-read", { "bus=254", "address=0x4b" }, 1,
+				   -ENODEV, "no /dev/i2c-254", 0 };
+	run_case(&c);
+	/* option ranges: a 7-bit address */
+	assert_null(make_opts("i2c-read", (const char *[]){ "address=0x80" }, 1));
+	assert_null(make_opts("i2c-read", (const char *[]){ "register=256" }, 1));
+}
+
+static void test_pi_mutex(void **state)
+{
+	(void)state;
+	const struct wl_case cases[] = {
+		{ "pi-mutex", { NULL }, 64, 0, NULL, 64 },
+		{ "pi-mutex", { "protocol=none", "contenders=3", "gap=10us" }, 64, 0, NULL, 64 },
+		{ "pi-mutex", { "nices=-5 x" }, 64, -EINVAL, "nices = '-5 x'", 0 },
+		{ "pi-mutex", { "nices=20" }, 64, -EINVAL, "numbers from -20 to 19", 0 },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		run_case(&cases[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -98,7 +328,14 @@ int main(void)
 		cmocka_unit_test(test_registry_rejects),
 		cmocka_unit_test(test_null_fail_every),
 		cmocka_unit_test(test_timer_has_no_io),
+		cmocka_unit_test(test_sysfs_read),
+		cmocka_unit_test(test_file_io),
+		cmocka_unit_test(test_dev_read),
+		cmocka_unit_test(test_rtt),
+		cmocka_unit_test(test_i2c_missing_bus),
+		cmocka_unit_test(test_pi_mutex),
 	};
 
-	return cmocka_run_group_tests_name("workloads", tests, NULL, NULL);
+	return cmocka_run_group_tests_name("workloads", tests, make_tmpdir,
+					   remove_tmpdir);
 }

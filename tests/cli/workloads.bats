@@ -1,0 +1,148 @@
+#!/usr/bin/env bats
+# Every workload in a short cell; the failure paths of real I/O.
+
+load helper
+
+# wl_config [LINES...]: 1 s cells at 1 ms, with extra config lines
+wl_config() {
+	quick_config
+	printf '%s\n' "$@" >>c.ini
+}
+
+# summary_field CELL-DIR METRIC COLUMN
+summary_field() {
+	awk -F, -v m="$2" -v c="$3" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next }
+		$3 == m { print $k }' "$1/summary.csv" | head -1
+}
+
+@test "every workload runs a short cell: samples, no errors, bytes moved" {
+	wl_config "[matrix]" \
+		"workload = sysfs-read, file-read, file-write, fw-sync, fw-shm, pipe-rtt, pipe-proc, udp-rtt, udp-proc, dev-read, pi-mutex, pi-none" \
+		"[workload.fw-sync]" "type = file-write" "sync = fdatasync" "path = $WORK/fw.dat" \
+		"[workload.fw-shm]" "type = file-write" "path = /dev/shm/latlab-bats-$$.dat" \
+		"[workload.pipe-proc]" "type = pipe-rtt" "peer = process" "peer_policy = fifo" \
+		"[workload.udp-proc]" "type = udp-rtt" "peer = process" \
+		"[workload.pi-none]" "type = pi-mutex" "protocol = none"
+	run timeout 120 "$LATLAB" run c.ini --duration 500ms -q
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[ "$(col "$WORK/out/t/cells.csv" status | sort -u)" = ok ]
+	for d in "$WORK"/out/t/*/*/*/; do
+		n=$(summary_field "$d" wakeup samples)
+		e=$(summary_field "$d" wakeup errors)
+		b=$(summary_field "$d" wakeup bytes)
+		bps=$(summary_field "$d" wakeup bytes_per_s)
+		case $d in *pi-none*) min=1 ;; *) min=200 ;; esac
+		[ "$n" -ge "$min" ] && [ "$e" -eq 0 ] && [ "$b" -gt 0 ] && [ "$bps" -gt 0 ] \
+			|| { echo "$d: samples $n errors $e bytes $b bps $bps"; cat "$d/log.txt"; false; }
+	done
+	# the file workloads left nothing behind
+	[ ! -e /var/tmp/latlab-io.dat ] && [ ! -e "$WORK/fw.dat" ] && [ ! -e /dev/shm/latlab-bats-$$.dat ]
+}
+
+@test "sysfs-read of a value that does not parse counts errors and says so" {
+	printf '12 volts\n' >"$WORK/adc"
+	wl_config "[workload.adc]" "type = sysfs-read" "path = $WORK/adc" \
+		"[matrix]" "workload = adc"
+	run timeout 60 "$LATLAB" run c.ini --duration 500ms
+	[ "$status" -eq 0 ]
+	D=$(cell_dir "$WORK/out/t" 0000-none-adc-t1-aspread-1)
+	[ "$(summary_field "$D" wakeup samples)" -eq 0 ]
+	[ "$(summary_field "$D" wakeup errors)" -ge 400 ]
+	[ "$(summary_field "$D" wakeup first_errno)" -eq 74 ]	# EBADMSG
+	grep -q 'thread 0: [0-9]* I/O errors, the first: Bad message' "$D/log.txt"
+	[[ "$output" == *"errors"* ]]
+}
+
+@test "i2c-read without an i2c bus: the cell is skipped, the run goes on" {
+	wl_config "[workload.i2c]" "type = i2c-read" "bus = 254" "address = 0x4b" \
+		"[matrix]" "workload = i2c, timer"
+	run timeout 60 "$LATLAB" run c.ini --duration 300ms
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"0000-none-i2c-t1-aspread-1: skipped: no /dev/i2c-254"* ]]
+	grep -q '^t,0000-none-i2c-t1-aspread-1,.*,skipped,no /dev/i2c-254,' "$WORK/out/t/cells.csv"
+	grep -q 'skipped: no /dev/i2c-254' "$WORK"/out/t/*/*/0000*/log.txt
+	grep -q '^0001-none-timer-t1-aspread-1 = ok$' "$WORK/out/t/state"
+}
+
+@test "every cell skipped is exit 3" {
+	wl_config "[workload.i2c]" "type = i2c-read" "bus = 254" "[matrix]" "workload = i2c"
+	run timeout 60 "$LATLAB" run c.ini --duration 300ms
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"every cell was skipped"* ]]
+}
+
+@test "file-write into a read-only directory: clear error, exit 3, other cells kept" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to mount"
+	mkdir -p "$WORK/ro"
+	mount -t tmpfs -o size=1m,ro tmpfs "$WORK/ro" || skip "cannot mount"
+	wl_config "[workload.ro]" "type = file-write" "path = $WORK/ro/f.dat" \
+		"[matrix]" "workload = timer, ro"
+	run timeout 60 "$LATLAB" run c.ini --duration 300ms
+	umount "$WORK/ro"
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"cannot create $WORK/ro/f.dat: Read-only file system"* ]]
+	grep -q '^0000-none-timer-t1-aspread-1 = ok$' "$WORK/out/t/state"
+	grep -q '^0001-none-ro-t1-aspread-1 = error$' "$WORK/out/t/state"
+	[ -s "$(cell_dir "$WORK/out/t" 0000-none-timer-t1-aspread-1)/summary.csv" ]
+}
+
+@test "file-write into a full tmpfs: clear error, exit 3, other cells kept" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to mount"
+	mkdir "$WORK/full"
+	mount -t tmpfs -o size=1m tmpfs "$WORK/full" || skip "cannot mount"
+	wl_config "[workload.full]" "type = file-write" "path = $WORK/full/f.dat" "region = 8MiB" \
+		"[matrix]" "workload = timer, full"
+	run timeout 60 "$LATLAB" run c.ini --duration 300ms
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"preparing the 8388608-byte region of $WORK/full/f.dat: No space left on device"* ]]
+	[ -z "$(ls -A "$WORK/full")" ]		# and nothing left in it
+	grep -q '^0000-none-timer-t1-aspread-1 = ok$' "$WORK/out/t/state"
+}
+
+@test "file-write refuses a path that exists, and a symlink" {
+	echo precious >"$WORK/precious"
+	ln -s "$WORK/precious" "$WORK/link"
+	for p in precious link; do
+		wl_config "[workload.w]" "type = file-write" "path = $WORK/$p" "[matrix]" "workload = w"
+		run timeout 60 "$LATLAB" run c.ini --duration 300ms
+		[ "$status" -eq 3 ]
+		[[ "$output" == *"$WORK/$p exists: latlab only writes files it creates"* ]]
+		rm -rf "$WORK/out"
+	done
+	[ "$(cat "$WORK/precious")" = precious ]
+}
+
+@test "samples = on: samples.bin holds every sample; export --format csv converts it" {
+	wl_config "[matrix]" "threads = 2" "affinity = 0"
+	run timeout 60 "$LATLAB" run c.ini --set campaign.samples=on --duration 1s -q
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	D=$(cell_dir "$WORK/out/t" 0000-none-timer-t2-a0-1)
+	[ -s "$D/samples.bin" ]
+	grep -q '^samples_dropped = 0$' "$D/cell.ini"
+	n=$(awk -F, '$3 == "wakeup" { s += $4 } END { print s }' "$D/summary.csv")
+	grep -q "^samples_written = $n\$" "$D/cell.ini"
+	run "$LATLAB" export --format csv "$D" -o "$WORK/s.csv"
+	[ "$status" -eq 0 ]
+	[ "$(head -1 "$WORK/s.csv")" = "t_ns,thread,metric,value_ns" ]
+	[ "$(tail -n +2 "$WORK/s.csv" | wc -l)" -eq $((3 * n)) ]
+	# the exported maximum is the summary's exact max
+	want=$(awk -F, '$1 == 0 && $3 == "wakeup" { print $13 }' "$D/summary.csv")
+	got=$(awk -F, '$2 == 0 && $3 == "wakeup" && $4 > m { m = $4 } END { print m }' "$WORK/s.csv")
+	[ "$want" = "$got" ]
+	# wake times step by the interval
+	awk -F, '$2 == 1 && $3 == "io" { if (p && ($1 - p) % 1000000) bad = 1; p = $1 } END { exit bad }' "$WORK/s.csv"
+}
+
+@test "export: bad format, missing samples, not a samples file" {
+	run "$LATLAB" export --format xml "$WORK"
+	[ "$status" -eq 2 ]
+	run "$LATLAB" export --format csv "$WORK"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"no samples.bin (run with [campaign] samples = on)"* ]]
+	echo junk >"$WORK/x.bin"
+	run "$LATLAB" export --format csv "$WORK/x.bin"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"not a latlab samples file"* ]]
+	run "$LATLAB" export "$WORK"
+	[ "$status" -eq 2 ]
+}
