@@ -15,7 +15,7 @@ CFLAGS ?= -O2 -g
 CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wformat=2 \
 	  -Wmissing-prototypes -Wshadow -pthread -MMD -MP
 CPPFLAGS += -Icommon -Iharness -Iworkloads -Iloadgen
-LDLIBS += $(shell pkg-config --libs inih numa 2>/dev/null || echo -linih -lnuma) \
+LDLIBS += $(shell pkg-config --libs inih numa jansson 2>/dev/null || echo -linih -lnuma -ljansson) \
 	  -lcsv -lm -pthread
 
 ifeq ($(SANITIZE),1)
@@ -29,7 +29,7 @@ endif
 
 DEB_PACKAGES := gcc make pkg-config libinih-dev libcsv-dev libnuma-dev \
 	libjansson-dev libcmocka-dev bats rt-tests gnuplot-nox procps \
-	util-linux
+	util-linux chromium
 
 COMMON_SRC := $(wildcard common/*.c)
 WORKLOAD_SRC := $(wildcard workloads/*.c)
@@ -80,8 +80,11 @@ deps:
 			--no-install-recommends $$missing; \
 	fi
 
+# the report is rendered whatever the run's status; that status is kept
 run: deps all
-	$(LATLAB) run configs/quick.ini
+	@$(LATLAB) run configs/quick.ini; rc=$$?; \
+	$(LATLAB) report results/quick -q && \
+	echo "report: $(CURDIR)/results/quick/report/index.html"; exit $$rc
 
 test: deps all $(UNIT_BIN)
 	@LATLAB=$(abspath $(LATLAB)) UNIT_DIR=$(BUILD)/tests tests/run.sh
@@ -101,6 +104,8 @@ install: all
 	install -m 0755 $(LATLAB) $(DESTDIR)$(PREFIX)/bin/latlab
 	install -m 0755 $(LATLOAD) $(DESTDIR)$(PREFIX)/bin/latload
 	install -m 0644 configs/*.ini $(DESTDIR)$(PREFIX)/share/latlab/configs/
+	install -d $(DESTDIR)$(PREFIX)/share/latlab/plots
+	install -m 0644 plots/*.gp $(DESTDIR)$(PREFIX)/share/latlab/plots/
 	install -m 0644 docs/latlab.1 $(DESTDIR)$(PREFIX)/share/man/man1/latlab.1
 
 clean:

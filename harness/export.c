@@ -1,16 +1,31 @@
+/*
+ * latlab export: a cell's data in other tools' formats.
+ *   csv         samples.bin as t_ns,thread,metric,value_ns rows
+ *   cyclictest  the 1 µs histogram file of `cyclictest --histfile`
+ *   json        the keys of `cyclictest --json`
+ */
 #include <errno.h>
+#include <jansson.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "exitcodes.h"
 #include "export.h"
 #include "log.h"
 #include "results.h"
 #include "samples.h"
+#include "units.h"
+
+#define MAX_THREADS 1024
+#define HIST_US_CAP 1000000	/* rows of a cyclictest histogram at most */
 
 static const char *const metric_names[] = { "wakeup", "io", "response" };
+
+/* ---- csv: samples.bin ---- */
 
 static int csv_row(void *arg, const struct sample_rec *r)
 {
@@ -26,62 +41,343 @@ static int csv_row(void *arg, const struct sample_rec *r)
 	return ferror(w->fp) ? -EIO : 0;
 }
 
-int export_run(const char *format, const char *path, const char *out)
+static int export_samples(const char *bin, FILE *fp)
 {
-	char bin[PATH_MAX];
-	struct stat st;
-	struct afile af;
-	FILE *fp = stdout;
+	struct csvw w = { .fp = fp };
+
+	csvw_header(&w, "t_ns,thread,metric,value_ns");
+	return samples_read(bin, csv_row, &w);
+}
+
+/* ---- a cell's summary and histogram, per thread ---- */
+
+struct thread_data {
+	int thread, cpu;
+	int64_t samples, min, mean, max;
+	uint64_t *bins;		/* per µs, hist_us of them */
+	uint64_t total, overflow;
+};
+
+struct cell_data {
+	int n;
+	struct thread_data t[MAX_THREADS];
+	int64_t hist_us;
+};
+
+static const char *col(const struct csv_table *t, int r, const char *name)
+{
+	int c = csv_table_col(t, name);
+
+	return c >= 0 && c < t->ncols[r] ? t->cell[r][c] : "";
+}
+
+static int64_t coln(const struct csv_table *t, int r, const char *name)
+{
+	return strtoll(col(t, r, name), NULL, 10);
+}
+
+static void cell_data_free(struct cell_data *d)
+{
+	for (int i = 0; i < d->n; i++)
+		free(d->t[i].bins);
+}
+
+static int read_cell(const char *dir, const char *metric, int64_t hist_us,
+		     struct cell_data *d)
+{
+	struct csv_table s, h;
+	char path[PATH_MAX + 32];
 	int rc;
 
-	if (strcmp(format, "csv") != 0) {
-		log_error("unknown export format '%s' (csv)", format);
+	memset(d, 0, sizeof(*d));
+	snprintf(path, sizeof(path), "%s/summary.csv", dir);
+	rc = csv_table_read(path, &s);
+	if (rc)
+		return rc;
+	int64_t max_us = 0;
+	for (int r = 1; r < s.nrows && d->n < MAX_THREADS; r++) {
+		if (strcmp(col(&s, r, "metric"), metric))
+			continue;
+		struct thread_data *t = &d->t[d->n++];
+
+		t->thread = (int)coln(&s, r, "thread");
+		t->cpu = (int)coln(&s, r, "cpu");
+		t->samples = coln(&s, r, "samples");
+		t->min = coln(&s, r, "min_ns");
+		t->mean = coln(&s, r, "mean_ns");
+		t->max = coln(&s, r, "max_ns");
+		if (t->max / 1000 > max_us)
+			max_us = t->max / 1000;
+	}
+	csv_table_free(&s);
+	if (d->n == 0)
+		return -ENODATA;
+	/* like cyclictest -h N: bins 0 .. N-1 µs; by default all of them */
+	d->hist_us = hist_us > 0 ? hist_us
+		: (max_us + 1 < HIST_US_CAP ? max_us + 1 : HIST_US_CAP);
+	for (int i = 0; i < d->n; i++) {
+		d->t[i].bins = calloc((size_t)d->hist_us, sizeof(uint64_t));
+		if (!d->t[i].bins)
+			return -ENOMEM;
+	}
+	snprintf(path, sizeof(path), "%s/hist.csv", dir);
+	rc = csv_table_read(path, &h);
+	if (rc)
+		return rc;
+	for (int r = 1; r < h.nrows; r++) {
+		if (strcmp(col(&h, r, "metric"), metric))
+			continue;
+		int thread = (int)coln(&h, r, "thread");
+		int64_t lo = coln(&h, r, "lo_ns");
+		uint64_t count = (uint64_t)coln(&h, r, "count");
+
+		for (int i = 0; i < d->n; i++) {
+			struct thread_data *t = &d->t[i];
+
+			if (t->thread != thread)
+				continue;
+			/* a bucket counts in the µs of its lower edge, as
+			 * cyclictest truncates ns to µs */
+			int64_t us = lo < 0 ? 0 : lo / 1000;
+			if (us < d->hist_us) {
+				t->bins[us] += count;
+				t->total += count;
+			} else {
+				t->overflow += count;
+			}
+		}
+	}
+	csv_table_free(&h);
+	return 0;
+}
+
+static void footer_line(FILE *fp, const char *name, const struct cell_data *d,
+			int64_t (*get)(const struct thread_data *))
+{
+	fprintf(fp, "# %s:", name);
+	for (int i = 0; i < d->n; i++)
+		fprintf(fp, " %05lld", (long long)get(&d->t[i]));
+	fputc('\n', fp);
+}
+
+static int64_t get_min(const struct thread_data *t) { return t->min / 1000; }
+static int64_t get_avg(const struct thread_data *t) { return t->mean / 1000; }
+static int64_t get_max(const struct thread_data *t) { return t->max / 1000; }
+static int64_t get_ovf(const struct thread_data *t) { return (int64_t)t->overflow; }
+
+static void write_cyclictest(FILE *fp, const struct cell_data *d)
+{
+	fputs("# Histogram\n", fp);
+	for (int64_t us = 0; us < d->hist_us; us++) {
+		fprintf(fp, "%06lld", (long long)us);
+		for (int i = 0; i < d->n; i++)
+			fprintf(fp, "%c%06llu", i ? '\t' : ' ',
+				(unsigned long long)d->t[i].bins[us]);
+		fputc('\n', fp);
+	}
+	fputs("# Total:", fp);
+	for (int i = 0; i < d->n; i++)
+		fprintf(fp, " %09llu", (unsigned long long)d->t[i].total);
+	fputc('\n', fp);
+	footer_line(fp, "Min Latencies", d, get_min);
+	footer_line(fp, "Avg Latencies", d, get_avg);
+	footer_line(fp, "Max Latencies", d, get_max);
+	footer_line(fp, "Histogram Overflows", d, get_ovf);
+	fputs("# Histogram Overflow at cycle number:\n", fp);
+	/* latlab keeps no cycle numbers: only how many, as cyclictest does
+	 * past its list ("# N others") */
+	for (int i = 0; i < d->n; i++) {
+		fprintf(fp, "# Thread %d:", d->t[i].thread);
+		if (d->t[i].overflow)
+			fprintf(fp, " # %05llu others",
+				(unsigned long long)d->t[i].overflow);
+		fputc('\n', fp);
+	}
+	fputc('\n', fp);
+}
+
+/* The value of `key` in [section] of an INI file, or "". */
+static void ini_get(const char *path, const char *section, const char *key,
+		    char *out, size_t len)
+{
+	char line[4096], cur[64] = "";
+	size_t klen = strlen(key);
+	FILE *fp = fopen(path, "re");
+
+	out[0] = '\0';
+	if (!fp)
+		return;
+	while (fgets(line, sizeof(line), fp)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (line[0] == '[') {
+			snprintf(cur, sizeof(cur), "%.*s", (int)strcspn(line + 1, "]"),
+				 line + 1);
+			continue;
+		}
+		if (strcmp(cur, section) == 0 && strncmp(line, key, klen) == 0 &&
+		    strncmp(line + klen, " = ", 3) == 0) {
+			snprintf(out, len, "%s", line + klen + 3);
+			break;
+		}
+	}
+	fclose(fp);
+}
+
+/* "2026-11-30T00:06:14Z" + seconds -> "Mon, 30 Nov 2026 00:06:14 +0000" */
+static void rfc2822(const char *iso, int64_t plus_ns, char *out, size_t len)
+{
+	struct tm tm = { 0 };
+
+	out[0] = '\0';
+	if (!strptime(iso, "%Y-%m-%dT%H:%M:%SZ", &tm))
+		return;
+	time_t t = timegm(&tm) + (time_t)(plus_ns / NS_PER_S);
+	gmtime_r(&t, &tm);
+	strftime(out, len, "%a, %d %b %Y %H:%M:%S +0000", &tm);
+}
+
+static int write_json(FILE *fp, const char *dir, const struct cell_data *d)
+{
+	char cell_ini[PATH_MAX + 16], sys_ini[PATH_MAX + 16], v[1024],
+		start[64], end[64], elapsed[32];
+	json_t *root = json_object(), *si = json_object(), *threads = json_object();
+
+	snprintf(cell_ini, sizeof(cell_ini), "%s/cell.ini", dir);
+	snprintf(sys_ini, sizeof(sys_ini), "%s/sysinfo.ini", dir);
+	ini_get(cell_ini, "cell", "started", v, sizeof(v));
+	ini_get(cell_ini, "cell", "elapsed_ns", elapsed, sizeof(elapsed));
+	rfc2822(v, 0, start, sizeof(start));
+	rfc2822(v, strtoll(elapsed, NULL, 10), end, sizeof(end));
+	json_object_set_new(root, "file_version", json_integer(1));
+	ini_get(sys_ini, "latlab", "command", v, sizeof(v));
+	/* the colons inside these two keys are cyclictest's own */
+	json_object_set_new(root, "cmdline:", json_string(v));
+	ini_get(sys_ini, "latlab", "version", v, sizeof(v));
+	char ver[1100];
+	snprintf(ver, sizeof(ver), "latlab %s", v);
+	json_object_set_new(root, "rt_test_version:", json_string(ver));
+	json_object_set_new(root, "start_time", json_string(start));
+	json_object_set_new(root, "end_time", json_string(end));
+	json_object_set_new(root, "return_code", json_integer(0));
+	json_object_set_new(si, "sysname", json_string("Linux"));
+	ini_get(sys_ini, "host", "hostname", v, sizeof(v));
+	json_object_set_new(si, "nodename", json_string(v));
+	ini_get(sys_ini, "kernel", "release", v, sizeof(v));
+	json_object_set_new(si, "release", json_string(v));
+	ini_get(sys_ini, "kernel", "version", v, sizeof(v));
+	json_object_set_new(si, "version", json_string(v));
+	ini_get(sys_ini, "kernel", "machine", v, sizeof(v));
+	json_object_set_new(si, "machine", json_string(v));
+	ini_get(sys_ini, "kernel", "realtime", v, sizeof(v));
+	json_object_set_new(si, "realtime", json_integer(strcmp(v, "1") == 0));
+	json_object_set_new(root, "sysinfo", si);
+	json_object_set_new(root, "num_threads", json_integer(d->n));
+	json_object_set_new(root, "resolution_in_ns", json_integer(0));
+	for (int i = 0; i < d->n; i++) {
+		const struct thread_data *t = &d->t[i];
+		json_t *th = json_object(), *hist = json_object();
+		char key[32];
+
+		for (int64_t us = 0; us < d->hist_us; us++)
+			if (t->bins[us]) {
+				snprintf(key, sizeof(key), "%lld", (long long)us);
+				json_object_set_new(hist, key, json_integer((json_int_t)t->bins[us]));
+			}
+		json_object_set_new(th, "histogram", hist);
+		json_object_set_new(th, "cycles", json_integer(t->samples));
+		json_object_set_new(th, "min", json_integer(t->min / 1000));
+		json_object_set_new(th, "max", json_integer(t->max / 1000));
+		json_object_set_new(th, "avg", json_real((double)(t->mean / 10) / 100.0));
+		json_object_set_new(th, "cpu", json_integer(t->cpu));
+		json_object_set_new(th, "node", json_integer(0));
+		snprintf(key, sizeof(key), "%d", t->thread);
+		json_object_set_new(threads, key, th);
+	}
+	json_object_set_new(root, "thread", threads);
+	int rc = json_dumpf(root, fp, JSON_INDENT(4) | JSON_PRESERVE_ORDER |
+			    JSON_REAL_PRECISION(10));
+	fputc('\n', fp);
+	json_decref(root);
+	return rc ? -EIO : 0;
+}
+
+int export_run(const char *format, const char *path, const char *out,
+	       const char *metric, int64_t hist_us)
+{
+	char bin[PATH_MAX + 16];
+	struct stat st;
+	struct afile af;
+	struct cell_data *d = NULL;
+	FILE *fp = stdout;
+	int rc, samples = strcmp(format, "csv") == 0;
+
+	if (!samples && strcmp(format, "cyclictest") && strcmp(format, "json")) {
+		log_error("unknown export format '%s' (csv, cyclictest, json)", format);
+		return EXIT_USAGE;
+	}
+	if (strcmp(metric, "wakeup") && strcmp(metric, "io") && strcmp(metric, "response")) {
+		log_error("unknown metric '%s' (wakeup, io, response)", metric);
 		return EXIT_USAGE;
 	}
 	if (stat(path, &st) != 0) {
 		log_error("%s: %s", path, strerror(errno));
 		return EXIT_USAGE;
 	}
-	if (S_ISDIR(st.st_mode))
-		snprintf(bin, sizeof(bin), "%s/samples.bin", path);
-	else
-		snprintf(bin, sizeof(bin), "%s", path);
 	/* validate the input before anything is written */
-	rc = samples_read(bin, NULL, NULL);
-	if (rc == -ENOENT) {
-		log_error("%s: no samples.bin (run with [campaign] samples = on)", bin);
-		return EXIT_USAGE;
-	}
-	if (rc == -EINVAL) {
-		log_error("%s: not a latlab samples file", bin);
-		return EXIT_USAGE;
+	if (samples) {
+		snprintf(bin, sizeof(bin), S_ISDIR(st.st_mode) ? "%s/samples.bin" : "%s", path);
+		rc = samples_read(bin, NULL, NULL);
+		if (rc == -ENOENT || rc == -EINVAL) {
+			log_error(rc == -ENOENT ? "%s: no samples.bin (run with [campaign] samples = on)"
+				  : "%s: not a latlab samples file", bin);
+			return EXIT_USAGE;
+		}
+	} else {
+		d = calloc(1, sizeof(*d));
+		if (!d)
+			return EXIT_RUNTIME;
+		rc = S_ISDIR(st.st_mode) ? read_cell(path, metric, hist_us, d) : -ENOTDIR;
+		if (rc) {
+			log_error("%s: %s (a cell directory with summary.csv and hist.csv is needed)",
+				  path, strerror(-rc));
+			cell_data_free(d);
+			free(d);
+			return EXIT_USAGE;
+		}
 	}
 	if (rc) {
-		log_error("%s: %s", bin, strerror(-rc));
+		log_error("%s: %s", path, strerror(-rc));
 		return EXIT_RUNTIME;
 	}
 	if (out) {
 		rc = afile_open(&af, out);
 		if (rc) {
 			log_error("%s: %s", out, strerror(-rc));
+			if (d)
+				cell_data_free(d);
+			free(d);
 			return EXIT_RUNTIME;
 		}
 		fp = af.fp;
 	}
-	struct csvw w = { .fp = fp };
-	csvw_header(&w, "t_ns,thread,metric,value_ns");
-	rc = samples_read(bin, csv_row, &w);
+	if (samples)
+		rc = export_samples(bin, fp);
+	else if (strcmp(format, "cyclictest") == 0)
+		write_cyclictest(fp, d), rc = ferror(fp) ? -EIO : 0;
+	else
+		rc = write_json(fp, path, d);
+	if (d)
+		cell_data_free(d);
+	free(d);
 	if (rc == -EIO && ferror(fp)) {
-		/* the output failed, not the input; a reader that closed the
-		 * pipe (| head) is not an error */
+		/* the output failed; a reader that closed the pipe is not an error */
 		int err = errno;
 
 		if (out)
 			afile_abort(&af);
 		if (!out && err == EPIPE)
 			return EXIT_PASS;
-		log_error("writing %s: %s", out ? out : "the output",
-			  strerror(err));
+		log_error("writing %s: %s", out ? out : "the output", strerror(err));
 		return EXIT_RUNTIME;
 	}
 	if (rc == 0 && out)
@@ -89,10 +385,10 @@ int export_run(const char *format, const char *path, const char *out)
 	else if (out)
 		afile_abort(&af);
 	if (rc) {
-		log_error("%s: %s", out ? out : bin, strerror(-rc));
+		log_error("%s: %s", out ? out : path, strerror(-rc));
 		return EXIT_RUNTIME;
 	}
-	if (!out && fflush(stdout) != 0) {	/* a file was committed above */
+	if (!out && fflush(stdout) != 0) {
 		log_error("writing the output: %s", strerror(errno));
 		return EXIT_RUNTIME;
 	}

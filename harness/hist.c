@@ -24,6 +24,30 @@ void hist_bucket_range(int i, int64_t *lo, int64_t *hi)
 	*hi = *lo + (1LL << shift);
 }
 
+void hist_add_bucket(struct hist *h, int64_t lo, int64_t hi, uint64_t count)
+{
+	if (count == 0)
+		return;
+	if (h->count == 0 || lo < h->min)
+		h->min = lo;
+	if (h->count == 0 || hi - 1 > h->max)
+		h->max = hi - 1;
+	h->count += count;
+	if (lo < 0) {
+		h->underflow += count;
+		return;
+	}
+	if (lo >= HIST_RANGE_NS) {
+		h->overflow += count;
+		return;
+	}
+	h->bucket[hist_index(lo)] += count;
+	/* the bucket's middle stands for its samples: mean within 0.2 % */
+	double mid = ((double)lo + (double)(hi - 1)) / 2;
+	h->sum += (uint64_t)(mid * (double)count);
+	h->sumsq += mid * mid * (double)count;
+}
+
 void hist_merge(struct hist *dst, const struct hist *src)
 {
 	if (src->count == 0)

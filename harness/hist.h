@@ -46,6 +46,14 @@ static inline int hist_index(int64_t ns);
 /* The half-open range [lo, hi) of bucket `i`, in ns. */
 void hist_bucket_range(int i, int64_t *lo, int64_t *hi);
 
+/*
+ * Add `count` samples that lie in [lo, hi), as a hist.csv row says: the
+ * bucket of lo, or the overflow (lo >= HIST_RANGE_NS) or underflow (lo <
+ * 0) count. min and max become lo and hi - 1 at most: callers that know
+ * the exact values (summary.csv) set them after.
+ */
+void hist_add_bucket(struct hist *h, int64_t lo, int64_t hi, uint64_t count);
+
 /* Add every count of `src` to `dst` (threads or cells into one). */
 void hist_merge(struct hist *dst, const struct hist *src);
 

@@ -13,9 +13,11 @@
 #include "config.h"
 #include "exitcodes.h"
 #include "export.h"
+#include "report.h"
 #include "load_ops.h"
 #include "log.h"
 #include "sysinfo.h"
+#include "units.h"
 #include "version.h"
 #include "workload.h"
 
@@ -34,6 +36,8 @@ static int cmd_list(int argc, char **argv);
 static int cmd_sysinfo(int argc, char **argv);
 static int cmd_help(int argc, char **argv);
 static int cmd_export(int argc, char **argv);
+static int cmd_report(int argc, char **argv);
+static int cmd_compare(int argc, char **argv);
 
 static const struct command commands[] = {
 	{ "run", "run CONFIG [-o DIR] [--set SECTION.KEY=VALUE]... [--duration D] [--allow-non-rt] [-q]",
@@ -44,8 +48,14 @@ static const struct command commands[] = {
 	  cmd_plan },
 	{ "list", "list", "print the axes, every option with its type, default and help, the workloads and the loads",
 	  cmd_list },
-	{ "export", "export --format csv CELL-DIR|samples.bin [-o FILE]",
-	  "convert a cell's samples.bin ([campaign] samples = on) to CSV",
+	{ "report", "report DIR [--pdf] [-q]",
+	  "render DIR's figures (gnuplot) and DIR/report/index.html",
+	  cmd_report },
+	{ "compare", "compare DIR DIR... [-o OUT] [--pdf]",
+	  "line up the same cells across kernels, hosts and campaigns",
+	  cmd_compare },
+	{ "export", "export --format csv|cyclictest|json CELL-DIR [-o FILE] [--metric M] [--hist-us N]",
+	  "a cell as cyclictest's --histfile or --json, or its samples.bin as CSV",
 	  cmd_export },
 	{ "sysinfo", "sysinfo", "print what this machine is (sysinfo.ini) and what distorts results",
 	  cmd_sysinfo },
@@ -291,28 +301,88 @@ static int cmd_sysinfo(int argc, char **argv)
 	return EXIT_PASS;
 }
 
+static int cmd_report(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "pdf", no_argument, NULL, 'p' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int opt, pdf = 0, quiet = 0;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "q", longopts, NULL)) != -1) {
+		if (opt == 'p')
+			pdf = 1;
+		else if (opt == 'q')
+			quiet = 1;
+		else
+			return bad_usage("report");
+	}
+	if (optind != argc - 1)
+		return bad_usage("report");
+	return report_run(argv[optind], pdf, quiet);
+}
+
+static int cmd_compare(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "pdf", no_argument, NULL, 'p' },
+		{ "output", required_argument, NULL, 'o' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *out = NULL;
+	int opt, pdf = 0;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "o:", longopts, NULL)) != -1) {
+		if (opt == 'p')
+			pdf = 1;
+		else if (opt == 'o')
+			out = optarg;
+		else
+			return bad_usage("compare");
+	}
+	if (argc - optind < 2)
+		return bad_usage("compare");
+	return compare_run((const char *const *)argv + optind, argc - optind,
+			   out, pdf);
+}
+
 static int cmd_export(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "metric", required_argument, NULL, 'm' },
+		{ "hist-us", required_argument, NULL, 'H' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *format = NULL, *out = NULL;
+	const char *format = NULL, *out = NULL, *metric = "wakeup";
+	int64_t hist_us = 0;
 	int opt;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "f:o:", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "f:o:m:", longopts, NULL)) != -1) {
 		if (opt == 'f')
 			format = optarg;
 		else if (opt == 'o')
 			out = optarg;
-		else
+		else if (opt == 'm')
+			metric = optarg;
+		else if (opt == 'H') {
+			if (units_parse_int(optarg, &hist_us) || hist_us < 1 ||
+			    hist_us > 1000000) {
+				log_error("--hist-us '%s': a number of microseconds, 1 to 1000000",
+					  optarg);
+				return EXIT_USAGE;
+			}
+		} else
 			return bad_usage("export");
 	}
 	if (!format || optind != argc - 1)
 		return bad_usage("export");
-	return export_run(format, argv[optind], out);
+	return export_run(format, argv[optind], out, metric, hist_us);
 }
 
 static int cmd_help(int argc, char **argv)

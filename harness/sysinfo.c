@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "cpulist.h"
@@ -110,6 +111,8 @@ static void collect_kernel(struct sysinfo *si)
 	kernel_info_read(&k);
 	add(si, "kernel", "release", "%s", k.release);
 	add(si, "kernel", "version", "%s", k.version);
+	struct utsname u;
+	add(si, "kernel", "machine", "%s", uname(&u) == 0 ? u.machine : "unknown");
 	add(si, "kernel", "preempt", "%s%s", k.model,
 	    k.dynamic ? " (dynamic)" : "");
 	add(si, "kernel", "realtime", "%s",

@@ -193,6 +193,35 @@ static void test_merge(void **state)
 	free(e);
 }
 
+/* A histogram rebuilt from its hist.csv rows has the same percentiles. */
+static void test_rebuild_from_buckets(void **state)
+{
+	struct hist *h = new_hist(), *r = new_hist();
+
+	(void)state;
+	for (int64_t v = 100; v < 3000000; v = v * 5 / 4 + 13)
+		hist_add(h, v);
+	hist_add(h, HIST_RANGE_NS + 5);
+	for (int b = 0; b < HIST_BUCKETS; b++) {
+		int64_t lo, hi;
+
+		hist_bucket_range(b, &lo, &hi);
+		hist_add_bucket(r, lo, hi, h->bucket[b]);
+	}
+	hist_add_bucket(r, HIST_RANGE_NS, h->max + 1, h->overflow);
+	assert_int_equal(r->count, h->count);
+	assert_int_equal(r->overflow, 1);
+	assert_int_equal(r->max, h->max);
+	assert_memory_equal(r->bucket, h->bucket, sizeof(h->bucket));
+	r->min = h->min;	/* exact, from summary.csv */
+	for (double p = 10; p < 100; p += 9.9)
+		assert_int_equal(hist_percentile(r, p), hist_percentile(h, p));
+	assert_true(hist_mean(r) / hist_mean(h) > 0.998);
+	assert_true(hist_mean(r) / hist_mean(h) < 1.002);
+	free(h);
+	free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -203,6 +232,7 @@ int main(void)
 		cmocka_unit_test(test_percentile_clamped),
 		cmocka_unit_test(test_overflow),
 		cmocka_unit_test(test_merge),
+		cmocka_unit_test(test_rebuild_from_buckets),
 	};
 
 	return cmocka_run_group_tests_name("hist", tests, NULL, NULL);

@@ -1,0 +1,273 @@
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exitcodes.h"
+#include "html.h"
+#include "log.h"
+#include "plot.h"
+#include "report.h"
+#include "results.h"
+#include "tree.h"
+
+#define US(ns) ((double)(ns) / 1000.0)
+#define MAX_TREES 16
+
+/* One cell key and, per tree, the cell that has it (or NULL). */
+struct row {
+	char key[512];
+	const struct tcell *in[MAX_TREES];
+	int count;
+};
+
+struct cmp {
+	struct tree t[MAX_TREES];
+	char label[MAX_TREES][400];
+	int ntrees;
+	struct row *rows;
+	int nrows;
+	struct plotter plot;
+	char out[PATH_MAX];
+};
+
+/* "rt@host:6.6.0-rt" — what tells the trees apart, no blanks (gnuplot words). */
+static void make_label(struct cmp *c, int i)
+{
+	const struct tcell *first = NULL;
+
+	for (int k = 0; k < c->t[i].n && !first; k++)
+		if (c->t[i].cell[k].measured)
+			first = &c->t[i].cell[k];
+	if (!first) {
+		snprintf(c->label[i], sizeof(c->label[i]), "%s", c->t[i].campaign);
+		return;
+	}
+	snprintf(c->label[i], sizeof(c->label[i]), "%s@%s:%s", first->kernel,
+		 first->host, first->release);
+	for (char *p = c->label[i]; *p; p++)
+		if (*p == ' ')
+			*p = '_';
+	for (int j = 0; j < i; j++)
+		if (strcmp(c->label[j], c->label[i]) == 0) {
+			size_t u = strlen(c->label[i]);
+
+			snprintf(c->label[i] + u, sizeof(c->label[i]) - u, "#%d", i + 1);
+		}
+}
+
+static int collect(struct cmp *c)
+{
+	for (int i = 0; i < c->ntrees; i++)
+		for (int k = 0; k < c->t[i].n; k++) {
+			const struct tcell *cell = &c->t[i].cell[k];
+			char key[512];
+			int r;
+
+			if (!cell->measured)
+				continue;
+			tcell_key(cell, key, sizeof(key));
+			for (r = 0; r < c->nrows; r++)
+				if (strcmp(c->rows[r].key, key) == 0)
+					break;
+			if (r == c->nrows) {
+				struct row *rows = realloc(c->rows,
+					(size_t)(c->nrows + 1) * sizeof(*rows));
+
+				if (!rows)
+					return -ENOMEM;
+				c->rows = rows;
+				memset(&rows[r], 0, sizeof(rows[r]));
+				snprintf(rows[r].key, sizeof(rows[r].key), "%s", key);
+				c->nrows++;
+			}
+			if (!c->rows[r].in[i]) {
+				c->rows[r].in[i] = cell;
+				c->rows[r].count++;
+			}
+		}
+	return 0;
+}
+
+static void verdict(FILE *fp, const struct cmp *c, const struct row *r)
+{
+	int best = -1, worst = -1;
+
+	for (int i = 0; i < c->ntrees; i++) {
+		if (!r->in[i])
+			continue;
+		if (best < 0 || r->in[i]->wakeup->max < r->in[best]->wakeup->max)
+			best = i;
+		if (worst < 0 || r->in[i]->wakeup->max > r->in[worst]->wakeup->max)
+			worst = i;
+	}
+	double b = US(r->in[best]->wakeup->max), w = US(r->in[worst]->wakeup->max);
+	html_printf(fp, "%s has the lower worst case: max %.1f µs against %.1f µs for %s (%.1fx lower)",
+		    c->label[best], b, w, c->label[worst], b > 0 ? w / b : 0.0);
+}
+
+static int figure(struct cmp *c, const struct row *r, int n, char *err,
+		  size_t errlen)
+{
+	char vars[16384] = "", ins[8192] = "", labels[4096] = "", title[1024],
+		base[PATH_MAX + 64];
+	const struct tcell *any = NULL;
+
+	for (int i = 0; i < c->ntrees; i++) {
+		size_t u = strlen(ins), v = strlen(labels);
+
+		if (!r->in[i])
+			continue;
+		any = r->in[i];
+		snprintf(ins + u, sizeof(ins) - u, "%s%s/hist.csv", u ? " " : "",
+			 r->in[i]->dir);
+		snprintf(labels + v, sizeof(labels) - v, "%s%s", v ? " " : "",
+			 c->label[i]);
+	}
+	plot_var(vars, sizeof(vars), "ins", ins);
+	plot_var(vars, sizeof(vars), "labels", labels);
+	snprintf(title, sizeof(title), "%s, %s, %s: wakeup latency by kernel and host",
+		 any->load, any->workload, any->id + 5);
+	plot_var(vars, sizeof(vars), "title", title);
+	snprintf(base, sizeof(base), "%s/fig/compare-%d", c->out, n);
+	return plot_render(&c->plot, "compare.gp", base, vars, err, errlen);
+}
+
+struct page {
+	struct cmp *c;
+	int pdf;
+};
+
+static void fill_page(FILE *fp, void *arg)
+{
+	struct page *pg = arg;
+	struct cmp *c = pg->c;
+	int fig = 0;
+
+	html_head(fp, "latlab compare");
+	fputs("<h1>latlab compare</h1>\n<p>Trees:</p><ul>\n", fp);
+	for (int i = 0; i < c->ntrees; i++) {
+		fputs("<li><b>", fp);
+		html_text(fp, c->label[i]);
+		fputs("</b>: ", fp);
+		html_text(fp, c->t[i].dir);
+		fputs("</li>\n", fp);
+	}
+	fputs("</ul>\n<h2>Cells in more than one tree</h2>\n"
+	      "<p>Wake-up latency, threads merged, µs; ratios against the first tree that has the cell.</p>\n"
+	      "<table>\n<tr><th class=\"l\">cell (load, workload, threads, affinity)</th>", fp);
+	for (int i = 0; i < c->ntrees; i++) {
+		fputs("<th>", fp);
+		html_text(fp, c->label[i]);
+		fputs(" p99.99</th><th>max</th><th>ratio max</th>", fp);
+	}
+	fputs("<th class=\"l\">verdict</th></tr>\n", fp);
+	for (int r = 0; r < c->nrows; r++) {
+		const struct row *row = &c->rows[r];
+		const struct tcell *ref = NULL, *any = NULL;
+
+		if (row->count < 2)
+			continue;
+		fputs("<tr><td class=\"l\">", fp);
+		for (int i = 0; i < c->ntrees && !any; i++)
+			any = row->in[i];
+		html_printf(fp, "%s, %s, threads %s, affinity %s, %.0f µs", any->load,
+			    any->workload, any->threads, any->affinity, US(any->interval));
+		fputs("</td>", fp);
+		for (int i = 0; i < c->ntrees; i++) {
+			const struct tcell *t = row->in[i];
+
+			if (!t) {
+				fputs("<td></td><td></td><td></td>", fp);
+				continue;
+			}
+			if (!ref)
+				ref = t;
+			fprintf(fp, "<td>%.1f</td><td>%.1f</td><td>%.2f</td>",
+				US(hist_percentile(t->wakeup, 99.99)), US(t->wakeup->max),
+				ref->wakeup->max ? (double)t->wakeup->max / (double)ref->wakeup->max : 0);
+		}
+		fputs("<td class=\"l\">", fp);
+		verdict(fp, c, row);
+		fputs("</td></tr>\n", fp);
+	}
+	fputs("</table>\n<h2>Figures</h2>\n", fp);
+	for (int r = 0; r < c->nrows; r++) {
+		if (c->rows[r].count < 2)
+			continue;
+		fprintf(fp, "<figure><img src=\"fig/compare-%d.png\" alt=\"comparison %d\">"
+			"<figcaption>", fig, fig);
+		html_text(fp, c->rows[r].key);
+		fprintf(fp, " <a href=\"fig/compare-%d.svg\">SVG</a></figcaption></figure>\n", fig);
+		fig++;
+	}
+	(void)pg->pdf;
+	html_foot(fp);
+}
+
+int compare_run(const char *const *dirs, int n, const char *out, int pdf)
+{
+	struct cmp *c = calloc(1, sizeof(*c));
+	char err[8192], path[PATH_MAX + 16];
+	int rc = 0, shared = 0, status = EXIT_RUNTIME;
+
+	if (!c)
+		return EXIT_RUNTIME;
+	if (n > MAX_TREES) {
+		log_error("at most %d trees", MAX_TREES);
+		free(c);
+		return EXIT_USAGE;
+	}
+	for (int i = 0; i < n; i++) {
+		if (tree_read(&c->t[i], dirs[i], err, sizeof(err))) {
+			log_error("%s", err);
+			status = EXIT_USAGE;
+			goto out;
+		}
+		c->ntrees++;
+		make_label(c, i);
+	}
+	if (collect(c))
+		goto out;
+	for (int r = 0; r < c->nrows; r++)
+		shared += c->rows[r].count >= 2;
+	if (!shared) {
+		log_error("the trees share no cell: compare needs the same load, workload, threads, affinity, interval, priority, size and repeat in at least two of them");
+		status = EXIT_USAGE;
+		goto out;
+	}
+	if (plotter_init(&c->plot)) {
+		log_error("the gnuplot scripts (plots/) are not installed beside latlab; set LATLAB_PLOTS");
+		goto out;
+	}
+	c->plot.pdf = pdf;
+	snprintf(c->out, sizeof(c->out), "%s", out ? out : "compare");
+	snprintf(path, sizeof(path), "%s/fig", c->out);
+	rc = mkdir_p(path);
+	for (int r = 0, fig = 0; rc == 0 && r < c->nrows; r++)
+		if (c->rows[r].count >= 2)
+			rc = figure(c, &c->rows[r], fig++, err, sizeof(err));
+	if (rc == 0) {
+		struct page pg = { c, pdf };
+
+		rc = afile_write(c->out, "index.html", fill_page, &pg);
+		if (rc)
+			snprintf(err, sizeof(err), "%s/index.html: %s", c->out,
+				 strerror(-rc));
+	} else if (rc != -EIO) {
+		snprintf(err, sizeof(err), "%s: %s", path, strerror(-rc));
+	}
+	if (rc) {
+		log_error("%s", err);
+		goto out;
+	}
+	printf("%s/index.html: %d cells compared across %d trees\n", c->out,
+	       shared, c->ntrees);
+	status = EXIT_PASS;
+out:
+	for (int i = 0; i < c->ntrees; i++)
+		tree_free(&c->t[i]);
+	free(c->rows);
+	free(c);
+	return status;
+}

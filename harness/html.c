@@ -1,0 +1,71 @@
+#include <stdarg.h>
+#include <string.h>
+
+#include "html.h"
+
+void html_text(FILE *fp, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '&': fputs("&amp;", fp); break;
+		case '<': fputs("&lt;", fp); break;
+		case '>': fputs("&gt;", fp); break;
+		case '"': fputs("&quot;", fp); break;
+		case '\'': fputs("&#39;", fp); break;
+		default: fputc(*s, fp);
+		}
+	}
+}
+
+void html_printf(FILE *fp, const char *fmt, ...)
+{
+	char buf[4096];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	html_text(fp, buf);
+}
+
+void html_head(FILE *fp, const char *title)
+{
+	fputs("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+	      "<meta name=\"viewport\" content=\"width=device-width\">\n<title>", fp);
+	html_text(fp, title);
+	fputs("</title>\n<style>\n"
+	      "body{font:14px/1.4 sans-serif;margin:1.5em auto;max-width:1200px;padding:0 1em;color:#222}\n"
+	      "h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ccc}\n"
+	      "table{border-collapse:collapse;font-size:12px;margin:.5em 0}\n"
+	      "td,th{border:1px solid #ddd;padding:2px 6px;text-align:right}\n"
+	      "th{background:#f4f4f4}td.l,th.l{text-align:left}\n"
+	      "tr.ok td.st{background:#c8efc8}tr.fail td.st{background:#f6b8b8}\n"
+	      "tr.error td.st{background:#f8d49a}tr.skipped td.st{background:#e0e0e0}\n"
+	      "tr.interrupted td.st{background:#fff0a0}tr.pending td.st{background:#f7f7f7}\n"
+	      ".warn{color:#9a4a00}figure{margin:1em 0}img{max-width:100%;border:1px solid #eee}\n"
+	      "figcaption{font-size:12px;color:#555}code{font-size:12px}\n"
+	      "</style></head>\n<body>\n", fp);
+}
+
+void html_foot(FILE *fp)
+{
+	fputs("<script>\n"
+	      "window.addEventListener('load', function () {\n"
+	      "  var imgs = document.images, ok = 0;\n"
+	      "  for (var i = 0; i < imgs.length; i++)\n"
+	      "    if (imgs[i].complete && imgs[i].naturalWidth > 0) ok++;\n"
+	      "  document.body.setAttribute('data-figures', imgs.length);\n"
+	      "  document.body.setAttribute('data-figures-loaded', ok);\n"
+	      "});\n</script>\n</body></html>\n", fp);
+}
+
+const char *html_status_class(const char *status)
+{
+	static const char *const known[] = { "ok", "fail", "error", "skipped",
+					     "interrupted", "pending" };
+
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+		if (strcmp(status, known[i]) == 0)
+			return known[i];
+	return "pending";
+}

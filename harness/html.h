@@ -1,0 +1,30 @@
+/* The HTML of report and compare pages: escaping, head, foot. */
+#ifndef LATLAB_HTML_H
+#define LATLAB_HTML_H
+
+#include <stdio.h>
+
+/* Write s with & < > " ' escaped. */
+void html_text(FILE *fp, const char *s);
+
+/* printf, then escape what it produced. */
+void html_printf(FILE *fp, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
+ * Doctype, head with the inline style (nothing from the network), and the
+ * page title (escaped).
+ */
+void html_head(FILE *fp, const char *title);
+
+/*
+ * The end of the page, with a small inline check that marks
+ * <body data-figures="N" data-figures-loaded="M"> once the images have
+ * loaded (the test suite reads it in a headless browser).
+ */
+void html_foot(FILE *fp);
+
+/* CSS class of a cell status (ok, fail, error, ...). */
+const char *html_status_class(const char *status);
+
+#endif

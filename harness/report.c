@@ -1,0 +1,491 @@
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "exitcodes.h"
+#include "html.h"
+#include "log.h"
+#include "plot.h"
+#include "report.h"
+#include "results.h"
+#include "tree.h"
+
+#define US(ns) ((double)(ns) / 1000.0)
+
+/* The figures made, for the page. */
+struct figure {
+	char base[160];		/* fig/NAME (no extension) */
+	char caption[512];
+};
+
+struct report {
+	struct tree t;
+	struct plotter plot;
+	char out[PATH_MAX + 16];	/* DIR/report */
+	struct figure *fig;
+	int nfig;
+	char kernels[1024];	/* distinct kernel variants, blank-separated */
+};
+
+static int add_figure(struct report *r, const char *base, const char *caption)
+{
+	struct figure *f = realloc(r->fig, (size_t)(r->nfig + 1) * sizeof(*f));
+
+	if (!f)
+		return -ENOMEM;
+	r->fig = f;
+	snprintf(f[r->nfig].base, sizeof(f[0].base), "%s", base);
+	snprintf(f[r->nfig].caption, sizeof(f[0].caption), "%s", caption);
+	r->nfig++;
+	return 0;
+}
+
+static int kernel_index(struct report *r, const char *kernel)
+{
+	char word[80];
+	int i = 1;
+
+	for (const char *p = r->kernels; *p; i++) {
+		size_t n = strcspn(p, " ");
+
+		snprintf(word, sizeof(word), "%.*s", (int)n, p);
+		if (strcmp(word, kernel) == 0)
+			return i;
+		p += n;
+		p += *p == ' ';
+	}
+	size_t used = strlen(r->kernels);
+	snprintf(r->kernels + used, sizeof(r->kernels) - used, "%s%s",
+		 used ? " " : "", kernel);
+	return i;
+}
+
+static int by_load(const void *a, const void *b)
+{
+	const struct tcell *x = *(const struct tcell *const *)a;
+	const struct tcell *y = *(const struct tcell *const *)b;
+	int c = strcmp(x->load, y->load);
+
+	return c ? c : (int)(x->index - y->index);
+}
+
+/* report/cells-summary.csv: one row per measured cell, grouped by load. */
+static int write_cells_summary(struct report *r, const char *path)
+{
+	const struct tcell **sorted = calloc((size_t)r->t.n, sizeof(*sorted));
+	struct afile af;
+	int n = 0, rc;
+
+	if (!sorted)
+		return -ENOMEM;
+	for (int i = 0; i < r->t.n; i++)
+		if (r->t.cell[i].measured)
+			sorted[n++] = &r->t.cell[i];
+	qsort(sorted, (size_t)n, sizeof(*sorted), by_load);
+	rc = afile_open(&af, path);
+	if (rc) {
+		free(sorted);
+		return rc;
+	}
+	struct csvw w = { .fp = af.fp };
+	csvw_header(&w, "index,cell,kernel,kernel_index,load,label,p50_us,p99_us,p99.99_us,max_us");
+	for (int i = 0; i < n; i++) {
+		const struct tcell *c = sorted[i];
+		char label[256];
+
+		snprintf(label, sizeof(label), "%s", c->id + 5);	/* no NNNN- */
+		csvw_int(&w, i);
+		csvw_str(&w, c->id);
+		csvw_str(&w, c->kernel);
+		csvw_int(&w, kernel_index(r, c->kernel));
+		csvw_str(&w, c->load);
+		csvw_str(&w, label);
+		csvw_num(&w, US(hist_percentile(c->wakeup, 50)), 3);
+		csvw_num(&w, US(hist_percentile(c->wakeup, 99)), 3);
+		csvw_num(&w, US(hist_percentile(c->wakeup, 99.99)), 3);
+		csvw_num(&w, US(c->wakeup->max), 3);
+		csvw_end(&w);
+	}
+	free(sorted);
+	return afile_commit(&af);
+}
+
+/*
+ * report/sweep.csv when a workload ran at several sizes; its workloads
+ * (blank-separated) go to `names`. 1 if written, 0 if no sweep, -errno.
+ */
+static int write_sweep(struct report *r, const char *path, char *names,
+		       size_t len)
+{
+	struct afile af;
+	int rows = 0, rc;
+
+	names[0] = '\0';
+	for (int i = 0; i < r->t.n; i++) {
+		const struct tcell *a = &r->t.cell[i];
+
+		for (int j = 0; j < r->t.n && a->measured; j++) {
+			const struct tcell *b = &r->t.cell[j];
+
+			if (b->measured && !strcmp(a->workload, b->workload) &&
+			    a->size != b->size && a->bytes && !strstr(names, a->workload)) {
+				size_t used = strlen(names);
+
+				snprintf(names + used, len - used, "%s%s",
+					 used ? " " : "", a->workload);
+				break;
+			}
+		}
+	}
+	if (!names[0])
+		return 0;
+	rc = afile_open(&af, path);
+	if (rc)
+		return rc;
+	struct csvw w = { .fp = af.fp };
+	csvw_header(&w, "workload,size,bytes_per_s,io_p99_us,response_p99_us");
+	for (int i = 0; i < r->t.n; i++) {
+		const struct tcell *c = &r->t.cell[i];
+
+		if (!c->measured || !strstr(names, c->workload))
+			continue;
+		csvw_str(&w, c->workload);
+		csvw_int(&w, c->size);
+		csvw_num(&w, c->bytes_per_s, 0);
+		csvw_num(&w, US(c->io_p99), 3);
+		csvw_num(&w, US(hist_percentile(c->response, 99)), 3);
+		csvw_end(&w);
+		rows++;
+	}
+	rc = afile_commit(&af);
+	return rc ? rc : rows > 0;
+}
+
+static int figures(struct report *r, char *err, size_t errlen)
+{
+	char vars[16384], base[2 * PATH_MAX], path[2 * PATH_MAX],
+		title[1024], ins[12000] = "", labels[4000] = "", sweep[512];
+	int measured = 0, rc;
+
+	for (int i = 0; i < r->t.n; i++)
+		measured += r->t.cell[i].measured;
+	if (!measured)
+		return 0;
+	const struct tcell *first = NULL;
+	for (int i = 0; i < r->t.n && !first; i++)
+		if (r->t.cell[i].measured)
+			first = &r->t.cell[i];
+
+	snprintf(path, sizeof(path), "%s/cells-summary.csv", r->out);
+	rc = write_cells_summary(r, path);
+	if (rc) {
+		snprintf(err, errlen, "%.4000s: %s", path, strerror(-rc));
+		return rc;
+	}
+	vars[0] = '\0';
+	plot_var(vars, sizeof(vars), "in", path);
+	plot_var(vars, sizeof(vars), "kernels", r->kernels);
+	snprintf(title, sizeof(title), "%s — %s, %s: wakeup latency per cell",
+		 r->t.campaign, first->host, first->release);
+	plot_var(vars, sizeof(vars), "title", title);
+	snprintf(base, sizeof(base), "%s/fig/summary", r->out);
+	rc = plot_render(&r->plot, "summary.gp", base, vars, err, errlen);
+	if (rc == 0)
+		rc = add_figure(r, "fig/summary",
+				"Max (bar, by kernel variant), p99.99 and p99 (marks) of the wake-up latency, threads merged, grouped by load.");
+
+	for (int i = 0; rc == 0 && i < r->t.n; i++) {
+		const struct tcell *c = &r->t.cell[i];
+		size_t u = strlen(ins), v = strlen(labels);
+
+		if (!c->measured)
+			continue;
+		snprintf(ins + u, sizeof(ins) - u, "%s%s/hist.csv", u ? " " : "", c->dir);
+		snprintf(labels + v, sizeof(labels) - v, "%s%s", v ? " " : "", c->id);
+	}
+	if (rc == 0) {
+		vars[0] = '\0';
+		plot_var(vars, sizeof(vars), "ins", ins);
+		plot_var(vars, sizeof(vars), "labels", labels);
+		snprintf(title, sizeof(title), "%s — %s, %s: tail of the wakeup latency",
+			 r->t.campaign, first->host, first->release);
+		plot_var(vars, sizeof(vars), "title", title);
+		snprintf(base, sizeof(base), "%s/fig/tail", r->out);
+		rc = plot_render(&r->plot, "tail.gp", base, vars, err, errlen);
+		if (rc == 0)
+			rc = add_figure(r, "fig/tail",
+					"Fraction of wake-ups later than x (1 − CDF), every cell on one axis.");
+	}
+	snprintf(path, sizeof(path), "%s/sweep.csv", r->out);
+	int has_sweep = rc == 0 ? write_sweep(r, path, sweep, sizeof(sweep)) : 0;
+	if (has_sweep < 0) {
+		snprintf(err, errlen, "%.4000s: %s", path, strerror(-has_sweep));
+		return has_sweep;
+	}
+	if (has_sweep > 0) {
+		vars[0] = '\0';
+		plot_var(vars, sizeof(vars), "in", path);
+		plot_var(vars, sizeof(vars), "workloads", sweep);
+		snprintf(title, sizeof(title), "%s — %s, %s: I/O size sweep",
+			 r->t.campaign, first->host, first->release);
+		plot_var(vars, sizeof(vars), "title", title);
+		snprintf(base, sizeof(base), "%s/fig/sweep", r->out);
+		rc = plot_render(&r->plot, "sweep.gp", base, vars, err, errlen);
+		if (rc == 0)
+			rc = add_figure(r, "fig/sweep",
+					"Bandwidth (bytes over time in the I/O) and p99 of the I/O time against the I/O size.");
+	}
+	for (int i = 0; rc == 0 && i < r->t.n; i++) {
+		const struct tcell *c = &r->t.cell[i];
+		static const char *const kinds[] = { "hist", "series" };
+
+		if (!c->measured)
+			continue;
+		for (int k = 0; rc == 0 && k < 2; k++) {
+			char caption[256], rel[200];
+
+			vars[0] = '\0';
+			snprintf(path, sizeof(path), "%s/%s.csv", c->dir, kinds[k]);
+			plot_var(vars, sizeof(vars), "in", path);
+			snprintf(title, sizeof(title), "%s, %s (%s): %s — %s",
+				 c->host, c->release, c->kernel, c->id,
+				 k ? "per-second maximum" : "wakeup latency histogram");
+			plot_var(vars, sizeof(vars), "title", title);
+			snprintf(rel, sizeof(rel), "fig/%s-%.150s", kinds[k], c->id);
+			snprintf(base, sizeof(base), "%s/%s", r->out, rel);
+			rc = plot_render(&r->plot, k ? "series.gp" : "hist.gp", base,
+					 vars, err, errlen);
+			snprintf(caption, sizeof(caption), "%s: %s", c->id,
+				 k ? "each thread's maximum per second" :
+				     "wake-up latency histogram, 1 µs bins, per thread");
+			if (rc == 0)
+				rc = add_figure(r, rel, caption);
+		}
+	}
+	return rc;
+}
+
+/* The sysinfo.ini of the first cell that has one, as a table. */
+static void html_sysinfo(FILE *fp, const struct report *r)
+{
+	char path[PATH_MAX + 600], line[1024], warn[8192] = "";
+	FILE *in = NULL;
+
+	for (int i = 0; i < r->t.n && !in; i++) {
+		snprintf(path, sizeof(path), "%s/sysinfo.ini", r->t.cell[i].dir);
+		in = fopen(path, "re");
+	}
+	fputs("<h2>Machine</h2>\n", fp);
+	if (!in) {
+		fputs("<p>No sysinfo.ini in this tree.</p>\n", fp);
+		return;
+	}
+	fputs("<table>\n", fp);
+	char section[64] = "";
+	while (fgets(line, sizeof(line), in)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (line[0] == '[') {
+			snprintf(section, sizeof(section), "%.*s",
+				 (int)strcspn(line + 1, "]"), line + 1);
+			continue;
+		}
+		char *eq = strstr(line, " = ");
+		if (!eq)
+			continue;
+		*eq = '\0';
+		if (strcmp(section, "warnings") == 0) {
+			size_t u = strlen(warn);
+			snprintf(warn + u, sizeof(warn) - u, "%s\n", eq + 3);
+			continue;
+		}
+		fputs("<tr><th class=\"l\">", fp);
+		html_printf(fp, "%s.%s", section, line);
+		fputs("</th><td class=\"l\">", fp);
+		html_text(fp, eq + 3);
+		fputs("</td></tr>\n", fp);
+	}
+	fclose(in);
+	fputs("</table>\n", fp);
+	if (warn[0]) {
+		fputs("<p class=\"warn\"><b>What distorts these results:</b></p><ul class=\"warn\">\n", fp);
+		for (char *w = strtok(warn, "\n"); w; w = strtok(NULL, "\n")) {
+			fputs("<li>", fp);
+			html_text(fp, w);
+			fputs("</li>\n", fp);
+		}
+		fputs("</ul>\n", fp);
+	}
+}
+
+static void td_us(FILE *fp, int64_t ns)
+{
+	fprintf(fp, "<td>%.1f</td>", US(ns));
+}
+
+static void html_cells(FILE *fp, const struct report *r)
+{
+	fputs("<h2>Cells</h2>\n<p>Wake-up latency in µs, all threads of a cell merged; "
+	      "`response` is wake-up plus the cycle's I/O.</p>\n<table>\n<tr>"
+	      "<th class=\"l\">cell</th><th class=\"l\">kernel</th><th class=\"l\">load</th>"
+	      "<th class=\"l\">workload</th><th>threads</th><th class=\"l\">affinity</th>"
+	      "<th>interval µs</th><th>prio</th><th>size</th><th class=\"l\">status</th>"
+	      "<th>samples</th><th>min</th><th>p50</th><th>p99</th><th>p99.99</th><th>max</th>"
+	      "<th>response max</th><th>overruns</th><th>errors</th><th>load ops/s</th>"
+	      "<th class=\"l\">files</th></tr>\n", fp);
+	for (int i = 0; i < r->t.n; i++) {
+		const struct tcell *c = &r->t.cell[i];
+		const char *files[] = { "summary.csv", "hist.csv", "series.csv",
+					"load.csv", "cell.ini", "log.txt" };
+
+		fprintf(fp, "<tr class=\"%s\"><td class=\"l\">", html_status_class(c->status));
+		html_text(fp, c->id);
+		fputs("</td><td class=\"l\">", fp);
+		html_text(fp, c->kernel);
+		fputs("</td><td class=\"l\">", fp);
+		html_text(fp, c->load);
+		fputs("</td><td class=\"l\">", fp);
+		html_text(fp, c->workload);
+		fputs("</td><td>", fp);
+		html_text(fp, c->threads);
+		fputs("</td><td class=\"l\">", fp);
+		html_text(fp, c->affinity);
+		fprintf(fp, "</td><td>%.0f</td><td>%lld</td><td>%lld</td><td class=\"l st\">",
+			US(c->interval), (long long)c->priority, (long long)c->size);
+		html_text(fp, c->status);
+		if (c->reason[0]) {
+			fputs(": ", fp);
+			html_text(fp, c->reason);
+		}
+		fputs("</td>", fp);
+		if (c->measured) {
+			fprintf(fp, "<td>%llu</td>", (unsigned long long)c->wakeup->count);
+			td_us(fp, c->wakeup->min);
+			td_us(fp, hist_percentile(c->wakeup, 50));
+			td_us(fp, hist_percentile(c->wakeup, 99));
+			td_us(fp, hist_percentile(c->wakeup, 99.99));
+			td_us(fp, c->wakeup->max);
+			td_us(fp, c->response->max);
+			fprintf(fp, "<td>%llu</td><td>%llu</td><td>%.0f</td>",
+				(unsigned long long)c->overruns,
+				(unsigned long long)c->errors, c->load_ops_per_s);
+		} else {
+			fputs("<td colspan=\"10\"></td>", fp);
+		}
+		fputs("<td class=\"l\">", fp);
+		if (strcmp(c->status, "pending") != 0)
+			for (size_t k = 0; k < sizeof(files) / sizeof(files[0]); k++) {
+				fputs("<a href=\"../", fp);
+				html_printf(fp, "%s/%s/%s/%s", c->host, c->release, c->id, files[k]);
+				fputs("\">", fp);
+				html_text(fp, files[k]);
+				fputs("</a> ", fp);
+			}
+		fputs("</td></tr>\n", fp);
+	}
+	fputs("</table>\n<p>Whole tree: <a href=\"../cells.csv\">cells.csv</a> "
+	      "<a href=\"../campaign.ini\">campaign.ini</a> <a href=\"../state\">state</a></p>\n", fp);
+}
+
+static void html_figures(FILE *fp, const struct report *r, int pdf)
+{
+	fputs("<h2>Figures</h2>\n", fp);
+	if (!r->nfig)
+		fputs("<p>No cell has measured samples yet: nothing to draw.</p>\n", fp);
+	for (int i = 0; i < r->nfig; i++) {
+		const struct figure *f = &r->fig[i];
+
+		fputs("<figure><img src=\"", fp);
+		html_printf(fp, "%s.png", f->base);
+		fputs("\" alt=\"", fp);
+		html_text(fp, f->caption);
+		fputs("\"><figcaption>", fp);
+		html_text(fp, f->caption);
+		fputs(" <a href=\"", fp);
+		html_printf(fp, "%s.svg", f->base);
+		fputs("\">SVG</a>", fp);
+		if (pdf) {
+			fputs(" <a href=\"", fp);
+			html_printf(fp, "%s.pdf", f->base);
+			fputs("\">PDF</a>", fp);
+		}
+		fputs("</figcaption></figure>\n", fp);
+	}
+}
+
+struct page {
+	struct report *r;
+	int pdf;
+};
+
+static void fill_index(FILE *fp, void *arg)
+{
+	struct page *pg = arg;
+	struct report *r = pg->r;
+	char title[256];
+	time_t now = time(NULL);
+	struct tm tm;
+	char stamp[64];
+
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y-%m-%d %H:%M UTC", &tm);
+	snprintf(title, sizeof(title), "latlab report: %s", r->t.campaign);
+	html_head(fp, title);
+	fputs("<h1>", fp);
+	html_text(fp, title);
+	fputs("</h1>\n<p>", fp);
+	html_printf(fp, "%d cells, rendered %s from the CSV files of this directory.",
+		    r->t.n, stamp);
+	fputs("</p>\n", fp);
+	html_sysinfo(fp, r);
+	html_cells(fp, r);
+	html_figures(fp, r, pg->pdf);
+	html_foot(fp);
+}
+
+int report_run(const char *dir, int pdf, int quiet)
+{
+	struct report r;
+	char err[8192], path[PATH_MAX + 64];
+	int rc;
+
+	memset(&r, 0, sizeof(r));
+	if (tree_read(&r.t, dir, err, sizeof(err))) {
+		log_error("%s", err);
+		return EXIT_USAGE;
+	}
+	if (plotter_init(&r.plot)) {
+		log_error("the gnuplot scripts (plots/) are not installed beside latlab; set LATLAB_PLOTS");
+		tree_free(&r.t);
+		return EXIT_RUNTIME;
+	}
+	r.plot.pdf = pdf;
+	snprintf(r.out, sizeof(r.out), "%s/report", dir);
+	snprintf(path, sizeof(path), "%s/fig", r.out);
+	rc = mkdir_p(path);
+	if (rc) {
+		log_error("%s: %s", path, strerror(-rc));
+		tree_free(&r.t);
+		return EXIT_RUNTIME;
+	}
+	rc = figures(&r, err, sizeof(err));
+	if (rc == 0) {
+		struct page pg = { &r, pdf };
+
+		rc = afile_write(r.out, "index.html", fill_index, &pg);
+		if (rc)
+			snprintf(err, sizeof(err), "%s/index.html: %s", r.out,
+				 strerror(-rc));
+	}
+	if (r.plot.warnings)
+		log_warn("gnuplot printed %d warnings; the last: %s",
+			 r.plot.warnings, r.plot.last_warning);
+	if (rc == 0 && !quiet)
+		printf("%s/index.html\n", r.out);
+	if (rc)
+		log_error("%s", err);
+	free(r.fig);
+	tree_free(&r.t);
+	return rc ? EXIT_RUNTIME : EXIT_PASS;
+}

@@ -1,0 +1,28 @@
+# Kernel comparison: the same cell's histogram (threads merged) from two
+# or more kernel variants, hosts or campaigns, overlaid: samples per
+# microsecond (log) against latency (us).
+#   gnuplot -e "ins='stock/CELL/hist.csv rt/CELL/hist.csv'; labels='stock rt'; out='cmp.png'" plots/compare.gp
+# Optional: metric, title, fmt, lib.
+if (!exists("lib")) lib = 'plots/common.gp'
+if (!exists("metric")) metric = 'wakeup'
+if (!exists("labels")) labels = ins
+if (!exists("title")) title = 'kernel comparison'
+load lib
+n = words(ins)
+set title title noenhanced
+set xlabel sprintf('%s latency (µs)', metric)
+set ylabel 'samples per µs (threads merged)'
+# Buckets are the same for every thread: smooth frequency adds them up.
+# Other rows weigh 0 (not undefined, which would split the data).
+set table $MERGED
+do for [i = 1:n] {
+	plot word(ins, i) every ::1 \
+		using ($4 > 0 && $4 < OVERFLOW_NS ? $4 / 1000.0 : 1e-9):(strcol(3) eq metric && $4 >= 0 && $4 < OVERFLOW_NS ? $6 * 1000.0 / ($5 - $4) : 0) \
+		smooth frequency
+}
+unset table
+set datafile separator whitespace	# the table is blank-separated
+set logscale xy
+set format y '10^{%T}'
+plot for [i = 1:n] $MERGED index (i - 1) using 1:($2 > 0 && $1 > 1e-6 ? $2 : NaN) \
+	with linespoints pt 7 ps 0.3 lw 1.5 lc i title word(labels, i)

@@ -1,0 +1,30 @@
+# Tail plot: the fraction of samples above x (1 - CDF, log) against latency
+# (us, log), several cells on one axis (their threads merged).
+#   gnuplot -e "ins='A/hist.csv B/hist.csv'; labels='stock rt'; out='tail.png'" plots/tail.gp
+# Optional: metric, title, fmt, lib. Labels are blank-separated words.
+if (!exists("lib")) lib = 'plots/common.gp'
+if (!exists("metric")) metric = 'wakeup'
+if (!exists("labels")) labels = ins
+if (!exists("title")) title = 'tail latency'
+load lib
+n = words(ins)
+# 1 - CDF at each bucket's upper edge, overflow included (hi = max + 1).
+# Other metrics' rows weigh 0 rather than being undefined: an undefined
+# point would split the data, and cnormal normalises over all pieces.
+set table $TAIL
+do for [i = 1:n] {
+	plot word(ins, i) every ::1 using ($5 / 1000.0):(strcol(3) eq metric && $4 >= 0 ? $6 : 0) smooth cnormal
+}
+unset table
+set datafile separator whitespace	# the table is blank-separated
+# the metric's own range (the zero-weight rows of other metrics extend it)
+stats $TAIL using ($2 < 1 - 1e-12 ? $1 : NaN) nooutput
+set xrange [STATS_min * 0.8 : *]
+set logscale xy
+set format y '10^{%T}'
+set title title noenhanced
+set xlabel sprintf('%s latency (µs)', metric)
+set ylabel 'fraction of samples above'
+set yrange [:1.5]
+plot for [i = 1:n] $TAIL index (i - 1) using 1:(1 - $2 > 1e-12 ? 1 - $2 : NaN) \
+	with steps lw 2 lc i title word(labels, i)

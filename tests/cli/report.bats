@@ -1,0 +1,168 @@
+#!/usr/bin/env bats
+# latlab report, compare and export: figures, HTML, formats.
+
+load helper
+
+setup_file() {
+	export FIXTURES="$BATS_TEST_DIRNAME/../fixtures"
+}
+
+# is_png FILE: a PNG of non-trivial size
+is_png() {
+	[ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] &&
+		[ "$(stat -c %s "$1")" -gt 4000 ]
+}
+
+is_svg() {
+	grep -q '<svg' "$1" && grep -q '</svg>' "$1" && [ "$(stat -c %s "$1")" -gt 2000 ]
+}
+
+# browse PAGE: load it in headless Chromium; print the DOM, console to $WORK/console
+browse() {
+	chromium --headless=new --no-sandbox --disable-gpu --disable-quic \
+		--no-first-run --disable-background-networking \
+		--disable-component-update --disable-sync \
+		--user-data-dir="$WORK/chromium" --enable-logging=stderr --v=0 \
+		--virtual-time-budget=5000 --dump-dom "file://$1" 2>"$WORK/console"
+}
+
+@test "report of a real short run: every figure, valid PNG and SVG, no gnuplot warning" {
+	quick_config
+	printf '[matrix]\nworkload = timer, null\nthreads = 2\naffinity = 0\n' >>c.ini
+	run timeout 60 "$LATLAB" run c.ini --duration 500ms -q
+	[ "$status" -eq 0 ]
+	run timeout 120 "$LATLAB" report "$WORK/out/t"
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[[ "$output" == "$WORK/out/t/report/index.html" ]] || { echo "$output"; false; }
+	R="$WORK/out/t/report"
+	for f in summary tail hist-0000-none-timer-t2-a0-1 series-0000-none-timer-t2-a0-1 \
+		 hist-0001-none-null-t2-a0-1 series-0001-none-null-t2-a0-1; do
+		is_png "$R/fig/$f.png" || { echo "bad $f.png"; false; }
+		is_svg "$R/fig/$f.svg" || { echo "bad $f.svg"; false; }
+	done
+	[ ! -e "$R/fig/sweep.png" ]		# one size: no sweep to draw
+	[ -s "$R/cells-summary.csv" ]
+	# the page: the table, the figures, links to the CSVs, escaped text
+	grep -q '<td class="l">0000-none-timer-t2-a0-1</td>' "$R/index.html"
+	grep -q 'href="../vm/\|href="../' "$R/index.html"
+	[ "$(grep -c '<img src="fig/' "$R/index.html")" -eq 6 ]
+	grep -q "href=\"../$(hostname)/$(uname -r)/0000-none-timer-t2-a0-1/summary.csv\"" "$R/index.html"
+	! grep -q 'http' "$R/index.html"	# nothing from the network
+}
+
+@test "report: user text is escaped in the HTML" {
+	quick_config
+	mkdir -p "$WORK/a<b>&c"
+	run timeout 60 "$LATLAB" run c.ini -o "$WORK/a<b>&c" --duration 300ms -q
+	[ "$status" -eq 0 ]
+	run timeout 60 "$LATLAB" report "$WORK/a<b>&c/t" -q
+	[ "$status" -eq 0 ]
+	# the command line (in sysinfo) holds the path: escaped, never raw
+	grep -q 'a&lt;b&gt;&amp;c' "$WORK/a<b>&c/t/report/index.html"
+	! grep -q 'a<b>&c' "$WORK/a<b>&c/t/report/index.html"
+}
+
+@test "report from checked-in fixture CSVs; --pdf adds PDFs" {
+	cp -r "$FIXTURES/compare/stock" "$WORK/stock"
+	run timeout 60 "$LATLAB" report "$WORK/stock" --pdf -q
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	is_png "$WORK/stock/report/fig/hist-0000-none-timer-t1-aspread-1.png"
+	[ "$(head -c 4 "$WORK/stock/report/fig/summary.pdf")" = "%PDF" ]
+	grep -q 'href="fig/summary.pdf"' "$WORK/stock/report/index.html"
+}
+
+@test "report in headless Chromium: every image loads, no console error" {
+	command -v chromium >/dev/null || skip "chromium not installed (make deps)"
+	cp -r "$FIXTURES/compare/stock" "$WORK/stock"
+	run timeout 60 "$LATLAB" report "$WORK/stock" -q
+	[ "$status" -eq 0 ]
+	dom=$(timeout 60 chromium --version >/dev/null && browse "$WORK/stock/report/index.html")
+	n=$(sed -n 's/.*data-figures="\([0-9]*\)".*/\1/p' <<<"$dom")
+	ok=$(sed -n 's/.*data-figures-loaded="\([0-9]*\)".*/\1/p' <<<"$dom")
+	[ -n "$n" ] && [ "$n" -eq 4 ] && [ "$ok" -eq "$n" ] || { echo "figures $n loaded $ok"; cat "$WORK/console"; false; }
+	! grep -i 'CONSOLE.*\(error\|uncaught\)' "$WORK/console"
+	# a missing figure is noticed
+	rm "$WORK/stock/report/fig/tail.png"
+	dom=$(browse "$WORK/stock/report/index.html")
+	ok=$(sed -n 's/.*data-figures-loaded="\([0-9]*\)".*/\1/p' <<<"$dom")
+	[ "$ok" -eq 3 ]
+}
+
+@test "report: a gnuplot error is exit 3 with gnuplot's message" {
+	cp -r "$FIXTURES/compare/stock" "$WORK/stock"
+	mkdir "$WORK/plots"
+	cp "$BATS_TEST_DIRNAME/../../plots/"*.gp "$WORK/plots/"
+	echo 'plot this is not gnuplot' >>"$WORK/plots/summary.gp"
+	LATLAB_PLOTS="$WORK/plots" run timeout 60 "$LATLAB" report "$WORK/stock"
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"gnuplot summary.gp failed (exit 1)"* ]]
+}
+
+@test "report of something that is not a results tree is exit 2" {
+	run "$LATLAB" report "$WORK"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"cells.csv: No such file or directory (not a latlab results directory)"* ]]
+	run "$LATLAB" report
+	[ "$status" -eq 2 ]
+}
+
+@test "compare stock against rt: the ratio table, the verdict, the overlay" {
+	run timeout 60 "$LATLAB" compare "$FIXTURES/compare/stock" "$FIXTURES/compare/rt" -o "$WORK/cmp"
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[[ "$output" == *"1 cells compared across 2 trees"* ]]
+	H="$WORK/cmp/index.html"
+	grep -q '<th>stock@vm:6.1.0-stock p99.99</th><th>max</th><th>ratio max</th><th>rt@vm:6.6.0-rt15 p99.99</th>' "$H"
+	# the numbers: max 1403.3 and 806.6 us (from the fixtures' summary), ratio 0.57
+	row=$(grep '<tr><td class="l">none, timer' "$H")
+	[[ "$row" == *"<td>1403.3</td><td>1.00</td>"* ]]
+	[[ "$row" == *"<td>806.6</td><td>0.57</td>"* ]]
+	[[ "$row" == *"rt@vm:6.6.0-rt15 has the lower worst case: max 806.6 µs against 1403.3 µs for stock@vm:6.1.0-stock (1.7x lower)"* ]]
+	is_png "$WORK/cmp/fig/compare-0.png"
+	is_svg "$WORK/cmp/fig/compare-0.svg"
+}
+
+@test "compare refuses trees that share no cell, and a single tree" {
+	quick_config
+	printf '[matrix]\nworkload = null\n' >>c.ini
+	run timeout 60 "$LATLAB" run c.ini --duration 300ms -q
+	run "$LATLAB" compare "$FIXTURES/compare/stock" "$WORK/out/t"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"the trees share no cell"* ]]
+	run "$LATLAB" compare "$FIXTURES/compare/stock"
+	[ "$status" -eq 2 ]
+}
+
+@test "export --format cyclictest: the --histfile layout, line by line" {
+	run "$LATLAB" export --format cyclictest "$FIXTURES/export/cell" --hist-us 5 -o "$WORK/h.txt"
+	[ "$status" -eq 0 ]
+	diff "$FIXTURES/export/expected-h5.txt" "$WORK/h.txt"
+	# by default up to the largest max: 8 rows for a 7 us max
+	run "$LATLAB" export --format cyclictest "$FIXTURES/export/cell"
+	[ "$(grep -c '^0000' <<<"$output")" -eq 8 ]
+	[[ "$output" == *"# Histogram Overflows: 00000 00000"* ]]
+}
+
+@test "export --format json: cyclictest --json's keys, line by line" {
+	run "$LATLAB" export --format json "$FIXTURES/export/cell" -o "$WORK/j.json"
+	[ "$status" -eq 0 ]
+	diff "$FIXTURES/export/expected.json" "$WORK/j.json"
+}
+
+@test "export: a real cell in every format; errors" {
+	quick_config
+	run timeout 60 "$LATLAB" run c.ini --duration 300ms -q
+	D=$(cell_dir "$WORK/out/t" 0000-none-timer-t1-aspread-1)
+	run "$LATLAB" export --format cyclictest "$D"
+	[ "$status" -eq 0 ]
+	total=$(sed -n 's/^# Total: 0*\([0-9]*\)$/\1/p' <<<"$output")
+	[ "$total" -eq "$(awk -F, '$3 == "wakeup" { print $4 }' "$D/summary.csv")" ]
+	run "$LATLAB" export --format json --metric response "$D"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *'"num_threads": 1'* ]]
+	run "$LATLAB" export --format json --metric latency "$D"
+	[ "$status" -eq 2 ]
+	run "$LATLAB" export --format cyclictest "$D" --hist-us 0
+	[ "$status" -eq 2 ]
+	run "$LATLAB" export --format cyclictest "$WORK"
+	[ "$status" -eq 2 ]
+}
