@@ -163,6 +163,28 @@ static int write_sweep(struct report *r, const char *path, char *names,
 	return rc ? rc : rows > 0;
 }
 
+/*
+ * A campaign-wide figure: `vars` already hold its data; the title names
+ * the campaign, host and kernel. NAME.gp renders fig/NAME.
+ */
+static int campaign_figure(struct report *r, const struct tcell *first,
+			   char *vars, size_t vlen, const char *name,
+			   const char *what, const char *caption, char *err,
+			   size_t errlen)
+{
+	char title[1024], base[2 * PATH_MAX], script[64], rel[64];
+	int rc;
+
+	snprintf(title, sizeof(title), "%s — %s, %s: %s", r->t.campaign,
+		 first->host, first->release, what);
+	plot_var(vars, vlen, "title", title);
+	snprintf(base, sizeof(base), "%s/fig/%s", r->out, name);
+	snprintf(script, sizeof(script), "%s.gp", name);
+	snprintf(rel, sizeof(rel), "fig/%s", name);
+	rc = plot_render(&r->plot, script, base, vars, err, errlen);
+	return rc ? rc : add_figure(r, rel, caption);
+}
+
 static int figures(struct report *r, char *err, size_t errlen)
 {
 	char vars[16384], base[2 * PATH_MAX], path[2 * PATH_MAX],
@@ -187,14 +209,10 @@ static int figures(struct report *r, char *err, size_t errlen)
 	vars[0] = '\0';
 	plot_var(vars, sizeof(vars), "in", path);
 	plot_var(vars, sizeof(vars), "kernels", r->kernels);
-	snprintf(title, sizeof(title), "%s — %s, %s: wakeup latency per cell",
-		 r->t.campaign, first->host, first->release);
-	plot_var(vars, sizeof(vars), "title", title);
-	snprintf(base, sizeof(base), "%s/fig/summary", r->out);
-	rc = plot_render(&r->plot, "summary.gp", base, vars, err, errlen);
-	if (rc == 0)
-		rc = add_figure(r, "fig/summary",
-				"Max (bar, by kernel variant), p99.99 and p99 (marks) of the wake-up latency, threads merged, grouped by load.");
+	rc = campaign_figure(r, first, vars, sizeof(vars), "summary",
+			     "wakeup latency per cell",
+			     "Max (bar, by kernel variant), p99.99 and p99 (marks) of the wake-up latency, threads merged, grouped by load.",
+			     err, errlen);
 
 	for (int i = 0; rc == 0 && i < r->t.n; i++) {
 		const struct tcell *c = &r->t.cell[i];
@@ -209,14 +227,10 @@ static int figures(struct report *r, char *err, size_t errlen)
 		vars[0] = '\0';
 		plot_var(vars, sizeof(vars), "ins", ins);
 		plot_var(vars, sizeof(vars), "labels", labels);
-		snprintf(title, sizeof(title), "%s — %s, %s: tail of the wakeup latency",
-			 r->t.campaign, first->host, first->release);
-		plot_var(vars, sizeof(vars), "title", title);
-		snprintf(base, sizeof(base), "%s/fig/tail", r->out);
-		rc = plot_render(&r->plot, "tail.gp", base, vars, err, errlen);
-		if (rc == 0)
-			rc = add_figure(r, "fig/tail",
-					"Fraction of wake-ups later than x (1 − CDF), every cell on one axis.");
+		rc = campaign_figure(r, first, vars, sizeof(vars), "tail",
+				     "tail of the wakeup latency",
+				     "Fraction of wake-ups later than x (1 − CDF), every cell on one axis.",
+				     err, errlen);
 	}
 	snprintf(path, sizeof(path), "%s/sweep.csv", r->out);
 	int has_sweep = rc == 0 ? write_sweep(r, path, sweep, sizeof(sweep)) : 0;
@@ -228,14 +242,10 @@ static int figures(struct report *r, char *err, size_t errlen)
 		vars[0] = '\0';
 		plot_var(vars, sizeof(vars), "in", path);
 		plot_var(vars, sizeof(vars), "workloads", sweep);
-		snprintf(title, sizeof(title), "%s — %s, %s: I/O size sweep",
-			 r->t.campaign, first->host, first->release);
-		plot_var(vars, sizeof(vars), "title", title);
-		snprintf(base, sizeof(base), "%s/fig/sweep", r->out);
-		rc = plot_render(&r->plot, "sweep.gp", base, vars, err, errlen);
-		if (rc == 0)
-			rc = add_figure(r, "fig/sweep",
-					"Bandwidth (bytes over time in the I/O) and p99 of the I/O time against the I/O size.");
+		rc = campaign_figure(r, first, vars, sizeof(vars), "sweep",
+				     "I/O size sweep",
+				     "Bandwidth (bytes over time in the I/O) and p99 of the I/O time against the I/O size.",
+				     err, errlen);
 	}
 	for (int i = 0; rc == 0 && i < r->t.n; i++) {
 		const struct tcell *c = &r->t.cell[i];
