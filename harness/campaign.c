@@ -7,8 +7,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <sys/statvfs.h>
+
 #include "campaign.h"
 #include "cell.h"
+#include "html.h"
+#include "prior.h"
 #include "exitcodes.h"
 #include "kernel.h"
 #include "log.h"
@@ -38,6 +42,7 @@ struct campaign {
 	struct cell *cells;
 	int ncells;
 	char **rows;		/* cells.csv text per cell */
+	char **reason;		/* per cell, for junit.xml */
 	enum cell_status *status;
 	struct cell_brief *brief;
 	char dir[PATH_MAX];	/* OUTPUT/NAME */
@@ -131,40 +136,144 @@ static void fill_campaign_ini(FILE *fp, void *arg)
 	config_write_ini(fp, cp->cfg);
 }
 
-/* cells.csv and state, after every cell */
+/* junit.xml: one testcase per cell, for Jenkins and GitLab. */
+static void fill_junit(FILE *fp, void *arg)
+{
+	const struct campaign *cp = arg;
+	const char *name = cp->cfg->campaign.name;
+	int fail = 0, err = 0, skip = 0;
+	double secs = (double)cp->cfg->campaign.duration / NS_PER_S;
+
+	for (int i = 0; i < cp->ncells; i++) {
+		fail += cp->status[i] == CELL_FAIL;
+		err += cp->status[i] == CELL_ERROR || cp->status[i] == CELL_INTERRUPTED;
+		skip += cp->status[i] == CELL_SKIPPED || cp->status[i] == CELL_PENDING ||
+			cp->status[i] == CELL_RUNNING;
+	}
+	fprintf(fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n"
+		"<testsuite name=\"latlab.");
+	html_text(fp, name);
+	fprintf(fp, "\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\">\n",
+		cp->ncells, fail, err, skip);
+	for (int i = 0; i < cp->ncells; i++) {
+		enum cell_status st = cp->status[i];
+		const char *why = cp->reason[i] ? cp->reason[i] : "";
+		int ran = st == CELL_OK || st == CELL_FAIL || st == CELL_INTERRUPTED;
+
+		fputs("  <testcase classname=\"latlab.", fp);
+		html_text(fp, name);
+		fputs("\" name=\"", fp);
+		html_text(fp, cp->cells[i].id);
+		fprintf(fp, "\" time=\"%.1f\">", ran ? secs : 0.0);
+		if (st == CELL_FAIL || st == CELL_ERROR || st == CELL_INTERRUPTED) {
+			fprintf(fp, "<%s type=\"%s\" message=\"",
+				st == CELL_FAIL ? "failure" : "error", cell_status_name(st));
+			html_text(fp, why[0] ? why : cell_status_name(st));
+			fprintf(fp, "\"/>");
+		} else if (st != CELL_OK) {
+			fputs("<skipped message=\"", fp);
+			html_text(fp, st == CELL_SKIPPED ? why : "not run on this kernel yet");
+			fputs("\"/>", fp);
+		}
+		fputs("</testcase>\n", fp);
+	}
+	fputs("</testsuite>\n</testsuites>\n", fp);
+}
+
+/* cells.csv, state and junit.xml, before and after every cell */
 static int write_progress(struct campaign *cp)
 {
 	int rc = afile_write(cp->dir, "cells.csv", fill_cells_csv, cp);
 
-	return rc ? rc : afile_write(cp->dir, "state", fill_state, cp);
+	if (rc == 0)
+		rc = afile_write(cp->dir, "state", fill_state, cp);
+	return rc ? rc : afile_write(cp->dir, "junit.xml", fill_junit, cp);
+}
+
+/* Move an earlier tree aside to NAME.<time>: results are never overwritten. */
+static int keep_aside(const char *dir)
+{
+	char old[PATH_MAX + 32], stamp[32];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	localtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	snprintf(old, sizeof(old), "%s.%s", dir, stamp);
+	if (rename(dir, old) != 0)
+		return -errno;
+	log_info("kept the previous results as %s", old);
+	return 0;
 }
 
 /*
- * An earlier run's tree is never overwritten: it moves to NAME.<time>.
- * (Resuming it is a later feature.)
+ * The campaign directory: new, or the same campaign to resume (returns
+ * 1 and fills *prior), or -ESTALE when it holds another config's run.
+ * With --restart, or when the directory holds no state, an earlier tree
+ * is moved aside.
  */
-static int prepare_dir(struct campaign *cp, const char *output)
+static int prepare_dir(struct campaign *cp, const char *output,
+		       struct prior *prior)
 {
 	struct stat st;
+	char err[256];
 	int rc;
 
 	if (snprintf(cp->dir, sizeof(cp->dir), "%s/%s", output,
 		     cp->cfg->campaign.name) >= (int)sizeof(cp->dir))
 		return -ENAMETOOLONG;
 	if (stat(cp->dir, &st) == 0) {
-		char old[PATH_MAX + 32], stamp[32];
-		time_t now = time(NULL);
-		struct tm tm;
-
-		localtime_r(&now, &tm);
-		strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
-		snprintf(old, sizeof(old), "%s.%s", cp->dir, stamp);
-		if (rename(cp->dir, old) != 0)
-			return -errno;
-		log_info("kept the previous results as %s", old);
+		rc = cp->ro->restart ? -ENOENT : prior_read(cp->dir, prior, err, sizeof(err));
+		if (rc == 0 && prior->hash != config_hash(cp->cfg)) {
+			prior_free(prior);
+			return -ESTALE;
+		}
+		if (rc == 0)
+			return 1;
+		if (rc != -ENOENT && rc != -EINVAL)
+			return rc;
+		rc = keep_aside(cp->dir);
+		if (rc)
+			return rc;
 	}
-	rc = mkdir_p(cp->dir);
-	return rc;
+	return mkdir_p(cp->dir);
+}
+
+/* A cell's directory from an earlier, unfinished run: kept beside, as .partial-N. */
+static void keep_partial(const char *dir)
+{
+	char to[PATH_MAX + CELL_ID_MAX + 340];
+	struct stat st;
+
+	if (stat(dir, &st) != 0)
+		return;
+	for (int n = 1; n < 1000; n++) {
+		snprintf(to, sizeof(to), "%s.partial-%d", dir, n);
+		if (stat(to, &st) == 0)
+			continue;
+		if (rename(dir, to) == 0)
+			log_info("kept the earlier, unfinished data of this cell as %s", to);
+		return;
+	}
+}
+
+/* Room for one more cell: its files, and samples.bin when asked for. */
+static int check_space(const struct campaign *cp, const struct cell *c)
+{
+	struct statvfs vfs;
+	double need = 8.0 * 1024 * 1024;
+
+	if (cp->cfg->campaign.samples)
+		need += 1.2 * (double)cp->cfg->campaign.duration / (double)c->interval *
+			(c->threads == AXIS_ALL ? CPU_SETSIZE / 64 : c->threads) * 40.0;
+	if (statvfs(cp->dir, &vfs) != 0)
+		return 0;	/* cannot tell: the writes will say */
+	double avail = (double)vfs.f_bavail * (double)vfs.f_frsize;
+	if (avail >= need)
+		return 0;
+	log_error("only %.1f MiB free under %s; a cell needs about %.1f MiB: stopping (what is done is kept)",
+		  avail / 1048576, cp->dir, need / 1048576);
+	return -ENOSPC;
 }
 
 static int signal_pending(void)
@@ -287,6 +396,12 @@ out:
 	free(r);
 }
 
+/* A cell an earlier run finished: kept when resuming. */
+static int done(enum cell_status st)
+{
+	return st == CELL_OK || st == CELL_FAIL || st == CELL_SKIPPED;
+}
+
 /* The cyclictest-style table at the end of a run, in microseconds. */
 static void print_table(const struct campaign *cp, FILE *out)
 {
@@ -306,7 +421,8 @@ static void print_table(const struct campaign *cp, FILE *out)
 		fprintf(out, "%-*s %-11s", w, cp->cells[i].id,
 			cell_status_name(cp->status[i]));
 		if (!b->measured) {
-			fprintf(out, "\n");
+			fprintf(out, "%s\n", done(cp->status[i])
+				? " (from an earlier run: see cells.csv)" : "");
 			continue;
 		}
 		fprintf(out, " %8llu %5llu %5llu | %6.1f %6.1f %6.1f %7.1f %7.1f | %6.1f %7.1f\n",
@@ -328,19 +444,36 @@ static int run_cells(struct campaign *cp)
 {
 	int run_n = 0, done_n = 0, status = EXIT_PASS, rc;
 
-	for (int i = 0; i < cp->ncells; i++)
+	/* cells kept from an earlier run count in the exit status too */
+	for (int i = 0; i < cp->ncells; i++) {
+		if (done(cp->status[i])) {
+			if (cp->status[i] == CELL_FAIL)
+				status = EXIT_THRESHOLD;
+			continue;
+		}
 		run_n += runs_here(cp, &cp->cells[i]);
+	}
 	for (int i = 0; i < cp->ncells; i++) {
 		const struct cell *c = &cp->cells[i];
 		struct cell_result res;
 		char dir[PATH_MAX + CELL_ID_MAX + 300];
 
-		if (!runs_here(cp, c))
+		if (!runs_here(cp, c) || done(cp->status[i]))
 			continue;
 		if (signal_pending())
 			return EXIT_INTERRUPTED;
+		if (check_space(cp, c))
+			return EXIT_RUNTIME;
 		snprintf(dir, sizeof(dir), "%s/%s/%s/%s", cp->dir, cp->host,
 			 cp->kernel.release, c->id);
+		keep_partial(dir);
+		/* if latlab dies now, the state says which cell was running */
+		cp->status[i] = CELL_RUNNING;
+		rc = write_progress(cp);
+		if (rc) {
+			log_error("writing results under %s: %s", cp->dir, strerror(-rc));
+			return EXIT_RUNTIME;
+		}
 		int sig = cell_run(cp->cfg, c, &cp->env, dir, &res);
 
 		cell_check_thresholds(cp->cfg, &res);
@@ -348,6 +481,8 @@ static int run_cells(struct campaign *cp)
 			? cell_write(cp->cfg, c, &cp->env, &cp->si, &res, dir)
 			: 0;
 		cp->status[i] = res.status;
+		free(cp->reason[i]);
+		cp->reason[i] = strdup(res.reason);
 		make_brief(&cp->brief[i], &res);
 		free(cp->rows[i]);
 		cp->rows[i] = cell_rows(cp, c, res.status, &res);
@@ -400,7 +535,8 @@ int campaign_run(const struct config *cfg, const struct run_opts *ro)
 	cp.rows = calloc((size_t)cp.ncells, sizeof(*cp.rows));
 	cp.status = calloc((size_t)cp.ncells, sizeof(*cp.status));
 	cp.brief = calloc((size_t)cp.ncells, sizeof(*cp.brief));
-	if (!cp.rows || !cp.status || !cp.brief)
+	cp.reason = calloc((size_t)cp.ncells, sizeof(*cp.reason));
+	if (!cp.rows || !cp.status || !cp.brief || !cp.reason)
 		goto out;
 	kernel_info_read(&cp.kernel);
 	gethostname(cp.host, sizeof(cp.host) - 1);
@@ -412,11 +548,37 @@ int campaign_run(const struct config *cfg, const struct run_opts *ro)
 		log_warn("%s", cp.si.warn[i]);
 	lock_memory(&cp);
 
-	rc = prepare_dir(&cp, ro->output ? ro->output : cfg->campaign.output);
+	struct prior prior;
+	rc = prepare_dir(&cp, ro->output ? ro->output : cfg->campaign.output,
+			 &prior);
+	if (rc == -ESTALE) {
+		log_error("%s holds campaign %s run with another config (its state's config_hash differs): run the same config to resume it, --restart to start over (the old tree is kept under a dated name), or choose another -o",
+			  cp.dir, cfg->campaign.name);
+		status = EXIT_USAGE;
+		goto out;
+	}
+	int resuming = rc == 1, kept = 0;
+	if (resuming)
+		rc = 0;
 	if (rc == 0)
 		rc = afile_write(cp.dir, "campaign.ini", fill_campaign_ini, &cp);
-	for (int i = 0; i < cp.ncells; i++)
+	for (int i = 0; i < cp.ncells; i++) {
+		enum cell_status st = resuming ? prior_status(&prior, cp.cells[i].id)
+					       : CELL_PENDING;
+
+		if (done(st) && (cp.rows[i] = prior_rows(&prior, cp.cells[i].id))) {
+			cp.status[i] = st;
+			cp.reason[i] = strdup(prior_reason(&prior, cp.cells[i].id));
+			kept++;
+			continue;
+		}
 		cp.rows[i] = cell_rows(&cp, &cp.cells[i], CELL_PENDING, NULL);
+	}
+	if (resuming) {
+		prior_free(&prior);
+		log_info("resuming campaign %s in %s: %d of %d cells already done",
+			 cfg->campaign.name, cp.dir, kept, cp.ncells);
+	}
 	if (rc == 0)
 		rc = write_progress(&cp);
 	if (rc) {
@@ -450,7 +612,10 @@ int campaign_run(const struct config *cfg, const struct run_opts *ro)
 out:
 	for (int i = 0; cp.rows && i < cp.ncells; i++)
 		free(cp.rows[i]);
+	for (int i = 0; cp.reason && i < cp.ncells; i++)
+		free(cp.reason[i]);
 	free(cp.rows);
+	free(cp.reason);
 	free(cp.status);
 	free(cp.brief);
 	free(cp.cells);
@@ -487,5 +652,80 @@ int campaign_plan(const struct config *cfg, FILE *out)
 		n - here);
 	fprintf(out, "estimated wall time: %s (%s per cell)\n", est, dur);
 	free(cells);
+	return EXIT_PASS;
+}
+
+int campaign_status(const char *dir, FILE *out)
+{
+	enum { OK, FAIL, SKIP, ERR, PEND, NCOL };
+	static const char *const cols[NCOL] = { "ok", "fail", "skipped", "error", "pending" };
+	struct prior prior;
+	struct config *cfg = malloc(sizeof(*cfg));
+	struct cell *cells = NULL;
+	struct kernel_info k;
+	char err[512], path[PATH_MAX + 32], est[32];
+	int n, rc;
+
+	if (!cfg)
+		return EXIT_RUNTIME;
+	rc = prior_read(dir, &prior, err, sizeof(err));
+	if (rc) {
+		log_error("%s: %s", dir, rc == -ENOENT
+			  ? "no state file: not a latlab campaign directory" : err);
+		free(cfg);
+		return EXIT_USAGE;
+	}
+	snprintf(path, sizeof(path), "%s/campaign.ini", dir);
+	if (config_load(cfg, path, NULL, 0, err, sizeof(err)) != 0 ||
+	    (n = matrix_expand(cfg, &cells)) < 0) {
+		log_error("%s: %s", path, err);
+		config_free(cfg);
+		free(cfg);
+		prior_free(&prior);
+		return EXIT_USAGE;
+	}
+	kernel_info_read(&k);
+	fprintf(out, "campaign %s in %s: %d cells\n\n", cfg->campaign.name, dir, n);
+	fprintf(out, "%-12s %-9s", "kernel", "runs here");
+	for (int c = 0; c < NCOL; c++)
+		fprintf(out, " %8s", cols[c]);
+	fputc('\n', out);
+	int left_here = 0;
+	const char *next = NULL;
+	for (int v = 0; v < cfg->nkernels; v++) {
+		int count[NCOL] = { 0 }, here = kernel_matches(cfg->kernel[v].match, &k);
+
+		for (int i = 0; i < n; i++) {
+			if (cells[i].kernel != v)
+				continue;
+			switch (prior_status(&prior, cells[i].id)) {
+			case CELL_OK: count[OK]++; break;
+			case CELL_FAIL: count[FAIL]++; break;
+			case CELL_SKIPPED: count[SKIP]++; break;
+			case CELL_ERROR: count[ERR]++; break;
+			default:	/* pending, running (cut short), interrupted */
+				count[PEND]++;
+				if (here) {
+					left_here++;
+					if (!next)
+						next = cells[i].id;
+				}
+			}
+		}
+		fprintf(out, "%-12s %-9s", cfg->kernel[v].name, here ? "yes" : "no");
+		for (int c = 0; c < NCOL; c++)
+			fprintf(out, " %8d", count[c]);
+		fputc('\n', out);
+	}
+	units_format_elapsed((cfg->campaign.duration + CELL_OVERHEAD_NS) * left_here,
+			     est, sizeof(est));
+	fprintf(out, "\n%d cells left on this kernel (%s): about %s\n", left_here,
+		k.release, est);
+	if (next)
+		fprintf(out, "next: %s (latlab run %s resumes there)\n", next, path);
+	free(cells);
+	config_free(cfg);
+	free(cfg);
+	prior_free(&prior);
 	return EXIT_PASS;
 }

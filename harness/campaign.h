@@ -12,12 +12,16 @@
 struct run_opts {
 	const char *output;	/* -o: overrides [campaign] output */
 	int allow_non_rt;	/* SCHED_OTHER when SCHED_FIFO is refused */
+	int restart;		/* ignore an earlier run: keep it under a dated name */
 	int quiet;
 	const char *cmdline;
 };
 
 /* Run the campaign; returns the exit status (docs/exit-status.md). */
 int campaign_run(const struct config *cfg, const struct run_opts *ro);
+
+/* latlab status DIR: cells by status and kernel variant, time left. */
+int campaign_status(const char *dir, FILE *out);
 
 /* Print the plan (latlab plan); returns the exit status. */
 int campaign_plan(const struct config *cfg, FILE *out);

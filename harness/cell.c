@@ -17,13 +17,21 @@
 #define START_DELAY_NS (100 * NS_PER_MS)	/* threads created, stacks touched */
 #define POLL_NS (100 * NS_PER_MS)
 
-static const char *const status_names[] = {
-	"pending", "ok", "fail", "interrupted", "error", "skipped",
+static const char *const status_names[CELL_STATUS_COUNT] = {
+	"pending", "ok", "fail", "interrupted", "error", "skipped", "running",
 };
 
 const char *cell_status_name(enum cell_status s)
 {
 	return status_names[s];
+}
+
+int cell_status_parse(const char *name)
+{
+	for (int i = 0; i < CELL_STATUS_COUNT; i++)
+		if (strcmp(status_names[i], name) == 0)
+			return i;
+	return -1;
 }
 
 static int64_t clock_ns(clockid_t id)

@@ -24,9 +24,15 @@ enum cell_status {
 	CELL_INTERRUPTED,	/* SIGINT/SIGTERM during the cell */
 	CELL_ERROR,		/* could not run (setup, load, I/O) */
 	CELL_SKIPPED,		/* the workload's resource does not exist */
+	CELL_RUNNING,		/* in the state file while it runs: if the
+				   campaign dies, the cell is known partial */
+	CELL_STATUS_COUNT
 };
 
 const char *cell_status_name(enum cell_status s);
+
+/* The status called `name`, or -1. */
+int cell_status_parse(const char *name);
 
 /* How the whole run measures, decided once. */
 struct run_env {

@@ -37,12 +37,15 @@ static int cmd_sysinfo(int argc, char **argv);
 static int cmd_help(int argc, char **argv);
 static int cmd_export(int argc, char **argv);
 static int cmd_report(int argc, char **argv);
+static int cmd_status(int argc, char **argv);
 static int cmd_compare(int argc, char **argv);
 
 static const struct command commands[] = {
-	{ "run", "run CONFIG [-o DIR] [--set SECTION.KEY=VALUE]... [--duration D] [--allow-non-rt] [-q]",
-	  "run every cell of CONFIG that fits the running kernel and write its results",
+	{ "run", "run CONFIG [-o DIR] [--set SECTION.KEY=VALUE]... [--duration D] [--allow-non-rt] [--restart] [-q]",
+	  "run (or resume) every cell of CONFIG that fits the running kernel",
 	  cmd_run },
+	{ "status", "status DIR", "the cells of a campaign directory by status and kernel variant, and the time left",
+	  cmd_status },
 	{ "plan", "plan CONFIG [--set SECTION.KEY=VALUE]... [--duration D]",
 	  "print the cells and the estimated wall time; runs nothing",
 	  cmd_plan },
@@ -96,6 +99,7 @@ struct cfg_args {
 	int nsets;
 	const char *output;
 	int allow_non_rt;
+	int restart;
 	int quiet;
 	int help;		/* --help was given: usage printed, nothing to do */
 	char duration_set[96];
@@ -110,6 +114,7 @@ static int parse_cfg_args(const char *cmd, int argc, char **argv,
 		{ "duration", required_argument, NULL, 'd' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "allow-non-rt", no_argument, NULL, 'R' },
+		{ "restart", no_argument, NULL, 'S' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -133,6 +138,7 @@ static int parse_cfg_args(const char *cmd, int argc, char **argv,
 			break;
 		case 'o':
 		case 'R':
+		case 'S':
 		case 'q':
 			if (!allow_run_opts)
 				return bad_usage(cmd);
@@ -140,6 +146,8 @@ static int parse_cfg_args(const char *cmd, int argc, char **argv,
 				a->output = optarg;
 			else if (opt == 'R')
 				a->allow_non_rt = 1;
+			else if (opt == 'S')
+				a->restart = 1;
 			else
 				a->quiet = 1;
 			break;
@@ -206,6 +214,7 @@ static int run_body(const struct config *cfg, const struct cfg_args *a)
 	struct run_opts ro = {
 		.output = a->output,
 		.allow_non_rt = a->allow_non_rt,
+		.restart = a->restart,
 		.quiet = a->quiet,
 		.cmdline = cmdline_text,
 	};
@@ -299,6 +308,13 @@ static int cmd_sysinfo(int argc, char **argv)
 	sysinfo_write(si, stdout);
 	free(si);
 	return EXIT_PASS;
+}
+
+static int cmd_status(int argc, char **argv)
+{
+	if (argc != 2)
+		return bad_usage("status");
+	return campaign_status(argv[1], stdout);
 }
 
 static int cmd_report(int argc, char **argv)
@@ -405,6 +421,7 @@ static int cmd_help(int argc, char **argv)
 		       "  -s, --set S.K=V       override one config option (repeatable; wins over the file)\n"
 		       "  -d, --duration D      measuring time per cell (same as --set campaign.duration=D)\n"
 		       "      --allow-non-rt    if SCHED_FIFO is refused, measure SCHED_OTHER threads (marked policy=other)\n"
+		       "      --restart         do not resume an earlier run in the same directory: keep it aside, start over\n"
 		       "  -q, --quiet           no progress lines\n");
 	return EXIT_PASS;
 }

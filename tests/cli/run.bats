@@ -127,16 +127,16 @@ load helper
 	! ls -d "$WORK"/out/t/*/*/0001-other* 2>/dev/null
 }
 
-@test "a second run keeps the first one's results" {
+@test "a second run of a finished campaign resumes it: nothing to rerun" {
 	quick_config
 	run timeout 60 "$LATLAB" run c.ini --duration 200ms -q
 	[ "$status" -eq 0 ]
+	before=$(stat -c %Y "$WORK"/out/t/*/*/0000*/summary.csv)
 	run timeout 60 "$LATLAB" run c.ini --duration 200ms
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"kept the previous results as $WORK/out/t."* ]]
-	[ "$(ls -d "$WORK"/out/t.* | wc -l)" -eq 1 ]
-	[ -s "$(echo "$WORK"/out/t.*/cells.csv)" ]
-	[ -s "$WORK/out/t/cells.csv" ]
+	[[ "$output" == *"resuming campaign t in $WORK/out/t: 1 of 1 cells already done"* ]]
+	[ "$(stat -c %Y "$WORK"/out/t/*/*/0000*/summary.csv)" = "$before" ]
+	[ "$(tail -n +2 "$WORK/out/t/cells.csv" | wc -l)" -eq 3 ]
 }
 
 @test "-o overrides the output directory" {

@@ -1,0 +1,43 @@
+/*
+ * What an earlier run left in a campaign directory: its state file (the
+ * config hash, every cell's status) and its cells.csv rows — read back to
+ * resume the campaign, for `latlab status`, and for junit.xml.
+ */
+#ifndef LATLAB_PRIOR_H
+#define LATLAB_PRIOR_H
+
+#include <stdint.h>
+
+#include "cell.h"
+#include "results.h"
+
+struct prior_cell {
+	char id[CELL_ID_MAX];
+	enum cell_status status;
+};
+
+struct prior {
+	uint64_t hash;
+	int n;
+	struct prior_cell *cell;
+	struct csv_table rows;	/* cells.csv (empty if missing) */
+};
+
+/*
+ * Read DIR/state and DIR/cells.csv. 0; -ENOENT when there is no state;
+ * -EINVAL (with a reason in err) when the state is not latlab's.
+ */
+int prior_read(const char *dir, struct prior *p, char *err, size_t errlen);
+
+void prior_free(struct prior *p);
+
+/* The status recorded for `id` (CELL_PENDING if none). */
+enum cell_status prior_status(const struct prior *p, const char *id);
+
+/* cells.csv's rows of `id`, re-serialized as CSV text (malloc), or NULL. */
+char *prior_rows(const struct prior *p, const char *id);
+
+/* cells.csv's reason for `id`, or "". */
+const char *prior_reason(const struct prior *p, const char *id);
+
+#endif

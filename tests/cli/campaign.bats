@@ -1,0 +1,111 @@
+#!/usr/bin/env bats
+# Overnight campaigns: resume, status, junit.xml, disk space.
+
+load helper
+
+# three_cells: 2 s cells of timer, null and sysfs-read
+three_cells() {
+	quick_config
+	printf '[matrix]\nworkload = timer, null, sysfs-read\n' >>c.ini
+}
+
+@test "SIGINT, then run again: done cells kept, the interrupted one rerun, its data kept beside" {
+	three_cells
+	"$LATLAB" run c.ini --duration 2s -q >"$WORK/log" 2>&1 &
+	pid=$!
+	sleep 3		# inside the second cell
+	kill -INT $pid
+	wait $pid && st=0 || st=$?
+	[ "$st" -eq 130 ]
+	grep -q '^0000-none-timer-t1-aspread-1 = ok$' "$WORK/out/t/state"
+	grep -q '^0001-none-null-t1-aspread-1 = interrupted$' "$WORK/out/t/state"
+	first=$(stat -c %Y "$WORK"/out/t/*/*/0000*/summary.csv)
+	run timeout 60 "$LATLAB" run c.ini --duration 2s
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[[ "$output" == *"resuming campaign t in $WORK/out/t: 1 of 3 cells already done"* ]]
+	[[ "$output" != *"0000-none-timer-t1-aspread-1: ok"* ]]	# not run again
+	[ "$(stat -c %Y "$WORK"/out/t/*/*/0000*/summary.csv)" = "$first" ]
+	for id in 0000-none-timer 0001-none-null 0002-none-sysfs-read; do
+		grep -q "^$id-t1-aspread-1 = ok\$" "$WORK/out/t/state"
+		# exactly one set of rows per cell: no duplicates
+		[ "$(grep -c ",$id-t1-aspread-1," "$WORK/out/t/cells.csv")" -eq 3 ]
+	done
+	P=$(echo "$WORK"/out/t/*/*/0001-none-null-t1-aspread-1.partial-1)
+	grep -q '^status = interrupted$' "$P/cell.ini"
+	[ -s "$P/hist.csv" ]
+}
+
+@test "SIGKILL mid-cell, then run again: the running cell is rerun, its partial data kept" {
+	three_cells
+	"$LATLAB" run c.ini --duration 2s -q >"$WORK/log" 2>&1 &
+	pid=$!
+	sleep 3
+	kill -KILL $pid
+	wait $pid || true
+	grep -q '^0001-none-null-t1-aspread-1 = running$' "$WORK/out/t/state"
+	run "$LATLAB" status "$WORK/out/t"
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ running\ +yes\ +1\ +0\ +0\ +0\ +2 ]]
+	[[ "$output" == *"next: 0001-none-null-t1-aspread-1"* ]]
+	run timeout 60 "$LATLAB" run c.ini --duration 2s -q
+	[ "$status" -eq 0 ]
+	[ "$(grep -c ' = ok$' "$WORK/out/t/state")" -eq 3 ]
+	[ -z "$(find "$WORK/out" -name '*.tmp.*')" ]
+}
+
+@test "status: counts per kernel variant and the time left" {
+	quick_config
+	printf '[kernel.other]\nmatch = release:nope\n[matrix]\nkernel = running, other\nworkload = timer, null\n' >>c.ini
+	run timeout 60 "$LATLAB" run c.ini --duration 300ms -q
+	[ "$status" -eq 0 ]
+	run "$LATLAB" status "$WORK/out/t"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"campaign t in $WORK/out/t: 4 cells"* ]]
+	[[ "$output" =~ running\ +yes\ +2\ +0\ +0\ +0\ +0 ]]
+	[[ "$output" =~ other\ +no\ +0\ +0\ +0\ +0\ +2 ]]
+	[[ "$output" == *"0 cells left on this kernel"* ]]
+	run "$LATLAB" status "$WORK"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"no state file: not a latlab campaign directory"* ]]
+}
+
+@test "another config in the same directory is exit 2; --restart keeps the old tree" {
+	quick_config
+	run timeout 60 "$LATLAB" run c.ini --duration 200ms -q
+	[ "$status" -eq 0 ]
+	run timeout 60 "$LATLAB" run c.ini --duration 300ms -q
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"holds campaign t run with another config"*"--restart"* ]]
+	grep -q '^duration = 200ms$' "$WORK/out/t/campaign.ini"	# untouched
+	run timeout 60 "$LATLAB" run c.ini --duration 300ms --restart -q
+	[ "$status" -eq 0 ]
+	grep -q '^duration = 300ms$' "$WORK/out/t/campaign.ini"
+	[ "$(ls -d "$WORK"/out/t.* | wc -l)" -eq 1 ]
+	grep -q '^duration = 200ms$' "$WORK"/out/t.*/campaign.ini
+}
+
+@test "junit.xml: a testcase per cell, failures name the threshold and value" {
+	quick_config
+	printf '[workload.i2c]\ntype = i2c-read\nbus = 254\n[matrix]\nworkload = timer, i2c\n[thresholds]\nmax = 1ns\n' >>c.ini
+	run timeout 60 "$LATLAB" run c.ini --duration 300ms -q
+	[ "$status" -eq 1 ]
+	J="$WORK/out/t/junit.xml"
+	grep -q '<testsuite name="latlab.t" tests="2" failures="1" errors="0" skipped="1">' "$J"
+	grep -q '<testcase classname="latlab.t" name="0000-none-timer-t1-aspread-1" time="0.3"><failure type="fail" message="thread 0 wakeup max = [0-9]* ns &gt; 1 ns"/></testcase>' "$J"
+	grep -q '<testcase classname="latlab.t" name="0001-none-i2c-t1-aspread-1" time="0.0"><skipped message="no /dev/i2c-254"/></testcase>' "$J"
+	# well-formed XML, if a parser is at hand
+	if command -v python3 >/dev/null; then
+		python3 -c "import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])" "$J"
+	fi
+}
+
+@test "too little disk space: exit 3 before the cell, what is done kept" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to mount"
+	mkdir "$WORK/small"
+	mount -t tmpfs -o size=4m tmpfs "$WORK/small" || skip "cannot mount"
+	quick_config
+	run timeout 60 "$LATLAB" run c.ini -o "$WORK/small" --duration 300ms
+	umount "$WORK/small"
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"MiB free under $WORK/small/t; a cell needs about 8.0 MiB: stopping"* ]]
+}
