@@ -11,6 +11,7 @@
 
 #include "campaign.h"
 #include "cell.h"
+#include "cpulist.h"
 #include "html.h"
 #include "prior.h"
 #include "exitcodes.h"
@@ -257,15 +258,22 @@ static void keep_partial(const char *dir)
 	}
 }
 
-/* Room for one more cell: its files, and samples.bin when asked for. */
+/*
+ * Room for one more cell: 1 MiB, 256 KiB a thread (hist.csv and
+ * series.csv), and samples.bin when asked for.
+ */
 static int check_space(const struct campaign *cp, const struct cell *c)
 {
 	struct statvfs vfs;
-	double need = 8.0 * 1024 * 1024;
+	cpu_set_t online;
+
+	cpulist_online(&online);
+	double threads = c->threads == AXIS_ALL ? CPU_COUNT(&online) : c->threads;
+	double need = 1048576.0 + threads * 262144.0;
 
 	if (cp->cfg->campaign.samples)
-		need += 1.2 * (double)cp->cfg->campaign.duration / (double)c->interval *
-			(c->threads == AXIS_ALL ? CPU_SETSIZE / 64 : c->threads) * 40.0;
+		need += 1.2 * (double)cp->cfg->campaign.duration /
+			(double)c->interval * threads * 40.0;
 	if (statvfs(cp->dir, &vfs) != 0)
 		return 0;	/* cannot tell: the writes will say */
 	double avail = (double)vfs.f_bavail * (double)vfs.f_frsize;

@@ -102,10 +102,10 @@ three_cells() {
 @test "too little disk space: exit 3 before the cell, what is done kept" {
 	[ "$(id -u)" -eq 0 ] || skip "needs root to mount"
 	mkdir "$WORK/small"
-	mount -t tmpfs -o size=4m tmpfs "$WORK/small" || skip "cannot mount"
+	mount -t tmpfs -o size=1m tmpfs "$WORK/small" || skip "cannot mount"
 	quick_config
 	run timeout 60 "$LATLAB" run c.ini -o "$WORK/small" --duration 300ms
 	umount "$WORK/small"
 	[ "$status" -eq 3 ]
-	[[ "$output" == *"MiB free under $WORK/small/t; a cell needs about 8.0 MiB: stopping"* ]]
+	[[ "$output" == *"MiB free under $WORK/small/t; a cell needs about 1.2 MiB: stopping"* ]]
 }

@@ -131,7 +131,7 @@ load_config() {
 	D=$(cell_dir "$WORK/out/t" 0000-l-timer-t1-a0-1)
 	[ "$(col "$D/load.csv" cpus)" = "1-$(($(nproc) - 1))" ] || [ "$(col "$D/load.csv" cpus)" = 1 ]
 	# with a thread on every CPU there is no housekeeping CPU: the cell errs
-	run timeout 60 "$LATLAB" run c.ini --duration 500ms --set matrix.threads=all -q
+	run timeout 60 "$LATLAB" run c.ini --duration 500ms --set matrix.threads=all --restart -q
 	[ "$status" -eq 3 ]
 	grep -q 'reason = load l: cpus = housekeeping, but every CPU has a measured thread' "$WORK"/out/t/*/*/0000*/cell.ini
 }
