@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <dirent.h>
 #include <sys/statvfs.h>
 
 #include "campaign.h"
@@ -208,6 +209,33 @@ static int keep_aside(const char *dir)
 }
 
 /*
+ * A run killed while writing leaves NAME.tmp.PID files (never a half file
+ * under the real name). When resuming, those of a process that is gone
+ * are removed.
+ */
+static void remove_stale_temps(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	if (!d)
+		return;
+	while ((e = readdir(d)) != NULL) {
+		const char *t = strstr(e->d_name, ".tmp.");
+		char path[PATH_MAX + 300];
+		long pid;
+
+		if (!t || sscanf(t + 5, "%ld", &pid) != 1 || pid <= 0)
+			continue;
+		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;	/* that writer may still live */
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		unlink(path);
+	}
+	closedir(d);
+}
+
+/*
  * The campaign directory: new, or the same campaign to resume (returns
  * 1 and fills *prior), or -ESTALE when it holds another config's run.
  * With --restart, or when the directory holds no state, an earlier tree
@@ -229,8 +257,10 @@ static int prepare_dir(struct campaign *cp, const char *output,
 			prior_free(prior);
 			return -ESTALE;
 		}
-		if (rc == 0)
+		if (rc == 0) {
+			remove_stale_temps(cp->dir);
 			return 1;
+		}
 		if (rc != -ENOENT && rc != -EINVAL)
 			return rc;
 		rc = keep_aside(cp->dir);
@@ -341,6 +371,41 @@ static void lock_memory(struct campaign *cp)
 	log_warn("mlockall: %s: page faults may add latency (raise ulimit -l)",
 		 strerror(errno));
 #endif
+}
+
+/* The running cell, for the progress line. */
+struct ticker {
+	const struct campaign *cp;
+	const struct cell *c;
+	int i, n;		/* cell i of n to run */
+	int tty;
+	int64_t last_ns;	/* last line printed (elapsed) */
+};
+
+/*
+ * On a terminal one line redrawn in place about twice a second; without
+ * one, a plain line every minute of a long cell.
+ */
+static void tick(void *arg, int64_t elapsed, const int64_t max[3])
+{
+	struct ticker *t = arg;
+	int64_t dur = t->cp->cfg->campaign.duration;
+	int64_t every = t->tty ? 500 * NS_PER_MS : 60 * NS_PER_S;
+	char el[32], total[32], eta[32];
+
+	if (elapsed < 0 || elapsed - t->last_ns < every)
+		return;
+	t->last_ns = elapsed;
+	units_format_elapsed(elapsed, el, sizeof(el));
+	units_format_elapsed(dur, total, sizeof(total));
+	int64_t left = dur - elapsed + (int64_t)(t->n - t->i) *
+		       (dur + CELL_OVERHEAD_NS);
+	units_format_elapsed(left > 0 ? left : 0, eta, sizeof(eta));
+	fprintf(stderr, "%s[%d/%d] %s  %s of %s, campaign ETA %s  max wakeup %.1f io %.1f response %.1f us%s",
+		t->tty ? "\r" : "latlab: ", t->i, t->n, t->c->id, el, total,
+		eta, max[0] / 1e3, max[1] / 1e3, max[2] / 1e3,
+		t->tty ? "\033[K" : "\n");
+	fflush(stderr);
 }
 
 static void progress(const struct campaign *cp, const struct cell *c,
@@ -482,7 +547,16 @@ static int run_cells(struct campaign *cp)
 			log_error("writing results under %s: %s", cp->dir, strerror(-rc));
 			return EXIT_RUNTIME;
 		}
-		int sig = cell_run(cp->cfg, c, &cp->env, dir, &res);
+		struct ticker tk = { cp, c, done_n + 1, run_n, isatty(2), 0 };
+		struct run_env env = cp->env;
+
+		if (!cp->ro->quiet) {
+			env.tick = tick;
+			env.tick_arg = &tk;
+		}
+		int sig = cell_run(cp->cfg, c, &env, dir, &res);
+		if (tk.tty && tk.last_ns)
+			fputs("\r\033[K", stderr);	/* the per-cell line replaces it */
 
 		cell_check_thresholds(cp->cfg, &res);
 		rc = res.nthreads || res.status != CELL_OK

@@ -105,8 +105,19 @@ static void drain(struct cell_result *res)
 	}
 }
 
+/* The largest per-second maxima drained so far, per metric. */
+static void running_max(const struct cell_result *res, int64_t max[3])
+{
+	max[0] = max[1] = max[2] = 0;
+	for (int i = 0; i < res->nseries; i++)
+		for (int m = 0; m < 3; m++)
+			if (res->series[i].max_ns[m] > max[m])
+				max[m] = res->series[i].max_ns[m];
+}
+
 /* Wait for every worker, polling the rings, the loads and the signals. */
-static int wait_workers(struct cell_result *res, _Atomic int *stop)
+static int wait_workers(struct cell_result *res, _Atomic int *stop,
+			const struct run_env *env, int64_t start)
 {
 	struct timespec poll = { 0, POLL_NS };
 	sigset_t sigs;
@@ -127,6 +138,12 @@ static int wait_workers(struct cell_result *res, _Atomic int *stop)
 		}
 		drain(res);
 		loadset_poll(&res->loads);
+		if (env->tick) {
+			int64_t max[3];
+
+			running_max(res, max);
+			env->tick(env->tick_arg, clock_ns(CLOCK_MONOTONIC) - start, max);
+		}
 		for (int i = 0; i < res->nthreads; i++)
 			all &= atomic_load_explicit(&res->workers[i].done,
 						    memory_order_acquire);
@@ -302,7 +319,7 @@ int cell_run(const struct config *cfg, const struct cell *c,
 	close(gate[1]);		/* the gate opens: every read() returns 0 */
 	if (started == n) {
 		cell_log(res, "measuring for %lld ms", (long long)(cfg->campaign.duration / NS_PER_MS));
-		sig = wait_workers(res, &stop);
+		sig = wait_workers(res, &stop, env, start);
 	}
 	for (int i = 0; i < started; i++)
 		worker_join(&res->workers[i]);

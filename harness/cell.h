@@ -34,11 +34,20 @@ const char *cell_status_name(enum cell_status s);
 /* The status called `name`, or -1. */
 int cell_status_parse(const char *name);
 
+struct cell_result;
+
 /* How the whole run measures, decided once. */
 struct run_env {
 	int policy;		/* SCHED_FIFO or SCHED_OTHER (--allow-non-rt) */
 	int mlocked;		/* mlockall succeeded */
 	const char *cmdline;	/* latlab's own command line */
+	/*
+	 * Called from the measuring loop about every 100 ms with the time
+	 * measured so far and the largest per-second maxima drained so far
+	 * (ns, per metric). NULL: nothing.
+	 */
+	void (*tick)(void *arg, int64_t elapsed_ns, const int64_t max_ns[3]);
+	void *tick_arg;
 };
 
 struct cell_result {

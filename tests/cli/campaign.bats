@@ -109,3 +109,60 @@ three_cells() {
 	[ "$status" -eq 3 ]
 	[[ "$output" == *"MiB free under $WORK/small/t; a cell needs about 1.2 MiB: stopping"* ]]
 }
+
+@test "progress: on a terminal one line redrawn in place; -q silences it" {
+	command -v script >/dev/null || skip "needs script(1)"
+	quick_config
+	script -q -c "'$LATLAB' run c.ini --duration 1500ms" /dev/null >"$WORK/tty" 2>&1
+	grep -q $'\r\\[1/1\\] 0000-none-timer-t1-aspread-1  [0-9.]*m\\?s of 1.5s, campaign ETA .* max wakeup [0-9.]* io [0-9.]* response [0-9.]* us\e\\[K' "$WORK/tty"
+	run timeout 60 "$LATLAB" run c.ini --duration 1500ms --restart -q
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"ETA"* ]]
+}
+
+@test "soak: 24 cells, SIGKILL at random moments five times, resumed each time" {
+	quick_config
+	cat >>c.ini <<'EOC'
+[load.hb]
+type = hackbench
+groups = 1
+fds = 4
+[matrix]
+load = none, hb
+workload = timer, null
+threads = 1, 2
+interval = 1ms, 500us, 2ms
+EOC
+	run "$LATLAB" plan c.ini
+	[[ "$output" == *"24 cells"* ]]
+	for k in 1 2 3 4 5; do
+		setsid "$LATLAB" run c.ini --duration 200ms -q >>"$WORK/log" 2>&1 &
+		pid=$!
+		sleep "$(awk -v s=$RANDOM 'BEGIN { printf "%.2f", 0.6 + (s % 140) / 100 }')"
+		kill -KILL "$pid" 2>/dev/null || true
+		wait "$pid" 2>/dev/null || true
+		# no process of that session outlives it
+		for _ in $(seq 60); do
+			[ -z "$(ps -o pid= -s "$pid")" ] && break
+			sleep 0.1
+		done
+		[ -z "$(ps -o pid= -s "$pid")" ] || { ps -o pid,args -s "$pid"; false; }
+	done
+	# the last run, in a session of its own so that only its processes count
+	setsid --wait bash -c 'echo $$ >"$0/sid"; exec timeout 120 "$1" run c.ini --duration 200ms -q' \
+		"$WORK" "$LATLAB" >>"$WORK/log" 2>&1 && st=0 || st=$?
+	[ "$st" -eq 0 ] || { cat "$WORK/log"; false; }
+	[ -z "$(ps -o pid= -s "$(cat "$WORK/sid")")" ]
+	S="$WORK/out/t/state"
+	[ "$(grep -c ' = ok$' "$S")" -eq 24 ]
+	# every cell exactly once in cells.csv: its threads x 3 rows
+	for id in $(sed -n 's/^\([0-9]\{4\}-[^ ]*\) = ok$/\1/p' "$S"); do
+		case $id in *-t2-*) want=6 ;; *) want=3 ;; esac
+		[ "$(grep -c ",$id," "$WORK/out/t/cells.csv")" -eq "$want" ] || { echo "$id"; false; }
+		[ -s "$WORK/out/t/$(hostname)/$(uname -r)/$id/cell.ini" ]
+	done
+	# no stray temporary file (a killed cell's stays in its .partial-N)
+	[ -z "$(find "$WORK/out" -name '*.tmp.*' -not -path '*.partial-*')" ]
+	# (a cell killed while measuring has written nothing yet: without
+	# checkpoints there is not always a .partial-N to look for)
+}
