@@ -8,6 +8,7 @@
 
 PREFIX ?= /usr/local
 DESTDIR ?=
+SYSTEMDDIR ?= /lib/systemd/system
 SANITIZE ?=
 
 CC ?= cc
@@ -107,6 +108,9 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/share/latlab/plots
 	install -m 0644 plots/*.gp $(DESTDIR)$(PREFIX)/share/latlab/plots/
 	install -m 0644 docs/latlab.1 $(DESTDIR)$(PREFIX)/share/man/man1/latlab.1
+	install -d $(DESTDIR)$(SYSTEMDDIR)
+	sed 's|@PREFIX@|$(PREFIX)|g' systemd/latlab-resume.service \
+		>$(DESTDIR)$(SYSTEMDDIR)/latlab-resume.service
 
 clean:
 	rm -rf build

@@ -8,8 +8,11 @@
 #include <unistd.h>
 
 #include <dirent.h>
+#include <fcntl.h>
+#include <sys/wait.h>
 #include <sys/statvfs.h>
 
+#include "argv.h"
 #include "campaign.h"
 #include "cell.h"
 #include "cpulist.h"
@@ -52,6 +55,8 @@ struct campaign {
 	struct kernel_info kernel;
 	struct sysinfo si;
 	struct run_env env;
+	char reboot_to[64];		/* the variant a reboot is meant to reach */
+	int boot_tries[CFG_DEFS_MAX];	/* per cfg->kernel index */
 };
 
 /* The cells.csv rows of one cell, as text. */
@@ -125,6 +130,12 @@ static void fill_state(FILE *fp, void *arg)
 	fprintf(fp, "config_hash = %016llx\n",
 		(unsigned long long)config_hash(cp->cfg));
 	fprintf(fp, "cells = %d\n", cp->ncells);
+	if (cp->reboot_to[0])
+		fprintf(fp, "reboot_to = %s\n", cp->reboot_to);
+	for (int v = 0; v < cp->cfg->nkernels; v++)
+		if (cp->boot_tries[v])
+			fprintf(fp, "boot_tries.%s = %d\n", cp->cfg->kernel[v].name,
+				cp->boot_tries[v]);
 	for (int i = 0; i < cp->ncells; i++)
 		fprintf(fp, "%s = %s\n", cp->cells[i].id,
 			cell_status_name(cp->status[i]));
@@ -469,6 +480,58 @@ out:
 	free(r);
 }
 
+/*
+ * Board farms: when LAVA's lava-test-case is on PATH, every cell's max of
+ * each metric becomes a LAVA test case, pass or fail with the cell.
+ */
+static void report_lava(const struct campaign *cp, const struct cell *c,
+			const struct cell_result *res)
+{
+	static const char *const metric[] = { "wakeup", "io", "response" };
+
+	for (int m = 0; m < 3 && res->nthreads; m++) {
+		int64_t max = 0;
+		char name[CELL_ID_MAX + 32], value[32];
+
+		for (int i = 0; i < res->nthreads; i++)
+			if (res->workers[i].hist[m].max > max)
+				max = res->workers[i].hist[m].max;
+		snprintf(name, sizeof(name), "%s-%s-max", c->id, metric[m]);
+		snprintf(value, sizeof(value), "%.1f", max / 1e3);
+		const char *result = res->status == CELL_OK ? "pass" : "fail";
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			int null = open("/dev/null", O_WRONLY);
+
+			if (null >= 0)
+				dup2(null, 1);
+			execlp("lava-test-case", "lava-test-case", name, "--result",
+			       result, "--measurement", value, "--units", "us",
+			       (char *)NULL);
+			_exit(127);
+		}
+		if (pid > 0)
+			waitpid(pid, NULL, 0);
+	}
+	(void)cp;
+}
+
+static int lava_present(void)
+{
+	const char *path = getenv("PATH");
+	char dirs[4096], file[4200];
+
+	snprintf(dirs, sizeof(dirs), "%s", path ? path : "");
+	for (char *save, *d = strtok_r(dirs, ":", &save); d;
+	     d = strtok_r(NULL, ":", &save)) {
+		snprintf(file, sizeof(file), "%s/lava-test-case", d);
+		if (access(file, X_OK) == 0)
+			return 1;
+	}
+	return 0;
+}
+
 /* A cell an earlier run finished: kept when resuming. */
 static int done(enum cell_status st)
 {
@@ -516,6 +579,7 @@ static int runs_here(const struct campaign *cp, const struct cell *c)
 static int run_cells(struct campaign *cp)
 {
 	int run_n = 0, done_n = 0, status = EXIT_PASS, rc;
+	int lava = lava_present();
 
 	/* cells kept from an earlier run count in the exit status too */
 	for (int i = 0; i < cp->ncells; i++) {
@@ -571,6 +635,8 @@ static int run_cells(struct campaign *cp)
 		if (rc == 0)
 			rc = write_progress(cp);
 		progress(cp, c, &res, ++done_n, run_n);
+		if (lava)
+			report_lava(cp, c, &res);
 		int fatal = res.fatal;
 		if (fatal)
 			log_error("%s", res.reason);
@@ -601,6 +667,115 @@ static int count_skipped_all(const struct campaign *cp)
 		skipped += cp->status[i] == CELL_SKIPPED;
 	}
 	return ran > 0 && ran == skipped;
+}
+
+/* Every pending cell of variant v is given up: skipped, with why. */
+static void give_up_variant(struct campaign *cp, int v, const char *why)
+{
+	for (int i = 0; i < cp->ncells; i++) {
+		struct cell_result res = { .status = CELL_SKIPPED };
+
+		if (cp->cells[i].kernel != v || done(cp->status[i]))
+			continue;
+		snprintf(res.reason, sizeof(res.reason), "%s", why);
+		cp->status[i] = CELL_SKIPPED;
+		free(cp->reason[i]);
+		cp->reason[i] = strdup(why);
+		free(cp->rows[i]);
+		cp->rows[i] = cell_rows(cp, &cp->cells[i], CELL_SKIPPED, &res);
+	}
+}
+
+/*
+ * Started after a reboot latlab asked for: is it the variant it meant?
+ * A wrong kernel is recorded; after boot_attempts tries the variant's
+ * cells are given up, so a campaign never loops on a kernel that does
+ * not come up.
+ */
+static void after_reboot(struct campaign *cp)
+{
+	const struct config *cfg = cp->cfg;
+	int v = config_kernel_index(cfg, cp->reboot_to);
+
+	if (v >= 0 && kernel_matches(cfg->kernel[v].match, &cp->kernel)) {
+		log_info("booted into kernel variant %s (%s), as planned",
+			 cp->reboot_to, cp->kernel.release);
+	} else {
+		log_error("a reboot into kernel variant %s was asked for, but %s is running (attempt %d of %lld)",
+			  cp->reboot_to, cp->kernel.release, v >= 0 ? cp->boot_tries[v] : 0,
+			  (long long)cfg->campaign.boot_attempts);
+		if (v >= 0 && cp->boot_tries[v] >= cfg->campaign.boot_attempts) {
+			char why[256];
+
+			snprintf(why, sizeof(why), "kernel variant %s did not come up after %d reboots",
+				 cp->reboot_to, cp->boot_tries[v]);
+			log_error("%s: its cells are given up", why);
+			give_up_variant(cp, v, why);
+		}
+	}
+	cp->reboot_to[0] = '\0';
+	write_progress(cp);
+}
+
+/*
+ * --reboot: when nothing is left for this kernel, boot the first variant
+ * with pending cells, a `reboot =` argv and attempts left. The intent goes
+ * to the state file first (synced), then the argv runs (no shell).
+ */
+static int reboot_next(struct campaign *cp)
+{
+	const struct config *cfg = cp->cfg;
+	char **argv;
+	int argc, v, st, rc;
+
+	for (v = 0; v < cfg->nkernels; v++) {
+		int pending = 0;
+
+		if (kernel_matches(cfg->kernel[v].match, &cp->kernel))
+			continue;
+		for (int i = 0; i < cp->ncells; i++)
+			pending += cp->cells[i].kernel == v && !done(cp->status[i]);
+		if (pending && cfg->kernel[v].reboot[0] &&
+		    cp->boot_tries[v] < cfg->campaign.boot_attempts)
+			break;
+	}
+	if (v == cfg->nkernels) {
+		log_info("--reboot: no other kernel variant to boot: the campaign is as done as it can be here");
+		return EXIT_PASS;
+	}
+	snprintf(cp->reboot_to, sizeof(cp->reboot_to), "%s", cfg->kernel[v].name);
+	cp->boot_tries[v]++;
+	rc = write_progress(cp);
+	sync();
+	if (rc) {
+		log_error("writing the state before the reboot: %s", strerror(-rc));
+		return EXIT_RUNTIME;
+	}
+	if (argv_split(cfg->kernel[v].reboot, &argv, &argc)) {
+		log_error("[kernel.%s] reboot: not a command", cfg->kernel[v].name);
+		return EXIT_RUNTIME;
+	}
+	log_info("rebooting into kernel variant %s (attempt %d): %s",
+		 cfg->kernel[v].name, cp->boot_tries[v], cfg->kernel[v].reboot);
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0) {
+		sigset_t none;
+
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		execvp(argv[0], argv);
+		fprintf(stderr, "latlab: cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	free(argv);
+	if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) ||
+	    WEXITSTATUS(st) != 0) {
+		log_error("the reboot command for kernel variant %s failed", cfg->kernel[v].name);
+		return EXIT_RUNTIME;
+	}
+	log_info("the reboot command returned (a real reboot does not come back here)");
+	return EXIT_PASS;
 }
 
 int campaign_run(const struct config *cfg, const struct run_opts *ro)
@@ -657,6 +832,13 @@ int campaign_run(const struct config *cfg, const struct run_opts *ro)
 		cp.rows[i] = cell_rows(&cp, &cp.cells[i], CELL_PENDING, NULL);
 	}
 	if (resuming) {
+		snprintf(cp.reboot_to, sizeof(cp.reboot_to), "%s", prior.reboot_to);
+		for (int b = 0; b < prior.nboots; b++) {
+			int v = config_kernel_index(cfg, prior.boot[b].variant);
+
+			if (v >= 0)
+				cp.boot_tries[v] = prior.boot[b].tries;
+		}
 		prior_free(&prior);
 		log_info("resuming campaign %s in %s: %d of %d cells already done",
 			 cfg->campaign.name, cp.dir, kept, cp.ncells);
@@ -669,7 +851,15 @@ int campaign_run(const struct config *cfg, const struct run_opts *ro)
 	}
 	log_info("campaign %s: %d cells, results in %s", cfg->campaign.name,
 		 cp.ncells, cp.dir);
+	if (cp.reboot_to[0])
+		after_reboot(&cp);
 	status = run_cells(&cp);
+	if (ro->reboot && (status == EXIT_PASS || status == EXIT_THRESHOLD)) {
+		int rs = reboot_next(&cp);
+
+		if (rs != EXIT_PASS)
+			status = rs;
+	}
 	if (!ro->quiet)
 		print_table(&cp, stdout);
 	if (status == EXIT_INTERRUPTED)

@@ -13,6 +13,7 @@ struct run_opts {
 	const char *output;	/* -o: overrides [campaign] output */
 	int allow_non_rt;	/* SCHED_OTHER when SCHED_FIFO is refused */
 	int restart;		/* ignore an earlier run: keep it under a dated name */
+	int reboot;		/* then boot the next kernel variant (reboot =) */
 	int quiet;
 	const char *cmdline;
 };

@@ -32,6 +32,10 @@ const struct opt campaign_options[] = {
 	ROW("samples", OPT_ENUM, OFF(struct campaign_opts, samples), 0, 0, "off",
 	  "write every sample to samples.bin (latlab export converts it)",
 	  "off|on", 0),
+	ROW("boot_attempts", OPT_INT, OFF(struct campaign_opts, boot_attempts),
+	  1, 10, "2",
+	  "with --reboot: reboots into a kernel variant before its cells are given up",
+	  NULL, 0),
 	{ 0 },
 };
 

@@ -23,6 +23,7 @@ struct campaign_opts {
 	char output[OPT_STR_MAX];
 	int64_t repeat;
 	int samples;		/* 0 off, 1 on: write samples.bin */
+	int64_t boot_attempts;	/* reboots into a variant before giving up */
 };
 
 /* The axes, in the order cells are expanded (outermost first). */

@@ -1,6 +1,7 @@
 #include <errno.h>
 #include <fnmatch.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 
@@ -80,6 +81,21 @@ void kernel_info_read(struct kernel_info *k)
 		snprintf(k->version, sizeof(k->version), "%s", u.version);
 	}
 	k->dynamic = strstr(k->version, "PREEMPT_DYNAMIC") != NULL;
+
+	/*
+	 * Testing aid (docs/campaigns.md): stand in for the running kernel's
+	 * identity, so the multi-kernel path runs without a second kernel.
+	 */
+	const char *fake_rel = getenv("LATLAB_FAKE_KERNEL_RELEASE");
+	const char *fake_model = getenv("LATLAB_FAKE_KERNEL_PREEMPT");
+	if (fake_rel && *fake_rel) {
+		snprintf(k->release, sizeof(k->release), "%s", fake_rel);
+		snprintf(k->version, sizeof(k->version), "(LATLAB_FAKE_KERNEL_RELEASE)");
+		k->dynamic = 0;
+		snprintf(k->model, sizeof(k->model), "%s",
+			 fake_model && *fake_model ? fake_model : "unknown");
+		return;
+	}
 
 	if ((read_line("/sys/kernel/realtime", buf, sizeof(buf)) == 0 &&
 	     strcmp(buf, "1") == 0) || strstr(k->version, "PREEMPT_RT")) {

@@ -9,7 +9,11 @@ struct kernel_info {
 	int dynamic;		/* PREEMPT_DYNAMIC: model chosen at boot */
 };
 
-/* Fill from uname, /sys/kernel/realtime, debugfs, /proc/cmdline, /boot. */
+/*
+ * Fill from uname, /sys/kernel/realtime, debugfs, /proc/cmdline, /boot —
+ * or, as a testing aid, from $LATLAB_FAKE_KERNEL_RELEASE (and
+ * $LATLAB_FAKE_KERNEL_PREEMPT) when set.
+ */
 void kernel_info_read(struct kernel_info *k);
 
 /*

@@ -41,7 +41,7 @@ static int cmd_status(int argc, char **argv);
 static int cmd_compare(int argc, char **argv);
 
 static const struct command commands[] = {
-	{ "run", "run CONFIG [-o DIR] [--set SECTION.KEY=VALUE]... [--duration D] [--allow-non-rt] [--restart] [-q]",
+	{ "run", "run CONFIG [-o DIR] [--set SECTION.KEY=VALUE]... [--duration D] [--allow-non-rt] [--restart] [--reboot] [-q]",
 	  "run (or resume) every cell of CONFIG that fits the running kernel",
 	  cmd_run },
 	{ "status", "status DIR", "the cells of a campaign directory by status and kernel variant, and the time left",
@@ -100,6 +100,7 @@ struct cfg_args {
 	const char *output;
 	int allow_non_rt;
 	int restart;
+	int reboot;
 	int quiet;
 	int help;		/* --help was given: usage printed, nothing to do */
 	char duration_set[96];
@@ -115,6 +116,7 @@ static int parse_cfg_args(const char *cmd, int argc, char **argv,
 		{ "output", required_argument, NULL, 'o' },
 		{ "allow-non-rt", no_argument, NULL, 'R' },
 		{ "restart", no_argument, NULL, 'S' },
+		{ "reboot", no_argument, NULL, 'B' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -139,6 +141,7 @@ static int parse_cfg_args(const char *cmd, int argc, char **argv,
 		case 'o':
 		case 'R':
 		case 'S':
+		case 'B':
 		case 'q':
 			if (!allow_run_opts)
 				return bad_usage(cmd);
@@ -148,6 +151,8 @@ static int parse_cfg_args(const char *cmd, int argc, char **argv,
 				a->allow_non_rt = 1;
 			else if (opt == 'S')
 				a->restart = 1;
+			else if (opt == 'B')
+				a->reboot = 1;
 			else
 				a->quiet = 1;
 			break;
@@ -215,6 +220,7 @@ static int run_body(const struct config *cfg, const struct cfg_args *a)
 		.output = a->output,
 		.allow_non_rt = a->allow_non_rt,
 		.restart = a->restart,
+		.reboot = a->reboot,
 		.quiet = a->quiet,
 		.cmdline = cmdline_text,
 	};
@@ -422,6 +428,7 @@ static int cmd_help(int argc, char **argv)
 		       "  -d, --duration D      measuring time per cell (same as --set campaign.duration=D)\n"
 		       "      --allow-non-rt    if SCHED_FIFO is refused, measure SCHED_OTHER threads (marked policy=other)\n"
 		       "      --restart         do not resume an earlier run in the same directory: keep it aside, start over\n"
+		       "      --reboot          then boot the next kernel variant with pending cells ([kernel.NAME] reboot =)\n"
 		       "  -q, --quiet           no progress lines\n");
 	return EXIT_PASS;
 }

@@ -27,6 +27,18 @@ int prior_read(const char *dir, struct prior *p, char *err, size_t errlen)
 			have_hash = 1;
 			continue;
 		}
+		if (sscanf(line, "reboot_to = %63s", p->reboot_to) == 1)
+			continue;
+		int tries;
+		char variant[64];
+		if (sscanf(line, "boot_tries.%63[^ ] = %d", variant, &tries) == 2) {
+			if (p->nboots < PRIOR_MAX_VARIANTS) {
+				snprintf(p->boot[p->nboots].variant,
+					 sizeof(p->boot[0].variant), "%s", variant);
+				p->boot[p->nboots++].tries = tries;
+			}
+			continue;
+		}
 		if (sscanf(line, "%159s = %31s", key, value) != 2 ||
 		    strcmp(key, "cells") == 0)
 			continue;

@@ -16,8 +16,16 @@ struct prior_cell {
 	enum cell_status status;
 };
 
+#define PRIOR_MAX_VARIANTS 32
+
 struct prior {
 	uint64_t hash;
+	char reboot_to[64];	/* the variant a reboot was meant to reach */
+	int nboots;
+	struct {
+		char variant[64];
+		int tries;	/* reboots into it so far */
+	} boot[PRIOR_MAX_VARIANTS];
 	int n;
 	struct prior_cell *cell;
 	struct csv_table rows;	/* cells.csv (empty if missing) */

@@ -111,6 +111,10 @@ EOC
 	[ -x "$WORK/root/opt/ll/bin/latlab" ]
 	[ -s "$WORK/root/opt/ll/share/latlab/configs/quick.ini" ]
 	[ -s "$WORK/root/opt/ll/share/man/man1/latlab.1" ]
+	[ -x "$WORK/root/opt/ll/bin/latload" ]
+	[ -s "$WORK/root/opt/ll/share/latlab/plots/hist.gp" ]
+	grep -q '^ExecStart=/opt/ll/bin/latlab run ${LATLAB_CONFIG} -o ${LATLAB_OUTPUT} --reboot -q$' \
+		"$WORK/root/lib/systemd/system/latlab-resume.service"
 	run "$WORK/root/opt/ll/bin/latlab" --version
 	[ "$status" -eq 0 ]
 }

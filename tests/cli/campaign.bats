@@ -166,3 +166,87 @@ EOC
 	# (a cell killed while measuring has written nothing yet: without
 	# checkpoints there is not always a .partial-N to look for)
 }
+
+# two_kernels BOOT-RELEASE: a stock and an rt variant; rt's reboot is a
+# fake that "boots" BOOT-RELEASE and starts latlab again, as the resume
+# unit would after a real boot
+two_kernels() {
+	cat >"$WORK/fake-reboot" <<EOS
+#!/bin/sh
+echo "boot \$1" >>"$WORK/boots"
+LATLAB_FAKE_KERNEL_RELEASE="\$1" exec "$LATLAB" run "$WORK/c.ini" --reboot
+EOS
+	chmod +x "$WORK/fake-reboot"
+	quick_config
+	cat >>c.ini <<EOC
+[campaign]
+duration = 300ms
+[matrix]
+kernel = stock, rt
+workload = timer, null
+[kernel.stock]
+match = !release:fake-rt*
+[kernel.rt]
+match = release:fake-rt*
+reboot = $WORK/fake-reboot $1
+EOC
+}
+
+@test "--reboot: the whole two-kernel cycle, with a fake reboot" {
+	two_kernels fake-rt1
+	run timeout 120 "$LATLAB" run "$WORK/c.ini" --reboot
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[[ "$output" == *"rebooting into kernel variant rt (attempt 1): $WORK/fake-reboot fake-rt1"* ]]
+	[[ "$output" == *"booted into kernel variant rt (fake-rt1), as planned"* ]]
+	[ "$(cat "$WORK/boots")" = "boot fake-rt1" ]
+	[ "$(grep -c ' = ok$' "$WORK/out/t/state")" -eq 4 ]
+	[ -d "$WORK/out/t/$(hostname)/fake-rt1/0002-rt-none-timer-t1-aspread-1" ]
+	[ -d "$WORK/out/t/$(hostname)/$(uname -r)/0000-stock-none-timer-t1-aspread-1" ]
+	grep -q '^boot_tries.rt = 1$' "$WORK/out/t/state"
+	! grep -q '^reboot_to' "$WORK/out/t/state"
+	# the two kernels' trees compare
+	run "$LATLAB" status "$WORK/out/t"
+	[[ "$output" =~ stock\ +yes\ +2 ]]
+}
+
+@test "--reboot into a kernel that does not come up: recorded, retried, given up" {
+	two_kernels still-stock
+	run timeout 120 "$LATLAB" run "$WORK/c.ini" --reboot
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	# boot_attempts = 2 by default: two tries, then no more
+	[ "$(wc -l <"$WORK/boots")" -eq 2 ]
+	[[ "$output" == *"a reboot into kernel variant rt was asked for, but still-stock is running (attempt 2 of 2)"* ]]
+	[[ "$output" == *"kernel variant rt did not come up after 2 reboots: its cells are given up"* ]]
+	grep -q '^0002-rt-none-timer-t1-aspread-1 = skipped$' "$WORK/out/t/state"
+	grep -q ',skipped,kernel variant rt did not come up after 2 reboots,' "$WORK/out/t/cells.csv"
+}
+
+@test "--reboot with a reboot command that fails: exit 3, the intent recorded" {
+	quick_config
+	printf '[matrix]\nkernel = running, other\n[kernel.other]\nmatch = release:nope\nreboot = /bin/false\n' >>c.ini
+	run timeout 60 "$LATLAB" run c.ini --reboot --duration 200ms
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"the reboot command for kernel variant other failed"* ]]
+	grep -q '^reboot_to = other$' "$WORK/out/t/state"
+	# without --reboot the pending variant just stays pending
+	run timeout 60 "$LATLAB" run c.ini --duration 200ms
+	[ "$status" -eq 0 ]
+}
+
+@test "board farms: with lava-test-case on PATH every cell and metric is reported" {
+	mkdir "$WORK/bin"
+	printf '#!/bin/sh\necho "$*" >>"%s/lava.log"\n' "$WORK" >"$WORK/bin/lava-test-case"
+	chmod +x "$WORK/bin/lava-test-case"
+	quick_config
+	printf '[matrix]\nworkload = timer, null\n[thresholds]\nmax = 10s\n' >>c.ini
+	PATH="$WORK/bin:$PATH" run timeout 60 "$LATLAB" run c.ini --duration 300ms -q
+	[ "$status" -eq 0 ]
+	[ "$(wc -l <"$WORK/lava.log")" -eq 6 ]
+	grep -Eq '^0000-none-timer-t1-aspread-1-wakeup-max --result pass --measurement [0-9]+\.[0-9] --units us$' "$WORK/lava.log"
+	grep -Eq '^0001-none-null-t1-aspread-1-response-max --result pass --measurement [0-9]+\.[0-9] --units us$' "$WORK/lava.log"
+	# a failed threshold is a failed test case
+	rm "$WORK/lava.log"
+	PATH="$WORK/bin:$PATH" run timeout 60 "$LATLAB" run c.ini --duration 300ms --set thresholds.max=1ns --restart -q
+	[ "$status" -eq 1 ]
+	[ "$(grep -c -- '--result fail' "$WORK/lava.log")" -eq 6 ]
+}
