@@ -801,6 +801,7 @@ int campaign_run(const struct config *cfg, const struct run_opts *ro)
 		goto out;
 	sysinfo_collect(&cp.si, ro->cmdline);
 	cp.env.cmdline = ro->cmdline;
+	cp.env.si = &cp.si;
 	for (int i = 0; i < cp.si.nwarn; i++)
 		log_warn("%s", cp.si.warn[i]);
 	lock_memory(&cp);

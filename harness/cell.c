@@ -19,6 +19,7 @@
 
 static const char *const status_names[CELL_STATUS_COUNT] = {
 	"pending", "ok", "fail", "interrupted", "error", "skipped", "running",
+	"partial",
 };
 
 const char *cell_status_name(enum cell_status s)
@@ -105,6 +106,72 @@ static void drain(struct cell_result *res)
 	}
 }
 
+struct checkpoint {
+	const struct config *cfg;
+	const struct cell *c;
+	const struct run_env *env;
+	const char *dir;
+	int64_t every, next;	/* ns of measuring */
+	int pending;		/* asked, not yet written */
+	int req;
+	int written;
+};
+
+/*
+ * Every `checkpoint` of measuring, what each thread has so far goes to
+ * the cell's files, marked partial: a crash at hour 7 keeps 7 hours.
+ */
+static void checkpoint_poll(struct checkpoint *ck, struct cell_result *res,
+			    int64_t elapsed)
+{
+	if (!ck->every || res->nthreads <= 0 || !res->workers[0].snap)
+		return;
+	if (!ck->pending && elapsed >= ck->next) {
+		ck->req++;
+		for (int i = 0; i < res->nthreads; i++)
+			atomic_store_explicit(&res->workers[i].snap_req, ck->req,
+					      memory_order_release);
+		ck->pending = 1;
+		return;
+	}
+	if (!ck->pending)
+		return;
+	for (int i = 0; i < res->nthreads; i++)
+		if (atomic_load_explicit(&res->workers[i].snap_ack,
+					 memory_order_acquire) != ck->req)
+			return;		/* not every thread has copied yet */
+	ck->pending = 0;
+	ck->next += ck->every;
+
+	/* the files of a cell, from the snapshots */
+	struct cell_result part = *res;
+	struct worker *w = calloc((size_t)res->nthreads, sizeof(*w));
+	if (!w)
+		return;
+	for (int i = 0; i < res->nthreads; i++) {
+		const struct worker_snapshot *sn = res->workers[i].snap;
+
+		w[i].thread = res->workers[i].thread;
+		w[i].cpu = res->workers[i].cpu;
+		memcpy(w[i].hist, sn->hist, sizeof(w[i].hist));
+		w[i].cycles = sn->cycles;
+		w[i].overruns = sn->overruns;
+		w[i].errors = sn->errors;
+		w[i].bytes = sn->bytes;
+		w[i].first_errno = sn->first_errno;
+	}
+	part.workers = w;
+	part.status = CELL_PARTIAL;
+	part.elapsed_ns = elapsed;
+	snprintf(part.reason, sizeof(part.reason), "checkpoint after %lld s of measuring",
+		 (long long)(elapsed / NS_PER_S));
+	int rc = cell_write(ck->cfg, ck->c, ck->env, ck->env->si, &part, ck->dir);
+	cell_log(res, rc ? "warning: checkpoint not written: %s"
+			 : "checkpoint: %s", rc ? strerror(-rc) : part.reason);
+	ck->written += rc == 0;
+	free(w);
+}
+
 /* The largest per-second maxima drained so far, per metric. */
 static void running_max(const struct cell_result *res, int64_t max[3])
 {
@@ -117,7 +184,8 @@ static void running_max(const struct cell_result *res, int64_t max[3])
 
 /* Wait for every worker, polling the rings, the loads and the signals. */
 static int wait_workers(struct cell_result *res, _Atomic int *stop,
-			const struct run_env *env, int64_t start)
+			const struct run_env *env, int64_t start,
+			struct checkpoint *ck)
 {
 	struct timespec poll = { 0, POLL_NS };
 	sigset_t sigs;
@@ -138,6 +206,7 @@ static int wait_workers(struct cell_result *res, _Atomic int *stop,
 		}
 		drain(res);
 		loadset_poll(&res->loads);
+		checkpoint_poll(ck, res, clock_ns(CLOCK_MONOTONIC) - start);
 		if (env->tick) {
 			int64_t max[3];
 
@@ -249,6 +318,9 @@ int cell_run(const struct config *cfg, const struct cell *c,
 		w->ctx.thread = i;
 		w->ctx.cpu = cpus[i];
 		w->stop = &stop;
+		if (cfg->campaign.checkpoint &&
+		    cfg->campaign.checkpoint < cfg->campaign.duration)
+			w->snap = calloc(1, sizeof(*w->snap));	/* touched now */
 		cell_log(res, "thread %d on %s%d", i,
 			 cpus[i] < 0 ? "any CPU, " : "CPU ", cpus[i]);
 	}
@@ -319,7 +391,12 @@ int cell_run(const struct config *cfg, const struct cell *c,
 	close(gate[1]);		/* the gate opens: every read() returns 0 */
 	if (started == n) {
 		cell_log(res, "measuring for %lld ms", (long long)(cfg->campaign.duration / NS_PER_MS));
-		sig = wait_workers(res, &stop, env, start);
+		struct checkpoint ck = {
+			.cfg = cfg, .c = c, .env = env, .dir = dir,
+			.every = cfg->campaign.checkpoint,
+			.next = cfg->campaign.checkpoint,
+		};
+		sig = wait_workers(res, &stop, env, start, &ck);
 	}
 	for (int i = 0; i < started; i++)
 		worker_join(&res->workers[i]);
@@ -378,6 +455,8 @@ void cell_result_free(struct cell_result *res)
 	if (res->log)
 		fclose(res->log);
 	free(res->logbuf);
+	for (int i = 0; res->workers && i < res->nthreads; i++)
+		free(res->workers[i].snap);
 	free(res->workers);
 	free(res->series);
 	loadset_free(&res->loads);

@@ -26,6 +26,7 @@ enum cell_status {
 	CELL_SKIPPED,		/* the workload's resource does not exist */
 	CELL_RUNNING,		/* in the state file while it runs: if the
 				   campaign dies, the cell is known partial */
+	CELL_PARTIAL,		/* cell.ini of a checkpoint: measuring goes on */
 	CELL_STATUS_COUNT
 };
 
@@ -48,6 +49,7 @@ struct run_env {
 	 */
 	void (*tick)(void *arg, int64_t elapsed_ns, const int64_t max_ns[3]);
 	void *tick_arg;
+	const struct sysinfo *si;	/* for the checkpoints' sysinfo.ini */
 };
 
 struct cell_result {

@@ -123,6 +123,17 @@ static void *worker_main(void *arg)
 			}
 			sec.samples++;
 		}
+		/* a checkpoint asked for: copy, after the cycle was measured */
+		int req = atomic_load_explicit(&w->snap_req, memory_order_acquire);
+		if (w->snap && req != atomic_load_explicit(&w->snap_ack, memory_order_relaxed)) {
+			memcpy(w->snap->hist, w->hist, sizeof(w->hist));
+			w->snap->cycles = w->cycles;
+			w->snap->overruns = w->overruns;
+			w->snap->errors = w->errors;
+			w->snap->bytes = w->bytes;
+			w->snap->first_errno = w->first_errno;
+			atomic_store_explicit(&w->snap_ack, req, memory_order_release);
+		}
 		next += w->interval_ns;
 		if (done > next) {
 			int64_t missed = (done - next) / w->interval_ns + 1;

@@ -69,6 +69,18 @@ struct worker {
 	struct series_rec series_slot[SERIES_SLOTS];
 	struct ring *samples;	/* every sample -> writer thread, or NULL */
 
+	/*
+	 * Checkpoints: the main thread sets snap_req; after its next cycle
+	 * the worker copies what it has measured into `snap` (its own, so no
+	 * field is read while written) and sets snap_ack to snap_req.
+	 */
+	_Atomic int snap_req, snap_ack;
+	struct worker_snapshot {
+		struct hist hist[3];
+		uint64_t cycles, overruns, errors, bytes;
+		int first_errno;
+	} *snap;		/* NULL: no checkpoints */
+
 	pthread_t tid;
 	_Atomic int done;
 };

@@ -250,3 +250,27 @@ EOC
 	[ "$status" -eq 1 ]
 	[ "$(grep -c -- '--result fail' "$WORK/lava.log")" -eq 6 ]
 }
+
+@test "checkpoints: a cell killed mid-measurement keeps its data so far, beside the rerun" {
+	quick_config
+	printf '[campaign]\ncheckpoint = 1s\n[matrix]\nthreads = 2\n' >>c.ini
+	"$LATLAB" run c.ini --duration 4s -q >"$WORK/log" 2>&1 &
+	pid=$!
+	sleep 2.9
+	kill -KILL $pid
+	wait $pid || true
+	D=$(cell_dir "$WORK/out/t" 0000-none-timer-t2-aspread-1)
+	grep -q '^status = partial$' "$D/cell.ini"
+	grep -q '^reason = checkpoint after [12] s of measuring$' "$D/cell.ini"
+	# at least a second of 1 ms periods per thread, and histograms that agree
+	for t in 0 1; do
+		n=$(awk -F, -v t=$t '$1 == t && $3 == "wakeup" { print $4 }' "$D/summary.csv")
+		h=$(awk -F, -v t=$t '$1 == t && $3 == "wakeup" { s += $6 } END { print s }' "$D/hist.csv")
+		[ "$n" -ge 900 ] && [ "$n" -eq "$h" ]
+	done
+	run timeout 60 "$LATLAB" run c.ini --duration 4s -q
+	[ "$status" -eq 0 ]
+	grep -q '^status = partial$' "$D.partial-1/cell.ini"
+	grep -q '^status = ok$' "$D/cell.ini"
+	grep -q '^checkpoint = 1s$' "$WORK/out/t/campaign.ini"
+}
