@@ -472,22 +472,21 @@ struct limit {
 	int64_t value;
 };
 
-void cell_check_thresholds(const struct config *cfg, struct cell_result *res)
+/* The first limit of `t` a thread breaks on `metric`; 1 if one did. */
+static int check_limits(const struct threshold_opts *t, int metric,
+			struct cell_result *res)
 {
-	const struct threshold_opts *t = &cfg->thresholds;
 	const struct limit limits[] = {
 		{ "p50", 50, t->p50 }, { "p90", 90, t->p90 },
 		{ "p99", 99, t->p99 }, { "p99.9", 99.9, t->p99_9 },
 		{ "p99.99", 99.99, t->p99_99 }, { "max", 0, t->max },
 	};
-	char metric[16];
+	char name[16];
 
-	if (!cfg->has_thresholds || res->status != CELL_OK)
-		return;
-	opt_choice_name(METRIC_NAMES, t->metric, metric, sizeof(metric));
+	opt_choice_name(METRIC_NAMES, metric, name, sizeof(name));
 	for (int i = 0; i < res->nthreads; i++) {
 		const struct worker *w = &res->workers[i];
-		const struct hist *h = &w->hist[t->metric];
+		const struct hist *h = &w->hist[metric];
 
 		for (size_t l = 0; l < sizeof(limits) / sizeof(limits[0]); l++) {
 			if (limits[l].value == OPT_UNSET)
@@ -495,33 +494,44 @@ void cell_check_thresholds(const struct config *cfg, struct cell_result *res)
 			int64_t v = limits[l].pct > 0
 				? hist_percentile(h, limits[l].pct) : h->max;
 			if (v > limits[l].value) {
-				res->status = CELL_FAIL;
 				snprintf(res->reason, sizeof(res->reason),
 					 "thread %d %s %s = %lld ns > %lld ns",
-					 i, metric, limits[l].name,
-					 (long long)v,
+					 i, name, limits[l].name, (long long)v,
 					 (long long)limits[l].value);
-				return;
+				return 1;
 			}
 		}
-		if (t->overruns != OPT_UNSET &&
-		    (int64_t)w->overruns > t->overruns) {
-			res->status = CELL_FAIL;
+		if (t->overruns != OPT_UNSET && (int64_t)w->overruns > t->overruns) {
 			snprintf(res->reason, sizeof(res->reason),
 				 "thread %d overruns = %llu > %lld", i,
-				 (unsigned long long)w->overruns,
-				 (long long)t->overruns);
-			return;
+				 (unsigned long long)w->overruns, (long long)t->overruns);
+			return 1;
 		}
 		if (t->errors != OPT_UNSET && (int64_t)w->errors > t->errors) {
-			res->status = CELL_FAIL;
 			snprintf(res->reason, sizeof(res->reason),
 				 "thread %d errors = %llu > %lld", i,
-				 (unsigned long long)w->errors,
-				 (long long)t->errors);
-			return;
+				 (unsigned long long)w->errors, (long long)t->errors);
+			return 1;
 		}
 	}
+	return 0;
+}
+
+void cell_check_thresholds(const struct config *cfg, struct cell_result *res)
+{
+	if (res->status != CELL_OK)
+		return;
+	if (cfg->has_thresholds &&
+	    check_limits(&cfg->thresholds, cfg->thresholds.metric, res)) {
+		res->status = CELL_FAIL;
+		return;
+	}
+	for (int m = 0; m < METRIC_COUNT; m++)
+		if (cfg->has_metric_thresholds[m] &&
+		    check_limits(&cfg->metric_thresholds[m], m, res)) {
+			res->status = CELL_FAIL;
+			return;
+		}
 }
 
 /* ---- files ---- */

@@ -409,6 +409,18 @@ static int apply_entry(struct config *cfg, const struct config_entry *e,
 		return set_option(threshold_options, &cfg->thresholds, e, err,
 				  errlen);
 	}
+	if (strncmp(s, "thresholds.", 11) == 0) {
+		int m = opt_choice_index(METRIC_NAMES, s + 11);
+
+		if (m < 0)
+			return cfg_fail(err, errlen, &e->section_loc,
+					"unknown section [%s]: thresholds per metric are [thresholds.wakeup], [thresholds.io] and [thresholds.response]",
+					s);
+		cfg->has_metric_thresholds[m] = 1;
+		/* the table without its first row, metric: the section names it */
+		return set_option(threshold_options + 1,
+				  &cfg->metric_thresholds[m], e, err, errlen);
+	}
 	if (strncmp(s, "kernel.", 7) == 0) {
 		def = get_def(cfg->kernel, &cfg->nkernels,
 			      sizeof(cfg->kernel[0]), s + 7, &e->loc, "kernel",
@@ -454,7 +466,7 @@ static int apply_entry(struct config *cfg, const struct config_entry *e,
 		return 0;	/* options: checked once the type is known */
 	}
 	return cfg_fail(err, errlen, &e->section_loc,
-			"unknown section [%s]: expected campaign, matrix, thresholds, kernel.NAME, load.NAME or workload.NAME",
+			"unknown section [%s]: expected campaign, matrix, thresholds, thresholds.METRIC, kernel.NAME, load.NAME or workload.NAME",
 			s);
 }
 
@@ -725,6 +737,8 @@ int config_load(struct config *cfg, const char *path,
 	opt_defaults(campaign_options, &cfg->campaign);
 	opt_defaults(matrix_options, &cfg->matrix);
 	opt_defaults(threshold_options, &cfg->thresholds);
+	for (int m = 0; m < METRIC_COUNT; m++)
+		opt_defaults(threshold_options + 1, &cfg->metric_thresholds[m]);
 	if (path) {
 		if (strlen(path) >= sizeof(cfg->path))
 			return cfg_fail(err, errlen, NULL, "path too long");
@@ -762,6 +776,15 @@ void config_write_ini(FILE *fp, const struct config *cfg)
 	if (cfg->has_thresholds) {
 		fprintf(fp, "\n[thresholds]\n");
 		opt_write_ini(fp, threshold_options, &cfg->thresholds);
+	}
+	for (int m = 0; m < METRIC_COUNT; m++) {
+		char name[16];
+
+		if (!cfg->has_metric_thresholds[m])
+			continue;
+		opt_choice_name(METRIC_NAMES, m, name, sizeof(name));
+		fprintf(fp, "\n[thresholds.%s]\n", name);
+		opt_write_ini(fp, threshold_options + 1, &cfg->metric_thresholds[m]);
 	}
 	for (int i = 0; i < cfg->nkernels; i++) {
 		fprintf(fp, "\n[kernel.%s]\n", cfg->kernel[i].name);

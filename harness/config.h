@@ -77,8 +77,11 @@ struct config {
 	char path[PATH_MAX];
 	struct campaign_opts campaign;
 	struct matrix_opts matrix;
-	struct threshold_opts thresholds;
+	struct threshold_opts thresholds;	/* [thresholds], its metric = */
 	int has_thresholds;
+	/* [thresholds.wakeup], [thresholds.io], [thresholds.response] */
+	struct threshold_opts metric_thresholds[METRIC_COUNT];
+	int has_metric_thresholds[METRIC_COUNT];
 	int nkernels, nloads, nworkloads;
 	struct kernel_def kernel[CFG_DEFS_MAX];
 	struct load_def load[CFG_DEFS_MAX];

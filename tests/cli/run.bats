@@ -85,6 +85,15 @@ load helper
 	grep -q '^reason = thread 0 wakeup max' "$WORK"/out/t/*/*/0000*/cell.ini
 }
 
+@test "thresholds per metric: [thresholds.io] fails a cell the wakeup limits pass" {
+	quick_config
+	printf '[thresholds]\nmetric = wakeup\nmax = 10s\n[thresholds.io]\nmax = 1ns\n' >>c.ini
+	run timeout 60 "$LATLAB" run c.ini --duration 300ms
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"fail"*"thread 0 io max = "*"> 1 ns"* ]]
+	grep -q '^\[thresholds.io\]$' "$WORK/out/t/campaign.ini"
+}
+
 @test "a passing threshold is exit 0" {
 	quick_config
 	printf '[thresholds]\nmax = 10s\nerrors = 0\n' >>c.ini

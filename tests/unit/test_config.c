@@ -73,6 +73,8 @@ static void test_bad_configs(void **state)
 		{ "[kernel.k]\nmatch = preempt:fast\n", "2: match = 'preempt:fast'" },
 		{ "[kernel.k]\nreboot = /sbin/reboot\n", "1: [kernel.k] has no 'match ='" },
 		{ "[thresholds]\nmetric = jitter\n", "2: metric = 'jitter': expected one of wakeup|io|response" },
+		{ "[thresholds.latency]\nmax = 1ms\n", "1: unknown section [thresholds.latency]" },
+		{ "[thresholds.io]\nmetric = io\n", "2: unknown key 'metric' in [thresholds.io]" },
 		{ "[thresholds]\np99.99 = 50\n", "2: p99.99 = '50' is not a duration" },
 		{ "[bogus]\nkey = 1\n", "1: unknown section [bogus]" },
 		{ "[campaign]\nthis line has no equals sign\n", "2: syntax error" },
@@ -256,8 +258,12 @@ static void test_echo_roundtrip(void **state)
 	(void)state;
 	assert_int_equal(write_config("[matrix]\nthreads = 1-2\nworkload = w, timer\n"
 				      "[workload.w]\ntype = null\nfail_every = 4\n"
-				      "[thresholds]\nmax = 1ms\n"), 0);
+				      "[thresholds]\nmax = 1ms\n"
+				      "[thresholds.response]\np99 = 2ms\nerrors = 0\n"), 0);
 	assert_int_equal(config_load(a, path, NULL, 0, err, sizeof(err)), 0);
+	assert_true(a->has_metric_thresholds[METRIC_RESPONSE]);
+	assert_int_equal(a->metric_thresholds[METRIC_RESPONSE].p99, 2 * NS_PER_MS);
+	assert_int_equal(a->metric_thresholds[METRIC_RESPONSE].max, OPT_UNSET);
 	FILE *fp = open_memstream(&text, &len);
 	config_write_ini(fp, a);
 	fclose(fp);
