@@ -143,7 +143,13 @@ static void checkpoint_poll(struct checkpoint *ck, struct cell_result *res,
 	ck->pending = 0;
 	ck->next += ck->every;
 
-	/* the files of a cell, from the snapshots */
+	/*
+	 * The files of a cell, from the snapshots. The log's memstream moves
+	 * its buffer on flush and updates res, not a copy: flush first, so the
+	 * copy's logbuf/loglen are current (nothing logs until the write).
+	 */
+	if (res->log)
+		fflush(res->log);
 	struct cell_result part = *res;
 	struct worker *w = calloc((size_t)res->nthreads, sizeof(*w));
 	if (!w)
@@ -724,7 +730,8 @@ static void fill_log(FILE *fp, void *a)
 	if (!res->log)
 		return;		/* open_memstream failed: an empty log */
 	fflush(res->log);
-	fwrite(res->logbuf, 1, res->loglen, fp);
+	if (res->logbuf && res->loglen)
+		fwrite(res->logbuf, 1, res->loglen, fp);
 }
 
 int cell_write(const struct config *cfg, const struct cell *c,
