@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/wait.h>
+#include <sys/file.h>
 #include <sys/statvfs.h>
 
 #include "argv.h"
@@ -56,6 +57,7 @@ struct campaign {
 	struct sysinfo si;
 	struct run_env env;
 	char reboot_to[64];		/* the variant a reboot is meant to reach */
+	int lock_fd;			/* the campaign's flock, or -1 */
 	int boot_tries[CFG_DEFS_MAX];	/* per cfg->kernel index */
 };
 
@@ -244,6 +246,42 @@ static void remove_stale_temps(const char *dir)
 		unlink(path);
 	}
 	closedir(d);
+}
+
+/*
+ * One latlab per campaign: an flock on OUTPUT/.NAME.lock, taken before
+ * the directory is touched (a --restart renames it) and held to the end.
+ * Returns the descriptor, or -errno (-EWOULDBLOCK: in use).
+ */
+static int lock_campaign(const char *output, const char *name, char *holder,
+			 size_t len)
+{
+	char path[PATH_MAX + 128];
+	int fd, rc;
+
+	holder[0] = '\0';
+	rc = mkdir_p(output);
+	if (rc)
+		return rc;
+	snprintf(path, sizeof(path), "%s/.%s.lock", output, name);
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (fd < 0)
+		return -errno;
+	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		rc = -errno;
+		ssize_t n = pread(fd, holder, len - 1, 0);
+
+		holder[n > 0 ? n : 0] = '\0';
+		holder[strcspn(holder, "\n")] = '\0';
+		close(fd);
+		return rc;
+	}
+	char pid[32];
+	int n = snprintf(pid, sizeof(pid), "%d\n", (int)getpid());
+	/* the pid is for a second latlab's message; the lock is what counts */
+	if (ftruncate(fd, 0) != 0 || pwrite(fd, pid, (size_t)n, 0) != n)
+		holder[0] = '\0';
+	return fd;
 }
 
 /*
@@ -758,6 +796,9 @@ static int reboot_next(struct campaign *cp)
 	log_info("rebooting into kernel variant %s (attempt %d): %s",
 		 cfg->kernel[v].name, cp->boot_tries[v], cfg->kernel[v].reboot);
 	fflush(NULL);
+	/* nothing is written after this: the latlab after the boot may lock */
+	close(cp->lock_fd);
+	cp->lock_fd = -1;
 	pid_t pid = fork();
 	if (pid == 0) {
 		sigset_t none;
@@ -780,7 +821,7 @@ static int reboot_next(struct campaign *cp)
 
 int campaign_run(const struct config *cfg, const struct run_opts *ro)
 {
-	struct campaign cp = { .cfg = cfg, .ro = ro };
+	struct campaign cp = { .cfg = cfg, .ro = ro, .lock_fd = -1 };
 	int status = EXIT_RUNTIME, rc;
 
 	cp.ncells = matrix_expand(cfg, &cp.cells);
@@ -806,9 +847,19 @@ int campaign_run(const struct config *cfg, const struct run_opts *ro)
 		log_warn("%s", cp.si.warn[i]);
 	lock_memory(&cp);
 
+	const char *output = ro->output ? ro->output : cfg->campaign.output;
+	char holder[32];
+	cp.lock_fd = lock_campaign(output, cfg->campaign.name, holder, sizeof(holder));
+	if (cp.lock_fd < 0) {
+		if (cp.lock_fd == -EWOULDBLOCK)
+			log_error("campaign %s in %s is being run by another latlab (pid %s): wait for it, or stop it",
+				  cfg->campaign.name, output, holder[0] ? holder : "?");
+		else
+			log_error("%s: %s", output, strerror(-cp.lock_fd));
+		goto out;
+	}
 	struct prior prior;
-	rc = prepare_dir(&cp, ro->output ? ro->output : cfg->campaign.output,
-			 &prior);
+	rc = prepare_dir(&cp, output, &prior);
 	if (rc == -ESTALE) {
 		log_error("%s holds campaign %s run with another config (its state's config_hash differs): run the same config to resume it, --restart to start over (the old tree is kept under a dated name), or choose another -o",
 			  cp.dir, cfg->campaign.name);
@@ -892,6 +943,8 @@ out:
 	free(cp.status);
 	free(cp.brief);
 	free(cp.cells);
+	if (cp.lock_fd >= 0)
+		close(cp.lock_fd);	/* releases the lock */
 	return status;
 }
 

@@ -274,3 +274,18 @@ EOC
 	grep -q '^status = ok$' "$D/cell.ini"
 	grep -q '^checkpoint = 1s$' "$WORK/out/t/campaign.ini"
 }
+
+@test "one latlab per campaign: a second one is refused while the first runs" {
+	quick_config
+	"$LATLAB" run c.ini --duration 3s -q >"$WORK/log" 2>&1 &
+	pid=$!
+	sleep 1
+	run timeout 30 "$LATLAB" run c.ini --duration 3s -q
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"campaign t in $WORK/out is being run by another latlab (pid $pid)"* ]]
+	wait $pid
+	grep -q '^0000-none-timer-t1-aspread-1 = ok$' "$WORK/out/t/state"
+	# the lock goes with the process: the next run may resume
+	run timeout 30 "$LATLAB" run c.ini --duration 3s -q
+	[ "$status" -eq 0 ]
+}
