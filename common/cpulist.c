@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "cpulist.h"
+#include "files.h"
 
 static int parse_cpu(const char **p, long *cpu)
 {
@@ -95,18 +96,9 @@ int cpulist_nth(const cpu_set_t *set, int n)
 int cpulist_read_file(const char *path, cpu_set_t *set)
 {
 	char line[4096];
-	FILE *fp = fopen(path, "re");
-	int rc;
+	int rc = file_first_line(path, line, sizeof(line));
 
-	if (!fp)
-		return -errno;
-	if (!fgets(line, sizeof(line), fp)) {
-		line[0] = '\0';
-	}
-	fclose(fp);
-	line[strcspn(line, "\n")] = '\0';
-	rc = cpulist_parse(line, set);
-	return rc;
+	return rc ? rc : cpulist_parse(line, set);
 }
 
 void cpulist_online(cpu_set_t *set)

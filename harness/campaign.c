@@ -17,6 +17,7 @@
 #include "campaign.h"
 #include "cell.h"
 #include "cpulist.h"
+#include "files.h"
 #include "html.h"
 #include "prior.h"
 #include "exitcodes.h"
@@ -557,17 +558,9 @@ static void report_lava(const struct campaign *cp, const struct cell *c,
 
 static int lava_present(void)
 {
-	const char *path = getenv("PATH");
-	char dirs[4096], file[4200];
+	char file[PATH_MAX + 32];
 
-	snprintf(dirs, sizeof(dirs), "%s", path ? path : "");
-	for (char *save, *d = strtok_r(dirs, ":", &save); d;
-	     d = strtok_r(NULL, ":", &save)) {
-		snprintf(file, sizeof(file), "%s/lava-test-case", d);
-		if (access(file, X_OK) == 0)
-			return 1;
-	}
-	return 0;
+	return path_lookup("lava-test-case", file, sizeof(file)) == 0;
 }
 
 /* A cell an earlier run finished: kept when resuming. */

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 
+#include "files.h"
 #include "kernel.h"
 
 static const char *const builtins[][2] = {
@@ -21,20 +22,6 @@ const char *kernel_builtin_match(const char *name)
 		if (strcmp(builtins[i][0], name) == 0)
 			return builtins[i][1];
 	return NULL;
-}
-
-static int read_line(const char *path, char *buf, size_t len)
-{
-	FILE *fp = fopen(path, "re");
-
-	buf[0] = '\0';
-	if (!fp)
-		return -errno;
-	if (!fgets(buf, (int)len, fp))
-		buf[0] = '\0';
-	fclose(fp);
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
 }
 
 /* "none voluntary (full) lazy" -> "full" */
@@ -97,18 +84,18 @@ void kernel_info_read(struct kernel_info *k)
 		return;
 	}
 
-	if ((read_line("/sys/kernel/realtime", buf, sizeof(buf)) == 0 &&
+	if ((file_first_line("/sys/kernel/realtime", buf, sizeof(buf)) == 0 &&
 	     strcmp(buf, "1") == 0) || strstr(k->version, "PREEMPT_RT")) {
 		snprintf(k->model, sizeof(k->model), "rt");
 		return;
 	}
 	if (k->dynamic) {
 		/* the boot-time choice: debugfs if mounted, else preempt= */
-		if (read_line("/sys/kernel/debug/sched/preempt", buf,
+		if (file_first_line("/sys/kernel/debug/sched/preempt", buf,
 			      sizeof(buf)) == 0 &&
 		    paren_word(buf, k->model, sizeof(k->model)) == 0)
 			return;
-		if (read_line("/proc/cmdline", buf, sizeof(buf)) == 0) {
+		if (file_first_line("/proc/cmdline", buf, sizeof(buf)) == 0) {
 			const char *p = strstr(buf, "preempt=");
 
 			if (p) {

@@ -15,6 +15,7 @@
 
 #include "config.h"
 #include "cpulist.h"
+#include "files.h"
 #include "load.h"
 #include "load_ops.h"
 #include "results.h"
@@ -60,34 +61,19 @@ static void lslog(struct loadset *ls, const char *fmt, ...)
 /* latload beside latlab (make, make install), else on PATH. */
 static int open_latload(void)
 {
-	char self[PATH_MAX], path[PATH_MAX + 16];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	char dir[PATH_MAX], path[PATH_MAX + 16];
 	int fd;
 
-	if (n > 0) {
-		self[n] = '\0';
-		char *slash = strrchr(self, '/');
-
-		if (slash) {
-			*slash = '\0';
-			snprintf(path, sizeof(path), "%s/latload", self);
-			fd = open(path, O_PATH | O_CLOEXEC);
-			if (fd >= 0)
-				return fd;
-		}
-	}
-	const char *env = getenv("PATH");
-	char dirs[4096];
-
-	snprintf(dirs, sizeof(dirs), "%s", env ? env : "/usr/local/bin:/usr/bin");
-	for (char *save, *d = strtok_r(dirs, ":", &save); d;
-	     d = strtok_r(NULL, ":", &save)) {
-		snprintf(path, sizeof(path), "%s/latload", d);
+	if (self_dir(dir, sizeof(dir)) == 0) {
+		snprintf(path, sizeof(path), "%s/latload", dir);
 		fd = open(path, O_PATH | O_CLOEXEC);
 		if (fd >= 0)
 			return fd;
 	}
-	return -ENOENT;
+	if (path_lookup("latload", path, sizeof(path)) != 0)
+		return -ENOENT;
+	fd = open(path, O_PATH | O_CLOEXEC);
+	return fd >= 0 ? fd : -errno;
 }
 
 /* "--key=value" for every option of the type, defaults included. */

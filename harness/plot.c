@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "files.h"
 #include "plot.h"
 
 static int has_scripts(const char *dir)
@@ -22,18 +23,14 @@ int plotter_init(struct plotter *p)
 					   "/../share/latlab/plots" };
 	char self[PATH_MAX];
 	const char *env = getenv("LATLAB_PLOTS");
-	ssize_t n;
 
 	memset(p, 0, sizeof(*p));
 	if (env && has_scripts(env)) {
 		snprintf(p->dir, sizeof(p->dir), "%s", env);
 		return 0;
 	}
-	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n <= 0)
+	if (self_dir(self, sizeof(self)) != 0)
 		return -ENOENT;
-	self[n] = '\0';
-	*strrchr(self, '/') = '\0';
 	for (size_t i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
 		char dir[PATH_MAX + 32];
 

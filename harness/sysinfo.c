@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cpulist.h"
+#include "files.h"
 #include "kernel.h"
 #include "log.h"
 #include "sysinfo.h"
@@ -48,19 +49,11 @@ static void warn(struct sysinfo *si, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* First line of a file, or "unknown". */
+/* First line of a file, or "unknown" when it cannot be read. */
 static const char *line_of(const char *path, char *buf, size_t len)
 {
-	FILE *fp = fopen(path, "re");
-
-	snprintf(buf, len, "unknown");
-	if (!fp)
-		return buf;
-	if (fgets(buf, (int)len, fp))
-		buf[strcspn(buf, "\n")] = '\0';
-	else
-		buf[0] = '\0';
-	fclose(fp);
+	if (file_first_line(path, buf, len) != 0)
+		snprintf(buf, len, "unknown");
 	return buf;
 }
 

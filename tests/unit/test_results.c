@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "files.h"
 #include "kernel.h"
 #include "results.h"
 #include "ring.h"
@@ -207,6 +208,30 @@ static void test_kernel_match(void **state)
 	assert_null(kernel_builtin_match("other"));
 }
 
+static void test_files(void **state)
+{
+	char path[128], buf[256];
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/two-lines", dir);
+	assert_int_equal(afile_write(dir, "two-lines", fill_text, "first\nsecond\n"), 0);
+	assert_int_equal(file_first_line(path, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "first");
+	assert_int_equal(afile_write(dir, "empty", fill_text, ""), 0);
+	snprintf(path, sizeof(path), "%s/empty", dir);
+	assert_int_equal(file_first_line(path, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "");
+	assert_int_equal(file_first_line("/nonexistent/x", buf, sizeof(buf)), -ENOENT);
+	assert_string_equal(buf, "");
+	/* the test binary's own directory holds the test binary */
+	assert_int_equal(self_dir(buf, sizeof(buf)), 0);
+	strncat(buf, "/test_results", sizeof(buf) - strlen(buf) - 1);
+	assert_int_equal(access(buf, X_OK), 0);
+	assert_int_equal(path_lookup("sh", buf, sizeof(buf)), 0);
+	assert_int_equal(access(buf, X_OK), 0);
+	assert_int_equal(path_lookup("no-such-program-latlab", buf, sizeof(buf)), -ENOENT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -216,6 +241,7 @@ int main(void)
 		cmocka_unit_test(test_mkdir_p),
 		cmocka_unit_test(test_ring),
 		cmocka_unit_test(test_kernel_match),
+		cmocka_unit_test(test_files),
 	};
 
 	return cmocka_run_group_tests_name("results", tests, setup, teardown);
