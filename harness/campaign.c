@@ -71,14 +71,19 @@ static char *cell_rows(const struct campaign *cp, const struct cell *c,
 	size_t len = 0;
 	FILE *fp = open_memstream(&text, &len);
 	struct csvw w = { .fp = fp };
-	int nrows = res && res->nthreads && st != CELL_ERROR &&
-			    st != CELL_SKIPPED ? res->nthreads * 3 : 1;
+	/* a row per thread x metric when it measured; else one, stats empty */
+	int measured = res && res->nthreads && st != CELL_ERROR &&
+		       st != CELL_SKIPPED;
+	int nrows = measured ? res->nthreads * 3 : 1;
+	char threads[16];
 
 	if (!fp)
 		return NULL;
+	if (c->threads == AXIS_ALL)
+		snprintf(threads, sizeof(threads), "all");
+	else
+		snprintf(threads, sizeof(threads), "%d", c->threads);
 	for (int r = 0; r < nrows; r++) {
-		char threads[16];
-
 		csvw_str(&w, cfg->campaign.name);
 		csvw_str(&w, c->id);
 		csvw_int(&w, c->index);
@@ -87,10 +92,6 @@ static char *cell_rows(const struct campaign *cp, const struct cell *c,
 		csvw_str(&w, cfg->kernel[c->kernel].name);
 		csvw_str(&w, cfg->load[c->load].name);
 		csvw_str(&w, cfg->workload[c->workload].name);
-		if (c->threads == AXIS_ALL)
-			snprintf(threads, sizeof(threads), "all");
-		else
-			snprintf(threads, sizeof(threads), "%d", c->threads);
 		csvw_str(&w, threads);
 		csvw_str(&w, cfg->matrix.affinity.s[c->affinity]);
 		csvw_int(&w, c->interval);
@@ -101,11 +102,9 @@ static char *cell_rows(const struct campaign *cp, const struct cell *c,
 			 : cp->env.policy == SCHED_FIFO ? "fifo" : "other");
 		csvw_str(&w, cell_status_name(st));
 		csvw_str(&w, res ? res->reason : "");
-		if (res && res->nthreads && st != CELL_ERROR &&
-		    st != CELL_SKIPPED) {
+		if (measured) {
 			cell_summary_fields(&w, &res->workers[r / 3], r % 3);
 		} else {
-			/* no measurement: the summary fields stay empty */
 			for (const char *col = SUMMARY_COLUMNS; col; col = strchr(col + 1, ','))
 				csvw_str(&w, "");
 		}
