@@ -525,8 +525,6 @@ out:
 static void report_lava(const struct campaign *cp, const struct cell *c,
 			const struct cell_result *res)
 {
-	static const char *const metric[] = { "wakeup", "io", "response" };
-
 	for (int m = 0; m < 3 && res->nthreads; m++) {
 		int64_t max = 0;
 		char name[CELL_ID_MAX + 32], value[32];
@@ -534,7 +532,7 @@ static void report_lava(const struct campaign *cp, const struct cell *c,
 		for (int i = 0; i < res->nthreads; i++)
 			if (res->workers[i].hist[m].max > max)
 				max = res->workers[i].hist[m].max;
-		snprintf(name, sizeof(name), "%s-%s-max", c->id, metric[m]);
+		snprintf(name, sizeof(name), "%s-%s-max", c->id, metric_name(m));
 		snprintf(value, sizeof(value), "%.1f", max / 1e3);
 		const char *result = res->status == CELL_OK ? "pass" : "fail";
 		pid_t pid = fork();

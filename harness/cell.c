@@ -487,9 +487,8 @@ static int check_limits(const struct threshold_opts *t, int metric,
 		{ "p99", 99, t->p99 }, { "p99.9", 99.9, t->p99_9 },
 		{ "p99.99", 99.99, t->p99_99 }, { "max", 0, t->max },
 	};
-	char name[16];
+	const char *name = metric_name(metric);
 
-	opt_choice_name(METRIC_NAMES, metric, name, sizeof(name));
 	for (int i = 0; i < res->nthreads; i++) {
 		const struct worker *w = &res->workers[i];
 		const struct hist *h = &w->hist[metric];
@@ -542,7 +541,6 @@ void cell_check_thresholds(const struct config *cfg, struct cell_result *res)
 
 /* ---- files ---- */
 
-static const char *const metric_names[] = { "wakeup", "io", "response" };
 
 void cell_summary_fields(struct csvw *csv, const struct worker *w, int m)
 {
@@ -551,7 +549,7 @@ void cell_summary_fields(struct csvw *csv, const struct worker *w, int m)
 
 	csvw_int(csv, w->thread);
 	csvw_int(csv, w->cpu);
-	csvw_str(csv, metric_names[m]);
+	csvw_str(csv, metric_name(m));
 	csvw_int(csv, (int64_t)h->count);
 	csvw_int(csv, h->count ? h->min : 0);
 	csvw_int(csv, (int64_t)(hist_mean(h) + 0.5));
@@ -587,7 +585,7 @@ static void hist_row(struct csvw *csv, const struct worker *w, int m,
 {
 	csvw_int(csv, w->thread);
 	csvw_int(csv, w->cpu);
-	csvw_str(csv, metric_names[m]);
+	csvw_str(csv, metric_name(m));
 	csvw_int(csv, lo);
 	csvw_int(csv, hi);
 	csvw_int(csv, (int64_t)count);
@@ -634,7 +632,7 @@ static void write_series(FILE *fp, const struct cell_result *res)
 		for (int m = 0; m < 3; m++) {
 			csvw_int(&csv, r->t_s);
 			csvw_int(&csv, r->thread);
-			csvw_str(&csv, metric_names[m]);
+			csvw_str(&csv, metric_name(m));
 			csvw_int(&csv, r->max_ns[m]);
 			csvw_int(&csv, r->samples);
 			csvw_end(&csv);

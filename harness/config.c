@@ -119,6 +119,13 @@ const struct opt load_options[] = {
 	{ 0 },
 };
 
+const char *metric_name(int metric)
+{
+	static const char *const names[METRIC_COUNT] = { "wakeup", "io", "response" };
+
+	return metric >= 0 && metric < METRIC_COUNT ? names[metric] : "?";
+}
+
 struct config_entry {
 	char section[64];
 	char key[64];
@@ -778,12 +785,9 @@ void config_write_ini(FILE *fp, const struct config *cfg)
 		opt_write_ini(fp, threshold_options, &cfg->thresholds);
 	}
 	for (int m = 0; m < METRIC_COUNT; m++) {
-		char name[16];
-
 		if (!cfg->has_metric_thresholds[m])
 			continue;
-		opt_choice_name(METRIC_NAMES, m, name, sizeof(name));
-		fprintf(fp, "\n[thresholds.%s]\n", name);
+		fprintf(fp, "\n[thresholds.%s]\n", metric_name(m));
 		opt_write_ini(fp, threshold_options + 1, &cfg->metric_thresholds[m]);
 	}
 	for (int i = 0; i < cfg->nkernels; i++) {

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "config.h"
 #include "exitcodes.h"
 #include "export.h"
 #include "log.h"
@@ -23,8 +24,6 @@
 #define MAX_THREADS 1024
 #define HIST_US_CAP 1000000	/* rows of a cyclictest histogram at most */
 
-static const char *const metric_names[] = { "wakeup", "io", "response" };
-
 /* ---- csv: samples.bin ---- */
 
 static int csv_row(void *arg, const struct sample_rec *r)
@@ -34,7 +33,7 @@ static int csv_row(void *arg, const struct sample_rec *r)
 	for (int m = 0; m < 3; m++) {
 		csvw_int(w, r->t_ns);
 		csvw_int(w, r->thread);
-		csvw_str(w, metric_names[m]);
+		csvw_str(w, metric_name(m));
 		csvw_int(w, r->value_ns[m]);
 		csvw_end(w);
 	}
@@ -309,13 +308,13 @@ int export_run(const char *format, const char *path, const char *out,
 	struct afile af;
 	struct cell_data *d = NULL;
 	FILE *fp = stdout;
-	int rc, samples = strcmp(format, "csv") == 0;
+	int rc, samples = strcmp(format, "csv") == 0, status = EXIT_RUNTIME;
 
 	if (!samples && strcmp(format, "cyclictest") && strcmp(format, "json")) {
 		log_error("unknown export format '%s' (csv, cyclictest, json)", format);
 		return EXIT_USAGE;
 	}
-	if (strcmp(metric, "wakeup") && strcmp(metric, "io") && strcmp(metric, "response")) {
+	if (opt_choice_index(METRIC_NAMES, metric) < 0) {
 		log_error("unknown metric '%s' (wakeup, io, response)", metric);
 		return EXIT_USAGE;
 	}
@@ -340,23 +339,19 @@ int export_run(const char *format, const char *path, const char *out,
 		if (rc) {
 			log_error("%s: %s (a cell directory with summary.csv and hist.csv is needed)",
 				  path, strerror(-rc));
-			cell_data_free(d);
-			free(d);
-			return EXIT_USAGE;
+			status = EXIT_USAGE;
+			goto out;
 		}
 	}
 	if (rc) {
 		log_error("%s: %s", path, strerror(-rc));
-		return EXIT_RUNTIME;
+		goto out;
 	}
 	if (out) {
 		rc = afile_open(&af, out);
 		if (rc) {
 			log_error("%s: %s", out, strerror(-rc));
-			if (d)
-				cell_data_free(d);
-			free(d);
-			return EXIT_RUNTIME;
+			goto out;
 		}
 		fp = af.fp;
 	}
@@ -366,9 +361,6 @@ int export_run(const char *format, const char *path, const char *out,
 		write_cyclictest(fp, d), rc = ferror(fp) ? -EIO : 0;
 	else
 		rc = write_json(fp, path, d);
-	if (d)
-		cell_data_free(d);
-	free(d);
 	if (rc == -EIO && ferror(fp)) {
 		/* the output failed; a reader that closed the pipe is not an error */
 		int err = errno;
@@ -376,9 +368,10 @@ int export_run(const char *format, const char *path, const char *out,
 		if (out)
 			afile_abort(&af);
 		if (!out && err == EPIPE)
-			return EXIT_PASS;
-		log_error("writing %s: %s", out ? out : "the output", strerror(err));
-		return EXIT_RUNTIME;
+			status = EXIT_PASS;
+		else
+			log_error("writing %s: %s", out ? out : "the output", strerror(err));
+		goto out;
 	}
 	if (rc == 0 && out)
 		rc = afile_commit(&af);
@@ -386,11 +379,16 @@ int export_run(const char *format, const char *path, const char *out,
 		afile_abort(&af);
 	if (rc) {
 		log_error("%s: %s", out ? out : path, strerror(-rc));
-		return EXIT_RUNTIME;
+		goto out;
 	}
 	if (!out && fflush(stdout) != 0) {
 		log_error("writing the output: %s", strerror(errno));
-		return EXIT_RUNTIME;
+		goto out;
 	}
-	return EXIT_PASS;
+	status = EXIT_PASS;
+out:
+	if (d)
+		cell_data_free(d);
+	free(d);
+	return status;
 }
