@@ -95,13 +95,20 @@ static void drain(struct cell_result *res)
 		struct series_rec rec;
 
 		while (ring_pop(&res->workers[i].series, &rec)) {
-			struct series_rec *s = realloc(res->series,
-				(size_t)(res->nseries + 1) * sizeof(*s));
+			if (res->nseries == res->series_cap) {
+				int cap = res->series_cap ? 2 * res->series_cap : 256;
+				struct series_rec *s = realloc(res->series,
+							       (size_t)cap * sizeof(*s));
 
-			if (!s)
-				return;	/* keep what we have */
-			res->series = s;
+				if (!s)
+					return;	/* keep what we have */
+				res->series = s;
+				res->series_cap = cap;
+			}
 			res->series[res->nseries++] = rec;
+			for (int m = 0; m < 3; m++)
+				if (rec.max_ns[m] > res->series_max[m])
+					res->series_max[m] = rec.max_ns[m];
 		}
 	}
 }
@@ -178,16 +185,6 @@ static void checkpoint_poll(struct checkpoint *ck, struct cell_result *res,
 	free(w);
 }
 
-/* The largest per-second maxima drained so far, per metric. */
-static void running_max(const struct cell_result *res, int64_t max[3])
-{
-	max[0] = max[1] = max[2] = 0;
-	for (int i = 0; i < res->nseries; i++)
-		for (int m = 0; m < 3; m++)
-			if (res->series[i].max_ns[m] > max[m])
-				max[m] = res->series[i].max_ns[m];
-}
-
 /* Wait for every worker, polling the rings, the loads and the signals. */
 static int wait_workers(struct cell_result *res, _Atomic int *stop,
 			const struct run_env *env, int64_t start,
@@ -213,12 +210,9 @@ static int wait_workers(struct cell_result *res, _Atomic int *stop,
 		drain(res);
 		loadset_poll(&res->loads);
 		checkpoint_poll(ck, res, clock_ns(CLOCK_MONOTONIC) - start);
-		if (env->tick) {
-			int64_t max[3];
-
-			running_max(res, max);
-			env->tick(env->tick_arg, clock_ns(CLOCK_MONOTONIC) - start, max);
-		}
+		if (env->tick)
+			env->tick(env->tick_arg, clock_ns(CLOCK_MONOTONIC) - start,
+				  res->series_max);
 		for (int i = 0; i < res->nthreads; i++)
 			all &= atomic_load_explicit(&res->workers[i].done,
 						    memory_order_acquire);

@@ -59,7 +59,8 @@ struct cell_result {
 	int nthreads;
 	struct worker *workers;	/* nthreads, owned */
 	struct series_rec *series;	/* drained per-second maxima, owned */
-	int nseries;
+	int nseries, series_cap;
+	int64_t series_max[3];		/* the largest of them, per metric */
 	uint64_t series_dropped;
 	struct loadset loads;
 	int dma_latency;	/* /dev/cpu_dma_latency held at 0 */

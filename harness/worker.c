@@ -124,7 +124,7 @@ static void *worker_main(void *arg)
 			sec.samples++;
 		}
 		/* a checkpoint asked for: copy, after the cycle was measured */
-		int req = atomic_load_explicit(&w->snap_req, memory_order_acquire);
+		int req = w->snap ? atomic_load_explicit(&w->snap_req, memory_order_acquire) : 0;
 		if (w->snap && req != atomic_load_explicit(&w->snap_ack, memory_order_relaxed)) {
 			memcpy(w->snap->hist, w->hist, sizeof(w->hist));
 			w->snap->cycles = w->cycles;
