@@ -1,6 +1,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "log.h"
 
@@ -9,17 +10,33 @@
  * before any thread starts.
  */
 static int log_quiet;
+static void (*log_sink)(const char *line);
 
 void log_set_quiet(int quiet)
 {
 	log_quiet = quiet;
 }
 
+void log_set_sink(void (*sink)(const char *line))
+{
+	log_sink = sink;
+}
+
+/* A line is formatted whole and written at once: lines of threads never mix. */
 static void vlog(const char *level, const char *fmt, va_list ap)
 {
-	fprintf(stderr, "%s: %s", program_invocation_short_name, level);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	char line[2048];
+	int n = snprintf(line, sizeof(line), "%s: %s",
+			 program_invocation_short_name, level);
+
+	if (n < 0 || n >= (int)sizeof(line) - 1)
+		n = 0;
+	vsnprintf(line + n, sizeof(line) - (size_t)n - 1, fmt, ap);
+	if (log_sink)
+		log_sink(line);
+	n = (int)strlen(line);
+	line[n++] = '\n';
+	fwrite(line, 1, (size_t)n, stderr);
 }
 
 void log_error(const char *fmt, ...)

@@ -12,5 +12,10 @@ void log_warn(const char *fmt, ...) PRINTF_LIKE(1, 2);
 void log_info(const char *fmt, ...) PRINTF_LIKE(1, 2);
 /* Silence log_info (errors and warnings still print). */
 void log_set_quiet(int quiet);
+/*
+ * Also hand every line (without its newline) to sink: a latlab inside a
+ * virtual machine sends its log to the host this way. Set before threads.
+ */
+void log_set_sink(void (*sink)(const char *line));
 
 #endif

@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #include "cell.h"
 #include "cpulist.h"
 #include "files.h"
+#include "guest.h"
 #include "html.h"
 #include "prior.h"
 #include "exitcodes.h"
@@ -26,6 +28,7 @@
 #include "results.h"
 #include "sysinfo.h"
 #include "units.h"
+#include "vm.h"
 #include "worker.h"
 
 /* Setup, start delay and file writing around each cell's measurement. */
@@ -60,11 +63,15 @@ struct campaign {
 	char reboot_to[64];		/* the variant a reboot is meant to reach */
 	int lock_fd;			/* the campaign's flock, or -1 */
 	int boot_tries[CFG_DEFS_MAX];	/* per cfg->kernel index */
+	int kvm;			/* accel = auto: -1 untried, 0 no, 1 works */
+	int guest_v;			/* in a guest: the variant it is */
+	char *want;			/* in a guest: per cell, run it here */
 };
 
 /* The cells.csv rows of one cell, as text. */
-static char *cell_rows(const struct campaign *cp, const struct cell *c,
-		       enum cell_status st, const struct cell_result *res)
+static char *cell_rows_on(const struct campaign *cp, const struct cell *c,
+			  enum cell_status st, const struct cell_result *res,
+			  const char *host, const char *release)
 {
 	const struct config *cfg = cp->cfg;
 	char *text = NULL;
@@ -87,8 +94,8 @@ static char *cell_rows(const struct campaign *cp, const struct cell *c,
 		csvw_str(&w, cfg->campaign.name);
 		csvw_str(&w, c->id);
 		csvw_int(&w, c->index);
-		csvw_str(&w, st == CELL_PENDING ? "" : cp->host);
-		csvw_str(&w, st == CELL_PENDING ? "" : cp->kernel.release);
+		csvw_str(&w, st == CELL_PENDING ? "" : host);
+		csvw_str(&w, st == CELL_PENDING ? "" : release);
 		csvw_str(&w, cfg->kernel[c->kernel].name);
 		csvw_str(&w, cfg->load[c->load].name);
 		csvw_str(&w, cfg->workload[c->workload].name);
@@ -112,6 +119,13 @@ static char *cell_rows(const struct campaign *cp, const struct cell *c,
 	}
 	fclose(fp);
 	return text;
+}
+
+/* The rows of a cell run on this machine. */
+static char *cell_rows(const struct campaign *cp, const struct cell *c,
+		       enum cell_status st, const struct cell_result *res)
+{
+	return cell_rows_on(cp, c, st, res, cp->host, cp->kernel.release);
 }
 
 static void fill_cells_csv(FILE *fp, void *arg)
@@ -599,15 +613,46 @@ static void print_table(const struct campaign *cp, FILE *out)
 	}
 }
 
+/* Run by this latlab now: the running kernel is the cell's variant. */
 static int runs_here(const struct campaign *cp, const struct cell *c)
 {
-	return kernel_matches(cp->cfg->kernel[c->kernel].match, &cp->kernel);
+	const struct kernel_def *k = &cp->cfg->kernel[c->kernel];
+
+	if (cp->ro->guest)
+		return c->kernel == cp->guest_v && cp->want[c - cp->cells];
+	return k->runner == RUNNER_HOST && kernel_matches(k->match, &cp->kernel);
 }
+
+/* In a guest: a finished cell's files, rows and status, to the host. */
+static void guest_report(const struct campaign *cp, int i, const char *dir)
+{
+	const struct cell_brief *b = &cp->brief[i];
+
+	if (dir && guest_send_dir(dir) != 0 && done(cp->status[i]) &&
+	    cp->status[i] != CELL_SKIPPED)
+		log_warn("%s: cannot send all of it to the host", dir);
+	if (cp->rows[i])
+		guest_blob("row", cp->rows[i], strlen(cp->rows[i]));
+	if (b->measured)
+		guest_line("brief %llu %llu %llu %lld %lld %lld %lld %lld %lld %lld",
+			   (unsigned long long)b->samples,
+			   (unsigned long long)b->overruns,
+			   (unsigned long long)b->errors, (long long)b->wakeup[0],
+			   (long long)b->wakeup[1], (long long)b->wakeup[2],
+			   (long long)b->wakeup[3], (long long)b->wakeup[4],
+			   (long long)b->response_p99, (long long)b->response_max);
+	guest_line("cell %s %s %s", cp->cells[i].id,
+		   cell_status_name(cp->status[i]),
+		   cp->reason[i] ? cp->reason[i] : "");
+}
+
+static int run_in_vm(struct campaign *cp, int v);
 
 static int run_cells(struct campaign *cp)
 {
 	int run_n = 0, done_n = 0, status = EXIT_PASS, rc;
 	int lava = lava_present();
+	char vm_booted[CFG_DEFS_MAX] = { 0 };
 
 	/* cells kept from an earlier run count in the exit status too */
 	for (int i = 0; i < cp->ncells; i++) {
@@ -623,7 +668,23 @@ static int run_cells(struct campaign *cp)
 		struct cell_result res;
 		char dir[PATH_MAX + CELL_ID_MAX + 300];
 
-		if (!runs_here(cp, c) || done(cp->status[i]))
+		if (done(cp->status[i]))
+			continue;
+		if (!cp->ro->guest &&
+		    cp->cfg->kernel[c->kernel].runner == RUNNER_QEMU) {
+			/* every pending cell of the variant, in its own VM */
+			if (vm_booted[c->kernel]++)
+				continue;
+			rc = run_in_vm(cp, c->kernel);
+			if (rc < 0)
+				return EXIT_RUNTIME;
+			if (rc == EXIT_INTERRUPTED)
+				return rc;
+			if (rc == EXIT_RUNTIME || (rc == EXIT_THRESHOLD && status == EXIT_PASS))
+				status = rc;
+			continue;
+		}
+		if (!runs_here(cp, c))
 			continue;
 		if (signal_pending())
 			return EXIT_INTERRUPTED;
@@ -639,6 +700,8 @@ static int run_cells(struct campaign *cp)
 			log_error("writing results under %s: %s", cp->dir, strerror(-rc));
 			return EXIT_RUNTIME;
 		}
+		if (cp->ro->guest)
+			guest_line("start %s", c->id);
 		struct ticker tk = { cp, c, done_n + 1, run_n, isatty(2), 0 };
 		struct run_env env = cp->env;
 
@@ -663,6 +726,8 @@ static int run_cells(struct campaign *cp)
 		if (rc == 0)
 			rc = write_progress(cp);
 		progress(cp, c, &res, ++done_n, run_n);
+		if (cp->ro->guest)
+			guest_report(cp, i, dir);
 		if (lava)
 			report_lava(cp, c, &res);
 		int fatal = res.fatal;
@@ -712,6 +777,319 @@ static void give_up_variant(struct campaign *cp, int v, const char *why)
 		free(cp->rows[i]);
 		cp->rows[i] = cell_rows(cp, &cp->cells[i], CELL_SKIPPED, &res);
 	}
+}
+
+/* ---- kernel variants in qemu (runner = qemu) --------------------------- */
+
+struct vm_run {
+	struct campaign *cp;
+	int v;
+	int status;		/* EXIT_PASS, _THRESHOLD or _RUNTIME so far */
+	int rc;			/* a failed write of the state: -errno */
+};
+
+static int cell_index(const struct campaign *cp, const char *id)
+{
+	for (int i = 0; i < cp->ncells; i++)
+		if (strcmp(cp->cells[i].id, id) == 0)
+			return i;
+	return -1;
+}
+
+static void fold_status(int *status, enum cell_status st)
+{
+	if (st == CELL_ERROR)
+		*status = EXIT_RUNTIME;
+	else if (st == CELL_FAIL && *status == EXIT_PASS)
+		*status = EXIT_THRESHOLD;
+}
+
+/* A cell the guest finished: its files are in place; take its rows. */
+static int vm_finished(void *arg, const struct vm_cell *vc)
+{
+	struct vm_run *vr = arg;
+	struct campaign *cp = vr->cp;
+	int i = cell_index(cp, vc->id);
+	struct cell_brief *b;
+
+	if (i < 0 || cp->cells[i].kernel != vr->v || done(cp->status[i]))
+		return 0;	/* not a cell it was given */
+	cp->status[i] = vc->status;
+	free(cp->reason[i]);
+	cp->reason[i] = strdup(vc->reason);
+	if (vc->rows[0]) {
+		free(cp->rows[i]);
+		cp->rows[i] = strdup(vc->rows);
+	}
+	b = &cp->brief[i];
+	memset(b, 0, sizeof(*b));
+	b->measured = sscanf(vc->brief, "%" SCNu64 " %" SCNu64 " %" SCNu64
+			     " %" SCNd64 " %" SCNd64 " %" SCNd64 " %" SCNd64
+			     " %" SCNd64 " %" SCNd64 " %" SCNd64,
+			     &b->samples, &b->overruns, &b->errors, &b->wakeup[0],
+			     &b->wakeup[1], &b->wakeup[2], &b->wakeup[3],
+			     &b->wakeup[4], &b->response_p99, &b->response_max) == 10;
+	fold_status(&vr->status, vc->status);
+	vr->rc = write_progress(cp);
+	return vr->rc != 0;
+}
+
+static int vm_stop(void *arg)
+{
+	(void)arg;
+	return signal_pending();
+}
+
+/* DIR/vm/NAME-N.console.log for the first unused N. */
+static void vm_log_paths(const struct campaign *cp, int v, char *console,
+			 char *qemu, size_t len)
+{
+	struct stat st;
+
+	for (int n = 1;; n++) {
+		snprintf(console, len, "%s/vm/%s-%d.console.log", cp->dir,
+			 cp->cfg->kernel[v].name, n);
+		snprintf(qemu, len, "%s/vm/%s-%d.qemu.log", cp->dir,
+			 cp->cfg->kernel[v].name, n);
+		if (stat(console, &st) != 0 || n >= 9999)
+			return;
+	}
+}
+
+static int copy_file(const char *from, const char *dir, const char *name)
+{
+	char to[2 * PATH_MAX], buf[65536];
+	FILE *in = fopen(from, "rbe"), *out;
+	size_t n;
+	int rc = 0;
+
+	if (!in)
+		return -errno;
+	snprintf(to, sizeof(to), "%s/%s", dir, name);
+	out = fopen(to, "wbe");
+	if (!out) {
+		rc = -errno;
+		fclose(in);
+		return rc;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+		if (fwrite(buf, 1, n, out) != n)
+			break;
+	if (ferror(in) || ferror(out) || fflush(out) != 0 || fsync(fileno(out)) != 0)
+		rc = -EIO;
+	fclose(in);
+	fclose(out);
+	return rc;
+}
+
+static void fill_text(FILE *fp, void *arg)
+{
+	fputs(arg, fp);
+}
+
+/*
+ * The cell running when the guest hung or died: failed, with the console
+ * log (and the guest's sysinfo) in its directory.
+ */
+static int vm_fail_cell(struct campaign *cp, int i, const struct vm_outcome *out,
+			const char *console)
+{
+	struct cell_result res = { .status = CELL_FAIL };
+	char dir[PATH_MAX + CELL_ID_MAX + 300];
+	const struct cell *c = &cp->cells[i];
+	int rc;
+
+	snprintf(dir, sizeof(dir), "%s/%s/%s/%s", cp->dir, out->host,
+		 out->release, c->id);
+	keep_partial(dir);
+	res.started_real = (int64_t)time(NULL) * NS_PER_S;
+	snprintf(res.reason, sizeof(res.reason), "%.200s; see console.log",
+		 out->why);
+	rc = mkdir_p(dir);
+	if (rc == 0)
+		rc = copy_file(console, dir, "console.log");
+	if (rc == 0 && out->sysinfo)
+		rc = afile_write(dir, "sysinfo.ini", fill_text, out->sysinfo);
+	if (rc == 0)
+		rc = cell_write(cp->cfg, c, &cp->env, NULL, &res, dir);
+	cp->status[i] = CELL_FAIL;
+	free(cp->reason[i]);
+	cp->reason[i] = strdup(res.reason);
+	memset(&cp->brief[i], 0, sizeof(cp->brief[i]));
+	free(cp->rows[i]);
+	cp->rows[i] = cell_rows_on(cp, c, CELL_FAIL, &res, out->host, out->release);
+	log_error("kernel variant %s: cell %s failed: %s", cp->cfg->kernel[c->kernel].name,
+		  c->id, res.reason);
+	return rc ? rc : write_progress(cp);
+}
+
+/*
+ * accel = auto: KVM only where a guest has been seen to come up under it
+ * (a -1 in cp->kvm: this boot is the probe); TCG otherwise, loudly.
+ */
+static int choose_accel(struct campaign *cp, const struct kernel_def *k,
+			int *probe)
+{
+	*probe = 0;
+	if (k->accel != ACCEL_AUTO)
+		return k->accel;
+	if (cp->kvm < 0 && !vm_kvm_present()) {
+		log_warn("accel = auto: /dev/kvm cannot be opened: emulating the CPU (TCG)");
+		cp->kvm = 0;
+	}
+	if (cp->kvm < 0) {
+		*probe = 1;
+		return ACCEL_KVM;
+	}
+	return cp->kvm ? ACCEL_KVM : ACCEL_TCG;
+}
+
+/* A KVM probe boot waits this long for the guest's first word. */
+#define KVM_PROBE_NS (30 * NS_PER_S)
+
+/*
+ * Every pending cell of variant v, in qemu: boot, run what is left, and
+ * again after a guest that hung or died, until each cell is done or the
+ * variant is given up (boot_attempts boots that ran nothing). Returns the
+ * exit status of its cells, EXIT_INTERRUPTED, or -errno when the results
+ * cannot be written.
+ */
+static int run_in_vm(struct campaign *cp, int v)
+{
+	const struct config *cfg = cp->cfg;
+	const struct kernel_def *k = &cfg->kernel[v];
+	struct vm_run vr = { cp, v, EXIT_PASS, 0 };
+	struct vm_hooks hooks = { &vr, vm_finished, vm_stop };
+	char vmdir[PATH_MAX + 8], cpio[PATH_MAX + 80], console[PATH_MAX + 80],
+	     qlog[PATH_MAX + 80], err[512], host[160];
+	char *config_text = NULL;
+	size_t config_len = 0;
+	int rc;
+
+	snprintf(vmdir, sizeof(vmdir), "%s/vm", cp->dir);
+	snprintf(host, sizeof(host), "%.120s-vm", cp->host);
+	FILE *fp = open_memstream(&config_text, &config_len);
+	if (!fp)
+		return -ENOMEM;
+	config_write_ini(fp, cfg);
+	fclose(fp);
+	rc = mkdir_p(vmdir);
+	while (rc == 0) {
+		char *cells = NULL;
+		size_t cells_len = 0;
+		int pending = 0, probe, accel = choose_accel(cp, k, &probe);
+		struct vm_outcome out;
+
+		fp = open_memstream(&cells, &cells_len);
+		for (int i = 0; fp && i < cp->ncells; i++)
+			if (cp->cells[i].kernel == v && !done(cp->status[i])) {
+				fprintf(fp, "%s\n", cp->cells[i].id);
+				pending++;
+			}
+		if (fp)
+			fclose(fp);
+		if (!fp || !pending) {
+			free(cells);
+			rc = fp ? 0 : -ENOMEM;
+			break;
+		}
+		if (signal_pending()) {
+			free(cells);
+			free(config_text);
+			return EXIT_INTERRUPTED;
+		}
+		struct vm_guest g = { cfg, v, accel, config_text, cells, host };
+		snprintf(cpio, sizeof(cpio), "%s/%s.initramfs.tmp.%d", vmdir, k->name,
+			 (int)getpid());
+		rc = vm_initramfs(&g, cpio, err, sizeof(err));
+		free(cells);
+		if (rc) {
+			char why[600];
+
+			snprintf(why, sizeof(why), "no initramfs for the guest: %s", err);
+			log_error("kernel variant %s: %s", k->name, why);
+			give_up_variant(cp, v, why);
+			vr.status = EXIT_RUNTIME;
+			rc = write_progress(cp);
+			break;
+		}
+		vm_log_paths(cp, v, console, qlog, sizeof(console));
+		if (accel == ACCEL_TCG)
+			log_warn("kernel variant %s runs in qemu under TCG (the CPU is emulated): absolute latencies are emulation-bound; only the comparison between variants measured the same way means anything",
+				 k->name);
+		log_info("kernel variant %s: booting %s in qemu (%s%s, %lld CPUs, %lld MiB) for %d cells; console: %s",
+			 k->name, k->image, accel == ACCEL_KVM ? "kvm" : "tcg",
+			 probe ? ", probing KVM" : "", (long long)k->cpus,
+			 (long long)(k->memory >> 20), pending, console);
+		rc = vm_boot(cfg, v, accel, cpio, console, qlog, cp->dir,
+			     probe && k->boot_timeout > KVM_PROBE_NS ? KVM_PROBE_NS
+								     : k->boot_timeout,
+			     &hooks, &out);
+		unlink(cpio);
+		if (rc) {
+			char why[300];
+
+			snprintf(why, sizeof(why), "cannot start qemu-system-x86_64: %s (install qemu-system-x86)",
+				 strerror(-rc));
+			log_error("kernel variant %s: %s", k->name, why);
+			give_up_variant(cp, v, why);
+			vr.status = EXIT_RUNTIME;
+			rc = write_progress(cp);
+			break;
+		}
+		rc = vr.rc;
+		if (out.interrupted) {
+			free(out.sysinfo);
+			free(config_text);
+			return rc ? rc : EXIT_INTERRUPTED;
+		}
+		if (probe) {
+			cp->kvm = out.hello;
+			if (!out.hello) {
+				log_warn("accel = auto: a guest under KVM did not come up (%s): emulating the CPU (TCG) instead",
+					 out.why);
+				free(out.sysinfo);
+				continue;	/* not the kernel's fault: no boot counted */
+			}
+			log_info("accel = auto: KVM works");
+		}
+		int i = out.running[0] ? cell_index(cp, out.running) : -1;
+		if (rc == 0 && i >= 0) {
+			rc = vm_fail_cell(cp, i, &out, console);
+			fold_status(&vr.status, CELL_FAIL);
+		} else if (rc == 0 && !out.done && !out.finished) {
+			/* nothing ran: the boot counts against the variant */
+			cp->boot_tries[v]++;
+			log_error("kernel variant %s: %s (boot %d of %lld; console log: %s)",
+				  k->name, out.why, cp->boot_tries[v],
+				  (long long)cfg->campaign.boot_attempts, console);
+			if (cp->boot_tries[v] >= cfg->campaign.boot_attempts) {
+				char why[900];
+
+				snprintf(why, sizeof(why), "kernel variant %s did not run in qemu after %d boots: %s",
+					 k->name, cp->boot_tries[v], out.why);
+				give_up_variant(cp, v, why);
+				vr.status = EXIT_RUNTIME;
+			}
+			rc = write_progress(cp);
+		} else if (rc == 0 && out.done) {
+			/* the guest ran what it could: what is left, it cannot */
+			char why[PATH_MAX + 200];
+
+			snprintf(why, sizeof(why), "the guest of kernel variant %s finished without running it (see %s)",
+				 k->name, console);
+			for (int j = 0; j < cp->ncells; j++)
+				if (cp->cells[j].kernel == v && !done(cp->status[j])) {
+					give_up_variant(cp, v, why);
+					vr.status = EXIT_RUNTIME;
+					break;
+				}
+			rc = write_progress(cp);
+		}
+		free(out.sysinfo);
+	}
+	free(config_text);
+	return rc ? rc : vr.status;
 }
 
 /*
@@ -809,6 +1187,98 @@ static int reboot_next(struct campaign *cp)
 	return EXIT_PASS;
 }
 
+/* ---- inside a latlab guest (--guest) ----------------------------------- */
+
+/*
+ * The channel to the host, the variant this guest is and the cells the
+ * host gave it. Says hello first: from then on the host knows latlab runs.
+ */
+static int guest_setup(struct campaign *cp)
+{
+	const struct run_opts *ro = cp->ro;
+	char line[CELL_ID_MAX + 2];
+	int rc = guest_open();
+	FILE *fp;
+
+	if (rc) {
+		log_error("--guest: no channel to a host (I/O port 0x%x: %s): --guest is for the latlab that runs inside a latlab virtual machine",
+			  GUEST_PORT, strerror(-rc));
+		return EXIT_RUNTIME;
+	}
+	log_set_sink(guest_log);
+	guest_line("hello %s %s", cp->host, cp->kernel.release);
+	cp->guest_v = config_kernel_index(cp->cfg, ro->guest);
+	if (cp->guest_v < 0) {
+		log_error("--guest %s: no such kernel variant in %s", ro->guest,
+			  cp->cfg->path);
+		return EXIT_USAGE;
+	}
+	cp->want = calloc((size_t)cp->ncells, 1);
+	fp = ro->guest_cells ? fopen(ro->guest_cells, "re") : NULL;
+	if (!cp->want || !fp) {
+		log_error("--guest-cells %s: %s", ro->guest_cells ? ro->guest_cells : "(none)",
+			  strerror(errno));
+		if (fp)
+			fclose(fp);
+		return EXIT_USAGE;
+	}
+	while (fgets(line, sizeof(line), fp)) {
+		line[strcspn(line, "\n")] = '\0';
+		for (int i = 0; i < cp->ncells; i++)
+			if (strcmp(cp->cells[i].id, line) == 0)
+				cp->want[i] = 1;
+	}
+	fclose(fp);
+	return EXIT_PASS;
+}
+
+/* What kind of virtual machine this is, in every cell's sysinfo.ini. */
+static void guest_sysinfo(struct campaign *cp)
+{
+	const char *accel = cp->ro->guest_accel ? cp->ro->guest_accel : "unknown";
+	char *text = NULL;
+	size_t len = 0;
+	FILE *fp;
+
+	sysinfo_add(&cp->si, "vm", "runner", "qemu");
+	sysinfo_add(&cp->si, "vm", "variant", "%s", cp->ro->guest);
+	sysinfo_add(&cp->si, "vm", "accel", "%s", accel);
+	if (strcmp(accel, "kvm") != 0)
+		sysinfo_warn(&cp->si, "qemu without KVM (accel = %s): the CPU is emulated, so absolute latencies are emulation-bound; only the comparison between kernel variants measured the same way means anything",
+			     accel);
+	fp = open_memstream(&text, &len);
+	if (!fp)
+		return;
+	sysinfo_write(&cp->si, fp);
+	fclose(fp);
+	guest_blob("sysinfo", text, len);
+	free(text);
+}
+
+/*
+ * The image the host booted should be the variant its match = describes
+ * (a vmlinuz mixed up, a kernel built without PREEMPT_RT): if not, its
+ * cells are skipped with why, rather than compared as something else.
+ */
+static void guest_check_kernel(struct campaign *cp)
+{
+	const struct kernel_def *k = &cp->cfg->kernel[cp->guest_v];
+	char why[512];
+
+	if (kernel_matches(k->match, &cp->kernel))
+		return;
+	snprintf(why, sizeof(why), "[kernel.%s] image booted %s (preempt %s), which is not match = %s",
+		 k->name, cp->kernel.release, cp->kernel.model, k->match);
+	log_error("%s: its cells are skipped", why);
+	give_up_variant(cp, cp->guest_v, why);
+	for (int i = 0; i < cp->ncells; i++)
+		if (cp->want[i]) {
+			guest_line("start %s", cp->cells[i].id);
+			guest_report(cp, i, NULL);
+		}
+	write_progress(cp);
+}
+
 int campaign_run(const struct config *cfg, const struct run_opts *ro)
 {
 	struct campaign cp = { .cfg = cfg, .ro = ro, .lock_fd = -1 };
@@ -828,9 +1298,15 @@ int campaign_run(const struct config *cfg, const struct run_opts *ro)
 		goto out;
 	kernel_info_read(&cp.kernel);
 	gethostname(cp.host, sizeof(cp.host) - 1);
+	cp.kvm = -1;
+	if (ro->guest && (status = guest_setup(&cp)) != EXIT_PASS)
+		goto out;
+	status = EXIT_RUNTIME;
 	if (choose_policy(&cp) != 0)
 		goto out;
 	sysinfo_collect(&cp.si, ro->cmdline);
+	if (ro->guest)
+		guest_sysinfo(&cp);
 	cp.env.cmdline = ro->cmdline;
 	cp.env.si = &cp.si;
 	for (int i = 0; i < cp.si.nwarn; i++)
@@ -895,6 +1371,8 @@ int campaign_run(const struct config *cfg, const struct run_opts *ro)
 		 cp.ncells, cp.dir);
 	if (cp.reboot_to[0])
 		after_reboot(&cp);
+	if (ro->guest)
+		guest_check_kernel(&cp);
 	status = run_cells(&cp);
 	if (ro->reboot && (status == EXIT_PASS || status == EXIT_THRESHOLD)) {
 		int rs = reboot_next(&cp);
@@ -924,6 +1402,8 @@ int campaign_run(const struct config *cfg, const struct run_opts *ro)
 	if (other)
 		log_info("%d cells pending for other kernel variants", other);
 out:
+	if (ro->guest)
+		guest_line("done %d", status);
 	for (int i = 0; cp.rows && i < cp.ncells; i++)
 		free(cp.rows[i]);
 	for (int i = 0; cp.reason && i < cp.ncells; i++)
@@ -933,6 +1413,7 @@ out:
 	free(cp.status);
 	free(cp.brief);
 	free(cp.cells);
+	free(cp.want);
 	if (cp.lock_fd >= 0)
 		close(cp.lock_fd);	/* releases the lock */
 	return status;
@@ -942,7 +1423,7 @@ int campaign_plan(const struct config *cfg, FILE *out)
 {
 	struct kernel_info k;
 	struct cell *cells;
-	int n = matrix_expand(cfg, &cells), here = 0;
+	int n = matrix_expand(cfg, &cells), here = 0, in_vm = 0;
 	char est[32], dur[32];
 
 	if (n < 0) {
@@ -953,19 +1434,22 @@ int campaign_plan(const struct config *cfg, FILE *out)
 	kernel_info_read(&k);
 	fprintf(out, "%-44s %-8s %s\n", "cell", "kernel", "runs");
 	for (int i = 0; i < n; i++) {
-		int yes = kernel_matches(cfg->kernel[cells[i].kernel].match, &k);
+		const struct kernel_def *kd = &cfg->kernel[cells[i].kernel];
+		int vm = kd->runner == RUNNER_QEMU;
+		int yes = vm || kernel_matches(kd->match, &k);
 
 		here += yes;
-		fprintf(out, "%-44s %-8s %s\n", cells[i].id,
-			cfg->kernel[cells[i].kernel].name,
-			yes ? "here" : "pending (other kernel)");
+		in_vm += vm;
+		fprintf(out, "%-44s %-8s %s\n", cells[i].id, kd->name,
+			vm ? "qemu" : yes ? "here" : "pending (other kernel)");
 	}
+	/* a boot per qemu variant, not counted */
 	units_format_elapsed((cfg->campaign.duration + CELL_OVERHEAD_NS) * here,
 			     est, sizeof(est));
 	units_format_duration(cfg->campaign.duration, dur, sizeof(dur));
-	fprintf(out, "\n%d cells: %d run on this kernel (%s, preempt %s%s), %d pending\n",
-		n, here, k.release, k.model, k.dynamic ? ", dynamic" : "",
-		n - here);
+	fprintf(out, "\n%d cells: %d run on this kernel (%s, preempt %s%s), %d in qemu, %d pending\n",
+		n, here - in_vm, k.release, k.model, k.dynamic ? ", dynamic" : "",
+		in_vm, n - here);
 	fprintf(out, "estimated wall time: %s (%s per cell)\n", est, dur);
 	free(cells);
 	return EXIT_PASS;
@@ -1009,7 +1493,8 @@ int campaign_status(const char *dir, FILE *out)
 	int left_here = 0;
 	const char *next = NULL;
 	for (int v = 0; v < cfg->nkernels; v++) {
-		int count[NCOL] = { 0 }, here = kernel_matches(cfg->kernel[v].match, &k);
+		int vm = cfg->kernel[v].runner == RUNNER_QEMU;
+		int count[NCOL] = { 0 }, here = vm || kernel_matches(cfg->kernel[v].match, &k);
 
 		for (int i = 0; i < n; i++) {
 			if (cells[i].kernel != v)
@@ -1028,7 +1513,8 @@ int campaign_status(const char *dir, FILE *out)
 				}
 			}
 		}
-		fprintf(out, "%-12s %-9s", cfg->kernel[v].name, here ? "yes" : "no");
+		fprintf(out, "%-12s %-9s", cfg->kernel[v].name,
+			vm ? "qemu" : here ? "yes" : "no");
 		for (int c = 0; c < NCOL; c++)
 			fprintf(out, " %8d", count[c]);
 		fputc('\n', out);

@@ -16,6 +16,10 @@ struct run_opts {
 	int reboot;		/* then boot the next kernel variant (reboot =) */
 	int quiet;
 	const char *cmdline;
+	/* set only in a latlab virtual machine, by the init latlab writes */
+	const char *guest;	/* --guest: the kernel variant this guest is */
+	const char *guest_accel;	/* --guest-accel: kvm or tcg */
+	const char *guest_cells;	/* --guest-cells: a file of cell ids */
 };
 
 /* Run the campaign; returns the exit status (docs/exit-status.md). */

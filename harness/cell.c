@@ -744,6 +744,7 @@ int cell_write(const struct config *cfg, const struct cell *c,
 	int rc = mkdir_p(dir);
 
 	for (size_t i = 0; rc == 0 && i < sizeof(files) / sizeof(files[0]); i++)
-		rc = afile_write(dir, files[i].name, files[i].fill, &f);
+		if (si || files[i].fill != fill_sysinfo)
+			rc = afile_write(dir, files[i].name, files[i].fill, &f);
 	return rc;
 }

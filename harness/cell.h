@@ -96,7 +96,7 @@ void cell_log(struct cell_result *res, const char *fmt, ...)
 void cell_check_thresholds(const struct config *cfg, struct cell_result *res);
 
 /*
- * Write the cell directory's files (cell.ini, sysinfo.ini, hist.csv,
+ * Write the cell directory's files (cell.ini, sysinfo.ini unless si is NULL, hist.csv,
  * summary.csv, series.csv, load.csv, log.txt), each atomically.
  * 0 or -errno (-ENOSPC: disk full).
  */

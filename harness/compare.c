@@ -13,47 +13,71 @@
 
 #define US(ns) ((double)(ns) / 1000.0)
 #define MAX_TREES 16
+#define MAX_SIDES 16
 
-/* One cell key and, per tree, the cell that has it (or NULL). */
+/*
+ * What is compared: a kernel variant on a host, in one tree. A tree of one
+ * campaign that ran several variants (kernel = stock, rt) gives a side each.
+ */
+struct side {
+	int tree;
+	const char *kernel, *host, *release;
+};
+
+/* One cell key and, per side, the cell that has it (or NULL). */
 struct row {
 	char key[512];
-	const struct tcell *in[MAX_TREES];
+	const struct tcell *in[MAX_SIDES];
 	int count;
 };
 
 struct cmp {
 	struct tree t[MAX_TREES];
-	char label[MAX_TREES][400];
 	int ntrees;
+	struct side side[MAX_SIDES];
+	char label[MAX_SIDES][400];
+	int nsides;
 	struct row *rows;
 	int nrows;
 	struct plotter plot;
 	char out[PATH_MAX];
 };
 
-/* "rt@host:6.6.0-rt" — what tells the trees apart, no blanks (gnuplot words). */
-static void make_label(struct cmp *c, int i)
+/* "rt@host:6.6.0-rt" — what tells the sides apart, no blanks (gnuplot words). */
+static void make_label(struct cmp *c, int s)
 {
-	const struct tcell *first = NULL;
+	const struct side *sd = &c->side[s];
 
-	for (int k = 0; k < c->t[i].n && !first; k++)
-		if (c->t[i].cell[k].measured)
-			first = &c->t[i].cell[k];
-	if (!first) {
-		snprintf(c->label[i], sizeof(c->label[i]), "%s", c->t[i].campaign);
-		return;
-	}
-	snprintf(c->label[i], sizeof(c->label[i]), "%s@%s:%s", first->kernel,
-		 first->host, first->release);
-	for (char *p = c->label[i]; *p; p++)
+	snprintf(c->label[s], sizeof(c->label[s]), "%s@%s:%s", sd->kernel,
+		 sd->host, sd->release);
+	for (char *p = c->label[s]; *p; p++)
 		if (*p == ' ')
 			*p = '_';
-	for (int j = 0; j < i; j++)
-		if (strcmp(c->label[j], c->label[i]) == 0) {
-			size_t u = strlen(c->label[i]);
+	for (int j = 0; j < s; j++)
+		if (strcmp(c->label[j], c->label[s]) == 0) {
+			size_t u = strlen(c->label[s]);
 
-			snprintf(c->label[i] + u, sizeof(c->label[i]) - u, "#%d", i + 1);
+			snprintf(c->label[s] + u, sizeof(c->label[s]) - u, "#%d",
+				 sd->tree + 1);
 		}
+}
+
+/* The side of tree i that cell belongs to, added when new; -1: too many. */
+static int side_of(struct cmp *c, int i, const struct tcell *cell)
+{
+	for (int s = 0; s < c->nsides; s++) {
+		const struct side *sd = &c->side[s];
+
+		if (sd->tree == i && strcmp(sd->kernel, cell->kernel) == 0 &&
+		    strcmp(sd->host, cell->host) == 0 &&
+		    strcmp(sd->release, cell->release) == 0)
+			return s;
+	}
+	if (c->nsides == MAX_SIDES)
+		return -1;
+	c->side[c->nsides] = (struct side){ i, cell->kernel, cell->host, cell->release };
+	make_label(c, c->nsides);
+	return c->nsides++;
 }
 
 static int collect(struct cmp *c)
@@ -62,10 +86,15 @@ static int collect(struct cmp *c)
 		for (int k = 0; k < c->t[i].n; k++) {
 			const struct tcell *cell = &c->t[i].cell[k];
 			char key[512];
-			int r;
+			int r, s;
 
 			if (!cell->measured)
 				continue;
+			s = side_of(c, i, cell);
+			if (s < 0) {
+				log_error("more than %d kernel variants and hosts to compare", MAX_SIDES);
+				return -E2BIG;
+			}
 			tcell_key(cell, key, sizeof(key));
 			for (r = 0; r < c->nrows; r++)
 				if (strcmp(c->rows[r].key, key) == 0)
@@ -81,8 +110,8 @@ static int collect(struct cmp *c)
 				snprintf(rows[r].key, sizeof(rows[r].key), "%s", key);
 				c->nrows++;
 			}
-			if (!c->rows[r].in[i]) {
-				c->rows[r].in[i] = cell;
+			if (!c->rows[r].in[s]) {
+				c->rows[r].in[s] = cell;
 				c->rows[r].count++;
 			}
 		}
@@ -93,7 +122,7 @@ static void verdict(FILE *fp, const struct cmp *c, const struct row *r)
 {
 	int best = -1, worst = -1;
 
-	for (int i = 0; i < c->ntrees; i++) {
+	for (int i = 0; i < c->nsides; i++) {
 		if (!r->in[i])
 			continue;
 		if (best < 0 || r->in[i]->wakeup->max < r->in[best]->wakeup->max)
@@ -113,7 +142,7 @@ static int figure(struct cmp *c, const struct row *r, int n, char *err,
 		base[PATH_MAX + 64];
 	const struct tcell *any = NULL;
 
-	for (int i = 0; i < c->ntrees; i++) {
+	for (int i = 0; i < c->nsides; i++) {
 		size_t u = strlen(ins), v = strlen(labels);
 
 		if (!r->in[i])
@@ -145,18 +174,24 @@ static void fill_page(FILE *fp, void *arg)
 	int fig = 0;
 
 	html_head(fp, "latlab compare");
-	fputs("<h1>latlab compare</h1>\n<p>Trees:</p><ul>\n", fp);
-	for (int i = 0; i < c->ntrees; i++) {
+	fputs("<h1>latlab compare</h1>\n", fp);
+	for (int i = 0; i < c->ntrees; i++)
+		if (tree_emulated(&c->t[i])) {
+			html_emulated_banner(fp);
+			break;
+		}
+	fputs("<p>Kernel variants and hosts compared:</p><ul>\n", fp);
+	for (int i = 0; i < c->nsides; i++) {
 		fputs("<li><b>", fp);
 		html_text(fp, c->label[i]);
 		fputs("</b>: ", fp);
-		html_text(fp, c->t[i].dir);
+		html_text(fp, c->t[c->side[i].tree].dir);
 		fputs("</li>\n", fp);
 	}
-	fputs("</ul>\n<h2>Cells in more than one tree</h2>\n"
-	      "<p>Wake-up latency, threads merged, µs; ratios against the first tree that has the cell.</p>\n"
+	fputs("</ul>\n<h2>Cells measured on more than one</h2>\n"
+	      "<p>Wake-up latency, threads merged, µs; ratios against the first column that has the cell.</p>\n"
 	      "<table>\n<tr><th class=\"l\">cell (load, workload, threads, affinity)</th>", fp);
-	for (int i = 0; i < c->ntrees; i++) {
+	for (int i = 0; i < c->nsides; i++) {
 		fputs("<th>", fp);
 		html_text(fp, c->label[i]);
 		fputs(" p99.99</th><th>max</th><th>ratio max</th>", fp);
@@ -169,12 +204,12 @@ static void fill_page(FILE *fp, void *arg)
 		if (row->count < 2)
 			continue;
 		fputs("<tr><td class=\"l\">", fp);
-		for (int i = 0; i < c->ntrees && !any; i++)
+		for (int i = 0; i < c->nsides && !any; i++)
 			any = row->in[i];
 		html_printf(fp, "%s, %s, threads %s, affinity %s, %.0f µs", any->load,
 			    any->workload, any->threads, any->affinity, US(any->interval));
 		fputs("</td>", fp);
-		for (int i = 0; i < c->ntrees; i++) {
+		for (int i = 0; i < c->nsides; i++) {
 			const struct tcell *t = row->in[i];
 
 			if (!t) {
@@ -225,14 +260,13 @@ int compare_run(const char *const *dirs, int n, const char *out, int pdf)
 			goto out;
 		}
 		c->ntrees++;
-		make_label(c, i);
 	}
 	if (collect(c))
 		goto out;
 	for (int r = 0; r < c->nrows; r++)
 		shared += c->rows[r].count >= 2;
 	if (!shared) {
-		log_error("the trees share no cell: compare needs the same load, workload, threads, affinity, interval, priority, size and repeat in at least two of them");
+		log_error("no cell was measured on two kernel variants or hosts: compare needs the same load, workload, threads, affinity, interval, priority, size and repeat in at least two of them");
 		status = EXIT_USAGE;
 		goto out;
 	}
@@ -261,8 +295,8 @@ int compare_run(const char *const *dirs, int n, const char *out, int pdf)
 		log_error("%s", err);
 		goto out;
 	}
-	printf("%s/index.html: %d cells compared across %d trees\n", c->out,
-	       shared, c->ntrees);
+	printf("%s/index.html: %d cells compared across %d kernel variants and hosts (%d trees)\n",
+	       c->out, shared, c->nsides, c->ntrees);
 	status = EXIT_PASS;
 out:
 	for (int i = 0; i < c->ntrees; i++)

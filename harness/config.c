@@ -99,6 +99,34 @@ const struct opt kernel_options[] = {
 	  NULL, 0),
 	ROW("reboot", OPT_STRING, OFF(struct kernel_def, reboot), 0, 0, "",
 	  "argv that boots this variant (used only with --reboot)", NULL, 0),
+	ROW("runner", OPT_ENUM, OFF(struct kernel_def, runner), 0, 0, "host",
+	  "host: cells run when this machine boots the variant; qemu: in a virtual machine booting image",
+	  "host|qemu", 0),
+	ROW("image", OPT_STRING, OFF(struct kernel_def, image), 0, 0, "",
+	  "qemu: the kernel image (bzImage, vmlinuz)", NULL, 0),
+	ROW("modules", OPT_STRING, OFF(struct kernel_def, modules), 0, 0, "",
+	  "qemu: .ko files (comma list) put in the initramfs and insmod'ed in this order",
+	  NULL, 0),
+	ROW("initrd", OPT_STRING, OFF(struct kernel_def, initrd), 0, 0, "",
+	  "qemu: a cpio archive appended to latlab's initramfs (extra files)",
+	  NULL, 0),
+	ROW("append", OPT_STRING, OFF(struct kernel_def, append), 0, 0, "",
+	  "qemu: kernel command line additions (isolcpus=1 ...)", NULL, 0),
+	ROW("cpus", OPT_INT, OFF(struct kernel_def, cpus), 1, 64, "2",
+	  "qemu: virtual CPUs", NULL, 0),
+	ROW("memory", OPT_SIZE, OFF(struct kernel_def, memory), 128LL << 20,
+	  64LL << 30, "512M", "qemu: guest memory (results are kept in it)",
+	  NULL, 0),
+	ROW("accel", OPT_ENUM, OFF(struct kernel_def, accel), 0, 0, "auto",
+	  "qemu: kvm, tcg (emulation: only relative figures mean anything) or auto (kvm if a probe boot proves it works)",
+	  "auto|kvm|tcg", 0),
+	ROW("boot_timeout", OPT_DURATION, OFF(struct kernel_def, boot_timeout),
+	  NS_PER_S, 3600 * NS_PER_S, "2m",
+	  "qemu: longest wait from start to the guest's first word", NULL, 0),
+	ROW("timeout", OPT_DURATION, OFF(struct kernel_def, timeout), 0,
+	  24 * 3600 * NS_PER_S, "2m",
+	  "qemu: a cell's time beyond its duration before the guest counts as hung",
+	  NULL, 0),
 	{ 0 },
 };
 
@@ -713,7 +741,15 @@ static int validate(struct config *cfg, char *err, size_t errlen)
 	for (int i = 0; rc == 0 && i < cfg->nkernels; i++) {
 		struct kernel_def *k = &cfg->kernel[i];
 
-		if (!k->match[0])
+		if (!k->match[0] && k->runner == RUNNER_QEMU)
+			/* the guest checks what it booted against it */
+			snprintf(k->match, sizeof(k->match), "%s",
+				 kernel_builtin_match(k->name) ? kernel_builtin_match(k->name) : "any");
+		if (k->runner == RUNNER_QEMU && !k->image[0])
+			rc = cfg_fail(err, errlen, &k->loc,
+				      "[kernel.%s] runner = qemu needs 'image =' (a bzImage or vmlinuz)",
+				      k->name);
+		else if (!k->match[0])
 			rc = cfg_fail(err, errlen, &k->loc,
 				      "[kernel.%s] has no 'match ='", k->name);
 		else if (kernel_match_check(k->match) != 0) {

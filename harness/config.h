@@ -45,10 +45,23 @@ struct threshold_opts {
 	int64_t overruns, errors;	/* most allowed, OPT_UNSET if none */
 };
 
+enum kernel_runner { RUNNER_HOST, RUNNER_QEMU };
+enum vm_accel { ACCEL_AUTO, ACCEL_KVM, ACCEL_TCG };
+
 struct kernel_def {
 	char name[CFG_NAME_MAX];
 	char match[OPT_STR_MAX];
 	char reboot[OPT_STR_MAX];
+	int runner;			/* enum kernel_runner */
+	/* runner = qemu (docs/campaigns.md) */
+	char image[OPT_STR_MAX];	/* bzImage / vmlinuz */
+	char modules[OPT_STR_MAX];	/* .ko files insmod'ed at boot, in order */
+	char initrd[OPT_STR_MAX];	/* a cpio archive appended to latlab's */
+	char append[OPT_STR_MAX];	/* kernel command line additions */
+	int64_t cpus, memory;
+	int accel;			/* enum vm_accel */
+	int64_t boot_timeout;		/* boot to the guest latlab's hello */
+	int64_t timeout;		/* a cell's time beyond its duration */
 	struct srcloc loc;
 };
 

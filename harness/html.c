@@ -69,3 +69,10 @@ const char *html_status_class(const char *status)
 			return known[i];
 	return "pending";
 }
+
+void html_emulated_banner(FILE *fp)
+{
+	fputs("<p class=\"warn\" id=\"emulated\"><b>Measured in qemu without KVM (TCG: the CPU is emulated).</b> "
+	      "Absolute latencies here are bound by the emulator, not by the kernel or the hardware; "
+	      "only the comparison between kernel variants measured the same way means anything.</p>\n", fp);
+}

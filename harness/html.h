@@ -27,4 +27,7 @@ void html_foot(FILE *fp);
 /* CSS class of a cell status (ok, fail, error, ...). */
 const char *html_status_class(const char *status);
 
+/* The banner of a page whose figures come from an emulated CPU. */
+void html_emulated_banner(FILE *fp);
+
 #endif

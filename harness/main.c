@@ -54,8 +54,8 @@ static const struct command commands[] = {
 	{ "report", "report DIR [--pdf] [-q]",
 	  "render DIR's figures (gnuplot) and DIR/report/index.html",
 	  cmd_report },
-	{ "compare", "compare DIR DIR... [-o OUT] [--pdf]",
-	  "line up the same cells across kernels, hosts and campaigns",
+	{ "compare", "compare DIR... [-o OUT] [--pdf]",
+	  "line up the same cells across kernel variants, hosts and campaigns (one tree of several variants, or several trees)",
 	  cmd_compare },
 	{ "export", "export --format csv|cyclictest|json CELL-DIR [-o FILE] [--metric M] [--hist-us N]",
 	  "a cell as cyclictest's --histfile or --json, or its samples.bin as CSV",
@@ -104,6 +104,8 @@ struct cfg_args {
 	int quiet;
 	int help;		/* --help was given: usage printed, nothing to do */
 	char duration_set[96];
+	/* inside a latlab VM only: the guest's init passes these */
+	const char *guest, *guest_accel, *guest_cells;
 };
 
 /* Options shared by run and plan. Returns 0, or the exit status. */
@@ -119,6 +121,9 @@ static int parse_cfg_args(const char *cmd, int argc, char **argv,
 		{ "reboot", no_argument, NULL, 'B' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "guest", required_argument, NULL, 'G' },
+		{ "guest-accel", required_argument, NULL, 'A' },
+		{ "guest-cells", required_argument, NULL, 'C' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int opt;
@@ -143,9 +148,18 @@ static int parse_cfg_args(const char *cmd, int argc, char **argv,
 		case 'S':
 		case 'B':
 		case 'q':
+		case 'G':
+		case 'A':
+		case 'C':
 			if (!allow_run_opts)
 				return bad_usage(cmd);
-			if (opt == 'o')
+			if (opt == 'G')
+				a->guest = optarg;
+			else if (opt == 'A')
+				a->guest_accel = optarg;
+			else if (opt == 'C')
+				a->guest_cells = optarg;
+			else if (opt == 'o')
 				a->output = optarg;
 			else if (opt == 'R')
 				a->allow_non_rt = 1;
@@ -223,6 +237,9 @@ static int run_body(const struct config *cfg, const struct cfg_args *a)
 		.reboot = a->reboot,
 		.quiet = a->quiet,
 		.cmdline = cmdline_text,
+		.guest = a->guest,
+		.guest_accel = a->guest_accel,
+		.guest_cells = a->guest_cells,
 	};
 
 	log_set_quiet(a->quiet);
@@ -365,7 +382,7 @@ static int cmd_compare(int argc, char **argv)
 		else
 			return bad_usage("compare");
 	}
-	if (argc - optind < 2)
+	if (argc - optind < 1)
 		return bad_usage("compare");
 	return compare_run((const char *const *)argv + optind, argc - optind,
 			   out, pdf);

@@ -277,23 +277,12 @@ static int figures(struct report *r, char *err, size_t errlen)
 	return rc;
 }
 
-/* The sysinfo.ini of the first cell that has one, as a table. */
-static void html_sysinfo(FILE *fp, const struct report *r)
+/* One sysinfo.ini as a table, its warnings as a list under it. */
+static void html_sysinfo_file(FILE *fp, FILE *in)
 {
-	char path[PATH_MAX + 600], line[1024], warn[8192] = "";
-	FILE *in = NULL;
+	char line[1024], warn[8192] = "", section[64] = "";
 
-	for (int i = 0; i < r->t.n && !in; i++) {
-		snprintf(path, sizeof(path), "%s/sysinfo.ini", r->t.cell[i].dir);
-		in = fopen(path, "re");
-	}
-	fputs("<h2>Machine</h2>\n", fp);
-	if (!in) {
-		fputs("<p>No sysinfo.ini in this tree.</p>\n", fp);
-		return;
-	}
 	fputs("<table>\n", fp);
-	char section[64] = "";
 	while (fgets(line, sizeof(line), in)) {
 		line[strcspn(line, "\n")] = '\0';
 		if (line[0] == '[') {
@@ -316,7 +305,6 @@ static void html_sysinfo(FILE *fp, const struct report *r)
 		html_text(fp, eq + 3);
 		fputs("</td></tr>\n", fp);
 	}
-	fclose(in);
 	fputs("</table>\n", fp);
 	if (warn[0]) {
 		fputs("<p class=\"warn\"><b>What distorts these results:</b></p><ul class=\"warn\">\n", fp);
@@ -327,6 +315,56 @@ static void html_sysinfo(FILE *fp, const struct report *r)
 		}
 		fputs("</ul>\n", fp);
 	}
+}
+
+static int same_machine(const struct tcell *a, const struct tcell *b)
+{
+	return strcmp(a->kernel, b->kernel) == 0 && strcmp(a->host, b->host) == 0 &&
+	       strcmp(a->release, b->release) == 0;
+}
+
+/*
+ * The machine each kernel variant ran on (a tree of kernel = stock, rt
+ * in qemu holds two): the sysinfo.ini of its first cell that has one.
+ */
+static void html_sysinfo(FILE *fp, const struct report *r)
+{
+	char path[PATH_MAX + 600];
+	char *shown = calloc((size_t)r->t.n + 1, 1);
+	int nshown = 0, machines = 0;
+
+	for (int i = 0; i < r->t.n; i++) {
+		int first = 1;
+
+		for (int j = 0; j < i && first; j++)
+			first = !same_machine(&r->t.cell[j], &r->t.cell[i]);
+		machines += first && r->t.cell[i].host[0];
+	}
+	fputs("<h2>Machine</h2>\n", fp);
+	for (int i = 0; shown && i < r->t.n; i++) {
+		const struct tcell *c = &r->t.cell[i];
+		int seen = 0;
+		FILE *in;
+
+		for (int j = 0; j < i && !seen; j++)
+			seen = shown[j] && same_machine(&r->t.cell[j], c);
+		snprintf(path, sizeof(path), "%s/sysinfo.ini", c->dir);
+		if (seen || !(in = fopen(path, "re")))
+			continue;
+		if (machines > 1) {
+			fputs("<h3>", fp);
+			html_printf(fp, "kernel variant %s: %s, %s", c->kernel, c->host,
+				    c->release);
+			fputs("</h3>\n", fp);
+		}
+		html_sysinfo_file(fp, in);
+		fclose(in);
+		shown[i] = 1;
+		nshown++;
+	}
+	free(shown);
+	if (!nshown)
+		fputs("<p>No sysinfo.ini in this tree.</p>\n", fp);
 }
 
 static void td_us(FILE *fp, int64_t ns)
@@ -448,6 +486,8 @@ static void fill_index(FILE *fp, void *arg)
 	html_printf(fp, "%d cells, rendered %s from the CSV files of this directory.",
 		    r->t.n, stamp);
 	fputs("</p>\n", fp);
+	if (tree_emulated(&r->t))
+		html_emulated_banner(fp);
 	html_sysinfo(fp, r);
 	html_cells(fp, r);
 	html_figures(fp, r, pg->pdf);

@@ -13,11 +13,9 @@
 #include "sysinfo.h"
 #include "version.h"
 
-static void add(struct sysinfo *si, const char *section, const char *key,
-		const char *fmt, ...) PRINTF_LIKE(4, 5);
 
-static void add(struct sysinfo *si, const char *section, const char *key,
-		const char *fmt, ...)
+void sysinfo_add(struct sysinfo *si, const char *section, const char *key,
+		 const char *fmt, ...)
 {
 	struct sysinfo_kv *kv;
 	va_list ap;
@@ -36,9 +34,7 @@ static void add(struct sysinfo *si, const char *section, const char *key,
 			*p = ' ';
 }
 
-static void warn(struct sysinfo *si, const char *fmt, ...) PRINTF_LIKE(2, 3);
-
-static void warn(struct sysinfo *si, const char *fmt, ...)
+void sysinfo_warn(struct sysinfo *si, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -102,28 +98,28 @@ static void collect_kernel(struct sysinfo *si)
 	char buf[1024], arg[256];
 
 	kernel_info_read(&k);
-	add(si, "kernel", "release", "%s", k.release);
-	add(si, "kernel", "version", "%s", k.version);
+	sysinfo_add(si, "kernel", "release", "%s", k.release);
+	sysinfo_add(si, "kernel", "version", "%s", k.version);
 	struct utsname u;
-	add(si, "kernel", "machine", "%s", uname(&u) == 0 ? u.machine : "unknown");
-	add(si, "kernel", "preempt", "%s%s", k.model,
+	sysinfo_add(si, "kernel", "machine", "%s", uname(&u) == 0 ? u.machine : "unknown");
+	sysinfo_add(si, "kernel", "preempt", "%s%s", k.model,
 	    k.dynamic ? " (dynamic)" : "");
-	add(si, "kernel", "realtime", "%s",
+	sysinfo_add(si, "kernel", "realtime", "%s",
 	    line_of("/sys/kernel/realtime", buf, sizeof(buf)));
 	line_of("/proc/cmdline", buf, sizeof(buf));
-	add(si, "kernel", "cmdline", "%s", buf);
+	sysinfo_add(si, "kernel", "cmdline", "%s", buf);
 	cmdline_arg(buf, "isolcpus", arg, sizeof(arg));
-	add(si, "kernel", "isolcpus", "%s", arg);
+	sysinfo_add(si, "kernel", "isolcpus", "%s", arg);
 	cmdline_arg(buf, "nohz_full", arg, sizeof(arg));
-	add(si, "kernel", "nohz_full", "%s", arg);
+	sysinfo_add(si, "kernel", "nohz_full", "%s", arg);
 	cmdline_arg(buf, "rcu_nocbs", arg, sizeof(arg));
-	add(si, "kernel", "rcu_nocbs", "%s", arg);
-	add(si, "kernel", "isolated_cpus", "%s",
+	sysinfo_add(si, "kernel", "rcu_nocbs", "%s", arg);
+	sysinfo_add(si, "kernel", "isolated_cpus", "%s",
 	    line_of("/sys/devices/system/cpu/isolated", buf, sizeof(buf)));
-	add(si, "kernel", "clocksource", "%s",
+	sysinfo_add(si, "kernel", "clocksource", "%s",
 	    line_of("/sys/devices/system/clocksource/clocksource0/current_clocksource",
 		    buf, sizeof(buf)));
-	add(si, "kernel", "thp", "%s",
+	sysinfo_add(si, "kernel", "thp", "%s",
 	    line_of("/sys/kernel/mm/transparent_hugepage/enabled", buf,
 		    sizeof(buf)));
 }
@@ -137,16 +133,16 @@ static void collect_cpu(struct sysinfo *si)
 	cpulist_online(&online);
 	cpulist_format(&online, list, sizeof(list));
 	cpu_model(model, sizeof(model), &hyper);
-	add(si, "cpu", "model", "%s", model);
-	add(si, "cpu", "online", "%s", list);
-	add(si, "cpu", "count", "%d", CPU_COUNT(&online));
+	sysinfo_add(si, "cpu", "model", "%s", model);
+	sysinfo_add(si, "cpu", "online", "%s", list);
+	sysinfo_add(si, "cpu", "count", "%d", CPU_COUNT(&online));
 	line_of("/sys/devices/system/cpu/smt/active", buf, sizeof(buf));
 	smt_on = strcmp(buf, "1") == 0;
-	add(si, "cpu", "smt_active", "%s", buf);
-	add(si, "cpu", "numa_nodes", "%d",
+	sysinfo_add(si, "cpu", "smt_active", "%s", buf);
+	sysinfo_add(si, "cpu", "numa_nodes", "%d",
 	    numa_available() < 0 ? 1 : numa_num_configured_nodes());
 	if (smt_on)
-		warn(si, "SMT is active: a load on a sibling thread shares the measured core");
+		sysinfo_warn(si, "SMT is active: a load on a sibling thread shares the measured core");
 
 	int governed = 0, not_perf = 0;
 	for (int c = 0; c < CPU_SETSIZE; c++) {
@@ -165,22 +161,22 @@ static void collect_cpu(struct sysinfo *si)
 			governed = 1;
 			not_perf |= strcmp(buf, "performance") != 0;
 		}
-		add(si, "cpu", key, "%s", buf);
+		sysinfo_add(si, "cpu", key, "%s", buf);
 	}
 	if (governed && not_perf)
-		warn(si, "cpufreq governor is not 'performance' on every CPU: frequency changes distort latency (cpupower frequency-set -g performance)");
+		sysinfo_warn(si, "cpufreq governor is not 'performance' on every CPU: frequency changes distort latency (cpupower frequency-set -g performance)");
 
 	char vendor[128], product[128];
 	line_of("/sys/class/dmi/id/sys_vendor", vendor, sizeof(vendor));
 	line_of("/sys/class/dmi/id/product_name", product, sizeof(product));
-	add(si, "machine", "virtualized", "%s", hyper ? "yes" : "no");
-	add(si, "machine", "vendor", "%s", vendor);
-	add(si, "machine", "product", "%s", product);
+	sysinfo_add(si, "machine", "virtualized", "%s", hyper ? "yes" : "no");
+	sysinfo_add(si, "machine", "vendor", "%s", vendor);
+	sysinfo_add(si, "machine", "product", "%s", product);
 	if (hyper && strcmp(vendor, "unknown") != 0)
-		warn(si, "running in a virtual machine (%s %s): the hypervisor adds latency the guest cannot see",
+		sysinfo_warn(si, "running in a virtual machine (%s %s): the hypervisor adds latency the guest cannot see",
 		     vendor, product);
 	else if (hyper)
-		warn(si, "running in a virtual machine: the hypervisor adds latency the guest cannot see");
+		sysinfo_warn(si, "running in a virtual machine: the hypervisor adds latency the guest cannot see");
 }
 
 static void collect_sched(struct sysinfo *si)
@@ -189,10 +185,10 @@ static void collect_sched(struct sysinfo *si)
 
 	line_of("/proc/sys/kernel/sched_rt_runtime_us", rt, sizeof(rt));
 	line_of("/proc/sys/kernel/sched_rt_period_us", period, sizeof(period));
-	add(si, "sched", "rt_runtime_us", "%s", rt);
-	add(si, "sched", "rt_period_us", "%s", period);
+	sysinfo_add(si, "sched", "rt_runtime_us", "%s", rt);
+	sysinfo_add(si, "sched", "rt_period_us", "%s", period);
 	if (strcmp(rt, "-1") != 0 && strcmp(rt, "unknown") != 0)
-		warn(si, "RT throttling is on (%s of every %s us): a real-time thread that runs longer is stopped",
+		sysinfo_warn(si, "RT throttling is on (%s of every %s us): a real-time thread that runs longer is stopped",
 		     rt, period);
 }
 
@@ -202,9 +198,9 @@ void sysinfo_collect(struct sysinfo *si, const char *cmdline)
 
 	memset(si, 0, sizeof(*si));
 	gethostname(host, sizeof(host) - 1);
-	add(si, "host", "hostname", "%s", host);
-	add(si, "latlab", "version", "%s", LATLAB_VERSION);
-	add(si, "latlab", "command", "%s", cmdline ? cmdline : "");
+	sysinfo_add(si, "host", "hostname", "%s", host);
+	sysinfo_add(si, "latlab", "version", "%s", LATLAB_VERSION);
+	sysinfo_add(si, "latlab", "command", "%s", cmdline ? cmdline : "");
 	collect_kernel(si);
 	collect_cpu(si);
 	collect_sched(si);

@@ -30,6 +30,12 @@ struct sysinfo {
  */
 void sysinfo_collect(struct sysinfo *si, const char *cmdline);
 
+/* Add section.key (section: a static string) and a warning. */
+void sysinfo_add(struct sysinfo *si, const char *section, const char *key,
+		 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void sysinfo_warn(struct sysinfo *si, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 /* The value of section.key, or NULL. */
 const char *sysinfo_get(const struct sysinfo *si, const char *section,
 			const char *key);

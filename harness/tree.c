@@ -208,3 +208,32 @@ void tcell_key(const struct tcell *c, char *buf, size_t len)
 		 (long long)c->priority, (long long)c->size,
 		 (long long)c->repeat);
 }
+
+int tcell_emulated(const struct tcell *c)
+{
+	char path[sizeof(c->dir) + 16], line[256], section[32] = "";
+	FILE *fp;
+	int tcg = 0;
+
+	snprintf(path, sizeof(path), "%s/sysinfo.ini", c->dir);
+	fp = fopen(path, "re");
+	while (fp && !tcg && fgets(line, sizeof(line), fp)) {
+		if (line[0] == '[')
+			snprintf(section, sizeof(section), "%.*s",
+				 (int)strcspn(line + 1, "]"), line + 1);
+		else if (strcmp(section, "vm") == 0 &&
+			 strncmp(line, "accel = ", 8) == 0)
+			tcg = strncmp(line + 8, "kvm", 3) != 0;
+	}
+	if (fp)
+		fclose(fp);
+	return tcg;
+}
+
+int tree_emulated(const struct tree *t)
+{
+	for (int i = 0; i < t->n; i++)
+		if (tcell_emulated(&t->cell[i]))
+			return 1;
+	return 0;
+}

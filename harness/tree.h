@@ -40,6 +40,15 @@ struct tree {
 int tree_read(struct tree *t, const char *dir, char *err, size_t errlen);
 void tree_free(struct tree *t);
 
+/*
+ * 1 when the cell was measured in a virtual machine with an emulated CPU
+ * (its sysinfo.ini says [vm] accel = tcg): absolute figures mean little.
+ */
+int tcell_emulated(const struct tcell *c);
+
+/* The same for any cell of the tree. */
+int tree_emulated(const struct tree *t);
+
 /* The axes that make "the same cell" across kernels and hosts. */
 void tcell_key(const struct tcell *c, char *buf, size_t len);
 

@@ -109,7 +109,7 @@ browse() {
 @test "compare stock against rt: the ratio table, the verdict, the overlay" {
 	run timeout 60 "$LATLAB" compare "$FIXTURES/compare/stock" "$FIXTURES/compare/rt" -o "$WORK/cmp"
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
-	[[ "$output" == *"1 cells compared across 2 trees"* ]]
+	[[ "$output" == *"1 cells compared across 2 kernel variants and hosts (2 trees)"* ]]
 	H="$WORK/cmp/index.html"
 	grep -q '<th>stock@vm:6.1.0-stock p99.99</th><th>max</th><th>ratio max</th><th>rt@vm:6.6.0-rt15 p99.99</th>' "$H"
 	# the numbers: max 1403.3 and 806.6 us (from the fixtures' summary), ratio 0.57
@@ -121,13 +121,29 @@ browse() {
 	is_svg "$WORK/cmp/fig/compare-0.svg"
 }
 
+@test "compare: one tree that holds two kernel variants gives a column each" {
+	# what a campaign with kernel = stock, rt leaves (qemu runner, reboots)
+	cp -r "$FIXTURES/compare/stock" "$WORK/both"
+	cp -r "$FIXTURES/compare/rt/vm/6.6.0-rt15" "$WORK/both/vm/"
+	mv "$WORK/both/vm/6.6.0-rt15/0000-none-timer-t1-aspread-1" \
+		"$WORK/both/vm/6.6.0-rt15/0001-rt-none-timer-t1-aspread-1"
+	tail -n +2 "$FIXTURES/compare/rt/cells.csv" |
+		sed 's/,0000-none-timer-t1-aspread-1,0,/,0001-rt-none-timer-t1-aspread-1,1,/' >>"$WORK/both/cells.csv"
+	run timeout 60 "$LATLAB" compare "$WORK/both" -o "$WORK/cmp1"
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[[ "$output" == *"1 cells compared across 2 kernel variants and hosts (1 trees)"* ]]
+	row=$(grep '<tr><td class="l">none, timer' "$WORK/cmp1/index.html")
+	[[ "$row" == *"<td>806.6</td><td>0.57</td>"* ]]
+	[[ "$row" == *"rt@vm:6.6.0-rt15 has the lower worst case"* ]]
+}
+
 @test "compare refuses trees that share no cell, and a single tree" {
 	quick_config
 	printf '[matrix]\nworkload = null\n' >>c.ini
 	run timeout 60 "$LATLAB" run c.ini --duration 300ms -q
 	run "$LATLAB" compare "$FIXTURES/compare/stock" "$WORK/out/t"
 	[ "$status" -eq 2 ]
-	[[ "$output" == *"the trees share no cell"* ]]
+	[[ "$output" == *"no cell was measured on two kernel variants or hosts"* ]]
 	run "$LATLAB" compare "$FIXTURES/compare/stock"
 	[ "$status" -eq 2 ]
 }

@@ -1,0 +1,146 @@
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cpio.h"
+
+#define PAD4(n) ((4 - ((n) & 3)) & 3)
+
+void cpio_start(struct cpio *a, FILE *fp)
+{
+	memset(a, 0, sizeof(*a));
+	a->fp = fp;
+	a->ino = 1;
+}
+
+static int header(struct cpio *a, const char *name, mode_t mode,
+		  unsigned nlink, size_t size)
+{
+	static const char zeros[4];
+	size_t namesize = strlen(name) + 1;
+
+	if (a->err)
+		return a->err;
+	if (size > 0xffffffffu)
+		return a->err = -EFBIG;
+	/* magic, ino, mode, uid, gid, nlink, mtime, filesize, devmajor,
+	 * devminor, rdevmajor, rdevminor, namesize, check */
+	fprintf(a->fp, "070701%08X%08X%08X%08X%08X%08X%08zX%08X%08X%08X%08X%08zX%08X",
+		a->ino++, (unsigned)mode, 0u, 0u, nlink, 0u, size, 0u, 0u, 0u,
+		0u, namesize, 0u);
+	fwrite(name, 1, namesize, a->fp);
+	fwrite(zeros, 1, PAD4(110 + namesize), a->fp);
+	if (ferror(a->fp))
+		a->err = -EIO;
+	return a->err;
+}
+
+static const char *strip(const char *name)
+{
+	while (*name == '/')
+		name++;
+	return name;
+}
+
+static int have_dir(const struct cpio *a, const char *name)
+{
+	for (int i = 0; i < a->ndirs; i++)
+		if (strcmp(a->dirs[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+/* Every missing parent of name, top down. */
+static int parents(struct cpio *a, const char *name)
+{
+	char path[4096];
+
+	if (snprintf(path, sizeof(path), "%s", name) >= (int)sizeof(path))
+		return a->err = -ENAMETOOLONG;
+	for (char *p = strchr(path, '/'); p; p = strchr(p + 1, '/')) {
+		*p = '\0';
+		int rc = cpio_dir(a, path);
+
+		*p = '/';
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+int cpio_dir(struct cpio *a, const char *name)
+{
+	char **dirs;
+
+	name = strip(name);
+	if (a->err || !*name || have_dir(a, name))
+		return a->err;
+	if (parents(a, name))
+		return a->err;
+	dirs = realloc(a->dirs, (size_t)(a->ndirs + 1) * sizeof(*dirs));
+	if (!dirs || !(dirs[a->ndirs] = strdup(name))) {
+		if (dirs)
+			a->dirs = dirs;
+		return a->err = -ENOMEM;
+	}
+	a->dirs = dirs;
+	a->ndirs++;
+	return header(a, name, S_IFDIR | 0755, 2, 0);
+}
+
+int cpio_data(struct cpio *a, const char *name, mode_t mode, const void *data,
+	      size_t len)
+{
+	static const char zeros[4];
+
+	name = strip(name);
+	if (parents(a, name) || header(a, name, S_IFREG | (mode & 07777), 1, len))
+		return a->err;
+	fwrite(data, 1, len, a->fp);
+	fwrite(zeros, 1, PAD4(len), a->fp);
+	if (ferror(a->fp))
+		a->err = -EIO;
+	return a->err;
+}
+
+int cpio_file(struct cpio *a, const char *name, const char *src)
+{
+	struct stat st;
+	char *data;
+	FILE *in;
+	int rc;
+
+	if (a->err)
+		return a->err;
+	in = fopen(src, "rbe");
+	if (!in)
+		return -errno;	/* the caller names the file; the archive goes on */
+	if (fstat(fileno(in), &st) != 0 || !S_ISREG(st.st_mode)) {
+		fclose(in);
+		return -EINVAL;
+	}
+	data = malloc(st.st_size ? (size_t)st.st_size : 1);
+	if (!data || fread(data, 1, (size_t)st.st_size, in) != (size_t)st.st_size) {
+		free(data);
+		fclose(in);
+		return data ? -EIO : -ENOMEM;
+	}
+	fclose(in);
+	rc = cpio_data(a, name, st.st_mode, data, (size_t)st.st_size);
+	free(data);
+	return rc;
+}
+
+int cpio_finish(struct cpio *a)
+{
+	header(a, "TRAILER!!!", 0, 1, 0);
+	for (int i = 0; i < a->ndirs; i++)
+		free(a->dirs[i]);
+	free(a->dirs);
+	a->dirs = NULL;
+	a->ndirs = 0;
+	if (!a->err && fflush(a->fp) != 0)
+		a->err = -errno;
+	return a->err;
+}

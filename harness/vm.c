@@ -1,0 +1,752 @@
+#include <dirent.h>
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cell.h"
+#include "cpio.h"
+#include "files.h"
+#include "guest.h"
+#include "log.h"
+#include "results.h"
+#include "units.h"
+#include "vm.h"
+
+#define QEMU "qemu-system-x86_64"
+/* after "done", the guest powers off; this long at most */
+#define POWEROFF_NS (30 * NS_PER_S)
+/* the biggest file a guest may send (samples.bin of a long cell) */
+#define FILE_MAX (1LL << 34)
+
+static int fail(char *err, size_t len, int rc, const char *fmt, ...)
+	PRINTF_LIKE(4, 5);
+
+static int fail(char *err, size_t len, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+int vm_kvm_present(void)
+{
+	int fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	close(fd);
+	return 1;
+}
+
+/*
+ * The program interpreter (PT_INTERP) of an ELF file: 1 with interp
+ * filled for a dynamic executable, 0 for a static one, -errno.
+ */
+static int elf_interp(const char *path, char *interp, size_t len)
+{
+	Elf64_Ehdr eh;
+	FILE *fp = fopen(path, "rbe");
+	int rc = 0;
+
+	if (!fp)
+		return -errno;
+	if (fread(&eh, sizeof(eh), 1, fp) != 1 ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64) {
+		fclose(fp);
+		return -ENOEXEC;
+	}
+	for (int i = 0; i < eh.e_phnum && rc == 0; i++) {
+		Elf64_Phdr ph;
+
+		if (fseek(fp, (long)(eh.e_phoff + (uint64_t)i * eh.e_phentsize), SEEK_SET) ||
+		    fread(&ph, sizeof(ph), 1, fp) != 1) {
+			rc = -ENOEXEC;
+			break;
+		}
+		if (ph.p_type != PT_INTERP)
+			continue;
+		if (ph.p_filesz == 0 || ph.p_filesz > len ||
+		    fseek(fp, (long)ph.p_offset, SEEK_SET) ||
+		    fread(interp, 1, ph.p_filesz, fp) != ph.p_filesz) {
+			rc = -ENOEXEC;
+			break;
+		}
+		interp[ph.p_filesz - 1] = '\0';
+		rc = 1;
+	}
+	fclose(fp);
+	return rc;
+}
+
+/*
+ * Put binary at name in the archive, and with a dynamic one its
+ * interpreter and every library it loads, at the paths the loader asks
+ * for (`ld.so --list`, which reads the binary without running it).
+ */
+static int add_program(struct cpio *a, const char *name, const char *binary,
+		       char *err, size_t errlen)
+{
+	char interp[PATH_MAX], line[PATH_MAX + 128];
+	int pipefd[2], st, rc;
+
+	rc = cpio_file(a, name, binary);
+	if (rc)
+		return fail(err, errlen, rc, "%s: %s", binary, strerror(-rc));
+	rc = elf_interp(binary, interp, sizeof(interp));
+	if (rc <= 0)
+		return rc == 0 ? 0 : fail(err, errlen, rc, "%s: not an x86-64 ELF program", binary);
+	rc = cpio_file(a, interp, interp);
+	if (rc)
+		return fail(err, errlen, rc, "%s: %s", interp, strerror(-rc));
+	if (pipe2(pipefd, O_CLOEXEC) != 0)
+		return fail(err, errlen, -errno, "pipe: %s", strerror(errno));
+	pid_t pid = fork();
+	if (pid == 0) {
+		dup2(pipefd[1], 1);
+		execl(interp, interp, "--list", binary, (char *)NULL);
+		_exit(127);
+	}
+	close(pipefd[1]);
+	FILE *fp = fdopen(pipefd[0], "r");
+	rc = 0;
+	while (fp && fgets(line, sizeof(line), fp)) {
+		char *arrow = strstr(line, "=> "), *path = arrow ? arrow + 3 : line;
+
+		path += strspn(path, " \t");
+		if (*path != '/')
+			continue;	/* linux-vdso.so.1: the kernel's own */
+		path[strcspn(path, " \t\n")] = '\0';
+		if (rc == 0 && (rc = cpio_file(a, path, path)) != 0)
+			fail(err, errlen, rc, "%s (loaded by %s): %s", path, binary,
+			     strerror(-rc));
+	}
+	if (fp)
+		fclose(fp);
+	else
+		close(pipefd[0]);
+	if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) ||
+	    WEXITSTATUS(st) != 0)
+		return rc ? rc : fail(err, errlen, -ENOEXEC,
+				      "%s --list %s failed: cannot tell which libraries it needs",
+				      interp, binary);
+	return rc;
+}
+
+/* A busybox that runs with no library: Debian's busybox-static. */
+static int find_busybox(char *path, size_t len)
+{
+	static const char *const where[] = { "/bin/busybox", "/usr/bin/busybox" };
+	char interp[PATH_MAX];
+
+	for (size_t i = 0; i < sizeof(where) / sizeof(where[0]); i++)
+		if (elf_interp(where[i], interp, sizeof(interp)) == 0) {
+			snprintf(path, len, "%s", where[i]);
+			return 0;
+		}
+	return -ENOENT;
+}
+
+/* The words of a comma list, one at a time: "a.ko, b.ko". */
+static const char *next_word(const char *p, char *word, size_t len)
+{
+	size_t n;
+
+	p += strspn(p, " ,\t");
+	n = strcspn(p, ",");
+	while (n && (p[n - 1] == ' ' || p[n - 1] == '\t'))
+		n--;
+	if (!n)
+		return NULL;
+	snprintf(word, len, "%.*s", (int)n, p);
+	p += n;
+	return p + strspn(p, " \t");
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+static char *init_script(const struct vm_guest *g)
+{
+	const struct kernel_def *k = &g->cfg->kernel[g->variant];
+	char *text = NULL, word[OPT_STR_MAX];
+	size_t len = 0;
+	FILE *fp = open_memstream(&text, &len);
+	int n = 0;
+
+	if (!fp)
+		return NULL;
+	fprintf(fp, "#!/bin/busybox sh\n"
+		"# written by latlab: the init of a guest that measures kernel variant %s\n"
+		"/bin/busybox mkdir -p /proc /sys /dev /tmp /var/tmp /run /sbin /usr/bin /usr/sbin /results\n"
+		"/bin/busybox mount -t proc proc /proc\n"
+		"/bin/busybox mount -t sysfs sysfs /sys\n"
+		"/bin/busybox mount -t devtmpfs devtmpfs /dev\n"
+		"/bin/busybox --install -s\n"
+		"export PATH=/bin:/sbin:/usr/bin:/usr/sbin HOME=/\n"
+		"hostname %s\n"
+		"ip link set lo up\n",
+		k->name, g->hostname);
+	for (const char *p = k->modules; (p = next_word(p, word, sizeof(word)));)
+		fprintf(fp, "insmod /latlab/modules/%d-%s || echo 'latlab init: insmod %s failed' > /dev/kmsg\n",
+			n, base_name(word), base_name(word)), n++;
+	/* the log goes to the host over the channel; kmsg keeps a copy in
+	 * the console log */
+	fprintf(fp, "/bin/latlab run /latlab/config.ini -o /results --guest %s --guest-accel %s --guest-cells /latlab/cells > /dev/kmsg 2>&1\n"
+		"echo \"latlab init: latlab exited with $?\" > /dev/kmsg\n"
+		"sync\n"
+		"poweroff -f\n",
+		k->name, g->accel == ACCEL_KVM ? "kvm" : "tcg");
+	fclose(fp);
+	return text;
+}
+
+/* Append the bytes of src to fp (the kernel unpacks concatenated archives). */
+static int append_file(FILE *fp, const char *src)
+{
+	char buf[65536];
+	size_t n;
+	FILE *in = fopen(src, "rbe");
+
+	if (!in)
+		return -errno;
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+		if (fwrite(buf, 1, n, fp) != n)
+			break;
+	int rc = ferror(in) || ferror(fp) ? -EIO : 0;
+	fclose(in);
+	return rc;
+}
+
+int vm_initramfs(const struct vm_guest *g, const char *path, char *err,
+		 size_t errlen)
+{
+	const struct kernel_def *k = &g->cfg->kernel[g->variant];
+	char dir[PATH_MAX], bin[PATH_MAX + 16], bb[PATH_MAX], word[OPT_STR_MAX];
+	struct cpio a;
+	char *init;
+	int rc, n = 0;
+
+	if (find_busybox(bb, sizeof(bb)) != 0)
+		return fail(err, errlen, -ENOENT,
+			    "no static busybox (/bin/busybox): install busybox-static (make deps)");
+	if (self_dir(dir, sizeof(dir)) != 0)
+		return fail(err, errlen, -ENOENT, "cannot find latlab's own directory");
+	FILE *fp = fopen(path, "wbe");
+	if (!fp)
+		return fail(err, errlen, -errno, "%s: %s", path, strerror(errno));
+	cpio_start(&a, fp);
+	rc = add_program(&a, "bin/busybox", bb, err, errlen);
+	snprintf(bin, sizeof(bin), "%s/latlab", dir);
+	if (rc == 0)
+		rc = add_program(&a, "bin/latlab", bin, err, errlen);
+	snprintf(bin, sizeof(bin), "%s/latload", dir);
+	if (rc == 0)
+		rc = add_program(&a, "bin/latload", bin, err, errlen);
+	for (const char *p = k->modules; rc == 0 && (p = next_word(p, word, sizeof(word)));) {
+		char name[OPT_STR_MAX + 32];
+
+		snprintf(name, sizeof(name), "latlab/modules/%d-%s", n++, base_name(word));
+		rc = cpio_file(&a, name, word);
+		if (rc)
+			fail(err, errlen, rc, "[kernel.%s] modules: %s: %s", k->name,
+			     word, strerror(-rc));
+	}
+	init = rc ? NULL : init_script(g);
+	if (rc == 0 && !init)
+		rc = fail(err, errlen, -ENOMEM, "out of memory");
+	if (rc == 0)
+		rc = cpio_data(&a, "init", 0755, init, strlen(init));
+	free(init);
+	if (rc == 0)
+		rc = cpio_data(&a, "latlab/config.ini", 0644, g->config_text,
+			       strlen(g->config_text));
+	if (rc == 0)
+		rc = cpio_data(&a, "latlab/cells", 0644, g->cells_text,
+			       strlen(g->cells_text));
+	if (rc == 0 && (rc = cpio_finish(&a)) != 0)
+		fail(err, errlen, rc, "%s: %s", path, strerror(-rc));
+	else if (rc)
+		cpio_finish(&a);
+	if (rc == 0 && k->initrd[0] && (rc = append_file(fp, k->initrd)) != 0)
+		fail(err, errlen, rc, "[kernel.%s] initrd: %s: %s", k->name,
+		     k->initrd, strerror(-rc));
+	if (fclose(fp) != 0 && rc == 0)
+		rc = fail(err, errlen, -errno, "%s: %s", path, strerror(errno));
+	if (rc)
+		unlink(path);
+	return rc;
+}
+
+/* ---- one boot ---------------------------------------------------------- */
+
+struct chan {
+	int fd;
+	char buf[1 << 16];
+	size_t start, end;
+	int eof;
+};
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * NS_PER_S + ts.tv_nsec;
+}
+
+/* More bytes, waiting until deadline: 1, 0 (deadline or stop), -1 EOF. */
+static int fill(struct chan *c, int64_t deadline, const struct vm_hooks *h,
+		int *stopped)
+{
+	if (c->start > 0) {
+		memmove(c->buf, c->buf + c->start, c->end - c->start);
+		c->end -= c->start;
+		c->start = 0;
+	}
+	for (;;) {
+		int64_t left = deadline - now_ns();
+		struct pollfd p = { .fd = c->fd, .events = POLLIN };
+
+		if (h->stop && h->stop(h->arg)) {
+			*stopped = 1;
+			return 0;
+		}
+		if (left <= 0)
+			return 0;
+		int r = poll(&p, 1, left > 200 * NS_PER_MS ? 200 : (int)(left / NS_PER_MS) + 1);
+		if (r <= 0)
+			continue;
+		ssize_t n = read(c->fd, c->buf + c->end, sizeof(c->buf) - c->end);
+		if (n > 0) {
+			c->end += (size_t)n;
+			return 1;
+		}
+		if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
+			c->eof = 1;
+			return -1;
+		}
+	}
+}
+
+/* One line (without its newline) into line: 1, 0 deadline/stop, -1 EOF. */
+static int read_line(struct chan *c, char *line, size_t len, int64_t deadline,
+		     const struct vm_hooks *h, int *stopped)
+{
+	for (;;) {
+		char *nl = memchr(c->buf + c->start, '\n', c->end - c->start);
+
+		if (nl) {
+			size_t n = (size_t)(nl - (c->buf + c->start));
+
+			snprintf(line, len, "%.*s", (int)(n < len ? n : len - 1),
+				 c->buf + c->start);
+			c->start += n + 1;
+			return 1;
+		}
+		if (c->end - c->start == sizeof(c->buf)) {
+			c->start = c->end = 0;	/* an endless line: not ours */
+			continue;
+		}
+		int r = fill(c, deadline, h, stopped);
+		if (r <= 0)
+			return r;
+	}
+}
+
+/* size raw bytes to fp (NULL: dropped): 1, 0, -1 as read_line. */
+static int read_bytes(struct chan *c, FILE *fp, uint64_t size, int64_t deadline,
+		      const struct vm_hooks *h, int *stopped)
+{
+	while (size > 0) {
+		size_t have = c->end - c->start;
+
+		if (have == 0) {
+			int r = fill(c, deadline, h, stopped);
+
+			if (r <= 0)
+				return r;
+			continue;
+		}
+		size_t n = have < size ? have : (size_t)size;
+		if (fp)
+			fwrite(c->buf + c->start, 1, n, fp);
+		c->start += n;
+		size -= n;
+	}
+	return 1;
+}
+
+static int safe_name(const char *name)
+{
+	return name[0] && name[0] != '.' && !strchr(name, '/') &&
+	       strlen(name) < 128;
+}
+
+static void remove_flat_dir(const char *dir)
+{
+	char path[PATH_MAX + 300];
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	if (!d)
+		return;
+	while ((e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		unlink(path);
+	}
+	closedir(d);
+	rmdir(dir);
+}
+
+/* The cell being received: its files land in DIR.incoming first. */
+struct rx {
+	char dir[PATH_MAX + CELL_ID_MAX + 300];
+	char incoming[PATH_MAX + CELL_ID_MAX + 320];
+	char *rows, *brief;
+};
+
+static void rx_reset(struct rx *r)
+{
+	free(r->rows);
+	free(r->brief);
+	r->rows = r->brief = NULL;
+}
+
+static pid_t start_qemu(const struct config *cfg, int v, int accel,
+			const char *initramfs, const char *console_log,
+			const char *qemu_log, int data_fd)
+{
+	const struct kernel_def *k = &cfg->kernel[v];
+	char smp[32], mem[32], serial[PATH_MAX + 16], append[OPT_STR_MAX + 128];
+	char chardev[64];
+	const char *argv[40];
+	int n = 0;
+
+	snprintf(smp, sizeof(smp), "%lld", (long long)k->cpus);
+	snprintf(mem, sizeof(mem), "%lldM", (long long)(k->memory >> 20));
+	snprintf(serial, sizeof(serial), "file:%s", console_log);
+	snprintf(chardev, sizeof(chardev), "file,id=latlab,path=/dev/fd/%d", data_fd);
+	snprintf(append, sizeof(append), "console=ttyS0 panic=-1 printk.devkmsg=on %s",
+		 k->append);
+	argv[n++] = QEMU;
+	argv[n++] = "-machine";
+	argv[n++] = "pc";
+	argv[n++] = "-accel";
+	argv[n++] = accel == ACCEL_KVM ? "kvm" : "tcg";
+	argv[n++] = "-cpu";
+	argv[n++] = accel == ACCEL_KVM ? "host" : "max";
+	argv[n++] = "-smp";
+	argv[n++] = smp;
+	argv[n++] = "-m";
+	argv[n++] = mem;
+	argv[n++] = "-nodefaults";
+	argv[n++] = "-no-user-config";
+	argv[n++] = "-display";
+	argv[n++] = "none";
+	argv[n++] = "-no-reboot";	/* a panic (panic=-1) ends qemu */
+	argv[n++] = "-serial";
+	argv[n++] = serial;
+	argv[n++] = "-chardev";
+	argv[n++] = chardev;
+	argv[n++] = "-device";
+	argv[n++] = "isa-debugcon,chardev=latlab,iobase=0xe9";
+	argv[n++] = "-kernel";
+	argv[n++] = k->image;
+	argv[n++] = "-initrd";
+	argv[n++] = initramfs;
+	argv[n++] = "-append";
+	argv[n++] = append;
+	argv[n] = NULL;
+
+	pid_t pid = fork();
+	if (pid != 0)
+		return pid;
+	/* the child: its own process group, gone when latlab goes */
+	sigset_t none;
+	int null = open("/dev/null", O_RDONLY), log = open(qemu_log,
+		O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	setpgid(0, 0);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (null >= 0)
+		dup2(null, 0);
+	if (log >= 0) {
+		dup2(log, 1);
+		dup2(log, 2);
+	}
+	/* the data pipe stays open across exec: qemu opens /dev/fd/N */
+	fcntl(data_fd, F_SETFD, 0);
+	execvp(QEMU, (char *const *)argv);
+	dprintf(2, "latlab: cannot run %s: %s\n", QEMU, strerror(errno));
+	_exit(127);
+}
+
+/* Stop qemu: SIGTERM, then SIGKILL after 3 s. Returns its wait status. */
+static int stop_qemu(pid_t pid, int64_t grace_ns)
+{
+	int st = 0;
+	int64_t end = now_ns() + grace_ns;
+
+	while (waitpid(pid, &st, WNOHANG) == 0) {
+		if (now_ns() > end) {
+			kill(pid, SIGTERM);
+			end = now_ns() + 3 * NS_PER_S;
+			grace_ns = -1;
+			while (waitpid(pid, &st, WNOHANG) == 0) {
+				if (now_ns() > end) {
+					kill(pid, SIGKILL);
+					waitpid(pid, &st, 0);
+					return st;
+				}
+				usleep(20000);
+			}
+			return st;
+		}
+		usleep(20000);
+	}
+	(void)grace_ns;
+	return st;
+}
+
+/* The last line of a small log file, for an error message. */
+static void last_line(const char *path, char *out, size_t len)
+{
+	char line[512];
+	FILE *fp = fopen(path, "re");
+
+	out[0] = '\0';
+	while (fp && fgets(line, sizeof(line), fp))
+		if (line[strspn(line, " \t\n")])
+			snprintf(out, len, "%.*s", (int)strcspn(line, "\n"), line);
+	if (fp)
+		fclose(fp);
+}
+
+static int finish_cell(struct rx *r, const char *args, struct vm_outcome *out,
+		       const struct vm_hooks *h)
+{
+	char id[CELL_ID_MAX], status[32];
+	int used = 0;
+	struct vm_cell cell;
+
+	if (sscanf(args, "%159s %31s %n", id, status, &used) < 2)
+		return 0;
+	if (strcmp(id, out->running) != 0)
+		return 0;	/* not the cell that started: ignore */
+	if (access(r->incoming, F_OK) == 0) {
+		struct stat st;
+
+		if (stat(r->dir, &st) == 0) {
+			/* an earlier, unfinished try of this cell: kept */
+			char to[sizeof(r->dir) + 32];
+
+			for (int n = 1; n < 1000; n++) {
+				snprintf(to, sizeof(to), "%s.partial-%d", r->dir, n);
+				if (stat(to, &st) != 0) {
+					rename(r->dir, to);
+					break;
+				}
+			}
+		}
+		if (rename(r->incoming, r->dir) != 0)
+			log_error("%s: %s", r->dir, strerror(errno));
+	}
+	cell.id = id;
+	cell.status = cell_status_parse(status);
+	if (cell.status < 0)
+		cell.status = CELL_ERROR;
+	cell.reason = args + used;
+	cell.rows = r->rows ? r->rows : "";
+	cell.brief = r->brief ? r->brief : "";
+	out->running[0] = '\0';
+	out->finished++;
+	int stop = h->finished(h->arg, &cell);
+	rx_reset(r);
+	return stop;
+}
+
+/* A blob's bytes into a malloc'ed string. */
+static int read_text(struct chan *c, uint64_t size, char **text, int64_t deadline,
+		     const struct vm_hooks *h, int *stopped)
+{
+	size_t len = 0;
+	FILE *fp = open_memstream(text, &len);
+	int r;
+
+	if (!fp)
+		return read_bytes(c, NULL, size, deadline, h, stopped);
+	r = read_bytes(c, fp, size, deadline, h, stopped);
+	fclose(fp);
+	return r;
+}
+
+int vm_boot(const struct config *cfg, int v, int accel, const char *initramfs,
+	    const char *console_log, const char *qemu_log, const char *tree,
+	    int64_t boot_timeout, const struct vm_hooks *h,
+	    struct vm_outcome *out)
+{
+	const struct kernel_def *k = &cfg->kernel[v];
+	int64_t cell_ns = cfg->campaign.duration + k->timeout;
+	int64_t deadline = now_ns() + boot_timeout;
+	struct chan *c = calloc(1, sizeof(*c));
+	struct rx r = { 0 };
+	char line[4096];
+	int pipefd[2], stopped = 0, rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!c)
+		return -ENOMEM;
+	if (pipe2(pipefd, O_CLOEXEC) != 0) {
+		free(c);
+		return -errno;
+	}
+	pid_t pid = start_qemu(cfg, v, accel, initramfs, console_log, qemu_log,
+			       pipefd[1]);
+	close(pipefd[1]);
+	if (pid < 0) {
+		rc = -errno;
+		close(pipefd[0]);
+		free(c);
+		return rc;
+	}
+	c->fd = pipefd[0];
+	for (;;) {
+		rc = read_line(c, line, sizeof(line), deadline, h, &stopped);
+		if (rc <= 0)
+			break;
+		if (strncmp(line, GUEST_MAGIC, strlen(GUEST_MAGIC)) != 0)
+			continue;
+		char *verb = line + strlen(GUEST_MAGIC), *args = strchr(verb, ' ');
+		unsigned long long size = 0;
+
+		args = args ? (*args = '\0', args + 1) : verb + strlen(verb);
+		if (strcmp(verb, "log") == 0) {
+			/* the guest's "latlab: ..." becomes "latlab: guest rt: ..." */
+			const char *text = strncmp(args, "latlab: ", 8) == 0 ? args + 8 : args;
+
+			fprintf(stderr, "latlab: guest %s: %s\n", k->name, text);
+			continue;
+		}
+		if (strcmp(verb, "hello") == 0) {
+			if (sscanf(args, "%127s %127s", out->host, out->release) == 2 &&
+			    safe_name(out->host) && safe_name(out->release))
+				out->hello = 1;
+			else
+				snprintf(out->host, sizeof(out->host), "guest");
+			deadline = now_ns() + k->timeout + NS_PER_S * 10;
+		} else if (strcmp(verb, "sysinfo") == 0 && sscanf(args, "%llu", &size) == 1) {
+			free(out->sysinfo);
+			out->sysinfo = NULL;
+			rc = read_text(c, size, &out->sysinfo, deadline, h, &stopped);
+		} else if (strcmp(verb, "start") == 0 && out->hello) {
+			snprintf(out->running, sizeof(out->running), "%.*s",
+				 (int)strcspn(args, " "), args);
+			snprintf(r.dir, sizeof(r.dir), "%s/%s/%s/%s", tree,
+				 out->host, out->release, out->running);
+			snprintf(r.incoming, sizeof(r.incoming), "%s.incoming", r.dir);
+			remove_flat_dir(r.incoming);
+			rx_reset(&r);
+			deadline = now_ns() + cell_ns + NS_PER_S * 10;
+		} else if (strcmp(verb, "file") == 0 && out->running[0]) {
+			char name[256], path[sizeof(r.incoming) + 300];
+			FILE *fp = NULL;
+
+			if (sscanf(args, "%255s %llu", name, &size) != 2 ||
+			    size > (unsigned long long)FILE_MAX)
+				continue;
+			if (safe_name(name) && mkdir_p(r.incoming) == 0) {
+				snprintf(path, sizeof(path), "%s/%s", r.incoming, name);
+				fp = fopen(path, "wbe");
+			}
+			if (!fp)
+				log_error("cannot keep %s of cell %s from the guest: %s",
+					  name, out->running, strerror(errno));
+			rc = read_bytes(c, fp, size, deadline, h, &stopped);
+			if (fp && (fflush(fp) != 0 || fsync(fileno(fp)) != 0)) {
+				log_error("%s: %s", path, strerror(errno));
+				rc = -1;
+			}
+			if (fp)
+				fclose(fp);
+		} else if (strcmp(verb, "row") == 0 && sscanf(args, "%llu", &size) == 1) {
+			free(r.rows);
+			r.rows = NULL;
+			rc = read_text(c, size, &r.rows, deadline, h, &stopped);
+		} else if (strcmp(verb, "brief") == 0) {
+			free(r.brief);
+			r.brief = strdup(args);
+		} else if (strcmp(verb, "cell") == 0) {
+			if (finish_cell(&r, args, out, h)) {
+				stopped = 1;
+				rc = 0;
+				break;
+			}
+			deadline = now_ns() + k->timeout + NS_PER_S * 10;
+		} else if (strcmp(verb, "done") == 0) {
+			out->done = 1;
+			break;
+		}
+		if (rc <= 0)
+			break;
+	}
+	int64_t grace = out->done ? POWEROFF_NS : 0;
+	if (!out->done) {
+		if (stopped) {
+			out->interrupted = 1;
+			snprintf(out->why, sizeof(out->why), "stopped by a signal");
+		} else if (rc < 0) {
+			char last[256];
+
+			/* qemu ended on its own: a panic (panic=-1 and
+			 * -no-reboot), a triple fault, or qemu refused */
+			last_line(qemu_log, last, sizeof(last));
+			snprintf(out->why, sizeof(out->why), "the guest stopped%s%s%s",
+				 out->hello ? "" : " before latlab started in it",
+				 last[0] ? ": qemu: " : " (kernel panic? see the console log)",
+				 last);
+		} else if (!out->hello) {
+			char t[32];
+
+			units_format_duration(boot_timeout, t, sizeof(t));
+			snprintf(out->why, sizeof(out->why),
+				 "the guest did not start latlab within %s (boot_timeout)", t);
+		} else {
+			char t[32];
+
+			units_format_duration(out->running[0] ? cell_ns : k->timeout, t, sizeof(t));
+			snprintf(out->why, sizeof(out->why),
+				 "the guest hung: no word from it for %s%s", t,
+				 out->running[0] ? " (duration + timeout)" : " (timeout)");
+		}
+	}
+	close(c->fd);
+	stop_qemu(pid, grace);
+	if (r.incoming[0])
+		remove_flat_dir(r.incoming);
+	rx_reset(&r);
+	free(c);
+	return 0;
+}

@@ -1,0 +1,73 @@
+/*
+ * Kernel variants in qemu: the initramfs latlab builds for a guest, and
+ * one boot of it, read over the guest channel (guest.h). campaign.c
+ * decides what to boot and what becomes of the cells.
+ */
+#ifndef LATLAB_VM_H
+#define LATLAB_VM_H
+
+#include <stdint.h>
+
+#include "config.h"
+#include "matrix.h"
+
+struct vm_guest {
+	const struct config *cfg;
+	int variant;			/* index into cfg->kernel */
+	int accel;			/* ACCEL_KVM or ACCEL_TCG: decided */
+	const char *config_text;	/* the resolved config (campaign.ini) */
+	const char *cells_text;		/* the cell ids to run, one a line */
+	const char *hostname;		/* the guest's */
+};
+
+/* The guest's view of a finished cell, handed to the campaign. */
+struct vm_cell {
+	const char *id;
+	int status;			/* enum cell_status */
+	const char *reason;
+	const char *rows;		/* cells.csv rows, "" if none came */
+	const char *brief;		/* "samples overruns errors min p50 ..." */
+};
+
+struct vm_hooks {
+	void *arg;
+	/* a finished cell, its files already in place; nonzero stops */
+	int (*finished)(void *arg, const struct vm_cell *cell);
+	/* nonzero: stop the guest now (SIGINT/SIGTERM) */
+	int (*stop)(void *arg);
+};
+
+struct vm_outcome {
+	int hello;			/* the guest's latlab came up */
+	int done;			/* and said it finished */
+	int interrupted;		/* stopped by hooks->stop */
+	int finished;			/* cells handed to hooks->finished */
+	char running[CELL_ID_MAX];	/* started, not finished, when it stopped */
+	char why[512];			/* why the guest stopped early */
+	char host[128], release[128];	/* the guest's (from hello) */
+	char *sysinfo;			/* the guest's sysinfo.ini, or NULL */
+};
+
+/*
+ * Write the initramfs for g to path: busybox, latlab, latload, the
+ * libraries they load, the config, the cell list, the variant's modules,
+ * an /init, then the variant's initrd appended. 0, or -errno with err.
+ */
+int vm_initramfs(const struct vm_guest *g, const char *path, char *err,
+		 size_t errlen);
+
+/*
+ * Boot variant v with initramfs under accel, its console to console_log
+ * and qemu's own messages to qemu_log; the finished cells' files go to
+ * tree/HOST/RELEASE/CELL. Returns 0 when qemu could be started (what
+ * happened is in *out), or -errno. Free out->sysinfo after.
+ */
+int vm_boot(const struct config *cfg, int v, int accel, const char *initramfs,
+	    const char *console_log, const char *qemu_log, const char *tree,
+	    int64_t boot_timeout, const struct vm_hooks *hooks,
+	    struct vm_outcome *out);
+
+/* /dev/kvm can be opened for reading and writing. */
+int vm_kvm_present(void);
+
+#endif
