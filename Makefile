@@ -4,6 +4,7 @@
 #   make run        deps + build + run configs/quick.ini
 #   make test       deps + build + every test (unit: cmocka, cli: bats)
 #   make SANITIZE=1 test    the same with ASan and UBSan, in build/san/
+#   make demo-kernels       Debian's stock and RT kernels in qemu, compared
 #   make install PREFIX=/usr/local DESTDIR=
 
 PREFIX ?= /usr/local
@@ -44,7 +45,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 LATLAB := $(BUILD)/latlab
 LATLOAD := $(BUILD)/latload
 
-.PHONY: all deps run test unit cli install clean bench
+.PHONY: all deps run test unit cli install clean bench kernels demo-kernels
 .SECONDARY:
 
 all: $(LATLAB) $(LATLOAD)
@@ -87,14 +88,28 @@ run: deps all
 	$(LATLAB) report results/quick -q && \
 	echo "report: $(CURDIR)/results/quick/report/index.html"; exit $$rc
 
-test: deps all $(UNIT_BIN)
-	@LATLAB=$(abspath $(LATLAB)) UNIT_DIR=$(BUILD)/tests tests/run.sh
+test: deps all $(UNIT_BIN) kernels
+	@LATLAB=$(abspath $(LATLAB)) UNIT_DIR=$(BUILD)/tests \
+		KERNELS=$(abspath kernels) tests/run.sh
+
+# Debian's stock and PREEMPT_RT kernel images (the qemu tests and the demo)
+kernels: deps
+	@tools/debian-kernels.sh kernels
+
+# Both Debian kernels in qemu, one short matrix each, then the comparison
+demo-kernels: deps all kernels
+	@$(LATLAB) run configs/rt-vs-stock-vm.ini; rc=$$?; \
+	$(LATLAB) compare results/rt-vs-stock-vm -o results/rt-vs-stock-vm/compare && \
+	$(LATLAB) report results/rt-vs-stock-vm -q && \
+	echo "report: $(CURDIR)/results/rt-vs-stock-vm/report/index.html" && \
+	echo "comparison: $(CURDIR)/results/rt-vs-stock-vm/compare/index.html"; exit $$rc
 
 unit: all $(UNIT_BIN)
 	@LATLAB=$(abspath $(LATLAB)) UNIT_DIR=$(BUILD)/tests tests/run.sh unit
 
 cli: all
-	@LATLAB=$(abspath $(LATLAB)) UNIT_DIR=$(BUILD)/tests tests/run.sh cli
+	@LATLAB=$(abspath $(LATLAB)) UNIT_DIR=$(BUILD)/tests \
+		KERNELS=$(abspath kernels) tests/run.sh cli
 
 bench: all
 	LATLAB=$(abspath $(LATLAB)) bench/vs-cyclictest.sh

@@ -973,6 +973,16 @@ static int run_in_vm(struct campaign *cp, int v)
 		return -ENOMEM;
 	config_write_ini(fp, cfg);
 	fclose(fp);
+	char qemu[PATH_MAX];
+	if (path_lookup("qemu-system-x86_64", qemu, sizeof(qemu)) != 0) {
+		char why[] = "qemu-system-x86_64 is not on PATH (install qemu-system-x86: make deps)";
+
+		log_error("kernel variant %s: %s", k->name, why);
+		give_up_variant(cp, v, why);
+		free(config_text);
+		rc = write_progress(cp);
+		return rc ? rc : EXIT_RUNTIME;
+	}
 	rc = mkdir_p(vmdir);
 	while (rc == 0) {
 		char *cells = NULL;
@@ -1187,6 +1197,25 @@ static int reboot_next(struct campaign *cp)
 	return EXIT_PASS;
 }
 
+/* Every qemu variant with cells can read its image: before anything runs. */
+static int check_images(const struct campaign *cp)
+{
+	for (int v = 0; v < cp->cfg->nkernels; v++) {
+		const struct kernel_def *k = &cp->cfg->kernel[v];
+		int used = 0;
+
+		for (int i = 0; i < cp->ncells && !used; i++)
+			used = cp->cells[i].kernel == v;
+		if (!used || k->runner != RUNNER_QEMU || access(k->image, R_OK) == 0)
+			continue;
+		log_error("%s:%d: [kernel.%s] image = %s: %s%s", k->loc.file ? k->loc.file : cp->cfg->path,
+			  k->loc.line, k->name, k->image, strerror(errno),
+			  errno == ENOENT ? " (make demo-kernels fetches Debian's stock and rt images into kernels/)" : "");
+		return EXIT_USAGE;
+	}
+	return EXIT_PASS;
+}
+
 /* ---- inside a latlab guest (--guest) ----------------------------------- */
 
 /*
@@ -1197,9 +1226,15 @@ static int guest_setup(struct campaign *cp)
 {
 	const struct run_opts *ro = cp->ro;
 	char line[CELL_ID_MAX + 2];
-	int rc = guest_open();
+	int rc;
 	FILE *fp;
 
+	/* the init latlab writes starts it; port writes elsewhere go who knows where */
+	if (getppid() != 1) {
+		log_error("--guest is for the latlab that the init of a latlab virtual machine starts, not for a shell");
+		return EXIT_USAGE;
+	}
+	rc = guest_open();
 	if (rc) {
 		log_error("--guest: no channel to a host (I/O port 0x%x: %s): --guest is for the latlab that runs inside a latlab virtual machine",
 			  GUEST_PORT, strerror(-rc));
@@ -1300,6 +1335,8 @@ int campaign_run(const struct config *cfg, const struct run_opts *ro)
 	gethostname(cp.host, sizeof(cp.host) - 1);
 	cp.kvm = -1;
 	if (ro->guest && (status = guest_setup(&cp)) != EXIT_PASS)
+		goto out;
+	if (!ro->guest && (status = check_images(&cp)) != EXIT_PASS)
 		goto out;
 	status = EXIT_RUNTIME;
 	if (choose_policy(&cp) != 0)

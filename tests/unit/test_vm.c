@@ -1,0 +1,179 @@
+/*
+ * The initramfs archive latlab writes for a qemu guest, read back the way
+ * the kernel reads it (newc headers, 4-byte alignment, the trailer), and
+ * the qemu kernel options of a config.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "config.h"
+#include "cpio.h"
+
+struct entry {
+	char name[256];
+	unsigned mode, nlink;
+	size_t size;
+	char data[64];
+};
+
+static unsigned hex8(const char *p)
+{
+	char buf[9];
+
+	memcpy(buf, p, 8);
+	buf[8] = '\0';
+	return (unsigned)strtoul(buf, NULL, 16);
+}
+
+/* Parse a newc archive; returns the number of entries, the trailer included. */
+static int parse(const char *buf, size_t len, struct entry *e, int max)
+{
+	size_t off = 0;
+	int n = 0;
+
+	while (off + 110 <= len && n < max) {
+		assert_memory_equal(buf + off, "070701", 6);
+		unsigned mode = hex8(buf + off + 14), nlink = hex8(buf + off + 38);
+		size_t size = hex8(buf + off + 54), namesize = hex8(buf + off + 94);
+
+		assert_int_equal(hex8(buf + off + 22), 0);	/* uid root */
+		assert_int_equal(hex8(buf + off + 30), 0);	/* gid root */
+		assert_true(off + 110 + namesize <= len);
+		assert_int_equal(buf[off + 110 + namesize - 1], '\0');
+		snprintf(e[n].name, sizeof(e[n].name), "%s", buf + off + 110);
+		e[n].mode = mode;
+		e[n].nlink = nlink;
+		e[n].size = size;
+		off += 110 + namesize;
+		off += (4 - off % 4) % 4;	/* the data starts 4-aligned */
+		assert_true(off + size <= len);
+		memcpy(e[n].data, buf + off, size < sizeof(e[n].data) ? size : sizeof(e[n].data));
+		off += size;
+		off += (4 - off % 4) % 4;
+		if (strcmp(e[n++].name, "TRAILER!!!") == 0)
+			break;
+	}
+	assert_int_equal(off, len);	/* nothing after the trailer */
+	return n;
+}
+
+static void test_cpio_layout(void **state)
+{
+	char *buf = NULL, src[] = "/tmp/latlab-test-cpio.XXXXXX";
+	size_t len = 0;
+	struct entry e[16];
+	struct cpio a;
+	FILE *fp = open_memstream(&buf, &len);
+	int fd = mkstemp(src);
+
+	(void)state;
+	assert_non_null(fp);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "hello", 5), 5);
+	fchmod(fd, 0750);
+	close(fd);
+	cpio_start(&a, fp);
+	/* parents come first, each once; a leading / is dropped */
+	assert_int_equal(cpio_data(&a, "/latlab/config.ini", 0644, "[c]\n", 4), 0);
+	assert_int_equal(cpio_file(&a, "lib/x86_64-linux-gnu/libx.so", src), 0);
+	assert_int_equal(cpio_dir(&a, "latlab"), 0);	/* already there */
+	assert_int_equal(cpio_data(&a, "init", 0755, "#!", 2), 0);
+	/* a missing file is the caller's to name; the archive goes on */
+	assert_int_equal(cpio_file(&a, "bin/x", "/nonexistent/x"), -ENOENT);
+	assert_int_equal(cpio_finish(&a), 0);
+	fclose(fp);
+	unlink(src);
+
+	int n = parse(buf, len, e, 16);
+	assert_int_equal(n, 7);
+	assert_string_equal(e[0].name, "latlab");
+	assert_int_equal(e[0].mode, 040755);
+	assert_int_equal(e[0].nlink, 2);
+	assert_string_equal(e[1].name, "latlab/config.ini");
+	assert_int_equal(e[1].mode, 0100644);
+	assert_int_equal(e[1].size, 4);
+	assert_memory_equal(e[1].data, "[c]\n", 4);
+	assert_string_equal(e[2].name, "lib");
+	assert_string_equal(e[3].name, "lib/x86_64-linux-gnu");
+	assert_string_equal(e[4].name, "lib/x86_64-linux-gnu/libx.so");
+	assert_int_equal(e[4].mode, 0100750);	/* the source's permissions */
+	assert_memory_equal(e[4].data, "hello", 5);
+	assert_string_equal(e[5].name, "init");
+	assert_int_equal(e[5].mode, 0100755);
+	assert_string_equal(e[6].name, "TRAILER!!!");
+	free(buf);
+}
+
+static int load_text(struct config *cfg, const char *text, char *err,
+		     size_t errlen)
+{
+	char path[] = "/tmp/latlab-test-vm.XXXXXX";
+	int fd = mkstemp(path), rc;
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	rc = config_load(cfg, path, NULL, 0, err, errlen);
+	unlink(path);
+	return rc;
+}
+
+static void test_qemu_options(void **state)
+{
+	struct config *cfg = calloc(1, sizeof(*cfg));
+	char err[512];
+
+	(void)state;
+	assert_non_null(cfg);
+	assert_int_equal(load_text(cfg,
+		"[matrix]\nkernel = rt, mine\n"
+		"[kernel.rt]\nrunner = qemu\nimage = /boot/vmlinuz-rt\naccel = tcg\n"
+		"append = isolcpus=1\nmemory = 1G\ncpus = 4\n"
+		"[kernel.mine]\nrunner = qemu\nimage = bzImage\n", err, sizeof(err)), 0);
+	const struct kernel_def *rt = &cfg->kernel[config_kernel_index(cfg, "rt")];
+	const struct kernel_def *mine = &cfg->kernel[config_kernel_index(cfg, "mine")];
+	assert_int_equal(rt->runner, RUNNER_QEMU);
+	assert_int_equal(rt->accel, ACCEL_TCG);
+	assert_int_equal(rt->cpus, 4);
+	assert_int_equal(rt->memory, 1LL << 30);
+	assert_string_equal(rt->append, "isolcpus=1");
+	/* a qemu variant's match defaults to what its name says, else any */
+	assert_string_equal(rt->match, "preempt:rt");
+	assert_string_equal(mine->match, "any");
+	assert_int_equal(mine->accel, ACCEL_AUTO);
+	assert_int_equal(mine->cpus, 2);
+	assert_int_equal(mine->memory, 512LL << 20);
+	config_free(cfg);
+
+	memset(cfg, 0, sizeof(*cfg));
+	assert_int_equal(load_text(cfg, "[matrix]\nkernel = rt\n[kernel.rt]\nrunner = qemu\n",
+				   err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, ":3: [kernel.rt] runner = qemu needs 'image ='"));
+	config_free(cfg);
+
+	memset(cfg, 0, sizeof(*cfg));
+	assert_int_equal(load_text(cfg, "[matrix]\nkernel = rt\n[kernel.rt]\nrunner = qemu\nimage = x\naccel = hvf\n",
+				   err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, ":6: accel = 'hvf': expected one of auto|kvm|tcg"));
+	config_free(cfg);
+	free(cfg);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cpio_layout),
+		cmocka_unit_test(test_qemu_options),
+	};
+
+	return cmocka_run_group_tests_name("vm", tests, NULL, NULL);
+}
