@@ -155,8 +155,10 @@ static int figure(struct cmp *c, const struct row *r, int n, char *err,
 	}
 	plot_var(vars, sizeof(vars), "ins", ins);
 	plot_var(vars, sizeof(vars), "labels", labels);
-	snprintf(title, sizeof(title), "%s, %s, %s: wakeup latency by kernel and host",
-		 any->load, any->workload, any->id + 5);
+	/* the row's axes, not a cell id: ids differ by kernel variant */
+	snprintf(title, sizeof(title), "%s, %s, threads %s, affinity %s, %.0f us: wakeup latency by kernel and host",
+		 any->load, any->workload, any->threads, any->affinity,
+		 US(any->interval));
 	plot_var(vars, sizeof(vars), "title", title);
 	snprintf(base, sizeof(base), "%s/fig/compare-%d", c->out, n);
 	return plot_render(&c->plot, "compare.gp", base, vars, err, errlen);
