@@ -984,6 +984,7 @@ static int run_in_vm(struct campaign *cp, int v)
 		return rc ? rc : EXIT_RUNTIME;
 	}
 	rc = mkdir_p(vmdir);
+	remove_stale_temps(vmdir);	/* an initramfs of a latlab killed while booting */
 	while (rc == 0) {
 		char *cells = NULL;
 		size_t cells_len = 0;
@@ -1558,7 +1559,11 @@ int campaign_status(const char *dir, FILE *out)
 	}
 	units_format_elapsed((cfg->campaign.duration + CELL_OVERHEAD_NS) * left_here,
 			     est, sizeof(est));
-	fprintf(out, "\n%d cells left on this kernel (%s): about %s\n", left_here,
+	int vms = 0;
+	for (int v = 0; v < cfg->nkernels; v++)
+		vms += cfg->kernel[v].runner == RUNNER_QEMU;
+	fprintf(out, "\n%d cells left on this kernel%s (%s): about %s\n", left_here,
+		vms ? " and in qemu" : "",
 		k.release, est);
 	if (next)
 		fprintf(out, "next: %s (latlab run %s resumes there)\n", next, path);

@@ -1,3 +1,4 @@
+#include <ctype.h>
 #include <dirent.h>
 #include <elf.h>
 #include <errno.h>
@@ -186,16 +187,29 @@ static const char *base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
+/* A name as a word the init script can hold unquoted: [A-Za-z0-9._-]. */
+static void script_word(const char *in, char *out, size_t len)
+{
+	size_t i = 0;
+
+	for (; in[i] && i + 1 < len; i++)
+		out[i] = (isalnum((unsigned char)in[i]) || strchr("._-", in[i]))
+			 ? in[i] : '_';
+	out[i] = '\0';
+}
+
 static char *init_script(const struct vm_guest *g)
 {
 	const struct kernel_def *k = &g->cfg->kernel[g->variant];
 	char *text = NULL, word[OPT_STR_MAX];
 	size_t len = 0;
 	FILE *fp = open_memstream(&text, &len);
+	char host[128], mod[OPT_STR_MAX];
 	int n = 0;
 
 	if (!fp)
 		return NULL;
+	script_word(g->hostname, host, sizeof(host));
 	fprintf(fp, "#!/bin/busybox sh\n"
 		"# written by latlab: the init of a guest that measures kernel variant %s\n"
 		"/bin/busybox mkdir -p /proc /sys /dev /tmp /var/tmp /run /sbin /usr/bin /usr/sbin /results\n"
@@ -206,10 +220,12 @@ static char *init_script(const struct vm_guest *g)
 		"export PATH=/bin:/sbin:/usr/bin:/usr/sbin HOME=/\n"
 		"hostname %s\n"
 		"ip link set lo up\n",
-		k->name, g->hostname);
-	for (const char *p = k->modules; (p = next_word(p, word, sizeof(word)));)
-		fprintf(fp, "insmod /latlab/modules/%d-%s || echo 'latlab init: insmod %s failed' > /dev/kmsg\n",
-			n, base_name(word), base_name(word)), n++;
+		k->name, host);
+	for (const char *p = k->modules; (p = next_word(p, word, sizeof(word))); n++) {
+		script_word(base_name(word), mod, sizeof(mod));
+		fprintf(fp, "insmod /latlab/modules/%d.ko || echo 'latlab init: insmod %s failed' > /dev/kmsg\n",
+			n, mod);
+	}
 	/* the log goes to the host over the channel; kmsg keeps a copy in
 	 * the console log */
 	fprintf(fp, "/bin/latlab run /latlab/config.ini -o /results --guest %s --guest-accel %s --guest-cells /latlab/cells > /dev/kmsg 2>&1\n"
@@ -266,7 +282,7 @@ int vm_initramfs(const struct vm_guest *g, const char *path, char *err,
 	for (const char *p = k->modules; rc == 0 && (p = next_word(p, word, sizeof(word)));) {
 		char name[OPT_STR_MAX + 32];
 
-		snprintf(name, sizeof(name), "latlab/modules/%d-%s", n++, base_name(word));
+		snprintf(name, sizeof(name), "latlab/modules/%d.ko", n++);
 		rc = cpio_file(&a, name, word);
 		if (rc)
 			fail(err, errlen, rc, "[kernel.%s] modules: %s: %s", k->name,

@@ -199,3 +199,48 @@ EOS
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"--guest is for the latlab that the init of a latlab virtual machine starts"* ]]
 }
+
+@test "qemu: initrd = and modules = reach the guest" {
+	vm_setup
+	mkdir -p extra/etc
+	echo 42 >extra/etc/latlab-extra
+	(cd extra && find . | busybox cpio -o -H newc >../extra.cpio 2>/dev/null)
+	echo "not a module" >bogus.ko
+	DURATION=1s WORKLOADS=extra vm_config stock none "initrd = $WORK/extra.cpio
+modules = $WORK/bogus.ko"
+	printf '[workload.extra]\ntype = sysfs-read\npath = /etc/latlab-extra\n' >>c.ini
+	run timeout 200 "$LATLAB" run c.ini
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	c=$(cell_dir "$WORK/out/v" '0000-*')
+	# the file of the extra archive was read every cycle, without error
+	[ "$(col "$c/summary.csv" errors | sort -u)" = 0 ]
+	[ "$(col "$c/summary.csv" samples | head -1)" -gt 100 ]
+	# the module was tried (and refused: it is not one), the rest went on
+	grep -q 'latlab init: insmod bogus.ko failed' "$WORK/out/v/vm/stock-1.console.log"
+}
+
+@test "qemu: SIGKILL of the host latlab takes qemu with it; the next run resumes" {
+	vm_setup
+	DURATION=2s vm_config stock "none, hackbench"
+	"$LATLAB" run c.ini -q >run1.log 2>&1 &
+	pid=$!
+	# until the guest's first cell is back
+	for _ in $(seq 1 900); do
+		grep -q ' = ok$' out/v/state 2>/dev/null && break
+		sleep 0.1
+	done
+	grep -q ' = ok$' out/v/state
+	kill -9 "$pid"
+	wait "$pid" || true
+	for _ in $(seq 1 50); do
+		pgrep -f "qemu-system-x86_64.*$WORK" >/dev/null || break
+		sleep 0.1
+	done
+	! pgrep -f "qemu-system-x86_64.*$WORK" >/dev/null
+	run timeout 200 "$LATLAB" run c.ini
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[[ "$output" == *"resuming campaign v"*": 1 of 2 cells already done"* ]]
+	[[ "$output" == *"for 1 cells"* ]]
+	[ "$(grep -c ' = ok$' out/v/state)" -eq 2 ]
+	[ -z "$(find out -name '*.incoming' -o -name '*initramfs*')" ]
+}
