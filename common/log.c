@@ -67,3 +67,13 @@ void log_info(const char *fmt, ...)
 	vlog("", fmt, ap);
 	va_end(ap);
 }
+
+int fail_with(char *err, size_t len, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+	return rc;
+}

@@ -18,4 +18,11 @@ void log_set_quiet(int quiet);
  */
 void log_set_sink(void (*sink)(const char *line));
 
+/*
+ * Write the message into err (len bytes) and return rc: for functions that
+ * say why they failed and let their caller decide how to tell.
+ */
+int fail_with(char *err, size_t len, int rc, const char *fmt, ...)
+	PRINTF_LIKE(4, 5);
+
 #endif

@@ -13,19 +13,6 @@
 #define FIELD(base, o, T) ((T *)((char *)(base) + (o)->offset))
 #define CFIELD(base, o, T) ((const T *)((const char *)(base) + (o)->offset))
 
-static int fail(char *err, size_t len, int rc, const char *fmt, ...)
-	PRINTF_LIKE(4, 5);
-
-static int fail(char *err, size_t len, int rc, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-	return rc;
-}
-
 const struct opt *opt_find(const struct opt *table, const char *key)
 {
 	for (const struct opt *o = table; o && o->key; o++)
@@ -94,7 +81,7 @@ static int check_range(const struct opt *o, int64_t v, const char *text,
 		snprintf(lo, sizeof(lo), "%lld", (long long)o->min);
 		snprintf(hi, sizeof(hi), "%lld", (long long)o->max);
 	}
-	return fail(err, len, -ERANGE, "%s = %s is out of range (%s to %s)",
+	return fail_with(err, len, -ERANGE, "%s = %s is out of range (%s to %s)",
 		    o->key, text, lo, hi);
 }
 
@@ -122,7 +109,7 @@ static int parse_number(const struct opt *o, const char *text, int64_t *v,
 		break;
 	}
 	if (rc)
-		return fail(err, len, rc, "%s = '%s' is not %s", o->key, text,
+		return fail_with(err, len, rc, "%s = '%s' is not %s", o->key, text,
 			    what);
 	return check_range(o, *v, text, err, len);
 }
@@ -143,14 +130,14 @@ static int axis_push(const struct opt *o, struct axis *ax, const char *text,
 		     int64_t v, char *err, size_t len)
 {
 	if (ax->n >= AXIS_MAX)
-		return fail(err, len, -ERANGE, "%s has more than %d values",
+		return fail_with(err, len, -ERANGE, "%s has more than %d values",
 			    o->key, AXIS_MAX);
 	if (strlen(text) >= AXIS_ITEM_MAX)
-		return fail(err, len, -EINVAL, "%s value '%s' is too long",
+		return fail_with(err, len, -EINVAL, "%s value '%s' is too long",
 			    o->key, text);
 	for (int i = 0; i < ax->n; i++)
 		if (strcmp(ax->s[i], text) == 0)
-			return fail(err, len, -EINVAL,
+			return fail_with(err, len, -EINVAL,
 				    "%s lists '%s' twice", o->key, text);
 	snprintf(ax->s[ax->n], AXIS_ITEM_MAX, "%s", text);
 	ax->v[ax->n++] = v;
@@ -171,7 +158,7 @@ static int parse_axis_item(const struct opt *o, struct axis *ax, char *item,
 	case OPT_AXIS_NAME:
 		for (const char *p = item; *p; p++)
 			if (!isalnum((unsigned char)*p) && !strchr("_.-", *p))
-				return fail(err, len, -EINVAL,
+				return fail_with(err, len, -EINVAL,
 					    "%s: '%s' is not a name (letters, digits, _ . -)",
 					    o->key, item);
 		return axis_push(o, ax, item, 0, err, len);
@@ -185,7 +172,7 @@ static int parse_axis_item(const struct opt *o, struct axis *ax, char *item,
 				return axis_push(o, ax, item, k, err, len);
 		rc = cpulist_parse(item, &set);
 		if (rc || CPU_COUNT(&set) == 0)
-			return fail(err, len, -EINVAL,
+			return fail_with(err, len, -EINVAL,
 				    "%s: '%s' is not spread, all, isolated or a CPU list (0-3+6)",
 				    o->key, item);
 		return axis_push(o, ax, item, AFF_LIST, err, len);
@@ -202,7 +189,7 @@ static int parse_axis_item(const struct opt *o, struct axis *ax, char *item,
 			if (rc)
 				return rc;
 			if (hi < v || hi - v >= AXIS_MAX)
-				return fail(err, len, -EINVAL,
+				return fail_with(err, len, -EINVAL,
 					    "%s: bad range '%s'", o->key, item);
 			for (int64_t x = v; x <= hi; x++) {
 				char txt[32];
@@ -232,25 +219,25 @@ static int parse_axis(const struct opt *o, struct axis *ax, const char *value,
 
 	ax->n = 0;
 	if (strlen(value) >= sizeof(buf))
-		return fail(err, len, -EINVAL, "%s: value too long", o->key);
+		return fail_with(err, len, -EINVAL, "%s: value too long", o->key);
 	snprintf(buf, sizeof(buf), "%s", value);
 	trim(buf);
 	if (buf[0] == '\0')
-		return fail(err, len, -EINVAL,
+		return fail_with(err, len, -EINVAL,
 			    "%s is empty: an axis needs at least one value",
 			    o->key);
 	/* strsep, not strtok: "1,,2" has an empty item, an error */
 	while ((it = strsep(&rest, ",")) != NULL) {
 		trim(it);
 		if (*it == '\0')
-			return fail(err, len, -EINVAL,
+			return fail_with(err, len, -EINVAL,
 				    "%s has an empty item", o->key);
 		int rc = parse_axis_item(o, ax, it, err, len);
 		if (rc)
 			return rc;
 	}
 	if (ax->n == 0)
-		return fail(err, len, -EINVAL, "%s is empty: an axis needs at least one value",
+		return fail_with(err, len, -EINVAL, "%s is empty: an axis needs at least one value",
 			    o->key);
 	return 0;
 }
@@ -264,7 +251,7 @@ int opt_parse(const struct opt *o, void *base, const char *value,
 	switch (o->type) {
 	case OPT_STRING:
 		if (strlen(value) >= OPT_STR_MAX)
-			return fail(err, len, -EINVAL,
+			return fail_with(err, len, -EINVAL,
 				    "%s is longer than %d characters", o->key,
 				    OPT_STR_MAX - 1);
 		snprintf(FIELD(base, o, char), OPT_STR_MAX, "%s", value);
@@ -272,7 +259,7 @@ int opt_parse(const struct opt *o, void *base, const char *value,
 	case OPT_ENUM:
 		idx = opt_choice_index(o->choices, value);
 		if (idx < 0)
-			return fail(err, len, -EINVAL,
+			return fail_with(err, len, -EINVAL,
 				    "%s = '%s': expected one of %s", o->key,
 				    value, o->choices);
 		*FIELD(base, o, int) = idx;
@@ -294,7 +281,7 @@ int opt_parse(const struct opt *o, void *base, const char *value,
 		int rc;
 
 		if (!ax)
-			return fail(err, len, -ENOMEM, "out of memory");
+			return fail_with(err, len, -ENOMEM, "out of memory");
 		*ax = *FIELD(base, o, struct axis);
 		rc = parse_axis(o, ax, value, err, len);
 		if (rc == 0)

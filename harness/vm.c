@@ -30,19 +30,6 @@
 /* the biggest file a guest may send (samples.bin of a long cell) */
 #define FILE_MAX (1LL << 34)
 
-static int fail(char *err, size_t len, int rc, const char *fmt, ...)
-	PRINTF_LIKE(4, 5);
-
-static int fail(char *err, size_t len, int rc, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-	return rc;
-}
-
 int vm_kvm_present(void)
 {
 	/* testing aid: another file stands for /dev/kvm (docs/campaigns.md) */
@@ -109,15 +96,15 @@ static int add_program(struct cpio *a, const char *name, const char *binary,
 
 	rc = cpio_file(a, name, binary);
 	if (rc)
-		return fail(err, errlen, rc, "%s: %s", binary, strerror(-rc));
+		return fail_with(err, errlen, rc, "%s: %s", binary, strerror(-rc));
 	rc = elf_interp(binary, interp, sizeof(interp));
 	if (rc <= 0)
-		return rc == 0 ? 0 : fail(err, errlen, rc, "%s: not an x86-64 ELF program", binary);
+		return rc == 0 ? 0 : fail_with(err, errlen, rc, "%s: not an x86-64 ELF program", binary);
 	rc = cpio_file(a, interp, interp);
 	if (rc)
-		return fail(err, errlen, rc, "%s: %s", interp, strerror(-rc));
+		return fail_with(err, errlen, rc, "%s: %s", interp, strerror(-rc));
 	if (pipe2(pipefd, O_CLOEXEC) != 0)
-		return fail(err, errlen, -errno, "pipe: %s", strerror(errno));
+		return fail_with(err, errlen, -errno, "pipe: %s", strerror(errno));
 	pid_t pid = fork();
 	if (pid == 0) {
 		dup2(pipefd[1], 1);
@@ -135,7 +122,7 @@ static int add_program(struct cpio *a, const char *name, const char *binary,
 			continue;	/* linux-vdso.so.1: the kernel's own */
 		path[strcspn(path, " \t\n")] = '\0';
 		if (rc == 0 && (rc = cpio_file(a, path, path)) != 0)
-			fail(err, errlen, rc, "%s (loaded by %s): %s", path, binary,
+			fail_with(err, errlen, rc, "%s (loaded by %s): %s", path, binary,
 			     strerror(-rc));
 	}
 	if (fp)
@@ -144,7 +131,7 @@ static int add_program(struct cpio *a, const char *name, const char *binary,
 		close(pipefd[0]);
 	if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) ||
 	    WEXITSTATUS(st) != 0)
-		return rc ? rc : fail(err, errlen, -ENOEXEC,
+		return rc ? rc : fail_with(err, errlen, -ENOEXEC,
 				      "%s --list %s failed: cannot tell which libraries it needs",
 				      interp, binary);
 	return rc;
@@ -264,13 +251,13 @@ int vm_initramfs(const struct vm_guest *g, const char *path, char *err,
 	int rc, n = 0;
 
 	if (find_busybox(bb, sizeof(bb)) != 0)
-		return fail(err, errlen, -ENOENT,
+		return fail_with(err, errlen, -ENOENT,
 			    "no static busybox (/bin/busybox): install busybox-static (make deps)");
 	if (self_dir(dir, sizeof(dir)) != 0)
-		return fail(err, errlen, -ENOENT, "cannot find latlab's own directory");
+		return fail_with(err, errlen, -ENOENT, "cannot find latlab's own directory");
 	FILE *fp = fopen(path, "wbe");
 	if (!fp)
-		return fail(err, errlen, -errno, "%s: %s", path, strerror(errno));
+		return fail_with(err, errlen, -errno, "%s: %s", path, strerror(errno));
 	cpio_start(&a, fp);
 	rc = add_program(&a, "bin/busybox", bb, err, errlen);
 	snprintf(bin, sizeof(bin), "%s/latlab", dir);
@@ -285,12 +272,12 @@ int vm_initramfs(const struct vm_guest *g, const char *path, char *err,
 		snprintf(name, sizeof(name), "latlab/modules/%d.ko", n++);
 		rc = cpio_file(&a, name, word);
 		if (rc)
-			fail(err, errlen, rc, "[kernel.%s] modules: %s: %s", k->name,
+			fail_with(err, errlen, rc, "[kernel.%s] modules: %s: %s", k->name,
 			     word, strerror(-rc));
 	}
 	init = rc ? NULL : init_script(g);
 	if (rc == 0 && !init)
-		rc = fail(err, errlen, -ENOMEM, "out of memory");
+		rc = fail_with(err, errlen, -ENOMEM, "out of memory");
 	if (rc == 0)
 		rc = cpio_data(&a, "init", 0755, init, strlen(init));
 	free(init);
@@ -301,14 +288,14 @@ int vm_initramfs(const struct vm_guest *g, const char *path, char *err,
 		rc = cpio_data(&a, "latlab/cells", 0644, g->cells_text,
 			       strlen(g->cells_text));
 	if (rc == 0 && (rc = cpio_finish(&a)) != 0)
-		fail(err, errlen, rc, "%s: %s", path, strerror(-rc));
+		fail_with(err, errlen, rc, "%s: %s", path, strerror(-rc));
 	else if (rc)
 		cpio_finish(&a);
 	if (rc == 0 && k->initrd[0] && (rc = append_file(fp, k->initrd)) != 0)
-		fail(err, errlen, rc, "[kernel.%s] initrd: %s: %s", k->name,
+		fail_with(err, errlen, rc, "[kernel.%s] initrd: %s: %s", k->name,
 		     k->initrd, strerror(-rc));
 	if (fclose(fp) != 0 && rc == 0)
-		rc = fail(err, errlen, -errno, "%s: %s", path, strerror(errno));
+		rc = fail_with(err, errlen, -errno, "%s: %s", path, strerror(errno));
 	if (rc)
 		unlink(path);
 	return rc;
@@ -458,8 +445,6 @@ static pid_t start_qemu(const struct config *cfg, int v, int accel,
 	const struct kernel_def *k = &cfg->kernel[v];
 	char smp[32], mem[32], serial[PATH_MAX + 16], append[OPT_STR_MAX + 128];
 	char chardev[64];
-	const char *argv[40];
-	int n = 0;
 
 	snprintf(smp, sizeof(smp), "%lld", (long long)k->cpus);
 	snprintf(mem, sizeof(mem), "%lldM", (long long)(k->memory >> 20));
@@ -467,35 +452,19 @@ static pid_t start_qemu(const struct config *cfg, int v, int accel,
 	snprintf(chardev, sizeof(chardev), "file,id=latlab,path=/dev/fd/%d", data_fd);
 	snprintf(append, sizeof(append), "console=ttyS0 panic=-1 printk.devkmsg=on %s",
 		 k->append);
-	argv[n++] = QEMU;
-	argv[n++] = "-machine";
-	argv[n++] = "pc";
-	argv[n++] = "-accel";
-	argv[n++] = accel == ACCEL_KVM ? "kvm" : "tcg";
-	argv[n++] = "-cpu";
-	argv[n++] = accel == ACCEL_KVM ? "host" : "max";
-	argv[n++] = "-smp";
-	argv[n++] = smp;
-	argv[n++] = "-m";
-	argv[n++] = mem;
-	argv[n++] = "-nodefaults";
-	argv[n++] = "-no-user-config";
-	argv[n++] = "-display";
-	argv[n++] = "none";
-	argv[n++] = "-no-reboot";	/* a panic (panic=-1) ends qemu */
-	argv[n++] = "-serial";
-	argv[n++] = serial;
-	argv[n++] = "-chardev";
-	argv[n++] = chardev;
-	argv[n++] = "-device";
-	argv[n++] = "isa-debugcon,chardev=latlab,iobase=0xe9";
-	argv[n++] = "-kernel";
-	argv[n++] = k->image;
-	argv[n++] = "-initrd";
-	argv[n++] = initramfs;
-	argv[n++] = "-append";
-	argv[n++] = append;
-	argv[n] = NULL;
+	const char *const argv[] = {
+		QEMU, "-machine", "pc",
+		"-accel", accel == ACCEL_KVM ? "kvm" : "tcg",
+		"-cpu", accel == ACCEL_KVM ? "host" : "max",
+		"-smp", smp, "-m", mem,
+		"-nodefaults", "-no-user-config", "-display", "none",
+		"-no-reboot",		/* a panic (panic=-1) ends qemu */
+		"-serial", serial,	/* the console, to console_log */
+		"-chardev", chardev,	/* the channel (guest.h) */
+		"-device", "isa-debugcon,chardev=latlab,iobase=0xe9",
+		"-kernel", k->image, "-initrd", initramfs, "-append", append,
+		NULL,
+	};
 
 	pid_t pid = fork();
 	if (pid != 0)
@@ -522,30 +491,31 @@ static pid_t start_qemu(const struct config *cfg, int v, int accel,
 	_exit(127);
 }
 
-/* Stop qemu: SIGTERM, then SIGKILL after 3 s. Returns its wait status. */
+/*
+ * Wait up to grace_ns for qemu to end by itself, then SIGTERM, then after
+ * 3 s SIGKILL. Returns its wait status.
+ */
 static int stop_qemu(pid_t pid, int64_t grace_ns)
 {
+	static const int signals[] = { 0, SIGTERM, SIGKILL };
 	int st = 0;
-	int64_t end = now_ns() + grace_ns;
 
-	while (waitpid(pid, &st, WNOHANG) == 0) {
-		if (now_ns() > end) {
-			kill(pid, SIGTERM);
-			end = now_ns() + 3 * NS_PER_S;
-			grace_ns = -1;
-			while (waitpid(pid, &st, WNOHANG) == 0) {
-				if (now_ns() > end) {
-					kill(pid, SIGKILL);
-					waitpid(pid, &st, 0);
-					return st;
-				}
-				usleep(20000);
-			}
-			return st;
+	for (size_t s = 0; s < sizeof(signals) / sizeof(signals[0]); s++) {
+		int last = signals[s] == SIGKILL;
+		int64_t end = now_ns() + (s == 0 ? grace_ns : 3 * NS_PER_S);
+
+		if (signals[s])
+			kill(pid, signals[s]);
+		for (;;) {
+			pid_t w = waitpid(pid, &st, last ? 0 : WNOHANG);
+
+			if (w == pid || (w < 0 && errno != EINTR))
+				return st;
+			if (!last && now_ns() > end)
+				break;
+			usleep(20000);
 		}
-		usleep(20000);
 	}
-	(void)grace_ns;
 	return st;
 }
 
