@@ -244,3 +244,23 @@ modules = $WORK/bogus.ko"
 	[ "$(grep -c ' = ok$' out/v/state)" -eq 2 ]
 	[ -z "$(find out -name '*.incoming' -o -name '*initramfs*')" ]
 }
+
+@test "qemu: SIGINT stops the guest at once; its unfinished cells stay pending (exit 130)" {
+	vm_setup
+	DURATION=3s vm_config stock "none, hackbench"
+	"$LATLAB" run c.ini -q >run1.log 2>&1 &
+	pid=$!
+	for _ in $(seq 1 900); do
+		grep -q ' = ok$' out/v/state 2>/dev/null && break
+		sleep 0.1
+	done
+	kill -INT "$pid"
+	SECONDS=0
+	rc=0
+	wait "$pid" || rc=$?
+	[ "$rc" -eq 130 ] || { cat run1.log; false; }
+	[ "$SECONDS" -lt 10 ]
+	! pgrep -f "qemu-system-x86_64.*$WORK" >/dev/null
+	grep -q '^0000-none-timer-tall-aspread-1 = ok$' out/v/state
+	grep -q '^0001-hackbench-timer-tall-aspread-1 = pending$' out/v/state
+}
