@@ -333,24 +333,6 @@ static int prepare_dir(struct campaign *cp, const char *output,
 	return mkdir_p(cp->dir);
 }
 
-/* A cell's directory from an earlier, unfinished run: kept beside, as .partial-N. */
-static void keep_partial(const char *dir)
-{
-	char to[PATH_MAX + CELL_ID_MAX + 340];
-	struct stat st;
-
-	if (stat(dir, &st) != 0)
-		return;
-	for (int n = 1; n < 1000; n++) {
-		snprintf(to, sizeof(to), "%s.partial-%d", dir, n);
-		if (stat(to, &st) == 0)
-			continue;
-		if (rename(dir, to) == 0)
-			log_info("kept the earlier, unfinished data of this cell as %s", to);
-		return;
-	}
-}
-
 /*
  * Room for one more cell: 1 MiB, 256 KiB a thread (hist.csv and
  * series.csv), and samples.bin when asked for.
@@ -692,7 +674,7 @@ static int run_cells(struct campaign *cp)
 			return EXIT_RUNTIME;
 		snprintf(dir, sizeof(dir), "%s/%s/%s/%s", cp->dir, cp->host,
 			 cp->kernel.release, c->id);
-		keep_partial(dir);
+		dir_keep_partial(dir);
 		/* if latlab dies now, the state says which cell was running */
 		cp->status[i] = CELL_RUNNING;
 		rc = write_progress(cp);
@@ -901,7 +883,7 @@ static int vm_fail_cell(struct campaign *cp, int i, const struct vm_outcome *out
 
 	snprintf(dir, sizeof(dir), "%s/%s/%s/%s", cp->dir, out->host,
 		 out->release, c->id);
-	keep_partial(dir);
+	dir_keep_partial(dir);
 	res.started_real = (int64_t)time(NULL) * NS_PER_S;
 	snprintf(res.reason, sizeof(res.reason), "%.200s; see console.log",
 		 out->why);
@@ -991,11 +973,13 @@ static int run_in_vm(struct campaign *cp, int v)
 		int pending = 0, probe, accel = choose_accel(cp, k, &probe);
 		struct vm_outcome out;
 
+		int first = -1;
 		fp = open_memstream(&cells, &cells_len);
 		for (int i = 0; fp && i < cp->ncells; i++)
 			if (cp->cells[i].kernel == v && !done(cp->status[i])) {
 				fprintf(fp, "%s\n", cp->cells[i].id);
-				pending++;
+				if (!pending++)
+					first = i;
 			}
 		if (fp)
 			fclose(fp);
@@ -1004,16 +988,24 @@ static int run_in_vm(struct campaign *cp, int v)
 			rc = fp ? 0 : -ENOMEM;
 			break;
 		}
-		if (signal_pending()) {
+		int stop = signal_pending() ? EXIT_INTERRUPTED
+			   : check_space(cp, &cp->cells[first]) ? -ENOSPC : 0;
+		if (stop) {
 			free(cells);
 			free(config_text);
-			return EXIT_INTERRUPTED;
+			return stop;
 		}
 		struct vm_guest g = { cfg, v, accel, config_text, cells, host };
 		snprintf(cpio, sizeof(cpio), "%s/%s.initramfs.tmp.%d", vmdir, k->name,
 			 (int)getpid());
 		rc = vm_initramfs(&g, cpio, err, sizeof(err));
 		free(cells);
+		if (rc == -ENOSPC || rc == -EDQUOT) {
+			/* the host's disk, not the variant: stop, give nothing up */
+			log_error("%s", err);
+			free(config_text);
+			return rc;
+		}
 		if (rc) {
 			char why[600];
 
@@ -1049,7 +1041,12 @@ static int run_in_vm(struct campaign *cp, int v)
 			break;
 		}
 		rc = vr.rc;
-		if (out.interrupted) {
+		if (out.host_errno) {
+			log_error("kernel variant %s: writing what the guest sent: %s",
+				  k->name, out.why);
+			rc = -out.host_errno;
+		}
+		if (out.interrupted || rc) {
 			free(out.sysinfo);
 			free(config_text);
 			return rc ? rc : EXIT_INTERRUPTED;

@@ -32,7 +32,7 @@ static int header(struct cpio *a, const char *name, mode_t mode,
 	fwrite(name, 1, namesize, a->fp);
 	fwrite(zeros, 1, PAD4(110 + namesize), a->fp);
 	if (ferror(a->fp))
-		a->err = -EIO;
+		a->err = errno ? -errno : -EIO;	/* ENOSPC is worth telling */
 	return a->err;
 }
 
@@ -100,7 +100,7 @@ int cpio_data(struct cpio *a, const char *name, mode_t mode, const void *data,
 	fwrite(data, 1, len, a->fp);
 	fwrite(zeros, 1, PAD4(len), a->fp);
 	if (ferror(a->fp))
-		a->err = -EIO;
+		a->err = errno ? -errno : -EIO;	/* ENOSPC is worth telling */
 	return a->err;
 }
 

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "log.h"
 #include "results.h"
 
 int afile_open(struct afile *af, const char *path)
@@ -262,4 +263,22 @@ int csv_table_col(const struct csv_table *t, const char *name)
 		if (strcmp(t->cell[0][c], name) == 0)
 			return c;
 	return -1;
+}
+
+/* A cell's directory from an earlier, unfinished run: kept beside, as .partial-N. */
+void dir_keep_partial(const char *dir)
+{
+	char to[2 * PATH_MAX];
+	struct stat st;
+
+	if (stat(dir, &st) != 0)
+		return;
+	for (int n = 1; n < 1000; n++) {
+		snprintf(to, sizeof(to), "%s.partial-%d", dir, n);
+		if (stat(to, &st) == 0)
+			continue;
+		if (rename(dir, to) == 0)
+			log_info("kept the earlier, unfinished data of this cell as %s", to);
+		return;
+	}
 }

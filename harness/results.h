@@ -39,6 +39,13 @@ int afile_write(const char *dir, const char *name,
 /* mkdir -p, mode 0755. 0 or -errno. */
 int mkdir_p(const char *path);
 
+/*
+ * A cell's directory from an earlier, unfinished run (dir exists): renamed
+ * to DIR.partial-N, the first N free, and said so. Results are never
+ * overwritten.
+ */
+void dir_keep_partial(const char *dir);
+
 /* A CSV row writer: fields are quoted only when they need it. */
 struct csvw {
 	FILE *fp;

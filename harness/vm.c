@@ -545,20 +545,7 @@ static int finish_cell(struct rx *r, const char *args, struct vm_outcome *out,
 	if (strcmp(id, out->running) != 0)
 		return 0;	/* not the cell that started: ignore */
 	if (access(r->incoming, F_OK) == 0) {
-		struct stat st;
-
-		if (stat(r->dir, &st) == 0) {
-			/* an earlier, unfinished try of this cell: kept */
-			char to[sizeof(r->dir) + 32];
-
-			for (int n = 1; n < 1000; n++) {
-				snprintf(to, sizeof(to), "%s.partial-%d", r->dir, n);
-				if (stat(to, &st) != 0) {
-					rename(r->dir, to);
-					break;
-				}
-			}
-		}
+		dir_keep_partial(r->dir);
 		if (rename(r->incoming, r->dir) != 0)
 			log_error("%s: %s", r->dir, strerror(errno));
 	}
@@ -669,16 +656,21 @@ int vm_boot(const struct config *cfg, int v, int accel, const char *initramfs,
 				snprintf(path, sizeof(path), "%s/%s", r.incoming, name);
 				fp = fopen(path, "wbe");
 			}
-			if (!fp)
-				log_error("cannot keep %s of cell %s from the guest: %s",
-					  name, out->running, strerror(errno));
-			rc = read_bytes(c, fp, size, deadline, h, &stopped);
-			if (fp && (fflush(fp) != 0 || fsync(fileno(fp)) != 0)) {
-				log_error("%s: %s", path, strerror(errno));
-				rc = -1;
+			if (!fp) {
+				out->host_errno = errno;
+				snprintf(out->why, sizeof(out->why), "cannot keep %s of cell %s: %s",
+					 name, out->running, strerror(errno));
+				break;
 			}
-			if (fp)
-				fclose(fp);
+			rc = read_bytes(c, fp, size, deadline, h, &stopped);
+			if (fflush(fp) != 0 || fsync(fileno(fp)) != 0) {
+				out->host_errno = errno;
+				snprintf(out->why, sizeof(out->why), "%.400s: %s", path,
+					 strerror(errno));
+			}
+			fclose(fp);
+			if (out->host_errno)
+				break;
 		} else if (strcmp(verb, "row") == 0 && sscanf(args, "%llu", &size) == 1) {
 			free(r.rows);
 			r.rows = NULL;
@@ -697,11 +689,14 @@ int vm_boot(const struct config *cfg, int v, int accel, const char *initramfs,
 			out->done = 1;
 			break;
 		}
+		/* a cell's files come after its measuring: each gives time anew */
+		if (!strcmp(verb, "file") || !strcmp(verb, "row") || !strcmp(verb, "brief"))
+			deadline = now_ns() + k->timeout + NS_PER_S * 10;
 		if (rc <= 0)
 			break;
 	}
 	int64_t grace = out->done ? POWEROFF_NS : 0;
-	if (!out->done) {
+	if (!out->done && !out->host_errno) {
 		if (stopped) {
 			out->interrupted = 1;
 			snprintf(out->why, sizeof(out->why), "stopped by a signal");

@@ -41,6 +41,7 @@ struct vm_outcome {
 	int hello;			/* the guest's latlab came up */
 	int done;			/* and said it finished */
 	int interrupted;		/* stopped by hooks->stop */
+	int host_errno;			/* the host could not write a file (why says) */
 	int finished;			/* cells handed to hooks->finished */
 	char running[CELL_ID_MAX];	/* started, not finished, when it stopped */
 	char why[512];			/* why the guest stopped early */

@@ -264,3 +264,31 @@ modules = $WORK/bogus.ko"
 	grep -q '^0000-none-timer-tall-aspread-1 = ok$' out/v/state
 	grep -q '^0001-hackbench-timer-tall-aspread-1 = pending$' out/v/state
 }
+
+@test "qemu: the host's disk fills while the guest runs: exit 3, nothing given up, no qemu left" {
+	vm_setup
+	[ "$(id -u)" -eq 0 ] || skip "needs root to mount"
+	mkdir full
+	mount -t tmpfs -o size=32m tmpfs full || skip "cannot mount tmpfs"
+	DURATION=2s vm_config stock "none, hackbench"
+	"$LATLAB" run c.ini -o "$WORK/full" -q >run.log 2>&1 &
+	pid=$!
+	# once qemu has its initramfs (the console log appears), fill the disk
+	for _ in $(seq 1 600); do
+		[ -e full/v/vm/stock-1.console.log ] && break
+		sleep 0.1
+	done
+	sleep 1
+	dd if=/dev/zero of=full/filler bs=64k 2>/dev/null || true
+	rc=0
+	wait "$pid" || rc=$?
+	[ "$rc" -eq 3 ] || { cat run.log; false; }
+	grep -q 'kernel variant stock: writing what the guest sent: .*No space left on device' run.log
+	! pgrep -f "qemu-system-x86_64.*$WORK" >/dev/null
+	# the cells are still to run, not given up: free the disk and resume
+	! grep -q 'skipped' full/v/state
+	rm full/filler
+	run timeout 200 "$LATLAB" run c.ini -o "$WORK/full"
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[ "$(grep -c ' = ok$' full/v/state)" -eq 2 ]
+}
