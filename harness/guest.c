@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <sys/io.h>
@@ -92,42 +93,46 @@ void guest_blob(const char *what, const void *data, size_t len)
 	pthread_mutex_unlock(&channel_lock);
 }
 
+/*
+ * A file as "LATLAB file NAME SIZE" and its bytes, streamed: a long cell's
+ * samples.bin need not fit in memory twice. Exactly SIZE bytes follow the
+ * header whatever happens, so the stream stays in step.
+ */
 static int send_file(const char *dir, const char *name)
 {
-	char path[4096], what[600];
-	size_t len = 0, cap = 0;
-	char *data = NULL;
+	char path[4096], head[600], buf[65536];
+	struct stat st;
+	off_t left;
+	int rc = 0;
 	FILE *fp;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	fp = fopen(path, "rbe");
 	if (!fp)
 		return -errno;
-	for (;;) {
-		if (len == cap) {
-			char *more = realloc(data, cap ? cap * 2 : 65536);
+	if (fstat(fileno(fp), &st) != 0) {
+		rc = -errno;
+		fclose(fp);
+		return rc;
+	}
+	int n = snprintf(head, sizeof(head), GUEST_MAGIC "file %s %lld\n", name,
+			 (long long)st.st_size);
+	pthread_mutex_lock(&channel_lock);
+	put(head, (size_t)n);
+	for (left = st.st_size; left > 0;) {
+		size_t want = left < (off_t)sizeof(buf) ? (size_t)left : sizeof(buf);
+		size_t got = rc ? 0 : fread(buf, 1, want, fp);
 
-			if (!more) {
-				free(data);
-				fclose(fp);
-				return -ENOMEM;
-			}
-			data = more;
-			cap = cap ? cap * 2 : 65536;
+		if (got < want) {
+			rc = -EIO;	/* shorter than it was: zeros keep the framing */
+			memset(buf + got, 0, want - got);
 		}
-		size_t n = fread(data + len, 1, cap - len, fp);
-		if (n == 0)
-			break;
-		len += n;
+		put(buf, want);
+		left -= (off_t)want;
 	}
-	int bad = ferror(fp);
+	pthread_mutex_unlock(&channel_lock);
 	fclose(fp);
-	if (!bad) {
-		snprintf(what, sizeof(what), "file %s", name);
-		guest_blob(what, data, len);
-	}
-	free(data);
-	return bad ? -EIO : 0;
+	return rc;
 }
 
 int guest_send_dir(const char *dir)
