@@ -888,8 +888,8 @@ static int vm_fail_cell(struct campaign *cp, int i, const struct vm_outcome *out
 	snprintf(res.reason, sizeof(res.reason), "%.200s; see console.log",
 		 out->why);
 	rc = mkdir_p(dir);
-	if (rc == 0)
-		rc = copy_file(console, dir, "console.log");
+	if (rc == 0 && copy_file(console, dir, "console.log") != 0)
+		log_warn("%s: no console log to keep beside the cell", console);
 	if (rc == 0 && out->sysinfo)
 		rc = afile_write(dir, "sysinfo.ini", fill_text, out->sysinfo);
 	if (rc == 0)
@@ -1425,9 +1425,12 @@ int campaign_run(const struct config *cfg, const struct run_opts *ro)
 	}
 	int other = 0, left = 0;
 	for (int i = 0; i < cp.ncells; i++) {
+		const struct cell *c = &cp.cells[i];
+
 		if (cp.status[i] != CELL_PENDING)
 			continue;
-		if (runs_here(&cp, &cp.cells[i]))
+		if (runs_here(&cp, c) ||
+		    (!ro->guest && cfg->kernel[c->kernel].runner == RUNNER_QEMU))
 			left++;
 		else
 			other++;

@@ -652,10 +652,16 @@ int vm_boot(const struct config *cfg, int v, int accel, const char *initramfs,
 			if (sscanf(args, "%255s %llu", name, &size) != 2 ||
 			    size > (unsigned long long)FILE_MAX)
 				continue;
-			if (safe_name(name) && mkdir_p(r.incoming) == 0) {
-				snprintf(path, sizeof(path), "%s/%s", r.incoming, name);
-				fp = fopen(path, "wbe");
+			if (!safe_name(name)) {
+				/* not a file of a cell directory: its bytes dropped */
+				rc = read_bytes(c, NULL, size, deadline, h, &stopped);
+				if (rc <= 0)
+					break;
+				continue;
 			}
+			snprintf(path, sizeof(path), "%s/%s", r.incoming, name);
+			if (mkdir_p(r.incoming) == 0)
+				fp = fopen(path, "wbe");
 			if (!fp) {
 				out->host_errno = errno;
 				snprintf(out->why, sizeof(out->why), "cannot keep %s of cell %s: %s",

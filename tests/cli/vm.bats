@@ -292,3 +292,71 @@ modules = $WORK/bogus.ko"
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
 	[ "$(grep -c ' = ok$' full/v/state)" -eq 2 ]
 }
+
+# A qemu that boots nothing: it writes the guest's side of the channel
+# from the script in $WORK/stream.sh, to test what the host makes of it.
+fake_qemu() {
+	mkdir -p bin
+	cat >bin/qemu-system-x86_64 <<'EOS'
+#!/bin/sh
+for a; do
+	case $a in file,id=latlab,path=*) out=${a#file,id=latlab,path=} ;; esac
+done
+exec >"$out"
+# blob VERB NAME TEXT: a header with TEXT's length, then TEXT
+blob() { printf 'LATLAB %s %s %d\n%s' "$1" "$2" "${#3}" "$3"; }
+. "$(dirname "$0")/../stream.sh"
+EOS
+	chmod +x bin/qemu-system-x86_64
+	: >vmlinuz-stock
+}
+
+@test "qemu: the host takes only what the channel may carry (fake guest)" {
+	fake_qemu
+	cat >stream.sh <<'EOS'
+echo "SeaBIOS chatter, not ours"
+echo "LATLAB hello fakehost 9.9-fake"
+echo "LATLAB log latlab: hello from the fake guest"
+echo "LATLAB start 0000-none-timer-tall-aspread-1"
+blob file ../escape "outside"
+blob file .hidden "hidden"
+blob file hist.csv "thread,cpu,metric,lo_ns,hi_ns,count
+"
+blob file cell.ini "[cell]
+status = ok
+"
+blob row "" "v,0000-none-timer-tall-aspread-1,0,fakehost,9.9-fake,stock,none,timer,all,spread,1000000,90,4096,1,fifo,ok,,
+"
+echo "LATLAB cell 0099-not-started ok"
+echo "LATLAB cell 0000-none-timer-tall-aspread-1 ok"
+echo "LATLAB done 0"
+EOS
+	KERNELS=$WORK vm_config stock none
+	PATH=$WORK/bin:$PATH run timeout 60 "$LATLAB" run c.ini
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[[ "$output" == *"latlab: guest stock: hello from the fake guest"* ]]
+	c=$WORK/out/v/fakehost/9.9-fake/0000-none-timer-tall-aspread-1
+	[ -f "$c/hist.csv" ] && [ -f "$c/cell.ini" ]
+	# names with a slash or a leading dot are refused
+	[ -z "$(find "$WORK" -name escape -o -name .hidden)" ]
+	grep -q '^0000-none-timer-tall-aspread-1 = ok$' out/v/state
+	grep -q '^v,0000-none-timer-tall-aspread-1,0,fakehost,9.9-fake,' out/v/cells.csv
+}
+
+@test "qemu: a stream cut in the middle of a file fails the cell, keeps nothing half-written" {
+	fake_qemu
+	cat >stream.sh <<'EOS'
+echo "LATLAB hello fakehost 9.9-fake"
+echo "LATLAB start 0000-none-timer-tall-aspread-1"
+printf 'LATLAB file hist.csv 1000\nonly a few bytes'
+EOS
+	KERNELS=$WORK vm_config stock none
+	PATH=$WORK/bin:$PATH run timeout 60 "$LATLAB" run c.ini
+	[ "$status" -eq 1 ] || { echo "$output"; false; }
+	c=$WORK/out/v/fakehost/9.9-fake/0000-none-timer-tall-aspread-1
+	grep -q '^status = fail' "$c/cell.ini"
+	grep -q '^reason = the guest stopped' "$c/cell.ini"
+	# the cell's files are latlab's own, complete: none of the cut one
+	! grep -q 'only a few' "$c/hist.csv"
+	[ -z "$(find "$WORK/out" -name '*.incoming')" ]
+}
