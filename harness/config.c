@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "argv.h"
 #include "config.h"
 #include "cpulist.h"
 #include "kernel.h"
@@ -112,6 +113,9 @@ const struct opt kernel_options[] = {
 	  NULL, 0),
 	ROW("append", OPT_STRING, OFF(struct kernel_def, append), 0, 0, "",
 	  "qemu: kernel command line additions (isolcpus=1 ...)", NULL, 0),
+	ROW("qemu_args", OPT_STRING, OFF(struct kernel_def, qemu_args), 0, 0, "",
+	  "qemu: more arguments for qemu-system-x86_64 (argv words, no shell): -icount shift=auto ...",
+	  NULL, 0),
 	ROW("cpus", OPT_INT, OFF(struct kernel_def, cpus), 1, 64, "2",
 	  "qemu: virtual CPUs", NULL, 0),
 	ROW("memory", OPT_SIZE, OFF(struct kernel_def, memory), 128LL << 20,
@@ -745,10 +749,23 @@ static int validate(struct config *cfg, char *err, size_t errlen)
 			/* the guest checks what it booted against it */
 			snprintf(k->match, sizeof(k->match), "%s",
 				 kernel_builtin_match(k->name) ? kernel_builtin_match(k->name) : "any");
+		char **words;
+		int nwords;
+
 		if (k->runner == RUNNER_QEMU && !k->image[0])
 			rc = cfg_fail(err, errlen, &k->loc,
 				      "[kernel.%s] runner = qemu needs 'image =' (a bzImage or vmlinuz)",
 				      k->name);
+		else if (k->qemu_args[0] && argv_split(k->qemu_args, &words, &nwords) != 0) {
+			char sec[CFG_NAME_MAX + 8];
+
+			snprintf(sec, sizeof(sec), "kernel.%s", k->name);
+			loc = key_loc(cfg, sec, "qemu_args", k->loc);
+			rc = cfg_fail(err, errlen, &loc,
+				      "qemu_args = '%s': an unclosed quote or a trailing backslash",
+				      k->qemu_args);
+		} else if (k->qemu_args[0])
+			free(words);
 		else if (!k->match[0])
 			rc = cfg_fail(err, errlen, &k->loc,
 				      "[kernel.%s] has no 'match ='", k->name);

@@ -58,6 +58,7 @@ struct kernel_def {
 	char modules[OPT_STR_MAX];	/* .ko files insmod'ed at boot, in order */
 	char initrd[OPT_STR_MAX];	/* a cpio archive appended to latlab's */
 	char append[OPT_STR_MAX];	/* kernel command line additions */
+	char qemu_args[OPT_STR_MAX];	/* more qemu arguments (argv words) */
 	int64_t cpus, memory;
 	int accel;			/* enum vm_accel */
 	int64_t boot_timeout;		/* boot to the guest latlab's hello */

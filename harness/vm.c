@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "argv.h"
 #include "cell.h"
 #include "cpio.h"
 #include "files.h"
@@ -452,7 +453,7 @@ static pid_t start_qemu(const struct config *cfg, int v, int accel,
 	snprintf(chardev, sizeof(chardev), "file,id=latlab,path=/dev/fd/%d", data_fd);
 	snprintf(append, sizeof(append), "console=ttyS0 panic=-1 printk.devkmsg=on %s",
 		 k->append);
-	const char *const argv[] = {
+	const char *const fixed[] = {
 		QEMU, "-machine", "pc",
 		"-accel", accel == ACCEL_KVM ? "kvm" : "tcg",
 		"-cpu", accel == ACCEL_KVM ? "host" : "max",
@@ -463,12 +464,29 @@ static pid_t start_qemu(const struct config *cfg, int v, int accel,
 		"-chardev", chardev,	/* the channel (guest.h) */
 		"-device", "isa-debugcon,chardev=latlab,iobase=0xe9",
 		"-kernel", k->image, "-initrd", initramfs, "-append", append,
-		NULL,
 	};
+	size_t nfixed = sizeof(fixed) / sizeof(fixed[0]);
+	char **extra = NULL;
+	int nextra = 0;
+
+	/* qemu_args = was checked with the config */
+	if (k->qemu_args[0] && argv_split(k->qemu_args, &extra, &nextra) != 0)
+		return -1;
+	const char **argv = calloc(nfixed + (size_t)nextra + 1, sizeof(*argv));
+	if (!argv) {
+		free(extra);
+		return -1;
+	}
+	memcpy(argv, fixed, sizeof(fixed));
+	for (int i = 0; i < nextra; i++)
+		argv[nfixed + (size_t)i] = extra[i];
 
 	pid_t pid = fork();
-	if (pid != 0)
+	if (pid != 0) {
+		free(argv);
+		free(extra);
 		return pid;
+	}
 	/* the child: its own process group, gone when latlab goes */
 	sigset_t none;
 	int null = open("/dev/null", O_RDONLY), log = open(qemu_log,

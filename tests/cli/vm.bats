@@ -299,6 +299,7 @@ fake_qemu() {
 	mkdir -p bin
 	cat >bin/qemu-system-x86_64 <<'EOS'
 #!/bin/sh
+printf '%s\n' "$@" >"$(dirname "$0")/../qemu.argv"
 for a; do
 	case $a in file,id=latlab,path=*) out=${a#file,id=latlab,path=} ;; esac
 done
@@ -331,10 +332,15 @@ echo "LATLAB cell 0099-not-started ok"
 echo "LATLAB cell 0000-none-timer-tall-aspread-1 ok"
 echo "LATLAB done 0"
 EOS
-	KERNELS=$WORK vm_config stock none
+	KERNELS=$WORK vm_config stock none 'qemu_args = -name "latlab guest" -rtc base=utc'
 	PATH=$WORK/bin:$PATH run timeout 60 "$LATLAB" run c.ini
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
 	[[ "$output" == *"latlab: guest stock: hello from the fake guest"* ]]
+	# qemu's argv: latlab's, then qemu_args' words (no shell)
+	grep -qx -- '-nodefaults' qemu.argv
+	grep -qx -- '-device' qemu.argv
+	grep -qx 'isa-debugcon,chardev=latlab,iobase=0xe9' qemu.argv
+	[ "$(tail -4 qemu.argv | tr '\n' '|')" = '-name|latlab guest|-rtc|base=utc|' ]
 	c=$WORK/out/v/fakehost/9.9-fake/0000-none-timer-tall-aspread-1
 	[ -f "$c/hist.csv" ] && [ -f "$c/cell.ini" ]
 	# names with a slash or a leading dot are refused

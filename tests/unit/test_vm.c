@@ -165,6 +165,12 @@ static void test_qemu_options(void **state)
 				   err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, ":6: accel = 'hvf': expected one of auto|kvm|tcg"));
 	config_free(cfg);
+
+	memset(cfg, 0, sizeof(*cfg));
+	assert_int_equal(load_text(cfg, "[matrix]\nkernel = rt\n[kernel.rt]\nrunner = qemu\nimage = x\nqemu_args = -name \"open\n",
+				   err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, ":6: qemu_args = '-name \"open': an unclosed quote"));
+	config_free(cfg);
 	free(cfg);
 }
 
