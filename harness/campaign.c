@@ -933,6 +933,82 @@ static int choose_accel(struct campaign *cp, const struct kernel_def *k,
 #define KVM_PROBE_NS (30 * NS_PER_S)
 
 /*
+ * The ids of variant v's cells still to run, one a line (malloc'ed), with
+ * their count and the index of the first; NULL when there are none.
+ */
+static char *pending_ids(const struct campaign *cp, int v, int *n, int *first)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&text, &len);
+
+	*n = 0;
+	*first = -1;
+	for (int i = 0; fp && i < cp->ncells; i++)
+		if (cp->cells[i].kernel == v && !done(cp->status[i])) {
+			fprintf(fp, "%s\n", cp->cells[i].id);
+			if (!(*n)++)
+				*first = i;
+		}
+	if (fp)
+		fclose(fp);
+	if (*n == 0) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+/* Variant v cannot run: its pending cells skipped, with why. 0 or -errno. */
+static int vm_give_up(struct campaign *cp, int v, const char *why)
+{
+	log_error("kernel variant %s: %s", cp->cfg->kernel[v].name, why);
+	give_up_variant(cp, v, why);
+	return write_progress(cp);
+}
+
+/*
+ * What a boot leaves of variant v's cells: the cell running when the
+ * guest hung or died fails; a boot that ran nothing counts against
+ * boot_attempts; a guest that finished with cells left cannot run them.
+ * Folds into *status; 0 or -errno.
+ */
+static int vm_after_boot(struct campaign *cp, int v, const struct vm_outcome *out,
+			 const char *console, int *status)
+{
+	const struct config *cfg = cp->cfg;
+	const char *name = cfg->kernel[v].name;
+	int i = out->running[0] ? cell_index(cp, out->running) : -1, n, first;
+	char why[PATH_MAX + 700];
+
+	if (i >= 0) {
+		fold_status(status, CELL_FAIL);
+		return vm_fail_cell(cp, i, out, console);
+	}
+	if (!out->done && !out->finished) {
+		cp->boot_tries[v]++;
+		log_error("kernel variant %s: %s (boot %d of %lld; console log: %s)",
+			  name, out->why, cp->boot_tries[v],
+			  (long long)cfg->campaign.boot_attempts, console);
+		if (cp->boot_tries[v] < cfg->campaign.boot_attempts)
+			return write_progress(cp);
+		snprintf(why, sizeof(why), "kernel variant %s did not run in qemu after %d boots: %.500s",
+			 name, cp->boot_tries[v], out->why);
+		*status = EXIT_RUNTIME;
+		return vm_give_up(cp, v, why);
+	}
+	char *left = out->done ? pending_ids(cp, v, &n, &first) : NULL;
+	if (left) {
+		free(left);
+		snprintf(why, sizeof(why), "the guest of kernel variant %s finished without running it (see %s)",
+			 name, console);
+		*status = EXIT_RUNTIME;
+		return vm_give_up(cp, v, why);
+	}
+	return write_progress(cp);
+}
+
+/*
  * Every pending cell of variant v, in qemu: boot, run what is left, and
  * again after a guest that hung or died, until each cell is done or the
  * variant is given up (boot_attempts boots that ran nothing). Returns the
@@ -946,79 +1022,49 @@ static int run_in_vm(struct campaign *cp, int v)
 	struct vm_run vr = { cp, v, EXIT_PASS, 0 };
 	struct vm_hooks hooks = { &vr, vm_finished, vm_stop };
 	char vmdir[PATH_MAX + 8], cpio[PATH_MAX + 80], console[PATH_MAX + 80],
-	     qlog[PATH_MAX + 80], err[512], host[160];
-	char *config_text = NULL;
+	     qlog[PATH_MAX + 80], err[512], host[160], qemu[PATH_MAX];
+	char *config_text = NULL, *cells;
 	size_t config_len = 0;
-	int rc;
+	int rc, pending, first;
 
-	snprintf(vmdir, sizeof(vmdir), "%s/vm", cp->dir);
-	snprintf(host, sizeof(host), "%.120s-vm", cp->host);
+	if (path_lookup("qemu-system-x86_64", qemu, sizeof(qemu)) != 0) {
+		rc = vm_give_up(cp, v, "qemu-system-x86_64 is not on PATH (install qemu-system-x86: make deps)");
+		return rc ? rc : EXIT_RUNTIME;
+	}
 	FILE *fp = open_memstream(&config_text, &config_len);
 	if (!fp)
 		return -ENOMEM;
 	config_write_ini(fp, cfg);
 	fclose(fp);
-	char qemu[PATH_MAX];
-	if (path_lookup("qemu-system-x86_64", qemu, sizeof(qemu)) != 0) {
-		char why[] = "qemu-system-x86_64 is not on PATH (install qemu-system-x86: make deps)";
-
-		log_error("kernel variant %s: %s", k->name, why);
-		give_up_variant(cp, v, why);
-		free(config_text);
-		rc = write_progress(cp);
-		return rc ? rc : EXIT_RUNTIME;
-	}
+	snprintf(vmdir, sizeof(vmdir), "%s/vm", cp->dir);
+	snprintf(host, sizeof(host), "%.120s-vm", cp->host);
 	rc = mkdir_p(vmdir);
 	remove_stale_temps(vmdir);	/* an initramfs of a latlab killed while booting */
-	while (rc == 0) {
-		char *cells = NULL;
-		size_t cells_len = 0;
-		int pending = 0, probe, accel = choose_accel(cp, k, &probe);
+	while (rc == 0 && (cells = pending_ids(cp, v, &pending, &first)) != NULL) {
+		int probe, accel = choose_accel(cp, k, &probe);
+		struct vm_guest g = { cfg, v, accel, config_text, cells, host };
 		struct vm_outcome out;
 
-		int first = -1;
-		fp = open_memstream(&cells, &cells_len);
-		for (int i = 0; fp && i < cp->ncells; i++)
-			if (cp->cells[i].kernel == v && !done(cp->status[i])) {
-				fprintf(fp, "%s\n", cp->cells[i].id);
-				if (!pending++)
-					first = i;
-			}
-		if (fp)
-			fclose(fp);
-		if (!fp || !pending) {
-			free(cells);
-			rc = fp ? 0 : -ENOMEM;
-			break;
-		}
-		int stop = signal_pending() ? EXIT_INTERRUPTED
-			   : check_space(cp, &cp->cells[first]) ? -ENOSPC : 0;
-		if (stop) {
-			free(cells);
-			free(config_text);
-			return stop;
-		}
-		struct vm_guest g = { cfg, v, accel, config_text, cells, host };
-		snprintf(cpio, sizeof(cpio), "%s/%s.initramfs.tmp.%d", vmdir, k->name,
-			 (int)getpid());
-		rc = vm_initramfs(&g, cpio, err, sizeof(err));
-		free(cells);
-		if (rc == -ENOSPC || rc == -EDQUOT) {
-			/* the host's disk, not the variant: stop, give nothing up */
-			log_error("%s", err);
-			free(config_text);
-			return rc;
-		}
-		if (rc) {
-			char why[600];
+		rc = signal_pending() ? EXIT_INTERRUPTED : check_space(cp, &cp->cells[first]);
+		if (rc == 0) {
+			snprintf(cpio, sizeof(cpio), "%s/%s.initramfs.tmp.%d", vmdir,
+				 k->name, (int)getpid());
+			rc = vm_initramfs(&g, cpio, err, sizeof(err));
+			if (rc == -ENOSPC || rc == -EDQUOT) {
+				log_error("%s", err);	/* the host's disk: stop, give nothing up */
+			} else if (rc < 0) {
+				char why[600];
 
-			snprintf(why, sizeof(why), "no initramfs for the guest: %s", err);
-			log_error("kernel variant %s: %s", k->name, why);
-			give_up_variant(cp, v, why);
-			vr.status = EXIT_RUNTIME;
-			rc = write_progress(cp);
-			break;
+				snprintf(why, sizeof(why), "no initramfs for the guest: %s", err);
+				vr.status = EXIT_RUNTIME;
+				rc = vm_give_up(cp, v, why);
+				free(cells);
+				continue;	/* nothing is left to boot for */
+			}
 		}
+		free(cells);
+		if (rc)
+			break;
 		vm_log_paths(cp, v, console, qlog, sizeof(console));
 		if (accel == ACCEL_TCG)
 			log_warn("kernel variant %s runs in qemu under TCG (the CPU is emulated): absolute latencies are emulation-bound; only the comparison between variants measured the same way means anything",
@@ -1035,12 +1081,10 @@ static int run_in_vm(struct campaign *cp, int v)
 		if (rc) {
 			char why[300];
 
-			snprintf(why, sizeof(why), "cannot start qemu-system-x86_64: %s (install qemu-system-x86)",
+			snprintf(why, sizeof(why), "cannot start qemu-system-x86_64: %s",
 				 strerror(-rc));
-			log_error("kernel variant %s: %s", k->name, why);
-			give_up_variant(cp, v, why);
 			vr.status = EXIT_RUNTIME;
-			rc = write_progress(cp);
+			rc = vm_give_up(cp, v, why);
 			break;
 		}
 		rc = vr.rc;
@@ -1048,54 +1092,19 @@ static int run_in_vm(struct campaign *cp, int v)
 			log_error("kernel variant %s: writing what the guest sent: %s",
 				  k->name, out.why);
 			rc = -out.host_errno;
-		}
-		if (out.interrupted || rc) {
-			free(out.sysinfo);
-			free(config_text);
-			return rc ? rc : EXIT_INTERRUPTED;
-		}
-		if (probe) {
-			cp->kvm = out.hello;
-			if (!out.hello) {
-				log_warn("accel = auto: a guest under KVM did not come up (%s): emulating the CPU (TCG) instead",
-					 out.why);
-				free(out.sysinfo);
-				continue;	/* not the kernel's fault: no boot counted */
+		} else if (rc == 0 && out.interrupted) {
+			rc = EXIT_INTERRUPTED;
+		} else if (rc == 0 && probe && !out.hello) {
+			/* not the kernel's fault: no boot counted */
+			log_warn("accel = auto: a guest under KVM did not come up (%s): emulating the CPU (TCG) instead",
+				 out.why);
+			cp->kvm = 0;
+		} else if (rc == 0) {
+			if (probe) {
+				log_info("accel = auto: KVM works");
+				cp->kvm = 1;
 			}
-			log_info("accel = auto: KVM works");
-		}
-		int i = out.running[0] ? cell_index(cp, out.running) : -1;
-		if (rc == 0 && i >= 0) {
-			rc = vm_fail_cell(cp, i, &out, console);
-			fold_status(&vr.status, CELL_FAIL);
-		} else if (rc == 0 && !out.done && !out.finished) {
-			/* nothing ran: the boot counts against the variant */
-			cp->boot_tries[v]++;
-			log_error("kernel variant %s: %s (boot %d of %lld; console log: %s)",
-				  k->name, out.why, cp->boot_tries[v],
-				  (long long)cfg->campaign.boot_attempts, console);
-			if (cp->boot_tries[v] >= cfg->campaign.boot_attempts) {
-				char why[900];
-
-				snprintf(why, sizeof(why), "kernel variant %s did not run in qemu after %d boots: %s",
-					 k->name, cp->boot_tries[v], out.why);
-				give_up_variant(cp, v, why);
-				vr.status = EXIT_RUNTIME;
-			}
-			rc = write_progress(cp);
-		} else if (rc == 0 && out.done) {
-			/* the guest ran what it could: what is left, it cannot */
-			char why[PATH_MAX + 200];
-
-			snprintf(why, sizeof(why), "the guest of kernel variant %s finished without running it (see %s)",
-				 k->name, console);
-			for (int j = 0; j < cp->ncells; j++)
-				if (cp->cells[j].kernel == v && !done(cp->status[j])) {
-					give_up_variant(cp, v, why);
-					vr.status = EXIT_RUNTIME;
-					break;
-				}
-			rc = write_progress(cp);
+			rc = vm_after_boot(cp, v, &out, console, &vr.status);
 		}
 		free(out.sysinfo);
 	}
