@@ -43,11 +43,25 @@ static const char *strip(const char *name)
 	return name;
 }
 
-static int have_dir(const struct cpio *a, const char *name)
+static int have(const struct cpio *a, const char *name)
 {
-	for (int i = 0; i < a->ndirs; i++)
-		if (strcmp(a->dirs[i], name) == 0)
+	for (int i = 0; i < a->nnames; i++)
+		if (strcmp(a->names[i], name) == 0)
 			return 1;
+	return 0;
+}
+
+/* Remember name; 0 or -ENOMEM. */
+static int note(struct cpio *a, const char *name)
+{
+	char **names = realloc(a->names, (size_t)(a->nnames + 1) * sizeof(*names));
+
+	if (!names)
+		return a->err = -ENOMEM;
+	a->names = names;
+	if (!(names[a->nnames] = strdup(name)))
+		return a->err = -ENOMEM;
+	a->nnames++;
 	return 0;
 }
 
@@ -71,21 +85,11 @@ static int parents(struct cpio *a, const char *name)
 
 int cpio_dir(struct cpio *a, const char *name)
 {
-	char **dirs;
-
 	name = strip(name);
-	if (a->err || !*name || have_dir(a, name))
+	if (a->err || !*name || have(a, name))
 		return a->err;
-	if (parents(a, name))
+	if (parents(a, name) || note(a, name))
 		return a->err;
-	dirs = realloc(a->dirs, (size_t)(a->ndirs + 1) * sizeof(*dirs));
-	if (!dirs || !(dirs[a->ndirs] = strdup(name))) {
-		if (dirs)
-			a->dirs = dirs;
-		return a->err = -ENOMEM;
-	}
-	a->dirs = dirs;
-	a->ndirs++;
 	return header(a, name, S_IFDIR | 0755, 2, 0);
 }
 
@@ -95,7 +99,10 @@ int cpio_data(struct cpio *a, const char *name, mode_t mode, const void *data,
 	static const char zeros[4];
 
 	name = strip(name);
-	if (parents(a, name) || header(a, name, S_IFREG | (mode & 07777), 1, len))
+	if (a->err || have(a, name))
+		return a->err;
+	if (parents(a, name) || note(a, name) ||
+	    header(a, name, S_IFREG | (mode & 07777), 1, len))
 		return a->err;
 	fwrite(data, 1, len, a->fp);
 	fwrite(zeros, 1, PAD4(len), a->fp);
@@ -135,11 +142,11 @@ int cpio_file(struct cpio *a, const char *name, const char *src)
 int cpio_finish(struct cpio *a)
 {
 	header(a, "TRAILER!!!", 0, 1, 0);
-	for (int i = 0; i < a->ndirs; i++)
-		free(a->dirs[i]);
-	free(a->dirs);
-	a->dirs = NULL;
-	a->ndirs = 0;
+	for (int i = 0; i < a->nnames; i++)
+		free(a->names[i]);
+	free(a->names);
+	a->names = NULL;
+	a->nnames = 0;
 	if (!a->err && fflush(a->fp) != 0)
 		a->err = -errno;
 	return a->err;

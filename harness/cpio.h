@@ -1,7 +1,8 @@
 /*
  * A cpio archive in the "newc" format the kernel unpacks as an initramfs
  * (Documentation/driver-api/early-userspace/buffer-format.rst). Parent
- * directories are added on the way; every entry is owned by root.
+ * directories are added on the way; every entry is owned by root; a name
+ * already in the archive is not added again (two programs' libc).
  */
 #ifndef LATLAB_CPIO_H
 #define LATLAB_CPIO_H
@@ -14,8 +15,8 @@ struct cpio {
 	FILE *fp;
 	unsigned ino;
 	int err;		/* first error (-errno); later calls do nothing */
-	char **dirs;		/* directories already in the archive */
-	int ndirs;
+	char **names;		/* every name already in the archive */
+	int nnames;
 };
 
 void cpio_start(struct cpio *a, FILE *fp);

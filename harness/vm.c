@@ -123,8 +123,8 @@ static int add_program(struct cpio *a, const char *name, const char *binary,
 			continue;	/* linux-vdso.so.1: the kernel's own */
 		path[strcspn(path, " \t\n")] = '\0';
 		if (rc == 0 && (rc = cpio_file(a, path, path)) != 0)
-			fail_with(err, errlen, rc, "%s (loaded by %s): %s", path, binary,
-			     strerror(-rc));
+			fail_with(err, errlen, rc, "%s (loaded by %s): %s", path,
+				  binary, strerror(-rc));
 	}
 	if (fp)
 		fclose(fp);
@@ -133,8 +133,8 @@ static int add_program(struct cpio *a, const char *name, const char *binary,
 	if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) ||
 	    WEXITSTATUS(st) != 0)
 		return rc ? rc : fail_with(err, errlen, -ENOEXEC,
-				      "%s --list %s failed: cannot tell which libraries it needs",
-				      interp, binary);
+					   "%s --list %s failed: cannot tell which libraries it needs",
+					   interp, binary);
 	return rc;
 }
 

@@ -87,6 +87,8 @@ static void test_cpio_layout(void **state)
 	assert_int_equal(cpio_file(&a, "lib/x86_64-linux-gnu/libx.so", src), 0);
 	assert_int_equal(cpio_dir(&a, "latlab"), 0);	/* already there */
 	assert_int_equal(cpio_data(&a, "init", 0755, "#!", 2), 0);
+	/* the same library for a second program: not added twice */
+	assert_int_equal(cpio_file(&a, "/lib/x86_64-linux-gnu/libx.so", src), 0);
 	/* a missing file is the caller's to name; the archive goes on */
 	assert_int_equal(cpio_file(&a, "bin/x", "/nonexistent/x"), -ENOENT);
 	assert_int_equal(cpio_finish(&a), 0);
