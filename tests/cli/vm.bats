@@ -219,17 +219,23 @@ modules = $WORK/bogus.ko"
 	grep -q 'latlab init: insmod bogus.ko failed' "$WORK/out/v/vm/stock-1.console.log"
 }
 
+# latlab run c.ini in the background ($pid, its output in run1.log), back
+# once the guest's first cell has come back; fails after 90 s
+run_until_first_cell() {
+	"$LATLAB" run c.ini -q >run1.log 2>&1 &
+	pid=$!
+	for _ in $(seq 1 900); do
+		grep -q ' = ok$' out/v/state 2>/dev/null && return 0
+		sleep 0.1
+	done
+	cat run1.log
+	return 1
+}
+
 @test "qemu: SIGKILL of the host latlab takes qemu with it; the next run resumes" {
 	vm_setup
 	DURATION=2s vm_config stock "none, hackbench"
-	"$LATLAB" run c.ini -q >run1.log 2>&1 &
-	pid=$!
-	# until the guest's first cell is back
-	for _ in $(seq 1 900); do
-		grep -q ' = ok$' out/v/state 2>/dev/null && break
-		sleep 0.1
-	done
-	grep -q ' = ok$' out/v/state
+	run_until_first_cell
 	kill -9 "$pid"
 	wait "$pid" || true
 	for _ in $(seq 1 50); do
@@ -248,12 +254,7 @@ modules = $WORK/bogus.ko"
 @test "qemu: SIGINT stops the guest at once; its unfinished cells stay pending (exit 130)" {
 	vm_setup
 	DURATION=3s vm_config stock "none, hackbench"
-	"$LATLAB" run c.ini -q >run1.log 2>&1 &
-	pid=$!
-	for _ in $(seq 1 900); do
-		grep -q ' = ok$' out/v/state 2>/dev/null && break
-		sleep 0.1
-	done
+	run_until_first_cell
 	kill -INT "$pid"
 	SECONDS=0
 	rc=0
