@@ -156,23 +156,24 @@ static void test_qemu_options(void **state)
 	assert_int_equal(mine->memory, 512LL << 20);
 	config_free(cfg);
 
-	memset(cfg, 0, sizeof(*cfg));
-	assert_int_equal(load_text(cfg, "[matrix]\nkernel = rt\n[kernel.rt]\nrunner = qemu\n",
-				   err, sizeof(err)), -EINVAL);
-	assert_non_null(strstr(err, ":3: [kernel.rt] runner = qemu needs 'image ='"));
-	config_free(cfg);
-
-	memset(cfg, 0, sizeof(*cfg));
-	assert_int_equal(load_text(cfg, "[matrix]\nkernel = rt\n[kernel.rt]\nrunner = qemu\nimage = x\naccel = hvf\n",
-				   err, sizeof(err)), -EINVAL);
-	assert_non_null(strstr(err, ":6: accel = 'hvf': expected one of auto|kvm|tcg"));
-	config_free(cfg);
-
-	memset(cfg, 0, sizeof(*cfg));
-	assert_int_equal(load_text(cfg, "[matrix]\nkernel = rt\n[kernel.rt]\nrunner = qemu\nimage = x\nqemu_args = -name \"open\n",
-				   err, sizeof(err)), -EINVAL);
-	assert_non_null(strstr(err, ":6: qemu_args = '-name \"open': an unclosed quote"));
-	config_free(cfg);
+	/* each bad config names its file:line and what is wrong */
+	static const struct {
+		const char *text, *want;
+	} bad[] = {
+		{ "[matrix]\nkernel = rt\n[kernel.rt]\nrunner = qemu\n",
+		  ":3: [kernel.rt] runner = qemu needs 'image ='" },
+		{ "[matrix]\nkernel = rt\n[kernel.rt]\nrunner = qemu\nimage = x\naccel = hvf\n",
+		  ":6: accel = 'hvf': expected one of auto|kvm|tcg" },
+		{ "[matrix]\nkernel = rt\n[kernel.rt]\nrunner = qemu\nimage = x\nqemu_args = -name \"open\n",
+		  ":6: qemu_args = '-name \"open': an unclosed quote" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		memset(cfg, 0, sizeof(*cfg));
+		assert_int_equal(load_text(cfg, bad[i].text, err, sizeof(err)), -EINVAL);
+		if (!strstr(err, bad[i].want))
+			fail_msg("case %zu: '%s' does not say '%s'", i, err, bad[i].want);
+		config_free(cfg);
+	}
 	free(cfg);
 }
 
