@@ -816,6 +816,20 @@ static int vm_finished(void *arg, const struct vm_cell *vc)
 	return vr->rc != 0;
 }
 
+/* The state says which cell the guest measures, as for a cell run here. */
+static int vm_started(void *arg, const char *id)
+{
+	struct vm_run *vr = arg;
+	struct campaign *cp = vr->cp;
+	int i = cell_index(cp, id);
+
+	if (i < 0 || cp->cells[i].kernel != vr->v || done(cp->status[i]))
+		return 0;
+	cp->status[i] = CELL_RUNNING;
+	vr->rc = write_progress(cp);
+	return vr->rc != 0;
+}
+
 static int vm_stop(void *arg)
 {
 	(void)arg;
@@ -1020,7 +1034,7 @@ static int run_in_vm(struct campaign *cp, int v)
 	const struct config *cfg = cp->cfg;
 	const struct kernel_def *k = &cfg->kernel[v];
 	struct vm_run vr = { cp, v, EXIT_PASS, 0 };
-	struct vm_hooks hooks = { &vr, vm_finished, vm_stop };
+	struct vm_hooks hooks = { &vr, vm_started, vm_finished, vm_stop };
 	char vmdir[PATH_MAX + 8], cpio[PATH_MAX + 80], console[PATH_MAX + 80],
 	     qlog[PATH_MAX + 80], err[512], host[160], qemu[PATH_MAX];
 	char *config_text = NULL, *cells;
@@ -1088,12 +1102,21 @@ static int run_in_vm(struct campaign *cp, int v)
 			break;
 		}
 		rc = vr.rc;
+		if (rc)
+			log_error("writing results under %s: %s", cp->dir, strerror(-rc));
 		if (out.host_errno) {
 			log_error("kernel variant %s: writing what the guest sent: %s",
 				  k->name, out.why);
 			rc = -out.host_errno;
 		} else if (rc == 0 && out.interrupted) {
-			rc = EXIT_INTERRUPTED;
+			/* the cell the guest measured is still to run */
+			int i = out.running[0] ? cell_index(cp, out.running) : -1;
+
+			if (i >= 0 && cp->status[i] == CELL_RUNNING)
+				cp->status[i] = CELL_PENDING;
+			rc = write_progress(cp);
+			if (rc == 0)
+				rc = EXIT_INTERRUPTED;
 		} else if (rc == 0 && probe && !out.hello) {
 			/* not the kernel's fault: no boot counted */
 			log_warn("accel = auto: a guest under KVM did not come up (%s): emulating the CPU (TCG) instead",

@@ -663,6 +663,11 @@ int vm_boot(const struct config *cfg, int v, int accel, const char *initramfs,
 			remove_flat_dir(r.incoming);
 			rx_reset(&r);
 			deadline = now_ns() + cell_ns + NS_PER_S * 10;
+			if (h->started(h->arg, out->running)) {
+				stopped = 1;
+				rc = 0;
+				break;
+			}
 		} else if (strcmp(verb, "file") == 0 && out->running[0]) {
 			char name[256], path[sizeof(r.incoming) + 300];
 			FILE *fp = NULL;

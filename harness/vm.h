@@ -31,6 +31,8 @@ struct vm_cell {
 
 struct vm_hooks {
 	void *arg;
+	/* the guest started a cell; nonzero stops */
+	int (*started)(void *arg, const char *id);
 	/* a finished cell, its files already in place; nonzero stops */
 	int (*finished)(void *arg, const struct vm_cell *cell);
 	/* nonzero: stop the guest now (SIGINT/SIGTERM) */
