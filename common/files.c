@@ -51,3 +51,19 @@ int path_lookup(const char *name, char *buf, size_t len)
 	buf[0] = '\0';
 	return -ENOENT;
 }
+
+int file_append(FILE *out, const char *src)
+{
+	char buf[65536];
+	size_t n;
+	FILE *in = fopen(src, "rbe");
+
+	if (!in)
+		return -errno;
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+		if (fwrite(buf, 1, n, out) != n)
+			break;
+	int rc = ferror(in) || ferror(out) ? -EIO : 0;
+	fclose(in);
+	return rc;
+}

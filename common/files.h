@@ -3,6 +3,7 @@
 #define LATLAB_FILES_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /*
  * The first line of a file, without its newline ("" for an empty file).
@@ -18,5 +19,8 @@ int self_dir(char *buf, size_t len);
  * PATH is unset) where NAME is executable. 0 or -ENOENT.
  */
 int path_lookup(const char *name, char *buf, size_t len);
+
+/* Append the bytes of the file src to out. 0 or -errno (-EIO: a short write). */
+int file_append(FILE *out, const char *src);
 
 #endif

@@ -786,16 +786,25 @@ static void fold_status(int *status, enum cell_status st)
 		*status = EXIT_THRESHOLD;
 }
 
+/* The index of a cell the guest names, if it is one it was given; else -1. */
+static int vm_cell_index(const struct vm_run *vr, const char *id)
+{
+	int i = cell_index(vr->cp, id);
+
+	return i >= 0 && vr->cp->cells[i].kernel == vr->v &&
+	       !done(vr->cp->status[i]) ? i : -1;
+}
+
 /* A cell the guest finished: its files are in place; take its rows. */
 static int vm_finished(void *arg, const struct vm_cell *vc)
 {
 	struct vm_run *vr = arg;
 	struct campaign *cp = vr->cp;
-	int i = cell_index(cp, vc->id);
+	int i = vm_cell_index(vr, vc->id);
 	struct cell_brief *b;
 
-	if (i < 0 || cp->cells[i].kernel != vr->v || done(cp->status[i]))
-		return 0;	/* not a cell it was given */
+	if (i < 0)
+		return 0;
 	cp->status[i] = vc->status;
 	free(cp->reason[i]);
 	cp->reason[i] = strdup(vc->reason);
@@ -821,9 +830,9 @@ static int vm_started(void *arg, const char *id)
 {
 	struct vm_run *vr = arg;
 	struct campaign *cp = vr->cp;
-	int i = cell_index(cp, id);
+	int i = vm_cell_index(vr, id);
 
-	if (i < 0 || cp->cells[i].kernel != vr->v || done(cp->status[i]))
+	if (i < 0)
 		return 0;
 	cp->status[i] = CELL_RUNNING;
 	vr->rc = write_progress(cp);
@@ -852,28 +861,20 @@ static void vm_log_paths(const struct campaign *cp, int v, char *console,
 	}
 }
 
+/* DIR/NAME: a copy of the file from, flushed to the disk. 0 or -errno. */
 static int copy_file(const char *from, const char *dir, const char *name)
 {
-	char to[2 * PATH_MAX], buf[65536];
-	FILE *in = fopen(from, "rbe"), *out;
-	size_t n;
-	int rc = 0;
+	char to[2 * PATH_MAX];
+	FILE *out;
+	int rc;
 
-	if (!in)
-		return -errno;
 	snprintf(to, sizeof(to), "%s/%s", dir, name);
 	out = fopen(to, "wbe");
-	if (!out) {
+	if (!out)
+		return -errno;
+	rc = file_append(out, from);
+	if (rc == 0 && (fflush(out) != 0 || fsync(fileno(out)) != 0))
 		rc = -errno;
-		fclose(in);
-		return rc;
-	}
-	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
-		if (fwrite(buf, 1, n, out) != n)
-			break;
-	if (ferror(in) || ferror(out) || fflush(out) != 0 || fsync(fileno(out)) != 0)
-		rc = -EIO;
-	fclose(in);
 	fclose(out);
 	return rc;
 }
@@ -1292,9 +1293,10 @@ static int guest_setup(struct campaign *cp)
 	}
 	while (fgets(line, sizeof(line), fp)) {
 		line[strcspn(line, "\n")] = '\0';
-		for (int i = 0; i < cp->ncells; i++)
-			if (strcmp(cp->cells[i].id, line) == 0)
-				cp->want[i] = 1;
+		int i = cell_index(cp, line);
+
+		if (i >= 0)
+			cp->want[i] = 1;
 	}
 	fclose(fp);
 	return EXIT_PASS;

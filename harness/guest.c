@@ -77,19 +77,14 @@ void guest_line(const char *fmt, ...)
 	pthread_mutex_unlock(&channel_lock);
 }
 
-static void blob_locked(const char *what, const void *data, size_t len)
+void guest_blob(const char *what, const void *data, size_t len)
 {
 	char head[512];
 	int n = snprintf(head, sizeof(head), GUEST_MAGIC "%s %zu\n", what, len);
 
+	pthread_mutex_lock(&channel_lock);
 	put(head, (size_t)n);
 	put(data, len);
-}
-
-void guest_blob(const char *what, const void *data, size_t len)
-{
-	pthread_mutex_lock(&channel_lock);
-	blob_locked(what, data, len);
 	pthread_mutex_unlock(&channel_lock);
 }
 

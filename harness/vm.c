@@ -225,23 +225,6 @@ static char *init_script(const struct vm_guest *g)
 	return text;
 }
 
-/* Append the bytes of src to fp (the kernel unpacks concatenated archives). */
-static int append_file(FILE *fp, const char *src)
-{
-	char buf[65536];
-	size_t n;
-	FILE *in = fopen(src, "rbe");
-
-	if (!in)
-		return -errno;
-	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
-		if (fwrite(buf, 1, n, fp) != n)
-			break;
-	int rc = ferror(in) || ferror(fp) ? -EIO : 0;
-	fclose(in);
-	return rc;
-}
-
 int vm_initramfs(const struct vm_guest *g, const char *path, char *err,
 		 size_t errlen)
 {
@@ -292,7 +275,8 @@ int vm_initramfs(const struct vm_guest *g, const char *path, char *err,
 		fail_with(err, errlen, rc, "%s: %s", path, strerror(-rc));
 	else if (rc)
 		cpio_finish(&a);
-	if (rc == 0 && k->initrd[0] && (rc = append_file(fp, k->initrd)) != 0)
+	/* the kernel unpacks concatenated archives */
+	if (rc == 0 && k->initrd[0] && (rc = file_append(fp, k->initrd)) != 0)
 		fail_with(err, errlen, rc, "[kernel.%s] initrd: %s: %s", k->name,
 		     k->initrd, strerror(-rc));
 	if (fclose(fp) != 0 && rc == 0)
