@@ -68,6 +68,29 @@ void log_info(const char *fmt, ...)
 	va_end(ap);
 }
 
+int vfail_at(char *err, size_t len, int rc, const char *file, int line,
+	     const char *fmt, va_list ap)
+{
+	int n = !file ? 0 : line > 0 ? snprintf(err, len, "%s:%d: ", file, line)
+				     : snprintf(err, len, "%s: ", file);
+
+	if (n < 0 || (size_t)n >= len)
+		n = 0;
+	vsnprintf(err + n, len - (size_t)n, fmt, ap);
+	return rc;
+}
+
+int fail_at(char *err, size_t len, int rc, const char *file, int line,
+	    const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfail_at(err, len, rc, file, line, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
 int fail_with(char *err, size_t len, int rc, const char *fmt, ...)
 {
 	va_list ap;

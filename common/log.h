@@ -2,6 +2,9 @@
 #ifndef LATLAB_LOG_H
 #define LATLAB_LOG_H
 
+#include <stdarg.h>
+#include <stddef.h>
+
 #define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
 
 /* "latlab: error: ..." */
@@ -24,5 +27,14 @@ void log_set_sink(void (*sink)(const char *line));
  */
 int fail_with(char *err, size_t len, int rc, const char *fmt, ...)
 	PRINTF_LIKE(4, 5);
+
+/*
+ * The same, the message after "FILE:LINE: " ("FILE: " when line is 0;
+ * nothing when file is NULL): where in a config or a data file it is.
+ */
+int fail_at(char *err, size_t len, int rc, const char *file, int line,
+	    const char *fmt, ...) PRINTF_LIKE(6, 7);
+int vfail_at(char *err, size_t len, int rc, const char *file, int line,
+	     const char *fmt, va_list ap) PRINTF_LIKE(6, 0);
 
 #endif

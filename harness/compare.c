@@ -182,6 +182,8 @@ static void fill_page(FILE *fp, void *arg)
 			html_emulated_banner(fp);
 			break;
 		}
+	for (int i = 0; i < c->ntrees; i++)
+		html_damaged(fp, &c->t[i]);
 	fputs("<p>Kernel variants and hosts compared:</p><ul>\n", fp);
 	for (int i = 0; i < c->nsides; i++) {
 		fputs("<li><b>", fp);
@@ -246,7 +248,7 @@ int compare_run(const char *const *dirs, int n, const char *out, int pdf)
 {
 	struct cmp *c = calloc(1, sizeof(*c));
 	char err[8192], path[PATH_MAX + 16];
-	int rc = 0, shared = 0, status = EXIT_RUNTIME;
+	int rc = 0, shared = 0, damaged = 0, status = EXIT_RUNTIME;
 
 	if (!c)
 		return EXIT_RUNTIME;
@@ -256,11 +258,13 @@ int compare_run(const char *const *dirs, int n, const char *out, int pdf)
 		return EXIT_USAGE;
 	}
 	for (int i = 0; i < n; i++) {
-		if (tree_read(&c->t[i], dirs[i], err, sizeof(err))) {
+		rc = tree_read(&c->t[i], dirs[i], err, sizeof(err));
+		if (rc) {
 			log_error("%s", err);
-			status = EXIT_USAGE;
+			status = rc == -ENOENT || rc == -ENOTDIR ? EXIT_USAGE : EXIT_RUNTIME;
 			goto out;
 		}
+		damaged += tree_log_damaged(&c->t[i]);
 		c->ntrees++;
 	}
 	if (collect(c))
@@ -299,7 +303,7 @@ int compare_run(const char *const *dirs, int n, const char *out, int pdf)
 	}
 	printf("%s/index.html: %d cells compared across %d kernel variants and hosts (%d trees)\n",
 	       c->out, shared, c->nsides, c->ntrees);
-	status = EXIT_PASS;
+	status = damaged ? EXIT_RUNTIME : EXIT_PASS;
 out:
 	for (int i = 0; i < c->ntrees; i++)
 		tree_free(&c->t[i]);

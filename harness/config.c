@@ -171,18 +171,15 @@ static const char set_file[] = "--set";
 static int cfg_fail(char *err, size_t len, const struct srcloc *loc,
 		    const char *fmt, ...) PRINTF_LIKE(4, 5);
 
+/* The message after the entry's "FILE:LINE: " (loc NULL: none); -EINVAL. */
 static int cfg_fail(char *err, size_t len, const struct srcloc *loc,
 		    const char *fmt, ...)
 {
 	va_list ap;
-	int n = 0;
 
-	if (loc && loc->file)
-		n = snprintf(err, len, "%s:%d: ", loc->file, loc->line);
-	if (n < 0 || (size_t)n >= len)
-		n = 0;
 	va_start(ap, fmt);
-	vsnprintf(err + n, len - (size_t)n, fmt, ap);
+	vfail_at(err, len, -EINVAL, loc ? loc->file : NULL, loc ? loc->line : 0,
+		 fmt, ap);
 	va_end(ap);
 	return -EINVAL;
 }
@@ -556,23 +553,17 @@ static int resolve_workload(struct config *cfg, struct workload_def *w,
 	return 0;
 }
 
+/* The CPU list's syntax only: whether its CPUs are online is preflight's. */
 static int check_load_cpus(const struct load_def *l, struct srcloc loc,
 			   char *err, size_t errlen)
 {
-	cpu_set_t set, online;
+	cpu_set_t set;
 
-	if (strcmp(l->cpus, "all") != 0 && strcmp(l->cpus, "housekeeping") != 0) {
-		if (cpulist_parse(l->cpus, &set) || CPU_COUNT(&set) == 0)
-			return cfg_fail(err, errlen, &loc,
-					"cpus = '%s': expected all, housekeeping or a CPU list",
-					l->cpus);
-		cpulist_online(&online);
-		for (int c = 0; c < CPU_SETSIZE; c++)
-			if (CPU_ISSET(c, &set) && !CPU_ISSET(c, &online))
-				return cfg_fail(err, errlen, &loc,
-						"cpus = '%s': CPU %d is not online",
-						l->cpus, c);
-	}
+	if (strcmp(l->cpus, "all") != 0 && strcmp(l->cpus, "housekeeping") != 0 &&
+	    (cpulist_parse(l->cpus, &set) || CPU_COUNT(&set) == 0))
+		return cfg_fail(err, errlen, &loc,
+				"cpus = '%s': expected all, housekeeping or a CPU list",
+				l->cpus);
 	return 0;
 }
 
@@ -595,8 +586,8 @@ static int resolve_load(struct config *cfg, struct load_def *l, char *err,
 					"unknown load type '%s' (latlab list shows them)",
 					l->type);
 	}
-	if (check_load_cpus(l, key_loc(cfg, section, "cpus", l->loc), err,
-			    errlen))
+	l->cpus_loc = key_loc(cfg, section, "cpus", l->loc);
+	if (check_load_cpus(l, l->cpus_loc, err, errlen))
 		return -EINVAL;
 	if (strcmp(l->instances, "per-cpu") != 0 &&
 	    (units_parse_int(l->instances, &n) || n < 1 || n > 1024)) {
@@ -695,37 +686,6 @@ static int add_builtin_defs(struct config *cfg, char *err, size_t errlen)
 	return 0;
 }
 
-static int check_affinity(const struct config *cfg, char *err, size_t errlen)
-{
-	const struct axis *ax = &cfg->matrix.affinity;
-	cpu_set_t online, set, iso;
-
-	cpulist_online(&online);
-	for (int i = 0; i < ax->n; i++) {
-		if (ax->v[i] == AFF_ISOLATED) {
-			if (cpulist_read_file("/sys/devices/system/cpu/isolated",
-					      &iso) != 0 || CPU_COUNT(&iso) == 0)
-				return cfg_fail(err, errlen, &ax->loc,
-						"affinity = isolated, but no CPU is isolated (boot with isolcpus=)");
-			continue;
-		}
-		if (ax->v[i] != AFF_LIST)
-			continue;
-		cpulist_parse(ax->s[i], &set);
-		for (int c = 0; c < CPU_SETSIZE; c++) {
-			char on[256];
-
-			if (!CPU_ISSET(c, &set) || CPU_ISSET(c, &online))
-				continue;
-			cpulist_format(&online, on, sizeof(on));
-			return cfg_fail(err, errlen, &ax->loc,
-					"affinity '%s': CPU %d is not online (online: %s)",
-					ax->s[i], c, on);
-		}
-	}
-	return 0;
-}
-
 static int validate(struct config *cfg, char *err, size_t errlen)
 {
 	struct srcloc loc;
@@ -783,8 +743,6 @@ static int validate(struct config *cfg, char *err, size_t errlen)
 		rc = resolve_load(cfg, &cfg->load[i], err, errlen);
 	for (int i = 0; rc == 0 && i < cfg->nworkloads; i++)
 		rc = resolve_workload(cfg, &cfg->workload[i], err, errlen);
-	if (rc == 0)
-		rc = check_affinity(cfg, err, errlen);
 	return rc;
 }
 

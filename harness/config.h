@@ -3,6 +3,8 @@
  * through the option tables below. config_load() either fills a complete,
  * validated struct config or fails with "file:line: reason" and leaves
  * nothing behind; nothing in latlab writes a file before it succeeds.
+ * It reads no machine state: whether this machine has the CPUs, isolated
+ * CPUs and kernel images a config names is where.h's question.
  */
 #ifndef LATLAB_CONFIG_H
 #define LATLAB_CONFIG_H
@@ -72,6 +74,7 @@ struct load_def {
 	char name[CFG_NAME_MAX];
 	char type[OPT_STR_MAX];
 	char cpus[OPT_STR_MAX];		/* all | housekeeping | CPU list */
+	struct srcloc cpus_loc;		/* where cpus = was set (or loc) */
 	char instances[OPT_STR_MAX];	/* a number, or per-cpu */
 	int64_t nice;
 	int64_t ready_timeout;		/* ns */

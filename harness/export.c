@@ -19,6 +19,7 @@
 #include "log.h"
 #include "results.h"
 #include "samples.h"
+#include "tree.h"
 #include "units.h"
 
 #define MAX_THREADS 1024
@@ -63,16 +64,10 @@ struct cell_data {
 	int64_t hist_us;
 };
 
-static const char *col(const struct csv_table *t, int r, const char *name)
-{
-	int c = csv_table_col(t, name);
-
-	return c >= 0 && c < t->ncols[r] ? t->cell[r][c] : "";
-}
-
+/* A number cell_files_read has checked. */
 static int64_t coln(const struct csv_table *t, int r, const char *name)
 {
-	return strtoll(col(t, r, name), NULL, 10);
+	return strtoll(csv_table_str(t, r, name), NULL, 10);
 }
 
 static void cell_data_free(struct cell_data *d)
@@ -82,53 +77,50 @@ static void cell_data_free(struct cell_data *d)
 }
 
 static int read_cell(const char *dir, const char *metric, int64_t hist_us,
-		     struct cell_data *d)
+		     struct cell_data *d, char *err, size_t errlen)
 {
-	struct csv_table s, h;
-	char path[PATH_MAX + 32];
+	struct cell_files f;
+	const struct csv_table *s = &f.summary, *h = &f.hist;
 	int rc;
 
 	memset(d, 0, sizeof(*d));
-	snprintf(path, sizeof(path), "%s/summary.csv", dir);
-	rc = csv_table_read(path, &s);
+	rc = cell_files_read(dir, &f, err, errlen);
 	if (rc)
 		return rc;
 	int64_t max_us = 0;
-	for (int r = 1; r < s.nrows && d->n < MAX_THREADS; r++) {
-		if (strcmp(col(&s, r, "metric"), metric))
+	for (int r = 1; r < s->nrows && d->n < MAX_THREADS; r++) {
+		if (strcmp(csv_table_str(s, r, "metric"), metric))
 			continue;
 		struct thread_data *t = &d->t[d->n++];
 
-		t->thread = (int)coln(&s, r, "thread");
-		t->cpu = (int)coln(&s, r, "cpu");
-		t->samples = coln(&s, r, "samples");
-		t->min = coln(&s, r, "min_ns");
-		t->mean = coln(&s, r, "mean_ns");
-		t->max = coln(&s, r, "max_ns");
+		t->thread = (int)coln(s, r, "thread");
+		t->cpu = (int)coln(s, r, "cpu");
+		t->samples = coln(s, r, "samples");
+		t->min = coln(s, r, "min_ns");
+		t->mean = coln(s, r, "mean_ns");
+		t->max = coln(s, r, "max_ns");
 		if (t->max / 1000 > max_us)
 			max_us = t->max / 1000;
 	}
-	csv_table_free(&s);
-	if (d->n == 0)
-		return -ENODATA;
+	rc = d->n == 0 ? -ENODATA : 0;
+	if (rc)
+		snprintf(err, errlen, "%s: no thread of metric %s", s->path, metric);
 	/* like cyclictest -h N: bins 0 .. N-1 µs; by default all of them */
 	d->hist_us = hist_us > 0 ? hist_us
 		: (max_us + 1 < HIST_US_CAP ? max_us + 1 : HIST_US_CAP);
-	for (int i = 0; i < d->n; i++) {
+	for (int i = 0; rc == 0 && i < d->n; i++) {
 		d->t[i].bins = calloc((size_t)d->hist_us, sizeof(uint64_t));
-		if (!d->t[i].bins)
-			return -ENOMEM;
+		if (!d->t[i].bins) {
+			snprintf(err, errlen, "out of memory");
+			rc = -ENOMEM;
+		}
 	}
-	snprintf(path, sizeof(path), "%s/hist.csv", dir);
-	rc = csv_table_read(path, &h);
-	if (rc)
-		return rc;
-	for (int r = 1; r < h.nrows; r++) {
-		if (strcmp(col(&h, r, "metric"), metric))
+	for (int r = 1; rc == 0 && r < h->nrows; r++) {
+		if (strcmp(csv_table_str(h, r, "metric"), metric))
 			continue;
-		int thread = (int)coln(&h, r, "thread");
-		int64_t lo = coln(&h, r, "lo_ns");
-		uint64_t count = (uint64_t)coln(&h, r, "count");
+		int64_t thread = coln(h, r, "thread");
+		int64_t lo = coln(h, r, "lo_ns");
+		uint64_t count = (uint64_t)coln(h, r, "count");
 
 		for (int i = 0; i < d->n; i++) {
 			struct thread_data *t = &d->t[i];
@@ -146,8 +138,8 @@ static int read_cell(const char *dir, const char *metric, int64_t hist_us,
 			}
 		}
 	}
-	csv_table_free(&h);
-	return 0;
+	cell_files_free(&f);
+	return rc;
 }
 
 static void footer_line(FILE *fp, const char *name, const struct cell_data *d,
@@ -335,11 +327,19 @@ int export_run(const char *format, const char *path, const char *out,
 		d = calloc(1, sizeof(*d));
 		if (!d)
 			return EXIT_RUNTIME;
-		rc = S_ISDIR(st.st_mode) ? read_cell(path, metric, hist_us, d) : -ENOTDIR;
-		if (rc) {
+		char err[PATH_MAX + 1024];
+
+		rc = S_ISDIR(st.st_mode) ? read_cell(path, metric, hist_us, d, err, sizeof(err))
+					 : -ENOTDIR;
+		if (rc == -ENOTDIR || rc == -ENOENT) {
 			log_error("%s: %s (a cell directory with summary.csv and hist.csv is needed)",
 				  path, strerror(-rc));
 			status = EXIT_USAGE;
+			goto out;
+		}
+		if (rc) {
+			/* its files are there but cannot be trusted */
+			log_error("%s", err);
 			goto out;
 		}
 	}

@@ -50,37 +50,38 @@ static void put(const void *data, size_t len)
 #endif
 }
 
-static void vline(const char *fmt, va_list ap)
+static void vline(enum chan_verb verb, const char *fmt, va_list ap)
 {
 	char buf[4096];
-	int n = snprintf(buf, sizeof(buf), GUEST_MAGIC);
+	int n = snprintf(buf, sizeof(buf), CHAN_MAGIC "%s ", chan_verbs[verb].name);
 
 	n += vsnprintf(buf + n, sizeof(buf) - (size_t)n - 1, fmt, ap);
 	if (n > (int)sizeof(buf) - 2)
 		n = (int)sizeof(buf) - 2;
 	/* one message, one line */
-	for (char *p = buf + sizeof(GUEST_MAGIC) - 1; p < buf + n; p++)
+	for (char *p = buf + sizeof(CHAN_MAGIC) - 1; p < buf + n; p++)
 		if (*p == '\n' || *p == '\r')
 			*p = ' ';
 	buf[n++] = '\n';
 	put(buf, (size_t)n);
 }
 
-void guest_line(const char *fmt, ...)
+void guest_say(enum chan_verb verb, const char *fmt, ...)
 {
 	va_list ap;
 
 	pthread_mutex_lock(&channel_lock);
 	va_start(ap, fmt);
-	vline(fmt, ap);
+	vline(verb, fmt, ap);
 	va_end(ap);
 	pthread_mutex_unlock(&channel_lock);
 }
 
-void guest_blob(const char *what, const void *data, size_t len)
+void guest_blob(enum chan_verb verb, const void *data, size_t len)
 {
 	char head[512];
-	int n = snprintf(head, sizeof(head), GUEST_MAGIC "%s %zu\n", what, len);
+	int n = snprintf(head, sizeof(head), CHAN_MAGIC "%s %zu\n",
+			 chan_verbs[verb].name, len);
 
 	pthread_mutex_lock(&channel_lock);
 	put(head, (size_t)n);
@@ -110,8 +111,8 @@ static int send_file(const char *dir, const char *name)
 		fclose(fp);
 		return rc;
 	}
-	int n = snprintf(head, sizeof(head), GUEST_MAGIC "file %s %lld\n", name,
-			 (long long)st.st_size);
+	int n = snprintf(head, sizeof(head), CHAN_MAGIC "%s %s %lld\n",
+			 chan_verbs[CHAN_FILE].name, name, (long long)st.st_size);
 	pthread_mutex_lock(&channel_lock);
 	put(head, (size_t)n);
 	for (left = st.st_size; left > 0;) {
@@ -156,5 +157,5 @@ int guest_send_dir(const char *dir)
 
 void guest_log(const char *line)
 {
-	guest_line("log %s", line);
+	guest_say(CHAN_LOG, "%s", line);
 }

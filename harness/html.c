@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "html.h"
+#include "tree.h"
 
 void html_text(FILE *fp, const char *s)
 {
@@ -75,4 +76,24 @@ void html_emulated_banner(FILE *fp)
 	fputs("<p class=\"warn\" id=\"emulated\"><b>Measured in qemu without KVM (TCG: the CPU is emulated).</b> "
 	      "Absolute latencies here are bound by the emulator, not by the kernel or the hardware; "
 	      "only the comparison between kernel variants measured the same way means anything.</p>\n", fp);
+}
+
+void html_damaged(FILE *fp, const struct tree *t)
+{
+	if (!t->nbad)
+		return;
+	fputs("<div class=\"warn\" id=\"damaged\"><p><b>", fp);
+	html_printf(fp, "%d cell%s of %s left out: their files cannot be trusted.",
+		    t->nbad, t->nbad == 1 ? "" : "s", t->dir);
+	fputs("</b> Nothing on this page is drawn from them.</p>\n<ul>\n", fp);
+	for (int i = 0; i < t->n; i++) {
+		if (!t->cell[i].bad)
+			continue;
+		fputs("<li class=\"damaged\">", fp);
+		html_text(fp, t->cell[i].id);
+		fputs(": ", fp);
+		html_text(fp, t->cell[i].bad);
+		fputs("</li>\n", fp);
+	}
+	fputs("</ul></div>\n", fp);
 }

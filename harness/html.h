@@ -30,4 +30,12 @@ const char *html_status_class(const char *status);
 /* The banner of a page whose figures come from an emulated CPU. */
 void html_emulated_banner(FILE *fp);
 
+struct tree;
+
+/*
+ * The cells of t whose files could not be trusted, each with why: a
+ * warning section, nothing when there are none.
+ */
+void html_damaged(FILE *fp, const struct tree *t);
+
 #endif

@@ -62,7 +62,7 @@ int prior_read(const char *dir, struct prior *p, char *err, size_t errlen)
 		return -EINVAL;
 	}
 	snprintf(path, sizeof(path), "%s/cells.csv", dir);
-	if (csv_table_read(path, &p->rows) != 0)
+	if (csv_table_read(path, &p->rows, err, errlen) != 0)
 		memset(&p->rows, 0, sizeof(p->rows));
 	return 0;
 }

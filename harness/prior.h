@@ -8,7 +8,8 @@
 
 #include <stdint.h>
 
-#include "cell.h"
+#include "matrix.h"
+#include "model.h"
 #include "results.h"
 
 struct prior_cell {

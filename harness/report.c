@@ -488,6 +488,7 @@ static void fill_index(FILE *fp, void *arg)
 	fputs("</p>\n", fp);
 	if (tree_emulated(&r->t))
 		html_emulated_banner(fp);
+	html_damaged(fp, &r->t);
 	html_sysinfo(fp, r);
 	html_cells(fp, r);
 	html_figures(fp, r, pg->pdf);
@@ -501,10 +502,12 @@ int report_run(const char *dir, int pdf, int quiet)
 	int rc;
 
 	memset(&r, 0, sizeof(r));
-	if (tree_read(&r.t, dir, err, sizeof(err))) {
+	rc = tree_read(&r.t, dir, err, sizeof(err));
+	if (rc) {
 		log_error("%s", err);
-		return EXIT_USAGE;
+		return rc == -ENOENT || rc == -ENOTDIR ? EXIT_USAGE : EXIT_RUNTIME;
 	}
+	tree_log_damaged(&r.t);
 	if (plotter_init(&r.plot)) {
 		log_error("the gnuplot scripts (plots/) are not installed beside latlab; set LATLAB_PLOTS");
 		tree_free(&r.t);
@@ -536,6 +539,7 @@ int report_run(const char *dir, int pdf, int quiet)
 	if (rc)
 		log_error("%s", err);
 	free(r.fig);
+	int damaged = r.t.nbad;
 	tree_free(&r.t);
-	return rc ? EXIT_RUNTIME : EXIT_PASS;
+	return rc || damaged ? EXIT_RUNTIME : EXIT_PASS;
 }

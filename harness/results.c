@@ -162,6 +162,8 @@ struct csv_build {
 	struct csv_table *t;
 	char **row;
 	int ncols;
+	int line;		/* the physical line being parsed */
+	int row_line;		/* the line the row being built began on */
 	int oom;
 };
 
@@ -188,56 +190,133 @@ static void on_row(int c, void *data)
 {
 	struct csv_build *b = data;
 	struct csv_table *t = b->t;
-	char ***cells = realloc(t->cell, (size_t)(t->nrows + 1) * sizeof(*cells));
-	int *ncols = realloc(t->ncols, (size_t)(t->nrows + 1) * sizeof(*ncols));
+	size_t n = (size_t)t->nrows + 1;
+	char ***cells = realloc(t->cell, n * sizeof(*cells));
+	int *ncols = realloc(t->ncols, n * sizeof(*ncols));
+	int *lines = realloc(t->line, n * sizeof(*lines));
 
 	(void)c;
 	if (cells)
 		t->cell = cells;
 	if (ncols)
 		t->ncols = ncols;
-	if (!cells || !ncols) {
+	if (lines)
+		t->line = lines;
+	if (!cells || !ncols || !lines) {
 		b->oom = 1;
 		return;
 	}
 	t->cell[t->nrows] = b->row;
+	t->line[t->nrows] = b->row_line;
 	t->ncols[t->nrows++] = b->ncols;
 	b->row = NULL;
 	b->ncols = 0;
+	/* called at the row's newline, before parse_lines counts it */
+	b->row_line = b->line + 1;
 }
 
-int csv_table_read(const char *path, struct csv_table *t)
+/* "PATH:LINE: why" (line 0: "PATH: why") in err; rc. */
+#define table_fail(err, len, path, line, rc, ...) \
+	fail_at(err, len, rc, path, line, __VA_ARGS__)
+
+/*
+ * A regular file, opened without waiting: a FIFO or a device put where a
+ * result file belongs is refused, not read forever. fd or -errno.
+ */
+static int open_regular(const char *path, off_t max, char *err, size_t len)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+
+	if (fd < 0)
+		return table_fail(err, len, path, 0, -errno, "%s", strerror(errno));
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > max) {
+		int rc = S_ISDIR(st.st_mode) ? -EISDIR : !S_ISREG(st.st_mode) ? -EINVAL
+			 : -EFBIG;
+
+		close(fd);
+		if (rc == -EFBIG)
+			return table_fail(err, len, path, 0, rc,
+					  "%lld bytes: larger than latlab reads (%lld)",
+					  (long long)st.st_size, (long long)max);
+		return table_fail(err, len, path, 0, rc, "%s",
+				  rc == -EISDIR ? "a directory, not a file"
+						: "not a regular file");
+	}
+	/* reads of a regular file do not wait: blocking mode for stdio */
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	return fd;
+}
+
+/* Parse buf[0..n) a line at a time, so each row knows its first line. */
+static int parse_lines(struct csv_parser *p, struct csv_build *b,
+		       const char *buf, size_t n)
+{
+	while (n > 0) {
+		const char *nl = memchr(buf, '\n', n);
+		size_t part = nl ? (size_t)(nl - buf) + 1 : n;
+
+		if (csv_parse(p, buf, part, on_field, on_row, b) != part)
+			return -EINVAL;
+		b->line += nl != NULL;
+		buf += part;
+		n -= part;
+	}
+	return 0;
+}
+
+int csv_table_read(const char *path, struct csv_table *t, char *err,
+		   size_t errlen)
 {
 	struct csv_parser p;
-	struct csv_build b = { .t = t };
-	char buf[65536];
-	size_t n;
-	int rc = 0;
-	FILE *fp = fopen(path, "re");
+	struct csv_build b = { .t = t, .line = 1, .row_line = 1 };
+	char buf[65536], last = '\n';
+	ssize_t n;
+	int rc = 0, fd;
 
 	memset(t, 0, sizeof(*t));
-	if (!fp)
-		return -errno;
+	snprintf(t->path, sizeof(t->path), "%s", path);
+	fd = open_regular(path, CSV_TABLE_MAX, err, errlen);
+	if (fd < 0)
+		return fd;
 	if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) != 0) {
-		fclose(fp);
-		return -ENOMEM;
+		close(fd);
+		return table_fail(err, errlen, path, 0, -ENOMEM, "out of memory");
 	}
-	while ((n = fread(buf, 1, sizeof(buf), fp)) > 0)
-		if (csv_parse(&p, buf, n, on_field, on_row, &b) != n) {
-			rc = -EINVAL;
+	while (rc == 0 && (n = read(fd, buf, sizeof(buf))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			rc = table_fail(err, errlen, path, b.line, -errno, "%s",
+					strerror(errno));
 			break;
 		}
-	if (ferror(fp))
-		rc = -EIO;
+		last = buf[n - 1];
+		if (parse_lines(&p, &b, buf, (size_t)n))
+			rc = table_fail(err, errlen, path, b.line, -EINVAL, "%s",
+					csv_strerror(csv_error(&p)));
+	}
 	if (rc == 0 && csv_fini(&p, on_field, on_row, &b) != 0)
-		rc = -EINVAL;
+		rc = table_fail(err, errlen, path, b.row_line, -EINVAL,
+				"a quoted field is never closed");
+	if (rc == 0 && last != '\n')
+		rc = table_fail(err, errlen, path, b.line, -EINVAL,
+				"the last line has no newline: the file was cut short");
 	csv_free(&p);
-	fclose(fp);
+	close(fd);
 	for (int i = 0; i < b.ncols; i++)
 		free(b.row[i]);
 	free(b.row);
 	if (b.oom)
-		rc = -ENOMEM;
+		rc = table_fail(err, errlen, path, 0, -ENOMEM, "out of memory");
+	for (int r = 1; rc == 0 && r < t->nrows; r++)
+		if (t->ncols[r] != t->ncols[0])
+			rc = table_fail(err, errlen, path, t->line[r], -EINVAL,
+					"%d fields, but the header has %d",
+					t->ncols[r], t->ncols[0]);
+	if (rc == 0 && t->nrows == 0)
+		rc = table_fail(err, errlen, path, 0, -EINVAL,
+				"empty: not even a header");
 	if (rc)
 		csv_table_free(t);
 	return rc;
@@ -252,6 +331,7 @@ void csv_table_free(struct csv_table *t)
 	}
 	free(t->cell);
 	free(t->ncols);
+	free(t->line);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -263,6 +343,53 @@ int csv_table_col(const struct csv_table *t, const char *name)
 		if (strcmp(t->cell[0][c], name) == 0)
 			return c;
 	return -1;
+}
+
+const char *csv_table_str(const struct csv_table *t, int row, const char *name)
+{
+	int c = csv_table_col(t, name);
+
+	return c >= 0 && c < t->ncols[row] ? t->cell[row][c] : "";
+}
+
+int csv_table_int(const struct csv_table *t, int row, const char *name,
+		  int64_t *v, char *err, size_t errlen)
+{
+	const char *s = csv_table_str(t, row, name);
+	char *end;
+
+	errno = 0;
+	long long x = strtoll(s, &end, 10);
+	if (csv_table_col(t, name) < 0)
+		return table_fail(err, errlen, t->path, 1, -EINVAL,
+				  "no column '%s'", name);
+	if (!s[0] || *end || end == s || s[0] == ' ')
+		return table_fail(err, errlen, t->path, t->line[row], -EINVAL,
+				  "%s = '%.40s' is not an integer", name, s);
+	if (errno == ERANGE)
+		return table_fail(err, errlen, t->path, t->line[row], -ERANGE,
+				  "%s = '%.40s' is out of range", name, s);
+	*v = x;
+	return 0;
+}
+
+int csv_table_num(const struct csv_table *t, int row, const char *name,
+		  double *v, char *err, size_t errlen)
+{
+	const char *s = csv_table_str(t, row, name);
+	char *end;
+
+	if (csv_table_col(t, name) < 0)
+		return table_fail(err, errlen, t->path, 1, -EINVAL,
+				  "no column '%s'", name);
+	errno = 0;
+	double x = strtod(s, &end);
+	if (!s[0] || *end || end == s || s[0] == ' ' || errno == ERANGE ||
+	    x != x || x - x != 0)
+		return table_fail(err, errlen, t->path, t->line[row], -EINVAL,
+				  "%s = '%.40s' is not a finite number", name, s);
+	*v = x;
+	return 0;
 }
 
 /* A cell's directory from an earlier, unfinished run: kept beside, as .partial-N. */

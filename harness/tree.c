@@ -3,16 +3,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model.h"
+#include "config.h"
+#include "log.h"
 #include "results.h"
 #include "tree.h"
 
 static const char *field(const struct csv_table *t, int row, const char *name)
 {
-	int c = csv_table_col(t, name);
-
-	return c >= 0 && c < t->ncols[row] ? t->cell[row][c] : "";
+	return csv_table_str(t, row, name);
 }
 
+/* A number of a row csv_table_int has already checked. */
 static int64_t num(const struct csv_table *t, int row, const char *name)
 {
 	return strtoll(field(t, row, name), NULL, 10);
@@ -23,38 +25,197 @@ static void copy(char *dst, size_t len, const char *src)
 	snprintf(dst, len, "%s", src);
 }
 
+static int metric_index(const char *name)
+{
+	for (int m = 0; m < METRIC_COUNT; m++)
+		if (strcmp(metric_name(m), name) == 0)
+			return m;
+	return -1;
+}
+
+/* Each of the comma-separated integer columns of row r parses whole. */
+static int row_ints(const struct csv_table *t, int r, const char *names,
+		    char *err, size_t len)
+{
+	char name[32];
+	int64_t v;
+
+	for (const char *p = names; *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] != 0)) {
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(p, ","), p);
+		if (csv_table_int(t, r, name, &v, err, len))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/* Every comma-separated column is in the header. */
+static int has_columns(const struct csv_table *t, const char *names,
+		       char *err, size_t len)
+{
+	char name[32];
+
+	for (const char *p = names; *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] != 0)) {
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(p, ","), p);
+		if (csv_table_col(t, name) < 0) {
+			snprintf(err, len, "%s:1: no column '%s': not latlab's", t->path, name);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* Summary rows: one per thread x metric; `samples` of each. */
+struct tally {
+	int64_t thread;
+	int metric;
+	uint64_t samples, counted;	/* summary.csv's, hist.csv's sum */
+};
+
+void cell_files_free(struct cell_files *f)
+{
+	csv_table_free(&f->summary);
+	csv_table_free(&f->hist);
+}
+
+static struct tally *find_tally(struct tally *ts, int n, int64_t thread, int metric)
+{
+	for (int i = 0; i < n; i++)
+		if (ts[i].thread == thread && ts[i].metric == metric)
+			return &ts[i];
+	return NULL;
+}
+
+static int check_summary(const struct csv_table *s, struct tally *ts, char *err,
+			 size_t len)
+{
+	int rc = has_columns(s, "thread,metric,samples,min_ns,max_ns", err, len);
+
+	for (int r = 1; rc == 0 && r < s->nrows; r++) {
+		struct tally *t = &ts[r - 1];
+		int64_t samples;
+
+		rc = row_ints(s, r, "thread,cpu,samples,min_ns,mean_ns,max_ns", err, len);
+		if (rc)
+			break;
+		t->thread = num(s, r, "thread");
+		t->metric = metric_index(field(s, r, "metric"));
+		samples = num(s, r, "samples");
+		if (t->metric < 0 || t->thread < 0 || samples < 0) {
+			snprintf(err, len, "%s:%d: thread %s, metric '%.20s', samples %s: not a thread, metric and count",
+				 s->path, s->line[r], field(s, r, "thread"),
+				 field(s, r, "metric"), field(s, r, "samples"));
+			return -EINVAL;
+		}
+		if (find_tally(ts, r - 1, t->thread, t->metric)) {
+			snprintf(err, len, "%s:%d: thread %lld, %s twice", s->path,
+				 s->line[r], (long long)t->thread, field(s, r, "metric"));
+			return -EINVAL;
+		}
+		t->samples = (uint64_t)samples;
+	}
+	return rc;
+}
+
+static int check_hist(const struct csv_table *h, struct tally *ts, int nts,
+		      char *err, size_t len)
+{
+	int rc = has_columns(h, "thread,metric,lo_ns,hi_ns,count", err, len);
+
+	for (int r = 1; rc == 0 && r < h->nrows; r++) {
+		int metric = metric_index(field(h, r, "metric"));
+		int64_t lo, hi, count;
+		struct tally *t;
+
+		rc = row_ints(h, r, "thread,lo_ns,hi_ns,count", err, len);
+		if (rc)
+			break;
+		lo = num(h, r, "lo_ns");
+		hi = num(h, r, "hi_ns");
+		count = num(h, r, "count");
+		t = find_tally(ts, nts, num(h, r, "thread"), metric);
+		if (!t) {
+			snprintf(err, len, "%s:%d: thread %s, metric '%.20s' is not in summary.csv",
+				 h->path, h->line[r], field(h, r, "thread"),
+				 field(h, r, "metric"));
+			return -EINVAL;
+		}
+		if (lo >= hi || count < 0) {
+			snprintf(err, len, "%s:%d: bucket [%lld, %lld) of count %lld: not a bucket",
+				 h->path, h->line[r], (long long)lo, (long long)hi,
+				 (long long)count);
+			return -EINVAL;
+		}
+		if (t->counted + (uint64_t)count < t->counted) {
+			snprintf(err, len, "%s:%d: counts overflow", h->path, h->line[r]);
+			return -EINVAL;
+		}
+		t->counted += (uint64_t)count;
+	}
+	for (int i = 0; rc == 0 && i < nts; i++)
+		if (ts[i].counted != ts[i].samples) {
+			snprintf(err, len, "%s: thread %lld's %s buckets hold %llu samples, summary.csv says %llu",
+				 h->path, (long long)ts[i].thread, metric_name(ts[i].metric),
+				 (unsigned long long)ts[i].counted,
+				 (unsigned long long)ts[i].samples);
+			return -EINVAL;
+		}
+	return rc;
+}
+
+int cell_files_read(const char *dir, struct cell_files *f, char *err, size_t len)
+{
+	char path[PATH_MAX + 600];
+	struct tally *ts = NULL;
+	int rc;
+
+	memset(f, 0, sizeof(*f));
+	snprintf(path, sizeof(path), "%s/summary.csv", dir);
+	rc = csv_table_read(path, &f->summary, err, len);
+	if (rc == 0) {
+		snprintf(path, sizeof(path), "%s/hist.csv", dir);
+		rc = csv_table_read(path, &f->hist, err, len);
+	}
+	if (rc == 0 && !(ts = calloc((size_t)f->summary.nrows, sizeof(*ts))))
+		rc = -ENOMEM;
+	if (rc == 0)
+		rc = check_summary(&f->summary, ts, err, len);
+	if (rc == 0)
+		rc = check_hist(&f->hist, ts, f->summary.nrows - 1, err, len);
+	free(ts);
+	if (rc)
+		cell_files_free(f);
+	return rc;
+}
+
 /* hist.csv rows of `metric`, all threads, into h. */
-static int read_hist(const char *dir, const char *metric, struct hist *h)
+static void add_hist(const struct csv_table *t, const char *metric, struct hist *h)
+{
+	for (int r = 1; r < t->nrows; r++)
+		if (strcmp(field(t, r, "metric"), metric) == 0)
+			hist_add_bucket(h, num(t, r, "lo_ns"), num(t, r, "hi_ns"),
+					(uint64_t)num(t, r, "count"));
+}
+
+/* The sum of load.csv's rates; a cell without load.csv had no load. */
+static int load_rate(const char *dir, double *sum, char *err, size_t len)
 {
 	struct csv_table t;
 	char path[PATH_MAX + 600];
 	int rc;
 
-	snprintf(path, sizeof(path), "%s/hist.csv", dir);
-	rc = csv_table_read(path, &t);
-	if (rc)
-		return rc;
-	for (int r = 1; r < t.nrows; r++)
-		if (strcmp(field(&t, r, "metric"), metric) == 0)
-			hist_add_bucket(h, num(&t, r, "lo_ns"), num(&t, r, "hi_ns"),
-					(uint64_t)num(&t, r, "count"));
-	csv_table_free(&t);
-	return 0;
-}
-
-static double load_rate(const char *dir)
-{
-	struct csv_table t;
-	char path[PATH_MAX + 600];
-	double sum = 0;
-
+	*sum = 0;
 	snprintf(path, sizeof(path), "%s/load.csv", dir);
-	if (csv_table_read(path, &t))
+	rc = csv_table_read(path, &t, err, len);
+	if (rc == -ENOENT)
 		return 0;
-	for (int r = 1; r < t.nrows; r++)
-		sum += strtod(field(&t, r, "ops_per_s"), NULL);
+	for (int r = 1; rc == 0 && r < t.nrows; r++) {
+		double v;
+
+		rc = csv_table_num(&t, r, "ops_per_s", &v, err, len);
+		*sum += v;
+	}
 	csv_table_free(&t);
-	return sum;
+	return rc;
 }
 
 /* The exact min and max over threads, from cells.csv's rows of a metric. */
@@ -77,7 +238,51 @@ static void exact_bounds(struct hist *h, const struct csv_table *t,
 	}
 }
 
-static int add_cell(struct tree *t, const struct csv_table *cs, int r)
+/* A path component from a file: one name, never a way out of the tree. */
+static int safe_name(const char *s)
+{
+	return s[0] && !strchr(s, '/') && strcmp(s, ".") && strcmp(s, "..");
+}
+
+#define CELL_INTS "index,interval_ns,priority,size,repeat"
+#define MEASURED_INTS "thread,samples,min_ns,p99_ns,max_ns,overruns,errors,bytes"
+
+/* Every row of the cell beginning at row r0 of cells.csv is whole. */
+static int check_rows(const struct tcell *c, const struct csv_table *cs, int r0,
+		      char *err, size_t len)
+{
+	double v;
+
+	if (!safe_name(c->id) || (strcmp(c->status, "pending") &&
+				  (!safe_name(c->host) || !safe_name(c->release)))) {
+		snprintf(err, len, "%s:%d: cell '%.40s', host '%.40s', kernel_release '%.40s': not names of directories",
+			 cs->path, cs->line[r0], c->id, c->host, c->release);
+		return -EINVAL;
+	}
+	if (cell_status_parse(c->status) < 0) {
+		snprintf(err, len, "%s:%d: status '%.20s' is not a cell status",
+			 cs->path, cs->line[r0], c->status);
+		return -EINVAL;
+	}
+	for (int r = r0; r < cs->nrows && !strcmp(field(cs, r, "cell"), c->id); r++) {
+		if (row_ints(cs, r, CELL_INTS, err, len))
+			return -EINVAL;
+		if (field(cs, r, "samples")[0] == '\0')
+			continue;	/* not measured: its statistics are empty */
+		if (row_ints(cs, r, MEASURED_INTS, err, len) ||
+		    csv_table_num(cs, r, "bytes_per_s", &v, err, len) ||
+		    metric_index(field(cs, r, "metric")) < 0) {
+			if (metric_index(field(cs, r, "metric")) < 0)
+				snprintf(err, len, "%s:%d: metric '%.20s' is not wakeup, io or response",
+					 cs->path, cs->line[r], field(cs, r, "metric"));
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static int add_cell(struct tree *t, const struct csv_table *cs, int r,
+		    char *err, size_t len)
 {
 	struct tcell *c;
 	struct tcell *cells = realloc(t->cell, (size_t)(t->n + 1) * sizeof(*c));
@@ -98,18 +303,26 @@ static int add_cell(struct tree *t, const struct csv_table *cs, int r)
 	copy(c->status, sizeof(c->status), field(cs, r, "status"));
 	copy(c->reason, sizeof(c->reason), field(cs, r, "reason"));
 	copy(c->policy, sizeof(c->policy), field(cs, r, "policy"));
+	if (check_rows(c, cs, r, err, len))
+		return -EINVAL;
 	c->index = num(cs, r, "index");
 	c->interval = num(cs, r, "interval_ns");
 	c->priority = num(cs, r, "priority");
 	c->size = num(cs, r, "size");
 	c->repeat = num(cs, r, "repeat");
-	snprintf(c->dir, sizeof(c->dir), "%s/%s/%s/%s", t->dir, c->host,
-		 c->release, c->id);
+	if (cell_path(c->dir, sizeof(c->dir), t->dir, c->host, c->release, c->id)) {
+		snprintf(err, len, "%s:%d: the cell's directory is too long a path",
+			 cs->path, cs->line[r]);
+		return -EINVAL;
+	}
 	return 0;
 }
 
-static int measure_cell(struct tcell *c, const struct csv_table *cs)
+static int measure_cell(struct tcell *c, const struct csv_table *cs, char *err,
+			size_t len)
 {
+	struct cell_files f;
+	uint64_t listed = 0;
 	int rc;
 
 	/* per thread: overruns, errors, bytes (the wakeup row of each) */
@@ -120,6 +333,7 @@ static int measure_cell(struct tcell *c, const struct csv_table *cs)
 		if (field(cs, r, "samples")[0] == '\0')
 			return 0;	/* not measured */
 		c->nthreads++;
+		listed += (uint64_t)num(cs, r, "samples");
 		c->overruns += (uint64_t)num(cs, r, "overruns");
 		c->errors += (uint64_t)num(cs, r, "errors");
 		c->bytes += (uint64_t)num(cs, r, "bytes");
@@ -130,43 +344,64 @@ static int measure_cell(struct tcell *c, const struct csv_table *cs)
 		    !strcmp(field(cs, r, "metric"), "io") &&
 		    num(cs, r, "p99_ns") > c->io_p99)
 			c->io_p99 = num(cs, r, "p99_ns");
-	if (c->nthreads)
-		c->bytes_per_s /= c->nthreads;
-	c->wakeup = malloc(sizeof(*c->wakeup));
-	c->response = malloc(sizeof(*c->response));
-	if (!c->wakeup || !c->response)
-		return -ENOMEM;
-	hist_init(c->wakeup);
-	hist_init(c->response);
-	rc = read_hist(c->dir, "wakeup", c->wakeup);
-	if (rc == 0)
-		rc = read_hist(c->dir, "response", c->response);
+	if (!c->nthreads)
+		return 0;	/* cells.csv lists nothing measured */
+	c->bytes_per_s /= c->nthreads;
+	rc = cell_files_read(c->dir, &f, err, len);
 	if (rc)
 		return rc;
+	c->wakeup = malloc(sizeof(*c->wakeup));
+	c->response = malloc(sizeof(*c->response));
+	if (!c->wakeup || !c->response) {
+		cell_files_free(&f);
+		return -ENOMEM;
+	}
+	hist_init(c->wakeup);
+	hist_init(c->response);
+	add_hist(&f.hist, "wakeup", c->wakeup);
+	add_hist(&f.hist, "response", c->response);
+	cell_files_free(&f);
+	if (c->wakeup->count != listed) {
+		snprintf(err, len, "%s/hist.csv: %llu wake-ups, cells.csv says %llu",
+			 c->dir, (unsigned long long)c->wakeup->count,
+			 (unsigned long long)listed);
+		return -EINVAL;
+	}
 	exact_bounds(c->wakeup, cs, c->id, "wakeup");
 	exact_bounds(c->response, cs, c->id, "response");
 	c->measured = c->wakeup->count > 0;
-	c->load_ops_per_s = load_rate(c->dir);
-	return 0;
+	return load_rate(c->dir, &c->load_ops_per_s, err, len);
+}
+
+/* A cell whose files cannot be trusted: kept in the list, not measured. */
+static int mark_bad(struct tree *t, struct tcell *c, const char *why)
+{
+	free(c->wakeup);
+	free(c->response);
+	c->wakeup = c->response = NULL;
+	c->measured = 0;
+	c->nthreads = 0;
+	c->bad = strdup(why);
+	t->nbad++;
+	return c->bad ? 0 : -ENOMEM;
 }
 
 int tree_read(struct tree *t, const char *dir, char *err, size_t errlen)
 {
 	struct csv_table cs;
-	char path[PATH_MAX + 600];
+	char path[PATH_MAX + 600], why[PATH_MAX + 1024];
 	int rc;
 
 	memset(t, 0, sizeof(*t));
 	snprintf(t->dir, sizeof(t->dir), "%s", dir);
 	snprintf(path, sizeof(path), "%s/cells.csv", dir);
-	rc = csv_table_read(path, &cs);
-	if (rc) {
-		snprintf(err, errlen, "%s: %s%s", path, strerror(-rc),
-			 rc == -ENOENT ? " (not a latlab results directory)" : "");
+	rc = csv_table_read(path, &cs, err, errlen);
+	if (rc == -ENOENT || rc == -ENOTDIR)
+		snprintf(err, errlen, "%s: %s (not a latlab results directory)",
+			 path, strerror(-rc));
+	if (rc)
 		return rc;
-	}
-	if (csv_table_col(&cs, "cell") < 0 || csv_table_col(&cs, "metric") < 0) {
-		snprintf(err, errlen, "%s: not a latlab cells.csv", path);
+	if (has_columns(&cs, CELLS_COLUMNS SUMMARY_COLUMNS, err, errlen)) {
 		csv_table_free(&cs);
 		return -EINVAL;
 	}
@@ -178,12 +413,13 @@ int tree_read(struct tree *t, const char *dir, char *err, size_t errlen)
 
 		if (t->n && strcmp(t->cell[t->n - 1].id, id) == 0)
 			continue;	/* rows of a cell are together */
-		rc = add_cell(t, &cs, r);
+		rc = add_cell(t, &cs, r, why, sizeof(why));
 		if (rc == 0 && strcmp(t->cell[t->n - 1].status, "pending"))
-			rc = measure_cell(&t->cell[t->n - 1], &cs);
+			rc = measure_cell(&t->cell[t->n - 1], &cs, why, sizeof(why));
+		if (rc && rc != -ENOMEM)
+			rc = mark_bad(t, &t->cell[t->n - 1], why);
 		if (rc)
-			snprintf(err, errlen, "%s: %s", t->cell[t->n - 1].dir,
-				 strerror(-rc));
+			snprintf(err, errlen, "%s: out of memory", path);
 	}
 	csv_table_free(&cs);
 	if (rc)
@@ -194,11 +430,20 @@ int tree_read(struct tree *t, const char *dir, char *err, size_t errlen)
 void tree_free(struct tree *t)
 {
 	for (int i = 0; i < t->n; i++) {
+		free(t->cell[i].bad);
 		free(t->cell[i].wakeup);
 		free(t->cell[i].response);
 	}
 	free(t->cell);
 	memset(t, 0, sizeof(*t));
+}
+
+int tree_log_damaged(const struct tree *t)
+{
+	for (int i = 0; i < t->n; i++)
+		if (t->cell[i].bad)
+			log_error("cell %s left out: %s", t->cell[i].id, t->cell[i].bad);
+	return t->nbad;
 }
 
 void tcell_key(const struct tcell *c, char *buf, size_t len)

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "hist.h"
+#include "results.h"
 
 struct tcell {
 	char id[160], host[128], release[128], kernel[64], load[64],
@@ -24,6 +25,7 @@ struct tcell {
 	int64_t io_p99;
 	double load_ops_per_s;	/* sum of load.csv */
 	int nthreads;
+	char *bad;		/* why its files cannot be trusted; NULL if fine */
 };
 
 struct tree {
@@ -31,14 +33,38 @@ struct tree {
 	char campaign[128];
 	int n;
 	struct tcell *cell;
+	int nbad;		/* cells with bad set */
 };
 
 /*
- * Read DIR/cells.csv and every measured cell's files. 0, or -errno with
- * a reason in err (not a results tree, a malformed file).
+ * Read DIR/cells.csv and every measured cell's files, trusting nothing
+ * unchecked: every number parses whole, every row has the header's
+ * fields, a histogram's counts add up to its thread's samples in
+ * summary.csv and to cells.csv's, and names joined into paths are single
+ * names. A cell that fails is kept in the list, unmeasured, with the
+ * reason ("FILE:LINE: ...") in its bad[] (t->nbad counts them). Returns 0,
+ * or -errno with a reason in err when cells.csv itself cannot be read
+ * (-ENOENT / -ENOTDIR: not a results directory).
  */
 int tree_read(struct tree *t, const char *dir, char *err, size_t errlen);
 void tree_free(struct tree *t);
+
+/* Each damaged cell of t on stderr, with why; returns t->nbad. */
+int tree_log_damaged(const struct tree *t);
+
+/* A measured cell's summary.csv and hist.csv, checked against each other. */
+struct cell_files {
+	struct csv_table summary, hist;
+};
+
+/*
+ * Read DIR/summary.csv and DIR/hist.csv: every number whole, a row per
+ * thread and metric in summary.csv, every bucket [lo_ns, hi_ns) with
+ * lo < hi and a thread and metric of summary.csv, and each thread's
+ * counts adding up to its samples. 0, or -errno with "FILE:LINE: reason".
+ */
+int cell_files_read(const char *dir, struct cell_files *f, char *err, size_t len);
+void cell_files_free(struct cell_files *f);
 
 /*
  * 1 when the cell was measured in a virtual machine with an emulated CPU

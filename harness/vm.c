@@ -16,10 +16,10 @@
 #include <unistd.h>
 
 #include "argv.h"
-#include "cell.h"
+#include "model.h"
 #include "cpio.h"
 #include "files.h"
-#include "guest.h"
+#include "channel.h"
 #include "log.h"
 #include "results.h"
 #include "units.h"
@@ -28,8 +28,6 @@
 #define QEMU "qemu-system-x86_64"
 /* after "done", the guest powers off; this long at most */
 #define POWEROFF_NS (30 * NS_PER_S)
-/* the biggest file a guest may send (samples.bin of a long cell) */
-#define FILE_MAX (1LL << 34)
 
 int vm_kvm_present(void)
 {
@@ -535,36 +533,6 @@ static void last_line(const char *path, char *out, size_t len)
 		fclose(fp);
 }
 
-static int finish_cell(struct rx *r, const char *args, struct vm_outcome *out,
-		       const struct vm_hooks *h)
-{
-	char id[CELL_ID_MAX], status[32];
-	int used = 0;
-	struct vm_cell cell;
-
-	if (sscanf(args, "%159s %31s %n", id, status, &used) < 2)
-		return 0;
-	if (strcmp(id, out->running) != 0)
-		return 0;	/* not the cell that started: ignore */
-	if (access(r->incoming, F_OK) == 0) {
-		dir_keep_partial(r->dir);
-		if (rename(r->incoming, r->dir) != 0)
-			log_error("%s: %s", r->dir, strerror(errno));
-	}
-	cell.id = id;
-	cell.status = cell_status_parse(status);
-	if (cell.status < 0)
-		cell.status = CELL_ERROR;
-	cell.reason = args + used;
-	cell.rows = r->rows ? r->rows : "";
-	cell.brief = r->brief ? r->brief : "";
-	out->running[0] = '\0';
-	out->finished++;
-	int stop = h->finished(h->arg, &cell);
-	rx_reset(r);
-	return stop;
-}
-
 /* A blob's bytes into a malloc'ed string. */
 static int read_text(struct chan *c, uint64_t size, char **text, int64_t deadline,
 		     const struct vm_hooks *h, int *stopped)
@@ -580,169 +548,306 @@ static int read_text(struct chan *c, uint64_t size, char **text, int64_t deadlin
 	return r;
 }
 
+/* One read of the channel: where it is, and what it has taken so far. */
+struct reader {
+	struct chan *c;
+	const struct vm_read_opts *o;
+	const struct vm_hooks *h;
+	struct vm_outcome *out;
+	struct rx r;
+	int64_t deadline;
+	int stopped;		/* hooks said stop */
+	int io;			/* last read: 1 more, 0 deadline/stop, -1 EOF */
+	int end;		/* set: stop reading, with this vm_end */
+	int taken;		/* the handler read its blob's bytes */
+};
+
+/* The guest is quiet between its messages at most this long, plus timeout. */
+#define SLACK_NS (10 * NS_PER_S)
+
+static void give_time(struct reader *d, int64_t ns)
+{
+	d->deadline = now_ns() + ns + SLACK_NS;
+}
+
+static void on_hello(struct reader *d, char *args, uint64_t size)
+{
+	struct vm_outcome *out = d->out;
+
+	(void)size;
+	/* the host and release name the guest's directories: single names */
+	if (sscanf(args, "%127s %127s", out->host, out->release) == 2 &&
+	    safe_name(out->host) && safe_name(out->release))
+		out->hello = 1;
+	else
+		snprintf(out->host, sizeof(out->host), "guest");
+	give_time(d, d->o->quiet_ns);
+}
+
+static void on_sysinfo(struct reader *d, char *args, uint64_t size)
+{
+	(void)args;
+	free(d->out->sysinfo);
+	d->out->sysinfo = NULL;
+	d->io = read_text(d->c, size, &d->out->sysinfo, d->deadline, d->h, &d->stopped);
+	d->taken = 1;
+}
+
+static void on_log(struct reader *d, char *args, uint64_t size)
+{
+	/* the guest's "latlab: ..." becomes "latlab: guest rt: ..." */
+	const char *text = strncmp(args, "latlab: ", 8) == 0 ? args + 8 : args;
+
+	(void)size;
+	fprintf(stderr, "latlab: guest %s: %s\n", d->o->variant, text);
+}
+
+static void on_start(struct reader *d, char *args, uint64_t size)
+{
+	struct vm_outcome *out = d->out;
+	struct rx *r = &d->r;
+	int rc;
+
+	(void)size;
+	if (!out->hello)
+		return;
+	args[strcspn(args, " ")] = '\0';
+	out->running[0] = '\0';
+	rx_reset(r);
+	/* only a cell the guest was given: asked before any file operation */
+	rc = safe_name(args) && strlen(args) < sizeof(out->running)
+	     ? d->h->started(d->h->arg, args) : -1;
+	if (rc < 0)
+		return;
+	if (rc > 0) {
+		d->stopped = 1;
+		d->end = VM_END_STOPPED;
+		return;
+	}
+	snprintf(out->running, sizeof(out->running), "%s", args);
+	cell_path(r->dir, sizeof(r->dir), d->o->tree, out->host, out->release,
+		  out->running);
+	snprintf(r->incoming, sizeof(r->incoming), "%s.incoming", r->dir);
+	remove_flat_dir(r->incoming);
+	give_time(d, d->o->cell_ns);
+}
+
+static void on_file(struct reader *d, char *args, uint64_t size)
+{
+	struct vm_outcome *out = d->out;
+	char *sp = strrchr(args, ' '), path[sizeof(d->r.incoming) + 300];
+	FILE *fp = NULL;
+
+	if (!out->running[0] || !sp)
+		return;
+	*sp = '\0';		/* args: the name; its size was parsed */
+	if (!safe_name(args))
+		return;		/* not a file of a cell directory: bytes dropped */
+	snprintf(path, sizeof(path), "%s/%s", d->r.incoming, args);
+	if (mkdir_p(d->r.incoming) == 0)
+		fp = fopen(path, "wbe");
+	if (!fp) {
+		out->host_errno = errno;
+		snprintf(out->why, sizeof(out->why), "cannot keep %s of cell %s: %s",
+			 args, out->running, strerror(errno));
+		d->end = VM_END_HOST;
+		return;
+	}
+	d->io = read_bytes(d->c, fp, size, d->deadline, d->h, &d->stopped);
+	d->taken = 1;
+	if (fflush(fp) != 0 || fsync(fileno(fp)) != 0) {
+		out->host_errno = errno;
+		snprintf(out->why, sizeof(out->why), "%.400s: %s", path, strerror(errno));
+		d->end = VM_END_HOST;
+	}
+	fclose(fp);
+	give_time(d, d->o->quiet_ns);
+}
+
+static void on_row(struct reader *d, char *args, uint64_t size)
+{
+	(void)args;
+	if (!d->out->running[0])
+		return;
+	free(d->r.rows);
+	d->r.rows = NULL;
+	d->io = read_text(d->c, size, &d->r.rows, d->deadline, d->h, &d->stopped);
+	d->taken = 1;
+	give_time(d, d->o->quiet_ns);
+}
+
+static void on_brief(struct reader *d, char *args, uint64_t size)
+{
+	(void)size;
+	if (!d->out->running[0])
+		return;
+	free(d->r.brief);
+	d->r.brief = strdup(args);
+	give_time(d, d->o->quiet_ns);
+}
+
+/* The cell that started is done: its files move in place; the hook takes it. */
+static void on_cell(struct reader *d, char *args, uint64_t size)
+{
+	struct vm_outcome *out = d->out;
+	struct rx *r = &d->r;
+	char id[CELL_ID_MAX], status[32];
+	struct vm_cell cell;
+	int used = 0;
+
+	(void)size;
+	if (sscanf(args, "%159s %31s %n", id, status, &used) < 2 ||
+	    !out->running[0] || strcmp(id, out->running) != 0)
+		return;	/* not the cell that started: ignored */
+	if (access(r->incoming, F_OK) == 0) {
+		dir_keep_partial(r->dir);
+		if (rename(r->incoming, r->dir) != 0)
+			log_error("%s: %s", r->dir, strerror(errno));
+	}
+	cell.id = id;
+	cell.status = cell_status_parse(status);
+	if (cell.status < 0)
+		cell.status = CELL_ERROR;
+	cell.reason = args + used;
+	cell.rows = r->rows ? r->rows : "";
+	cell.brief = r->brief ? r->brief : "";
+	out->running[0] = '\0';
+	out->finished++;
+	if (d->h->finished(d->h->arg, &cell)) {
+		d->stopped = 1;
+		d->end = VM_END_STOPPED;
+	}
+	rx_reset(r);
+	give_time(d, d->o->quiet_ns);
+}
+
+static void on_done(struct reader *d, char *args, uint64_t size)
+{
+	(void)args;
+	(void)size;
+	d->out->done = 1;
+	d->end = VM_END_DONE;
+}
+
+/* What the host does with each verb of channel.h. */
+static void (*const handlers[CHAN_NVERBS])(struct reader *, char *, uint64_t) = {
+	[CHAN_HELLO] = on_hello,
+	[CHAN_SYSINFO] = on_sysinfo,
+	[CHAN_LOG] = on_log,
+	[CHAN_START] = on_start,
+	[CHAN_FILE] = on_file,
+	[CHAN_ROW] = on_row,
+	[CHAN_BRIEF] = on_brief,
+	[CHAN_CELL] = on_cell,
+	[CHAN_DONE] = on_done,
+};
+
+enum vm_end vm_read(int fd, const struct vm_read_opts *o,
+		    const struct vm_hooks *h, struct vm_outcome *out)
+{
+	struct reader d = { .o = o, .h = h, .out = out, .end = -1 };
+	char line[4096];
+
+	memset(out, 0, sizeof(*out));
+	d.c = calloc(1, sizeof(*d.c));
+	if (!d.c) {
+		out->host_errno = ENOMEM;
+		snprintf(out->why, sizeof(out->why), "out of memory");
+		return VM_END_HOST;
+	}
+	d.c->fd = fd;
+	d.deadline = now_ns() + o->boot_ns;
+	while (d.end < 0) {
+		char *args;
+		uint64_t size;
+
+		d.io = read_line(d.c, line, sizeof(line), d.deadline, h, &d.stopped);
+		if (d.io <= 0)
+			break;
+		int verb = chan_parse(line, &args, &size);
+		if (verb < 0)
+			continue;	/* not the channel's, or garbled */
+		d.taken = 0;
+		handlers[verb](&d, args, size);
+		/* a blob nobody took is skipped, so the stream stays in step */
+		if (chan_verbs[verb].blob && !d.taken && d.end < 0)
+			d.io = read_bytes(d.c, NULL, size, d.deadline, h, &d.stopped);
+		if (d.io <= 0)
+			break;
+	}
+	if (d.end < 0)
+		d.end = d.stopped ? VM_END_STOPPED : d.io < 0 ? VM_END_EOF : VM_END_QUIET;
+	if (d.end == VM_END_STOPPED)
+		out->interrupted = 1;
+	if (d.r.incoming[0] && out->running[0])
+		remove_flat_dir(d.r.incoming);
+	rx_reset(&d.r);
+	free(d.c);
+	return (enum vm_end)d.end;
+}
+
 int vm_boot(const struct config *cfg, int v, int accel, const char *initramfs,
 	    const char *console_log, const char *qemu_log, const char *tree,
 	    int64_t boot_timeout, const struct vm_hooks *h,
 	    struct vm_outcome *out)
 {
 	const struct kernel_def *k = &cfg->kernel[v];
-	int64_t cell_ns = cfg->campaign.duration + k->timeout;
-	int64_t deadline = now_ns() + boot_timeout;
-	struct chan *c = calloc(1, sizeof(*c));
-	struct rx r = { 0 };
-	char line[4096];
-	int pipefd[2], stopped = 0, rc = 0;
+	struct vm_read_opts o = {
+		.tree = tree,
+		.variant = k->name,
+		.boot_ns = boot_timeout,
+		.cell_ns = cfg->campaign.duration + k->timeout,
+		.quiet_ns = k->timeout,
+	};
+	int pipefd[2];
+	char t[32];
 
 	memset(out, 0, sizeof(*out));
-	if (!c)
-		return -ENOMEM;
-	if (pipe2(pipefd, O_CLOEXEC) != 0) {
-		free(c);
+	if (pipe2(pipefd, O_CLOEXEC) != 0)
 		return -errno;
-	}
 	pid_t pid = start_qemu(cfg, v, accel, initramfs, console_log, qemu_log,
 			       pipefd[1]);
 	close(pipefd[1]);
 	if (pid < 0) {
-		rc = -errno;
+		int rc = -errno;
+
 		close(pipefd[0]);
-		free(c);
 		return rc;
 	}
-	c->fd = pipefd[0];
-	for (;;) {
-		rc = read_line(c, line, sizeof(line), deadline, h, &stopped);
-		if (rc <= 0)
-			break;
-		if (strncmp(line, GUEST_MAGIC, strlen(GUEST_MAGIC)) != 0)
-			continue;
-		char *verb = line + strlen(GUEST_MAGIC), *args = strchr(verb, ' ');
-		unsigned long long size = 0;
+	enum vm_end end = vm_read(pipefd[0], &o, h, out);
+	switch (end) {
+	case VM_END_DONE:
+	case VM_END_HOST:
+		break;
+	case VM_END_STOPPED:
+		snprintf(out->why, sizeof(out->why), "stopped by a signal");
+		break;
+	case VM_END_EOF: {
+		char last[256];
 
-		args = args ? (*args = '\0', args + 1) : verb + strlen(verb);
-		if (strcmp(verb, "log") == 0) {
-			/* the guest's "latlab: ..." becomes "latlab: guest rt: ..." */
-			const char *text = strncmp(args, "latlab: ", 8) == 0 ? args + 8 : args;
-
-			fprintf(stderr, "latlab: guest %s: %s\n", k->name, text);
-			continue;
-		}
-		if (strcmp(verb, "hello") == 0) {
-			if (sscanf(args, "%127s %127s", out->host, out->release) == 2 &&
-			    safe_name(out->host) && safe_name(out->release))
-				out->hello = 1;
-			else
-				snprintf(out->host, sizeof(out->host), "guest");
-			deadline = now_ns() + k->timeout + NS_PER_S * 10;
-		} else if (strcmp(verb, "sysinfo") == 0 && sscanf(args, "%llu", &size) == 1) {
-			free(out->sysinfo);
-			out->sysinfo = NULL;
-			rc = read_text(c, size, &out->sysinfo, deadline, h, &stopped);
-		} else if (strcmp(verb, "start") == 0 && out->hello) {
-			snprintf(out->running, sizeof(out->running), "%.*s",
-				 (int)strcspn(args, " "), args);
-			snprintf(r.dir, sizeof(r.dir), "%s/%s/%s/%s", tree,
-				 out->host, out->release, out->running);
-			snprintf(r.incoming, sizeof(r.incoming), "%s.incoming", r.dir);
-			remove_flat_dir(r.incoming);
-			rx_reset(&r);
-			deadline = now_ns() + cell_ns + NS_PER_S * 10;
-			if (h->started(h->arg, out->running)) {
-				stopped = 1;
-				rc = 0;
-				break;
-			}
-		} else if (strcmp(verb, "file") == 0 && out->running[0]) {
-			char name[256], path[sizeof(r.incoming) + 300];
-			FILE *fp = NULL;
-
-			if (sscanf(args, "%255s %llu", name, &size) != 2 ||
-			    size > (unsigned long long)FILE_MAX)
-				continue;
-			if (!safe_name(name)) {
-				/* not a file of a cell directory: its bytes dropped */
-				rc = read_bytes(c, NULL, size, deadline, h, &stopped);
-				if (rc <= 0)
-					break;
-				continue;
-			}
-			snprintf(path, sizeof(path), "%s/%s", r.incoming, name);
-			if (mkdir_p(r.incoming) == 0)
-				fp = fopen(path, "wbe");
-			if (!fp) {
-				out->host_errno = errno;
-				snprintf(out->why, sizeof(out->why), "cannot keep %s of cell %s: %s",
-					 name, out->running, strerror(errno));
-				break;
-			}
-			rc = read_bytes(c, fp, size, deadline, h, &stopped);
-			if (fflush(fp) != 0 || fsync(fileno(fp)) != 0) {
-				out->host_errno = errno;
-				snprintf(out->why, sizeof(out->why), "%.400s: %s", path,
-					 strerror(errno));
-			}
-			fclose(fp);
-			if (out->host_errno)
-				break;
-		} else if (strcmp(verb, "row") == 0 && sscanf(args, "%llu", &size) == 1) {
-			free(r.rows);
-			r.rows = NULL;
-			rc = read_text(c, size, &r.rows, deadline, h, &stopped);
-		} else if (strcmp(verb, "brief") == 0) {
-			free(r.brief);
-			r.brief = strdup(args);
-		} else if (strcmp(verb, "cell") == 0) {
-			if (finish_cell(&r, args, out, h)) {
-				stopped = 1;
-				rc = 0;
-				break;
-			}
-			deadline = now_ns() + k->timeout + NS_PER_S * 10;
-		} else if (strcmp(verb, "done") == 0) {
-			out->done = 1;
-			break;
-		}
-		/* a cell's files come after its measuring: each gives time anew */
-		if (!strcmp(verb, "file") || !strcmp(verb, "row") || !strcmp(verb, "brief"))
-			deadline = now_ns() + k->timeout + NS_PER_S * 10;
-		if (rc <= 0)
-			break;
+		/* qemu ended on its own: a panic (panic=-1 and -no-reboot),
+		 * a triple fault, or qemu refused */
+		last_line(qemu_log, last, sizeof(last));
+		snprintf(out->why, sizeof(out->why), "the guest stopped%s%s%s",
+			 out->hello ? "" : " before latlab started in it",
+			 last[0] ? ": qemu: " : " (kernel panic? see the console log)",
+			 last);
+		break;
 	}
-	int64_t grace = out->done ? POWEROFF_NS : 0;
-	if (!out->done && !out->host_errno) {
-		if (stopped) {
-			out->interrupted = 1;
-			snprintf(out->why, sizeof(out->why), "stopped by a signal");
-		} else if (rc < 0) {
-			char last[256];
-
-			/* qemu ended on its own: a panic (panic=-1 and
-			 * -no-reboot), a triple fault, or qemu refused */
-			last_line(qemu_log, last, sizeof(last));
-			snprintf(out->why, sizeof(out->why), "the guest stopped%s%s%s",
-				 out->hello ? "" : " before latlab started in it",
-				 last[0] ? ": qemu: " : " (kernel panic? see the console log)",
-				 last);
-		} else if (!out->hello) {
-			char t[32];
-
+	case VM_END_QUIET:
+		if (!out->hello) {
 			units_format_duration(boot_timeout, t, sizeof(t));
 			snprintf(out->why, sizeof(out->why),
 				 "the guest did not start latlab within %s (boot_timeout)", t);
-		} else {
-			char t[32];
-
-			units_format_duration(out->running[0] ? cell_ns : k->timeout, t, sizeof(t));
-			snprintf(out->why, sizeof(out->why),
-				 "the guest hung: no word from it for %s%s", t,
-				 out->running[0] ? " (duration + timeout)" : " (timeout)");
+			break;
 		}
+		units_format_duration(out->running[0] ? o.cell_ns : k->timeout, t, sizeof(t));
+		snprintf(out->why, sizeof(out->why),
+			 "the guest hung: no word from it for %s%s", t,
+			 out->running[0] ? " (duration + timeout)" : " (timeout)");
+		break;
 	}
-	close(c->fd);
-	stop_qemu(pid, grace);
-	if (r.incoming[0])
-		remove_flat_dir(r.incoming);
-	rx_reset(&r);
-	free(c);
+	close(pipefd[0]);
+	stop_qemu(pid, out->done ? POWEROFF_NS : 0);
 	return 0;
 }

@@ -31,7 +31,10 @@ struct vm_cell {
 
 struct vm_hooks {
 	void *arg;
-	/* the guest started a cell; nonzero stops */
+	/*
+	 * the guest started a cell: 0 takes it; < 0: not a cell this guest
+	 * was given (nothing of it is written); > 0 stops
+	 */
 	int (*started)(void *arg, const char *id);
 	/* a finished cell, its files already in place; nonzero stops */
 	int (*finished)(void *arg, const struct vm_cell *cell);
@@ -69,6 +72,35 @@ int vm_boot(const struct config *cfg, int v, int accel, const char *initramfs,
 	    const char *console_log, const char *qemu_log, const char *tree,
 	    int64_t boot_timeout, const struct vm_hooks *hooks,
 	    struct vm_outcome *out);
+
+/* How a read of the guest channel ended. */
+enum vm_end {
+	VM_END_DONE,		/* the guest said done */
+	VM_END_EOF,		/* the stream ended: qemu is gone */
+	VM_END_QUIET,		/* no word within its deadline */
+	VM_END_STOPPED,		/* a hook said stop (out->interrupted) */
+	VM_END_HOST,		/* the host could not write (out->host_errno) */
+};
+
+struct vm_read_opts {
+	const char *tree;	/* a finished cell to tree/HOST/RELEASE/CELL */
+	const char *variant;	/* the kernel variant, in the log lines */
+	int64_t boot_ns;	/* to the guest's hello */
+	int64_t cell_ns;	/* a cell's duration + timeout, from its start */
+	int64_t quiet_ns;	/* between other messages (timeout) */
+};
+
+/*
+ * Read the guest channel (channel.h) from fd until the guest is done, the
+ * stream ends, a deadline passes (each plus 10 s), a hook stops it, or a
+ * file cannot be written. A cell's files land in CELL.incoming and move
+ * to CELL when the guest says the cell is done; a cell that did not
+ * finish leaves nothing. Names the guest gives are used only as single
+ * path components, and a cell only when hooks->started takes it. Fills
+ * *out (free out->sysinfo after); out->why is vm_boot's to write.
+ */
+enum vm_end vm_read(int fd, const struct vm_read_opts *o,
+		    const struct vm_hooks *h, struct vm_outcome *out);
 
 /* /dev/kvm can be opened for reading and writing. */
 int vm_kvm_present(void);

@@ -72,3 +72,30 @@ check_bad() {
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"nope.ini: No such file or directory"* ]]
 }
+
+@test "a config for a bigger machine: plan prints it and marks what cannot run here; run is exit 2; status reads its tree" {
+	printf '[campaign]\nname = big\nduration = 100ms\noutput = %s/out\n[matrix]\naffinity = 0, 7\n' "$WORK" >big.ini
+	run "$LATLAB" plan big.ini
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[[ "$output" == *"0000-none-timer-t1-a0-1"*" here"* ]]
+	[[ "$output" == *"0001-none-timer-t1-a7-1"*"cannot run here"* ]]
+	[[ "$output" == *"1 cell cannot run on this machine: big.ini:6: affinity '7': CPU 7 is not online (online: "* ]]
+	[[ "$output" == *"latlab run refuses this config on this machine (exit 2)"* ]]
+	run "$LATLAB" run big.ini
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"big.ini:6: affinity '7': CPU 7 is not online"* ]]
+	[ ! -e "$WORK/out" ]
+	# a tree measured on the bigger machine, copied here: status reads it
+	printf '[campaign]\nname = big\nduration = 100ms\noutput = %s/out\n[matrix]\naffinity = 0\n' "$WORK" >small.ini
+	run "$LATLAB" run small.ini -q
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	sed -i 's/^affinity = 0$/affinity = 0, 7/' "$WORK/out/big/campaign.ini"
+	grep -q '^affinity = 0, 7$' "$WORK/out/big/campaign.ini"
+	run "$LATLAB" status "$WORK/out/big"
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[[ "$output" == *"campaign big in $WORK/out/big: 2 cells"* ]]
+}
+
+@test "a load's CPUs this machine lacks: run is exit 2 naming cpus =" {
+	check_bad '[matrix]\nload = l\n[load.l]\ntype = cpu\ncpus = 0-1000\n' "8: [load.l] cpus = '0-1000': CPU "
+}

@@ -1,5 +1,6 @@
 /* CSV writing (through libcsv and back), atomic files, ring, kernel match. */
 #include <errno.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -55,12 +56,12 @@ static void fill_rows(FILE *fp, void *arg)
 static void test_csv_roundtrip(void **state)
 {
 	struct csv_table t;
-	char path[128];
+	char path[128], err[PATH_MAX + 256];
 
 	(void)state;
 	assert_int_equal(afile_write(dir, "t.csv", fill_rows, NULL), 0);
 	snprintf(path, sizeof(path), "%s/t.csv", dir);
-	assert_int_equal(csv_table_read(path, &t), 0);
+	assert_int_equal(csv_table_read(path, &t, err, sizeof(err)), 0);
 	assert_int_equal(t.nrows, 2);
 	assert_int_equal(t.ncols[1], 8);
 	assert_string_equal(t.cell[1][0], "plain");
@@ -86,7 +87,7 @@ static void test_csv_roundtrip(void **state)
 static void test_csv_malformed(void **state)
 {
 	struct csv_table t;
-	char path[128];
+	char path[128], err[PATH_MAX + 256];
 	FILE *fp;
 
 	(void)state;
@@ -94,8 +95,8 @@ static void test_csv_malformed(void **state)
 	fp = fopen(path, "w");
 	fputs("a,b\n\"unterminated,1\n", fp);
 	fclose(fp);
-	assert_int_equal(csv_table_read(path, &t), -EINVAL);
-	assert_int_equal(csv_table_read("/nonexistent.csv", &t), -ENOENT);
+	assert_int_equal(csv_table_read(path, &t, err, sizeof(err)), -EINVAL);
+	assert_int_equal(csv_table_read("/nonexistent.csv", &t, err, sizeof(err)), -ENOENT);
 }
 
 static void fill_text(FILE *fp, void *arg)
@@ -104,6 +105,119 @@ static void fill_text(FILE *fp, void *arg)
 }
 
 /* The old file stays whole until the new one is complete. */
+struct table_case {
+	const char *text;
+	int rc;
+	const char *want;	/* in err, after "PATH:" */
+};
+
+/* What csv_table_read refuses, and the line it names. */
+static void test_csv_strict(void **state)
+{
+	static const struct table_case cases[] = {
+		{ "a,b\n1,2\n", 0, NULL },
+		{ "a,b\n1,2", -EINVAL, "2: the last line has no newline: the file was cut short" },
+		{ "a,b\n1\n", -EINVAL, "2: 1 fields, but the header has 2" },
+		{ "a,b\n1,2,3\n", -EINVAL, "2: 3 fields, but the header has 2" },
+		/* a row spanning lines is named by the line it begins on */
+		{ "a,b\n\"x\ny\",1\n3\n", -EINVAL, "4: 1 fields, but the header has 2" },
+		{ "a,b\n\"open,1\n", -EINVAL, "2: a quoted field is never closed" },
+		{ "", -EINVAL, " empty: not even a header" },
+		{ "a,b\n1,\"2\"x\n", -EINVAL, "2: " },
+	};
+	char path[128], err[PATH_MAX + 256];
+	struct csv_table t;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/strict.csv", dir);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		FILE *fp = fopen(path, "w");
+		char want[300];
+
+		assert_non_null(fp);
+		fputs(cases[i].text, fp);
+		fclose(fp);
+		err[0] = '\0';
+		int rc = csv_table_read(path, &t, err, sizeof(err));
+		if (rc != cases[i].rc)
+			fail_msg("case %zu: rc %d, want %d (%s)", i, rc, cases[i].rc, err);
+		snprintf(want, sizeof(want), "%s:%s", path, cases[i].want ? cases[i].want : "");
+		if (cases[i].want && !strstr(err, want))
+			fail_msg("case %zu: '%s', want '%s'", i, err, want);
+		csv_table_free(&t);
+	}
+}
+
+/* A FIFO or a directory where a file belongs: refused at once. */
+static void test_csv_not_regular(void **state)
+{
+	char path[128], err[PATH_MAX + 256];
+	struct csv_table t;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/fifo.csv", dir);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	assert_int_equal(csv_table_read(path, &t, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "not a regular file"));
+	assert_int_equal(csv_table_read(dir, &t, err, sizeof(err)), -EISDIR);
+	assert_non_null(strstr(err, "a directory, not a file"));
+	assert_int_equal(csv_table_read("/dev/zero", &t, err, sizeof(err)), -EINVAL);
+}
+
+struct num_case {
+	const char *text;
+	int rc;
+	int64_t v;
+};
+
+/* A number is taken only when it parses whole. */
+static void test_csv_numbers(void **state)
+{
+	static const struct num_case ints[] = {
+		{ "12", 0, 12 }, { "-7", 0, -7 }, { "12x", -EINVAL, 0 },
+		{ " 12", -EINVAL, 0 }, { "", -EINVAL, 0 }, { "1.5", -EINVAL, 0 },
+		{ "9223372036854775807", 0, INT64_MAX },
+		{ "9223372036854775808", -ERANGE, 0 },
+		{ "-9223372036854775809", -ERANGE, 0 },
+	};
+	static const char *const bad_nums[] = { "nan", "inf", "-inf", "1e999", "1.5x", "" };
+	char path[128], err[PATH_MAX + 256];
+	struct csv_table t;
+	int64_t v;
+	double d;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/nums.csv", dir);
+	for (size_t i = 0; i < sizeof(ints) / sizeof(ints[0]); i++) {
+		FILE *fp = fopen(path, "w");
+
+		fprintf(fp, "n,x\n\"%s\",2.5\n", ints[i].text);
+		fclose(fp);
+		assert_int_equal(csv_table_read(path, &t, err, sizeof(err)), 0);
+		v = 0;
+		int rc = csv_table_int(&t, 1, "n", &v, err, sizeof(err));
+		if (rc != ints[i].rc || (rc == 0 && v != ints[i].v))
+			fail_msg("'%s': rc %d v %lld", ints[i].text, rc, (long long)v);
+		if (rc)
+			assert_non_null(strstr(err, ":2: n = '"));
+		assert_int_equal(csv_table_num(&t, 1, "x", &d, err, sizeof(err)), 0);
+		assert_true(d == 2.5);
+		assert_int_equal(csv_table_int(&t, 1, "nosuch", &v, err, sizeof(err)), -EINVAL);
+		assert_non_null(strstr(err, ":1: no column 'nosuch'"));
+		csv_table_free(&t);
+	}
+	for (size_t i = 0; i < sizeof(bad_nums) / sizeof(bad_nums[0]); i++) {
+		FILE *fp = fopen(path, "w");
+
+		fprintf(fp, "x\n\"%s\"\n", bad_nums[i]);
+		fclose(fp);
+		assert_int_equal(csv_table_read(path, &t, err, sizeof(err)), 0);
+		if (csv_table_num(&t, 1, "x", &d, err, sizeof(err)) != -EINVAL)
+			fail_msg("'%s' taken as a number", bad_nums[i]);
+		csv_table_free(&t);
+	}
+}
+
 static void test_atomic_replace(void **state)
 {
 	char path[128], buf[64];
@@ -237,6 +351,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_csv_roundtrip),
 		cmocka_unit_test(test_csv_malformed),
+		cmocka_unit_test(test_csv_strict),
+		cmocka_unit_test(test_csv_not_regular),
+		cmocka_unit_test(test_csv_numbers),
 		cmocka_unit_test(test_atomic_replace),
 		cmocka_unit_test(test_mkdir_p),
 		cmocka_unit_test(test_ring),

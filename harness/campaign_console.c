@@ -1,0 +1,172 @@
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "campaign_run.h"
+#include "files.h"
+#include "hist.h"
+#include "log.h"
+#include "worker.h"
+
+/*
+ * On a terminal one line redrawn in place about twice a second; without
+ * one, a plain line every minute of a long cell.
+ */
+void cp_tick(void *arg, int64_t elapsed, const int64_t max[3])
+{
+	struct ticker *t = arg;
+	int64_t dur = t->cp->cfg->campaign.duration;
+	int64_t every = t->tty ? 500 * NS_PER_MS : 60 * NS_PER_S;
+	char el[32], total[32], eta[32];
+
+	if (elapsed < 0 || elapsed - t->last_ns < every)
+		return;
+	t->last_ns = elapsed;
+	units_format_elapsed(elapsed, el, sizeof(el));
+	units_format_elapsed(dur, total, sizeof(total));
+	int64_t left = dur - elapsed + (int64_t)(t->n - t->i) *
+		       (dur + CELL_OVERHEAD_NS);
+	units_format_elapsed(left > 0 ? left : 0, eta, sizeof(eta));
+	fprintf(stderr, "%s[%d/%d] %s  %s of %s, campaign ETA %s  max wakeup %.1f io %.1f response %.1f us%s",
+		t->tty ? "\r" : "latlab: ", t->i, t->n, t->c->id, el, total,
+		eta, max[0] / 1e3, max[1] / 1e3, max[2] / 1e3,
+		t->tty ? "\033[K" : "\n");
+	fflush(stderr);
+}
+
+void cp_progress(const struct cell *c, const struct cell_result *res,
+		 int done_n, int run_n)
+{
+	int64_t worst = 0;
+	uint64_t errors = 0;
+	int first = 0;
+	char errs[96] = "";
+
+	for (int i = 0; i < res->nthreads; i++) {
+		const struct worker *w = &res->workers[i];
+
+		if (w->hist[METRIC_WAKEUP].max > worst)
+			worst = w->hist[METRIC_WAKEUP].max;
+		if (w->errors && !errors)
+			first = w->first_errno;
+		errors += w->errors;
+	}
+	if (errors)
+		snprintf(errs, sizeof(errs), ", %llu I/O errors (%s)",
+			 (unsigned long long)errors, strerror(first));
+	if (res->status == CELL_OK || res->status == CELL_FAIL ||
+	    res->status == CELL_INTERRUPTED)
+		log_info("[%d/%d] %s: %s, wakeup max %.1f us%s%s%s", done_n,
+			 run_n, c->id, cell_status_name(res->status),
+			 worst / 1e3, errs, res->reason[0] ? ": " : "",
+			 res->reason);
+	else
+		log_info("[%d/%d] %s: %s: %s", done_n, run_n, c->id,
+			 cell_status_name(res->status), res->reason);
+}
+
+void cp_brief(struct chan_brief *b, const struct cell_result *res)
+{
+	struct hist *w = malloc(sizeof(*w)), *r = malloc(sizeof(*r));
+
+	memset(b, 0, sizeof(*b));
+	if (!w || !r || res->nthreads == 0)
+		goto out;
+	hist_init(w);
+	hist_init(r);
+	for (int i = 0; i < res->nthreads; i++) {
+		hist_merge(w, &res->workers[i].hist[METRIC_WAKEUP]);
+		hist_merge(r, &res->workers[i].hist[METRIC_RESPONSE]);
+		b->overruns += res->workers[i].overruns;
+		b->errors += res->workers[i].errors;
+	}
+	b->measured = 1;
+	b->samples = w->count;
+	b->wakeup[0] = w->count ? w->min : 0;
+	b->wakeup[1] = hist_percentile(w, 50);
+	b->wakeup[2] = hist_percentile(w, 99);
+	b->wakeup[3] = hist_percentile(w, 99.99);
+	b->wakeup[4] = w->count ? w->max : 0;
+	b->response_p99 = hist_percentile(r, 99);
+	b->response_max = r->count ? r->max : 0;
+out:
+	free(w);
+	free(r);
+}
+
+/*
+ * Board farms: when LAVA's lava-test-case is on PATH, every cell's max of
+ * each metric becomes a LAVA test case, pass or fail with the cell.
+ */
+void cp_lava(const struct cell *c, const struct cell_result *res)
+{
+	for (int m = 0; m < 3 && res->nthreads; m++) {
+		int64_t max = 0;
+		char name[CELL_ID_MAX + 32], value[32];
+
+		for (int i = 0; i < res->nthreads; i++)
+			if (res->workers[i].hist[m].max > max)
+				max = res->workers[i].hist[m].max;
+		snprintf(name, sizeof(name), "%s-%s-max", c->id, metric_name(m));
+		snprintf(value, sizeof(value), "%.1f", max / 1e3);
+		const char *result = res->status == CELL_OK ? "pass" : "fail";
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			int null = open("/dev/null", O_WRONLY);
+
+			if (null >= 0)
+				dup2(null, 1);
+			execlp("lava-test-case", "lava-test-case", name, "--result",
+			       result, "--measurement", value, "--units", "us",
+			       (char *)NULL);
+			_exit(127);
+		}
+		if (pid > 0)
+			waitpid(pid, NULL, 0);
+	}
+}
+
+int cp_lava_present(void)
+{
+	char file[PATH_MAX + 32];
+
+	return path_lookup("lava-test-case", file, sizeof(file)) == 0;
+}
+
+/* The cyclictest-style table at the end of a run, in microseconds. */
+void cp_print_table(const struct campaign *cp, FILE *out)
+{
+	int w = 4;
+
+	for (int i = 0; i < cp->ncells; i++)
+		if ((int)strlen(cp->cells[i].id) > w)
+			w = (int)strlen(cp->cells[i].id);
+	fprintf(out, "\n%-*s %-11s %8s %5s %5s | %-36s | %s\n", w, "", "", "",
+		"", "", "           wakeup latency (us)", "response (us)");
+	fprintf(out, "%-*s %-11s %8s %5s %5s | %6s %6s %6s %7s %7s | %6s %7s\n",
+		w, "cell", "status", "samples", "ovrun", "err", "min", "p50",
+		"p99", "p99.99", "max", "p99", "max");
+	for (int i = 0; i < cp->ncells; i++) {
+		const struct chan_brief *b = &cp->brief[i];
+
+		fprintf(out, "%-*s %-11s", w, cp->cells[i].id,
+			cell_status_name(cp->lg.status[i]));
+		if (!b->measured) {
+			fprintf(out, "%s\n", cp_done(cp->lg.status[i])
+				? " (from an earlier run: see cells.csv)" : "");
+			continue;
+		}
+		fprintf(out, " %8llu %5llu %5llu | %6.1f %6.1f %6.1f %7.1f %7.1f | %6.1f %7.1f\n",
+			(unsigned long long)b->samples,
+			(unsigned long long)b->overruns,
+			(unsigned long long)b->errors, b->wakeup[0] / 1e3,
+			b->wakeup[1] / 1e3, b->wakeup[2] / 1e3,
+			b->wakeup[3] / 1e3, b->wakeup[4] / 1e3,
+			b->response_p99 / 1e3, b->response_max / 1e3);
+	}
+}
+

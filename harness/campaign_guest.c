@@ -1,0 +1,154 @@
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "campaign_run.h"
+#include "exitcodes.h"
+#include "guest.h"
+#include "log.h"
+#include "where.h"
+
+/* In a guest: a finished cell's files, rows and status, to the host. */
+void cp_guest_report(const struct campaign *cp, int i, const char *dir)
+{
+	const struct chan_brief *b = &cp->brief[i];
+
+	if (dir && guest_send_dir(dir) != 0 && cp_done(cp->lg.status[i]) &&
+	    cp->lg.status[i] != CELL_SKIPPED)
+		log_warn("%s: cannot send all of it to the host", dir);
+	if (cp->lg.rows[i])
+		guest_blob(CHAN_ROW, cp->lg.rows[i], strlen(cp->lg.rows[i]));
+	if (b->measured) {
+		char args[256];
+
+		chan_brief_format(b, args, sizeof(args));
+		guest_say(CHAN_BRIEF, "%s", args);
+	}
+	guest_say(CHAN_CELL, "%s %s %s", cp->cells[i].id,
+		   cell_status_name(cp->lg.status[i]),
+		   cp->lg.reason[i] ? cp->lg.reason[i] : "");
+}
+
+/*
+ * The channel to the host, the variant this guest is and the cells the
+ * host gave it. Says hello first: from then on the host knows latlab runs.
+ */
+int cp_guest_setup(struct campaign *cp)
+{
+	const struct run_opts *ro = cp->ro;
+	char line[CELL_ID_MAX + 2];
+	int rc;
+	FILE *fp;
+
+	/* the init latlab writes starts it; port writes elsewhere go who knows where */
+	if (getppid() != 1) {
+		log_error("--guest is for the latlab that the init of a latlab virtual machine starts, not for a shell");
+		return EXIT_USAGE;
+	}
+	rc = guest_open();
+	if (rc) {
+		log_error("--guest: no channel to a host (I/O port 0x%x: %s): --guest is for the latlab that runs inside a latlab virtual machine",
+			  GUEST_PORT, strerror(-rc));
+		return EXIT_RUNTIME;
+	}
+	log_set_sink(guest_log);
+	guest_say(CHAN_HELLO, "%s %s", cp->host, cp->kernel.release);
+	cp->guest.v = config_kernel_index(cp->cfg, ro->guest);
+	if (cp->guest.v < 0) {
+		log_error("--guest %s: no such kernel variant in %s", ro->guest,
+			  cp->cfg->path);
+		return EXIT_USAGE;
+	}
+	cp->guest.want = calloc((size_t)cp->ncells, 1);
+	fp = ro->guest_cells ? fopen(ro->guest_cells, "re") : NULL;
+	if (!cp->guest.want || !fp) {
+		log_error("--guest-cells %s: %s", ro->guest_cells ? ro->guest_cells : "(none)",
+			  strerror(errno));
+		if (fp)
+			fclose(fp);
+		return EXIT_USAGE;
+	}
+	while (fgets(line, sizeof(line), fp)) {
+		line[strcspn(line, "\n")] = '\0';
+		int i = cp_cell_index(cp, line);
+
+		if (i >= 0)
+			cp->guest.want[i] = 1;
+	}
+	fclose(fp);
+	return EXIT_PASS;
+}
+
+/* What kind of virtual machine this is, in every cell's sysinfo.ini. */
+void cp_guest_sysinfo(struct campaign *cp)
+{
+	const char *accel = cp->ro->guest_accel ? cp->ro->guest_accel : "unknown";
+	char *text = NULL;
+	size_t len = 0;
+	FILE *fp;
+
+	sysinfo_add(&cp->si, "vm", "runner", "qemu");
+	sysinfo_add(&cp->si, "vm", "variant", "%s", cp->ro->guest);
+	sysinfo_add(&cp->si, "vm", "accel", "%s", accel);
+	if (strcmp(accel, "kvm") != 0)
+		sysinfo_warn(&cp->si, "qemu without KVM (accel = %s): the CPU is emulated, so absolute latencies are emulation-bound; only the comparison between kernel variants measured the same way means anything",
+			     accel);
+	fp = open_memstream(&text, &len);
+	if (!fp)
+		return;
+	sysinfo_write(&cp->si, fp);
+	fclose(fp);
+	guest_blob(CHAN_SYSINFO, text, len);
+	free(text);
+}
+
+/*
+ * The host checked the cells against the guest's cpus = CPUs; the guest
+ * checks them against what it has (isolated CPUs too). A cell that does
+ * not fit is skipped with why, not measured on the wrong CPUs.
+ */
+static void guest_check_fits(struct campaign *cp)
+{
+	char why[PATH_MAX + 512];
+
+	for (int i = 0; i < cp->ncells; i++) {
+		if (!cp->guest.want[i] ||
+		    where_fits(cp->cfg, &cp->cells[i], 1, why, sizeof(why)) == 0)
+			continue;
+		log_error("%s: %s: skipped", cp->cells[i].id, why);
+		cp_skip(cp, i, why);
+		cp->guest.want[i] = 0;
+		guest_say(CHAN_START, "%s", cp->cells[i].id);
+		cp_guest_report(cp, i, NULL);
+	}
+	cp_write(cp);
+}
+
+/*
+ * The image the host booted should be the variant its match = describes
+ * (a vmlinuz mixed up, a kernel built without PREEMPT_RT): if not, its
+ * cells are skipped with why, rather than compared as something else.
+ */
+void cp_guest_check_kernel(struct campaign *cp)
+{
+	const struct kernel_def *k = &cp->cfg->kernel[cp->guest.v];
+	char why[512];
+
+	if (kernel_matches(k->match, &cp->kernel)) {
+		guest_check_fits(cp);
+		return;
+	}
+	snprintf(why, sizeof(why), "[kernel.%s] image booted %s (preempt %s), which is not match = %s",
+		 k->name, cp->kernel.release, cp->kernel.model, k->match);
+	log_error("%s: its cells are skipped", why);
+	cp_give_up_variant(cp, cp->guest.v, why);
+	for (int i = 0; i < cp->ncells; i++)
+		if (cp->guest.want[i]) {
+			guest_say(CHAN_START, "%s", cp->cells[i].id);
+			cp_guest_report(cp, i, NULL);
+		}
+	cp_write(cp);
+}
+

@@ -1,0 +1,184 @@
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "campaign_run.h"
+#include "exitcodes.h"
+#include "log.h"
+#include "matrix.h"
+#include "where.h"
+
+/* What `cells` cells and `boots` guest boots take, start to end. */
+int64_t cp_wall_time(const struct config *cfg, int cells, int boots)
+{
+	return (cfg->campaign.duration + CELL_OVERHEAD_NS) * cells +
+	       (int64_t)boots * VM_BOOT_NS;
+}
+
+/*
+ * The cells that cannot run where they would (where_fits), a line per
+ * distinct reason; returns how many.
+ */
+static int plan_misfits(const struct config *cfg, const struct cell *cells,
+			int n, char *const *why, FILE *out)
+{
+	int total = 0;
+
+	for (int i = 0; i < n; i++) {
+		int same = 0, seen = 0;
+
+		if (!why[i])
+			continue;
+		total++;
+		for (int j = 0; j < i && !seen; j++)
+			seen = why[j] && strcmp(why[j], why[i]) == 0;
+		if (seen)
+			continue;
+		for (int j = i; j < n; j++)
+			same += why[j] && strcmp(why[j], why[i]) == 0;
+		fprintf(out, "%d cell%s cannot run %s: %s\n", same, same == 1 ? "" : "s",
+			cfg->kernel[cells[i].kernel].runner == RUNNER_QEMU
+			? "in its guest" : "on this machine",
+			why[i]);
+	}
+	return total;
+}
+
+int campaign_plan(const struct config *cfg, FILE *out)
+{
+	struct kernel_info k;
+	struct cell *cells;
+	int n = matrix_expand(cfg, &cells), count[3] = { 0 }, misfit;
+	char est[32], dur[32], why[PATH_MAX + 512];
+	char **whys;
+
+	if (n < 0) {
+		log_error("%s: the matrix has more than %d cells", cfg->path,
+			  MATRIX_MAX_CELLS);
+		return EXIT_USAGE;
+	}
+	whys = calloc((size_t)n + 1, sizeof(*whys));
+	if (!whys) {
+		free(cells);
+		return EXIT_RUNTIME;
+	}
+	kernel_info_read(&k);
+	fprintf(out, "%-44s %-8s %s\n", "cell", "kernel", "runs");
+	for (int i = 0; i < n; i++) {
+		enum where w = where_runs(cfg, &cells[i], &k);
+		int fits = where_fits(cfg, &cells[i], 0, why, sizeof(why)) == 0;
+
+		if (!fits)
+			whys[i] = strdup(why);
+		else
+			count[w]++;
+		fprintf(out, "%-44s %-8s %s\n", cells[i].id,
+			cfg->kernel[cells[i].kernel].name,
+			fits ? where_name(w) : "cannot run here");
+	}
+	/* and a boot per qemu variant used (about 6 s under TCG, docs/campaigns.md) */
+	int boots = 0;
+	for (int v = 0; v < cfg->nkernels; v++) {
+		int used = 0;
+
+		for (int i = 0; i < n && !used; i++)
+			used = cells[i].kernel == v && !whys[i];
+		boots += used && cfg->kernel[v].runner == RUNNER_QEMU;
+	}
+	units_format_elapsed(cp_wall_time(cfg, count[WHERE_HERE] + count[WHERE_QEMU], boots),
+			     est, sizeof(est));
+	units_format_duration(cfg->campaign.duration, dur, sizeof(dur));
+	fprintf(out, "\n%d cells: %d run on this kernel (%s, preempt %s%s), %d in qemu, %d pending\n",
+		n, count[WHERE_HERE], k.release, k.model, k.dynamic ? ", dynamic" : "",
+		count[WHERE_QEMU], count[WHERE_OTHER]);
+	misfit = plan_misfits(cfg, cells, n, whys, out);
+	if (misfit)
+		fprintf(out, "latlab run refuses this config on this machine (exit 2) until every cell fits\n");
+	fprintf(out, "estimated wall time: %s (%s per cell)\n", est, dur);
+	for (int i = 0; i < n; i++)
+		free(whys[i]);
+	free(whys);
+	free(cells);
+	return EXIT_PASS;
+}
+
+int campaign_status(const char *dir, FILE *out)
+{
+	enum { OK, FAIL, SKIP, ERR, PEND, NCOL };
+	static const char *const cols[NCOL] = { "ok", "fail", "skipped", "error", "pending" };
+	struct prior prior;
+	struct config *cfg = malloc(sizeof(*cfg));
+	struct cell *cells = NULL;
+	struct kernel_info k;
+	char err[512], path[PATH_MAX + 32], est[32];
+	int n, rc;
+
+	if (!cfg)
+		return EXIT_RUNTIME;
+	rc = prior_read(dir, &prior, err, sizeof(err));
+	if (rc) {
+		log_error("%s: %s", dir, rc == -ENOENT
+			  ? "no state file: not a latlab campaign directory" : err);
+		free(cfg);
+		return EXIT_USAGE;
+	}
+	snprintf(path, sizeof(path), "%s/campaign.ini", dir);
+	if (config_load(cfg, path, NULL, 0, err, sizeof(err)) != 0 ||
+	    (n = matrix_expand(cfg, &cells)) < 0) {
+		log_error("%s: %s", path, err);
+		config_free(cfg);
+		free(cfg);
+		prior_free(&prior);
+		return EXIT_USAGE;
+	}
+	kernel_info_read(&k);
+	fprintf(out, "campaign %s in %s: %d cells\n\n", cfg->campaign.name, dir, n);
+	fprintf(out, "%-12s %-9s", "kernel", "runs here");
+	for (int c = 0; c < NCOL; c++)
+		fprintf(out, " %8s", cols[c]);
+	fputc('\n', out);
+	int left_here = 0, boots = 0, vms = 0;
+	const char *next = NULL;
+	for (int v = 0; v < cfg->nkernels; v++) {
+		enum where w = where_variant(cfg, v, &k);
+		int count[NCOL] = { 0 }, here = w != WHERE_OTHER;
+
+		for (int i = 0; i < n; i++) {
+			if (cells[i].kernel != v)
+				continue;
+			switch (prior_status(&prior, cells[i].id)) {
+			case CELL_OK: count[OK]++; break;
+			case CELL_FAIL: count[FAIL]++; break;
+			case CELL_SKIPPED: count[SKIP]++; break;
+			case CELL_ERROR: count[ERR]++; break;
+			default:	/* pending, running (cut short), interrupted */
+				count[PEND]++;
+				if (here) {
+					left_here++;
+					if (!next)
+						next = cells[i].id;
+				}
+			}
+		}
+		fprintf(out, "%-12s %-9s", cfg->kernel[v].name,
+			w == WHERE_QEMU ? "qemu" : here ? "yes" : "no");
+		for (int c = 0; c < NCOL; c++)
+			fprintf(out, " %8d", count[c]);
+		fputc('\n', out);
+		vms += w == WHERE_QEMU;
+		boots += w == WHERE_QEMU && count[PEND];
+	}
+	units_format_elapsed(cp_wall_time(cfg, left_here, boots), est, sizeof(est));
+	fprintf(out, "\n%d cells left on this kernel%s (%s): about %s\n", left_here,
+		vms ? " and in qemu" : "",
+		k.release, est);
+	if (next)
+		fprintf(out, "next: %s (latlab run %s resumes there)\n", next, path);
+	free(cells);
+	config_free(cfg);
+	free(cfg);
+	prior_free(&prior);
+	return EXIT_PASS;
+}
+

@@ -1,0 +1,363 @@
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "campaign_run.h"
+#include "cellfiles.h"
+#include "exitcodes.h"
+#include "files.h"
+#include "log.h"
+#include "results.h"
+#include "vm.h"
+
+struct vm_run {
+	struct campaign *cp;
+	int v;
+	int status;		/* EXIT_PASS, _THRESHOLD or _RUNTIME so far */
+	int rc;			/* a failed write of the state: -errno */
+};
+
+/* The index of a cell the guest names, if it is one it was given; else -1. */
+static int vm_cell_index(const struct vm_run *vr, const char *id)
+{
+	int i = cp_cell_index(vr->cp, id);
+
+	return i >= 0 && vr->cp->cells[i].kernel == vr->v &&
+	       !cp_done(vr->cp->lg.status[i]) ? i : -1;
+}
+
+/* A cell the guest finished: its files are in place; take its rows. */
+static int vm_finished(void *arg, const struct vm_cell *vc)
+{
+	struct vm_run *vr = arg;
+	struct campaign *cp = vr->cp;
+	int i = vm_cell_index(vr, vc->id);
+	struct chan_brief *b;
+
+	if (i < 0)
+		return 0;
+	cp->lg.status[i] = vc->status;
+	free(cp->lg.reason[i]);
+	cp->lg.reason[i] = strdup(vc->reason);
+	if (vc->rows[0]) {
+		free(cp->lg.rows[i]);
+		cp->lg.rows[i] = strdup(vc->rows);
+	}
+	b = &cp->brief[i];
+	chan_brief_parse(vc->brief, b);	/* none, or garbled: not in the table */
+	cp_fold(&vr->status, vc->status);
+	vr->rc = cp_write(cp);
+	return vr->rc != 0;
+}
+
+/* The state says which cell the guest measures, as for a cell run here. */
+static int vm_started(void *arg, const char *id)
+{
+	struct vm_run *vr = arg;
+	struct campaign *cp = vr->cp;
+	int i = vm_cell_index(vr, id);
+
+	if (i < 0)
+		return -1;	/* not a cell this guest was given */
+	cp->lg.status[i] = CELL_RUNNING;
+	vr->rc = cp_write(cp);
+	return vr->rc != 0;
+}
+
+static int vm_stop(void *arg)
+{
+	(void)arg;
+	return cp_signalled();
+}
+
+/* DIR/vm/NAME-N.console.log for the first unused N. */
+static void vm_log_paths(const struct campaign *cp, int v, char *console,
+			 char *qemu, size_t len)
+{
+	struct stat st;
+
+	for (int n = 1;; n++) {
+		snprintf(console, len, "%s/vm/%s-%d.console.log", cp->dir,
+			 cp->cfg->kernel[v].name, n);
+		snprintf(qemu, len, "%s/vm/%s-%d.qemu.log", cp->dir,
+			 cp->cfg->kernel[v].name, n);
+		if (stat(console, &st) != 0 || n >= 9999)
+			return;
+	}
+}
+
+/* DIR/NAME: a copy of the file from, flushed to the disk. 0 or -errno. */
+static int copy_file(const char *from, const char *dir, const char *name)
+{
+	char to[2 * PATH_MAX];
+	FILE *out;
+	int rc;
+
+	snprintf(to, sizeof(to), "%s/%s", dir, name);
+	out = fopen(to, "wbe");
+	if (!out)
+		return -errno;
+	rc = file_append(out, from);
+	if (rc == 0 && (fflush(out) != 0 || fsync(fileno(out)) != 0))
+		rc = -errno;
+	fclose(out);
+	return rc;
+}
+
+static void fill_text(FILE *fp, void *arg)
+{
+	fputs(arg, fp);
+}
+
+/*
+ * The cell running when the guest hung or died: failed, with the console
+ * log (and the guest's sysinfo) in its directory.
+ */
+static int vm_fail_cell(struct campaign *cp, int i, const struct vm_outcome *out,
+			const char *console)
+{
+	struct cell_result res = { .status = CELL_FAIL };
+	char dir[PATH_MAX + CELL_ID_MAX + 300];
+	const struct cell *c = &cp->cells[i];
+	int rc;
+
+	cell_path(dir, sizeof(dir), cp->dir, out->host, out->release, c->id);
+	dir_keep_partial(dir);
+	res.started_real = (int64_t)time(NULL) * NS_PER_S;
+	snprintf(res.reason, sizeof(res.reason), "%.200s; see console.log",
+		 out->why);
+	rc = mkdir_p(dir);
+	if (rc == 0 && copy_file(console, dir, "console.log") != 0)
+		log_warn("%s: no console log to keep beside the cell", console);
+	if (rc == 0 && out->sysinfo)
+		rc = afile_write(dir, "sysinfo.ini", fill_text, out->sysinfo);
+	if (rc == 0)
+		rc = cell_write(cp->cfg, c, &cp->env, NULL, &res, dir);
+	cp->lg.status[i] = CELL_FAIL;
+	free(cp->lg.reason[i]);
+	cp->lg.reason[i] = strdup(res.reason);
+	memset(&cp->brief[i], 0, sizeof(cp->brief[i]));
+	free(cp->lg.rows[i]);
+	cp->lg.rows[i] = ledger_rows(cp->cfg, c, CELL_FAIL, &res, out->host, out->release, cp->env.policy);
+	log_error("kernel variant %s: cell %s failed: %s", cp->cfg->kernel[c->kernel].name,
+		  c->id, res.reason);
+	return rc ? rc : cp_write(cp);
+}
+
+/*
+ * accel = auto: KVM only where a guest has been seen to come up under it
+ * (a -1 in cp->qemu.kvm: this boot is the probe); TCG otherwise, loudly.
+ */
+static int choose_accel(struct campaign *cp, const struct kernel_def *k,
+			int *probe)
+{
+	*probe = 0;
+	if (k->accel != ACCEL_AUTO)
+		return k->accel;
+	if (cp->qemu.kvm < 0 && !vm_kvm_present()) {
+		log_warn("accel = auto: /dev/kvm cannot be opened: emulating the CPU (TCG)");
+		cp->qemu.kvm = 0;
+	}
+	if (cp->qemu.kvm < 0) {
+		*probe = 1;
+		return ACCEL_KVM;
+	}
+	return cp->qemu.kvm ? ACCEL_KVM : ACCEL_TCG;
+}
+
+/* A KVM probe boot waits this long for the guest's first word. */
+#define KVM_PROBE_NS (30 * NS_PER_S)
+
+/*
+ * The ids of variant v's cells still to run, one a line (malloc'ed), with
+ * their count and the index of the first; NULL when there are none.
+ */
+static char *pending_ids(const struct campaign *cp, int v, int *n, int *first)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&text, &len);
+
+	*n = 0;
+	*first = -1;
+	for (int i = 0; fp && i < cp->ncells; i++)
+		if (cp->cells[i].kernel == v && !cp_done(cp->lg.status[i])) {
+			fprintf(fp, "%s\n", cp->cells[i].id);
+			if (!(*n)++)
+				*first = i;
+		}
+	if (fp)
+		fclose(fp);
+	if (*n == 0) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+/* Variant v cannot run: its pending cells skipped, with why. 0 or -errno. */
+static int vm_give_up(struct campaign *cp, int v, const char *why)
+{
+	log_error("kernel variant %s: %s", cp->cfg->kernel[v].name, why);
+	cp_give_up_variant(cp, v, why);
+	return cp_write(cp);
+}
+
+/*
+ * What a boot leaves of variant v's cells: the cell running when the
+ * guest hung or died fails; a boot that ran nothing counts against
+ * boot_attempts; a guest that finished with cells left cannot run them.
+ * Folds into *status; 0 or -errno.
+ */
+static int vm_after_boot(struct campaign *cp, int v, const struct vm_outcome *out,
+			 const char *console, int *status)
+{
+	const struct config *cfg = cp->cfg;
+	const char *name = cfg->kernel[v].name;
+	int i = out->running[0] ? cp_cell_index(cp, out->running) : -1, n, first;
+	char why[PATH_MAX + 700];
+
+	if (i >= 0) {
+		cp_fold(status, CELL_FAIL);
+		return vm_fail_cell(cp, i, out, console);
+	}
+	if (!out->done && !out->finished) {
+		cp->lg.boot_tries[v]++;
+		log_error("kernel variant %s: %s (boot %d of %lld; console log: %s)",
+			  name, out->why, cp->lg.boot_tries[v],
+			  (long long)cfg->campaign.boot_attempts, console);
+		if (cp->lg.boot_tries[v] < cfg->campaign.boot_attempts)
+			return cp_write(cp);
+		snprintf(why, sizeof(why), "kernel variant %s did not run in qemu after %d boots: %.500s",
+			 name, cp->lg.boot_tries[v], out->why);
+		*status = EXIT_RUNTIME;
+		return vm_give_up(cp, v, why);
+	}
+	char *left = out->done ? pending_ids(cp, v, &n, &first) : NULL;
+	if (left) {
+		free(left);
+		snprintf(why, sizeof(why), "the guest of kernel variant %s finished without running it (see %s)",
+			 name, console);
+		*status = EXIT_RUNTIME;
+		return vm_give_up(cp, v, why);
+	}
+	return cp_write(cp);
+}
+
+/*
+ * Every pending cell of variant v, in qemu: boot, run what is left, and
+ * again after a guest that hung or died, until each cell is done or the
+ * variant is given up (boot_attempts boots that ran nothing). Returns the
+ * exit status of its cells, EXIT_INTERRUPTED, or -errno when the results
+ * cannot be written.
+ */
+int cp_run_qemu(struct campaign *cp, int v)
+{
+	const struct config *cfg = cp->cfg;
+	const struct kernel_def *k = &cfg->kernel[v];
+	struct vm_run vr = { cp, v, EXIT_PASS, 0 };
+	struct vm_hooks hooks = { &vr, vm_started, vm_finished, vm_stop };
+	char vmdir[PATH_MAX + 8], cpio[PATH_MAX + 80], console[PATH_MAX + 80],
+	     qlog[PATH_MAX + 80], err[512], host[160], qemu[PATH_MAX];
+	char *config_text = NULL, *cells;
+	size_t config_len = 0;
+	int rc, pending, first;
+
+	if (path_lookup("qemu-system-x86_64", qemu, sizeof(qemu)) != 0) {
+		rc = vm_give_up(cp, v, "qemu-system-x86_64 is not on PATH (install qemu-system-x86: make deps)");
+		return rc ? rc : EXIT_RUNTIME;
+	}
+	FILE *fp = open_memstream(&config_text, &config_len);
+	if (!fp)
+		return -ENOMEM;
+	config_write_ini(fp, cfg);
+	fclose(fp);
+	snprintf(vmdir, sizeof(vmdir), "%s/vm", cp->dir);
+	snprintf(host, sizeof(host), "%.120s-vm", cp->host);
+	rc = mkdir_p(vmdir);
+	cp_remove_stale_temps(vmdir);	/* an initramfs of a latlab killed while booting */
+	while (rc == 0 && (cells = pending_ids(cp, v, &pending, &first)) != NULL) {
+		int probe, accel = choose_accel(cp, k, &probe);
+		struct vm_guest g = { cfg, v, accel, config_text, cells, host };
+		struct vm_outcome out;
+
+		rc = cp_signalled() ? EXIT_INTERRUPTED : cp_check_space(cp, &cp->cells[first]);
+		if (rc == 0) {
+			snprintf(cpio, sizeof(cpio), "%s/%s.initramfs.tmp.%d", vmdir,
+				 k->name, (int)getpid());
+			rc = vm_initramfs(&g, cpio, err, sizeof(err));
+			if (rc == -ENOSPC || rc == -EDQUOT) {
+				log_error("%s", err);	/* the host's disk: stop, give nothing up */
+			} else if (rc < 0) {
+				char why[600];
+
+				snprintf(why, sizeof(why), "no initramfs for the guest: %s", err);
+				vr.status = EXIT_RUNTIME;
+				rc = vm_give_up(cp, v, why);
+				free(cells);
+				continue;	/* nothing is left to boot for */
+			}
+		}
+		free(cells);
+		if (rc)
+			break;
+		vm_log_paths(cp, v, console, qlog, sizeof(console));
+		if (accel == ACCEL_TCG)
+			log_warn("kernel variant %s runs in qemu under TCG (the CPU is emulated): absolute latencies are emulation-bound; only the comparison between variants measured the same way means anything",
+				 k->name);
+		log_info("kernel variant %s: booting %s in qemu (%s%s, %lld CPUs, %lld MiB) for %d cells; console: %s",
+			 k->name, k->image, accel == ACCEL_KVM ? "kvm" : "tcg",
+			 probe ? ", probing KVM" : "", (long long)k->cpus,
+			 (long long)(k->memory >> 20), pending, console);
+		rc = vm_boot(cfg, v, accel, cpio, console, qlog, cp->dir,
+			     probe && k->boot_timeout > KVM_PROBE_NS ? KVM_PROBE_NS
+								     : k->boot_timeout,
+			     &hooks, &out);
+		unlink(cpio);
+		if (rc) {
+			char why[300];
+
+			snprintf(why, sizeof(why), "cannot start qemu-system-x86_64: %s",
+				 strerror(-rc));
+			vr.status = EXIT_RUNTIME;
+			rc = vm_give_up(cp, v, why);
+			break;
+		}
+		rc = vr.rc;
+		if (rc)
+			log_error("writing results under %s: %s", cp->dir, strerror(-rc));
+		if (out.host_errno) {
+			log_error("kernel variant %s: writing what the guest sent: %s",
+				  k->name, out.why);
+			rc = -out.host_errno;
+		} else if (rc == 0 && out.interrupted) {
+			/* the cell the guest measured is still to run */
+			int i = out.running[0] ? cp_cell_index(cp, out.running) : -1;
+
+			if (i >= 0 && cp->lg.status[i] == CELL_RUNNING)
+				cp->lg.status[i] = CELL_PENDING;
+			rc = cp_write(cp);
+			if (rc == 0)
+				rc = EXIT_INTERRUPTED;
+		} else if (rc == 0 && probe && !out.hello) {
+			/* not the kernel's fault: no boot counted */
+			log_warn("accel = auto: a guest under KVM did not come up (%s): emulating the CPU (TCG) instead",
+				 out.why);
+			cp->qemu.kvm = 0;
+		} else if (rc == 0) {
+			if (probe) {
+				log_info("accel = auto: KVM works");
+				cp->qemu.kvm = 1;
+			}
+			rc = vm_after_boot(cp, v, &out, console, &vr.status);
+		}
+		free(out.sysinfo);
+	}
+	free(config_text);
+	return rc ? rc : vr.status;
+}
+

@@ -1,0 +1,220 @@
+#include <sched.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "cellfiles.h"
+#include "results.h"
+#include "units.h"
+
+void cell_summary_fields(struct csvw *csv, const struct worker *w, int m)
+{
+	const struct hist *h = &w->hist[m];
+	static const double pct[] = { 50, 90, 99, 99.9, 99.99 };
+
+	csvw_int(csv, w->thread);
+	csvw_int(csv, w->cpu);
+	csvw_str(csv, metric_name(m));
+	csvw_int(csv, (int64_t)h->count);
+	csvw_int(csv, h->count ? h->min : 0);
+	csvw_int(csv, (int64_t)(hist_mean(h) + 0.5));
+	csvw_int(csv, (int64_t)(hist_stddev(h) + 0.5));
+	for (size_t i = 0; i < sizeof(pct) / sizeof(pct[0]); i++)
+		csvw_int(csv, hist_percentile(h, pct[i]));
+	csvw_int(csv, h->count ? h->max : 0);
+	csvw_int(csv, (int64_t)w->overruns);
+	csvw_int(csv, (int64_t)w->errors);
+	csvw_int(csv, w->first_errno);
+	csvw_int(csv, w->utime_ns);
+	csvw_int(csv, w->stime_ns);
+	/* the I/O's own bandwidth: bytes over the time spent in run() */
+	const struct hist *io = &w->hist[METRIC_IO];
+	csvw_int(csv, (int64_t)w->bytes);
+	csvw_int(csv, io->sum ? (int64_t)((double)w->bytes * 1e9 / (double)io->sum) : 0);
+}
+
+static void write_summary(FILE *fp, const struct cell_result *res)
+{
+	struct csvw csv = { .fp = fp };
+
+	csvw_header(&csv, SUMMARY_COLUMNS);
+	for (int i = 0; i < res->nthreads; i++)
+		for (int m = 0; m < 3; m++) {
+			cell_summary_fields(&csv, &res->workers[i], m);
+			csvw_end(&csv);
+		}
+}
+
+static void hist_row(struct csvw *csv, const struct worker *w, int m,
+		     int64_t lo, int64_t hi, uint64_t count)
+{
+	csvw_int(csv, w->thread);
+	csvw_int(csv, w->cpu);
+	csvw_str(csv, metric_name(m));
+	csvw_int(csv, lo);
+	csvw_int(csv, hi);
+	csvw_int(csv, (int64_t)count);
+	csvw_end(csv);
+}
+
+static void write_hist(FILE *fp, const struct cell_result *res)
+{
+	struct csvw csv = { .fp = fp };
+
+	csvw_header(&csv, "thread,cpu,metric,lo_ns,hi_ns,count");
+	for (int i = 0; i < res->nthreads; i++) {
+		const struct worker *w = &res->workers[i];
+
+		for (int m = 0; m < 3; m++) {
+			const struct hist *h = &w->hist[m];
+
+			/* below zero: [min, 0); above range: [2^42, max+1) */
+			if (h->underflow)
+				hist_row(&csv, w, m, h->min, 0, h->underflow);
+			for (int b = 0; b < HIST_BUCKETS; b++) {
+				int64_t lo, hi;
+
+				if (!h->bucket[b])
+					continue;
+				hist_bucket_range(b, &lo, &hi);
+				hist_row(&csv, w, m, lo, hi, h->bucket[b]);
+			}
+			if (h->overflow)
+				hist_row(&csv, w, m, HIST_RANGE_NS, h->max + 1,
+					 h->overflow);
+		}
+	}
+}
+
+static void write_series(FILE *fp, const struct cell_result *res)
+{
+	struct csvw csv = { .fp = fp };
+
+	csvw_header(&csv, "t_s,thread,metric,max_ns,samples");
+	for (int i = 0; i < res->nseries; i++) {
+		const struct series_rec *r = &res->series[i];
+
+		for (int m = 0; m < 3; m++) {
+			csvw_int(&csv, r->t_s);
+			csvw_int(&csv, r->thread);
+			csvw_str(&csv, metric_name(m));
+			csvw_int(&csv, r->max_ns[m]);
+			csvw_int(&csv, r->samples);
+			csvw_end(&csv);
+		}
+	}
+}
+
+static void write_cell_ini(FILE *fp, const struct config *cfg,
+			   const struct cell *c, const struct run_env *env,
+			   const struct cell_result *res)
+{
+	const struct workload_def *wd = &cfg->workload[c->workload];
+	char buf[64];
+	time_t t = (time_t)(res->started_real / NS_PER_S);
+	struct tm tm;
+
+	fprintf(fp, "[cell]\nid = %s\nindex = %d\n", c->id, c->index);
+	fprintf(fp, "kernel = %s\nload = %s\nworkload = %s\n",
+		cfg->kernel[c->kernel].name, cfg->load[c->load].name, wd->name);
+	fprintf(fp, "threads = %d\naffinity = %s\ncpus = ", res->nthreads,
+		cfg->matrix.affinity.s[c->affinity]);
+	for (int i = 0; i < res->nthreads; i++)
+		fprintf(fp, "%s%d", i ? "," : "", res->workers[i].cpu);
+	units_format_duration(c->interval, buf, sizeof(buf));
+	fprintf(fp, "\ninterval = %s\npriority = %d\nsize = %lld\nrepeat = %d\n",
+		buf, c->priority, (long long)c->size, c->repeat);
+	units_format_duration(cfg->campaign.duration, buf, sizeof(buf));
+	fprintf(fp, "duration = %s\n", buf);
+	fprintf(fp, "policy = %s\n", env->policy == SCHED_FIFO ? "fifo" : "other");
+	fprintf(fp, "mlock = %s\n", env->mlocked ? "yes" : "no");
+	fprintf(fp, "dma_latency = %s\n", res->dma_latency ? "0" : "not held");
+	gmtime_r(&t, &tm);
+	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	fprintf(fp, "started = %s\nelapsed_ns = %lld\n", buf,
+		(long long)res->elapsed_ns);
+	fprintf(fp, "status = %s\nreason = %s\n", cell_status_name(res->status),
+		res->reason);
+	fprintf(fp, "series_dropped = %llu\n",
+		(unsigned long long)res->series_dropped);
+	if (cfg->campaign.samples)
+		fprintf(fp, "samples = %s\nsamples_written = %llu\nsamples_dropped = %llu\n",
+			res->samples_error[0] ? res->samples_error : "samples.bin",
+			(unsigned long long)res->samples_written,
+			(unsigned long long)res->samples_dropped);
+	fprintf(fp, "\n[workload.%s]\ntype = %s\n", wd->name, wd->type);
+	opt_write_ini(fp, wd->ops->options, wd->opts);
+}
+
+struct cell_out {
+	const struct config *cfg;
+	const struct cell *c;
+	const struct run_env *env;
+	const struct sysinfo *si;
+	struct cell_result *res;
+};
+
+static void fill_cell_ini(FILE *fp, void *a)
+{
+	struct cell_out *f = a;
+
+	write_cell_ini(fp, f->cfg, f->c, f->env, f->res);
+}
+
+static void fill_sysinfo(FILE *fp, void *a)
+{
+	sysinfo_write(((struct cell_out *)a)->si, fp);
+}
+
+static void fill_hist(FILE *fp, void *a)
+{
+	write_hist(fp, ((struct cell_out *)a)->res);
+}
+
+static void fill_summary(FILE *fp, void *a)
+{
+	write_summary(fp, ((struct cell_out *)a)->res);
+}
+
+static void fill_series(FILE *fp, void *a)
+{
+	write_series(fp, ((struct cell_out *)a)->res);
+}
+
+static void fill_load(FILE *fp, void *a)
+{
+	loadset_write_csv(&((struct cell_out *)a)->res->loads, fp);
+}
+
+static void fill_log(FILE *fp, void *a)
+{
+	struct cell_result *res = ((struct cell_out *)a)->res;
+
+	if (!res->log)
+		return;		/* open_memstream failed: an empty log */
+	fflush(res->log);
+	if (res->logbuf && res->loglen)
+		fwrite(res->logbuf, 1, res->loglen, fp);
+}
+
+int cell_write(const struct config *cfg, const struct cell *c,
+	       const struct run_env *env, const struct sysinfo *si,
+	       struct cell_result *res, const char *dir)
+{
+	struct cell_out f = { cfg, c, env, si, res };
+	static const struct {
+		const char *name;
+		void (*fill)(FILE *, void *);
+	} files[] = {
+		{ "sysinfo.ini", fill_sysinfo }, { "hist.csv", fill_hist },
+		{ "summary.csv", fill_summary }, { "series.csv", fill_series },
+		{ "load.csv", fill_load }, { "log.txt", fill_log },
+		/* last: a cell.ini with a status means the rest is there */
+		{ "cell.ini", fill_cell_ini },
+	};
+	int rc = mkdir_p(dir);
+
+	for (size_t i = 0; rc == 0 && i < sizeof(files) / sizeof(files[0]); i++)
+		if (si || files[i].fill != fill_sysinfo)
+			rc = afile_write(dir, files[i].name, files[i].fill, &f);
+	return rc;
+}

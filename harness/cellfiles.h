@@ -1,0 +1,27 @@
+/*
+ * A cell's directory of files, written from its in-memory result: the
+ * writer side of the results model (the reader is tree.h). Each file is
+ * written atomically; cell.ini comes last, so a directory without it is
+ * incomplete.
+ */
+#ifndef LATLAB_CELLFILES_H
+#define LATLAB_CELLFILES_H
+
+#include "cell.h"
+#include "config.h"
+#include "sysinfo.h"
+
+/*
+ * Write the cell directory's files (cell.ini, sysinfo.ini unless si is
+ * NULL, hist.csv, summary.csv, series.csv, load.csv, log.txt), each
+ * atomically. 0 or -errno (-ENOSPC: disk full).
+ */
+int cell_write(const struct config *cfg, const struct cell *c,
+	       const struct run_env *env, const struct sysinfo *si,
+	       struct cell_result *res, const char *dir);
+
+struct csvw;
+/* One thread x metric summary row's fields, appended to the writer. */
+void cell_summary_fields(struct csvw *csv, const struct worker *w, int metric);
+
+#endif

@@ -1,0 +1,175 @@
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "html.h"
+#include "cellfiles.h"
+#include "ledger.h"
+#include "results.h"
+#include "units.h"
+
+char *ledger_rows(const struct config *cfg, const struct cell *c,
+		  enum cell_status st, const struct cell_result *res,
+		  const char *host, const char *release, int policy)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&text, &len);
+	struct csvw w = { .fp = fp };
+	/* a row per thread x metric when it measured; else one, stats empty */
+	int measured = res && res->nthreads && st != CELL_ERROR &&
+		       st != CELL_SKIPPED;
+	int nrows = measured ? res->nthreads * 3 : 1;
+	char threads[16];
+
+	if (!fp)
+		return NULL;
+	if (c->threads == AXIS_ALL)
+		snprintf(threads, sizeof(threads), "all");
+	else
+		snprintf(threads, sizeof(threads), "%d", c->threads);
+	for (int r = 0; r < nrows; r++) {
+		csvw_str(&w, cfg->campaign.name);
+		csvw_str(&w, c->id);
+		csvw_int(&w, c->index);
+		csvw_str(&w, st == CELL_PENDING ? "" : host);
+		csvw_str(&w, st == CELL_PENDING ? "" : release);
+		csvw_str(&w, cfg->kernel[c->kernel].name);
+		csvw_str(&w, cfg->load[c->load].name);
+		csvw_str(&w, cfg->workload[c->workload].name);
+		csvw_str(&w, threads);
+		csvw_str(&w, cfg->matrix.affinity.s[c->affinity]);
+		csvw_int(&w, c->interval);
+		csvw_int(&w, c->priority);
+		csvw_int(&w, c->size);
+		csvw_int(&w, c->repeat);
+		csvw_str(&w, st == CELL_PENDING ? ""
+			 : policy == SCHED_FIFO ? "fifo" : "other");
+		csvw_str(&w, cell_status_name(st));
+		csvw_str(&w, res ? res->reason : "");
+		if (measured) {
+			cell_summary_fields(&w, &res->workers[r / 3], r % 3);
+		} else {
+			for (const char *col = SUMMARY_COLUMNS; col; col = strchr(col + 1, ','))
+				csvw_str(&w, "");
+		}
+		csvw_end(&w);
+	}
+	fclose(fp);
+	return text;
+}
+
+static void fill_cells_csv(FILE *fp, void *arg)
+{
+	const struct ledger *lg = arg;
+
+	fputs(CELLS_COLUMNS SUMMARY_COLUMNS "\n", fp);
+	for (int i = 0; i < lg->ncells; i++)
+		if (lg->rows[i])
+			fputs(lg->rows[i], fp);
+}
+
+static void fill_state(FILE *fp, void *arg)
+{
+	const struct ledger *lg = arg;
+
+	fprintf(fp, "# latlab campaign state: one line per cell\n");
+	fprintf(fp, "config_hash = %016llx\n",
+		(unsigned long long)config_hash(lg->cfg));
+	fprintf(fp, "cells = %d\n", lg->ncells);
+	if (lg->reboot_to[0])
+		fprintf(fp, "reboot_to = %s\n", lg->reboot_to);
+	for (int v = 0; v < lg->cfg->nkernels; v++)
+		if (lg->boot_tries[v])
+			fprintf(fp, "boot_tries.%s = %d\n", lg->cfg->kernel[v].name,
+				lg->boot_tries[v]);
+	for (int i = 0; i < lg->ncells; i++)
+		fprintf(fp, "%s = %s\n", lg->cells[i].id,
+			cell_status_name(lg->status[i]));
+}
+
+/* junit.xml: one testcase per cell, for Jenkins and GitLab. */
+static void fill_junit(FILE *fp, void *arg)
+{
+	const struct ledger *lg = arg;
+	const char *name = lg->cfg->campaign.name;
+	int fail = 0, err = 0, skip = 0;
+	double secs = (double)lg->cfg->campaign.duration / NS_PER_S;
+
+	for (int i = 0; i < lg->ncells; i++) {
+		fail += lg->status[i] == CELL_FAIL;
+		err += lg->status[i] == CELL_ERROR || lg->status[i] == CELL_INTERRUPTED;
+		skip += lg->status[i] == CELL_SKIPPED || lg->status[i] == CELL_PENDING ||
+			lg->status[i] == CELL_RUNNING;
+	}
+	fprintf(fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n"
+		"<testsuite name=\"latlab.");
+	html_text(fp, name);
+	fprintf(fp, "\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\">\n",
+		lg->ncells, fail, err, skip);
+	for (int i = 0; i < lg->ncells; i++) {
+		enum cell_status st = lg->status[i];
+		const char *why = lg->reason[i] ? lg->reason[i] : "";
+		int ran = st == CELL_OK || st == CELL_FAIL || st == CELL_INTERRUPTED;
+
+		fputs("  <testcase classname=\"latlab.", fp);
+		html_text(fp, name);
+		fputs("\" name=\"", fp);
+		html_text(fp, lg->cells[i].id);
+		fprintf(fp, "\" time=\"%.1f\">", ran ? secs : 0.0);
+		if (st == CELL_FAIL || st == CELL_ERROR || st == CELL_INTERRUPTED) {
+			fprintf(fp, "<%s type=\"%s\" message=\"",
+				st == CELL_FAIL ? "failure" : "error", cell_status_name(st));
+			html_text(fp, why[0] ? why : cell_status_name(st));
+			fprintf(fp, "\"/>");
+		} else if (st != CELL_OK) {
+			fputs("<skipped message=\"", fp);
+			html_text(fp, st == CELL_SKIPPED ? why : "not run on this kernel yet");
+			fputs("\"/>", fp);
+		}
+		fputs("</testcase>\n", fp);
+	}
+	fputs("</testsuite>\n</testsuites>\n", fp);
+}
+
+int ledger_write(const struct ledger *lg, const char *dir)
+{
+	/* the cast: afile_write's fill takes void *; the fills only read */
+	void *arg = (void *)lg;
+	int rc = afile_write(dir, "cells.csv", fill_cells_csv, arg);
+
+	if (rc == 0)
+		rc = afile_write(dir, "state", fill_state, arg);
+	return rc ? rc : afile_write(dir, "junit.xml", fill_junit, arg);
+}
+
+int ledger_init(struct ledger *lg, const struct config *cfg,
+		const struct cell *cells, int ncells)
+{
+	memset(lg, 0, sizeof(*lg));
+	lg->cfg = cfg;
+	lg->cells = cells;
+	lg->ncells = ncells;
+	lg->rows = calloc((size_t)ncells + 1, sizeof(*lg->rows));
+	lg->reason = calloc((size_t)ncells + 1, sizeof(*lg->reason));
+	lg->status = calloc((size_t)ncells + 1, sizeof(*lg->status));
+	if (lg->rows && lg->reason && lg->status)
+		return 0;
+	ledger_free(lg);
+	return -ENOMEM;
+}
+
+void ledger_free(struct ledger *lg)
+{
+	for (int i = 0; lg->rows && i < lg->ncells; i++)
+		free(lg->rows[i]);
+	for (int i = 0; lg->reason && i < lg->ncells; i++)
+		free(lg->reason[i]);
+	free(lg->rows);
+	free(lg->reason);
+	free(lg->status);
+	lg->rows = lg->reason = NULL;
+	lg->status = NULL;
+}

@@ -1,0 +1,31 @@
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "model.h"
+
+static const char *const status_names[CELL_STATUS_COUNT] = {
+	"pending", "ok", "fail", "interrupted", "error", "skipped", "running",
+	"partial",
+};
+
+const char *cell_status_name(enum cell_status s)
+{
+	return status_names[s];
+}
+
+int cell_status_parse(const char *name)
+{
+	for (int i = 0; i < CELL_STATUS_COUNT; i++)
+		if (strcmp(status_names[i], name) == 0)
+			return i;
+	return -1;
+}
+
+int cell_path(char *buf, size_t len, const char *tree, const char *host,
+	      const char *release, const char *id)
+{
+	int n = snprintf(buf, len, "%s/%s/%s/%s", tree, host, release, id);
+
+	return n >= 0 && (size_t)n < len ? 0 : -ENAMETOOLONG;
+}

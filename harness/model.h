@@ -1,0 +1,48 @@
+/*
+ * The results model: what a cell's status is called on disk, the columns
+ * of summary.csv and cells.csv, and where a cell's directory is in a
+ * results tree (docs/formats.md). Everything that writes or reads a
+ * results tree takes these from here.
+ */
+#ifndef LATLAB_MODEL_H
+#define LATLAB_MODEL_H
+
+#include <stddef.h>
+
+enum cell_status {
+	CELL_PENDING,		/* not run: other kernel variant, or not yet */
+	CELL_OK,		/* ran, thresholds (if any) passed */
+	CELL_FAIL,		/* ran, a threshold failed */
+	CELL_INTERRUPTED,	/* SIGINT/SIGTERM during the cell */
+	CELL_ERROR,		/* could not run (setup, load, I/O) */
+	CELL_SKIPPED,		/* the workload's resource does not exist */
+	CELL_RUNNING,		/* in the state file while it runs: if the
+				   campaign dies, the cell is known partial */
+	CELL_PARTIAL,		/* cell.ini of a checkpoint: measuring goes on */
+	CELL_STATUS_COUNT
+};
+
+/* "pending", "ok", ...: a status's name in every file. */
+const char *cell_status_name(enum cell_status s);
+
+/* The status called `name`, or -1. */
+int cell_status_parse(const char *name);
+
+/* cells.csv: these columns, then SUMMARY_COLUMNS */
+#define CELLS_COLUMNS "campaign,cell,index,host,kernel_release,kernel,load," \
+	"workload,threads,affinity,interval_ns,priority,size,repeat,policy," \
+	"status,reason,"
+
+/* summary.csv: a row per thread x metric; the tail of cells.csv's rows */
+#define SUMMARY_COLUMNS "thread,cpu,metric,samples,min_ns,mean_ns,stddev_ns," \
+	"p50_ns,p90_ns,p99_ns,p99.9_ns,p99.99_ns,max_ns,overruns,errors," \
+	"first_errno,utime_ns,stime_ns,bytes,bytes_per_s"
+
+/*
+ * A cell's directory in a results tree: TREE/HOST/RELEASE/CELL-ID. 0, or
+ * -ENAMETOOLONG when it does not fit buf.
+ */
+int cell_path(char *buf, size_t len, const char *tree, const char *host,
+	      const char *release, const char *id);
+
+#endif

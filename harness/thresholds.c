@@ -1,0 +1,71 @@
+#include <stdio.h>
+
+#include "hist.h"
+#include "thresholds.h"
+
+struct limit {
+	const char *name;
+	double pct;		/* 0: the max */
+	int64_t value;
+};
+
+/* The first limit of `t` a thread breaks on `metric`; 1 if one did. */
+static int check_limits(const struct threshold_opts *t, int metric,
+			struct cell_result *res)
+{
+	const struct limit limits[] = {
+		{ "p50", 50, t->p50 }, { "p90", 90, t->p90 },
+		{ "p99", 99, t->p99 }, { "p99.9", 99.9, t->p99_9 },
+		{ "p99.99", 99.99, t->p99_99 }, { "max", 0, t->max },
+	};
+	const char *name = metric_name(metric);
+
+	for (int i = 0; i < res->nthreads; i++) {
+		const struct worker *w = &res->workers[i];
+		const struct hist *h = &w->hist[metric];
+
+		for (size_t l = 0; l < sizeof(limits) / sizeof(limits[0]); l++) {
+			if (limits[l].value == OPT_UNSET)
+				continue;
+			int64_t v = limits[l].pct > 0
+				? hist_percentile(h, limits[l].pct) : h->max;
+			if (v > limits[l].value) {
+				snprintf(res->reason, sizeof(res->reason),
+					 "thread %d %s %s = %lld ns > %lld ns",
+					 i, name, limits[l].name, (long long)v,
+					 (long long)limits[l].value);
+				return 1;
+			}
+		}
+		if (t->overruns != OPT_UNSET && (int64_t)w->overruns > t->overruns) {
+			snprintf(res->reason, sizeof(res->reason),
+				 "thread %d overruns = %llu > %lld", i,
+				 (unsigned long long)w->overruns, (long long)t->overruns);
+			return 1;
+		}
+		if (t->errors != OPT_UNSET && (int64_t)w->errors > t->errors) {
+			snprintf(res->reason, sizeof(res->reason),
+				 "thread %d errors = %llu > %lld", i,
+				 (unsigned long long)w->errors, (long long)t->errors);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+void cell_check_thresholds(const struct config *cfg, struct cell_result *res)
+{
+	if (res->status != CELL_OK)
+		return;
+	if (cfg->has_thresholds &&
+	    check_limits(&cfg->thresholds, cfg->thresholds.metric, res)) {
+		res->status = CELL_FAIL;
+		return;
+	}
+	for (int m = 0; m < METRIC_COUNT; m++)
+		if (cfg->has_metric_thresholds[m] &&
+		    check_limits(&cfg->metric_thresholds[m], m, res)) {
+			res->status = CELL_FAIL;
+			return;
+		}
+}

@@ -1,0 +1,121 @@
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cpulist.h"
+#include "log.h"
+#include "where.h"
+
+enum where where_variant(const struct config *cfg, int v,
+			 const struct kernel_info *k)
+{
+	const struct kernel_def *kd = &cfg->kernel[v];
+
+	if (kd->runner == RUNNER_QEMU)
+		return WHERE_QEMU;
+	return kernel_matches(kd->match, k) ? WHERE_HERE : WHERE_OTHER;
+}
+
+enum where where_runs(const struct config *cfg, const struct cell *c,
+		      const struct kernel_info *k)
+{
+	return where_variant(cfg, c->kernel, k);
+}
+
+const char *where_name(enum where w)
+{
+	static const char *const names[] = { "here", "qemu", "pending (other kernel)" };
+
+	return names[w];
+}
+
+/* The message after the option's "FILE:LINE: "; -ENODEV. */
+#define fail(why, len, loc, ...) \
+	fail_at(why, len, -ENODEV, (loc)->file, (loc)->line, __VA_ARGS__)
+
+/* The first CPU of `want` that `have` lacks, or -1. */
+static int missing_cpu(const cpu_set_t *want, const cpu_set_t *have)
+{
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, want) && !CPU_ISSET(cpu, have))
+			return cpu;
+	return -1;
+}
+
+int where_fits(const struct config *cfg, const struct cell *c, int guest,
+	       char *why, size_t len)
+{
+	const struct axis *ax = &cfg->matrix.affinity;
+	const struct load_def *l = &cfg->load[c->load];
+	const struct kernel_def *k = &cfg->kernel[c->kernel];
+	int local = guest || k->runner == RUNNER_HOST;
+	const char *machine = local ? "" : " in the guest";
+	cpu_set_t have, want;
+	char on[256];
+	int cpu;
+
+	if (local) {
+		cpulist_online(&have);
+	} else {
+		CPU_ZERO(&have);
+		for (cpu = 0; cpu < k->cpus && cpu < CPU_SETSIZE; cpu++)
+			CPU_SET(cpu, &have);
+	}
+	cpulist_format(&have, on, sizeof(on));
+	if (ax->v[c->affinity] == AFF_ISOLATED && local &&
+	    (cpulist_read_file("/sys/devices/system/cpu/isolated", &want) != 0 ||
+	     CPU_COUNT(&want) == 0))
+		return fail(why, len, &ax->loc,
+			    "affinity = isolated, but no CPU is isolated (boot with isolcpus=)");
+	if (ax->v[c->affinity] == AFF_LIST &&
+	    cpulist_parse(ax->s[c->affinity], &want) == 0 &&
+	    (cpu = missing_cpu(&want, &have)) >= 0)
+		return fail(why, len, &ax->loc,
+			    "affinity '%s': CPU %d is not online%s (online: %s)",
+			    ax->s[c->affinity], cpu, machine, on);
+	if (strcmp(l->cpus, "all") != 0 && strcmp(l->cpus, "housekeeping") != 0 &&
+	    cpulist_parse(l->cpus, &want) == 0 &&
+	    (cpu = missing_cpu(&want, &have)) >= 0)
+		return fail(why, len, &l->cpus_loc,
+			    "[load.%s] cpus = '%s': CPU %d is not online%s (online: %s)",
+			    l->name, l->cpus, cpu, machine, on);
+	return 0;
+}
+
+/* A qemu variant's image, where latlab is to boot it. */
+static int image_readable(const struct kernel_def *k, const struct config *cfg,
+			  char *why, size_t len)
+{
+	struct srcloc loc = k->loc;
+
+	if (access(k->image, R_OK) == 0)
+		return 0;
+	int rc = -errno;
+	if (!loc.file)
+		loc.file = cfg->path;
+	return fail_at(why, len, rc, loc.file, loc.line, "[kernel.%s] image = %s: %s%s",
+		       k->name, k->image, strerror(-rc),
+		       rc == -ENOENT ? " (make demo-kernels fetches Debian's stock and rt images into kernels/)" : "");
+}
+
+int where_preflight(const struct config *cfg, const struct cell *cells,
+		    int ncells, int guest, char *why, size_t len)
+{
+	int checked[CFG_DEFS_MAX] = { 0 };
+
+	for (int i = 0; i < ncells; i++) {
+		const struct cell *c = &cells[i];
+		const struct kernel_def *k = &cfg->kernel[c->kernel];
+		int rc = where_fits(cfg, c, guest, why, len);
+
+		if (rc)
+			return rc;
+		if (guest || k->runner != RUNNER_QEMU || checked[c->kernel]++)
+			continue;
+		rc = image_readable(k, cfg, why, len);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}

@@ -1,0 +1,54 @@
+/*
+ * Where a cell runs, and whether the machine it runs on has what it
+ * needs. config_load() reads no machine state, so a config written for an
+ * 8-CPU board loads on a laptop; these are the questions `run` asks
+ * before it writes anything, `plan` prints per cell, and `status` uses to
+ * say what is left here.
+ */
+#ifndef LATLAB_WHERE_H
+#define LATLAB_WHERE_H
+
+#include <sched.h>
+#include <stddef.h>
+
+#include "config.h"
+#include "kernel.h"
+#include "matrix.h"
+
+enum where {
+	WHERE_HERE,		/* a host variant whose match = fits this kernel */
+	WHERE_QEMU,		/* runner = qemu: in a guest this latlab boots */
+	WHERE_OTHER,		/* a host variant of another kernel: pending */
+};
+
+/* Where kernel variant v's cells run for a host latlab running kernel k. */
+enum where where_variant(const struct config *cfg, int v,
+			 const struct kernel_info *k);
+
+/* Where cell c of cfg runs: its variant's answer. */
+enum where where_runs(const struct config *cfg, const struct cell *c,
+		      const struct kernel_info *k);
+
+/* "here", "qemu" or "pending (other kernel)": plan's runs column. */
+const char *where_name(enum where w);
+
+/*
+ * 0 when the machine that runs c has what c asks for: the CPUs of its
+ * affinity and of its load's cpus =, and an isolated CPU for affinity =
+ * isolated. That machine is this one for a host variant (and inside a
+ * guest: `guest` set); for a qemu variant seen from the host it is a
+ * guest of the variant's cpus = CPUs, whose isolated CPUs it cannot know.
+ * Else -ENODEV with "FILE:LINE: reason" in why.
+ */
+int where_fits(const struct config *cfg, const struct cell *c, int guest,
+	       char *why, size_t len);
+
+/*
+ * Before `run` writes anything: every cell fits (where_fits), and every
+ * qemu variant with cells can read its image (the host's side only).
+ * 0, or -ENODEV / -errno with "FILE:LINE: reason" in why.
+ */
+int where_preflight(const struct config *cfg, const struct cell *cells,
+		    int ncells, int guest, char *why, size_t len);
+
+#endif

@@ -1,0 +1,147 @@
+#!/usr/bin/env bats
+# The one tree reader trusts nothing it has not checked: a damaged cell is
+# named with FILE:LINE, left out of the figures, listed on the page and on
+# stderr, and report, compare and export exit 3; the other cells still show.
+
+load helper
+
+setup_file() {
+	: "${LATLAB:?set LATLAB to the latlab binary (make test does)}"
+	export TREE="$BATS_FILE_TMPDIR/tree"
+	cat >"$BATS_FILE_TMPDIR/c.ini" <<EOC
+[campaign]
+name = t
+duration = 300ms
+output = $BATS_FILE_TMPDIR/out
+[matrix]
+workload = timer, null
+interval = 1ms
+EOC
+	timeout 60 "$LATLAB" run "$BATS_FILE_TMPDIR/c.ini" -q
+	mv "$BATS_FILE_TMPDIR/out/t" "$TREE"
+}
+
+# damage: a copy of the tree in $WORK/t, its first cell's dir in $D
+damage() {
+	cp -a "$TREE" "$WORK/t"
+	D=$(cell_dir "$WORK/t" 0000-none-timer-t1-aspread-1)
+}
+
+# report_names "MESSAGE": report is exit 3, names the damaged cell and why
+# on stderr and on the page, and still shows the other cell
+report_names() {
+	run timeout 60 "$LATLAB" report "$WORK/t" -q
+	[ "$status" -eq 3 ] || { echo "status $status: $output"; return 1; }
+	[[ "$output" == *"cell 0000-none-timer-t1-aspread-1 left out: "*"$1"* ]] ||
+		{ echo "got: $output"; return 1; }
+	local page="$WORK/t/report/index.html"
+	grep -q 'id="damaged"' "$page"
+	grep -q '<li class="damaged">0000-none-timer-t1-aspread-1: ' "$page"
+	[ -s "$WORK/t/report/fig/hist-0001-none-null-t1-aspread-1.png" ]
+	[ ! -e "$WORK/t/report/fig/hist-0000-none-timer-t1-aspread-1.png" ]
+}
+
+@test "the undamaged tree reads clean (exit 0)" {
+	damage
+	run timeout 60 "$LATLAB" report "$WORK/t" -q
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	! grep -q 'id="damaged"' "$WORK/t/report/index.html"
+}
+
+@test "hist.csv cut mid-line and garbage appended: the line is named" {
+	damage
+	n=$(wc -l <"$D/hist.csv")
+	truncate -s -2 "$D/hist.csv"
+	printf '11936garbage\n' >>"$D/hist.csv"
+	report_names "$D/hist.csv:$n: count = '"
+	[[ "$output" == *"11936garbage' is not an integer"* ]]
+}
+
+@test "hist.csv cut short with no newline at the end" {
+	damage
+	truncate -s -1 "$D/hist.csv"
+	report_names "$D/hist.csv:"
+	[[ "$output" == *"the last line has no newline: the file was cut short"* ]]
+}
+
+@test "a row with fewer fields than the header" {
+	damage
+	echo 'xx' >>"$D/hist.csv"
+	n=$(wc -l <"$D/hist.csv")
+	report_names "$D/hist.csv:$n: 1 fields, but the header has 6"
+}
+
+@test "counts that do not add up to summary.csv's samples" {
+	damage
+	awk -F, 'BEGIN { OFS = "," } NR == 2 { $6 = $6 + 1 } { print }' "$D/hist.csv" >"$D/x"
+	mv "$D/x" "$D/hist.csv"
+	report_names "$D/hist.csv: thread 0's wakeup buckets hold"
+	[[ "$output" == *"summary.csv says"* ]]
+}
+
+@test "a bucket whose upper edge is below its lower one" {
+	damage
+	awk -F, 'BEGIN { OFS = "," } NR == 2 { $5 = "-9223372036854775808" } { print }' "$D/hist.csv" >"$D/x"
+	mv "$D/x" "$D/hist.csv"
+	report_names "$D/hist.csv:2: bucket ["
+}
+
+@test "a missing summary.csv" {
+	damage
+	rm "$D/summary.csv"
+	report_names "$D/summary.csv: No such file or directory"
+}
+
+@test "a directory where hist.csv should be" {
+	damage
+	rm "$D/hist.csv"
+	mkdir "$D/hist.csv"
+	report_names "$D/hist.csv: a directory, not a file"
+}
+
+@test "a FIFO where hist.csv should be: refused at once, not waited on" {
+	damage
+	rm "$D/hist.csv"
+	mkfifo "$D/hist.csv"
+	report_names "$D/hist.csv: not a regular file"
+}
+
+@test "cells.csv: a number that is not one, and a host that leaves the tree" {
+	damage
+	awk -F, 'BEGIN { OFS = "," } NR == 2 { $11 = "1000000x" } { print }' "$WORK/t/cells.csv" >"$WORK/x"
+	mv "$WORK/x" "$WORK/t/cells.csv"
+	report_names "$WORK/t/cells.csv:2: interval_ns = '1000000x' is not an integer"
+	damage_host() {
+		awk -F, 'BEGIN { OFS = "," } NR == 2 { $4 = ".." } { print }' "$TREE/cells.csv" >"$WORK/t/cells.csv"
+	}
+	rm -rf "$WORK/t"
+	damage
+	damage_host
+	report_names "cells.csv:2: cell '0000-none-timer-t1-aspread-1', host '..'"
+}
+
+@test "a cells.csv that cannot be parsed is exit 3 with its line; none at all is exit 2" {
+	damage
+	printf '"unclosed,1\n' >>"$WORK/t/cells.csv"
+	run timeout 60 "$LATLAB" report "$WORK/t" -q
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"$WORK/t/cells.csv:"* ]]
+	rm "$WORK/t/cells.csv"
+	run timeout 60 "$LATLAB" report "$WORK/t" -q
+	[ "$status" -eq 2 ]
+}
+
+@test "compare and export name the damage too, and exit 3" {
+	damage
+	truncate -s -2 "$D/hist.csv"
+	printf '11936garbage\n' >>"$D/hist.csv"
+	cp -a "$TREE" "$WORK/u"
+	sed -i 's/^\(t,[^,]*,[^,]*,[^,]*,[^,]*,\)running,/\1other,/' "$WORK/u/cells.csv"
+	run timeout 60 "$LATLAB" compare "$WORK/t" "$WORK/u" -o "$WORK/cmp"
+	[ "$status" -eq 3 ] || { echo "status $status: $output"; false; }
+	[[ "$output" == *"cell 0000-none-timer-t1-aspread-1 left out: $D/hist.csv:"* ]]
+	grep -q 'id="damaged"' "$WORK/cmp/index.html"
+	run "$LATLAB" export --format cyclictest "$D"
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"$D/hist.csv:"*"count = '"* ]]
+}

@@ -1,0 +1,268 @@
+/*
+ * The guest channel without qemu: recorded streams — good, cut short,
+ * hostile — fed to the host's reader (vm_read) from a file, and the verb
+ * table both ends share.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "cell.h"
+#include "channel.h"
+#include "results.h"
+#include "vm.h"
+
+static char tree[64];
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(tree, sizeof(tree), "/tmp/latlab-chan-%d/tree", (int)getpid());
+	return mkdir_p(tree);
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf /tmp/latlab-chan-%d", (int)getpid());
+	return system(cmd);
+}
+
+/* What the campaign's hooks saw. */
+struct seen {
+	int started, finished;
+	char last_id[CELL_ID_MAX];
+	int status;
+	char reason[256], rows[256], brief[256];
+};
+
+/* The guest was given c1 and c2 only. */
+static int started(void *arg, const char *id)
+{
+	struct seen *s = arg;
+
+	if (strcmp(id, "c1") && strcmp(id, "c2"))
+		return -1;
+	s->started++;
+	return 0;
+}
+
+static int finished(void *arg, const struct vm_cell *c)
+{
+	struct seen *s = arg;
+
+	s->finished++;
+	snprintf(s->last_id, sizeof(s->last_id), "%s", c->id);
+	s->status = c->status;
+	snprintf(s->reason, sizeof(s->reason), "%s", c->reason);
+	snprintf(s->rows, sizeof(s->rows), "%s", c->rows);
+	snprintf(s->brief, sizeof(s->brief), "%s", c->brief);
+	return 0;
+}
+
+/* Feed `len` bytes of stream to vm_read. */
+static enum vm_end feed(const char *stream, size_t len, struct seen *s,
+			struct vm_outcome *out)
+{
+	char path[128];
+	struct vm_read_opts o = { tree, "test", 5000000000LL, 5000000000LL, 5000000000LL };
+	struct vm_hooks h = { s, started, finished, NULL };
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/../stream", tree);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fwrite(stream, 1, len, fp);
+	fclose(fp);
+	int fd = open(path, O_RDONLY);
+	assert_true(fd >= 0);
+	memset(s, 0, sizeof(*s));
+	enum vm_end end = vm_read(fd, &o, &h, out);
+	close(fd);
+	return end;
+}
+
+static int exists(const char *rel)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s", tree, rel);
+	return stat(path, &st) == 0;
+}
+
+static const char good[] =
+	"firmware chatter\n"
+	"LATLAB hello guesthost 6.1.0-rt\n"
+	"LATLAB sysinfo 12\n[vm]\nx = 1\n\n"
+	"LATLAB log latlab: measuring\n"
+	"LATLAB start c1\n"
+	"LATLAB file hist.csv 6\na,b\n1\n"
+	"LATLAB file cell.ini 7\n[cell]\n"
+	"LATLAB row 4\nr,1\n"
+	"LATLAB brief 10 0 0 1 2 3 4 5 6 7\n"
+	"LATLAB cell c1 ok all good\n"
+	"LATLAB done 0\n";
+
+static void test_good_stream(void **state)
+{
+	struct vm_outcome out;
+	struct seen s;
+
+	(void)state;
+	assert_int_equal(feed(good, sizeof(good) - 1, &s, &out), VM_END_DONE);
+	assert_true(out.hello && out.done && !out.interrupted);
+	assert_string_equal(out.host, "guesthost");
+	assert_string_equal(out.release, "6.1.0-rt");
+	assert_string_equal(out.sysinfo, "[vm]\nx = 1\n\n");
+	assert_int_equal(s.started, 1);
+	assert_int_equal(s.finished, 1);
+	assert_int_equal(out.finished, 1);
+	assert_string_equal(s.last_id, "c1");
+	assert_int_equal(s.status, CELL_OK);
+	assert_string_equal(s.reason, "all good");
+	assert_string_equal(s.rows, "r,1\n");
+	struct chan_brief b;
+	assert_int_equal(chan_brief_parse(s.brief, &b), 0);
+	assert_int_equal(b.samples, 10);
+	assert_int_equal(b.response_max, 7);
+	assert_true(exists("guesthost/6.1.0-rt/c1/hist.csv"));
+	assert_true(exists("guesthost/6.1.0-rt/c1/cell.ini"));
+	assert_false(exists("guesthost/6.1.0-rt/c1.incoming"));
+	free(out.sysinfo);
+}
+
+/* Cut anywhere: never a crash, never a finished cell that did not finish. */
+static void test_truncated_stream(void **state)
+{
+	size_t cell_done = strstr(good, "LATLAB cell c1") - good;
+	struct vm_outcome out;
+	struct seen s;
+	char cmd[PATH_MAX];
+
+	(void)state;
+	for (size_t len = 0; len < sizeof(good) - 1; len++) {
+		snprintf(cmd, sizeof(cmd), "rm -rf %s/guesthost", tree);
+		assert_int_equal(system(cmd), 0);
+		enum vm_end end = feed(good, len, &s, &out);
+		assert_int_equal(end, VM_END_EOF);
+		assert_false(out.done);
+		if (len <= cell_done + strlen("LATLAB cell c1 ok all good")) {
+			assert_int_equal(s.finished, 0);
+			assert_false(exists("guesthost/6.1.0-rt/c1"));
+			/* nothing half-received is left behind */
+			assert_false(exists("guesthost/6.1.0-rt/c1.incoming"));
+		}
+		if (s.started && !s.finished)
+			assert_string_equal(out.running, "c1");
+		free(out.sysinfo);
+	}
+}
+
+/* A guest that lies: names outside its cells and its directory, sizes that
+ * do not fit, blobs for nobody. None of it is written; the stream stays in step. */
+static void test_hostile_stream(void **state)
+{
+	static const char bad[] =
+		"LATLAB start c1\n"			/* before hello: ignored */
+		"LATLAB hello ../.. x\n"		/* not single names: no hello */
+		"LATLAB start c1\n"
+		"LATLAB hello h r\n"
+		"LATLAB start ../../../../victim\n"	/* not a cell it was given */
+		"LATLAB file x 3\nabc"
+		"LATLAB start c9\n"			/* not given either */
+		"LATLAB file x 3\nabc"
+		"LATLAB start c2\n"
+		"LATLAB file ../escape 5\nLATLA"	/* not a single name: dropped */
+		"LATLAB file .hidden 2\nxy"
+		"LATLAB file big 99999999999999999999\n"	/* no such size: not ours */
+		"LATLAB file ok.csv 4\nLATL"		/* bytes that look like a line */
+		"LATLAB row 3\nr\n\n"
+		"LATLAB cell c1 ok lies\n"		/* not the cell that started */
+		"LATLAB bogus verb\n"
+		"LATLAB brief 1 2 three\n"
+		"LATLAB cell c2 fail too slow\n"
+		"LATLAB done 1\n";
+	struct vm_outcome out;
+	struct seen s;
+	struct stat st;
+	char path[PATH_MAX];
+
+	(void)state;
+	assert_int_equal(feed(bad, sizeof(bad) - 1, &s, &out), VM_END_DONE);
+	assert_int_equal(s.started, 1);
+	assert_int_equal(s.finished, 1);
+	assert_string_equal(s.last_id, "c2");
+	assert_int_equal(s.status, CELL_FAIL);
+	assert_string_equal(s.reason, "too slow");
+	assert_string_equal(s.rows, "r\n\n");
+	struct chan_brief b;
+	assert_int_equal(chan_brief_parse(s.brief, &b), -EINVAL);
+	assert_true(exists("h/r/c2/ok.csv"));
+	assert_false(exists("h/r/c2/escape"));
+	assert_false(exists("h/r/c2/.hidden"));
+	assert_false(exists("h/r/c1"));
+	assert_false(exists("h/r/x"));
+	snprintf(path, sizeof(path), "%s/../../victim", tree);
+	assert_int_not_equal(stat(path, &st), 0);
+	snprintf(path, sizeof(path), "%s/h/r/c2/ok.csv", tree);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_size, 4);
+	free(out.sysinfo);
+}
+
+/* One table: every verb parses back to itself; other lines are not ours. */
+static void test_verb_table(void **state)
+{
+	char line[128], *args;
+	uint64_t size;
+
+	(void)state;
+	for (int v = 0; v < CHAN_NVERBS; v++) {
+		snprintf(line, sizeof(line), CHAN_MAGIC "%s %s", chan_verbs[v].name,
+			 chan_verbs[v].blob ? "name 42" : "a b");
+		assert_int_equal(chan_parse(line, &args, &size), v);
+		assert_string_equal(args, chan_verbs[v].blob ? "name 42" : "a b");
+		if (chan_verbs[v].blob)
+			assert_int_equal(size, 42);
+	}
+	snprintf(line, sizeof(line), "LATLAB row");
+	assert_int_equal(chan_parse(line, &args, &size), -1);
+	snprintf(line, sizeof(line), "LATLAB row -1");
+	assert_int_equal(chan_parse(line, &args, &size), -1);
+	snprintf(line, sizeof(line), "LATLAB row 17179869185");
+	assert_int_equal(chan_parse(line, &args, &size), -1);
+	snprintf(line, sizeof(line), "latlab hello a b");
+	assert_int_equal(chan_parse(line, &args, &size), -1);
+
+	struct chan_brief b = { 1, 5, 1, 2, { -3, 4, 5, 6, 7 }, 8, 9 }, back;
+	char text[256];
+	chan_brief_format(&b, text, sizeof(text));
+	assert_int_equal(chan_brief_parse(text, &back), 0);
+	assert_memory_equal(&b, &back, sizeof(b));
+	assert_int_equal(chan_brief_parse("1 2 3 4 5 6 7 8 9 10 11", &back), -EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_good_stream),
+		cmocka_unit_test(test_truncated_stream),
+		cmocka_unit_test(test_hostile_stream),
+		cmocka_unit_test(test_verb_table),
+	};
+
+	return cmocka_run_group_tests_name("channel", tests, setup, teardown);
+}

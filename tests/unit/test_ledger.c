@@ -1,0 +1,139 @@
+/*
+ * The ledger round trip: state and cells.csv written by the campaign,
+ * read back by the resume reader (prior.c) and by the tree reader — the
+ * same statuses, rows, reasons, reboot intent and config hash.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <sched.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "config.h"
+#include "ledger.h"
+#include "matrix.h"
+#include "prior.h"
+#include "results.h"
+#include "tree.h"
+
+static char dir[64];
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/latlab-ledger-%d", (int)getpid());
+	return mkdir_p(dir);
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	return system(cmd);
+}
+
+static void test_roundtrip(void **state)
+{
+	const char *sets[] = { "matrix.kernel=stock,rt", "matrix.workload=timer,null",
+			       "campaign.name=rt", "kernel.rt.match=preempt:rt" };
+	static const enum cell_status want[] = { CELL_OK, CELL_SKIPPED, CELL_PENDING,
+						 CELL_FAIL };
+	static const char *const why[] = { "", "no such device, \"quoted\"", "",
+					   "max 2ms > 1ms" };
+	struct config *cfg = malloc(sizeof(*cfg));
+	struct ledger lg;
+	struct prior p;
+	struct tree t;
+	struct cell *cells;
+	char err[PATH_MAX + 512];
+
+	(void)state;
+	assert_non_null(cfg);
+	if (config_load(cfg, NULL, sets, 4, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(matrix_expand(cfg, &cells), 4);
+	assert_int_equal(ledger_init(&lg, cfg, cells, 4), 0);
+	for (int i = 0; i < 4; i++) {
+		struct cell_result res = { .status = want[i] };
+
+		snprintf(res.reason, sizeof(res.reason), "%s", why[i]);
+		lg.status[i] = want[i];
+		lg.reason[i] = strdup(why[i]);
+		/* not measured (no threads): one row each, statistics empty */
+		lg.rows[i] = ledger_rows(cfg, &cells[i], want[i], &res, "host",
+					 "6.1.0", SCHED_FIFO);
+		assert_non_null(lg.rows[i]);
+	}
+	snprintf(lg.reboot_to, sizeof(lg.reboot_to), "rt");
+	lg.boot_tries[config_kernel_index(cfg, "rt")] = 2;
+	assert_int_equal(ledger_write(&lg, dir), 0);
+
+	assert_int_equal(prior_read(dir, &p, err, sizeof(err)), 0);
+	assert_int_equal(p.hash, config_hash(cfg));
+	assert_string_equal(p.reboot_to, "rt");
+	assert_int_equal(p.nboots, 1);
+	assert_string_equal(p.boot[0].variant, "rt");
+	assert_int_equal(p.boot[0].tries, 2);
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(prior_status(&p, cells[i].id), want[i]);
+		assert_string_equal(prior_reason(&p, cells[i].id), why[i]);
+		char *rows = prior_rows(&p, cells[i].id);
+		assert_non_null(rows);
+		assert_string_equal(rows, lg.rows[i]);
+		free(rows);
+	}
+	assert_int_equal(prior_status(&p, "no-such-cell"), CELL_PENDING);
+	prior_free(&p);
+
+	/* the tree reader takes the same cells.csv; nothing was measured */
+	assert_int_equal(tree_read(&t, dir, err, sizeof(err)), 0);
+	assert_int_equal(t.n, 4);
+	assert_int_equal(t.nbad, 0);
+	assert_string_equal(t.cell[1].reason, why[1]);
+	assert_string_equal(t.cell[3].status, "fail");
+	tree_free(&t);
+
+	ledger_free(&lg);
+	free(cells);
+	config_free(cfg);
+	free(cfg);
+}
+
+/* A state that is not latlab's is refused, not taken for an empty run. */
+static void test_not_a_state(void **state)
+{
+	char path[PATH_MAX], err[PATH_MAX + 512];
+	struct prior p;
+	FILE *fp;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/other", dir);
+	assert_int_equal(mkdir_p(path), 0);
+	assert_int_equal(prior_read(path, &p, err, sizeof(err)), -ENOENT);
+	snprintf(path, sizeof(path), "%s/other/state", dir);
+	fp = fopen(path, "w");
+	fputs("cells = 3\n0000-x = ok\n", fp);
+	fclose(fp);
+	snprintf(path, sizeof(path), "%s/other", dir);
+	assert_int_equal(prior_read(path, &p, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "not a latlab state file"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_not_a_state),
+	};
+
+	return cmocka_run_group_tests_name("ledger", tests, setup, teardown);
+}
