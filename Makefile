@@ -16,7 +16,8 @@ CC ?= cc
 CFLAGS ?= -O2 -g
 CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wformat=2 \
 	  -Wmissing-prototypes -Wshadow -pthread -MMD -MP
-CPPFLAGS += -Icommon -Iharness -Iworkloads -Iloadgen
+HARNESS_DIRS := $(patsubst %/,%,$(wildcard harness/*/))
+CPPFLAGS += -Icommon -Iharness $(HARNESS_DIRS:%=-I%) -Iworkloads -Iloadgen
 LDLIBS += $(shell pkg-config --libs inih numa jansson 2>/dev/null || echo -linih -lnuma -ljansson) \
 	  -lcsv -lm -pthread
 
@@ -35,7 +36,7 @@ DEB_PACKAGES := gcc make pkg-config libinih-dev libcsv-dev libnuma-dev \
 
 COMMON_SRC := $(wildcard common/*.c)
 WORKLOAD_SRC := $(wildcard workloads/*.c)
-HARNESS_SRC := $(filter-out harness/main.c,$(wildcard harness/*.c))
+HARNESS_SRC := $(wildcard harness/*/*.c)
 LOADGEN_SRC := $(filter-out loadgen/main.c,$(wildcard loadgen/*.c))
 LIB_SRC := $(COMMON_SRC) $(WORKLOAD_SRC) $(LOADGEN_SRC) $(HARNESS_SRC)
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)

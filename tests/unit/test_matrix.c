@@ -11,6 +11,7 @@
 #include "config.h"
 #include "cpulist.h"
 #include "matrix.h"
+#include "place.h"
 
 static struct config *load(const char *const *sets, int n)
 {
@@ -146,7 +147,7 @@ static void test_placement(void **state)
 		struct config *cfg = load(sets, 2);
 		struct cell *cells;
 		assert_int_equal(matrix_expand(cfg, &cells), 1);
-		int n = matrix_place(cfg, &cells[0], cpus, &mask);
+		int n = place_threads(cfg, &cells[0], cpus, &mask);
 		int want = cases[i].want_n < 0 ? ncpu : cases[i].want_n;
 		assert_int_equal(n, want);
 		assert_int_equal(cpus[0], cases[i].want_cpu0);

@@ -33,7 +33,13 @@ struct run_env {
 	 */
 	void (*tick)(void *arg, int64_t elapsed_ns, const int64_t max_ns[3]);
 	void *tick_arg;
-	const struct sysinfo *si;	/* for the checkpoints' sysinfo.ini */
+	/*
+	 * Called every [campaign] checkpoint of measuring with what the
+	 * threads have so far (status CELL_PARTIAL), to be written as the
+	 * cell's files: 0 or -errno. NULL: no checkpoints.
+	 */
+	int (*checkpoint)(void *arg, struct cell_result *part);
+	void *checkpoint_arg;
 };
 
 struct cell_result {

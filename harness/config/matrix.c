@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpulist.h"
 #include "matrix.h"
 #include "units.h"
 
@@ -94,39 +93,4 @@ int matrix_expand(const struct config *cfg, struct cell **cells)
 	}
 	*cells = out;
 	return (int)total;
-}
-
-int matrix_place(const struct config *cfg, const struct cell *c, int *cpus,
-		 cpu_set_t *mask)
-{
-	const struct axis *ax = &cfg->matrix.affinity;
-	int kind = (int)ax->v[c->affinity];
-	cpu_set_t online, set;
-	int n, ncpu;
-
-	cpulist_online(&online);
-	switch (kind) {
-	case AFF_ISOLATED:
-		if (cpulist_read_file("/sys/devices/system/cpu/isolated",
-				      &set) != 0 || CPU_COUNT(&set) == 0)
-			return -ENODEV;
-		CPU_AND(&set, &set, &online);
-		break;
-	case AFF_LIST:
-		if (cpulist_parse(ax->s[c->affinity], &set) != 0)
-			return -EINVAL;
-		CPU_AND(&set, &set, &online);
-		break;
-	default:
-		set = online;
-		break;
-	}
-	ncpu = CPU_COUNT(&set);
-	if (ncpu == 0)
-		return -ENODEV;
-	n = c->threads == AXIS_ALL ? ncpu : c->threads;
-	*mask = set;
-	for (int i = 0; i < n; i++)
-		cpus[i] = kind == AFF_ALL ? -1 : cpulist_nth(&set, i % ncpu);
-	return n;
 }

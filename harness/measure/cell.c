@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "cell.h"
-#include "cellfiles.h"
+#include "place.h"
 #include "load.h"
 #include "log.h"
 #include "results.h"
@@ -97,10 +97,7 @@ static void drain(struct cell_result *res)
 }
 
 struct checkpoint {
-	const struct config *cfg;
-	const struct cell *c;
 	const struct run_env *env;
-	const char *dir;
 	int64_t every, next;	/* ns of measuring */
 	int pending;		/* asked, not yet written */
 	int req;
@@ -114,7 +111,8 @@ struct checkpoint {
 static void checkpoint_poll(struct checkpoint *ck, struct cell_result *res,
 			    int64_t elapsed)
 {
-	if (!ck->every || res->nthreads <= 0 || !res->workers[0].snap)
+	if (!ck->every || !ck->env->checkpoint || res->nthreads <= 0 ||
+	    !res->workers[0].snap)
 		return;
 	if (!ck->pending && elapsed >= ck->next) {
 		ck->req++;
@@ -161,7 +159,7 @@ static void checkpoint_poll(struct checkpoint *ck, struct cell_result *res,
 	part.elapsed_ns = elapsed;
 	snprintf(part.reason, sizeof(part.reason), "checkpoint after %lld s of measuring",
 		 (long long)(elapsed / NS_PER_S));
-	int rc = cell_write(ck->cfg, ck->c, ck->env, ck->env->si, &part, ck->dir);
+	int rc = ck->env->checkpoint(ck->env->checkpoint_arg, &part);
 	cell_log(res, rc ? "warning: checkpoint not written: %s"
 			 : "checkpoint: %s", rc ? strerror(-rc) : part.reason);
 	ck->written += rc == 0;
@@ -270,7 +268,7 @@ int cell_run(const struct config *cfg, const struct cell *c,
 		 (long long)c->interval, c->priority,
 		 env->policy == SCHED_FIFO ? "SCHED_FIFO" : "SCHED_OTHER (--allow-non-rt)");
 
-	n = matrix_place(cfg, c, cpus, &mask);
+	n = place_threads(cfg, c, cpus, &mask);
 	if (n < 0) {
 		res->status = CELL_ERROR;
 		snprintf(res->reason, sizeof(res->reason),
@@ -375,7 +373,7 @@ int cell_run(const struct config *cfg, const struct cell *c,
 	if (started == n) {
 		cell_log(res, "measuring for %lld ms", (long long)(cfg->campaign.duration / NS_PER_MS));
 		struct checkpoint ck = {
-			.cfg = cfg, .c = c, .env = env, .dir = dir,
+			.env = env,
 			.every = cfg->campaign.checkpoint,
 			.next = cfg->campaign.checkpoint,
 		};

@@ -37,13 +37,4 @@ struct cell {
  */
 int matrix_expand(const struct config *cfg, struct cell **cells);
 
-/*
- * Where each measured thread of `c` runs: cpus[i] is a CPU or -1 (not
- * pinned; `mask` then holds the CPUs it may use). Returns the number of
- * threads (threads = all resolved), or -errno (e.g. -ENODEV: no isolated
- * CPU). cpus must hold CPU_SETSIZE entries.
- */
-int matrix_place(const struct config *cfg, const struct cell *c, int *cpus,
-		 cpu_set_t *mask);
-
 #endif

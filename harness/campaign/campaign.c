@@ -111,6 +111,20 @@ static int runs_here(const struct campaign *cp, const struct cell *c)
 	return where_runs(cp->cfg, c, &cp->kernel) == WHERE_HERE;
 }
 
+/* What a checkpoint of the running cell is written with. */
+struct partial {
+	const struct campaign *cp;
+	const struct cell *c;
+	const char *dir;
+};
+
+static int write_partial(void *arg, struct cell_result *part)
+{
+	const struct partial *p = arg;
+
+	return cell_write(p->cp->cfg, p->c, &p->cp->env, &p->cp->si, part, p->dir);
+}
+
 /*
  * Cell i on this machine: measured, judged, written, said, reported.
  * 0 to go on (its status is in the ledger), or the exit status that
@@ -144,8 +158,11 @@ static int run_here(struct campaign *cp, int i, int nth, int run_n, int lava)
 	if (cp->ro->guest)
 		guest_say(CHAN_START, "%s", c->id);
 	struct ticker tk = { cp, c, nth, run_n, isatty(2), 0 };
+	struct partial part = { cp, c, dir };
 	struct run_env env = cp->env;
 
+	env.checkpoint = write_partial;
+	env.checkpoint_arg = &part;
 	if (!cp->ro->quiet) {
 		env.tick = cp_tick;
 		env.tick_arg = &tk;
@@ -318,7 +335,6 @@ int campaign_run(const struct config *cfg, const struct run_opts *ro)
 	if (ro->guest)
 		cp_guest_sysinfo(&cp);
 	cp.env.cmdline = ro->cmdline;
-	cp.env.si = &cp.si;
 	for (int i = 0; i < cp.si.nwarn; i++)
 		log_warn("%s", cp.si.warn[i]);
 	lock_memory(&cp);

@@ -1,0 +1,19 @@
+/* Which CPU each measured thread of a cell runs on, on this machine. */
+#ifndef LATLAB_PLACE_H
+#define LATLAB_PLACE_H
+
+#include <sched.h>
+
+#include "config.h"
+#include "matrix.h"
+
+/*
+ * Where each measured thread of `c` runs: cpus[i] is a CPU or -1 (not
+ * pinned; `mask` then holds the CPUs it may use). Returns the number of
+ * threads (threads = all resolved), or -errno (e.g. -ENODEV: no isolated
+ * CPU). cpus must hold CPU_SETSIZE entries.
+ */
+int place_threads(const struct config *cfg, const struct cell *c, int *cpus,
+		  cpu_set_t *mask);
+
+#endif
