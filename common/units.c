@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "units.h"
 
@@ -163,4 +164,12 @@ void units_format_size(int64_t bytes, char *buf, size_t len)
 		}
 	}
 	snprintf(buf, len, "%lld", (long long)bytes);
+}
+
+int64_t units_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * NS_PER_S + ts.tv_nsec;
 }

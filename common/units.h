@@ -36,4 +36,7 @@ void units_format_elapsed(int64_t ns, char *buf, size_t len);
 /* "4096" -> "4KiB" when exact, else bytes. */
 void units_format_size(int64_t bytes, char *buf, size_t len);
 
+/* CLOCK_MONOTONIC now, in ns: for deadlines. */
+int64_t units_now_ns(void);
+
 #endif

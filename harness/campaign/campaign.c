@@ -307,10 +307,98 @@ static int preflight(const struct campaign *cp)
 	return EXIT_USAGE;
 }
 
+/*
+ * The campaign directory under its lock: new, or resumed (the cells an
+ * earlier run finished kept with their rows), then campaign.ini and the
+ * ledger written. An exit status.
+ */
+static int open_campaign(struct campaign *cp)
+{
+	const struct config *cfg = cp->cfg;
+	const char *output = cp->ro->output ? cp->ro->output : cfg->campaign.output;
+	struct prior prior;
+	char holder[32];
+	int rc, kept = 0;
+
+	cp->lock_fd = cp_lock(output, cfg->campaign.name, holder, sizeof(holder));
+	if (cp->lock_fd < 0) {
+		if (cp->lock_fd == -EWOULDBLOCK)
+			log_error("campaign %s in %s is being run by another latlab (pid %s): wait for it, or stop it",
+				  cfg->campaign.name, output, holder[0] ? holder : "?");
+		else
+			log_error("%s: %s", output, strerror(-cp->lock_fd));
+		return EXIT_RUNTIME;
+	}
+	rc = cp_prepare_dir(cp, output, &prior);
+	if (rc == -ESTALE) {
+		log_error("%s holds campaign %s run with another config (its state's config_hash differs): run the same config to resume it, --restart to start over (the old tree is kept under a dated name), or choose another -o",
+			  cp->dir, cfg->campaign.name);
+		return EXIT_USAGE;
+	}
+	int resuming = rc == 1;
+	if (resuming)
+		rc = 0;
+	if (rc == 0)
+		rc = afile_write(cp->dir, "campaign.ini", fill_campaign_ini, cp);
+	for (int i = 0; i < cp->ncells; i++) {
+		const char *id = cp->cells[i].id;
+		enum cell_status st = resuming ? prior_status(&prior, id) : CELL_PENDING;
+
+		if (cp_done(st) && (cp->lg.rows[i] = prior_rows(&prior, id))) {
+			cp->lg.status[i] = st;
+			cp->lg.reason[i] = strdup(prior_reason(&prior, id));
+			kept++;
+			continue;
+		}
+		cp->lg.rows[i] = cp_rows(cp, &cp->cells[i], CELL_PENDING, NULL);
+	}
+	if (resuming) {
+		snprintf(cp->lg.reboot_to, sizeof(cp->lg.reboot_to), "%s", prior.reboot_to);
+		for (int b = 0; b < prior.nboots; b++) {
+			int v = config_kernel_index(cfg, prior.boot[b].variant);
+
+			if (v >= 0)
+				cp->lg.boot_tries[v] = prior.boot[b].tries;
+		}
+		prior_free(&prior);
+		log_info("resuming campaign %s in %s: %d of %d cells already done",
+			 cfg->campaign.name, cp->dir, kept, cp->ncells);
+	}
+	if (rc == 0)
+		rc = cp_write(cp);
+	if (rc) {
+		log_error("%s: %s", cp->dir, strerror(-rc));
+		return EXIT_RUNTIME;
+	}
+	return EXIT_PASS;
+}
+
+/* What is left after the run: here (or in qemu), and for other variants. */
+static void say_left(const struct campaign *cp)
+{
+	int other = 0, left = 0;
+
+	for (int i = 0; i < cp->ncells; i++) {
+		const struct cell *c = &cp->cells[i];
+
+		if (cp->lg.status[i] != CELL_PENDING)
+			continue;
+		if (runs_here(cp, c) ||
+		    (!cp->ro->guest && where_runs(cp->cfg, c, &cp->kernel) == WHERE_QEMU))
+			left++;
+		else
+			other++;
+	}
+	if (left)
+		log_info("%d cells not run", left);
+	if (other && !cp->ro->guest)	/* a guest runs what it is given */
+		log_info("%d cells pending for other kernel variants", other);
+}
+
 int campaign_run(const struct config *cfg, const struct run_opts *ro)
 {
 	struct campaign cp = { .cfg = cfg, .ro = ro, .lock_fd = -1 };
-	int status = EXIT_RUNTIME, rc;
+	int status = EXIT_RUNTIME;
 
 	cp.ncells = matrix_expand(cfg, &cp.cells);
 	if (cp.ncells < 0) {
@@ -339,60 +427,9 @@ int campaign_run(const struct config *cfg, const struct run_opts *ro)
 		log_warn("%s", cp.si.warn[i]);
 	lock_memory(&cp);
 
-	const char *output = ro->output ? ro->output : cfg->campaign.output;
-	char holder[32];
-	cp.lock_fd = cp_lock(output, cfg->campaign.name, holder, sizeof(holder));
-	if (cp.lock_fd < 0) {
-		if (cp.lock_fd == -EWOULDBLOCK)
-			log_error("campaign %s in %s is being run by another latlab (pid %s): wait for it, or stop it",
-				  cfg->campaign.name, output, holder[0] ? holder : "?");
-		else
-			log_error("%s: %s", output, strerror(-cp.lock_fd));
+	status = open_campaign(&cp);
+	if (status != EXIT_PASS)
 		goto out;
-	}
-	struct prior prior;
-	rc = cp_prepare_dir(&cp, output, &prior);
-	if (rc == -ESTALE) {
-		log_error("%s holds campaign %s run with another config (its state's config_hash differs): run the same config to resume it, --restart to start over (the old tree is kept under a dated name), or choose another -o",
-			  cp.dir, cfg->campaign.name);
-		status = EXIT_USAGE;
-		goto out;
-	}
-	int resuming = rc == 1, kept = 0;
-	if (resuming)
-		rc = 0;
-	if (rc == 0)
-		rc = afile_write(cp.dir, "campaign.ini", fill_campaign_ini, &cp);
-	for (int i = 0; i < cp.ncells; i++) {
-		enum cell_status st = resuming ? prior_status(&prior, cp.cells[i].id)
-					       : CELL_PENDING;
-
-		if (cp_done(st) && (cp.lg.rows[i] = prior_rows(&prior, cp.cells[i].id))) {
-			cp.lg.status[i] = st;
-			cp.lg.reason[i] = strdup(prior_reason(&prior, cp.cells[i].id));
-			kept++;
-			continue;
-		}
-		cp.lg.rows[i] = cp_rows(&cp, &cp.cells[i], CELL_PENDING, NULL);
-	}
-	if (resuming) {
-		snprintf(cp.lg.reboot_to, sizeof(cp.lg.reboot_to), "%s", prior.reboot_to);
-		for (int b = 0; b < prior.nboots; b++) {
-			int v = config_kernel_index(cfg, prior.boot[b].variant);
-
-			if (v >= 0)
-				cp.lg.boot_tries[v] = prior.boot[b].tries;
-		}
-		prior_free(&prior);
-		log_info("resuming campaign %s in %s: %d of %d cells already done",
-			 cfg->campaign.name, cp.dir, kept, cp.ncells);
-	}
-	if (rc == 0)
-		rc = cp_write(&cp);
-	if (rc) {
-		log_error("%s: %s", cp.dir, strerror(-rc));
-		goto out;
-	}
 	log_info("campaign %s: %d cells, results in %s", cfg->campaign.name,
 		 cp.ncells, cp.dir);
 	if (cp.lg.reboot_to[0])
@@ -414,22 +451,7 @@ int campaign_run(const struct config *cfg, const struct run_opts *ro)
 		log_error("every cell was skipped");
 		status = EXIT_RUNTIME;
 	}
-	int other = 0, left = 0;
-	for (int i = 0; i < cp.ncells; i++) {
-		const struct cell *c = &cp.cells[i];
-
-		if (cp.lg.status[i] != CELL_PENDING)
-			continue;
-		if (runs_here(&cp, c) ||
-		    (!ro->guest && where_runs(cfg, c, &cp.kernel) == WHERE_QEMU))
-			left++;
-		else
-			other++;
-	}
-	if (left)
-		log_info("%d cells not run", left);
-	if (other && !ro->guest)	/* a guest runs what it is given */
-		log_info("%d cells pending for other kernel variants", other);
+	say_left(&cp);
 out:
 	if (ro->guest)
 		guest_say(CHAN_DONE, "%d", status);

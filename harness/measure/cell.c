@@ -247,40 +247,28 @@ static void start_error(struct cell_result *res, int rc, int policy,
 	}
 }
 
-int cell_run(const struct config *cfg, const struct cell *c,
-	     const struct run_env *env, const char *dir,
-	     struct cell_result *res)
+/* The measured threads of cell c, placed and set up (not started). 0 or -1. */
+static int make_workers(const struct config *cfg, const struct cell *c,
+			const struct run_env *env, struct cell_result *res,
+			_Atomic int *stop)
 {
-	struct samples_writer sw;
-	int sampling = 0;
 	const struct workload_def *wd = &cfg->workload[c->workload];
 	int cpus[CPU_SETSIZE];
-	_Atomic int stop = 0;
 	cpu_set_t mask;
-	int n, ready = 0, started = 0, sig = 0, dma = -1;
+	int n = place_threads(cfg, c, cpus, &mask);
 
-	memset(res, 0, sizeof(*res));
-	loadset_init(&res->loads);
-	res->log = open_memstream(&res->logbuf, &res->loglen);
-	res->started_real = clock_ns(CLOCK_REALTIME);
-	cell_log(res, "cell %s: workload %s, load %s, interval %lld ns, priority %d, %s",
-		 c->id, wd->name, cfg->load[c->load].name,
-		 (long long)c->interval, c->priority,
-		 env->policy == SCHED_FIFO ? "SCHED_FIFO" : "SCHED_OTHER (--allow-non-rt)");
-
-	n = place_threads(cfg, c, cpus, &mask);
 	if (n < 0) {
 		res->status = CELL_ERROR;
 		snprintf(res->reason, sizeof(res->reason),
 			 "no CPU to place threads on: %s", strerror(-n));
 		cell_log(res, "error: %s", res->reason);
-		return 0;
+		return -1;
 	}
 	res->workers = calloc((size_t)n, sizeof(*res->workers));
 	if (!res->workers) {
 		res->status = CELL_ERROR;
 		snprintf(res->reason, sizeof(res->reason), "out of memory");
-		return 0;
+		return -1;
 	}
 	res->nthreads = n;
 	for (int i = 0; i < n; i++) {
@@ -298,32 +286,82 @@ int cell_run(const struct config *cfg, const struct cell *c,
 		w->ctx.size = c->size;
 		w->ctx.thread = i;
 		w->ctx.cpu = cpus[i];
-		w->stop = &stop;
+		w->stop = stop;
 		if (cfg->campaign.checkpoint &&
 		    cfg->campaign.checkpoint < cfg->campaign.duration)
 			w->snap = calloc(1, sizeof(*w->snap));	/* touched now */
 		cell_log(res, "thread %d on %s%d", i,
 			 cpus[i] < 0 ? "any CPU, " : "CPU ", cpus[i]);
 	}
+	return 0;
+}
 
-	res->status = CELL_OK;
-	if (setup_workloads(wd, res, &ready) != 0)
-		goto out_teardown;
-	char err[192];
+/* The cell's load, kept off the pinned threads' CPUs where it asks. 0 or -1. */
+static int start_load(const struct config *cfg, const struct cell *c,
+		      struct cell_result *res)
+{
 	cpu_set_t measured;
-	CPU_ZERO(&measured);
-	for (int i = 0; i < n; i++)
-		if (cpus[i] >= 0)
-			CPU_SET(cpus[i], &measured);
-	if (loadset_start(&res->loads, &cfg->load[c->load], &measured,
-			  log_line, res, err, sizeof(err))) {
-		res->status = CELL_ERROR;
-		snprintf(res->reason, sizeof(res->reason), "load %s: %s",
-			 cfg->load[c->load].name, err);
-		goto out_teardown;
-	}
-	dma = dma_latency_hold(res);
+	char err[192];
 
+	CPU_ZERO(&measured);
+	for (int i = 0; i < res->nthreads; i++)
+		if (res->workers[i].cpu >= 0)
+			CPU_SET(res->workers[i].cpu, &measured);
+	if (loadset_start(&res->loads, &cfg->load[c->load], &measured,
+			  log_line, res, err, sizeof(err)) == 0)
+		return 0;
+	res->status = CELL_ERROR;
+	snprintf(res->reason, sizeof(res->reason), "load %s: %s",
+		 cfg->load[c->load].name, err);
+	return -1;
+}
+
+/* samples.bin finished (or said why not). */
+static void finish_samples(struct cell_result *res, struct samples_writer *sw)
+{
+	int rc = samples_finish(sw, &res->samples_dropped);
+
+	res->samples_written = sw->written;
+	if (rc) {
+		snprintf(res->samples_error, sizeof(res->samples_error), "%s",
+			 strerror(-rc));
+		cell_log(res, "error: samples.bin not kept: %s", strerror(-rc));
+	}
+	if (res->samples_dropped)
+		cell_log(res, "warning: %llu samples dropped (the writer fell behind)",
+			 (unsigned long long)res->samples_dropped);
+}
+
+/* What the threads that ran have to say, in log.txt. */
+static void log_threads(struct cell_result *res, int started)
+{
+	for (int i = 0; i < started; i++) {
+		const struct worker *w = &res->workers[i];
+
+		if (w->errors)
+			cell_log(res, "thread %d: %llu I/O errors, the first: %s",
+				 i, (unsigned long long)w->errors,
+				 strerror(w->first_errno));
+		res->series_dropped += w->series.dropped;
+		if (w->late_start_ns)
+			cell_log(res, "thread %d started %lld ms after the shared start (a busy machine): it began at its next period",
+				 i, (long long)(w->late_start_ns / NS_PER_MS));
+	}
+	if (res->series_dropped)
+		cell_log(res, "warning: %llu per-second records dropped (ring full)",
+			 (unsigned long long)res->series_dropped);
+}
+
+/*
+ * Start the workers behind a gate, measure for the duration (or until a
+ * signal), join them. Returns nonzero if a signal interrupted it.
+ */
+static int measure(const struct config *cfg, const struct cell *c,
+		   const struct run_env *env, const char *dir,
+		   struct cell_result *res, _Atomic int *stop)
+{
+	struct samples_writer sw;
+	int n = res->nthreads, started = 0, sig = 0, sampling = 0;
 	/*
 	 * The workers wait on a gate until all exist; the start is fixed only
 	 * then, so a busy machine (the load runs already) cannot make the
@@ -331,11 +369,12 @@ int cell_run(const struct config *cfg, const struct cell *c,
 	 */
 	_Atomic int64_t start_ns = 0;
 	int gate[2];
+
 	if (pipe2(gate, O_CLOEXEC) != 0) {
 		res->status = CELL_ERROR;
 		snprintf(res->reason, sizeof(res->reason), "pipe: %s",
 			 strerror(errno));
-		goto out_stop;
+		return 0;
 	}
 	if (cfg->campaign.samples) {
 		int rc = samples_start(&sw, dir, n, c->interval);
@@ -349,7 +388,7 @@ int cell_run(const struct config *cfg, const struct cell *c,
 				 "samples.bin: %s", strerror(-rc));
 			close(gate[0]);
 			close(gate[1]);
-			goto out_stop;
+			return 0;
 		}
 		sampling = 1;
 	}
@@ -363,7 +402,7 @@ int cell_run(const struct config *cfg, const struct cell *c,
 		rc = worker_start(w);
 		if (rc) {
 			start_error(res, rc, env->policy, c->priority);
-			atomic_store(&stop, 1);
+			atomic_store(stop, 1);
 			break;
 		}
 	}
@@ -377,45 +416,46 @@ int cell_run(const struct config *cfg, const struct cell *c,
 			.every = cfg->campaign.checkpoint,
 			.next = cfg->campaign.checkpoint,
 		};
-		sig = wait_workers(res, &stop, env, start, &ck);
+		sig = wait_workers(res, stop, env, start, &ck);
 	}
 	for (int i = 0; i < started; i++)
 		worker_join(&res->workers[i]);
 	close(gate[0]);
-	if (sampling) {
-		int rc = samples_finish(&sw, &res->samples_dropped);
-
-		res->samples_written = sw.written;
-		if (rc) {
-			snprintf(res->samples_error, sizeof(res->samples_error),
-				 "%s", strerror(-rc));
-			cell_log(res, "error: samples.bin not kept: %s",
-				 strerror(-rc));
-		}
-		if (res->samples_dropped)
-			cell_log(res, "warning: %llu samples dropped (the writer fell behind)",
-				 (unsigned long long)res->samples_dropped);
-	}
+	if (sampling)
+		finish_samples(res, &sw);
 	drain(res);
 	res->elapsed_ns = clock_ns(CLOCK_MONOTONIC) - start;
 	if (sig)
 		res->status = CELL_INTERRUPTED;
-	for (int i = 0; i < started; i++) {
-		const struct worker *w = &res->workers[i];
+	log_threads(res, started);
+	return sig;
+}
 
-		if (w->errors)
-			cell_log(res, "thread %d: %llu I/O errors, the first: %s",
-				 i, (unsigned long long)w->errors,
-				 strerror(w->first_errno));
-		res->series_dropped += res->workers[i].series.dropped;
-		if (res->workers[i].late_start_ns)
-			cell_log(res, "thread %d started %lld ms after the shared start (a busy machine): it began at its next period",
-				 i, (long long)(res->workers[i].late_start_ns / NS_PER_MS));
-	}
-	if (res->series_dropped)
-		cell_log(res, "warning: %llu per-second records dropped (ring full)",
-			 (unsigned long long)res->series_dropped);
-out_stop:
+int cell_run(const struct config *cfg, const struct cell *c,
+	     const struct run_env *env, const char *dir,
+	     struct cell_result *res)
+{
+	const struct workload_def *wd = &cfg->workload[c->workload];
+	_Atomic int stop = 0;
+	int ready = 0, sig = 0, dma;
+
+	memset(res, 0, sizeof(*res));
+	loadset_init(&res->loads);
+	res->log = open_memstream(&res->logbuf, &res->loglen);
+	res->started_real = clock_ns(CLOCK_REALTIME);
+	cell_log(res, "cell %s: workload %s, load %s, interval %lld ns, priority %d, %s",
+		 c->id, wd->name, cfg->load[c->load].name,
+		 (long long)c->interval, c->priority,
+		 env->policy == SCHED_FIFO ? "SCHED_FIFO" : "SCHED_OTHER (--allow-non-rt)");
+	if (make_workers(cfg, c, env, res, &stop) != 0)
+		return 0;
+	res->status = CELL_OK;
+	if (setup_workloads(wd, res, &ready) != 0)
+		goto out_teardown;
+	if (start_load(cfg, c, res) != 0)
+		goto out_teardown;
+	dma = dma_latency_hold(res);
+	sig = measure(cfg, c, env, dir, res, &stop);
 	if (dma >= 0)
 		close(dma);
 	loadset_stop(&res->loads);

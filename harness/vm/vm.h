@@ -1,7 +1,8 @@
 /*
- * Kernel variants in qemu: the initramfs latlab builds for a guest, and
- * one boot of it, read over the guest channel (guest.h). campaign.c
- * decides what to boot and what becomes of the cells.
+ * Kernel variants in qemu: the initramfs latlab builds for a guest
+ * (initramfs.c), one boot of it (vm.c), read over the guest channel
+ * (channel.h; vm_read.c). The campaign decides what to boot and what
+ * becomes of the cells.
  */
 #ifndef LATLAB_VM_H
 #define LATLAB_VM_H

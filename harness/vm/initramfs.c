@@ -1,0 +1,259 @@
+#include <ctype.h>
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "argv.h"
+#include "cpio.h"
+#include "files.h"
+#include "log.h"
+#include "vm.h"
+
+/*
+ * The program interpreter (PT_INTERP) of an ELF file: 1 with interp
+ * filled for a dynamic executable, 0 for a static one, -errno.
+ */
+static int elf_interp(const char *path, char *interp, size_t len)
+{
+	Elf64_Ehdr eh;
+	FILE *fp = fopen(path, "rbe");
+	int rc = 0;
+
+	if (!fp)
+		return -errno;
+	if (fread(&eh, sizeof(eh), 1, fp) != 1 ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64) {
+		fclose(fp);
+		return -ENOEXEC;
+	}
+	for (int i = 0; i < eh.e_phnum && rc == 0; i++) {
+		Elf64_Phdr ph;
+
+		if (fseek(fp, (long)(eh.e_phoff + (uint64_t)i * eh.e_phentsize), SEEK_SET) ||
+		    fread(&ph, sizeof(ph), 1, fp) != 1) {
+			rc = -ENOEXEC;
+			break;
+		}
+		if (ph.p_type != PT_INTERP)
+			continue;
+		if (ph.p_filesz == 0 || ph.p_filesz > len ||
+		    fseek(fp, (long)ph.p_offset, SEEK_SET) ||
+		    fread(interp, 1, ph.p_filesz, fp) != ph.p_filesz) {
+			rc = -ENOEXEC;
+			break;
+		}
+		interp[ph.p_filesz - 1] = '\0';
+		rc = 1;
+	}
+	fclose(fp);
+	return rc;
+}
+
+/*
+ * Put binary at name in the archive, and with a dynamic one its
+ * interpreter and every library it loads, at the paths the loader asks
+ * for (`ld.so --list`, which reads the binary without running it).
+ */
+static int add_program(struct cpio *a, const char *name, const char *binary,
+		       char *err, size_t errlen)
+{
+	char interp[PATH_MAX], line[PATH_MAX + 128];
+	int pipefd[2], st, rc;
+
+	rc = cpio_file(a, name, binary);
+	if (rc)
+		return fail_with(err, errlen, rc, "%s: %s", binary, strerror(-rc));
+	rc = elf_interp(binary, interp, sizeof(interp));
+	if (rc <= 0)
+		return rc == 0 ? 0 : fail_with(err, errlen, rc, "%s: not an x86-64 ELF program", binary);
+	rc = cpio_file(a, interp, interp);
+	if (rc)
+		return fail_with(err, errlen, rc, "%s: %s", interp, strerror(-rc));
+	if (pipe2(pipefd, O_CLOEXEC) != 0)
+		return fail_with(err, errlen, -errno, "pipe: %s", strerror(errno));
+	pid_t pid = fork();
+	if (pid == 0) {
+		dup2(pipefd[1], 1);
+		execl(interp, interp, "--list", binary, (char *)NULL);
+		_exit(127);
+	}
+	close(pipefd[1]);
+	FILE *fp = fdopen(pipefd[0], "r");
+	rc = 0;
+	while (fp && fgets(line, sizeof(line), fp)) {
+		char *arrow = strstr(line, "=> "), *path = arrow ? arrow + 3 : line;
+
+		path += strspn(path, " \t");
+		if (*path != '/')
+			continue;	/* linux-vdso.so.1: the kernel's own */
+		path[strcspn(path, " \t\n")] = '\0';
+		if (rc == 0 && (rc = cpio_file(a, path, path)) != 0)
+			fail_with(err, errlen, rc, "%s (loaded by %s): %s", path,
+				  binary, strerror(-rc));
+	}
+	if (fp)
+		fclose(fp);
+	else
+		close(pipefd[0]);
+	if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) ||
+	    WEXITSTATUS(st) != 0)
+		return rc ? rc : fail_with(err, errlen, -ENOEXEC,
+					   "%s --list %s failed: cannot tell which libraries it needs",
+					   interp, binary);
+	return rc;
+}
+
+/* A busybox that runs with no library: Debian's busybox-static. */
+static int find_busybox(char *path, size_t len)
+{
+	static const char *const where[] = { "/bin/busybox", "/usr/bin/busybox" };
+	char interp[PATH_MAX];
+
+	for (size_t i = 0; i < sizeof(where) / sizeof(where[0]); i++)
+		if (elf_interp(where[i], interp, sizeof(interp)) == 0) {
+			snprintf(path, len, "%s", where[i]);
+			return 0;
+		}
+	return -ENOENT;
+}
+
+/* The words of a comma list, one at a time: "a.ko, b.ko". */
+static const char *next_word(const char *p, char *word, size_t len)
+{
+	size_t n;
+
+	p += strspn(p, " ,\t");
+	n = strcspn(p, ",");
+	while (n && (p[n - 1] == ' ' || p[n - 1] == '\t'))
+		n--;
+	if (!n)
+		return NULL;
+	snprintf(word, len, "%.*s", (int)n, p);
+	p += n;
+	return p + strspn(p, " \t");
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+/* A name as a word the init script can hold unquoted: [A-Za-z0-9._-]. */
+static void script_word(const char *in, char *out, size_t len)
+{
+	size_t i = 0;
+
+	for (; in[i] && i + 1 < len; i++)
+		out[i] = (isalnum((unsigned char)in[i]) || strchr("._-", in[i]))
+			 ? in[i] : '_';
+	out[i] = '\0';
+}
+
+static char *init_script(const struct vm_guest *g)
+{
+	const struct kernel_def *k = &g->cfg->kernel[g->variant];
+	char *text = NULL, word[OPT_STR_MAX];
+	size_t len = 0;
+	FILE *fp = open_memstream(&text, &len);
+	char host[128], mod[OPT_STR_MAX];
+	int n = 0;
+
+	if (!fp)
+		return NULL;
+	script_word(g->hostname, host, sizeof(host));
+	fprintf(fp, "#!/bin/busybox sh\n"
+		"# written by latlab: the init of a guest that measures kernel variant %s\n"
+		"/bin/busybox mkdir -p /proc /sys /dev /tmp /var/tmp /run /sbin /usr/bin /usr/sbin /results\n"
+		"/bin/busybox mount -t proc proc /proc\n"
+		"/bin/busybox mount -t sysfs sysfs /sys\n"
+		"/bin/busybox mount -t devtmpfs devtmpfs /dev\n"
+		"/bin/busybox --install -s\n"
+		"export PATH=/bin:/sbin:/usr/bin:/usr/sbin HOME=/\n"
+		"hostname %s\n"
+		"ip link set lo up\n",
+		k->name, host);
+	for (const char *p = k->modules; (p = next_word(p, word, sizeof(word))); n++) {
+		script_word(base_name(word), mod, sizeof(mod));
+		fprintf(fp, "insmod /latlab/modules/%d.ko || echo 'latlab init: insmod %s failed' > /dev/kmsg\n",
+			n, mod);
+	}
+	/* the log goes to the host over the channel; kmsg keeps a copy in
+	 * the console log */
+	fprintf(fp, "/bin/latlab run /latlab/config.ini -o /results --guest %s --guest-accel %s --guest-cells /latlab/cells > /dev/kmsg 2>&1\n"
+		"echo \"latlab init: latlab exited with $?\" > /dev/kmsg\n"
+		"sync\n"
+		"poweroff -f\n",
+		k->name, g->accel == ACCEL_KVM ? "kvm" : "tcg");
+	fclose(fp);
+	return text;
+}
+
+int vm_initramfs(const struct vm_guest *g, const char *path, char *err,
+		 size_t errlen)
+{
+	const struct kernel_def *k = &g->cfg->kernel[g->variant];
+	char dir[PATH_MAX], bin[PATH_MAX + 16], bb[PATH_MAX], word[OPT_STR_MAX];
+	struct cpio a;
+	char *init;
+	int rc, n = 0;
+
+	if (find_busybox(bb, sizeof(bb)) != 0)
+		return fail_with(err, errlen, -ENOENT,
+			    "no static busybox (/bin/busybox): install busybox-static (make deps)");
+	if (self_dir(dir, sizeof(dir)) != 0)
+		return fail_with(err, errlen, -ENOENT, "cannot find latlab's own directory");
+	FILE *fp = fopen(path, "wbe");
+	if (!fp)
+		return fail_with(err, errlen, -errno, "%s: %s", path, strerror(errno));
+	cpio_start(&a, fp);
+	rc = add_program(&a, "bin/busybox", bb, err, errlen);
+	snprintf(bin, sizeof(bin), "%s/latlab", dir);
+	if (rc == 0)
+		rc = add_program(&a, "bin/latlab", bin, err, errlen);
+	snprintf(bin, sizeof(bin), "%s/latload", dir);
+	if (rc == 0)
+		rc = add_program(&a, "bin/latload", bin, err, errlen);
+	for (const char *p = k->modules; rc == 0 && (p = next_word(p, word, sizeof(word)));) {
+		char name[OPT_STR_MAX + 32];
+
+		snprintf(name, sizeof(name), "latlab/modules/%d.ko", n++);
+		rc = cpio_file(&a, name, word);
+		if (rc)
+			fail_with(err, errlen, rc, "[kernel.%s] modules: %s: %s", k->name,
+			     word, strerror(-rc));
+	}
+	init = rc ? NULL : init_script(g);
+	if (rc == 0 && !init)
+		rc = fail_with(err, errlen, -ENOMEM, "out of memory");
+	if (rc == 0)
+		rc = cpio_data(&a, "init", 0755, init, strlen(init));
+	free(init);
+	if (rc == 0)
+		rc = cpio_data(&a, "latlab/config.ini", 0644, g->config_text,
+			       strlen(g->config_text));
+	if (rc == 0)
+		rc = cpio_data(&a, "latlab/cells", 0644, g->cells_text,
+			       strlen(g->cells_text));
+	if (rc == 0 && (rc = cpio_finish(&a)) != 0)
+		fail_with(err, errlen, rc, "%s: %s", path, strerror(-rc));
+	else if (rc)
+		cpio_finish(&a);
+	/* the kernel unpacks concatenated archives */
+	if (rc == 0 && k->initrd[0] && (rc = file_append(fp, k->initrd)) != 0)
+		fail_with(err, errlen, rc, "[kernel.%s] initrd: %s: %s", k->name,
+		     k->initrd, strerror(-rc));
+	if (fclose(fp) != 0 && rc == 0)
+		rc = fail_with(err, errlen, -errno, "%s: %s", path, strerror(errno));
+	if (rc)
+		unlink(path);
+	return rc;
+}
