@@ -178,7 +178,9 @@ killed_run() {
 	load_config "$@"
 	setsid "$LATLAB" run c.ini --duration 30s -q >"$WORK/log" 2>&1 &
 	pid=$!
-	for _ in $(seq 50); do
+	# up to 20 s for the load to start (a busy 2-CPU VM can be slow to
+	# fork it); it goes on as soon as latload runs
+	for _ in $(seq 200); do
 		grep -qs 'ready and started' "$WORK"/out/t/*/*/*/log.txt 2>/dev/null && break
 		[ "$(ps -o pid= -s "$pid" | wc -l)" -gt 3 ] && break
 		sleep 0.1
