@@ -137,8 +137,10 @@ static void *worker_main(void *arg)
 		next += w->interval_ns;
 		if (done > next) {
 			int64_t missed = (done - next) / w->interval_ns + 1;
+			/* lost periods count only up to the end of the measurement */
+			int64_t within = next <= end ? (end - next) / w->interval_ns + 1 : 0;
 
-			w->overruns += (uint64_t)missed;
+			w->overruns += (uint64_t)(missed < within ? missed : within);
 			next += missed * w->interval_ns;
 		}
 	}
