@@ -5,6 +5,7 @@
 #   make test       deps + build + every test (unit: cmocka, cli: bats)
 #   make SANITIZE=1 test    the same with ASan and UBSan, in build/san/
 #   make demo-kernels       Debian's stock and RT kernels in qemu, compared
+#   make fuzz [FUZZ_SECONDS=60]  libFuzzer on the config parser and the tree reader
 #   make install PREFIX=/usr/local DESTDIR=
 
 PREFIX ?= /usr/local
@@ -17,9 +18,12 @@ CFLAGS ?= -O2 -g
 CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wformat=2 \
 	  -Wmissing-prototypes -Wshadow -pthread -MMD -MP
 HARNESS_DIRS := $(patsubst %/,%,$(wildcard harness/*/))
-CPPFLAGS += -Icommon -Iharness $(HARNESS_DIRS:%=-I%) -Iworkloads -Iloadgen
+CPPFLAGS += -Icommon -Iharness $(HARNESS_DIRS:%=-I%) -Iworkloads -Iloadgen \
+	    -Itests/fuzz
 LDLIBS += $(shell pkg-config --libs inih numa jansson 2>/dev/null || echo -linih -lnuma -ljansson) \
 	  -lcsv -lm -pthread
+
+CFLAGS += $(EXTRA_CFLAGS)
 
 ifeq ($(SANITIZE),1)
 BUILD := build/san
@@ -46,7 +50,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 LATLAB := $(BUILD)/latlab
 LATLOAD := $(BUILD)/latload
 
-.PHONY: all deps run test unit cli install clean bench kernels demo-kernels
+.PHONY: all deps run test unit cli install clean bench kernels demo-kernels fuzz
 .SECONDARY:
 
 all: $(LATLAB) $(LATLOAD)
@@ -66,6 +70,12 @@ $(LATLOAD): $(BUILD)/obj/loadgen/main.o $(BUILD)/liblatlab.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(BUILD)/liblatlab.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
+
+# the fuzz corpora replayed (with the targets libFuzzer drives in make fuzz)
+$(BUILD)/tests/test_fuzz_replay: $(BUILD)/obj/tests/unit/test_fuzz_replay.o \
+		$(BUILD)/obj/tests/fuzz/targets.o $(BUILD)/liblatlab.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 
@@ -111,6 +121,27 @@ unit: all $(UNIT_BIN)
 cli: all
 	@LATLAB=$(abspath $(LATLAB)) UNIT_DIR=$(BUILD)/tests \
 		KERNELS=$(abspath kernels) tests/run.sh cli
+
+# libFuzzer (clang) on the config parser and the tree reader, FUZZ_SECONDS
+# each; new inputs go to build/fuzz/corpus-*, crashers to build/fuzz/ (keep
+# them in tests/fuzz/corpus/*: make test replays those under the sanitizer)
+FUZZ_SECONDS ?= 60
+FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer-no-link,address,undefined
+fuzz: deps
+	@command -v clang >/dev/null || { echo "make fuzz: installing clang"; \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang; }
+	@$(MAKE) --no-print-directory BUILD=build/fuzz CC=clang \
+		EXTRA_CFLAGS="$(FUZZ_FLAGS)" build/fuzz/liblatlab.a build/fuzz/obj/tests/fuzz/targets.o
+	@for t in config tree; do \
+		clang $(CPPFLAGS) -std=c11 -D_GNU_SOURCE -DFUZZ_TARGET=fuzz_$$t \
+			-g -O1 -fsanitize=fuzzer,address,undefined \
+			-o build/fuzz/fuzz_$$t tests/fuzz/libfuzzer.c \
+			build/fuzz/obj/tests/fuzz/targets.o build/fuzz/liblatlab.a $(LDLIBS) && \
+		mkdir -p build/fuzz/corpus-$$t && \
+		build/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+			-artifact_prefix=build/fuzz/$$t- build/fuzz/corpus-$$t \
+			tests/fuzz/corpus/$$t || exit 1; \
+	done
 
 bench: all
 	LATLAB=$(abspath $(LATLAB)) bench/vs-cyclictest.sh

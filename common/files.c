@@ -1,11 +1,14 @@
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "files.h"
+#include "log.h"
 
 int file_first_line(const char *path, char *buf, size_t len)
 {
@@ -66,4 +69,59 @@ int file_append(FILE *out, const char *src)
 	int rc = ferror(in) || ferror(out) ? -EIO : 0;
 	fclose(in);
 	return rc;
+}
+
+int file_open_regular(const char *path, long long max, char *err, size_t len)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+
+	if (fd < 0)
+		return fail_at(err, len, -errno, path, 0, "%s", strerror(errno));
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > max) {
+		int rc = S_ISDIR(st.st_mode) ? -EISDIR : !S_ISREG(st.st_mode) ? -EINVAL
+			 : -EFBIG;
+
+		close(fd);
+		if (rc == -EFBIG)
+			return fail_at(err, len, rc, path, 0,
+				       "%lld bytes: larger than latlab reads (%lld)",
+				       (long long)st.st_size, max);
+		return fail_at(err, len, rc, path, 0, "%s",
+			       rc == -EISDIR ? "a directory, not a file"
+					     : "not a regular file");
+	}
+	/* reads of a regular file do not wait: blocking mode again */
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	return fd;
+}
+
+void file_ini_value(const char *path, const char *section, const char *key,
+		    char *out, size_t len)
+{
+	char line[4096], cur[64] = "", err[PATH_MAX + 128];
+	size_t klen = strlen(key);
+	int fd = file_open_regular(path, 1 << 20, err, sizeof(err));
+	FILE *fp = fd >= 0 ? fdopen(fd, "r") : NULL;
+
+	out[0] = '\0';
+	if (!fp) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	while (fgets(line, sizeof(line), fp)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (line[0] == '[') {
+			snprintf(cur, sizeof(cur), "%.*s", (int)strcspn(line + 1, "]"),
+				 line + 1);
+			continue;
+		}
+		if (strcmp(cur, section) == 0 && strncmp(line, key, klen) == 0 &&
+		    strncmp(line + klen, " = ", 3) == 0) {
+			snprintf(out, len, "%s", line + klen + 3);
+			break;
+		}
+	}
+	fclose(fp);
 }

@@ -20,6 +20,23 @@ int self_dir(char *buf, size_t len);
  */
 int path_lookup(const char *name, char *buf, size_t len);
 
+/*
+ * Open path for reading when it is a regular file of at most max bytes:
+ * a FIFO, a device or a directory put where a file belongs is refused at
+ * once, never waited on or read forever. The descriptor (O_CLOEXEC), or
+ * -errno (-EISDIR, -EINVAL: not a regular file, -EFBIG) with
+ * "PATH: reason" in err.
+ */
+int file_open_regular(const char *path, long long max, char *err, size_t len);
+
+/*
+ * The value of `key` in [section] of an INI file latlab wrote ("key =
+ * value" lines), into out; "" when the file, the section or the key is
+ * not there. Reads a regular file of at most 1 MiB only.
+ */
+void file_ini_value(const char *path, const char *section, const char *key,
+		    char *out, size_t len);
+
 /* Append the bytes of the file src to out. 0 or -errno (-EIO: a short write). */
 int file_append(FILE *out, const char *src);
 

@@ -108,6 +108,12 @@ static int parse_number(const struct opt *o, const char *text, int64_t *v,
 		what = "an integer";
 		break;
 	}
+	if (rc == -ERANGE && (o->min || o->max))
+		/* too big for 64 bits: say the option's own range */
+		return check_range(o, o->max < INT64_MAX ? INT64_MAX : INT64_MIN,
+				   text, err, len);
+	if (rc == -ERANGE)
+		return fail_with(err, len, rc, "%s = '%s' is out of range", o->key, text);
 	if (rc)
 		return fail_with(err, len, rc, "%s = '%s' is not %s", o->key, text,
 			    what);
@@ -135,10 +141,19 @@ static int axis_push(const struct opt *o, struct axis *ax, const char *text,
 	if (strlen(text) >= AXIS_ITEM_MAX)
 		return fail_with(err, len, -EINVAL, "%s value '%s' is too long",
 			    o->key, text);
-	for (int i = 0; i < ax->n; i++)
+	/* numbers are the same when their values are: 1ms and 1000us, 1 and 0x1 */
+	int numeric = o->type == OPT_AXIS_INT || o->type == OPT_AXIS_DURATION ||
+		      o->type == OPT_AXIS_SIZE;
+
+	for (int i = 0; i < ax->n; i++) {
 		if (strcmp(ax->s[i], text) == 0)
 			return fail_with(err, len, -EINVAL,
 				    "%s lists '%s' twice", o->key, text);
+		if (numeric && ax->v[i] == v)
+			return fail_with(err, len, -EINVAL,
+				    "%s lists the same value twice: '%s' and '%s'",
+				    o->key, ax->s[i], text);
+	}
 	snprintf(ax->s[ax->n], AXIS_ITEM_MAX, "%s", text);
 	ax->v[ax->n++] = v;
 	return 0;
@@ -188,9 +203,14 @@ static int parse_axis_item(const struct opt *o, struct axis *ax, char *item,
 			*dash = '-';
 			if (rc)
 				return rc;
-			if (hi < v || hi - v >= AXIS_MAX)
+			if (hi < v)
 				return fail_with(err, len, -EINVAL,
-					    "%s: bad range '%s'", o->key, item);
+					    "%s: bad range '%s' (the first must not be larger)",
+					    o->key, item);
+			if (hi - v >= AXIS_MAX)
+				return fail_with(err, len, -EINVAL,
+					    "%s: bad range '%s' (at most %d values on an axis)",
+					    o->key, item, AXIS_MAX);
 			for (int64_t x = v; x <= hi; x++) {
 				char txt[32];
 

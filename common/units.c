@@ -79,7 +79,11 @@ static int parse_scaled(const char *s, const struct unit *units,
 		return -ERANGE;
 	/* frac_val / frac_div * mult, rounded to nearest, without overflow */
 	long double f = (long double)frac_val * mult / frac_div;
-	*out = whole * mult + (int64_t)(f + 0.5L);
+	int64_t frac = (int64_t)(f + 0.5L);
+
+	if (frac > INT64_MAX - whole * mult)
+		return -ERANGE;
+	*out = whole * mult + frac;
 	return 0;
 }
 
@@ -137,8 +141,13 @@ void units_format_duration(int64_t ns, char *buf, size_t len)
 void units_format_elapsed(int64_t ns, char *buf, size_t len)
 {
 	int64_t s = ns / NS_PER_S;
+	const int64_t year = 365LL * 24 * 3600;
 
-	if (s >= 3600)
+	if (ns == INT64_MAX)
+		snprintf(buf, len, "more than %lld years", (long long)(INT64_MAX / NS_PER_S / year));
+	else if (s >= 2 * year)
+		snprintf(buf, len, "%.1f years", (double)s / (double)year);
+	else if (s >= 3600)
 		snprintf(buf, len, "%lldh %02lldm", (long long)(s / 3600),
 			 (long long)(s % 3600 / 60));
 	else if (s >= 60)

@@ -30,7 +30,10 @@ int units_parse_int(const char *s, int64_t *v);
 /* "1000us" -> shortest exact form ("1ms"); for ids and config echoes. */
 void units_format_duration(int64_t ns, char *buf, size_t len);
 
-/* "1h 02m", "3m 05s", "12.5s", "250ms": for humans (plan, progress). */
+/*
+ * "1h 02m", "3m 05s", "12.5s", "250ms", "3.4 years": for humans (plan,
+ * progress). INT64_MAX stands for "too long to say": "more than 292 years".
+ */
 void units_format_elapsed(int64_t ns, char *buf, size_t len);
 
 /* "4096" -> "4KiB" when exact, else bytes. */

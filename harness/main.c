@@ -140,8 +140,11 @@ static int parse_cfg_args(const char *cmd, int argc, char **argv,
 			a->sets[a->nsets++] = optarg;
 			break;
 		case 'd':
-			snprintf(a->duration_set, sizeof(a->duration_set),
-				 "campaign.duration=%s", optarg);
+			if (snprintf(a->duration_set, sizeof(a->duration_set),
+				     "campaign.duration=%s", optarg) >= (int)sizeof(a->duration_set)) {
+				log_error("--duration '%.40s...': not a duration (too long)", optarg);
+				return EXIT_USAGE;
+			}
 			break;
 		case 'o':
 		case 'R':
@@ -483,17 +486,21 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	/*
-	 * SIGINT/SIGTERM are taken with sigtimedwait() by the main thread
+	 * run takes SIGINT/SIGTERM with sigtimedwait() in its main thread
 	 * only: default them (a shell's background job inherits SIG_IGN) and
 	 * block them before any thread exists, so every thread inherits it.
+	 * Every other command dies of them, as a shell command does: all they
+	 * write is atomic (a temporary file, then a rename).
 	 */
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	/* a workload's peer that died is an EPIPE error, not our death */
 	signal(SIGPIPE, SIG_IGN);
-	sigemptyset(&sigs);
-	sigaddset(&sigs, SIGINT);
-	sigaddset(&sigs, SIGTERM);
-	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+	if (c->fn == cmd_run) {
+		sigemptyset(&sigs);
+		sigaddset(&sigs, SIGINT);
+		sigaddset(&sigs, SIGTERM);
+		pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+	}
 	return c->fn(argc - 1, argv + 1);
 }

@@ -66,6 +66,14 @@ static int hb_check(const void *p, char *err, size_t len)
 	return 0;
 }
 
+/* Every group's senders and receivers. */
+static int64_t hb_workers(const void *p)
+{
+	const struct hb_opts *o = p;
+
+	return o->groups * o->fds * 2;
+}
+
 /* One group's channels: receiver i reads rfd[i]; senders write wfd[i]. */
 struct hb_group {
 	const struct hb_opts *o;
@@ -266,5 +274,6 @@ const struct load_ops load_hackbench = {
 	.opts_size = sizeof(struct hb_opts),
 	.flags = hb_flags,
 	.check = hb_check,
+	.workers = hb_workers,
 	.run = hb_run,
 };

@@ -62,8 +62,16 @@ struct load_ops {
 	const struct load_flag *flags;	/* NULL-terminated by short_opt 0 */
 	/* cross-option checks after parsing; 0 or -EINVAL with err set */
 	int (*check)(const void *opts, char *err, size_t errlen);
+	/* the processes or threads one instance starts; NULL: one */
+	int64_t (*workers)(const void *opts);
 	int64_t (*run)(struct load_ctx *ctx);
 };
+
+/* The most workers (processes or threads) one load may start in all. */
+#define LOAD_MAX_WORKERS 65536
+
+/* The workers one instance of a load of type ops with opts starts. */
+int64_t load_workers(const struct load_ops *ops, const void *opts);
 
 /* Every load type, NULL-terminated. */
 extern const struct load_ops *const load_registry[];

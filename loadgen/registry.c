@@ -76,3 +76,8 @@ void load_child_init(pid_t parent)
 	sigemptyset(&all);
 	sigprocmask(SIG_SETMASK, &all, NULL);
 }
+
+int64_t load_workers(const struct load_ops *ops, const void *opts)
+{
+	return ops && ops->workers ? ops->workers(opts) : 1;
+}

@@ -69,10 +69,16 @@ static int64_t timer_run(struct load_ctx *ctx)
 	return rc ? rc : (int64_t)load_total(ctx);
 }
 
+static int64_t timer_workers(const void *p)
+{
+	return ((const struct timer_opts *)p)->threads;
+}
+
 const struct load_ops load_timer = {
 	.name = "timer",
 	.help = "many SCHED_OTHER threads with short timers (ops = wake-ups)",
 	.options = timer_options,
 	.opts_size = sizeof(struct timer_opts),
+	.workers = timer_workers,
 	.run = timer_run,
 };

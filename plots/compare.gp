@@ -5,10 +5,22 @@
 # Optional: metric, title, fmt, lib.
 if (!exists("lib")) lib = 'plots/common.gp'
 if (!exists("metric")) metric = 'wakeup'
-if (!exists("labels")) labels = ins
+if (!exists("labels") && exists("ins")) labels = ins
 if (!exists("title")) title = 'kernel comparison'
 load lib
-n = words(ins)
+# latlab passes `list`, a script defining n, paths[] and names[] (any
+# number of curves, blanks in paths); by hand, blank-separated ins/labels
+if (exists("list")) {
+	load list
+} else {
+	n = words(ins)
+	array paths[n]
+	array names[n]
+	do for [i = 1:n] {
+		paths[i] = word(ins, i)
+		names[i] = word(labels, i)
+	}
+}
 set title title noenhanced
 set xlabel sprintf('%s latency (µs)', metric)
 set ylabel 'samples per µs (threads merged)'
@@ -16,7 +28,7 @@ set ylabel 'samples per µs (threads merged)'
 # Other rows weigh 0 (not undefined, which would split the data).
 set table $MERGED
 do for [i = 1:n] {
-	plot word(ins, i) every ::1 \
+	plot paths[i] every ::1 \
 		using ($4 > 0 && $4 < OVERFLOW_NS ? $4 / 1000.0 : 1e-9):(strcol(3) eq metric && $4 >= 0 && $4 < OVERFLOW_NS ? $6 * 1000.0 / ($5 - $4) : 0) \
 		smooth frequency
 }
@@ -25,4 +37,4 @@ set datafile separator whitespace	# the table is blank-separated
 set logscale xy
 set format y '10^{%T}'
 plot for [i = 1:n] $MERGED index (i - 1) using 1:($2 > 0 && $1 > 1e-6 ? $2 : NaN) \
-	with linespoints pt 7 ps 0.3 lw 1.5 lc i title word(labels, i)
+	with linespoints pt 7 ps 0.3 lw 1.5 lc i title names[i]

@@ -4,16 +4,28 @@
 # Optional: metric, title, fmt, lib. Labels are blank-separated words.
 if (!exists("lib")) lib = 'plots/common.gp'
 if (!exists("metric")) metric = 'wakeup'
-if (!exists("labels")) labels = ins
+if (!exists("labels") && exists("ins")) labels = ins
 if (!exists("title")) title = 'tail latency'
 load lib
-n = words(ins)
+# latlab passes `list`, a script defining n, paths[] and names[] (any
+# number of curves, blanks in paths); by hand, blank-separated ins/labels
+if (exists("list")) {
+	load list
+} else {
+	n = words(ins)
+	array paths[n]
+	array names[n]
+	do for [i = 1:n] {
+		paths[i] = word(ins, i)
+		names[i] = word(labels, i)
+	}
+}
 # 1 - CDF at each bucket's upper edge, overflow included (hi = max + 1).
 # Other metrics' rows weigh 0 rather than being undefined: an undefined
 # point would split the data, and cnormal normalises over all pieces.
 set table $TAIL
 do for [i = 1:n] {
-	plot word(ins, i) every ::1 using ($5 / 1000.0):(strcol(3) eq metric && $4 >= 0 ? $6 : 0) smooth cnormal
+	plot paths[i] every ::1 using ($5 / 1000.0):(strcol(3) eq metric && $4 >= 0 ? $6 : 0) smooth cnormal
 }
 unset table
 set datafile separator whitespace	# the table is blank-separated
@@ -27,4 +39,4 @@ set xlabel sprintf('%s latency (µs)', metric)
 set ylabel 'fraction of samples above'
 set yrange [:1.5]
 plot for [i = 1:n] $TAIL index (i - 1) using 1:(1 - $2 > 1e-12 ? 1 - $2 : NaN) \
-	with steps lw 2 lc i title word(labels, i)
+	with steps lw 2 lc i title names[i]

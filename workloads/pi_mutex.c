@@ -139,6 +139,17 @@ static int parse_nices(const char *text, int *nice, int n)
 	return 0;
 }
 
+static int pi_check(const void *p, char *err, size_t len)
+{
+	const struct pi_opts *o = p;
+	int nice[MAX_CONTENDERS];
+
+	if (parse_nices(o->nices, nice, (int)o->contenders) == 0)
+		return 0;
+	snprintf(err, len, "nices = '%s': numbers from -20 to 19", o->nices);
+	return -EINVAL;
+}
+
 static void stop_contenders(struct pi_state *st, int started)
 {
 	atomic_store(&st->stop, 1);
@@ -268,6 +279,7 @@ const struct workload_ops workload_pi_mutex = {
 	.help = "lock shared with SCHED_OTHER contenders doing I/O in it (priority inversion)",
 	.options = pi_options,
 	.opts_size = sizeof(struct pi_opts),
+	.check = pi_check,
 	.setup = pi_setup,
 	.run = pi_run,
 	.teardown = pi_teardown,

@@ -33,6 +33,11 @@ struct workload_ops {
 	const char *help;
 	const struct opt *options;	/* NULL-key-terminated, or NULL */
 	size_t opts_size;		/* sizeof the options struct */
+	/*
+	 * optional: the options, checked together when the config is read
+	 * (0, or -EINVAL with why in err): what setup would refuse anyway
+	 */
+	int (*check)(const void *opts, char *err, size_t errlen);
 	int (*setup)(struct workload_ctx *ctx);		/* optional */
 	int64_t (*run)(struct workload_ctx *ctx);	/* required */
 	void (*teardown)(struct workload_ctx *ctx);	/* optional */

@@ -9,6 +9,7 @@
 #include "cellfiles.h"
 #include "cpulist.h"
 #include "exitcodes.h"
+#include "files.h"
 #include "guest.h"
 #include "log.h"
 #include "results.h"
@@ -147,6 +148,7 @@ static int run_here(struct campaign *cp, int i, int nth, int run_n, int lava)
 		log_error("%s/...: %s", cp->dir, strerror(ENAMETOOLONG));
 		return EXIT_RUNTIME;
 	}
+	cp_remove_stale_temps(dir);	/* a killed writer's, not kept beside */
 	dir_keep_partial(dir);
 	/* if latlab dies now, the state says which cell was running */
 	cp->lg.status[i] = CELL_RUNNING;
@@ -308,6 +310,41 @@ static int preflight(const struct campaign *cp)
 }
 
 /*
+ * What the state says of a cell an earlier run finished, checked against
+ * the disk: its cells.csv rows say the same status, and a cell that ran
+ * (ok, fail) has its cell.ini saying so too. A cell that does not agree
+ * is run again; its directory is kept beside as .partial-N.
+ */
+static int done_on_disk(const struct campaign *cp, const struct prior *prior,
+			const char *id, enum cell_status st)
+{
+	const char *status, *host, *release, *name = cell_status_name(st);
+	char dir[PATH_MAX + CELL_ID_MAX + 300], ini[sizeof(dir) + 16], said[32];
+
+	if (prior_where(prior, id, &status, &host, &release) != 0) {
+		log_warn("%s: the state says %s, cells.csv has no row of it: it runs again",
+			 id, name);
+		return 0;
+	}
+	if (strcmp(status, name) != 0) {
+		log_warn("%s: the state says %s, cells.csv says %s: it runs again",
+			 id, name, status);
+		return 0;
+	}
+	if (st == CELL_SKIPPED)
+		return 1;	/* given up, perhaps without a directory */
+	if (cell_path(dir, sizeof(dir), cp->dir, host, release, id) != 0)
+		return 0;
+	snprintf(ini, sizeof(ini), "%s/cell.ini", dir);
+	file_ini_value(ini, "cell", "status", said, sizeof(said));
+	if (strcmp(said, name) == 0)
+		return 1;
+	log_warn("%s: the state says %s, its cell.ini says %s: it runs again", id,
+		 name, said[0] ? said : "nothing (no cell.ini)");
+	return 0;
+}
+
+/*
  * The campaign directory under its lock: new, or resumed (the cells an
  * earlier run finished kept with their rows), then campaign.ini and the
  * ledger written. An exit status.
@@ -326,10 +363,16 @@ static int open_campaign(struct campaign *cp)
 			log_error("campaign %s in %s is being run by another latlab (pid %s): wait for it, or stop it",
 				  cfg->campaign.name, output, holder[0] ? holder : "?");
 		else
-			log_error("%s: %s", output, strerror(-cp->lock_fd));
+			log_error("%s/.%s.lock: %s", output, cfg->campaign.name,
+				  strerror(-cp->lock_fd));
 		return EXIT_RUNTIME;
 	}
 	rc = cp_prepare_dir(cp, output, &prior);
+	if (rc == -EBADMSG) {
+		log_error("%s: the campaign's state cannot be read, and latlab will not guess what was done: --restart keeps this tree under a dated name and starts over, or mend or remove %s/state",
+			  cp->dir, cp->dir);
+		return EXIT_USAGE;
+	}
 	if (rc == -ESTALE) {
 		log_error("%s holds campaign %s run with another config (its state's config_hash differs): run the same config to resume it, --restart to start over (the old tree is kept under a dated name), or choose another -o",
 			  cp->dir, cfg->campaign.name);
@@ -344,7 +387,8 @@ static int open_campaign(struct campaign *cp)
 		const char *id = cp->cells[i].id;
 		enum cell_status st = resuming ? prior_status(&prior, id) : CELL_PENDING;
 
-		if (cp_done(st) && (cp->lg.rows[i] = prior_rows(&prior, id))) {
+		if (cp_done(st) && done_on_disk(cp, &prior, id, st) &&
+		    (cp->lg.rows[i] = prior_rows(&prior, id))) {
 			cp->lg.status[i] = st;
 			cp->lg.reason[i] = strdup(prior_reason(&prior, id));
 			kept++;
@@ -411,6 +455,9 @@ int campaign_run(const struct config *cfg, const struct run_opts *ro)
 		goto out;
 	kernel_info_read(&cp.kernel);
 	gethostname(cp.host, sizeof(cp.host) - 1);
+	/* both name directories of the results tree: one name each */
+	path_component(cp.host);
+	path_component(cp.kernel.release);
 	cp.qemu.kvm = -1;
 	if (ro->guest && (status = cp_guest_setup(&cp)) != EXIT_PASS)
 		goto out;

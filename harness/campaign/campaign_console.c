@@ -63,6 +63,9 @@ void cp_progress(const struct cell *c, const struct cell_result *res,
 			 run_n, c->id, cell_status_name(res->status),
 			 worst / 1e3, errs, res->reason[0] ? ": " : "",
 			 res->reason);
+	else if (res->status == CELL_ERROR)	/* -q hides progress, not errors */
+		log_error("[%d/%d] %s: %s: %s", done_n, run_n, c->id,
+			  cell_status_name(res->status), res->reason);
 	else
 		log_info("[%d/%d] %s: %s: %s", done_n, run_n, c->id,
 			 cell_status_name(res->status), res->reason);

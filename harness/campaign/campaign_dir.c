@@ -104,7 +104,7 @@ int cp_prepare_dir(struct campaign *cp, const char *output,
 		   struct prior *prior)
 {
 	struct stat st;
-	char err[256];
+	char err[PATH_MAX + 256];
 	int rc;
 
 	if (snprintf(cp->dir, sizeof(cp->dir), "%s/%s", output,
@@ -120,8 +120,11 @@ int cp_prepare_dir(struct campaign *cp, const char *output,
 			cp_remove_stale_temps(cp->dir);
 			return 1;
 		}
-		if (rc != -ENOENT && rc != -EINVAL)
-			return rc;
+		if (rc != -ENOENT) {
+			/* a state that cannot be read is never taken for none */
+			log_error("%s", err);
+			return -EBADMSG;
+		}
 		rc = keep_aside(cp->dir);
 		if (rc)
 			return rc;

@@ -12,8 +12,11 @@
 /* What `cells` cells and `boots` guest boots take, start to end. */
 int64_t cp_wall_time(const struct config *cfg, int cells, int boots)
 {
-	return (cfg->campaign.duration + CELL_OVERHEAD_NS) * cells +
-	       (int64_t)boots * VM_BOOT_NS;
+	/* a week-long cell times a hundred thousand overflows: saturate */
+	long double ns = ((long double)cfg->campaign.duration + CELL_OVERHEAD_NS) * cells +
+			 (long double)boots * VM_BOOT_NS;
+
+	return ns >= (long double)INT64_MAX ? INT64_MAX : (int64_t)ns;
 }
 
 /*
@@ -111,7 +114,7 @@ int campaign_status(const char *dir, FILE *out)
 	struct config *cfg = malloc(sizeof(*cfg));
 	struct cell *cells = NULL;
 	struct kernel_info k;
-	char err[512], path[PATH_MAX + 32], est[32];
+	char err[2 * PATH_MAX + 256], path[PATH_MAX + 32], est[32];
 	int n, rc;
 
 	if (!cfg)
@@ -124,9 +127,20 @@ int campaign_status(const char *dir, FILE *out)
 		return EXIT_USAGE;
 	}
 	snprintf(path, sizeof(path), "%s/campaign.ini", dir);
-	if (config_load(cfg, path, NULL, 0, err, sizeof(err)) != 0 ||
-	    (n = matrix_expand(cfg, &cells)) < 0) {
-		log_error("%s: %s", path, err);
+	rc = config_load(cfg, path, NULL, 0, err, sizeof(err));
+	if (rc == 0 && config_hash(cfg) != prior.hash) {
+		/* the cells it would list are not the ones the state knows */
+		snprintf(err, sizeof(err), "%s does not match %s/state (its config_hash differs): edited or damaged since the run",
+			 path, dir);
+		rc = -ESTALE;
+	}
+	if (rc == 0 && (n = matrix_expand(cfg, &cells)) < 0) {
+		snprintf(err, sizeof(err), "%s: the matrix has more than %d cells",
+			 path, MATRIX_MAX_CELLS);
+		rc = -E2BIG;
+	}
+	if (rc) {
+		log_error("%s", err);
 		config_free(cfg);
 		free(cfg);
 		prior_free(&prior);

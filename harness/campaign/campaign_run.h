@@ -91,7 +91,8 @@ void cp_remove_stale_temps(const char *dir);
 int cp_lock(const char *output, const char *name, char *holder, size_t len);
 /*
  * cp->dir: new (0), or the same campaign to resume (1, *prior filled),
- * or -ESTALE when it holds another config's run; -errno otherwise.
+ * -ESTALE when it holds another config's run, -EBADMSG when its state
+ * cannot be read (said); -errno otherwise.
  */
 int cp_prepare_dir(struct campaign *cp, const char *output, struct prior *prior);
 /* Room for cell c's files under cp->dir: 0, or -ENOSPC (said). */

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "cpulist.h"
+#include "load_ops.h"
 #include "log.h"
 #include "where.h"
 
@@ -80,6 +81,12 @@ int where_fits(const struct config *cfg, const struct cell *c, int guest,
 		return fail(why, len, &l->cpus_loc,
 			    "[load.%s] cpus = '%s': CPU %d is not online%s (online: %s)",
 			    l->name, l->cpus, cpu, machine, on);
+	int64_t workers = load_workers(l->ops, l->opts) * CPU_COUNT(&have);
+	if (l->ops && strcmp(l->instances, "per-cpu") == 0 && workers > LOAD_MAX_WORKERS)
+		return fail(why, len, &l->loc,
+			    "[load.%s] instances = per-cpu: %d CPUs x %lld workers each: at most %d in all",
+			    l->name, CPU_COUNT(&have),
+			    (long long)load_workers(l->ops, l->opts), LOAD_MAX_WORKERS);
 	return 0;
 }
 

@@ -4,13 +4,15 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "argv.h"
 #include "config.h"
 #include "cpulist.h"
+#include "files.h"
 #include "kernel.h"
-#include "load.h"
 #include "load_ops.h"
+#include "matrix.h"
 #include "log.h"
 #include "units.h"
 
@@ -191,33 +193,57 @@ struct reader {
 	int line;
 	int section_line;	/* line of the last [section] header */
 	int long_line;		/* first line longer than the parser takes */
+	int nul_line;		/* first line with a NUL byte */
+	int mid_line;		/* the last chunk read did not end the line */
+	int line_len;		/* bytes of the current line so far */
 	struct config *cfg;
 	int oom;
 };
 
-/* fgets for inih that counts lines, so every entry knows its line */
+/* The largest config latlab reads (bytes). */
+#define CONFIG_MAX (1 << 20)
+
+/*
+ * fgets for inih that counts lines, so every entry knows its line. A
+ * chunk without its newline continues the same line (an inih built to
+ * grow its buffer reads a long line in several). A line longer than inih
+ * takes is noted and skipped whole, and a NUL byte is noted (and read as
+ * a blank), each with the line it is on.
+ */
 static char *counting_reader(char *str, int num, void *stream)
 {
 	struct reader *r = stream;
-	char *s = fgets(str, num, r->fp);
-	size_t n;
+	int n = 0, c = EOF;
 
-	if (!s)
+	while (n < num - 1 && (c = getc(r->fp)) != EOF) {
+		if (c == '\0') {
+			if (!r->nul_line)
+				r->nul_line = r->line + !r->mid_line;
+			c = ' ';
+		}
+		str[n++] = (char)c;
+		if (c == '\n')
+			break;
+	}
+	if (n == 0)
 		return NULL;
-	r->line++;
-	n = strspn(s, " \t");
-	if (s[n] == '[')
-		r->section_line = r->line;
-	n = strlen(s);
-	if (n == (size_t)num - 1 && s[n - 1] != '\n' && !feof(r->fp)) {
-		int c;
-
+	str[n] = '\0';
+	if (!r->mid_line) {
+		r->line++;
+		r->line_len = 0;
+		if (str[strspn(str, " \t")] == '[')
+			r->section_line = r->line;
+	}
+	r->line_len += n;
+	r->mid_line = str[n - 1] != '\n';
+	if (r->mid_line && r->line_len > ini_max_line - 3) {
 		if (!r->long_line)
 			r->long_line = r->line;
-		while ((c = fgetc(r->fp)) != EOF && c != '\n')
+		while ((c = getc(r->fp)) != EOF && c != '\n')
 			;
+		r->mid_line = 0;
 	}
-	return s;
+	return str;
 }
 
 static int push_entry(struct config *cfg, const char *section,
@@ -265,14 +291,24 @@ static int read_file(struct config *cfg, char *err, size_t errlen)
 	struct srcloc loc = { cfg->path, 0 };
 	int rc;
 
-	r.fp = fopen(cfg->path, "re");
-	if (!r.fp)
+	/* a directory, a FIFO or /dev/zero is not a config: refused at once */
+	int fd = file_open_regular(cfg->path, CONFIG_MAX, err, errlen);
+
+	if (fd < 0)
+		return -EINVAL;
+	r.fp = fdopen(fd, "r");
+	if (!r.fp) {
+		close(fd);
 		return cfg_fail(err, errlen, NULL, "%s: %s", cfg->path,
 				strerror(errno));
+	}
 	/* Debian's libinih makes these run-time settings */
 	ini_allow_multiline = 0;	/* one entry, one line: exact lines */
 	ini_use_stack = 0;
 	ini_max_line = 4096;
+	/* the heap buffer's size: 200 by default, which cut lines of 199+ */
+	ini_initial_alloc = ini_max_line;
+	ini_allow_realloc = 0;
 	ini_stop_on_first_error = 1;
 	ini_allow_no_value = 0;
 
@@ -281,7 +317,12 @@ static int read_file(struct config *cfg, char *err, size_t errlen)
 	fclose(r.fp);
 	if (r.oom || rc == -2)
 		return cfg_fail(err, errlen, NULL, "out of memory");
-	if (r.long_line && (rc <= 0 || r.long_line < rc)) {
+	if (r.nul_line && (rc <= 0 || r.nul_line <= rc) &&
+	    (!r.long_line || r.nul_line <= r.long_line)) {
+		loc.line = r.nul_line;
+		return cfg_fail(err, errlen, &loc, "a NUL byte: not a text file");
+	}
+	if (r.long_line && (rc <= 0 || r.long_line <= rc)) {
 		loc.line = r.long_line;
 		return cfg_fail(err, errlen, &loc,
 				"line longer than %d characters",
@@ -340,7 +381,7 @@ static int read_sets(struct config *cfg, const char *const *sets, int nsets,
 
 static int valid_name(const char *s)
 {
-	if (!*s || strlen(s) >= CFG_NAME_MAX)
+	if (!*s || strlen(s) >= CFG_NAME_MAX || !strcmp(s, ".") || !strcmp(s, ".."))
 		return 0;
 	for (; *s; s++)
 		if (!isalnum((unsigned char)*s) && !strchr("_.-", *s))
@@ -425,6 +466,12 @@ static int apply_entry(struct config *cfg, const struct config_entry *e,
 	const char *s = e->section;
 	void *def;
 
+	/* values are echoed into campaign.ini and cell.ini: one line each */
+	for (const char *c = e->value; *c; c++)
+		if (((unsigned char)*c < 0x20 && *c != '\t') || *c == 0x7f)
+			return cfg_fail(err, errlen, &e->loc,
+					"%s: a control character (0x%02x) in the value",
+					e->key, (unsigned char)*c);
 	if (strcmp(s, "campaign") == 0)
 		return set_option(campaign_options, &cfg->campaign, e, err,
 				  errlen);
@@ -525,9 +572,10 @@ static int resolve_workload(struct config *cfg, struct workload_def *w,
 
 	snprintf(section, sizeof(section), "workload.%s", w->name);
 	tloc = key_loc(cfg, section, "type", w->loc);
-	if (!w->type[0])
-		return cfg_fail(err, errlen, &w->loc,
-				"[%s] has no 'type ='", section);
+	if (!w->type[0])	/* an empty type = is named on its own line */
+		return cfg_fail(err, errlen, &tloc,
+				tloc.line != w->loc.line ? "[%s] type is empty" : "[%s] has no 'type ='",
+				section);
 	w->ops = workload_find(w->type);
 	if (!w->ops)
 		return cfg_fail(err, errlen, &tloc,
@@ -550,6 +598,10 @@ static int resolve_workload(struct config *cfg, struct workload_def *w,
 		if (set_option(w->ops->options, w->opts, e, err, errlen))
 			return -EINVAL;
 	}
+	char why[256];
+
+	if (w->ops->check && w->ops->check(w->opts, why, sizeof(why)))
+		return cfg_fail(err, errlen, &w->loc, "[workload.%s]: %s", w->name, why);
 	return 0;
 }
 
@@ -572,12 +624,13 @@ static int resolve_load(struct config *cfg, struct load_def *l, char *err,
 {
 	char section[CFG_NAME_MAX + 16], why[256];
 	struct srcloc tloc;
-	int64_t n;
+	int64_t n = 1;
 
 	snprintf(section, sizeof(section), "load.%s", l->name);
 	tloc = key_loc(cfg, section, "type", l->loc);
 	if (!l->type[0])
-		return cfg_fail(err, errlen, &l->loc, "[%s] has no 'type ='",
+		return cfg_fail(err, errlen, &tloc,
+				tloc.line != l->loc.line ? "[%s] type is empty" : "[%s] has no 'type ='",
 				section);
 	if (strcmp(l->type, "none") != 0) {
 		l->ops = load_find(l->type);
@@ -589,14 +642,12 @@ static int resolve_load(struct config *cfg, struct load_def *l, char *err,
 	l->cpus_loc = key_loc(cfg, section, "cpus", l->loc);
 	if (check_load_cpus(l, l->cpus_loc, err, errlen))
 		return -EINVAL;
+	struct srcloc iloc = key_loc(cfg, section, "instances", l->loc);
 	if (strcmp(l->instances, "per-cpu") != 0 &&
-	    (units_parse_int(l->instances, &n) || n < 1 || n > 1024)) {
-		struct srcloc iloc = key_loc(cfg, section, "instances", l->loc);
-
+	    (units_parse_int(l->instances, &n) || n < 1 || n > 1024))
 		return cfg_fail(err, errlen, &iloc,
 				"instances = '%s': expected a number (1 to 1024) or per-cpu",
 				l->instances);
-	}
 	const struct opt *table = l->ops ? l->ops->options : NULL;
 	size_t size = l->ops && l->ops->opts_size ? l->ops->opts_size : 1;
 
@@ -619,6 +670,13 @@ static int resolve_load(struct config *cfg, struct load_def *l, char *err,
 	}
 	if (l->ops && l->ops->check && l->ops->check(l->opts, why, sizeof(why)))
 		return cfg_fail(err, errlen, &l->loc, "[%s]: %s", section, why);
+	/* per-cpu: the CPUs are the machine's; where_fits counts them */
+	int64_t workers = load_workers(l->ops, l->opts);
+	if (strcmp(l->instances, "per-cpu") != 0 && n * workers > LOAD_MAX_WORKERS)
+		return cfg_fail(err, errlen, &iloc,
+				"[%s] instances = %lld x %lld workers each = %lld: at most %d in all",
+				section, (long long)n, (long long)workers,
+				(long long)(n * workers), LOAD_MAX_WORKERS);
 	return 0;
 }
 
@@ -686,6 +744,30 @@ static int add_builtin_defs(struct config *cfg, char *err, size_t errlen)
 	return 0;
 }
 
+/* The product of the axes (and repeat): at most MATRIX_MAX_CELLS cells. */
+static int check_matrix_size(const struct config *cfg, char *err, size_t errlen)
+{
+	const struct matrix_opts *m = &cfg->matrix;
+	const struct axis *axes[] = { &m->kernel, &m->load, &m->workload,
+				      &m->threads, &m->affinity, &m->interval,
+				      &m->priority, &m->size };
+	long double cells = (long double)cfg->campaign.repeat;
+	struct srcloc loc = key_loc(cfg, "campaign", "repeat", (struct srcloc){ 0 });
+
+	for (size_t a = 0; a < sizeof(axes) / sizeof(axes[0]); a++) {
+		cells *= axes[a]->n;
+		if (axes[a]->n > 1 && axes[a]->loc.file)
+			loc = axes[a]->loc;	/* the last axis that multiplies */
+	}
+	if (cells <= MATRIX_MAX_CELLS)
+		return 0;
+	return cfg_fail(err, errlen, &loc,
+			"the matrix has %.0Lf cells (%d kernels x %d loads x %d workloads x %d threads x %d affinities x %d intervals x %d priorities x %d sizes x repeat %lld): at most %d",
+			cells, m->kernel.n, m->load.n, m->workload.n, m->threads.n,
+			m->affinity.n, m->interval.n, m->priority.n, m->size.n,
+			(long long)cfg->campaign.repeat, MATRIX_MAX_CELLS);
+}
+
 static int validate(struct config *cfg, char *err, size_t errlen)
 {
 	struct srcloc loc;
@@ -694,7 +776,7 @@ static int validate(struct config *cfg, char *err, size_t errlen)
 	if (!valid_name(cfg->campaign.name)) {
 		loc = key_loc(cfg, "campaign", "name", (struct srcloc){ 0 });
 		return cfg_fail(err, errlen, &loc,
-				"campaign name '%s': use letters, digits, '_', '.', '-' (at most %d)",
+				"campaign name '%s': use letters, digits, '_', '.', '-' (at most %d; not . or ..)",
 				cfg->campaign.name, CFG_NAME_MAX - 1);
 	}
 	if (!cfg->campaign.output[0]) {
@@ -712,10 +794,14 @@ static int validate(struct config *cfg, char *err, size_t errlen)
 		char **words;
 		int nwords;
 
+		char ksec[CFG_NAME_MAX + 8];
+
+		snprintf(ksec, sizeof(ksec), "kernel.%s", k->name);
+		loc = key_loc(cfg, ksec, "image", k->loc);
 		if (k->runner == RUNNER_QEMU && !k->image[0])
-			rc = cfg_fail(err, errlen, &k->loc,
-				      "[kernel.%s] runner = qemu needs 'image =' (a bzImage or vmlinuz)",
-				      k->name);
+			rc = cfg_fail(err, errlen, &loc,
+				      "[kernel.%s] runner = qemu needs 'image =' (a bzImage or vmlinuz)%s",
+				      k->name, loc.line != k->loc.line ? ": it is empty" : "");
 		else if (k->qemu_args[0] && argv_split(k->qemu_args, &words, &nwords) != 0) {
 			char sec[CFG_NAME_MAX + 8];
 
@@ -743,7 +829,7 @@ static int validate(struct config *cfg, char *err, size_t errlen)
 		rc = resolve_load(cfg, &cfg->load[i], err, errlen);
 	for (int i = 0; rc == 0 && i < cfg->nworkloads; i++)
 		rc = resolve_workload(cfg, &cfg->workload[i], err, errlen);
-	return rc;
+	return rc ? rc : check_matrix_size(cfg, err, errlen);
 }
 
 int config_load(struct config *cfg, const char *path,

@@ -1,10 +1,12 @@
 #include <byteswap.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "files.h"
 #include "samples.h"
 
 #define DRAIN_NS (20 * 1000 * 1000)
@@ -130,11 +132,18 @@ int samples_read(const char *path,
 {
 	struct samples_header h;
 	struct sample_rec rec;
-	FILE *fp = fopen(path, "re");
+	char err[PATH_MAX + 128];
+	/* a FIFO or a device in its place is refused, not read forever */
+	int fd = file_open_regular(path, INT64_MAX, err, sizeof(err));
+	FILE *fp = fd >= 0 ? fdopen(fd, "r") : NULL;
 	int swap, rc = 0;
 
-	if (!fp)
-		return -errno;
+	if (fd < 0)
+		return fd == -EISDIR || fd == -ENOENT ? fd : -EINVAL;
+	if (!fp) {
+		close(fd);
+		return -ENOMEM;
+	}
 	if (fread(&h, sizeof(h), 1, fp) != 1 ||
 	    memcmp(h.magic, SAMPLES_MAGIC, sizeof(h.magic)) != 0) {
 		fclose(fp);

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "exitcodes.h"
 #include "html.h"
@@ -138,30 +139,36 @@ static void verdict(FILE *fp, const struct cmp *c, const struct row *r)
 static int figure(struct cmp *c, const struct row *r, int n, char *err,
 		  size_t errlen)
 {
-	char vars[16384] = "", ins[8192] = "", labels[4096] = "", title[1024],
-		base[PATH_MAX + 64];
+	char vars[16384] = "", title[1024], base[PATH_MAX + 64],
+		list[PATH_MAX + 64], hist[MAX_SIDES][sizeof(r->in[0]->dir) + 16];
+	const char *paths[MAX_SIDES], *names[MAX_SIDES];
 	const struct tcell *any = NULL;
+	int k = 0, rc;
 
 	for (int i = 0; i < c->nsides; i++) {
-		size_t u = strlen(ins), v = strlen(labels);
-
 		if (!r->in[i])
 			continue;
 		any = r->in[i];
-		snprintf(ins + u, sizeof(ins) - u, "%s%s/hist.csv", u ? " " : "",
-			 r->in[i]->dir);
-		snprintf(labels + v, sizeof(labels) - v, "%s%s", v ? " " : "",
-			 c->label[i]);
+		snprintf(hist[k], sizeof(hist[k]), "%s/hist.csv", r->in[i]->dir);
+		paths[k] = hist[k];
+		names[k++] = c->label[i];
 	}
-	plot_var(vars, sizeof(vars), "ins", ins);
-	plot_var(vars, sizeof(vars), "labels", labels);
+	snprintf(list, sizeof(list), "%s/fig/compare-%d.list.gp", c->out, n);
+	rc = plot_write_list(list, paths, names, k);
+	if (rc) {
+		snprintf(err, errlen, "%s: %s", list, strerror(-rc));
+		return rc;
+	}
+	plot_var(vars, sizeof(vars), "list", list);
 	/* the row's axes, not a cell id: ids differ by kernel variant */
 	snprintf(title, sizeof(title), "%s, %s, threads %s, affinity %s, %.0f us: wakeup latency by kernel and host",
 		 any->load, any->workload, any->threads, any->affinity,
 		 US(any->interval));
 	plot_var(vars, sizeof(vars), "title", title);
 	snprintf(base, sizeof(base), "%s/fig/compare-%d", c->out, n);
-	return plot_render(&c->plot, "compare.gp", base, vars, err, errlen);
+	rc = plot_render(&c->plot, "compare.gp", base, vars, err, errlen);
+	unlink(list);
+	return rc;
 }
 
 struct page {

@@ -16,6 +16,7 @@
 #include "config.h"
 #include "exitcodes.h"
 #include "export.h"
+#include "files.h"
 #include "log.h"
 #include "results.h"
 #include "samples.h"
@@ -187,33 +188,6 @@ static void write_cyclictest(FILE *fp, const struct cell_data *d)
 	fputc('\n', fp);
 }
 
-/* The value of `key` in [section] of an INI file, or "". */
-static void ini_get(const char *path, const char *section, const char *key,
-		    char *out, size_t len)
-{
-	char line[4096], cur[64] = "";
-	size_t klen = strlen(key);
-	FILE *fp = fopen(path, "re");
-
-	out[0] = '\0';
-	if (!fp)
-		return;
-	while (fgets(line, sizeof(line), fp)) {
-		line[strcspn(line, "\n")] = '\0';
-		if (line[0] == '[') {
-			snprintf(cur, sizeof(cur), "%.*s", (int)strcspn(line + 1, "]"),
-				 line + 1);
-			continue;
-		}
-		if (strcmp(cur, section) == 0 && strncmp(line, key, klen) == 0 &&
-		    strncmp(line + klen, " = ", 3) == 0) {
-			snprintf(out, len, "%s", line + klen + 3);
-			break;
-		}
-	}
-	fclose(fp);
-}
-
 /* "2026-11-30T00:06:14Z" + seconds -> "Mon, 30 Nov 2026 00:06:14 +0000" */
 static void rfc2822(const char *iso, int64_t plus_ns, char *out, size_t len)
 {
@@ -235,15 +209,15 @@ static int write_json(FILE *fp, const char *dir, const struct cell_data *d)
 
 	snprintf(cell_ini, sizeof(cell_ini), "%s/cell.ini", dir);
 	snprintf(sys_ini, sizeof(sys_ini), "%s/sysinfo.ini", dir);
-	ini_get(cell_ini, "cell", "started", v, sizeof(v));
-	ini_get(cell_ini, "cell", "elapsed_ns", elapsed, sizeof(elapsed));
+	file_ini_value(cell_ini, "cell", "started", v, sizeof(v));
+	file_ini_value(cell_ini, "cell", "elapsed_ns", elapsed, sizeof(elapsed));
 	rfc2822(v, 0, start, sizeof(start));
 	rfc2822(v, strtoll(elapsed, NULL, 10), end, sizeof(end));
 	json_object_set_new(root, "file_version", json_integer(1));
-	ini_get(sys_ini, "latlab", "command", v, sizeof(v));
+	file_ini_value(sys_ini, "latlab", "command", v, sizeof(v));
 	/* the colons inside these two keys are cyclictest's own */
 	json_object_set_new(root, "cmdline:", json_string(v));
-	ini_get(sys_ini, "latlab", "version", v, sizeof(v));
+	file_ini_value(sys_ini, "latlab", "version", v, sizeof(v));
 	char ver[1100];
 	snprintf(ver, sizeof(ver), "latlab %s", v);
 	json_object_set_new(root, "rt_test_version:", json_string(ver));
@@ -251,15 +225,15 @@ static int write_json(FILE *fp, const char *dir, const struct cell_data *d)
 	json_object_set_new(root, "end_time", json_string(end));
 	json_object_set_new(root, "return_code", json_integer(0));
 	json_object_set_new(si, "sysname", json_string("Linux"));
-	ini_get(sys_ini, "host", "hostname", v, sizeof(v));
+	file_ini_value(sys_ini, "host", "hostname", v, sizeof(v));
 	json_object_set_new(si, "nodename", json_string(v));
-	ini_get(sys_ini, "kernel", "release", v, sizeof(v));
+	file_ini_value(sys_ini, "kernel", "release", v, sizeof(v));
 	json_object_set_new(si, "release", json_string(v));
-	ini_get(sys_ini, "kernel", "version", v, sizeof(v));
+	file_ini_value(sys_ini, "kernel", "version", v, sizeof(v));
 	json_object_set_new(si, "version", json_string(v));
-	ini_get(sys_ini, "kernel", "machine", v, sizeof(v));
+	file_ini_value(sys_ini, "kernel", "machine", v, sizeof(v));
 	json_object_set_new(si, "machine", json_string(v));
-	ini_get(sys_ini, "kernel", "realtime", v, sizeof(v));
+	file_ini_value(sys_ini, "kernel", "realtime", v, sizeof(v));
 	json_object_set_new(si, "realtime", json_integer(strcmp(v, "1") == 0));
 	json_object_set_new(root, "sysinfo", si);
 	json_object_set_new(root, "num_threads", json_integer(d->n));

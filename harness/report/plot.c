@@ -41,18 +41,62 @@ int plotter_init(struct plotter *p)
 	return -ENOENT;
 }
 
-void plot_var(char *vars, size_t len, const char *name, const char *value)
+int plot_var(char *vars, size_t len, const char *name, const char *value)
 {
-	size_t used = strlen(vars);
+	size_t used = strlen(vars), start = used;
+	int n = snprintf(vars + used, len - used, "%s='", name);
 
-	used += (size_t)snprintf(vars + used, len - used, "%s='", name);
+	if (n < 0 || (size_t)n >= len - used)
+		goto too_long;
+	used += (size_t)n;
 	/* in gnuplot's single quotes, '' is one quote; nothing else is special */
-	for (const char *c = value; *c && used + 3 < len; c++) {
+	for (const char *c = value; *c; c++) {
+		if (used + 2 + 4 > len)
+			goto too_long;
 		if (*c == '\'')
 			vars[used++] = '\'';
 		vars[used++] = *c;
 	}
 	snprintf(vars + used, len - used, "'; ");
+	return 0;
+too_long:
+	vars[start] = '\0';
+	return -E2BIG;
+}
+
+/* value in gnuplot's single quotes, to fp */
+static void quoted(FILE *fp, const char *value)
+{
+	fputc('\'', fp);
+	for (const char *c = value; *c; c++) {
+		if (*c == '\'')
+			fputc('\'', fp);
+		fputc(*c, fp);
+	}
+	fputc('\'', fp);
+}
+
+int plot_write_list(const char *file, const char *const *paths,
+		    const char *const *names, int n)
+{
+	FILE *fp = fopen(file, "we");
+	int rc = 0;
+
+	if (!fp)
+		return -errno;
+	fprintf(fp, "n = %d\narray paths[%d]\narray names[%d]\n", n, n, n);
+	for (int i = 0; i < n; i++) {
+		fprintf(fp, "paths[%d] = ", i + 1);
+		quoted(fp, paths[i]);
+		fprintf(fp, "\nnames[%d] = ", i + 1);
+		quoted(fp, names[i]);
+		fputc('\n', fp);
+	}
+	if (ferror(fp))
+		rc = -EIO;
+	if (fclose(fp) != 0 && rc == 0)
+		rc = -errno;
+	return rc;
 }
 
 static int run_gnuplot(struct plotter *p, const char *script,
@@ -122,9 +166,14 @@ int plot_render(struct plotter *p, const char *script, const char *outbase,
 
 		snprintf(all, sizeof(all), "%s", vars);
 		snprintf(out, sizeof(out), "%s.%s", outbase, fmts[f]);
-		plot_var(all, sizeof(all), "out", out);
-		plot_var(all, sizeof(all), "fmt", fmts[f]);
-		plot_var(all, sizeof(all), "lib", lib);
+		if (strlen(vars) + 1 >= sizeof(all) ||
+		    plot_var(all, sizeof(all), "out", out) ||
+		    plot_var(all, sizeof(all), "fmt", fmts[f]) ||
+		    plot_var(all, sizeof(all), "lib", lib)) {
+			snprintf(err, errlen, "%.200s: gnuplot's variables are too long (the paths?)",
+				 outbase);
+			return -E2BIG;
+		}
 		rc = run_gnuplot(p, script, all, err, errlen);
 		if (rc)
 			return rc;

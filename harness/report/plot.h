@@ -30,7 +30,20 @@ int plotter_init(struct plotter *p);
 int plot_render(struct plotter *p, const char *script, const char *outbase,
 		const char *vars, char *err, size_t errlen);
 
-/* Append name='value' (the value quoted for gnuplot) to vars. */
-void plot_var(char *vars, size_t len, const char *name, const char *value);
+/*
+ * Append name='value' (the value quoted for gnuplot) to vars. 0, or
+ * -E2BIG when it does not fit (vars then ends before it; plot_render
+ * refuses such vars).
+ */
+int plot_var(char *vars, size_t len, const char *name, const char *value);
+
+/*
+ * The curves of a figure as a gnuplot script file: n, and arrays
+ * paths[1..n] and names[1..n], each element quoted, so a figure has any
+ * number of curves and a path any blank. tail.gp and compare.gp load the
+ * file named by their `list` variable. 0 or -errno.
+ */
+int plot_write_list(const char *file, const char *const *paths,
+		    const char *const *names, int n);
 
 #endif

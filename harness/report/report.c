@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <time.h>
 
 #include "exitcodes.h"
@@ -185,10 +186,42 @@ static int campaign_figure(struct report *r, const struct tcell *first,
 	return rc ? rc : add_figure(r, rel, caption);
 }
 
+/* The tail figure's curves: every measured cell's hist.csv, by id. */
+static int write_tail_list(const struct report *r, const char *file)
+{
+	const char **paths = calloc((size_t)r->t.n + 1, sizeof(*paths));
+	const char **names = calloc((size_t)r->t.n + 1, sizeof(*names));
+	char **owned = calloc((size_t)r->t.n + 1, sizeof(*owned));
+	int n = 0, rc = -ENOMEM;
+
+	if (!paths || !names || !owned)
+		goto out;
+	for (int i = 0; i < r->t.n; i++) {
+		const struct tcell *c = &r->t.cell[i];
+
+		if (!c->measured)
+			continue;
+		if (asprintf(&owned[n], "%s/hist.csv", c->dir) < 0) {
+			owned[n] = NULL;
+			goto out;
+		}
+		paths[n] = owned[n];
+		names[n++] = c->id;
+	}
+	rc = plot_write_list(file, paths, names, n);
+out:
+	for (int i = 0; owned && i < n; i++)
+		free(owned[i]);
+	free(owned);
+	free(paths);
+	free(names);
+	return rc;
+}
+
 static int figures(struct report *r, char *err, size_t errlen)
 {
 	char vars[16384], base[2 * PATH_MAX], path[2 * PATH_MAX],
-		title[1024], ins[12000] = "", labels[4000] = "", sweep[512];
+		title[1024], sweep[512];
 	int measured = 0, rc;
 
 	for (int i = 0; i < r->t.n; i++)
@@ -214,23 +247,20 @@ static int figures(struct report *r, char *err, size_t errlen)
 			     "Max (bar, by kernel variant), p99.99 and p99 (marks) of the wake-up latency, threads merged, grouped by load.",
 			     err, errlen);
 
-	for (int i = 0; rc == 0 && i < r->t.n; i++) {
-		const struct tcell *c = &r->t.cell[i];
-		size_t u = strlen(ins), v = strlen(labels);
-
-		if (!c->measured)
-			continue;
-		snprintf(ins + u, sizeof(ins) - u, "%s%s/hist.csv", u ? " " : "", c->dir);
-		snprintf(labels + v, sizeof(labels) - v, "%s%s", v ? " " : "", c->id);
+	if (rc == 0) {
+		snprintf(path, sizeof(path), "%s/fig/tail.list.gp", r->out);
+		rc = write_tail_list(r, path);
+		if (rc)
+			snprintf(err, errlen, "%.4000s: %s", path, strerror(-rc));
 	}
 	if (rc == 0) {
 		vars[0] = '\0';
-		plot_var(vars, sizeof(vars), "ins", ins);
-		plot_var(vars, sizeof(vars), "labels", labels);
+		plot_var(vars, sizeof(vars), "list", path);
 		rc = campaign_figure(r, first, vars, sizeof(vars), "tail",
 				     "tail of the wakeup latency",
 				     "Fraction of wake-ups later than x (1 − CDF), every cell on one axis.",
 				     err, errlen);
+		unlink(path);
 	}
 	snprintf(path, sizeof(path), "%s/sweep.csv", r->out);
 	int has_sweep = rc == 0 ? write_sweep(r, path, sweep, sizeof(sweep)) : 0;

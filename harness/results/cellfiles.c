@@ -1,8 +1,11 @@
+#include <errno.h>
 #include <sched.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 #include "cellfiles.h"
+#include "log.h"
 #include "results.h"
 #include "units.h"
 
@@ -213,8 +216,14 @@ int cell_write(const struct config *cfg, const struct cell *c,
 	};
 	int rc = mkdir_p(dir);
 
-	for (size_t i = 0; rc == 0 && i < sizeof(files) / sizeof(files[0]); i++)
-		if (si || files[i].fill != fill_sysinfo)
-			rc = afile_write(dir, files[i].name, files[i].fill, &f);
+	if (rc)
+		log_error("%s: %s", dir, strerror(-rc));
+	for (size_t i = 0; rc == 0 && i < sizeof(files) / sizeof(files[0]); i++) {
+		if (!si && files[i].fill == fill_sysinfo)
+			continue;
+		rc = afile_write(dir, files[i].name, files[i].fill, &f);
+		if (rc)		/* the file that failed, by name (ENOSPC) */
+			log_error("writing %s/%s: %s", dir, files[i].name, strerror(-rc));
+	}
 	return rc;
 }

@@ -7,6 +7,7 @@
 #include "html.h"
 #include "cellfiles.h"
 #include "ledger.h"
+#include "log.h"
 #include "results.h"
 #include "units.h"
 
@@ -138,11 +139,23 @@ int ledger_write(const struct ledger *lg, const char *dir)
 {
 	/* the cast: afile_write's fill takes void *; the fills only read */
 	void *arg = (void *)lg;
-	int rc = afile_write(dir, "cells.csv", fill_cells_csv, arg);
+	static const struct {
+		const char *name;
+		void (*fill)(FILE *, void *);
+	} files[] = {
+		{ "cells.csv", fill_cells_csv }, { "state", fill_state },
+		{ "junit.xml", fill_junit },
+	};
 
-	if (rc == 0)
-		rc = afile_write(dir, "state", fill_state, arg);
-	return rc ? rc : afile_write(dir, "junit.xml", fill_junit, arg);
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		int rc = afile_write(dir, files[i].name, files[i].fill, arg);
+
+		if (rc) {	/* the file that failed, by name (ENOSPC) */
+			log_error("writing %s/%s: %s", dir, files[i].name, strerror(-rc));
+			return rc;
+		}
+	}
+	return 0;
 }
 
 int ledger_init(struct ledger *lg, const struct config *cfg,

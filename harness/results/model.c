@@ -29,3 +29,14 @@ int cell_path(char *buf, size_t len, const char *tree, const char *host,
 
 	return n >= 0 && (size_t)n < len ? 0 : -ENAMETOOLONG;
 }
+
+void path_component(char *s)
+{
+	if (!s[0] || !strcmp(s, ".") || !strcmp(s, "..")) {
+		strcpy(s, "_");
+		return;
+	}
+	for (; *s; s++)
+		if (*s == '/' || (unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = '_';
+}

@@ -45,4 +45,11 @@ int cell_status_parse(const char *name);
 int cell_path(char *buf, size_t len, const char *tree, const char *host,
 	      const char *release, const char *id);
 
+/*
+ * Make s (from the machine: a hostname, a kernel release) one directory
+ * name in place: '/' and control characters become '_', and "", "." or
+ * ".." becomes "_".
+ */
+void path_component(char *s);
+
 #endif

@@ -4,8 +4,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "files.h"
+#include "log.h"
 #include "prior.h"
+
+/* A state file larger than this is not latlab's (a line per cell). */
+#define PRIOR_STATE_MAX (64LL << 20)
 
 int prior_read(const char *dir, struct prior *p, char *err, size_t errlen)
 {
@@ -15,9 +21,14 @@ int prior_read(const char *dir, struct prior *p, char *err, size_t errlen)
 
 	memset(p, 0, sizeof(*p));
 	snprintf(path, sizeof(path), "%s/state", dir);
-	fp = fopen(path, "re");
-	if (!fp)
-		return -errno;
+	int fd = file_open_regular(path, PRIOR_STATE_MAX, err, errlen);
+	if (fd < 0)
+		return fd;
+	fp = fdopen(fd, "r");
+	if (!fp) {
+		close(fd);
+		return fail_at(err, errlen, -ENOMEM, path, 0, "out of memory");
+	}
 	while (fgets(line, sizeof(line), fp)) {
 		char key[CELL_ID_MAX], value[32];
 
@@ -126,4 +137,20 @@ const char *prior_reason(const struct prior *p, const char *id)
 		    strcmp(p->rows.cell[r][col], id) == 0)
 			return p->rows.cell[r][rcol];
 	return "";
+}
+
+int prior_where(const struct prior *p, const char *id, const char **status,
+		const char **host, const char **release)
+{
+	int col = id_col(p);
+
+	for (int r = 1; col >= 0 && r < p->rows.nrows; r++) {
+		if (col >= p->rows.ncols[r] || strcmp(p->rows.cell[r][col], id))
+			continue;
+		*status = csv_table_str(&p->rows, r, "status");
+		*host = csv_table_str(&p->rows, r, "host");
+		*release = csv_table_str(&p->rows, r, "kernel_release");
+		return 0;
+	}
+	return -ENOENT;
 }

@@ -34,7 +34,9 @@ struct prior {
 
 /*
  * Read DIR/state and DIR/cells.csv. 0; -ENOENT when there is no state;
- * -EINVAL (with a reason in err) when the state is not latlab's.
+ * -EINVAL when the state is not latlab's (empty, no config_hash), or
+ * another -errno (not a regular file, unreadable): each with
+ * "PATH: reason" in err.
  */
 int prior_read(const char *dir, struct prior *p, char *err, size_t errlen);
 
@@ -45,6 +47,13 @@ enum cell_status prior_status(const struct prior *p, const char *id);
 
 /* cells.csv's rows of `id`, re-serialized as CSV text (malloc), or NULL. */
 char *prior_rows(const struct prior *p, const char *id);
+
+/*
+ * cells.csv's status, host and kernel_release of `id` (its first row):
+ * 0, or -ENOENT when cells.csv has no row of it.
+ */
+int prior_where(const struct prior *p, const char *id, const char **status,
+		const char **host, const char **release);
 
 /* cells.csv's reason for `id`, or "". */
 const char *prior_reason(const struct prior *p, const char *id);

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "files.h"
 #include "log.h"
 #include "results.h"
 
@@ -219,35 +220,6 @@ static void on_row(int c, void *data)
 #define table_fail(err, len, path, line, rc, ...) \
 	fail_at(err, len, rc, path, line, __VA_ARGS__)
 
-/*
- * A regular file, opened without waiting: a FIFO or a device put where a
- * result file belongs is refused, not read forever. fd or -errno.
- */
-static int open_regular(const char *path, off_t max, char *err, size_t len)
-{
-	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-
-	if (fd < 0)
-		return table_fail(err, len, path, 0, -errno, "%s", strerror(errno));
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > max) {
-		int rc = S_ISDIR(st.st_mode) ? -EISDIR : !S_ISREG(st.st_mode) ? -EINVAL
-			 : -EFBIG;
-
-		close(fd);
-		if (rc == -EFBIG)
-			return table_fail(err, len, path, 0, rc,
-					  "%lld bytes: larger than latlab reads (%lld)",
-					  (long long)st.st_size, (long long)max);
-		return table_fail(err, len, path, 0, rc, "%s",
-				  rc == -EISDIR ? "a directory, not a file"
-						: "not a regular file");
-	}
-	/* reads of a regular file do not wait: blocking mode for stdio */
-	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-	return fd;
-}
-
 /* Parse buf[0..n) a line at a time, so each row knows its first line. */
 static int parse_lines(struct csv_parser *p, struct csv_build *b,
 		       const char *buf, size_t n)
@@ -276,7 +248,7 @@ int csv_table_read(const char *path, struct csv_table *t, char *err,
 
 	memset(t, 0, sizeof(*t));
 	snprintf(t->path, sizeof(t->path), "%s", path);
-	fd = open_regular(path, CSV_TABLE_MAX, err, errlen);
+	fd = file_open_regular(path, CSV_TABLE_MAX, err, errlen);
 	if (fd < 0)
 		return fd;
 	if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) != 0) {

@@ -5,6 +5,7 @@
 
 #include "model.h"
 #include "config.h"
+#include "files.h"
 #include "log.h"
 #include "results.h"
 #include "tree.h"
@@ -456,23 +457,11 @@ void tcell_key(const struct tcell *c, char *buf, size_t len)
 
 int tcell_emulated(const struct tcell *c)
 {
-	char path[sizeof(c->dir) + 16], line[256], section[32] = "";
-	FILE *fp;
-	int tcg = 0;
+	char path[sizeof(c->dir) + 16], accel[32];
 
 	snprintf(path, sizeof(path), "%s/sysinfo.ini", c->dir);
-	fp = fopen(path, "re");
-	while (fp && !tcg && fgets(line, sizeof(line), fp)) {
-		if (line[0] == '[')
-			snprintf(section, sizeof(section), "%.*s",
-				 (int)strcspn(line + 1, "]"), line + 1);
-		else if (strcmp(section, "vm") == 0 &&
-			 strncmp(line, "accel = ", 8) == 0)
-			tcg = strncmp(line + 8, "kvm", 3) != 0;
-	}
-	if (fp)
-		fclose(fp);
-	return tcg;
+	file_ini_value(path, "vm", "accel", accel, sizeof(accel));
+	return accel[0] && strncmp(accel, "kvm", 3) != 0;
 }
 
 int tree_emulated(const struct tree *t)

@@ -91,6 +91,9 @@ check_bad() {
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
 	sed -i 's/^affinity = 0$/affinity = 0, 7/' "$WORK/out/big/campaign.ini"
 	grep -q '^affinity = 0, 7$' "$WORK/out/big/campaign.ini"
+	# as the bigger machine's state would say: its config's hash
+	h=$(fnv1a64 "$WORK/out/big/campaign.ini")
+	sed -i "s/^config_hash = .*/config_hash = $h/" "$WORK/out/big/state"
 	run "$LATLAB" status "$WORK/out/big"
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
 	[[ "$output" == *"campaign big in $WORK/out/big: 2 cells"* ]]

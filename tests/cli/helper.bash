@@ -48,3 +48,13 @@ threads = 1
 interval = 1ms
 EOC
 }
+
+# fnv1a64 FILE: latlab's config_hash of a campaign.ini (FNV-1a over the
+# text after its first, comment line), as the state writes it
+fnv1a64() {
+	local h=1469598103934665603 b
+	for b in $(tail -n +2 "$1" | od -An -v -tu1); do
+		h=$(( (h ^ b) * 1099511628211 ))
+	done
+	printf '%016x\n' "$h"
+}

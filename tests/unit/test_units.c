@@ -36,6 +36,9 @@ static void test_durations(void **state)
 		{ "1.2.3s", -EINVAL, 0 },
 		{ "99999999999999999999h", -ERANGE, 0 },
 		{ "9999999999h", -ERANGE, 0 },
+		/* the whole part fits, the fraction tips it over */
+		{ "9223372036854775.9us", -ERANGE, 0 },
+		{ "2562047.99h", -ERANGE, 0 },
 	};
 
 	(void)state;
@@ -109,6 +112,20 @@ static void test_format_roundtrip(void **state)
 	units_format_elapsed(62 * 1000000000LL, buf, sizeof(buf));
 	assert_string_equal(buf, "1m 02s");
 	units_format_elapsed(3723 * 1000000000LL, buf, sizeof(buf));
+	assert_string_equal(buf, "1h 02m");
+}
+
+/* Estimates that do not fit say so instead of wrapping. */
+static void test_elapsed_long(void **state)
+{
+	char buf[64];
+
+	(void)state;
+	units_format_elapsed(INT64_MAX, buf, sizeof(buf));
+	assert_string_equal(buf, "more than 292 years");
+	units_format_elapsed(3LL * 365 * 24 * 3600 * NS_PER_S, buf, sizeof(buf));
+	assert_string_equal(buf, "3.0 years");
+	units_format_elapsed(3600LL * NS_PER_S + 120 * NS_PER_S, buf, sizeof(buf));
 	assert_string_equal(buf, "1h 02m");
 }
 
@@ -193,6 +210,7 @@ int main(void)
 		cmocka_unit_test(test_sizes),
 		cmocka_unit_test(test_format_roundtrip),
 		cmocka_unit_test(test_ints),
+		cmocka_unit_test(test_elapsed_long),
 		cmocka_unit_test(test_cpulists),
 		cmocka_unit_test(test_cpulist_nth_and_online),
 	};

@@ -1,0 +1,265 @@
+#!/usr/bin/env bats
+# Issue 12's reproductions that are fixed: each failed before its fix.
+
+load helper
+
+@test "overflowing durations are out of range, exit 2 (not wrapped)" {
+	quick_config
+	run "$LATLAB" plan c.ini --set campaign.duration=9223372036854775.9us
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--set:1: duration = 9223372036854775.9us is out of range (100ms to 168h)"* ]]
+	run "$LATLAB" plan c.ini --set matrix.interval=2562047.99h
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"interval = 2562047.99h is out of range"* ]]
+	run "$LATLAB" plan c.ini --set matrix.threads=9223372036854775808
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"threads = 9223372036854775808 is out of range (1 to 1024)"* ]]
+}
+
+@test "a week-long cell times a thousand: plan says years, not a negative time" {
+	quick_config
+	run "$LATLAB" plan c.ini --set campaign.duration=168h --set campaign.repeat=1000 --set matrix.threads=1-16
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"estimated wall time: more than 292 years (168h per cell)"* ]]
+}
+
+@test "a 208-character line is read whole (libinih's 200-byte default buffer)" {
+	quick_config
+	long=$(printf 'x%.0s' $(seq 190))
+	printf '[load.e]\ntype = external\ncommand = /bin/echo %s\n' "$long" >>c.ini
+	[ "$(awk 'length > 199' c.ini | wc -l)" -eq 1 ]
+	run "$LATLAB" plan c.ini --set matrix.load=e
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	# and the value arrived whole
+	run "$LATLAB" plan c.ini --set matrix.load=e --set load.e.command=
+	[ "$status" -eq 2 ]
+}
+
+@test "a directory, a FIFO or /dev/zero as CONFIG: exit 2 at once" {
+	run "$LATLAB" plan /etc
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"/etc: a directory, not a file"* ]]
+	run timeout 10 "$LATLAB" plan /dev/zero
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"/dev/zero: not a regular file"* ]]
+	mkfifo f.ini
+	run timeout 10 "$LATLAB" run f.ini
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"f.ini: not a regular file"* ]]
+}
+
+@test "a NUL byte is named on its own line" {
+	printf '[campaign]\nname = x\n[matrix]\nthreads = 1\0 %05000d\nload = none\n' 0 >nul.ini
+	run "$LATLAB" plan nul.ini
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"nul.ini:4: a NUL byte"* ]]
+}
+
+@test "campaign names . and .. are refused with file:line" {
+	quick_config
+	for n in . ..; do
+		run "$LATLAB" plan c.ini --set campaign.name=$n
+		[ "$status" -eq 2 ]
+		[[ "$output" == *"--set:1: campaign name '$n'"*"not . or .."* ]]
+	done
+}
+
+@test "a newline in a --set value is refused, not written into campaign.ini" {
+	quick_config
+	run "$LATLAB" run c.ini --set $'kernel.running.reboot=/bin/true\n[thresholds]\nmax = 1ns'
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--set:1: reboot: a control character (0x0a) in the value"* ]]
+	[ ! -e "$WORK/out" ]
+}
+
+@test "a --duration too long to hold is refused, not cut" {
+	quick_config
+	run "$LATLAB" plan c.ini --duration "$(printf '1%.0s' $(seq 90))s"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"not a duration (too long)"* ]]
+}
+
+@test "the same value written twice differently is one value: refused" {
+	quick_config
+	run "$LATLAB" plan c.ini --set matrix.threads=1,01,0x1
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"threads lists the same value twice: '1' and '01'"* ]]
+	run "$LATLAB" plan c.ini --set matrix.interval=1ms,1000us
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"interval lists the same value twice: '1ms' and '1000us'"* ]]
+}
+
+@test "an empty state is never taken for none: exit 2, the tree untouched" {
+	quick_config
+	run timeout 60 "$LATLAB" run c.ini --duration 200ms -q
+	[ "$status" -eq 0 ]
+	: >"$WORK/out/t/state"
+	before=$(find "$WORK/out" | sort)
+	run timeout 60 "$LATLAB" run c.ini --duration 200ms -q
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"the campaign's state cannot be read"* ]]
+	[ "$(find "$WORK/out" | sort)" = "$before" ]
+}
+
+@test "status: an edited campaign.ini is named, and a file that is not a campaign says why" {
+	quick_config
+	run timeout 60 "$LATLAB" run c.ini --duration 200ms -q
+	[ "$status" -eq 0 ]
+	sed -i 's/^interval = .*/interval = 2ms/' "$WORK/out/t/campaign.ini"
+	run "$LATLAB" status "$WORK/out/t"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"campaign.ini does not match $WORK/out/t/state"* ]]
+	run "$LATLAB" status /etc/passwd
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"/etc/passwd/state: Not a directory"* ]]
+}
+
+@test "a kernel release or hostname with / stays one directory inside the output" {
+	quick_config
+	LATLAB_FAKE_KERNEL_RELEASE=../../../escaped-rel run timeout 60 "$LATLAB" run c.ini --duration 200ms -q
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[ ! -e "$WORK/escaped-rel" ] && [ ! -e "$WORK/out/escaped-rel" ]
+	[ -d "$WORK/out/t/$(hostname)/.._.._.._escaped-rel" ]
+	if command -v unshare >/dev/null && unshare -u true 2>/dev/null; then
+		# hostname(1) refuses the name; the kernel takes it
+		run unshare -u sh -c "printf ../../escaped-host >/proc/sys/kernel/hostname && timeout 60 '$LATLAB' run c.ini --duration 200ms -q --restart"
+		[ "$status" -eq 0 ] || { echo "$output"; false; }
+		[ ! -e "$WORK/escaped-host" ]
+		[ -n "$(ls -d "$WORK"/out/t/.._.._escaped-host 2>/dev/null)" ]
+	fi
+}
+
+@test "run -q still says why a cell is an error" {
+	quick_config
+	printf '[matrix]\nworkload = w\n[workload.w]\ntype = null\nfail_every = 1\n' >>c.ini
+	run timeout 60 "$LATLAB" run c.ini --duration 200ms -q --set thresholds.errors=0
+	[ "$status" -ne 0 ]
+	printf '[load.l]\ntype = disk\ndir = /nonexistent/dir\n' >>c.ini
+	run timeout 60 "$LATLAB" run c.ini --duration 200ms -q --set matrix.load=l --restart
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"error: [1/1] 0000-l-w-t1-aspread-1: error: load l:"* ]]
+}
+
+@test "report and compare: 200 cells and a blank in the path (gnuplot lists are files, not words)" {
+	D="$WORK/with blank"
+	mkdir -p "$D"
+	printf '[campaign]\nname = t\nduration = 100ms\noutput = %s/out\n' "$D" >c.ini
+	run timeout 60 "$LATLAB" run c.ini -q
+	[ "$status" -eq 0 ]
+	T="$D/out/t"
+	src=$(echo "$T"/*/*/0000-none-timer-t1-aspread-1)
+	head -1 "$T/cells.csv" >"$WORK/cells.csv"
+	for i in $(seq 0 199); do
+		id=$(printf '%04d-none-timer-t1-aspread-%d' "$i" "$((i + 1))")
+		[ "$i" -eq 0 ] || cp -r "$src" "$(dirname "$src")/$id"
+		sed -n 2p "$T/cells.csv" | awk -F, -v id="$id" -v i="$i" 'BEGIN { OFS = "," } { $2 = id; $3 = i; $14 = i + 1; print }' >>"$WORK/cells.csv"
+	done
+	cp "$WORK/cells.csv" "$T/cells.csv"
+	run timeout 300 "$LATLAB" report "$T" -q
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	grep -q '0199-none-timer-t1-aspread-200' "$T/report/fig/tail.svg"
+	[ ! -e "$T/report/fig/tail.list.gp" ]
+	cp -r "$T" "$D/u"
+	sed -i 's/^\(t,[^,]*,[^,]*,[^,]*,[^,]*,\)running,/\1other,/' "$D/u/cells.csv"
+	run timeout 300 "$LATLAB" compare "$T" "$D/u" -o "$D/cmp"
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[ -s "$D/cmp/fig/compare-199.png" ]
+}
+
+@test "workload options are checked when the config is read: pi-mutex nices" {
+	quick_config
+	printf '[matrix]\nworkload = p\n[workload.p]\ntype = pi-mutex\nnices = -21 abc\n' >>c.ini
+	run "$LATLAB" plan c.ini
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"c.ini:12: [workload.p]: nices = '-21 abc': numbers from -20 to 19"* ]]
+}
+
+@test "a matrix too big names its size, its axes and a line; a range names its limit" {
+	quick_config
+	run "$LATLAB" plan c.ini --set matrix.threads=1-64 --set matrix.priority=1-64 --set matrix.interval=1ms,2ms,3ms,4ms,5ms,6ms,7ms,8ms,9ms,10ms,11ms,12ms,13ms,14ms,15ms,16ms,17ms,18ms,19ms,20ms,21ms,22ms,23ms,24ms,25ms
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--set:2: the matrix has 102400 cells (1 kernels x 1 loads x 1 workloads x 64 threads x 1 affinities x 25 intervals x 64 priorities x 1 sizes x repeat 1): at most 100000"* ]]
+	run "$LATLAB" plan c.ini --set matrix.threads=1-65
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"threads: bad range '1-65' (at most 64 values on an axis)"* ]]
+}
+
+@test "a load that would start millions of processes is refused with file:line" {
+	quick_config
+	printf '[matrix]\nload = hb\n[load.hb]\ntype = hackbench\ngroups = 1000\nfds = 2\ninstances = 1024\n' >>c.ini
+	run "$LATLAB" plan c.ini
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"c.ini:16: [load.hb] instances = 1024 x 4000 workers each = 4096000: at most 65536 in all"* ]]
+}
+
+@test "resume checks the state against the disk: a cell whose files say otherwise runs again" {
+	quick_config
+	run timeout 60 "$LATLAB" run c.ini --duration 200ms -q
+	[ "$status" -eq 0 ]
+	D=$(cell_dir "$WORK/out/t" 0000-none-timer-t1-aspread-1)
+	sed -i 's/^status = ok$/status = interrupted/' "$D/cell.ini"
+	run timeout 60 "$LATLAB" run c.ini --duration 200ms
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[[ "$output" == *"0000-none-timer-t1-aspread-1: the state says ok, its cell.ini says interrupted: it runs again"* ]]
+	[ -d "$D.partial-1" ]
+	grep -q '^status = ok$' "$D/cell.ini"
+	# and when cells.csv disagrees with the state
+	sed -i 's/,ok,/,interrupted,/' "$WORK/out/t/cells.csv"
+	run timeout 60 "$LATLAB" run c.ini --duration 200ms
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"the state says ok, cells.csv says interrupted: it runs again"* ]]
+	[ -d "$D.partial-2" ]
+}
+
+@test "a killed writer's temporary files are not carried into .partial-N" {
+	quick_config
+	run timeout 60 "$LATLAB" run c.ini --duration 200ms -q
+	D=$(cell_dir "$WORK/out/t" 0000-none-timer-t1-aspread-1)
+	: >"$D/summary.csv.tmp.999999"
+	: >"$D/samples.bin.tmp.999999"
+	sed -i 's/ = ok$/ = running/' "$WORK/out/t/state"
+	run timeout 60 "$LATLAB" run c.ini --duration 200ms -q
+	[ "$status" -eq 0 ]
+	[ -d "$D.partial-1" ]
+	[ -z "$(find "$WORK/out" -name '*.tmp.*')" ]
+}
+
+@test "empty type = and image = are named on their own line" {
+	quick_config
+	printf '[matrix]\nload = l\n[load.l]\n\ntype =\n' >>c.ini
+	run "$LATLAB" plan c.ini
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"c.ini:14: [load.l] type is empty"* ]]
+	quick_config
+	printf '[matrix]\nkernel = v\n[kernel.v]\nrunner = qemu\nimage =\n' >>c.ini
+	run "$LATLAB" plan c.ini
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"c.ini:14: [kernel.v] runner = qemu needs 'image =' (a bzImage or vmlinuz): it is empty"* ]]
+}
+
+@test "export of a FIFO in place of samples.bin is refused at once" {
+	quick_config
+	run timeout 60 "$LATLAB" run c.ini --duration 200ms -q
+	D=$(cell_dir "$WORK/out/t" 0000-none-timer-t1-aspread-1)
+	mkfifo "$D/samples.bin"
+	run timeout 10 "$LATLAB" export --format csv "$D"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"not a latlab samples file"* ]]
+}
+
+@test "Ctrl-C stops a command other than run at once (signals are blocked only in run)" {
+	cp -r "$BATS_TEST_DIRNAME/../fixtures/compare/stock" "$WORK/t"
+	"$LATLAB" report "$WORK/t" -q &
+	pid=$!
+	blk=""
+	for _ in $(seq 200); do
+		blk=$(awk '/^SigBlk/ { print $2 }' /proc/$pid/status 2>/dev/null) && [ -n "$blk" ] && break
+		sleep 0.01
+	done
+	[ -n "$blk" ] || skip "report ended before it could be looked at"
+	# SIGINT (bit 2) and SIGTERM (bit 15) are not blocked
+	[ $(( 0x$blk & 0x4002 )) -eq 0 ]
+	kill -INT $pid 2>/dev/null || true
+	wait $pid || rc=$?
+	[ "${rc:-0}" -eq 130 ] || [ "${rc:-0}" -eq 0 ]	# 0: it had finished
+}
