@@ -143,8 +143,14 @@ fuzz: deps
 			tests/fuzz/corpus/$$t || exit 1; \
 	done
 
-bench: all
+bench: all $(BUILD)/bench/ledger_cost
 	LATLAB=$(abspath $(LATLAB)) bench/vs-cyclictest.sh
+	$(BUILD)/bench/ledger_cost
+
+# what the campaign's bookkeeping writes per cell, the old way and now
+$(BUILD)/bench/ledger_cost: $(BUILD)/obj/bench/ledger_cost.o $(BUILD)/liblatlab.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/latlab/configs \

@@ -1,3 +1,4 @@
+#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -152,7 +153,7 @@ static int run_here(struct campaign *cp, int i, int nth, int run_n, int lava)
 	dir_keep_partial(dir);
 	/* if latlab dies now, the state says which cell was running */
 	cp->lg.status[i] = CELL_RUNNING;
-	rc = cp_write(cp);
+	rc = ledger_mark(&cp->lg, cp->dir, i);
 	if (rc) {
 		log_error("writing results under %s: %s", cp->dir, strerror(-rc));
 		return EXIT_RUNTIME;
@@ -184,7 +185,7 @@ static int run_here(struct campaign *cp, int i, int nth, int run_n, int lava)
 	free(cp->lg.rows[i]);
 	cp->lg.rows[i] = cp_rows(cp, c, res.status, &res);
 	if (rc == 0)
-		rc = cp_write(cp);
+		rc = ledger_progress(&cp->lg, cp->dir, i);
 	cp_progress(c, &res, nth, run_n);
 	if (cp->ro->guest)
 		cp_guest_report(cp, i, dir);
@@ -309,39 +310,92 @@ static int preflight(const struct campaign *cp)
 	return EXIT_USAGE;
 }
 
-/*
- * What the state says of a cell an earlier run finished, checked against
- * the disk: its cells.csv rows say the same status, and a cell that ran
- * (ok, fail) has its cell.ini saying so too. A cell that does not agree
- * is run again; its directory is kept beside as .partial-N.
- */
-static int done_on_disk(const struct campaign *cp, const struct prior *prior,
-			const char *id, enum cell_status st)
+/* The status a cell directory's cell.ini says ("" when none). */
+static void ini_status(const char *dir, char *out, size_t len)
 {
-	const char *status, *host, *release, *name = cell_status_name(st);
-	char dir[PATH_MAX + CELL_ID_MAX + 300], ini[sizeof(dir) + 16], said[32];
+	char ini[PATH_MAX + CELL_ID_MAX + 320];
 
-	if (prior_where(prior, id, &status, &host, &release) != 0) {
-		log_warn("%s: the state says %s, cells.csv has no row of it: it runs again",
-			 id, name);
-		return 0;
-	}
-	if (strcmp(status, name) != 0) {
-		log_warn("%s: the state says %s, cells.csv says %s: it runs again",
-			 id, name, status);
-		return 0;
-	}
-	if (st == CELL_SKIPPED)
-		return 1;	/* given up, perhaps without a directory */
-	if (cell_path(dir, sizeof(dir), cp->dir, host, release, id) != 0)
-		return 0;
 	snprintf(ini, sizeof(ini), "%s/cell.ini", dir);
-	file_ini_value(ini, "cell", "status", said, sizeof(said));
-	if (strcmp(said, name) == 0)
-		return 1;
-	log_warn("%s: the state says %s, its cell.ini says %s: it runs again", id,
-		 name, said[0] ? said : "nothing (no cell.ini)");
-	return 0;
+	file_ini_value(ini, "cell", "status", out, len);
+}
+
+/*
+ * The directory TREE/HOST/RELEASE/ID whose cell.ini says `status`, with
+ * its host and release: 0, or -ENOENT.
+ */
+static int find_cell_dir(const char *tree, const char *id, const char *status,
+			 char *dir, size_t len, char *host, char *release, size_t hlen)
+{
+	DIR *hd = opendir(tree);
+	struct dirent *h, *r;
+	char sub[PATH_MAX + 300], said[32];
+	int rc = -ENOENT;
+
+	while (hd && rc && (h = readdir(hd)) != NULL) {
+		if (h->d_name[0] == '.')
+			continue;
+		snprintf(sub, sizeof(sub), "%s/%s", tree, h->d_name);
+		DIR *rd = opendir(sub);
+
+		while (rd && rc && (r = readdir(rd)) != NULL) {
+			if (r->d_name[0] == '.' ||
+			    cell_path(dir, len, tree, h->d_name, r->d_name, id) != 0)
+				continue;
+			ini_status(dir, said, sizeof(said));
+			if (strcmp(said, status) == 0) {
+				snprintf(host, hlen, "%s", h->d_name);
+				snprintf(release, hlen, "%s", r->d_name);
+				rc = 0;
+			}
+		}
+		if (rd)
+			closedir(rd);
+	}
+	if (hd)
+		closedir(hd);
+	return rc;
+}
+
+/*
+ * The cells.csv rows of cell i, which the state says an earlier run
+ * finished with status st — if the disk agrees: its rows in cells.csv say
+ * st and, for a cell that ran, so does its cell.ini. cells.csv may be
+ * older than the state (a crash between its whole writes): then the rows
+ * are rebuilt from the directory whose cell.ini says st. NULL when the
+ * disk disagrees (said): the cell runs again.
+ */
+static char *kept_rows(const struct campaign *cp, const struct prior *prior,
+		       int i, enum cell_status st)
+{
+	const char *id = cp->cells[i].id, *name = cell_status_name(st);
+	const char *status = "nothing", *host, *release;
+	char dir[PATH_MAX + CELL_ID_MAX + 300], said[32], h[NAME_MAX + 1], r[NAME_MAX + 1];
+
+	if (prior_where(prior, id, &status, &host, &release) == 0 &&
+	    strcmp(status, name) == 0) {
+		if (st == CELL_SKIPPED)
+			return prior_rows(prior, id);	/* given up, perhaps without a directory */
+		said[0] = '\0';
+		if (cell_path(dir, sizeof(dir), cp->dir, host, release, id) == 0)
+			ini_status(dir, said, sizeof(said));
+		if (strcmp(said, name) == 0)
+			return prior_rows(prior, id);
+		log_warn("%s: the state says %s, its cell.ini says %s: it runs again", id,
+			 name, said[0] ? said : "nothing (no cell.ini)");
+		return NULL;
+	}
+	if (find_cell_dir(cp->dir, id, name, dir, sizeof(dir), h, r, sizeof(h)) == 0) {
+		char *rows = ledger_rows_from_dir(cp->cfg, &cp->cells[i], dir, h, r);
+
+		if (rows) {
+			log_info("%s: cells.csv says %s, the state and its cell.ini %s: its rows rebuilt from %s",
+				 id, status, name, dir);
+			return rows;
+		}
+	}
+	log_warn("%s: the state says %s, cells.csv says %s, and no directory of it does: it runs again",
+		 id, name, status);
+	return NULL;
 }
 
 /*
@@ -387,8 +441,7 @@ static int open_campaign(struct campaign *cp)
 		const char *id = cp->cells[i].id;
 		enum cell_status st = resuming ? prior_status(&prior, id) : CELL_PENDING;
 
-		if (cp_done(st) && done_on_disk(cp, &prior, id, st) &&
-		    (cp->lg.rows[i] = prior_rows(&prior, id))) {
+		if (cp_done(st) && (cp->lg.rows[i] = kept_rows(cp, &prior, i, st))) {
 			cp->lg.status[i] = st;
 			cp->lg.reason[i] = strdup(prior_reason(&prior, id));
 			kept++;
@@ -484,6 +537,9 @@ int campaign_run(const struct config *cfg, const struct run_opts *ro)
 	if (ro->guest)
 		cp_guest_check_kernel(&cp);
 	status = run_cells(&cp);
+	/* the whole ledger, compacted, however the cells ended */
+	if (cp_write(&cp) != 0 && (status == EXIT_PASS || status == EXIT_THRESHOLD))
+		status = EXIT_RUNTIME;
 	if (ro->reboot && (status == EXIT_PASS || status == EXIT_THRESHOLD)) {
 		int rs = cp_reboot_next(&cp);
 

@@ -50,7 +50,7 @@ static int vm_finished(void *arg, const struct vm_cell *vc)
 	b = &cp->brief[i];
 	chan_brief_parse(vc->brief, b);	/* none, or garbled: not in the table */
 	cp_fold(&vr->status, vc->status);
-	vr->rc = cp_write(cp);
+	vr->rc = ledger_progress(&cp->lg, cp->dir, i);
 	return vr->rc != 0;
 }
 
@@ -64,7 +64,7 @@ static int vm_started(void *arg, const char *id)
 	if (i < 0)
 		return -1;	/* not a cell this guest was given */
 	cp->lg.status[i] = CELL_RUNNING;
-	vr->rc = cp_write(cp);
+	vr->rc = ledger_mark(&cp->lg, cp->dir, i);
 	return vr->rc != 0;
 }
 

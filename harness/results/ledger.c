@@ -1,15 +1,56 @@
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "files.h"
 #include "html.h"
 #include "cellfiles.h"
 #include "ledger.h"
 #include "log.h"
 #include "results.h"
 #include "units.h"
+
+/* A cells.csv row's fields before the summary's: the cell and where it ran. */
+static void row_head(struct csvw *w, const struct config *cfg, const struct cell *c,
+		     enum cell_status st, const char *host, const char *release,
+		     const char *policy, const char *reason)
+{
+	char threads[16];
+
+	if (c->threads == AXIS_ALL)
+		snprintf(threads, sizeof(threads), "all");
+	else
+		snprintf(threads, sizeof(threads), "%d", c->threads);
+	csvw_str(w, cfg->campaign.name);
+	csvw_str(w, c->id);
+	csvw_int(w, c->index);
+	csvw_str(w, st == CELL_PENDING ? "" : host);
+	csvw_str(w, st == CELL_PENDING ? "" : release);
+	csvw_str(w, cfg->kernel[c->kernel].name);
+	csvw_str(w, cfg->load[c->load].name);
+	csvw_str(w, cfg->workload[c->workload].name);
+	csvw_str(w, threads);
+	csvw_str(w, cfg->matrix.affinity.s[c->affinity]);
+	csvw_int(w, c->interval);
+	csvw_int(w, c->priority);
+	csvw_int(w, c->size);
+	csvw_int(w, c->repeat);
+	csvw_str(w, st == CELL_PENDING ? "" : policy);
+	csvw_str(w, cell_status_name(st));
+	csvw_str(w, reason);
+}
+
+/* The summary's fields left empty: a cell that measured nothing. */
+static void empty_summary(struct csvw *w)
+{
+	for (const char *col = SUMMARY_COLUMNS; col; col = strchr(col + 1, ','))
+		csvw_str(w, "");
+}
 
 char *ledger_rows(const struct config *cfg, const struct cell *c,
 		  enum cell_status st, const struct cell_result *res,
@@ -23,42 +64,60 @@ char *ledger_rows(const struct config *cfg, const struct cell *c,
 	int measured = res && res->nthreads && st != CELL_ERROR &&
 		       st != CELL_SKIPPED;
 	int nrows = measured ? res->nthreads * 3 : 1;
-	char threads[16];
 
 	if (!fp)
 		return NULL;
-	if (c->threads == AXIS_ALL)
-		snprintf(threads, sizeof(threads), "all");
-	else
-		snprintf(threads, sizeof(threads), "%d", c->threads);
 	for (int r = 0; r < nrows; r++) {
-		csvw_str(&w, cfg->campaign.name);
-		csvw_str(&w, c->id);
-		csvw_int(&w, c->index);
-		csvw_str(&w, st == CELL_PENDING ? "" : host);
-		csvw_str(&w, st == CELL_PENDING ? "" : release);
-		csvw_str(&w, cfg->kernel[c->kernel].name);
-		csvw_str(&w, cfg->load[c->load].name);
-		csvw_str(&w, cfg->workload[c->workload].name);
-		csvw_str(&w, threads);
-		csvw_str(&w, cfg->matrix.affinity.s[c->affinity]);
-		csvw_int(&w, c->interval);
-		csvw_int(&w, c->priority);
-		csvw_int(&w, c->size);
-		csvw_int(&w, c->repeat);
-		csvw_str(&w, st == CELL_PENDING ? ""
-			 : policy == SCHED_FIFO ? "fifo" : "other");
-		csvw_str(&w, cell_status_name(st));
-		csvw_str(&w, res ? res->reason : "");
-		if (measured) {
+		row_head(&w, cfg, c, st, host, release,
+			 policy == SCHED_FIFO ? "fifo" : "other", res ? res->reason : "");
+		if (measured)
 			cell_summary_fields(&w, &res->workers[r / 3], r % 3);
-		} else {
-			for (const char *col = SUMMARY_COLUMNS; col; col = strchr(col + 1, ','))
-				csvw_str(&w, "");
-		}
+		else
+			empty_summary(&w);
 		csvw_end(&w);
 	}
 	fclose(fp);
+	return text;
+}
+
+char *ledger_rows_from_dir(const struct config *cfg, const struct cell *c,
+			   const char *dir, const char *host, const char *release)
+{
+	char path[PATH_MAX + 32], status[32], policy[16], reason[512],
+		err[PATH_MAX + 256];
+	struct csv_table t;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *fp;
+	int st;
+
+	snprintf(path, sizeof(path), "%s/cell.ini", dir);
+	file_ini_value(path, "cell", "status", status, sizeof(status));
+	file_ini_value(path, "cell", "policy", policy, sizeof(policy));
+	file_ini_value(path, "cell", "reason", reason, sizeof(reason));
+	st = cell_status_parse(status);
+	snprintf(path, sizeof(path), "%s/summary.csv", dir);
+	if (st < 0 || csv_table_read(path, &t, err, sizeof(err)) != 0)
+		return NULL;
+	fp = open_memstream(&text, &len);
+	if (fp) {
+		struct csvw w = { .fp = fp };
+		int ncols = 0;
+
+		for (const char *col = SUMMARY_COLUMNS; col; col = strchr(col + 1, ','))
+			ncols++;
+		for (int r = 1; r < t.nrows || (r == 1 && t.nrows == 1); r++) {
+			row_head(&w, cfg, c, (enum cell_status)st, host, release, policy, reason);
+			if (r < t.nrows && t.ncols[r] == ncols)
+				for (int k = 0; k < ncols; k++)
+					csvw_str(&w, t.cell[r][k]);
+			else
+				empty_summary(&w);
+			csvw_end(&w);
+		}
+		fclose(fp);
+	}
+	csv_table_free(&t);
 	return text;
 }
 
@@ -76,7 +135,7 @@ static void fill_state(FILE *fp, void *arg)
 {
 	const struct ledger *lg = arg;
 
-	fprintf(fp, "# latlab campaign state: one line per cell\n");
+	fprintf(fp, "# latlab campaign state: one line per cell (a later line of a cell wins)\n");
 	fprintf(fp, "config_hash = %016llx\n",
 		(unsigned long long)config_hash(lg->cfg));
 	fprintf(fp, "cells = %d\n", lg->ncells);
@@ -135,7 +194,7 @@ static void fill_junit(FILE *fp, void *arg)
 	fputs("</testsuite>\n</testsuites>\n", fp);
 }
 
-int ledger_write(const struct ledger *lg, const char *dir)
+int ledger_write(struct ledger *lg, const char *dir)
 {
 	/* the cast: afile_write's fill takes void *; the fills only read */
 	void *arg = (void *)lg;
@@ -155,7 +214,52 @@ int ledger_write(const struct ledger *lg, const char *dir)
 			return rc;
 		}
 	}
+	lg->appended = 0;
+	lg->written_ns = units_now_ns();
 	return 0;
+}
+
+int ledger_mark(struct ledger *lg, const char *dir, int i)
+{
+	char path[PATH_MAX];
+	int fd, rc = 0;
+
+	if (!lg->written_ns)
+		return ledger_write(lg, dir);	/* no state to append to yet */
+	snprintf(path, sizeof(path), "%s/state", dir);
+	fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		rc = -errno;
+	else if (dprintf(fd, "%s = %s\n", lg->cells[i].id,
+			 cell_status_name(lg->status[i])) < 0 || fdatasync(fd) != 0)
+		rc = -errno;
+	if (fd >= 0 && close(fd) != 0 && rc == 0)
+		rc = -errno;
+	if (rc) {
+		log_error("writing %s: %s", path, strerror(-rc));
+		return rc;
+	}
+	lg->appended++;
+	return 0;
+}
+
+int ledger_progress(struct ledger *lg, const char *dir, int i)
+{
+	int rc = ledger_mark(lg, dir, i);
+
+	/*
+	 * A whole write costs as much as the campaign is big: wait for
+	 * LEDGER_EVERY_NS and for 1/32 of the cells' lines, so that its cost
+	 * per cell stays the same however many cells there are; but never
+	 * longer than LEDGER_STALE_NS, since cells done after the last whole
+	 * write run again after a crash (their rows are not in cells.csv).
+	 */
+	int64_t since = units_now_ns() - lg->written_ns;
+
+	if (rc == 0 && ((since >= LEDGER_EVERY_NS && lg->appended >= lg->ncells / 32) ||
+			since >= LEDGER_STALE_NS || lg->appended > 2 * lg->ncells))
+		rc = ledger_write(lg, dir);
+	return rc;
 }
 
 int ledger_init(struct ledger *lg, const struct config *cfg,

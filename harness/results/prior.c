@@ -87,7 +87,8 @@ void prior_free(struct prior *p)
 
 enum cell_status prior_status(const struct prior *p, const char *id)
 {
-	for (int i = 0; i < p->n; i++)
+	/* a cell's later line wins: the state appends changes */
+	for (int i = p->n - 1; i >= 0; i--)
 		if (strcmp(p->cell[i].id, id) == 0)
 			return p->cell[i].status;
 	return CELL_PENDING;

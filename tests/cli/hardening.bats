@@ -203,11 +203,21 @@ load helper
 	[[ "$output" == *"0000-none-timer-t1-aspread-1: the state says ok, its cell.ini says interrupted: it runs again"* ]]
 	[ -d "$D.partial-1" ]
 	grep -q '^status = ok$' "$D/cell.ini"
-	# and when cells.csv disagrees with the state
-	sed -i 's/,ok,/,interrupted,/' "$WORK/out/t/cells.csv"
+	# cells.csv older than the state (a crash between whole writes): the
+	# cell's own files say ok, so its rows are rebuilt from them
+	cp "$WORK/out/t/cells.csv" "$WORK/good.csv"
+	sed -i 's/,ok,/,pending,/' "$WORK/out/t/cells.csv"
 	run timeout 60 "$LATLAB" run c.ini --duration 200ms
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"the state says ok, cells.csv says interrupted: it runs again"* ]]
+	[[ "$output" == *"cells.csv says pending, the state and its cell.ini ok: its rows rebuilt from"* ]]
+	[ ! -d "$D.partial-2" ]
+	cmp "$WORK/out/t/cells.csv" "$WORK/good.csv"
+	# and when neither cells.csv nor any directory agrees with the state
+	sed -i 's/,ok,/,pending,/' "$WORK/out/t/cells.csv"
+	sed -i 's/^status = ok$/status = interrupted/' "$D/cell.ini"
+	run timeout 60 "$LATLAB" run c.ini --duration 200ms
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"the state says ok, cells.csv says pending, and no directory of it does: it runs again"* ]]
 	[ -d "$D.partial-2" ]
 }
 
@@ -262,4 +272,20 @@ load helper
 	kill -INT $pid 2>/dev/null || true
 	wait $pid || rc=$?
 	[ "${rc:-0}" -eq 130 ] || [ "${rc:-0}" -eq 0 ]	# 0: it had finished
+}
+
+@test "a disk that fills during a cell: the message names the file that failed" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to mount a tmpfs"
+	mkdir "$WORK/full"
+	mount -t tmpfs -o size=4m tmpfs "$WORK/full" || skip "cannot mount tmpfs"
+	quick_config
+	"$LATLAB" run c.ini -o "$WORK/full" --duration 3s -q >"$WORK/log" 2>&1 &
+	pid=$!
+	sleep 1.5
+	# the space check passed before the cell; now nothing is left
+	dd if=/dev/zero of="$WORK/full/filler" bs=64k 2>/dev/null || true
+	wait $pid && st=0 || st=$?
+	[ "$st" -eq 3 ] || { cat "$WORK/log"; false; }
+	grep -q "writing $WORK/full/t/.*/0000-none-timer-t1-aspread-1/[a-z.]*: No space left on device" "$WORK/log" ||
+		{ cat "$WORK/log"; false; }
 }

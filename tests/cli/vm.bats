@@ -253,7 +253,7 @@ run_until_first_cell() {
 	! pgrep -f "qemu-system-x86_64.*$WORK" >/dev/null
 	run timeout 200 "$LATLAB" run c.ini
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
-	[[ "$output" == *"resuming campaign v"*": 1 of 2 cells already done"* ]]
+	[[ "$output" == *"resuming campaign v"*": 1 of 2 cells already done"* ]] || { echo "$output" | head -20; false; }
 	[[ "$output" == *"for 1 cells"* ]]
 	[ "$(grep -c ' = ok$' out/v/state)" -eq 2 ]
 	[ -z "$(find out -name '*.incoming' -o -name '*initramfs*')" ]

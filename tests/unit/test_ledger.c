@@ -108,6 +108,60 @@ static void test_roundtrip(void **state)
 	free(cfg);
 }
 
+/*
+ * Changes are appended to the state (a cell's last line wins) and the
+ * whole files come back after LEDGER_EVERY_NS; either way the resume
+ * reader sees the last status.
+ */
+static void test_appended(void **state)
+{
+	const char *sets[] = { "matrix.workload=timer,null", "campaign.name=ap" };
+	struct config *cfg = malloc(sizeof(*cfg));
+	char err[PATH_MAX + 512], path[PATH_MAX], line[PATH_MAX + 16];
+	struct ledger lg;
+	struct prior p;
+	struct cell *cells;
+	int lines = 0;
+
+	(void)state;
+	assert_non_null(cfg);
+	if (config_load(cfg, NULL, sets, 2, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(matrix_expand(cfg, &cells), 2);
+	assert_int_equal(ledger_init(&lg, cfg, cells, 2), 0);
+	snprintf(path, sizeof(path), "%s/ap", dir);
+	assert_int_equal(mkdir_p(path), 0);
+	assert_int_equal(ledger_write(&lg, path), 0);
+	lg.status[0] = CELL_RUNNING;
+	assert_int_equal(ledger_mark(&lg, path, 0), 0);
+	lg.status[0] = CELL_OK;
+	assert_int_equal(ledger_progress(&lg, path, 0), 0);
+	assert_int_equal(lg.appended, 2);	/* not yet: 10 s have not passed */
+	assert_int_equal(prior_read(path, &p, err, sizeof(err)), 0);
+	assert_int_equal(prior_status(&p, cells[0].id), CELL_OK);
+	assert_int_equal(prior_status(&p, cells[1].id), CELL_PENDING);
+	prior_free(&p);
+	lg.status[1] = CELL_FAIL;
+	lg.written_ns -= LEDGER_EVERY_NS;	/* as if 10 s had passed */
+	assert_int_equal(ledger_progress(&lg, path, 1), 0);
+	assert_int_equal(lg.appended, 0);	/* rewritten whole */
+	snprintf(line, sizeof(line), "%s/state", path);
+	FILE *fp = fopen(line, "r");
+	assert_non_null(fp);
+	while (fgets(line, sizeof(line), fp))
+		lines += strstr(line, "-aspread-1 = ") != NULL;
+	fclose(fp);
+	assert_int_equal(lines, 2);	/* one line per cell again */
+	assert_int_equal(prior_read(path, &p, err, sizeof(err)), 0);
+	assert_int_equal(prior_status(&p, cells[0].id), CELL_OK);
+	assert_int_equal(prior_status(&p, cells[1].id), CELL_FAIL);
+	prior_free(&p);
+	ledger_free(&lg);
+	free(cells);
+	config_free(cfg);
+	free(cfg);
+}
+
 /* A state that is not latlab's is refused, not taken for an empty run. */
 static void test_not_a_state(void **state)
 {
@@ -132,6 +186,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_appended),
 		cmocka_unit_test(test_not_a_state),
 	};
 
