@@ -748,13 +748,12 @@ static int add_builtin_defs(struct config *cfg, char *err, size_t errlen)
 static int check_matrix_size(const struct config *cfg, char *err, size_t errlen)
 {
 	const struct matrix_opts *m = &cfg->matrix;
-	const struct axis *axes[] = { &m->kernel, &m->load, &m->workload,
-				      &m->threads, &m->affinity, &m->interval,
-				      &m->priority, &m->size };
+	const struct axis *axes[MATRIX_AXES];
 	long double cells = (long double)cfg->campaign.repeat;
 	struct srcloc loc = key_loc(cfg, "campaign", "repeat", (struct srcloc){ 0 });
 
-	for (size_t a = 0; a < sizeof(axes) / sizeof(axes[0]); a++) {
+	matrix_axes(cfg, axes);
+	for (int a = 0; a < MATRIX_AXES; a++) {
 		cells *= axes[a]->n;
 		if (axes[a]->n > 1 && axes[a]->loc.file)
 			loc = axes[a]->loc;	/* the last axis that multiplies */

@@ -50,17 +50,28 @@ static void make_id(const struct config *cfg, struct cell *c,
 		 m->threads.s[idx[3]], aff, opt[0], opt[1], opt[2], c->repeat);
 }
 
+void matrix_axes(const struct config *cfg, const struct axis *axes[MATRIX_AXES])
+{
+	const struct matrix_opts *m = &cfg->matrix;
+	const struct axis *const order[MATRIX_AXES] = {
+		&m->kernel, &m->load, &m->workload, &m->threads, &m->affinity,
+		&m->interval, &m->priority, &m->size,
+	};
+
+	for (int a = 0; a < MATRIX_AXES; a++)
+		axes[a] = order[a];
+}
+
 int matrix_expand(const struct config *cfg, struct cell **cells)
 {
 	const struct matrix_opts *m = &cfg->matrix;
-	const struct axis *axes[] = { &m->kernel, &m->load, &m->workload,
-				      &m->threads, &m->affinity, &m->interval,
-				      &m->priority, &m->size };
-	enum { NAXES = sizeof(axes) / sizeof(axes[0]) };
+	const struct axis *axes[MATRIX_AXES];
+	enum { NAXES = MATRIX_AXES };
 	int idx[NAXES + 1] = { 0 };
 	int64_t total = cfg->campaign.repeat;
 	struct cell *out;
 
+	matrix_axes(cfg, axes);
 	for (int a = 0; a < NAXES; a++)
 		total *= axes[a]->n;
 	if (total > MATRIX_MAX_CELLS)

@@ -31,6 +31,14 @@ struct cell {
 	int repeat;		/* 1-based */
 };
 
+#define MATRIX_AXES 8
+
+/*
+ * The axes in expansion order, outermost first: kernel, load, workload,
+ * threads, affinity, interval, priority, size (repeat is innermost).
+ */
+void matrix_axes(const struct config *cfg, const struct axis *axes[MATRIX_AXES]);
+
 /*
  * Expand cfg into *cells (malloc'ed, caller frees). Returns the number of
  * cells or -E2BIG when the product exceeds MATRIX_MAX_CELLS.
