@@ -65,12 +65,6 @@ struct cell_data {
 	int64_t hist_us;
 };
 
-/* A number cell_files_read has checked. */
-static int64_t coln(const struct csv_table *t, int r, const char *name)
-{
-	return strtoll(csv_table_str(t, r, name), NULL, 10);
-}
-
 static void cell_data_free(struct cell_data *d)
 {
 	for (int i = 0; i < d->n; i++)
@@ -94,12 +88,12 @@ static int read_cell(const char *dir, const char *metric, int64_t hist_us,
 			continue;
 		struct thread_data *t = &d->t[d->n++];
 
-		t->thread = (int)coln(s, r, "thread");
-		t->cpu = (int)coln(s, r, "cpu");
-		t->samples = coln(s, r, "samples");
-		t->min = coln(s, r, "min_ns");
-		t->mean = coln(s, r, "mean_ns");
-		t->max = coln(s, r, "max_ns");
+		t->thread = (int)csv_table_checked(s, r, "thread");
+		t->cpu = (int)csv_table_checked(s, r, "cpu");
+		t->samples = csv_table_checked(s, r, "samples");
+		t->min = csv_table_checked(s, r, "min_ns");
+		t->mean = csv_table_checked(s, r, "mean_ns");
+		t->max = csv_table_checked(s, r, "max_ns");
 		if (t->max / 1000 > max_us)
 			max_us = t->max / 1000;
 	}
@@ -119,9 +113,9 @@ static int read_cell(const char *dir, const char *metric, int64_t hist_us,
 	for (int r = 1; rc == 0 && r < h->nrows; r++) {
 		if (strcmp(csv_table_str(h, r, "metric"), metric))
 			continue;
-		int64_t thread = coln(h, r, "thread");
-		int64_t lo = coln(h, r, "lo_ns");
-		uint64_t count = (uint64_t)coln(h, r, "count");
+		int64_t thread = csv_table_checked(h, r, "thread");
+		int64_t lo = csv_table_checked(h, r, "lo_ns");
+		uint64_t count = (uint64_t)csv_table_checked(h, r, "count");
 
 		for (int i = 0; i < d->n; i++) {
 			struct thread_data *t = &d->t[i];

@@ -45,10 +45,20 @@ static void row_head(struct csvw *w, const struct config *cfg, const struct cell
 	csvw_str(w, reason);
 }
 
+/* How many columns summary.csv has. */
+static int summary_ncols(void)
+{
+	int n = 0;
+
+	for (const char *col = SUMMARY_COLUMNS; col; col = strchr(col + 1, ','))
+		n++;
+	return n;
+}
+
 /* The summary's fields left empty: a cell that measured nothing. */
 static void empty_summary(struct csvw *w)
 {
-	for (const char *col = SUMMARY_COLUMNS; col; col = strchr(col + 1, ','))
+	for (int k = summary_ncols(); k > 0; k--)
 		csvw_str(w, "");
 }
 
@@ -102,10 +112,8 @@ char *ledger_rows_from_dir(const struct config *cfg, const struct cell *c,
 	fp = open_memstream(&text, &len);
 	if (fp) {
 		struct csvw w = { .fp = fp };
-		int ncols = 0;
+		int ncols = summary_ncols();
 
-		for (const char *col = SUMMARY_COLUMNS; col; col = strchr(col + 1, ','))
-			ncols++;
 		for (int r = 1; r < t.nrows || (r == 1 && t.nrows == 1); r++) {
 			row_head(&w, cfg, c, (enum cell_status)st, host, release, policy, reason);
 			if (r < t.nrows && t.ncols[r] == ncols)

@@ -345,6 +345,11 @@ int csv_table_int(const struct csv_table *t, int row, const char *name,
 	return 0;
 }
 
+int64_t csv_table_checked(const struct csv_table *t, int row, const char *name)
+{
+	return strtoll(csv_table_str(t, row, name), NULL, 10);
+}
+
 int csv_table_num(const struct csv_table *t, int row, const char *name,
 		  double *v, char *err, size_t errlen)
 {

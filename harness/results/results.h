@@ -100,5 +100,7 @@ int csv_table_int(const struct csv_table *t, int row, const char *name,
 		  int64_t *v, char *err, size_t errlen);
 int csv_table_num(const struct csv_table *t, int row, const char *name,
 		  double *v, char *err, size_t errlen);
+/* Field `name` of row r, which csv_table_int has already checked, as a number. */
+int64_t csv_table_checked(const struct csv_table *t, int row, const char *name);
 
 #endif

@@ -15,11 +15,6 @@ static const char *field(const struct csv_table *t, int row, const char *name)
 	return csv_table_str(t, row, name);
 }
 
-/* A number of a row csv_table_int has already checked. */
-static int64_t num(const struct csv_table *t, int row, const char *name)
-{
-	return strtoll(field(t, row, name), NULL, 10);
-}
 
 static void copy(char *dst, size_t len, const char *src)
 {
@@ -34,6 +29,18 @@ static int metric_index(const char *name)
 	return -1;
 }
 
+/* The next name of a comma-separated list at *p into name; 0 at its end. */
+static int next_name(const char **p, char *name, size_t len)
+{
+	size_t n = strcspn(*p, ",");
+
+	if (!**p)
+		return 0;
+	snprintf(name, len, "%.*s", (int)n, *p);
+	*p += n + ((*p)[n] != '\0');
+	return 1;
+}
+
 /* Each of the comma-separated integer columns of row r parses whole. */
 static int row_ints(const struct csv_table *t, int r, const char *names,
 		    char *err, size_t len)
@@ -41,11 +48,9 @@ static int row_ints(const struct csv_table *t, int r, const char *names,
 	char name[32];
 	int64_t v;
 
-	for (const char *p = names; *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] != 0)) {
-		snprintf(name, sizeof(name), "%.*s", (int)strcspn(p, ","), p);
+	while (next_name(&names, name, sizeof(name)))
 		if (csv_table_int(t, r, name, &v, err, len))
 			return -EINVAL;
-	}
 	return 0;
 }
 
@@ -55,8 +60,7 @@ static int has_columns(const struct csv_table *t, const char *names,
 {
 	char name[32];
 
-	for (const char *p = names; *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] != 0)) {
-		snprintf(name, sizeof(name), "%.*s", (int)strcspn(p, ","), p);
+	while (next_name(&names, name, sizeof(name))) {
 		if (csv_table_col(t, name) < 0) {
 			snprintf(err, len, "%s:1: no column '%s': not latlab's", t->path, name);
 			return -EINVAL;
@@ -98,9 +102,9 @@ static int check_summary(const struct csv_table *s, struct tally *ts, char *err,
 		rc = row_ints(s, r, "thread,cpu,samples,min_ns,mean_ns,max_ns", err, len);
 		if (rc)
 			break;
-		t->thread = num(s, r, "thread");
+		t->thread = csv_table_checked(s, r, "thread");
 		t->metric = metric_index(field(s, r, "metric"));
-		samples = num(s, r, "samples");
+		samples = csv_table_checked(s, r, "samples");
 		if (t->metric < 0 || t->thread < 0 || samples < 0) {
 			snprintf(err, len, "%s:%d: thread %s, metric '%.20s', samples %s: not a thread, metric and count",
 				 s->path, s->line[r], field(s, r, "thread"),
@@ -130,10 +134,10 @@ static int check_hist(const struct csv_table *h, struct tally *ts, int nts,
 		rc = row_ints(h, r, "thread,lo_ns,hi_ns,count", err, len);
 		if (rc)
 			break;
-		lo = num(h, r, "lo_ns");
-		hi = num(h, r, "hi_ns");
-		count = num(h, r, "count");
-		t = find_tally(ts, nts, num(h, r, "thread"), metric);
+		lo = csv_table_checked(h, r, "lo_ns");
+		hi = csv_table_checked(h, r, "hi_ns");
+		count = csv_table_checked(h, r, "count");
+		t = find_tally(ts, nts, csv_table_checked(h, r, "thread"), metric);
 		if (!t) {
 			snprintf(err, len, "%s:%d: thread %s, metric '%.20s' is not in summary.csv",
 				 h->path, h->line[r], field(h, r, "thread"),
@@ -193,8 +197,8 @@ static void add_hist(const struct csv_table *t, const char *metric, struct hist 
 {
 	for (int r = 1; r < t->nrows; r++)
 		if (strcmp(field(t, r, "metric"), metric) == 0)
-			hist_add_bucket(h, num(t, r, "lo_ns"), num(t, r, "hi_ns"),
-					(uint64_t)num(t, r, "count"));
+			hist_add_bucket(h, csv_table_checked(t, r, "lo_ns"), csv_table_checked(t, r, "hi_ns"),
+					(uint64_t)csv_table_checked(t, r, "count"));
 }
 
 /* The sum of load.csv's rates; a cell without load.csv had no load. */
@@ -229,7 +233,7 @@ static void exact_bounds(struct hist *h, const struct csv_table *t,
 		if (strcmp(field(t, r, "cell"), id) ||
 		    strcmp(field(t, r, "metric"), metric))
 			continue;
-		int64_t lo = num(t, r, "min_ns"), hi = num(t, r, "max_ns");
+		int64_t lo = csv_table_checked(t, r, "min_ns"), hi = csv_table_checked(t, r, "max_ns");
 
 		if (first || lo < h->min)
 			h->min = lo;
@@ -306,11 +310,11 @@ static int add_cell(struct tree *t, const struct csv_table *cs, int r,
 	copy(c->policy, sizeof(c->policy), field(cs, r, "policy"));
 	if (check_rows(c, cs, r, err, len))
 		return -EINVAL;
-	c->index = num(cs, r, "index");
-	c->interval = num(cs, r, "interval_ns");
-	c->priority = num(cs, r, "priority");
-	c->size = num(cs, r, "size");
-	c->repeat = num(cs, r, "repeat");
+	c->index = csv_table_checked(cs, r, "index");
+	c->interval = csv_table_checked(cs, r, "interval_ns");
+	c->priority = csv_table_checked(cs, r, "priority");
+	c->size = csv_table_checked(cs, r, "size");
+	c->repeat = csv_table_checked(cs, r, "repeat");
 	if (cell_path(c->dir, sizeof(c->dir), t->dir, c->host, c->release, c->id)) {
 		snprintf(err, len, "%s:%d: the cell's directory is too long a path",
 			 cs->path, cs->line[r]);
@@ -334,17 +338,17 @@ static int measure_cell(struct tcell *c, const struct csv_table *cs, char *err,
 		if (field(cs, r, "samples")[0] == '\0')
 			return 0;	/* not measured */
 		c->nthreads++;
-		listed += (uint64_t)num(cs, r, "samples");
-		c->overruns += (uint64_t)num(cs, r, "overruns");
-		c->errors += (uint64_t)num(cs, r, "errors");
-		c->bytes += (uint64_t)num(cs, r, "bytes");
+		listed += (uint64_t)csv_table_checked(cs, r, "samples");
+		c->overruns += (uint64_t)csv_table_checked(cs, r, "overruns");
+		c->errors += (uint64_t)csv_table_checked(cs, r, "errors");
+		c->bytes += (uint64_t)csv_table_checked(cs, r, "bytes");
 		c->bytes_per_s += strtod(field(cs, r, "bytes_per_s"), NULL);
 	}
 	for (int r = 1; r < cs->nrows; r++)
 		if (!strcmp(field(cs, r, "cell"), c->id) &&
 		    !strcmp(field(cs, r, "metric"), "io") &&
-		    num(cs, r, "p99_ns") > c->io_p99)
-			c->io_p99 = num(cs, r, "p99_ns");
+		    csv_table_checked(cs, r, "p99_ns") > c->io_p99)
+			c->io_p99 = csv_table_checked(cs, r, "p99_ns");
 	if (!c->nthreads)
 		return 0;	/* cells.csv lists nothing measured */
 	c->bytes_per_s /= c->nthreads;
