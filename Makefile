@@ -19,8 +19,11 @@ CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wformat=2 \
 	  -Wmissing-prototypes -Wshadow -pthread -MMD -MP
 HARNESS_DIRS := $(patsubst %/,%,$(wildcard harness/*/))
 CPPFLAGS += -Icommon -Iharness $(HARNESS_DIRS:%=-I%) -Iworkloads -Iloadgen \
-	    -Itests/fuzz
-LDLIBS += $(shell pkg-config --libs inih numa jansson 2>/dev/null || echo -linih -lnuma -ljansson) \
+	    -Itests/fuzz \
+	    $(shell pkg-config --cflags libtracefs libtraceevent 2>/dev/null || \
+		echo -I/usr/include/tracefs -I/usr/include/traceevent)
+LDLIBS += $(shell pkg-config --libs inih numa jansson libtracefs libtraceevent 2>/dev/null || \
+		echo -linih -lnuma -ljansson -ltracefs -ltraceevent) \
 	  -lcsv -lm -pthread
 
 CFLAGS += $(EXTRA_CFLAGS)
@@ -35,7 +38,7 @@ BUILD := build
 endif
 
 DEB_PACKAGES := gcc make pkg-config libinih-dev libcsv-dev libnuma-dev \
-	libjansson-dev libcmocka-dev bats rt-tests gnuplot-nox procps \
+	libjansson-dev libtracefs-dev libtraceevent-dev libcmocka-dev bats rt-tests gnuplot-nox procps \
 	util-linux hostname chromium qemu-system-x86 busybox-static
 
 COMMON_SRC := $(wildcard common/*.c)

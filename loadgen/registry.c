@@ -15,6 +15,7 @@ extern const struct load_ops load_fork;
 extern const struct load_ops load_net;
 extern const struct load_ops load_timer;
 extern const struct load_ops load_external;
+extern const struct load_ops load_rt_hog;
 
 const struct load_ops *const load_registry[] = {
 	&load_hackbench,
@@ -25,6 +26,7 @@ const struct load_ops *const load_registry[] = {
 	&load_net,
 	&load_timer,
 	&load_external,
+	&load_rt_hog,
 	NULL,
 };
 

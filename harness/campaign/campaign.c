@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "campaign_run.h"
+#include "tracer.h"
 #include "cellfiles.h"
 #include "cpulist.h"
 #include "exitcodes.h"
@@ -299,6 +300,29 @@ void cp_fold(int *status, enum cell_status st)
 			     : st == CELL_FAIL ? EXIT_THRESHOLD : EXIT_PASS);
 }
 
+/*
+ * [trace] mode = spikes somewhere here: instances a killed latlab left
+ * are removed, and sysinfo.ini says what this kernel can trace.
+ */
+static void trace_setup(struct campaign *cp)
+{
+	char dir[PATH_MAX], missing[512];
+	int any = 0, removed;
+
+	for (int v = 0; v < cp->cfg->nkernels; v++)
+		any |= config_trace_mode(cp->cfg, v) == TRACE_SPIKES &&
+		       (cp->ro->guest || cp->cfg->kernel[v].runner == RUNNER_HOST);
+	if (!any)
+		return;
+	removed = tracer_sweep();
+	if (removed)
+		log_info("removed %d tracing instance%s a killed latlab left behind",
+			 removed, removed == 1 ? "" : "s");
+	tracer_probe(dir, sizeof(dir), missing, sizeof(missing));
+	sysinfo_add(&cp->si, "trace", "tracefs", "%s", dir[0] ? dir : "none");
+	sysinfo_add(&cp->si, "trace", "missing_events", "%s", missing[0] ? missing : "none");
+}
+
 /* Everything the cells need is here (or in the guest): before anything is written. */
 static int preflight(const struct campaign *cp)
 {
@@ -520,6 +544,7 @@ int campaign_run(const struct config *cfg, const struct run_opts *ro)
 	if (choose_policy(&cp) != 0)
 		goto out;
 	sysinfo_collect(&cp.si, ro->cmdline);
+	trace_setup(&cp);
 	if (ro->guest)
 		cp_guest_sysinfo(&cp);
 	cp.env.cmdline = ro->cmdline;

@@ -6,6 +6,7 @@
 #include "cpulist.h"
 #include "load_ops.h"
 #include "log.h"
+#include "tracer.h"
 #include "where.h"
 
 enum where where_variant(const struct config *cfg, int v,
@@ -81,6 +82,14 @@ int where_fits(const struct config *cfg, const struct cell *c, int guest,
 		return fail(why, len, &l->cpus_loc,
 			    "[load.%s] cpus = '%s': CPU %d is not online%s (online: %s)",
 			    l->name, l->cpus, cpu, machine, on);
+	if (local && config_trace_mode(cfg, c->kernel) == TRACE_SPIKES) {
+		char tw[PATH_MAX + 128];
+		struct srcloc tloc = k->trace == KTRACE_SPIKES ? k->loc : cfg->trace_loc;
+
+		if (tracer_check(tw, sizeof(tw)) != 0)
+			return fail(why, len, &tloc, "[trace] mode = spikes%s: %s",
+				    guest ? " in the guest" : "", tw);
+	}
 	int64_t workers = load_workers(l->ops, l->opts) * CPU_COUNT(&have);
 	if (l->ops && strcmp(l->instances, "per-cpu") == 0 && workers > LOAD_MAX_WORKERS)
 		return fail(why, len, &l->loc,

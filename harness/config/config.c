@@ -133,6 +133,28 @@ const struct opt kernel_options[] = {
 	  24 * 3600 * NS_PER_S, "2m",
 	  "qemu: a cell's time beyond its duration before the guest counts as hung",
 	  NULL, 0),
+	ROW("trace", OPT_ENUM, OFF(struct kernel_def, trace), 0, 0, "inherit",
+	  "spike captures on this variant: inherit ([trace] mode), off or spikes",
+	  "inherit|off|spikes", 0),
+	{ 0 },
+};
+
+const struct opt trace_options[] = {
+	ROW("mode", OPT_ENUM, OFF(struct trace_opts, mode), 0, 0, "off",
+	  "spikes: capture the kernel's events around a late wake-up and say why (docs/spikes.md)",
+	  "off|spikes", 0),
+	ROW("threshold", OPT_DURATION, OFF(struct trace_opts, threshold),
+	  NS_PER_US, 10 * NS_PER_S, "500us",
+	  "a wake-up later than this triggers a capture", NULL, 0),
+	ROW("captures", OPT_INT, OFF(struct trace_opts, captures), 1, 1000, "3",
+	  "most captures kept per cell (tracing re-arms after each)", NULL, 0),
+	ROW("buffer", OPT_SIZE, OFF(struct trace_opts, buffer), 64LL << 10,
+	  1LL << 30, "2MiB",
+	  "trace buffer per CPU (its window before a spike grows with it)",
+	  NULL, 0),
+	ROW("events", OPT_STRING, OFF(struct trace_opts, events), 0, 0, "",
+	  "more events, system:event comma list (sched:sched_migrate_task,...)",
+	  NULL, 0),
 	{ 0 },
 };
 
@@ -504,6 +526,12 @@ static int apply_entry(struct config *cfg, const struct config_entry *e,
 		return set_option(threshold_options + 1,
 				  &cfg->metric_thresholds[m], e, err, errlen);
 	}
+	if (strcmp(s, "trace") == 0) {
+		cfg->has_trace = 1;
+		if (!cfg->trace_loc.file || strcmp(e->key, "mode") == 0)
+			cfg->trace_loc = strcmp(e->key, "mode") == 0 ? e->loc : e->section_loc;
+		return set_option(trace_options, &cfg->trace, e, err, errlen);
+	}
 	if (strncmp(s, "kernel.", 7) == 0) {
 		def = get_def(cfg->kernel, &cfg->nkernels,
 			      sizeof(cfg->kernel[0]), s + 7, &e->loc, "kernel",
@@ -549,7 +577,7 @@ static int apply_entry(struct config *cfg, const struct config_entry *e,
 		return 0;	/* options: checked once the type is known */
 	}
 	return cfg_fail(err, errlen, &e->section_loc,
-			"unknown section [%s]: expected campaign, matrix, thresholds, thresholds.METRIC, kernel.NAME, load.NAME or workload.NAME",
+			"unknown section [%s]: expected campaign, matrix, thresholds, thresholds.METRIC, trace, kernel.NAME, load.NAME or workload.NAME",
 			s);
 }
 
@@ -744,6 +772,45 @@ static int add_builtin_defs(struct config *cfg, char *err, size_t errlen)
 	return 0;
 }
 
+int config_trace_mode(const struct config *cfg, int k)
+{
+	if (k >= 0 && k < cfg->nkernels && cfg->kernel[k].trace != KTRACE_INHERIT)
+		return cfg->kernel[k].trace == KTRACE_SPIKES ? TRACE_SPIKES : TRACE_OFF;
+	return cfg->trace.mode;
+}
+
+/* events = system:event, ...: the names' shape (whether they exist is the run's) */
+static int check_trace_events(const struct config *cfg, char *err, size_t errlen)
+{
+	const char *p = cfg->trace.events;
+	char word[OPT_STR_MAX];
+
+	while (*p) {
+		size_t n = strcspn(p, ",");
+		const char *colon;
+
+		snprintf(word, sizeof(word), "%.*s", (int)n, p);
+		p += n + (p[n] == ',');
+		char *w = word;
+		while (*w == ' ')
+			w++;
+		for (char *end = w + strlen(w); end > w && end[-1] == ' ';)
+			*--end = 0;
+		colon = strchr(w, ':');
+		int ok = colon && colon != w && colon[1] && !strchr(colon + 1, ':');
+		for (const char *c = w; ok && *c; c++)
+			ok = isalnum((unsigned char)*c) || *c == '_' || *c == ':';
+		if (!ok) {
+			struct srcloc loc = key_loc(cfg, "trace", "events", (struct srcloc){ 0 });
+
+			return cfg_fail(err, errlen, &loc,
+					"events: '%s' is not system:event (letters, digits, '_'), e.g. sched:sched_migrate_task",
+					w);
+		}
+	}
+	return 0;
+}
+
 /* The product of the axes (and repeat): at most MATRIX_MAX_CELLS cells. */
 static int check_matrix_size(const struct config *cfg, char *err, size_t errlen)
 {
@@ -783,6 +850,8 @@ static int validate(struct config *cfg, char *err, size_t errlen)
 		return cfg_fail(err, errlen, &loc, "output is empty");
 	}
 	rc = add_builtin_defs(cfg, err, errlen);
+	if (rc == 0)
+		rc = check_trace_events(cfg, err, errlen);
 	for (int i = 0; rc == 0 && i < cfg->nkernels; i++) {
 		struct kernel_def *k = &cfg->kernel[i];
 
@@ -840,6 +909,7 @@ int config_load(struct config *cfg, const char *path,
 	opt_defaults(campaign_options, &cfg->campaign);
 	opt_defaults(matrix_options, &cfg->matrix);
 	opt_defaults(threshold_options, &cfg->thresholds);
+	opt_defaults(trace_options, &cfg->trace);
 	for (int m = 0; m < METRIC_COUNT; m++)
 		opt_defaults(threshold_options + 1, &cfg->metric_thresholds[m]);
 	if (path) {
@@ -885,6 +955,10 @@ void config_write_ini(FILE *fp, const struct config *cfg)
 			continue;
 		fprintf(fp, "\n[thresholds.%s]\n", metric_name(m));
 		opt_write_ini(fp, threshold_options + 1, &cfg->metric_thresholds[m]);
+	}
+	if (cfg->has_trace) {
+		fprintf(fp, "\n[trace]\n");
+		opt_write_ini(fp, trace_options, &cfg->trace);
 	}
 	for (int i = 0; i < cfg->nkernels; i++) {
 		fprintf(fp, "\n[kernel.%s]\n", cfg->kernel[i].name);

@@ -47,7 +47,19 @@ struct threshold_opts {
 	int64_t overruns, errors;	/* most allowed, OPT_UNSET if none */
 };
 
+/* [trace]: spike forensics (docs/spikes.md) */
+enum trace_mode { TRACE_OFF, TRACE_SPIKES };
+
+struct trace_opts {
+	int mode;		/* enum trace_mode */
+	int64_t threshold;	/* ns of wake-up latency that triggers a capture */
+	int64_t captures;	/* most kept per cell */
+	int64_t buffer;		/* bytes per CPU */
+	char events[OPT_STR_MAX];	/* system:event, ... added to the default set */
+};
+
 enum kernel_runner { RUNNER_HOST, RUNNER_QEMU };
+enum kernel_trace { KTRACE_INHERIT = 0, KTRACE_OFF, KTRACE_SPIKES };
 enum vm_accel { ACCEL_AUTO, ACCEL_KVM, ACCEL_TCG };
 
 struct kernel_def {
@@ -65,6 +77,7 @@ struct kernel_def {
 	int accel;			/* enum vm_accel */
 	int64_t boot_timeout;		/* boot to the guest latlab's hello */
 	int64_t timeout;		/* a cell's time beyond its duration */
+	int trace;			/* enum kernel_trace: [trace] mode for this variant */
 	struct srcloc loc;
 };
 
@@ -102,6 +115,9 @@ struct config {
 	/* [thresholds.wakeup], [thresholds.io], [thresholds.response] */
 	struct threshold_opts metric_thresholds[METRIC_COUNT];
 	int has_metric_thresholds[METRIC_COUNT];
+	struct trace_opts trace;
+	int has_trace;			/* a [trace] section (echoed only then) */
+	struct srcloc trace_loc;	/* where [trace] mode was set (or the section) */
 	int nkernels, nloads, nworkloads;
 	struct kernel_def kernel[CFG_DEFS_MAX];
 	struct load_def load[CFG_DEFS_MAX];
@@ -114,6 +130,7 @@ extern const struct opt campaign_options[];
 extern const struct opt matrix_options[];
 extern const struct opt threshold_options[];
 extern const struct opt kernel_options[];
+extern const struct opt trace_options[];
 extern const struct opt load_options[];
 
 /*
@@ -132,6 +149,9 @@ void config_write_ini(FILE *fp, const struct config *cfg);
 
 /* FNV-1a of config_write_ini()'s text: same config, same hash. */
 uint64_t config_hash(const struct config *cfg);
+
+/* The [trace] mode of kernel variant k: the variant's own or [trace]'s. */
+int config_trace_mode(const struct config *cfg, int k);
 
 /* Indices into cfg->kernel/load/workload for axis item names. */
 int config_kernel_index(const struct config *cfg, const char *name);

@@ -96,6 +96,91 @@ static void drain(struct cell_result *res)
 	}
 }
 
+/* [trace] mode = spikes for one cell */
+struct spikes {
+	struct tracer *tracer;	/* NULL: not tracing */
+	struct spike_trap trap;
+	int max;		/* captures kept */
+	int prio;
+	int64_t start;
+	const char *dir;
+};
+
+/* A fired trap: its capture saved, tracing re-armed while captures remain. */
+static void spikes_poll(struct spikes *sp, struct cell_result *res)
+{
+	if (!sp->tracer || res->ncaptures >= sp->max ||
+	    !atomic_load_explicit(&sp->trap.fired, memory_order_acquire))
+		return;
+	struct capture *c = realloc(res->captures,
+				    (size_t)(res->ncaptures + 1) * sizeof(*c));
+	if (!c)
+		return;		/* the trap stays fired: no more captures */
+	res->captures = c;
+	c = &res->captures[res->ncaptures];
+	int rc = tracer_capture(sp->tracer, &sp->trap, sp->prio, sp->start,
+				res->ncaptures + 1, sp->dir, c);
+	res->ncaptures++;
+	if (rc)
+		cell_log(res, "warning: capture %d: trace-%d.txt not written: %s",
+			 c->n, c->n, strerror(-rc));
+	else
+		cell_log(res, "capture %d: thread %d, %lld ns late at +%lld ms: %s%s%s (saved %lld ms after the spike)",
+			 c->n, c->thread, (long long)c->latency_ns,
+			 (long long)(c->t_ns / NS_PER_MS),
+			 c->a.complete ? part_name(c->a.item[c->a.culprit].part) : "incomplete",
+			 c->a.complete ? ": " : ": ",
+			 c->a.complete ? c->a.item[c->a.culprit].name : c->a.note,
+			 (long long)(c->saved_ns / NS_PER_MS));
+	if (res->ncaptures < sp->max && tracer_rearm(sp->tracer, &sp->trap) != 0)
+		cell_log(res, "warning: tracing could not be re-armed: no more captures");
+}
+
+/* The trace instance for the cell's CPUs, if [trace] asks for it. */
+static void spikes_open(const struct config *cfg, const struct cell *c,
+			struct cell_result *res, const char *dir,
+			struct spikes *sp)
+{
+	char err[256];
+	cpu_set_t cpus;
+
+	memset(sp, 0, sizeof(*sp));
+	sp->trap.marker_fd = sp->trap.on_fd = -1;
+	if (config_trace_mode(cfg, c->kernel) != TRACE_SPIKES)
+		return;
+	CPU_ZERO(&cpus);
+	for (int i = 0; i < res->nthreads; i++) {
+		if (res->workers[i].cpu >= 0)
+			CPU_SET(res->workers[i].cpu, &cpus);
+		else
+			CPU_OR(&cpus, &cpus, &res->workers[i].mask);
+	}
+	sp->trap.threshold_ns = cfg->trace.threshold;
+	sp->max = (int)cfg->trace.captures;
+	sp->prio = c->priority;
+	sp->dir = dir;
+	int rc = mkdir_p(dir);	/* trace-N.txt is written while measuring */
+	if (rc) {
+		cell_log(res, "warning: no spike captures in this cell: %s: %s", dir,
+			 strerror(-rc));
+		return;
+	}
+	if (tracer_open(&sp->tracer, &cfg->trace, &cpus, &sp->trap,
+			res->trace_missing, sizeof(res->trace_missing),
+			err, sizeof(err)) != 0) {
+		cell_log(res, "warning: no spike captures in this cell: %s", err);
+		return;
+	}
+	res->traced = 1;
+	cell_log(res, "tracing in instance %s: captures above %lld ns, at most %d",
+		 tracer_name(sp->tracer), (long long)cfg->trace.threshold, sp->max);
+	if (res->trace_missing[0])
+		cell_log(res, "warning: this kernel cannot trace: %s (captures explain less)",
+			 res->trace_missing);
+	for (int i = 0; i < res->nthreads; i++)
+		res->workers[i].trap = &sp->trap;
+}
+
 struct checkpoint {
 	const struct run_env *env;
 	int64_t every, next;	/* ns of measuring */
@@ -169,7 +254,7 @@ static void checkpoint_poll(struct checkpoint *ck, struct cell_result *res,
 /* Wait for every worker, polling the rings, the loads and the signals. */
 static int wait_workers(struct cell_result *res, _Atomic int *stop,
 			const struct run_env *env, int64_t start,
-			struct checkpoint *ck)
+			struct checkpoint *ck, struct spikes *sp)
 {
 	struct timespec poll = { 0, POLL_NS };
 	sigset_t sigs;
@@ -189,6 +274,7 @@ static int wait_workers(struct cell_result *res, _Atomic int *stop,
 				 got, strsignal(got));
 		}
 		drain(res);
+		spikes_poll(sp, res);
 		loadset_poll(&res->loads);
 		checkpoint_poll(ck, res, clock_ns(CLOCK_MONOTONIC) - start);
 		if (env->tick)
@@ -361,6 +447,7 @@ static int measure(const struct config *cfg, const struct cell *c,
 		   struct cell_result *res, _Atomic int *stop)
 {
 	struct samples_writer sw;
+	struct spikes sp;
 	int n = res->nthreads, started = 0, sig = 0, sampling = 0;
 	/*
 	 * The workers wait on a gate until all exist; the start is fixed only
@@ -392,6 +479,7 @@ static int measure(const struct config *cfg, const struct cell *c,
 		}
 		sampling = 1;
 	}
+	spikes_open(cfg, c, res, dir, &sp);
 	for (; started < n; started++) {
 		struct worker *w = &res->workers[started];
 		int rc;
@@ -408,6 +496,7 @@ static int measure(const struct config *cfg, const struct cell *c,
 	}
 	int64_t start = clock_ns(CLOCK_MONOTONIC) + START_DELAY_NS;
 	atomic_store_explicit(&start_ns, start, memory_order_release);
+	sp.start = start;
 	close(gate[1]);		/* the gate opens: every read() returns 0 */
 	if (started == n) {
 		cell_log(res, "measuring for %lld ms", (long long)(cfg->campaign.duration / NS_PER_MS));
@@ -416,11 +505,15 @@ static int measure(const struct config *cfg, const struct cell *c,
 			.every = cfg->campaign.checkpoint,
 			.next = cfg->campaign.checkpoint,
 		};
-		sig = wait_workers(res, stop, env, start, &ck);
+		sig = wait_workers(res, stop, env, start, &ck, &sp);
 	}
 	for (int i = 0; i < started; i++)
 		worker_join(&res->workers[i]);
 	close(gate[0]);
+	spikes_poll(&sp, res);	/* a spike in the last cycles */
+	tracer_close(sp.tracer, &sp.trap);
+	for (int i = 0; i < n; i++)
+		res->workers[i].trap = NULL;
 	if (sampling)
 		finish_samples(res, &sw);
 	drain(res);
@@ -480,7 +573,26 @@ void cell_result_free(struct cell_result *res)
 		free(res->workers[i].snap);
 	free(res->workers);
 	free(res->series);
+	free(res->captures);
 	loadset_free(&res->loads);
 	memset(res, 0, sizeof(*res));
 	loadset_init(&res->loads);
+}
+
+char *cell_why(const struct cell_result *res, char *buf, size_t len)
+{
+	const struct capture *worst = NULL;
+
+	buf[0] = 0;
+	for (int i = 0; i < res->ncaptures; i++) {
+		const struct capture *c = &res->captures[i];
+
+		if (c->a.complete && c->a.culprit >= 0 &&
+		    (!worst || c->latency_ns > worst->latency_ns))
+			worst = c;
+	}
+	if (worst)
+		snprintf(buf, len, "%s: %s", part_name(worst->a.item[worst->a.culprit].part),
+			 worst->a.item[worst->a.culprit].name);
+	return buf;
 }

@@ -17,6 +17,7 @@
 #include "model.h"
 #include "ring.h"
 #include "sysinfo.h"
+#include "tracer.h"
 #include "worker.h"
 
 struct cell_result;
@@ -56,6 +57,10 @@ struct cell_result {
 	int dma_latency;	/* /dev/cpu_dma_latency held at 0 */
 	uint64_t samples_written, samples_dropped;
 	char samples_error[128];	/* why samples.bin is missing, or "" */
+	int traced;		/* [trace] mode = spikes ran: spikes.csv is written */
+	char trace_missing[256];	/* events this kernel could not trace */
+	struct capture *captures;	/* ncaptures, owned */
+	int ncaptures;
 	int64_t started_real;	/* CLOCK_REALTIME ns */
 	int64_t elapsed_ns;
 	FILE *log;		/* log.txt lines, in memory */
@@ -74,6 +79,12 @@ int cell_run(const struct config *cfg, const struct cell *c,
 	     struct cell_result *res);
 
 void cell_result_free(struct cell_result *res);
+
+/*
+ * The cell's "why": the culprit of its worst complete capture as
+ * "KIND: NAME", into buf ("" when there is none). Returns buf.
+ */
+char *cell_why(const struct cell_result *res, char *buf, size_t len);
 
 /* Append a timestamped line to the cell's log.txt. */
 void cell_log(struct cell_result *res, const char *fmt, ...)

@@ -54,6 +54,7 @@ static void *worker_main(void *arg)
 	char byte;
 
 	prefault_stack();
+	w->ktid = (int)gettid();
 	/* the gate: every measured thread exists, the start is set */
 	while (read(w->gate_fd, &byte, 1) != 0 && errno == EINTR)
 		;
@@ -102,6 +103,9 @@ static void *worker_main(void *arg)
 			int32_t s = (int32_t)((next - start) / 1000000000LL);
 
 			w->bytes += (uint64_t)moved;
+			if (w->trap)	/* two write()s, only when it fires */
+				spike_trap_check(w->trap, w->thread, w->ktid,
+						 next, woke);
 			if (w->samples) {
 				struct sample_rec rec = {
 					.t_ns = next - start, .thread = w->thread,

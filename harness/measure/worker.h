@@ -22,6 +22,7 @@
 
 #include "hist.h"
 #include "ring.h"
+#include "tracer.h"
 #include "workload.h"
 
 #define SERIES_SLOTS 256	/* 4 minutes of seconds: the main thread drains every 100 ms */
@@ -54,6 +55,7 @@ struct worker {
 	const struct workload_ops *ops;
 	struct workload_ctx ctx;
 	_Atomic int *stop;	/* set by the main thread to end early */
+	struct spike_trap *trap;	/* [trace] mode = spikes: shared, or NULL */
 
 	/* results, valid after worker_join() */
 	struct hist hist[3];	/* enum metric order */
@@ -64,6 +66,7 @@ struct worker {
 	uint64_t bytes;
 	int64_t utime_ns, stime_ns;	/* getrusage(RUSAGE_THREAD) */
 	int last_cpu;		/* CPU it ran its last cycle on */
+	int ktid;		/* its kernel thread id (gettid) */
 	int64_t late_start_ns;	/* periods skipped: created after the start */
 	struct ring series;	/* per-second maxima -> main thread */
 	struct series_rec series_slot[SERIES_SLOTS];

@@ -137,6 +137,14 @@ static void write_cell_ini(FILE *fp, const struct config *cfg,
 		(long long)res->elapsed_ns);
 	fprintf(fp, "status = %s\nreason = %s\n", cell_status_name(res->status),
 		res->reason);
+	if (res->traced) {
+		char why[160];
+
+		fprintf(fp, "trace = spikes\ncaptures = %d\nwhy = %s\n", res->ncaptures,
+			cell_why(res, why, sizeof(why)));
+		if (res->trace_missing[0])
+			fprintf(fp, "trace_missing = %s\n", res->trace_missing);
+	}
 	fprintf(fp, "series_dropped = %llu\n",
 		(unsigned long long)res->series_dropped);
 	if (cfg->campaign.samples)
@@ -146,6 +154,39 @@ static void write_cell_ini(FILE *fp, const struct config *cfg,
 			(unsigned long long)res->samples_dropped);
 	fprintf(fp, "\n[workload.%s]\ntype = %s\n", wd->name, wd->type);
 	opt_write_ini(fp, wd->ops->options, wd->opts);
+}
+
+static void write_spikes(FILE *fp, const struct cell_result *res)
+{
+	struct csvw csv = { .fp = fp };
+
+	csvw_header(&csv, SPIKES_COLUMNS);
+	for (int i = 0; i < res->ncaptures; i++) {
+		const struct capture *c = &res->captures[i];
+		const struct attribution *a = &c->a;
+		const struct attr_item *culprit = a->culprit >= 0 ? &a->item[a->culprit] : NULL;
+
+		csvw_int(&csv, c->n);
+		csvw_int(&csv, c->thread);
+		csvw_int(&csv, c->cpu);
+		csvw_int(&csv, c->t_ns);
+		csvw_int(&csv, c->latency_ns);
+		for (int p = 0; p < PART_COUNT; p++) {
+			if (a->complete)
+				csvw_int(&csv, a->part_ns[p]);
+			else
+				csvw_str(&csv, "");	/* not guessed */
+		}
+		csvw_str(&csv, culprit ? culprit->name : "");
+		csvw_str(&csv, culprit ? part_name(culprit->part) : "incomplete");
+		if (culprit)
+			csvw_int(&csv, culprit->ns);
+		else
+			csvw_str(&csv, "");
+		csvw_int(&csv, a->complete);
+		csvw_str(&csv, a->note);
+		csvw_end(&csv);
+	}
 }
 
 struct cell_out {
@@ -188,6 +229,11 @@ static void fill_load(FILE *fp, void *a)
 	loadset_write_csv(&((struct cell_out *)a)->res->loads, fp);
 }
 
+static void fill_spikes(FILE *fp, void *a)
+{
+	write_spikes(fp, ((struct cell_out *)a)->res);
+}
+
 static void fill_log(FILE *fp, void *a)
 {
 	struct cell_result *res = ((struct cell_out *)a)->res;
@@ -210,7 +256,8 @@ int cell_write(const struct config *cfg, const struct cell *c,
 	} files[] = {
 		{ "sysinfo.ini", fill_sysinfo }, { "hist.csv", fill_hist },
 		{ "summary.csv", fill_summary }, { "series.csv", fill_series },
-		{ "load.csv", fill_load }, { "log.txt", fill_log },
+		{ "load.csv", fill_load }, { "spikes.csv", fill_spikes },
+		{ "log.txt", fill_log },
 		/* last: a cell.ini with a status means the rest is there */
 		{ "cell.ini", fill_cell_ini },
 	};
@@ -219,7 +266,8 @@ int cell_write(const struct config *cfg, const struct cell *c,
 	if (rc)
 		log_error("%s: %s", dir, strerror(-rc));
 	for (size_t i = 0; rc == 0 && i < sizeof(files) / sizeof(files[0]); i++) {
-		if (!si && files[i].fill == fill_sysinfo)
+		if ((!si && files[i].fill == fill_sysinfo) ||
+		    (!res->traced && files[i].fill == fill_spikes))
 			continue;
 		rc = afile_write(dir, files[i].name, files[i].fill, &f);
 		if (rc)		/* the file that failed, by name (ENOSPC) */

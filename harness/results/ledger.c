@@ -18,7 +18,7 @@
 /* A cells.csv row's fields before the summary's: the cell and where it ran. */
 static void row_head(struct csvw *w, const struct config *cfg, const struct cell *c,
 		     enum cell_status st, const char *host, const char *release,
-		     const char *policy, const char *reason)
+		     const char *policy, const char *reason, const char *why)
 {
 	char threads[16];
 
@@ -43,6 +43,7 @@ static void row_head(struct csvw *w, const struct config *cfg, const struct cell
 	csvw_str(w, st == CELL_PENDING ? "" : policy);
 	csvw_str(w, cell_status_name(st));
 	csvw_str(w, reason);
+	csvw_str(w, why);
 }
 
 /* How many columns summary.csv has. */
@@ -74,12 +75,16 @@ char *ledger_rows(const struct config *cfg, const struct cell *c,
 	int measured = res && res->nthreads && st != CELL_ERROR &&
 		       st != CELL_SKIPPED;
 	int nrows = measured ? res->nthreads * 3 : 1;
+	char why[160] = "";
 
 	if (!fp)
 		return NULL;
+	if (res)
+		cell_why(res, why, sizeof(why));
 	for (int r = 0; r < nrows; r++) {
 		row_head(&w, cfg, c, st, host, release,
-			 policy == SCHED_FIFO ? "fifo" : "other", res ? res->reason : "");
+			 policy == SCHED_FIFO ? "fifo" : "other", res ? res->reason : "",
+			 why);
 		if (measured)
 			cell_summary_fields(&w, &res->workers[r / 3], r % 3);
 		else
@@ -94,7 +99,7 @@ char *ledger_rows_from_dir(const struct config *cfg, const struct cell *c,
 			   const char *dir, const char *host, const char *release)
 {
 	char path[PATH_MAX + 32], status[32], policy[16], reason[512],
-		err[PATH_MAX + 256];
+		why[256], err[PATH_MAX + 256];
 	struct csv_table t;
 	char *text = NULL;
 	size_t len = 0;
@@ -105,6 +110,7 @@ char *ledger_rows_from_dir(const struct config *cfg, const struct cell *c,
 	file_ini_value(path, "cell", "status", status, sizeof(status));
 	file_ini_value(path, "cell", "policy", policy, sizeof(policy));
 	file_ini_value(path, "cell", "reason", reason, sizeof(reason));
+	file_ini_value(path, "cell", "why", why, sizeof(why));
 	st = cell_status_parse(status);
 	snprintf(path, sizeof(path), "%s/summary.csv", dir);
 	if (st < 0 || csv_table_read(path, &t, err, sizeof(err)) != 0)
@@ -115,7 +121,8 @@ char *ledger_rows_from_dir(const struct config *cfg, const struct cell *c,
 		int ncols = summary_ncols();
 
 		for (int r = 1; r < t.nrows || (r == 1 && t.nrows == 1); r++) {
-			row_head(&w, cfg, c, (enum cell_status)st, host, release, policy, reason);
+			row_head(&w, cfg, c, (enum cell_status)st, host, release, policy,
+				 reason, why);
 			if (r < t.nrows && t.ncols[r] == ncols)
 				for (int k = 0; k < ncols; k++)
 					csvw_str(&w, t.cell[r][k]);

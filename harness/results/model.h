@@ -28,10 +28,19 @@ const char *cell_status_name(enum cell_status s);
 /* The status called `name`, or -1. */
 int cell_status_parse(const char *name);
 
-/* cells.csv: these columns, then SUMMARY_COLUMNS */
-#define CELLS_COLUMNS "campaign,cell,index,host,kernel_release,kernel,load," \
+/*
+ * cells.csv: these columns, then SUMMARY_COLUMNS. A reader needs only
+ * CELLS_REQUIRED: trees from before `why` stay readable.
+ */
+#define CELLS_REQUIRED "campaign,cell,index,host,kernel_release,kernel,load," \
 	"workload,threads,affinity,interval_ns,priority,size,repeat,policy," \
 	"status,reason,"
+#define CELLS_COLUMNS CELLS_REQUIRED "why,"
+
+/* spikes.csv: one row per capture ([trace] mode = spikes; docs/spikes.md) */
+#define SPIKES_COLUMNS "capture,thread,cpu,t_ns,latency_ns,timer_ns,irq_ns," \
+	"softirq_ns,nmi_ns,rt_threads_ns,blocking_ns,unexplained_ns,return_ns," \
+	"culprit,culprit_kind,culprit_ns,complete,note"
 
 /* summary.csv: a row per thread x metric; the tail of cells.csv's rows */
 #define SUMMARY_COLUMNS "thread,cpu,metric,samples,min_ns,mean_ns,stddev_ns," \

@@ -406,7 +406,7 @@ int tree_read(struct tree *t, const char *dir, char *err, size_t errlen)
 			 path, strerror(-rc));
 	if (rc)
 		return rc;
-	if (has_columns(&cs, CELLS_COLUMNS SUMMARY_COLUMNS, err, errlen)) {
+	if (has_columns(&cs, CELLS_REQUIRED SUMMARY_COLUMNS, err, errlen)) {
 		csv_table_free(&cs);
 		return -EINVAL;
 	}

@@ -1,0 +1,114 @@
+/*
+ * Why a wake-up was late: the latency of one measured wake-up (from the
+ * period's intended wake time to the thread's own clock read) split into
+ * parts from the kernel's events on that CPU. Pure: it sees only the
+ * events it is given (tracer.c reads them), so the unit tests feed it
+ * synthetic sequences with known answers.
+ *
+ * Every nanosecond of [intended, woke] gets exactly one label, the
+ * innermost thing the CPU was doing then:
+ *   nmi        inside an NMI handler
+ *   irq        inside a hard interrupt handler (per IRQ or vector name)
+ *   softirq    inside a softirq (per softirq name)
+ *   timer      before the thread's hrtimer expired (the timer interrupt was
+ *              late: interrupts off, an idle exit — the state is named —, or
+ *              the hypervisor)
+ *   rt-thread  after the expiry, a higher-priority real-time task ran
+ *   blocking   after the expiry, another task held the CPU (on a stock
+ *              kernel: non-preemptible kernel work)
+ *   unexplained after the expiry, the CPU idle with no event saying why the
+ *              thread did not run (hypervisor, SMI, hardware)
+ *   return     the measured thread itself, from its switch-in to its clock
+ *              read
+ * so the parts add up to the latency exactly (nested interrupts counted
+ * once). A capture whose window the events do not cover (the buffer
+ * overflowed or began too late) is incomplete: no parts, never a guess.
+ */
+#ifndef LATLAB_ATTRIB_H
+#define LATLAB_ATTRIB_H
+
+#include <stdint.h>
+
+enum tev_kind {
+	TEV_OTHER,
+	TEV_SWITCH,		/* prev_* -> next_* */
+	TEV_WAKING,		/* next_pid, next_comm: the task woken */
+	TEV_HRT_START,		/* ptr, expires; pid: who armed it */
+	TEV_HRT_ENTRY,		/* ptr */
+	TEV_HRT_EXIT,		/* ptr */
+	TEV_IRQ_ENTRY,		/* name; value: IRQ number */
+	TEV_IRQ_EXIT,
+	TEV_VECTOR_ENTRY,	/* an x86 vector (local_timer, ...): name */
+	TEV_VECTOR_EXIT,
+	TEV_SOFTIRQ_ENTRY,	/* value: vec; name */
+	TEV_SOFTIRQ_EXIT,
+	TEV_NMI,		/* value: delta_ns (the event ends the handler) */
+	TEV_IDLE,		/* value: state, or -1 for the exit */
+	TEV_MARKER,
+	TEV_LOST,		/* events were lost before this point */
+};
+
+#define TEV_COMM 16
+
+/* One event, in the form attribution needs. */
+struct tev {
+	int64_t ts;		/* CLOCK_MONOTONIC ns */
+	int cpu;
+	int kind;		/* enum tev_kind */
+	int pid;		/* the task current when it happened (common_pid) */
+	char comm[TEV_COMM];	/* its name, if known */
+	int prev_pid, prev_prio, next_pid, next_prio;	/* kernel priorities */
+	char prev_comm[TEV_COMM], next_comm[TEV_COMM];
+	uint64_t ptr;		/* hrtimer */
+	int64_t expires;
+	int64_t value;
+	char name[32];
+};
+
+enum part {
+	PART_TIMER, PART_IRQ, PART_SOFTIRQ, PART_NMI, PART_RT, PART_BLOCKING,
+	PART_UNEXPLAINED, PART_RETURN, PART_COUNT
+};
+
+/* "timer", "irq", ..., "return": a part's name in spikes.csv's culprit_kind. */
+const char *part_name(int part);
+
+/* The wake-up to explain. */
+struct spike_query {
+	int tid;		/* the measured thread's kernel tid */
+	int prio;		/* its kernel priority (99 - SCHED_FIFO priority) */
+	int cpu;		/* the CPU it ran on when it woke */
+	int64_t intended, woke;	/* CLOCK_MONOTONIC ns */
+	/* the name of idle state N ("C1"), or NULL; the hook may be NULL */
+	const char *(*idle_name)(void *arg, int state);
+	void *idle_arg;
+};
+
+#define ATTR_ITEMS 32
+
+struct attr_item {
+	int part;
+	char name[64];		/* irq name, comm:pid, timer's detail */
+	int64_t ns;
+};
+
+struct attribution {
+	int complete;		/* 0: the events do not cover the window */
+	char note[160];		/* why incomplete, or what was inferred */
+	int64_t part_ns[PART_COUNT];
+	struct attr_item item[ATTR_ITEMS];	/* the parts by contributor */
+	int nitems;		/* the rest beyond ATTR_ITEMS go to "others" */
+	int culprit;		/* index in item, the largest; -1 if none */
+	int64_t expiry;		/* the timer's expiry (ts), or 0 if unknown */
+	int64_t switch_in;	/* the switch to the thread (ts), or 0 */
+};
+
+/*
+ * Explain q from evs (n events of any CPU, in any order; sorted here).
+ * Fills *a. Returns 0, or -EINVAL when the query is nonsense (woke before
+ * intended).
+ */
+int attrib_explain(struct tev *evs, int n, const struct spike_query *q,
+		   struct attribution *a);
+
+#endif

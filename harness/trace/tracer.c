@@ -1,0 +1,655 @@
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <event-parse.h>
+#include <tracefs.h>
+
+#include "config.h"
+#include "results.h"
+#include "tracer.h"
+#include "units.h"
+
+#define NAME_PREFIX "latlab-"
+#define WINDOW_BEFORE_NS (2 * NS_PER_MS)	/* trace-N.txt: before the intended wake */
+#define WINDOW_AFTER_NS (200 * NS_PER_US)	/* and after the thread's clock read */
+
+/* The default events: "?" marks those only some kernels or arches have. */
+static const char *const default_events[] = {
+	"sched:sched_switch", "sched:sched_waking",
+	"timer:hrtimer_start", "timer:hrtimer_expire_entry",
+	"timer:hrtimer_expire_exit",
+	"irq:irq_handler_entry", "irq:irq_handler_exit",
+	"irq:softirq_entry", "irq:softirq_exit",
+	"workqueue:workqueue_execute_start",
+	"?nmi:nmi_handler", "?power:cpu_idle",
+	"?irq_vectors:local_timer_entry", "?irq_vectors:local_timer_exit",
+	"?irq_vectors:reschedule_entry", "?irq_vectors:reschedule_exit",
+	"?irq_vectors:call_function_entry", "?irq_vectors:call_function_exit",
+	"?irq_vectors:call_function_single_entry",
+	"?irq_vectors:call_function_single_exit",
+	"?irq_vectors:irq_work_entry", "?irq_vectors:irq_work_exit",
+	NULL,
+};
+
+/* The systems whose formats the parser needs. */
+#define SYSTEMS_MAX 24
+
+struct tracer {
+	struct tracefs_instance *inst;
+	struct tep_handle *tep;
+	cpu_set_t cpus;
+	char name[32];
+	/* event ids -> kinds, found once */
+	int id_switch, id_waking, id_hstart, id_hentry, id_hexit, id_irq,
+	    id_irqx, id_soft, id_softx, id_nmi, id_idle, id_print;
+};
+
+void spike_trap_check(struct spike_trap *t, int thread, int tid,
+		      int64_t intended, int64_t woke)
+{
+	char line[128];
+	int n;
+
+	if (woke - intended <= t->threshold_ns ||
+	    !atomic_load_explicit(&t->armed, memory_order_relaxed) ||
+	    !atomic_exchange_explicit(&t->armed, 0, memory_order_acq_rel))
+		return;
+	n = snprintf(line, sizeof(line),
+		     "latlab spike: thread %d tid %d latency %lld ns intended %lld woke %lld\n",
+		     thread, tid, (long long)(woke - intended),
+		     (long long)intended, (long long)woke);
+	/* the marker, then tracing off: what the buffer holds stops here */
+	if (write(t->marker_fd, line, (size_t)n) < 0) {
+		/* the capture still stands without its marker */
+	}
+	if (write(t->on_fd, "0", 1) < 0) {
+		/* the main thread stops it when it reads */
+	}
+	t->thread = thread;
+	t->tid = tid;
+	t->cpu = sched_getcpu();
+	t->intended = intended;
+	t->woke = woke;
+	atomic_store_explicit(&t->fired, 1, memory_order_release);
+}
+
+/*
+ * LATLAB_TRACEFS=DIR: trace there instead of the mounted tracefs (the
+ * tests point it at a directory with no tracefs to see latlab refuse).
+ */
+static void tracefs_override(void)
+{
+	const char *dir = getenv("LATLAB_TRACEFS");
+
+	if (dir && *dir)
+		tracefs_set_tracing_dir((char *)dir);
+}
+
+int tracer_check(char *why, size_t len)
+{
+	tracefs_override();
+	const char *dir = tracefs_tracing_dir();
+	char inst[PATH_MAX], probe[PATH_MAX + 16];
+
+	if (!dir) {
+		snprintf(why, len, "no tracefs: it is not mounted and cannot be (mount -t tracefs nodev /sys/kernel/tracing)");
+		return -ENOENT;
+	}
+	snprintf(inst, sizeof(inst), "%s/instances", dir);
+	snprintf(probe, sizeof(probe), "%s/trace_marker", dir);
+	if (access(inst, W_OK) != 0 || access(probe, F_OK) != 0) {
+		int rc = -errno;
+
+		snprintf(why, len, "no usable tracefs at %s: %s: %s%s", dir,
+			 access(inst, W_OK) != 0 ? "instances" : "trace_marker",
+			 strerror(-rc), rc == -EACCES ? " (tracing needs root)" : "");
+		return rc;
+	}
+	return 0;
+}
+
+/* latlab-PID whose PID is not a running latlab */
+static int stale(const char *name)
+{
+	char path[64], comm[32] = "";
+	char *end;
+	long pid;
+	FILE *fp;
+
+	if (strncmp(name, NAME_PREFIX, strlen(NAME_PREFIX)) != 0)
+		return 0;
+	pid = strtol(name + strlen(NAME_PREFIX), &end, 10);
+	if (*end || pid <= 0 || pid == getpid())
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
+	fp = fopen(path, "r");
+	if (!fp)
+		return 1;
+	if (!fgets(comm, sizeof(comm), fp))
+		comm[0] = 0;
+	fclose(fp);
+	return strncmp(comm, "latlab", 6) != 0;	/* the pid was reused */
+}
+
+static int sweep_one(const char *name, void *arg)
+{
+	int *removed = arg;
+
+	if (stale(name)) {
+		struct tracefs_instance *i = tracefs_instance_alloc(NULL, name);
+
+		if (i) {
+			tracefs_trace_off(i);
+			*removed += tracefs_instance_destroy(i) == 0;
+			tracefs_instance_free(i);
+		}
+	}
+	return 0;
+}
+
+int tracer_sweep(void)
+{
+	int removed = 0;
+
+	tracefs_override();
+	if (tracefs_tracing_dir())
+		tracefs_instances_walk(sweep_one, &removed);
+	return removed;
+}
+
+static void add_missing(char *missing, size_t mlen, const char *spec)
+{
+	size_t used = strlen(missing);
+
+	snprintf(missing + used, mlen - used, "%s%s", used ? ", " : "", spec);
+}
+
+void tracer_probe(char *dir, size_t dlen, char *missing, size_t mlen)
+{
+	const char *d;
+
+	tracefs_override();
+	d = tracefs_tracing_dir();
+	snprintf(dir, dlen, "%s", d ? d : "");
+	missing[0] = 0;
+	for (int i = 0; d && default_events[i]; i++) {
+		const char *spec = default_events[i] + (default_events[i][0] == '?');
+		const char *colon = strchr(spec, ':');
+		char sys[64];
+
+		snprintf(sys, sizeof(sys), "%.*s", (int)(colon - spec), spec);
+		if (!tracefs_event_file_exists(NULL, sys, colon + 1, "enable"))
+			add_missing(missing, mlen, spec);
+	}
+}
+
+static int enable(struct tracer *t, const char *spec, char *missing,
+		  size_t mlen, char *sys_list[], int *nsys)
+{
+	char sys[64], ev[128];
+	const char *colon;
+	int optional = spec[0] == '?';
+
+	if (optional)
+		spec++;
+	colon = strchr(spec, ':');
+	if (!colon || (size_t)(colon - spec) >= sizeof(sys))
+		return -EINVAL;
+	snprintf(sys, sizeof(sys), "%.*s", (int)(colon - spec), spec);
+	snprintf(ev, sizeof(ev), "%s", colon + 1);
+	if (!tracefs_event_file_exists(t->inst, sys, ev, "enable") ||
+	    tracefs_event_enable(t->inst, sys, ev) != 0) {
+		add_missing(missing, mlen, spec);
+		return 0;
+	}
+	for (int i = 0; i < *nsys; i++)
+		if (strcmp(sys_list[i], sys) == 0)
+			return 0;
+	if (*nsys < SYSTEMS_MAX - 2)
+		sys_list[(*nsys)++] = strdup(sys);
+	return 0;
+}
+
+static int event_id(struct tep_handle *tep, const char *sys, const char *name)
+{
+	struct tep_event *e = tep_find_event_by_name(tep, sys, name);
+
+	return e ? e->id : -1;
+}
+
+static void cpumask_hex(const cpu_set_t *cpus, char *out, size_t len)
+{
+	int top = CPU_SETSIZE - 1;
+	size_t o = 0;
+
+	while (top > 0 && !CPU_ISSET(top, cpus))
+		top--;
+	/* hex digits from the highest group of four CPUs down, comma every 32 */
+	for (int nib = top / 4; nib >= 0 && o + 2 < len; nib--) {
+		int v = 0;
+
+		for (int b = 0; b < 4; b++)
+			if (CPU_ISSET(nib * 4 + b, cpus))
+				v |= 1 << b;
+		out[o++] = "0123456789abcdef"[v];
+		if (nib % 8 == 0 && nib > 0)
+			out[o++] = ',';
+	}
+	out[o] = 0;
+}
+
+int tracer_open(struct tracer **out, const struct trace_opts *o,
+		const cpu_set_t *cpus, struct spike_trap *trap,
+		char *missing, size_t mlen, char *err, size_t errlen)
+{
+	struct tracer *t = calloc(1, sizeof(*t));
+	char *systems[SYSTEMS_MAX] = { 0 };
+	int nsys = 0, rc = 0;
+	char buf[1024];
+
+	*out = NULL;
+	missing[0] = 0;
+	trap->marker_fd = trap->on_fd = -1;
+	if (!t) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	t->cpus = *cpus;
+	snprintf(t->name, sizeof(t->name), NAME_PREFIX "%d", (int)getpid());
+	tracer_sweep();
+	if (tracefs_instance_exists(t->name)) {	/* our own, from a cell that failed */
+		struct tracefs_instance *old = tracefs_instance_alloc(NULL, t->name);
+
+		if (old) {
+			tracefs_instance_destroy(old);
+			tracefs_instance_free(old);
+		}
+	}
+	t->inst = tracefs_instance_create(t->name);
+	if (!t->inst) {
+		rc = errno ? -errno : -EIO;
+		snprintf(err, errlen, "tracefs instance %s: %s", t->name, strerror(-rc));
+		free(t);
+		return rc;
+	}
+	tracefs_trace_off(t->inst);
+	cpumask_hex(cpus, buf, sizeof(buf));
+	if (tracefs_instance_file_write(t->inst, "trace_clock", "mono") < 0) {
+		rc = -EIO;
+		snprintf(err, errlen, "%s: trace_clock = mono refused", t->name);
+		goto fail;
+	}
+	if (tracefs_instance_file_write(t->inst, "tracing_cpumask", buf) < 0) {
+		rc = -EIO;
+		snprintf(err, errlen, "%s: tracing_cpumask = %s refused", t->name, buf);
+		goto fail;
+	}
+	snprintf(buf, sizeof(buf), "%lld", (long long)(o->buffer >> 10));
+	if (tracefs_instance_file_write(t->inst, "buffer_size_kb", buf) < 0) {
+		rc = -ENOMEM;
+		snprintf(err, errlen, "%s: buffer_size_kb = %s refused", t->name, buf);
+		goto fail;
+	}
+	for (int i = 0; default_events[i]; i++)
+		enable(t, default_events[i], missing, mlen, systems, &nsys);
+	for (const char *p = o->events; *p;) {
+		size_t n = strcspn(p, ",");
+		char *w = buf;
+
+		snprintf(buf, sizeof(buf), "%.*s", (int)n, p);
+		p += n + (p[n] == ',');
+		while (*w == ' ')
+			w++;
+		for (char *end = w + strlen(w); end > w && end[-1] == ' ';)
+			*--end = 0;
+		if (*w)
+			enable(t, w, missing, mlen, systems, &nsys);
+	}
+	systems[nsys++] = strdup("ftrace");	/* the marker */
+	systems[nsys] = NULL;
+	t->tep = tracefs_local_events_system(NULL, (const char *const *)systems);
+	for (int i = 0; i < nsys; i++)
+		free(systems[i]);
+	if (!t->tep) {
+		rc = -EIO;
+		snprintf(err, errlen, "%s: cannot read the event formats", t->name);
+		goto fail;
+	}
+	t->id_switch = event_id(t->tep, "sched", "sched_switch");
+	t->id_waking = event_id(t->tep, "sched", "sched_waking");
+	t->id_hstart = event_id(t->tep, "timer", "hrtimer_start");
+	t->id_hentry = event_id(t->tep, "timer", "hrtimer_expire_entry");
+	t->id_hexit = event_id(t->tep, "timer", "hrtimer_expire_exit");
+	t->id_irq = event_id(t->tep, "irq", "irq_handler_entry");
+	t->id_irqx = event_id(t->tep, "irq", "irq_handler_exit");
+	t->id_soft = event_id(t->tep, "irq", "softirq_entry");
+	t->id_softx = event_id(t->tep, "irq", "softirq_exit");
+	t->id_nmi = event_id(t->tep, "nmi", "nmi_handler");
+	t->id_idle = event_id(t->tep, "power", "cpu_idle");
+	t->id_print = event_id(t->tep, "ftrace", "print");
+	trap->marker_fd = tracefs_instance_file_open(t->inst, "trace_marker", O_WRONLY);
+	trap->on_fd = tracefs_instance_file_open(t->inst, "tracing_on", O_WRONLY);
+	if (trap->marker_fd < 0 || trap->on_fd < 0) {
+		rc = -EIO;
+		snprintf(err, errlen, "%s: cannot open trace_marker or tracing_on", t->name);
+		goto fail;
+	}
+	rc = tracer_rearm(t, trap);
+	if (rc) {
+		snprintf(err, errlen, "%s: tracing_on: %s", t->name, strerror(-rc));
+		goto fail;
+	}
+	*out = t;
+	return 0;
+fail:
+	tracer_close(t, trap);
+	return rc;
+}
+
+/* The events read from the buffers, and each one's text. */
+struct collect {
+	struct tracer *t;
+	struct tev *ev;
+	int n, cap;
+	char **text;		/* per event, for the capture's CPU; or NULL */
+	int text_cpu;
+	int oom;
+};
+
+static int64_t field(struct tep_event *e, struct tep_record *r, const char *name)
+{
+	unsigned long long v = 0;
+
+	if (tep_get_field_val(NULL, e, name, r, &v, 0) != 0)
+		return 0;
+	return (int64_t)v;
+}
+
+static void field_str(struct tep_event *e, struct tep_record *r, const char *name,
+		      char *out, size_t len)
+{
+	int n = 0;
+	const char *p = tep_get_field_raw(NULL, e, name, r, &n, 0);
+
+	if (!p || n <= 0) {
+		snprintf(out, len, "?");
+		return;
+	}
+	snprintf(out, len, "%.*s", n, p);
+}
+
+static const char *softirq_name(int64_t vec)
+{
+	static const char *const names[] = {
+		"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL",
+		"TASKLET", "SCHED", "HRTIMER", "RCU",
+	};
+
+	return vec >= 0 && vec < 10 ? names[vec] : "softirq";
+}
+
+static int collect_one(struct tep_event *e, struct tep_record *r, int cpu, void *arg)
+{
+	struct collect *c = arg;
+	struct tracer *t = c->t;
+	struct tev *v;
+
+	if (c->n + 2 > c->cap) {
+		int cap = c->cap ? 2 * c->cap : 4096;
+		struct tev *ev = realloc(c->ev, (size_t)cap * sizeof(*ev));
+		char **text = realloc(c->text, (size_t)cap * sizeof(*text));
+
+		if (ev)
+			c->ev = ev;
+		if (text)
+			c->text = text;
+		if (!ev || !text) {
+			c->oom = 1;
+			return 1;	/* stop: what was read is kept */
+		}
+		c->cap = cap;
+	}
+	if (r->missed_events) {
+		v = &c->ev[c->n];
+		memset(v, 0, sizeof(*v));
+		v->ts = (int64_t)r->ts;
+		v->cpu = cpu;
+		v->kind = TEV_LOST;
+		c->text[c->n++] = NULL;
+	}
+	v = &c->ev[c->n];
+	memset(v, 0, sizeof(*v));
+	v->ts = (int64_t)r->ts;
+	v->cpu = cpu;
+	v->pid = tep_data_pid(t->tep, r);
+	snprintf(v->comm, sizeof(v->comm), "%s", v->pid == 0 ? "<idle>" :
+		 tep_data_comm_from_pid(t->tep, v->pid));
+	if (e->id == t->id_switch) {
+		v->kind = TEV_SWITCH;
+		v->prev_pid = (int)field(e, r, "prev_pid");
+		v->prev_prio = (int)field(e, r, "prev_prio");
+		v->next_pid = (int)field(e, r, "next_pid");
+		v->next_prio = (int)field(e, r, "next_prio");
+		field_str(e, r, "prev_comm", v->prev_comm, sizeof(v->prev_comm));
+		field_str(e, r, "next_comm", v->next_comm, sizeof(v->next_comm));
+	} else if (e->id == t->id_waking) {
+		v->kind = TEV_WAKING;
+		v->next_pid = (int)field(e, r, "pid");
+		v->next_prio = (int)field(e, r, "prio");
+		field_str(e, r, "comm", v->next_comm, sizeof(v->next_comm));
+	} else if (e->id == t->id_hstart || e->id == t->id_hentry || e->id == t->id_hexit) {
+		v->kind = e->id == t->id_hstart ? TEV_HRT_START :
+			  e->id == t->id_hentry ? TEV_HRT_ENTRY : TEV_HRT_EXIT;
+		v->ptr = (uint64_t)field(e, r, "hrtimer");
+		if (v->kind == TEV_HRT_START)
+			v->expires = field(e, r, "expires");
+		if (v->kind != TEV_HRT_EXIT) {
+			const char *fn = tep_find_function(t->tep,
+				(unsigned long long)field(e, r, "function"));
+
+			snprintf(v->name, sizeof(v->name), "%s", fn ? fn : "callback");
+		}
+	} else if (e->id == t->id_irq) {
+		v->kind = TEV_IRQ_ENTRY;
+		v->value = field(e, r, "irq");
+		char nm[24];
+		field_str(e, r, "name", nm, sizeof(nm));
+		snprintf(v->name, sizeof(v->name), "%.23s (irq %lld)", nm, (long long)v->value);
+	} else if (e->id == t->id_irqx) {
+		v->kind = TEV_IRQ_EXIT;
+	} else if (e->id == t->id_soft || e->id == t->id_softx) {
+		v->kind = e->id == t->id_soft ? TEV_SOFTIRQ_ENTRY : TEV_SOFTIRQ_EXIT;
+		v->value = field(e, r, "vec");
+		snprintf(v->name, sizeof(v->name), "%s", softirq_name(v->value));
+	} else if (e->id == t->id_nmi) {
+		v->kind = TEV_NMI;
+		v->value = field(e, r, "delta_ns");
+	} else if (e->id == t->id_idle) {
+		v->kind = TEV_IDLE;
+		v->value = (int64_t)(uint32_t)field(e, r, "state");
+		if (v->value == 4294967295LL)
+			v->value = -1;
+	} else if (e->id == t->id_print) {
+		v->kind = TEV_MARKER;
+	} else if (strcmp(e->system, "irq_vectors") == 0) {
+		size_t l = strlen(e->name);
+		int entry = l > 6 && strcmp(e->name + l - 6, "_entry") == 0;
+		int exit_ = l > 5 && strcmp(e->name + l - 5, "_exit") == 0;
+
+		if (entry || exit_) {
+			v->kind = entry ? TEV_VECTOR_ENTRY : TEV_VECTOR_EXIT;
+			snprintf(v->name, sizeof(v->name), "%.*s vector",
+				 (int)(l - (entry ? 6 : 5)), e->name);
+		}
+	}
+	c->text[c->n] = NULL;
+	if (cpu == c->text_cpu) {
+		struct trace_seq s;
+
+		trace_seq_init(&s);
+		tep_print_event(t->tep, &s, r, "%16s-%-7d %s: %s", TEP_PRINT_COMM,
+				TEP_PRINT_PID, TEP_PRINT_NAME, TEP_PRINT_INFO);
+		trace_seq_terminate(&s);
+		c->text[c->n] = strdup(s.buffer);
+		trace_seq_destroy(&s);
+	}
+	c->n++;
+	return 0;
+}
+
+/* cpuidle's names of a CPU's idle states ("POLL", "C1", ...) */
+struct idle_names {
+	int cpu;
+	char name[8][32];
+};
+
+static const char *idle_name(void *arg, int state)
+{
+	struct idle_names *in = arg;
+	char path[128];
+	FILE *fp;
+
+	if (state < 0 || state >= 8)
+		return NULL;
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpuidle/state%d/name",
+		 in->cpu, state);
+	fp = fopen(path, "r");
+	if (!fp)
+		return NULL;
+	if (!fgets(in->name[state], sizeof(in->name[state]), fp))
+		in->name[state][0] = 0;
+	fclose(fp);
+	in->name[state][strcspn(in->name[state], "\n")] = 0;
+	return in->name[state][0] ? in->name[state] : NULL;
+}
+
+struct trace_file {
+	const struct collect *c;
+	const struct spike_trap *trap;
+	const struct capture *cap;
+	const char *name;
+};
+
+static void write_trace(FILE *fp, void *arg)
+{
+	const struct trace_file *f = arg;
+	const struct attribution *a = &f->cap->a;
+	const struct spike_trap *trap = f->trap;
+
+	fprintf(fp, "# latlab capture %d: thread %d (tid %d) on CPU %d, wake-up latency %lld ns\n"
+		"# intended wake %lld ns CLOCK_MONOTONIC (+0 below), woke +%lld ns; instance %s, trace_clock mono\n",
+		f->cap->n, trap->thread, trap->tid, trap->cpu,
+		(long long)f->cap->latency_ns, (long long)trap->intended,
+		(long long)(trap->woke - trap->intended), f->name);
+	if (!a->complete) {
+		fprintf(fp, "# incomplete: %s\n", a->note);
+	} else {
+		fprintf(fp, "# %s; timer expiry +%lld ns, switch-in +%lld ns\n", a->note,
+			(long long)(a->expiry - trap->intended),
+			(long long)(a->switch_in - trap->intended));
+		for (int i = 0; i < a->nitems; i++)
+			fprintf(fp, "#   %-11s %10lld ns  %s%s\n", part_name(a->item[i].part),
+				(long long)a->item[i].ns, a->item[i].name,
+				i == a->culprit ? "   <- culprit" : "");
+	}
+	fprintf(fp, "#\n# %12s  %s\n", "us from wake", "event (CPU of the thread only)");
+	for (int i = 0; i < f->c->n; i++) {
+		const struct tev *e = &f->c->ev[i];
+
+		if (!f->c->text[i] || e->ts < trap->intended - WINDOW_BEFORE_NS ||
+		    e->ts > trap->woke + WINDOW_AFTER_NS)
+			continue;
+		fprintf(fp, "%14.3f  %s\n", (double)(e->ts - trap->intended) / 1000.0,
+			f->c->text[i]);
+	}
+}
+
+int tracer_capture(struct tracer *t, const struct spike_trap *trap, int prio,
+		   int64_t start, int n, const char *dir, struct capture *out)
+{
+	struct collect c = { .t = t, .text_cpu = trap->cpu };
+	cpu_set_t cpus = t->cpus;
+	struct idle_names in = { .cpu = trap->cpu };
+	char name[32];
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	out->n = n;
+	out->thread = trap->thread;
+	out->cpu = trap->cpu;
+	out->tid = trap->tid;
+	out->t_ns = trap->intended - start;
+	out->latency_ns = trap->woke - trap->intended;
+	tracefs_trace_off(t->inst);
+	tracefs_load_cmdlines(NULL, t->tep);
+	tracefs_iterate_raw_events(t->tep, t->inst, &cpus, sizeof(cpus), collect_one, &c);
+
+	struct spike_query q = {
+		.tid = trap->tid, .prio = 99 - prio, .cpu = trap->cpu,
+		.intended = trap->intended, .woke = trap->woke,
+		.idle_name = idle_name, .idle_arg = &in,
+	};
+	attrib_explain(c.ev, c.n, &q, &out->a);
+	if (c.oom && out->a.complete)
+		snprintf(out->a.note + strlen(out->a.note),
+			 sizeof(out->a.note) - strlen(out->a.note),
+			 " (out of memory: only part of the buffer read)");
+	snprintf(name, sizeof(name), "trace-%d.txt", n);
+	struct trace_file f = { &c, trap, out, t->name };
+	rc = afile_write(dir, name, write_trace, &f);
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	out->saved_ns = (int64_t)now.tv_sec * NS_PER_S + now.tv_nsec - trap->woke;
+	for (int i = 0; i < c.n; i++)
+		free(c.text[i]);
+	free(c.text);
+	free(c.ev);
+	return rc;
+}
+
+int tracer_rearm(struct tracer *t, struct spike_trap *trap)
+{
+	/* opening "trace" for writing with O_TRUNC empties every CPU's buffer */
+	if (tracefs_instance_file_clear(t->inst, "trace") < 0)
+		return -EIO;
+	atomic_store_explicit(&trap->fired, 0, memory_order_relaxed);
+	if (tracefs_trace_on(t->inst) != 0)
+		return -EIO;
+	atomic_store_explicit(&trap->armed, 1, memory_order_release);
+	return 0;
+}
+
+void tracer_close(struct tracer *t, struct spike_trap *trap)
+{
+	if (trap) {
+		atomic_store(&trap->armed, 0);
+		if (trap->marker_fd >= 0)
+			close(trap->marker_fd);
+		if (trap->on_fd >= 0)
+			close(trap->on_fd);
+		trap->marker_fd = trap->on_fd = -1;
+	}
+	if (!t)
+		return;
+	if (t->inst) {
+		tracefs_trace_off(t->inst);
+		tracefs_instance_destroy(t->inst);
+		tracefs_instance_free(t->inst);
+	}
+	if (t->tep)
+		tep_free(t->tep);
+	free(t);
+}
+
+const char *tracer_name(const struct tracer *t)
+{
+	return t->name;
+}

@@ -1,0 +1,102 @@
+/*
+ * Spike captures with the kernel's tracer (libtracefs, libtraceevent):
+ * latlab's own tracefs instance, "latlab-PID", never the top-level buffer.
+ * It lives for one cell: created before the measured threads start,
+ * removed when they are joined; one a killed latlab left behind is removed
+ * by the next tracer_sweep().
+ *
+ * The real-time side is struct spike_trap: a measured thread whose
+ * wake-up latency exceeds the threshold while the trap is armed writes a
+ * marker to trace_marker and "0" to tracing_on (two write()s to
+ * descriptors opened before the cell; nothing else), records what it saw,
+ * and sets `fired`. The main thread then reads the instance's buffers
+ * (tracer_capture), explains the wake-up (attrib.h), saves trace-N.txt,
+ * and re-arms.
+ */
+#ifndef LATLAB_TRACER_H
+#define LATLAB_TRACER_H
+
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "attrib.h"
+
+struct trace_opts;
+
+struct spike_trap {
+	int64_t threshold_ns;
+	int marker_fd, on_fd;
+	_Atomic int armed;	/* 1: the next spike fires (one thread wins) */
+	_Atomic int fired;	/* set by that thread once the fields are written */
+	int thread, cpu, tid;
+	int64_t intended, woke;	/* CLOCK_MONOTONIC ns */
+};
+
+/*
+ * In the real-time loop, after a cycle is measured: fire the trap if the
+ * latency is above the threshold and the trap is armed.
+ */
+void spike_trap_check(struct spike_trap *t, int thread, int tid,
+		      int64_t intended, int64_t woke);
+
+/* One saved capture: what spikes.csv holds. */
+struct capture {
+	int n;			/* 1-based: trace-N.txt */
+	int thread, cpu, tid;
+	int64_t t_ns;		/* intended wake time, since the cell's start */
+	int64_t latency_ns;
+	struct attribution a;
+	int64_t saved_ns;	/* from the spike to trace-N.txt on disk */
+};
+
+struct tracer;
+
+/*
+ * Can this machine trace? 0, or -errno with why ("no tracefs ..."). Mounts
+ * tracefs at /sys/kernel/tracing if it is not mounted (libtracefs does).
+ */
+int tracer_check(char *why, size_t len);
+
+/*
+ * For sysinfo.ini: tracefs's directory into dir ("" if none) and the
+ * default events this kernel lacks into missing ("" if none). Reads only.
+ */
+void tracer_probe(char *dir, size_t dlen, char *missing, size_t mlen);
+
+/*
+ * Remove latlab-PID instances whose latlab is gone (a SIGKILLed run).
+ * Returns how many were removed.
+ */
+int tracer_sweep(void);
+
+/*
+ * Create the instance for a cell measuring on `cpus`: trace_clock = mono,
+ * tracing_cpumask = cpus, `buffer` bytes per CPU, the default events and
+ * o->events; tracing on. Events this kernel lacks are listed in
+ * `missing` ("" if none): the cell runs without them. 0, or -errno with
+ * err set (nothing left behind).
+ */
+int tracer_open(struct tracer **out, const struct trace_opts *o,
+		const cpu_set_t *cpus, struct spike_trap *trap,
+		char *missing, size_t mlen, char *err, size_t errlen);
+
+/*
+ * The trap fired: read the buffers, explain the wake-up (`prio` is the
+ * measured thread's SCHED_FIFO priority, `start` the cell's start in
+ * CLOCK_MONOTONIC ns), write DIR/trace-N.txt. Fills *out; 0 or -errno
+ * (the trace file could not be written; *out is still filled).
+ */
+int tracer_capture(struct tracer *t, const struct spike_trap *trap, int prio,
+		   int64_t start, int n, const char *dir, struct capture *out);
+
+/* Clear the buffers and trace again; the trap is armed again. 0 or -errno. */
+int tracer_rearm(struct tracer *t, struct spike_trap *trap);
+
+/* Tracing off, the instance removed, the trap's descriptors closed. */
+void tracer_close(struct tracer *t, struct spike_trap *trap);
+
+/* The instance's name ("latlab-PID"). */
+const char *tracer_name(const struct tracer *t);
+
+#endif

@@ -1,0 +1,96 @@
+/*
+ * rt-hog: a known disturbance. A SCHED_FIFO thread at `priority` that
+ * busy-loops for `busy` every `every` on the load's CPUs: a measured
+ * thread of lower priority on the same CPU is late by up to `busy`, and
+ * a spike capture must name this process. Bounded by construction: busy
+ * is at most 100 ms and at most half of every, the loop reads the clock
+ * and leaves at `busy`, and RT throttling stays as the system has it.
+ * ops = busy periods.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "load_ops.h"
+#include "units.h"
+
+struct rt_hog_opts {
+	int64_t priority;
+	int64_t busy;
+	int64_t every;
+};
+
+static const struct opt rt_hog_options[] = {
+	{ .key = "priority", .type = OPT_INT,
+	  .offset = offsetof(struct rt_hog_opts, priority), .min = 1, .max = 99,
+	  .def = "95", .help = "its SCHED_FIFO priority (above the measured threads' to delay them)" },
+	{ .key = "busy", .type = OPT_DURATION,
+	  .offset = offsetof(struct rt_hog_opts, busy), .min = 10 * NS_PER_US,
+	  .max = 100 * NS_PER_MS, .def = "2ms",
+	  .help = "how long each burst holds the CPU (at most 100ms)" },
+	{ .key = "every", .type = OPT_DURATION,
+	  .offset = offsetof(struct rt_hog_opts, every), .min = 100 * NS_PER_US,
+	  .max = 3600 * NS_PER_S, .def = "100ms",
+	  .help = "period of the bursts (at least twice busy)" },
+	{ 0 },
+};
+
+static int rt_hog_check(const void *p, char *err, size_t len)
+{
+	const struct rt_hog_opts *o = p;
+
+	if (o->busy * 2 > o->every) {
+		snprintf(err, len, "busy = %lld ns is more than half of every = %lld ns: the hog must leave the CPU at least half the time",
+			 (long long)o->busy, (long long)o->every);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int64_t mono_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (int64_t)t.tv_sec * NS_PER_S + t.tv_nsec;
+}
+
+static int64_t rt_hog_run(struct load_ctx *ctx)
+{
+	const struct rt_hog_opts *o = ctx->opts;
+	struct sched_param sp = { .sched_priority = (int)o->priority };
+	int rc;
+
+	if (sched_setscheduler(0, SCHED_FIFO, &sp) != 0)
+		return -errno;	/* EPERM: no real-time privilege */
+	rc = ctx->ready(ctx);
+	int64_t next = mono_ns() + o->every;
+
+	while (rc == 0 && !atomic_load_explicit(ctx->stop, memory_order_relaxed)) {
+		struct timespec t = { next / NS_PER_S, next % NS_PER_S };
+
+		if (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &t, NULL) == EINTR)
+			continue;
+		int64_t from = mono_ns();
+
+		while (mono_ns() - from < o->busy &&
+		       !atomic_load_explicit(ctx->stop, memory_order_relaxed))
+			;	/* the disturbance itself, bounded by busy */
+		load_count(ctx, 0, 1);
+		next += o->every;
+		if (next < mono_ns())	/* throttled or stopped for a while */
+			next = mono_ns() + o->every;
+	}
+	return rc ? rc : (int64_t)load_total(ctx);
+}
+
+const struct load_ops load_rt_hog = {
+	.name = "rt-hog",
+	.help = "a SCHED_FIFO thread busy for `busy` every `every`: a known disturbance for spike captures",
+	.options = rt_hog_options,
+	.opts_size = sizeof(struct rt_hog_opts),
+	.check = rt_hog_check,
+	.run = rt_hog_run,
+};

@@ -1,0 +1,185 @@
+#!/usr/bin/env bats
+# [trace] mode = spikes: captures, attribution, the instance's lifetime.
+
+load helper
+
+TRACEFS=/sys/kernel/tracing
+
+# hog_config [EXTRA-TRACE-LINES...]: a measured thread at priority 80 on
+# CPU 1 and an rt-hog at 95 on the same CPU, busy 6 ms every 200 ms; a
+# capture above 4 ms (well above this VM's own spikes, ~2.5 ms at worst)
+hog_config() {
+	write_config c.ini <<EOC
+[campaign]
+name = t
+duration = 2s
+output = $WORK/out
+
+[matrix]
+load = hog
+affinity = 1
+priority = 80
+
+[load.hog]
+type = rt-hog
+cpus = 1
+priority = 95
+busy = 6ms
+every = 200ms
+
+[trace]
+mode = spikes
+threshold = 4ms
+captures = 3
+EOC
+	for line in "$@"; do echo "$line" >>c.ini; done
+}
+
+# the top-level tracing state latlab must never change
+top_state() {
+	for f in tracing_on current_tracer trace_clock set_event buffer_size_kb \
+		 tracing_cpumask; do
+		echo "$f: $(cat $TRACEFS/$f)"
+	done
+	ls $TRACEFS/instances
+}
+
+setup_file() {
+	[ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs"
+	mount | grep -q " $TRACEFS type tracefs" || mount -t tracefs nodev $TRACEFS
+}
+
+@test "rt-hog: every capture names the hog as an rt-thread with >= 80% of the latency" {
+	hog_config
+	before=$(top_state)
+	run timeout 60 "$LATLAB" run c.ini -q
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	D=$(cell_dir "$WORK/out/t" '0000-*')
+	n=$(col "$D/spikes.csv" capture | wc -l)
+	[ "$n" -ge 1 ] && [ "$n" -le 3 ] || { cat "$D/spikes.csv"; false; }
+	paste -d' ' <(col "$D/spikes.csv" culprit_kind) <(col "$D/spikes.csv" culprit_ns) \
+		<(col "$D/spikes.csv" latency_ns) <(col "$D/spikes.csv" complete) |
+	while read -r kind cns lat complete; do
+		[ "$kind" = rt-thread ] && [ "$complete" = 1 ] &&
+			[ $((cns * 100)) -ge $((lat * 80)) ] || { cat "$D/spikes.csv"; false; }
+	done
+	# the hog, by name and pid, one process for every capture
+	[ "$(col "$D/spikes.csv" culprit | sort -u | wc -l)" -eq 1 ]
+	col "$D/spikes.csv" culprit | grep -Eq '^latload:[0-9]+ \(SCHED_FIFO 95\)$'
+	# the parts add up to the latency (the tolerance: none)
+	awk -F, 'NR > 1 { s = 0; for (i = 6; i <= 13; i++) s += $i; if (s != $5) exit 1 }' "$D/spikes.csv"
+	# the readable trace, with the marker, for every capture
+	for i in $(seq "$n"); do
+		grep -q 'print: tracing_mark_write: latlab spike: thread 0' "$D/trace-$i.txt"
+		grep -q 'culprit' "$D/trace-$i.txt"
+	done
+	[ ! -e "$D/trace-$((n + 1)).txt" ]
+	# the why column, in cells.csv and cell.ini
+	col "$WORK/out/t/cells.csv" why | grep -q '^rt-thread: latload:'
+	grep -q '^why = rt-thread: latload:' "$D/cell.ini"
+	# the instance is gone; the top level is as it was
+	[ "$(top_state)" = "$before" ]
+	! ls $TRACEFS/instances | grep -q '^latlab-'
+}
+
+@test "a threshold never reached: an empty spikes.csv, no trace files, no why" {
+	hog_config
+	sed -i 's/^threshold = 4ms/threshold = 10s/; s/^load = hog/load = none/' c.ini
+	run timeout 60 "$LATLAB" run c.ini -q
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	D=$(cell_dir "$WORK/out/t" '0000-*')
+	[ "$(wc -l <"$D/spikes.csv")" -eq 1 ]
+	! ls "$D" | grep -q '^trace-'
+	grep -q '^captures = 0$' "$D/cell.ini"
+	grep -q '^tracefs = ' "$D/sysinfo.ini"
+}
+
+@test "an event this kernel lacks: the cell runs and says what it could not trace" {
+	hog_config "events = sched:no_such_event"
+	sed -i 's/^load = hog/load = none/' c.ini
+	run timeout 60 "$LATLAB" run c.ini -q
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	D=$(cell_dir "$WORK/out/t" '0000-*')
+	grep -q 'cannot trace: .*sched:no_such_event' "$D/log.txt"
+	grep -q '^trace_missing = .*sched:no_such_event' "$D/cell.ini"
+}
+
+@test "no tracefs: exit 2 with file:line before anything is written" {
+	hog_config
+	mkdir -p "$WORK/none"
+	LATLAB_TRACEFS="$WORK/none" run "$LATLAB" run c.ini -q
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"c.ini:19: [trace] mode = spikes: no usable tracefs at $WORK/none"* ]] || { echo "$output"; false; }
+	[ ! -e "$WORK/out" ]
+}
+
+@test "bad [trace] and rt-hog options: exit 2 with file:line" {
+	hog_config "events = sched"
+	run "$LATLAB" run c.ini
+	[ "$status" -eq 2 ] && [[ "$output" == *"c.ini:22: events: 'sched' is not system:event"* ]] || { echo "$output"; false; }
+	hog_config
+	sed -i 's/^busy = 6ms/busy = 150ms/' c.ini
+	run "$LATLAB" run c.ini
+	[ "$status" -eq 2 ] && [[ "$output" == *"c.ini:"*"busy"* ]] || { echo "$output"; false; }
+	hog_config
+	sed -i 's/^busy = 6ms/busy = 150ms/; s/^every = 200ms/every = 1s/' c.ini
+	run "$LATLAB" run c.ini
+	[ "$status" -eq 2 ] && [[ "$output" == *"100ms"* ]] || { echo "$output"; false; }
+	hog_config "mode = always"
+	run "$LATLAB" run c.ini
+	[ "$status" -eq 2 ] && [[ "$output" == *"c.ini:22:"*"off|spikes"* ]] || { echo "$output"; false; }
+}
+
+@test "a kernel variant's trace = off wins over [trace] mode = spikes" {
+	hog_config
+	sed -i 's/^load = hog/load = none\nkernel = here/' c.ini
+	printf '\n[kernel.here]\nmatch = any\ntrace = off\n' >>c.ini
+	run timeout 60 "$LATLAB" run c.ini -q
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	D=$(cell_dir "$WORK/out/t" '0000-*')
+	[ ! -e "$D/spikes.csv" ]
+	! grep -q '^why' "$D/cell.ini"
+}
+
+# wait_instance PID: until latlab-PID exists (up to 20 s)
+wait_instance() {
+	for _ in $(seq 200); do
+		[ -d "$TRACEFS/instances/latlab-$1" ] && return 0
+		sleep 0.1
+	done
+	echo "no instance latlab-$1"
+	false
+}
+
+@test "SIGINT mid-cell: the instance is removed, the top level untouched" {
+	hog_config
+	before=$(top_state)
+	setsid "$LATLAB" run c.ini --duration 30s -q >"$WORK/log" 2>&1 &
+	pid=$!
+	wait_instance "$pid"
+	kill -INT "$pid"
+	wait "$pid" && st=0 || st=$?
+	[ "$st" -eq 130 ] || { cat "$WORK/log"; false; }
+	[ ! -d "$TRACEFS/instances/latlab-$pid" ]
+	[ "$(top_state)" = "$before" ]
+}
+
+@test "SIGKILL mid-cell: the resumed run removes the instance left behind" {
+	hog_config
+	sed -i 's/^duration = 2s/duration = 5s/' c.ini
+	setsid "$LATLAB" run c.ini -q >"$WORK/log" 2>&1 &
+	pid=$!
+	wait_instance "$pid"
+	kill -KILL "$pid"
+	wait "$pid" || true
+	for _ in $(seq 100); do
+		[ -z "$(ps -o pid= -s "$pid")" ] && break
+		sleep 0.1
+	done
+	[ -d "$TRACEFS/instances/latlab-$pid" ]
+	run timeout 60 "$LATLAB" run c.ini
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[[ "$output" == *"removed 1 tracing instance a killed latlab left behind"* ]] || { echo "$output"; false; }
+	[ ! -d "$TRACEFS/instances/latlab-$pid" ]
+	! ls $TRACEFS/instances | grep -q '^latlab-'
+}
