@@ -176,6 +176,68 @@ struct page {
 	int pdf;
 };
 
+/*
+ * Why each side was late: its captures by culprit kind (count, and the
+ * share of the captured latency), side by side. Nothing when no side traced.
+ */
+static void culprit_kinds(FILE *fp, const struct cmp *c)
+{
+	static const char *const kinds[] = {
+		"timer", "irq", "softirq", "nmi", "rt-thread", "blocking",
+		"unexplained", "return", "incomplete",
+	};
+	enum { NKINDS = sizeof(kinds) / sizeof(kinds[0]) };
+	int count[MAX_SIDES][NKINDS] = { { 0 } }, total[MAX_SIDES] = { 0 }, traced = 0;
+	double ns[MAX_SIDES][NKINDS] = { { 0 } }, all[MAX_SIDES] = { 0 };
+
+	for (int i = 0; i < c->nsides; i++)
+		for (int r = 0; r < c->nrows; r++) {
+			const struct tcell *t = c->rows[r].in[i];
+
+			traced |= t && t->traced;
+			for (int k = 0; t && k < t->nspikes; k++) {
+				const struct tspike *sp = &t->spikes[k];
+
+				for (int j = 0; j < NKINDS; j++)
+					if (strcmp(sp->kind, kinds[j]) == 0) {
+						count[i][j]++;
+						ns[i][j] += (double)sp->latency_ns;
+					}
+				total[i]++;
+				all[i] += (double)sp->latency_ns;
+			}
+		}
+	if (!traced)
+		return;
+	fputs("<h2>Why it was late: culprits of the spike captures</h2>\n"
+	      "<p>Captures per culprit kind (their share of the captured latency), per "
+	      "side, over every cell it traced. A kind no side has is left out.</p>\n"
+	      "<table>\n<tr><th class=\"l\">culprit kind</th>", fp);
+	for (int i = 0; i < c->nsides; i++) {
+		fputs("<th>", fp);
+		html_text(fp, c->label[i]);
+		fputs("</th>", fp);
+	}
+	fputs("</tr>\n", fp);
+	for (int j = 0; j < NKINDS; j++) {
+		int any = 0;
+
+		for (int i = 0; i < c->nsides; i++)
+			any |= count[i][j] > 0;
+		if (!any)
+			continue;
+		fprintf(fp, "<tr><td class=\"l\">%s</td>", kinds[j]);
+		for (int i = 0; i < c->nsides; i++)
+			fprintf(fp, "<td>%d (%.0f %%)</td>", count[i][j],
+				all[i] > 0 ? 100.0 * ns[i][j] / all[i] : 0.0);
+		fputs("</tr>\n", fp);
+	}
+	fputs("<tr><td class=\"l\">captures</td>", fp);
+	for (int i = 0; i < c->nsides; i++)
+		fprintf(fp, "<td>%d</td>", total[i]);
+	fputs("</tr>\n</table>\n", fp);
+}
+
 static void fill_page(FILE *fp, void *arg)
 {
 	struct page *pg = arg;
@@ -237,7 +299,9 @@ static void fill_page(FILE *fp, void *arg)
 		verdict(fp, c, row);
 		fputs("</td></tr>\n", fp);
 	}
-	fputs("</table>\n<h2>Figures</h2>\n", fp);
+	fputs("</table>\n", fp);
+	culprit_kinds(fp, c);
+	fputs("<h2>Figures</h2>\n", fp);
 	for (int r = 0; r < c->nrows; r++) {
 		if (c->rows[r].count < 2)
 			continue;

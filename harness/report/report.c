@@ -283,6 +283,23 @@ static int figures(struct report *r, char *err, size_t errlen)
 
 		if (!c->measured)
 			continue;
+		if (c->nspikes > 0 && rc == 0) {
+			char caption[256], rel[200];
+
+			vars[0] = '\0';
+			snprintf(path, sizeof(path), "%s/spikes.csv", c->dir);
+			plot_var(vars, sizeof(vars), "in", path);
+			snprintf(title, sizeof(title), "%s, %s (%s): %s — spike captures",
+				 c->host, c->release, c->kernel, c->id);
+			plot_var(vars, sizeof(vars), "title", title);
+			snprintf(rel, sizeof(rel), "fig/spikes-%.150s", c->id);
+			snprintf(base, sizeof(base), "%s/%s", r->out, rel);
+			rc = plot_render(&r->plot, "spikes.gp", base, vars, err, errlen);
+			snprintf(caption, sizeof(caption),
+				 "%s: each spike capture's latency, by part (docs/spikes.md)", c->id);
+			if (rc == 0)
+				rc = add_figure(r, rel, caption);
+		}
 		for (int k = 0; rc == 0 && k < 2; k++) {
 			char caption[256], rel[200];
 
@@ -411,7 +428,7 @@ static void html_cells(FILE *fp, const struct report *r)
 	      "<th>interval µs</th><th>prio</th><th>size</th><th class=\"l\">status</th>"
 	      "<th>samples</th><th>min</th><th>p50</th><th>p99</th><th>p99.99</th><th>max</th>"
 	      "<th>response max</th><th>overruns</th><th>errors</th><th>load ops/s</th>"
-	      "<th class=\"l\">files</th></tr>\n", fp);
+	      "<th class=\"l\">why (worst capture)</th><th class=\"l\">files</th></tr>\n", fp);
 	for (int i = 0; i < r->t.n; i++) {
 		const struct tcell *c = &r->t.cell[i];
 		const char *files[] = { "summary.csv", "hist.csv", "series.csv",
@@ -452,6 +469,8 @@ static void html_cells(FILE *fp, const struct report *r)
 			fputs("<td colspan=\"10\"></td>", fp);
 		}
 		fputs("<td class=\"l\">", fp);
+		html_text(fp, c->why);
+		fputs("</td><td class=\"l\">", fp);
 		if (strcmp(c->status, "pending") != 0)
 			for (size_t k = 0; k < sizeof(files) / sizeof(files[0]); k++) {
 				fputs("<a href=\"../", fp);
@@ -460,10 +479,74 @@ static void html_cells(FILE *fp, const struct report *r)
 				html_text(fp, files[k]);
 				fputs("</a> ", fp);
 			}
+		if (c->traced) {
+			fputs("<a href=\"../", fp);
+			html_printf(fp, "%s/%s/%s/spikes.csv", c->host, c->release, c->id);
+			fputs("\">spikes.csv</a> ", fp);
+		}
 		fputs("</td></tr>\n", fp);
 	}
 	fputs("</table>\n<p>Whole tree: <a href=\"../cells.csv\">cells.csv</a> "
 	      "<a href=\"../campaign.ini\">campaign.ini</a> <a href=\"../state\">state</a></p>\n", fp);
+}
+
+/* Per cell with captures: each capture's parts and its culprit. */
+static void html_spikes(FILE *fp, const struct report *r)
+{
+	static const char *const heads[8] = {
+		"timer", "irq", "softirq", "nmi", "rt-thread", "blocking",
+		"unexplained", "return",
+	};
+	int any = 0;
+
+	for (int i = 0; i < r->t.n; i++)
+		any |= r->t.cell[i].nspikes > 0;
+	if (!any)
+		return;
+	fputs("<h2>Spike captures</h2>\n<p>Why the late wake-ups were late: each capture's "
+	      "latency split into parts (µs) from the kernel's events, the largest "
+	      "contributor is the culprit (docs/spikes.md explains how to read them). <i>incomplete</i>: the trace did not cover "
+	      "the window; nothing is guessed.</p>\n", fp);
+	for (int i = 0; i < r->t.n; i++) {
+		const struct tcell *c = &r->t.cell[i];
+
+		if (!c->nspikes)
+			continue;
+		fputs("<h3>", fp);
+		html_text(fp, c->id);
+		fputs("</h3>\n<table>\n<tr><th>capture</th><th>thread</th><th>at ms</th>"
+		      "<th>latency</th>", fp);
+		for (int p = 0; p < 8; p++)
+			fprintf(fp, "<th>%s</th>", heads[p]);
+		fputs("<th class=\"l\">culprit</th><th class=\"l\">trace</th></tr>\n", fp);
+		for (int k = 0; k < c->nspikes; k++) {
+			const struct tspike *s = &c->spikes[k];
+
+			fprintf(fp, "<tr><td>%lld</td><td>%lld</td><td>%.1f</td>",
+				    (long long)s->capture, (long long)s->thread,
+				    (double)s->t_ns / 1e6);
+			td_us(fp, s->latency_ns);
+			for (int p = 0; p < 8; p++) {
+				if (s->complete)
+					td_us(fp, s->part_ns[p]);
+				else
+					fputs("<td></td>", fp);
+			}
+			fputs("<td class=\"l\">", fp);
+			html_text(fp, s->kind);
+			if (s->culprit[0]) {
+				fputs(": ", fp);
+				html_text(fp, s->culprit);
+				html_printf(fp, " (%.0f %%)", s->latency_ns ?
+					    100.0 * (double)s->culprit_ns / (double)s->latency_ns : 0.0);
+			}
+			fputs("</td><td class=\"l\"><a href=\"../", fp);
+			html_printf(fp, "%s/%s/%s/trace-%lld.txt", c->host, c->release, c->id,
+				    (long long)s->capture);
+			fprintf(fp, "\">trace-%lld.txt</a></td></tr>\n", (long long)s->capture);
+		}
+		fputs("</table>\n", fp);
+	}
 }
 
 static void html_figures(FILE *fp, const struct report *r, int pdf)
@@ -521,6 +604,7 @@ static void fill_index(FILE *fp, void *arg)
 	html_damaged(fp, &r->t);
 	html_sysinfo(fp, r);
 	html_cells(fp, r);
+	html_spikes(fp, r);
 	html_figures(fp, r, pg->pdf);
 	html_foot(fp);
 }

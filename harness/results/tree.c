@@ -223,6 +223,59 @@ static int load_rate(const char *dir, double *sum, char *err, size_t len)
 	return rc;
 }
 
+/* spikes.csv, where the cell traced: each capture, checked. */
+static int read_spikes(struct tcell *c, char *err, size_t len)
+{
+	static const char *const parts[8] = {
+		"timer_ns", "irq_ns", "softirq_ns", "nmi_ns", "rt_threads_ns",
+		"blocking_ns", "unexplained_ns", "return_ns",
+	};
+	struct csv_table t;
+	char path[PATH_MAX + 600];
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/spikes.csv", c->dir);
+	rc = csv_table_read(path, &t, err, len);
+	if (rc == -ENOENT)
+		return 0;
+	if (rc)
+		return rc;
+	rc = has_columns(&t, SPIKES_COLUMNS, err, len);
+	c->spikes = t.nrows > 1 ? calloc((size_t)t.nrows - 1, sizeof(*c->spikes)) : NULL;
+	if (rc == 0 && t.nrows > 1 && !c->spikes)
+		rc = -ENOMEM;
+	for (int r = 1; rc == 0 && r < t.nrows; r++) {
+		struct tspike *s = &c->spikes[r - 1];
+
+		rc = row_ints(&t, r, "capture,thread,t_ns,latency_ns,complete", err, len);
+		if (rc)
+			break;
+		s->capture = csv_table_checked(&t, r, "capture");
+		s->thread = csv_table_checked(&t, r, "thread");
+		s->t_ns = csv_table_checked(&t, r, "t_ns");
+		s->latency_ns = csv_table_checked(&t, r, "latency_ns");
+		s->complete = csv_table_checked(&t, r, "complete") == 1;
+		copy(s->kind, sizeof(s->kind), field(&t, r, "culprit_kind"));
+		copy(s->culprit, sizeof(s->culprit), field(&t, r, "culprit"));
+		if (!s->complete)
+			continue;	/* its parts are empty: not guessed */
+		for (int p = 0; rc == 0 && p < 8; p++) {
+			rc = row_ints(&t, r, parts[p], err, len);
+			s->part_ns[p] = rc ? 0 : csv_table_checked(&t, r, parts[p]);
+		}
+		if (rc == 0)
+			rc = row_ints(&t, r, "culprit_ns", err, len);
+		if (rc == 0)
+			s->culprit_ns = csv_table_checked(&t, r, "culprit_ns");
+	}
+	if (rc == 0) {
+		c->traced = 1;
+		c->nspikes = t.nrows > 1 ? t.nrows - 1 : 0;
+	}
+	csv_table_free(&t);
+	return rc;
+}
+
 /* The exact min and max over threads, from cells.csv's rows of a metric. */
 static void exact_bounds(struct hist *h, const struct csv_table *t,
 			 const char *id, const char *metric)
@@ -308,6 +361,7 @@ static int add_cell(struct tree *t, const struct csv_table *cs, int r,
 	copy(c->status, sizeof(c->status), field(cs, r, "status"));
 	copy(c->reason, sizeof(c->reason), field(cs, r, "reason"));
 	copy(c->policy, sizeof(c->policy), field(cs, r, "policy"));
+	copy(c->why, sizeof(c->why), field(cs, r, "why"));
 	if (check_rows(c, cs, r, err, len))
 		return -EINVAL;
 	c->index = csv_table_checked(cs, r, "index");
@@ -375,7 +429,8 @@ static int measure_cell(struct tcell *c, const struct csv_table *cs, char *err,
 	exact_bounds(c->wakeup, cs, c->id, "wakeup");
 	exact_bounds(c->response, cs, c->id, "response");
 	c->measured = c->wakeup->count > 0;
-	return load_rate(c->dir, &c->load_ops_per_s, err, len);
+	rc = read_spikes(c, err, len);
+	return rc ? rc : load_rate(c->dir, &c->load_ops_per_s, err, len);
 }
 
 /* A cell whose files cannot be trusted: kept in the list, not measured. */
@@ -383,7 +438,10 @@ static int mark_bad(struct tree *t, struct tcell *c, const char *why)
 {
 	free(c->wakeup);
 	free(c->response);
+	free(c->spikes);
 	c->wakeup = c->response = NULL;
+	c->spikes = NULL;
+	c->nspikes = c->traced = 0;
 	c->measured = 0;
 	c->nthreads = 0;
 	c->bad = strdup(why);
@@ -438,6 +496,7 @@ void tree_free(struct tree *t)
 		free(t->cell[i].bad);
 		free(t->cell[i].wakeup);
 		free(t->cell[i].response);
+		free(t->cell[i].spikes);
 	}
 	free(t->cell);
 	memset(t, 0, sizeof(*t));

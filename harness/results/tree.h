@@ -12,6 +12,15 @@
 #include "hist.h"
 #include "results.h"
 
+/* One row of a cell's spikes.csv. */
+struct tspike {
+	int64_t capture, thread, latency_ns, t_ns;
+	int complete;
+	int64_t part_ns[8];	/* timer .. return, in spikes.csv's order */
+	int64_t culprit_ns;
+	char culprit[96], kind[16];
+};
+
 struct tcell {
 	char id[160], host[128], release[128], kernel[64], load[64],
 		workload[64], threads[16], affinity[64], status[16],
@@ -26,6 +35,10 @@ struct tcell {
 	double load_ops_per_s;	/* sum of load.csv */
 	int nthreads;
 	char *bad;		/* why its files cannot be trusted; NULL if fine */
+	char why[160];		/* cells.csv's why ("" in trees from before it) */
+	int traced;		/* it has a spikes.csv */
+	struct tspike *spikes;	/* nspikes rows of it, owned */
+	int nspikes;
 };
 
 struct tree {

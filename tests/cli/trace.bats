@@ -80,6 +80,17 @@ setup_file() {
 	# the instance is gone; the top level is as it was
 	[ "$(top_state)" = "$before" ]
 	! ls $TRACEFS/instances | grep -q '^latlab-'
+	# the report: a table per cell with captures and the stacked bars
+	run "$LATLAB" report "$WORK/out/t" -q
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	grep -q '<h2>Spike captures</h2>' "$WORK/out/t/report/index.html"
+	grep -q 'rt-thread: latload:[0-9]* (SCHED_FIFO 95) ([89][0-9] %\|rt-thread: latload:[0-9]* (SCHED_FIFO 95) (100 %' "$WORK/out/t/report/index.html"
+	[ -s "$WORK/out/t/report/fig/spikes-$(basename "$D").png" ]
+	# compare: the culprit kinds side by side
+	mkdir "$WORK/b" && cp -r "$WORK/out/t" "$WORK/b/t"
+	run "$LATLAB" compare "$WORK/out/t" "$WORK/b/t" -o "$WORK/cmp"
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	grep -q "<tr><td class=\"l\">rt-thread</td><td>$n (100 %)</td><td>$n (100 %)</td></tr>" "$WORK/cmp/index.html"
 }
 
 @test "a threshold never reached: an empty spikes.csv, no trace files, no why" {
