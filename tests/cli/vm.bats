@@ -376,3 +376,21 @@ EOS
 	! grep -q 'only a few' "$c/hist.csv"
 	[ -z "$(find "$WORK/out" -name '*.incoming')" ]
 }
+
+@test "qemu: [trace] mode = spikes in the Debian rt guest brings back spikes.csv and trace-N.txt" {
+	vm_setup
+	vm_config "rt" "none"
+	sed -i 's/^threads = all/threads = 1/' c.ini
+	# TCG's own spikes are hundreds of µs: a low threshold always fires
+	printf '\n[trace]\nmode = spikes\nthreshold = 50us\ncaptures = 2\n' >>c.ini
+	run timeout 200 "$LATLAB" run c.ini
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	C=$(echo "$WORK"/out/v/*/*/0000-*)
+	[ -s "$C/spikes.csv" ] || { cat "$C/log.txt"; false; }
+	n=$(col "$C/spikes.csv" capture | wc -l)
+	[ "$n" -ge 1 ] && [ "$n" -le 2 ] || { cat "$C/spikes.csv"; false; }
+	grep -q 'print: tracing_mark_write: latlab spike' "$C/trace-1.txt"
+	grep -q 'sched_switch' "$C/trace-1.txt"
+	grep -q '^tracefs = /sys/kernel/tracing' "$C/sysinfo.ini"
+	grep -q '^trace = spikes' "$C/cell.ini"
+}
