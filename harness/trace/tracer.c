@@ -560,12 +560,20 @@ static void write_trace(FILE *fp, void *arg)
 				(long long)a->item[i].ns, a->item[i].name,
 				i == a->culprit ? "   <- culprit" : "");
 	}
+	/* through the marker, however long the thread took to write it */
+	int64_t end = trap->woke + WINDOW_AFTER_NS;
+	for (int i = 0; i < f->c->n; i++)
+		if (f->c->ev[i].kind == TEV_MARKER && f->c->ev[i].ts >= trap->woke &&
+		    f->c->ev[i].ts > end) {
+			end = f->c->ev[i].ts;
+			break;
+		}
 	fprintf(fp, "#\n# %12s  %s\n", "us from wake", "event (CPU of the thread only)");
 	for (int i = 0; i < f->c->n; i++) {
 		const struct tev *e = &f->c->ev[i];
 
 		if (!f->c->text[i] || e->ts < trap->intended - WINDOW_BEFORE_NS ||
-		    e->ts > trap->woke + WINDOW_AFTER_NS)
+		    e->ts > end)
 			continue;
 		fprintf(fp, "%14.3f  %s\n", (double)(e->ts - trap->intended) / 1000.0,
 			f->c->text[i]);
