@@ -360,6 +360,14 @@ int attrib_explain(struct tev *evs, int n, const struct spike_query *q,
 		if (o[i].e->kind == TEV_SWITCH && o[i].e->next_pid == q->tid &&
 		    o[i].ts >= a->expiry)
 			a->switch_in = o[i].ts;
+	/* no switch traced (out of idle, on some kernels): its own first event bounds it */
+	const char *switched = "";
+	for (int i = first; i < no && !a->switch_in; i++)
+		if (o[i].e->pid == q->tid && o[i].e->kind != TEV_LOST &&
+		    !o[i].nmi_entry && o[i].ts >= a->expiry) {
+			a->switch_in = o[i].ts;
+			switched = "; switch-in from the thread's first event (no switch traced)";
+		}
 	if (!a->switch_in) {
 		set_incomplete(a, "no switch to the thread on CPU %d after its wake-up",
 			       q->cpu);
@@ -395,7 +403,7 @@ int attrib_explain(struct tev *evs, int n, const struct spike_query *q,
 	}
 	label_segment(a, &s, q, last, q->woke);
 	a->complete = 1;
-	snprintf(a->note, sizeof(a->note), "expiry from %s", how);
+	snprintf(a->note, sizeof(a->note), "expiry from %s%s", how, switched);
 	for (int i = 0; i < a->nitems; i++)
 		if (a->culprit < 0 || a->item[i].ns > a->item[a->culprit].ns)
 			a->culprit = i;

@@ -291,6 +291,24 @@ static void test_buffer_begins_late(void **state)
 	assert_non_null(strstr(a.note, "begins 300 ns after"));
 }
 
+/* No switch to the thread traced: its own first event bounds the wait. */
+static void test_untraced_switch_in(void **state)
+{
+	struct seq s = { .n = 0 };
+	struct attribution a;
+
+	(void)state;
+	slept(&s);
+	fires(&s, 1000, 0);
+	ev(&s, 1500, TEV_MARKER, TID);
+	explain(&s, 1600, &a);
+	assert_true(a.complete);
+	assert_int_equal(a.switch_in, 1500);
+	assert_int_equal(a.part_ns[PART_UNEXPLAINED], 490);
+	assert_int_equal(a.part_ns[PART_RETURN], 100);
+	assert_non_null(strstr(a.note, "no switch traced"));
+}
+
 /* No expiry and no wake-up of the thread in the trace: incomplete. */
 static void test_no_wakeup(void **state)
 {
@@ -328,6 +346,7 @@ int main(void)
 		cmocka_unit_test(test_overflow_incomplete),
 		cmocka_unit_test(test_loss_before_window),
 		cmocka_unit_test(test_buffer_begins_late),
+		cmocka_unit_test(test_untraced_switch_in),
 		cmocka_unit_test(test_no_wakeup),
 		cmocka_unit_test(test_bad_query),
 	};
