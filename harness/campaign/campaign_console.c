@@ -95,6 +95,7 @@ void cp_brief(struct chan_brief *b, const struct cell_result *res)
 	b->wakeup[4] = w->count ? w->max : 0;
 	b->response_p99 = hist_percentile(r, 99);
 	b->response_max = r->count ? r->max : 0;
+	cell_why(res, b->why, sizeof(b->why));
 out:
 	free(w);
 	free(r);
@@ -148,11 +149,15 @@ void cp_print_table(const struct campaign *cp, FILE *out)
 	for (int i = 0; i < cp->ncells; i++)
 		if ((int)strlen(cp->cells[i].id) > w)
 			w = (int)strlen(cp->cells[i].id);
+	int why = 0;
+
+	for (int i = 0; i < cp->ncells; i++)
+		why |= cp->brief[i].why[0] != 0;
 	fprintf(out, "\n%-*s %-11s %8s %5s %5s | %-36s | %s\n", w, "", "", "",
 		"", "", "           wakeup latency (us)", "response (us)");
-	fprintf(out, "%-*s %-11s %8s %5s %5s | %6s %6s %6s %7s %7s | %6s %7s\n",
+	fprintf(out, "%-*s %-11s %8s %5s %5s | %6s %6s %6s %7s %7s | %6s %7s%s\n",
 		w, "cell", "status", "samples", "ovrun", "err", "min", "p50",
-		"p99", "p99.99", "max", "p99", "max");
+		"p99", "p99.99", "max", "p99", "max", why ? " | why (worst capture)" : "");
 	for (int i = 0; i < cp->ncells; i++) {
 		const struct chan_brief *b = &cp->brief[i];
 
@@ -163,13 +168,14 @@ void cp_print_table(const struct campaign *cp, FILE *out)
 				? " (from an earlier run: see cells.csv)" : "");
 			continue;
 		}
-		fprintf(out, " %8llu %5llu %5llu | %6.1f %6.1f %6.1f %7.1f %7.1f | %6.1f %7.1f\n",
+		fprintf(out, " %8llu %5llu %5llu | %6.1f %6.1f %6.1f %7.1f %7.1f | %6.1f %7.1f%s%s\n",
 			(unsigned long long)b->samples,
 			(unsigned long long)b->overruns,
 			(unsigned long long)b->errors, b->wakeup[0] / 1e3,
 			b->wakeup[1] / 1e3, b->wakeup[2] / 1e3,
 			b->wakeup[3] / 1e3, b->wakeup[4] / 1e3,
-			b->response_p99 / 1e3, b->response_max / 1e3);
+			b->response_p99 / 1e3, b->response_max / 1e3,
+			why ? " | " : "", b->why);
 	}
 }
 

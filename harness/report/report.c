@@ -283,7 +283,10 @@ static int figures(struct report *r, char *err, size_t errlen)
 
 		if (!c->measured)
 			continue;
-		if (c->nspikes > 0 && rc == 0) {
+		int complete = 0;	/* an incomplete capture has no bar to draw */
+		for (int k = 0; k < c->nspikes; k++)
+			complete += c->spikes[k].complete;
+		if (complete > 0 && rc == 0) {
 			char caption[256], rel[200];
 
 			vars[0] = '\0';

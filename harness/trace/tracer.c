@@ -364,6 +364,14 @@ struct collect {
 	int oom;
 };
 
+/* A task name from the trace, made one printable line (it goes into INI values). */
+static void clean(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = '?';
+}
+
 static int64_t field(struct tep_event *e, struct tep_record *r, const char *name)
 {
 	unsigned long long v = 0;
@@ -384,6 +392,7 @@ static void field_str(struct tep_event *e, struct tep_record *r, const char *nam
 		return;
 	}
 	snprintf(out, len, "%.*s", n, p);
+	clean(out);
 }
 
 static const char *softirq_name(int64_t vec)
@@ -432,6 +441,7 @@ static int collect_one(struct tep_event *e, struct tep_record *r, int cpu, void 
 	v->pid = tep_data_pid(t->tep, r);
 	snprintf(v->comm, sizeof(v->comm), "%s", v->pid == 0 ? "<idle>" :
 		 tep_data_comm_from_pid(t->tep, v->pid));
+	clean(v->comm);
 	if (e->id == t->id_switch) {
 		v->kind = TEV_SWITCH;
 		v->prev_pid = (int)field(e, r, "prev_pid");

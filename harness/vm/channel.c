@@ -63,6 +63,14 @@ void chan_brief_format(const struct chan_brief *b, char *buf, size_t len)
 		 b->samples, b->overruns, b->errors, b->wakeup[0], b->wakeup[1],
 		 b->wakeup[2], b->wakeup[3], b->wakeup[4], b->response_p99,
 		 b->response_max);
+	if (b->why[0]) {	/* the rest of the line; one line whatever it holds */
+		size_t n = strlen(buf);
+
+		snprintf(buf + n, len - n, " why=%s", b->why);
+		for (char *p = buf + n; *p; p++)
+			if ((unsigned char)*p < 0x20 || *p == 0x7f)
+				*p = '?';
+	}
 }
 
 int chan_brief_parse(const char *args, struct chan_brief *b)
@@ -74,10 +82,13 @@ int chan_brief_parse(const char *args, struct chan_brief *b)
 		   " %" SCNd64 " %" SCNd64 " %" SCNd64 " %" SCNd64 " %" SCNd64 "%n",
 		   &b->samples, &b->overruns, &b->errors, &b->wakeup[0],
 		   &b->wakeup[1], &b->wakeup[2], &b->wakeup[3], &b->wakeup[4],
-		   &b->response_p99, &b->response_max, &used) != 10 || args[used]) {
+		   &b->response_p99, &b->response_max, &used) != 10 ||
+	    (args[used] && strncmp(args + used, " why=", 5) != 0)) {
 		memset(b, 0, sizeof(*b));
 		return -EINVAL;
 	}
+	if (args[used])
+		snprintf(b->why, sizeof(b->why), "%s", args + used + 5);
 	b->measured = 1;
 	return 0;
 }

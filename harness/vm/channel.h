@@ -51,6 +51,7 @@ struct chan_brief {
 	uint64_t samples, overruns, errors;
 	int64_t wakeup[5];	/* min p50 p99 p99.99 max, ns */
 	int64_t response_p99, response_max;
+	char why[160];		/* the worst spike capture's culprit, or "" */
 };
 
 /* The brief verb's arguments for b. */

@@ -145,3 +145,26 @@ report_names() {
 	[ "$status" -eq 3 ]
 	[[ "$output" == *"$D/hist.csv:"*"count = '"* ]]
 }
+
+@test "spikes.csv damaged (a part that is not a number, a missing column): the line is named" {
+	damage
+	cat >"$D/spikes.csv" <<EOC
+capture,thread,cpu,t_ns,latency_ns,timer_ns,irq_ns,softirq_ns,nmi_ns,rt_threads_ns,blocking_ns,unexplained_ns,return_ns,culprit,culprit_kind,culprit_ns,complete,note
+1,0,0,1000,500,100,100,0,0,0,0,300,0,x:1,unexplained,300,1,ok
+2,0,0,2000,500,1OO,100,0,0,0,0,300,0,x:1,unexplained,300,1,ok
+EOC
+	report_names "$D/spikes.csv:3: timer_ns = '1OO' is not an integer"
+	damage
+	printf 'capture,thread,cpu\n1,0,0\n' >"$D/spikes.csv"
+	report_names "$D/spikes.csv:1: no column 't_ns'"
+	# an incomplete capture's empty parts are not damage
+	damage
+	cat >"$D/spikes.csv" <<EOC
+capture,thread,cpu,t_ns,latency_ns,timer_ns,irq_ns,softirq_ns,nmi_ns,rt_threads_ns,blocking_ns,unexplained_ns,return_ns,culprit,culprit_kind,culprit_ns,complete,note
+1,0,0,1000,500,,,,,,,,,,incomplete,,0,events were lost
+EOC
+	run timeout 60 "$LATLAB" report "$WORK/t" -q
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	grep -q '<h2>Spike captures</h2>' "$WORK/t/report/index.html"
+	grep -q '>incomplete</td>' "$WORK/t/report/index.html"
+}

@@ -52,8 +52,11 @@ setup_file() {
 @test "rt-hog: every capture names the hog as an rt-thread with >= 80% of the latency" {
 	hog_config
 	before=$(top_state)
-	run timeout 60 "$LATLAB" run c.ini -q
+	run timeout 60 "$LATLAB" run c.ini
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	# the end-of-run table's why column
+	[[ "$output" == *"| why (worst capture)"* ]] || { echo "$output"; false; }
+	echo "$output" | grep -Eq '^0000-.* \| rt-thread: latload:[0-9]+ \(SCHED_FIFO 95\)$' || { echo "$output"; false; }
 	D=$(cell_dir "$WORK/out/t" '0000-*')
 	n=$(col "$D/spikes.csv" capture | wc -l)
 	[ "$n" -ge 1 ] && [ "$n" -le 3 ] || { cat "$D/spikes.csv"; false; }

@@ -247,7 +247,9 @@ static void test_verb_table(void **state)
 	snprintf(line, sizeof(line), "latlab hello a b");
 	assert_int_equal(chan_parse(line, &args, &size), -1);
 
-	struct chan_brief b = { 1, 5, 1, 2, { -3, 4, 5, 6, 7 }, 8, 9 }, back;
+	struct chan_brief b = { .measured = 1, .samples = 5, .overruns = 1, .errors = 2,
+				 .wakeup = { -3, 4, 5, 6, 7 }, .response_p99 = 8,
+				 .response_max = 9 }, back;
 	char text[256];
 	chan_brief_format(&b, text, sizeof(text));
 	assert_int_equal(chan_brief_parse(text, &back), 0);
@@ -259,7 +261,16 @@ static void test_verb_table(void **state)
 		assert_int_equal(back.wakeup[i], b.wakeup[i]);
 	assert_int_equal(back.response_p99, 8);
 	assert_int_equal(back.response_max, 9);
+	assert_string_equal(back.why, "");
 	assert_int_equal(chan_brief_parse("1 2 3 4 5 6 7 8 9 10 11", &back), -EINVAL);
+	/* the worst capture's culprit rides at the end, one line whatever it holds */
+	snprintf(b.why, sizeof(b.why), "rt-thread: hog\n:12 (SCHED_FIFO 95)");
+	chan_brief_format(&b, text, sizeof(text));
+	assert_null(strchr(text, '\n'));
+	assert_int_equal(chan_brief_parse(text, &back), 0);
+	assert_string_equal(back.why, "rt-thread: hog?:12 (SCHED_FIFO 95)");
+	assert_int_equal(back.response_max, 9);
+	assert_int_equal(chan_brief_parse("1 2 3 4 5 6 7 8 9 10 wh=x", &back), -EINVAL);
 }
 
 int main(void)
