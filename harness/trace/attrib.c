@@ -131,6 +131,9 @@ static void label_segment(struct attribution *a, const struct cpu_state *s,
 
 		if (s->idle == IDLE_ANY)
 			snprintf(name, sizeof(name), "idle exit");
+		else if (state && strcmp(state, "POLL") == 0)	/* spinning: nothing to exit */
+			snprintf(name, sizeof(name), "late interrupt while idle polling (state %lld POLL)",
+				 (long long)s->idle);
 		else if (s->idle >= 0)
 			snprintf(name, sizeof(name), "idle exit (state %lld%s%s)",
 				 (long long)s->idle, state ? " " : "",

@@ -175,7 +175,7 @@ static void test_rt_thread(void **state)
 static const char *idle_names(void *arg, int state)
 {
 	(void)arg;
-	return state == 2 ? "C2" : NULL;
+	return state == 2 ? "C2" : state == 0 ? "POLL" : NULL;
 }
 
 /* The CPU sleeps in idle state 2 past the wake time: the idle exit is named. */
@@ -202,6 +202,11 @@ static void test_idle_exit(void **state)
 	assert_int_equal(a.part_ns[PART_IRQ], 20);
 	assert_int_equal(a.part_ns[PART_UNEXPLAINED], 20);	/* 1480-1500: idle, runnable */
 	assert_string_equal(culprit(&a), "idle exit (state 2 C2)");
+
+	/* polling in idle, there is nothing to exit: the interrupt itself was late */
+	s.ev[2].value = 0;
+	assert_int_equal(attrib_explain(s.ev, s.n, &q, &a), 0);
+	assert_string_equal(culprit(&a), "late interrupt while idle polling (state 0 POLL)");
 }
 
 /* After the wake-up nothing happens for 2 ms: unexplained, not folded in. */
