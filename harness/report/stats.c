@@ -1,0 +1,237 @@
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+
+#define MW_EXACT_MAX 10000	/* n * m up to which U's law is counted exactly */
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+double stats_median(const double *v, int n)
+{
+	double *s = malloc((size_t)n * sizeof(*s));
+	double m;
+
+	if (!s || n < 1) {
+		free(s);
+		return NAN;
+	}
+	memcpy(s, v, (size_t)n * sizeof(*s));
+	qsort(s, (size_t)n, sizeof(*s), cmp_double);
+	m = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+	free(s);
+	return m;
+}
+
+/*
+ * The number of orderings of n a's and m b's with u pairs (a before b),
+ * for every u, as a fraction of all of them: f(i, j, u) = f(i - 1, j,
+ * u - j) + f(i, j - 1, u), a layer of i at a time. Only additions, so
+ * no precision is lost to cancellation. NULL on no memory.
+ */
+static double *mw_law(int n, int m)
+{
+	int umax = n * m;
+	size_t w = (size_t)umax + 1;
+	double *prev = calloc((size_t)(m + 1) * w, sizeof(double));
+	double *cur = calloc((size_t)(m + 1) * w, sizeof(double));
+	double *law = malloc(w * sizeof(double));
+
+	if (!prev || !cur || !law) {
+		free(prev);
+		free(cur);
+		free(law);
+		return NULL;
+	}
+	for (int j = 0; j <= m; j++)
+		prev[(size_t)j * w] = 1;	/* i = 0: one ordering, u = 0 */
+	for (int i = 1; i <= n; i++) {
+		memset(cur, 0, (size_t)(m + 1) * w * sizeof(double));
+		cur[0] = 1;			/* j = 0 */
+		for (int j = 1; j <= m; j++)
+			for (int u = 0; u <= i * j; u++) {
+				double v = cur[(size_t)(j - 1) * w + u];
+
+				if (u >= j)
+					v += prev[(size_t)j * w + u - j];
+				cur[(size_t)j * w + u] = v;
+			}
+		double *t = prev;
+		prev = cur;
+		cur = t;
+	}
+	double total = 0;
+	for (int u = 0; u <= umax; u++)
+		total += prev[(size_t)m * w + u];
+	for (int u = 0; u <= umax; u++)
+		law[u] = prev[(size_t)m * w + u] / total;
+	free(prev);
+	free(cur);
+	return law;
+}
+
+double stats_mw_cdf(int n, int m, long u)
+{
+	if (u < 0)
+		return 0;
+	if ((long)n * m <= MW_EXACT_MAX) {
+		double *law = mw_law(n, m), p = 0;
+
+		if (!law)
+			return NAN;
+		for (long k = 0; k <= u && k <= (long)n * m; k++)
+			p += law[k];
+		free(law);
+		return p > 1 ? 1 : p;
+	}
+	/* normal, with continuity correction */
+	double mean = (double)n * m / 2;
+	double sd = sqrt((double)n * m * (n + m + 1) / 12.0);
+
+	return 0.5 * erfc(-((double)u + 0.5 - mean) / (sd * sqrt(2.0)));
+}
+
+int stats_ratio_ci(const double *a, int n, const double *b, int m,
+		   double conf, struct ratio_ci *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (int i = 0; i < n; i++)
+		if (!(a[i] > 0))
+			return -EINVAL;
+	for (int j = 0; j < m; j++)
+		if (!(b[j] > 0))
+			return -EINVAL;
+	if (n < 1 || m < 1)
+		return -EINVAL;
+	out->ratio = stats_median(a, n) / stats_median(b, m);
+	out->lo = out->hi = out->ratio;
+	if (n < 3 || m < 3)
+		return 0;
+
+	size_t nm = (size_t)n * (size_t)m;
+	double *d = malloc(nm * sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < m; j++)
+			d[(size_t)i * m + j] = log(a[i]) - log(b[j]);
+	qsort(d, nm, sizeof(*d), cmp_double);
+
+	/*
+	 * The largest c with P(U <= c - 1) <= alpha / 2: the interval is the
+	 * c-th smallest and the c-th largest of the n * m differences.
+	 */
+	double half = (1 - conf) / 2, tail = 0;
+	long c = 0;
+	if ((long)nm <= MW_EXACT_MAX) {
+		double *law = mw_law(n, m);
+
+		if (!law) {
+			free(d);
+			return -ENOMEM;
+		}
+		while (c < (long)nm / 2 && tail + law[c] <= half * (1 + 1e-12))
+			tail += law[c++];
+		free(law);
+	} else {
+		long lo = 0, hi = (long)nm / 2;
+
+		while (lo < hi) {	/* the largest c with cdf(c - 1) <= half */
+			long mid = (lo + hi + 1) / 2;
+
+			if (stats_mw_cdf(n, m, mid - 1) <= half)
+				lo = mid;
+			else
+				hi = mid - 1;
+		}
+		c = lo;
+		tail = c > 0 ? stats_mw_cdf(n, m, c - 1) : 0;
+	}
+	if (c >= 1) {
+		out->ok = 1;
+		out->lo = exp(d[c - 1]);
+		out->hi = exp(d[nm - (size_t)c]);
+		out->conf = 1 - 2 * tail;
+	}
+	free(d);
+	return 0;
+}
+
+/* The regularized lower incomplete gamma P(s, x), s > 0, x >= 0. */
+static double gamma_p(double s, double x)
+{
+	if (x <= 0)
+		return 0;
+	double lead = s * log(x) - x - lgamma(s);
+
+	if (x < s + 1) {	/* the series */
+		double term = 1 / s, sum = term;
+
+		for (int k = 1; k < 100000 && term > sum * 1e-16; k++) {
+			term *= x / (s + k);
+			sum += term;
+		}
+		return exp(lead) * sum;
+	}
+	/* the continued fraction for Q, Lentz's method */
+	double tiny = 1e-300, bq = x + 1 - s, cq = 1 / tiny, dq = 1 / bq, h = dq;
+
+	for (int k = 1; k < 100000; k++) {
+		double an = -k * (k - s), del;
+
+		bq += 2;
+		dq = an * dq + bq;
+		if (fabs(dq) < tiny)
+			dq = tiny;
+		cq = bq + an / cq;
+		if (fabs(cq) < tiny)
+			cq = tiny;
+		dq = 1 / dq;
+		del = dq * cq;
+		h *= del;
+		if (fabs(del - 1) < 1e-16)
+			break;
+	}
+	return 1 - exp(lead) * h;
+}
+
+/* The lambda in [lo, hi] where f (monotone) crosses target, by bisection. */
+static double solve(double (*f)(double, long long), long long k, double target,
+		    double lo, double hi, int rising)
+{
+	for (int i = 0; i < 300; i++) {
+		double mid = (lo + hi) / 2;
+
+		if ((f(mid, k) < target) == rising)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+static double p_at_least(double lambda, long long k)	/* P(X >= k) */
+{
+	return gamma_p((double)k, lambda);
+}
+
+static double p_at_most(double lambda, long long k)	/* P(X <= k) */
+{
+	return 1 - gamma_p((double)k + 1, lambda);
+}
+
+void stats_poisson_ci(long long k, double conf, double *lo, double *hi)
+{
+	double half = (1 - conf) / 2;
+	double top = (double)k + 20 * sqrt((double)k + 1) + 20;
+
+	*lo = k == 0 ? 0 : solve(p_at_least, k, half, 0, top, 1);
+	*hi = solve(p_at_most, k, half, 0, top, 0);
+}
