@@ -54,7 +54,7 @@ static const struct command commands[] = {
 	{ "report", "report DIR [--pdf] [-q]",
 	  "render DIR's figures (gnuplot) and DIR/report/index.html",
 	  cmd_report },
-	{ "compare", "compare DIR... [-o OUT] [--pdf]",
+	{ "compare", "compare DIR... [-o OUT] [--pdf] [--over 100us,1ms] [--baseline TREE [--tolerance 20%]]",
 	  "line up the same cells across kernel variants, hosts and campaigns (one tree of several variants, or several trees)",
 	  cmd_compare },
 	{ "export", "export --format csv|cyclictest|json CELL-DIR [-o FILE] [--metric M] [--hist-us N]",
@@ -367,29 +367,91 @@ static int cmd_report(int argc, char **argv)
 	return report_run(argv[optind], pdf, quiet);
 }
 
+/* --over 50us,100us,1ms: 0, or -EINVAL with the bad word in err. */
+static int parse_over(const char *arg, struct compare_opts *o, char *err, size_t len)
+{
+	char word[64];
+
+	o->nover = 0;
+	for (const char *p = arg; *p;) {
+		size_t n = strcspn(p, ",");
+		int64_t ns;
+
+		snprintf(word, sizeof(word), "%.*s", (int)(n < sizeof(word) ? n : sizeof(word) - 1), p);
+		p += n + (p[n] == ',');
+		if (units_parse_duration(word, &ns) != 0 || ns <= 0) {
+			snprintf(err, len, "--over: '%s' is not a duration (50us, 1ms)", word);
+			return -EINVAL;
+		}
+		if (o->nover == COMPARE_OVER_MAX) {
+			snprintf(err, len, "--over: at most %d thresholds", COMPARE_OVER_MAX);
+			return -EINVAL;
+		}
+		o->over[o->nover++] = ns;
+	}
+	if (!o->nover) {
+		snprintf(err, len, "--over: no threshold");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* --tolerance 20% (or 20): a fraction, 0 to 1000 %. */
+static int parse_tolerance(const char *arg, double *tol)
+{
+	char *end;
+	double v = strtod(arg, &end);
+
+	if (end == arg || (*end && strcmp(end, "%") != 0) || !(v >= 0 && v <= 1000))
+		return -EINVAL;
+	*tol = v / 100;
+	return 0;
+}
+
 static int cmd_compare(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "pdf", no_argument, NULL, 'p' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "over", required_argument, NULL, 'v' },
+		{ "baseline", required_argument, NULL, 'b' },
+		{ "tolerance", required_argument, NULL, 't' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *out = NULL;
-	int opt, pdf = 0;
+	struct compare_opts o = { .tolerance = 0.2 };
+	char err[256];
+	int opt, tol_set = 0;
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "o:", longopts, NULL)) != -1) {
-		if (opt == 'p')
-			pdf = 1;
-		else if (opt == 'o')
-			out = optarg;
-		else
+		if (opt == 'p') {
+			o.pdf = 1;
+		} else if (opt == 'o') {
+			o.out = optarg;
+		} else if (opt == 'v') {
+			if (parse_over(optarg, &o, err, sizeof(err)) != 0) {
+				log_error("%s", err);
+				return EXIT_USAGE;
+			}
+		} else if (opt == 'b') {
+			o.baseline = optarg;
+		} else if (opt == 't') {
+			tol_set = 1;
+			if (parse_tolerance(optarg, &o.tolerance) != 0) {
+				log_error("--tolerance: '%s' is not a percentage (20%%)", optarg);
+				return EXIT_USAGE;
+			}
+		} else {
 			return bad_usage("compare");
+		}
+	}
+	if (tol_set && !o.baseline) {
+		log_error("--tolerance needs --baseline");
+		return EXIT_USAGE;
 	}
 	if (argc - optind < 1)
 		return bad_usage("compare");
-	return compare_run((const char *const *)argv + optind, argc - optind,
-			   out, pdf);
+	return compare_run((const char *const *)argv + optind, argc - optind, &o);
 }
 
 static int cmd_export(int argc, char **argv)

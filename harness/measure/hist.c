@@ -116,3 +116,20 @@ double hist_stddev(const struct hist *h)
 	double var = (h->sumsq - (double)n * mean * mean) / (double)(n - 1);
 	return var > 0 ? sqrt(var) : 0.0;
 }
+
+uint64_t hist_count_above(const struct hist *h, int64_t ns)
+{
+	uint64_t n = h->overflow;
+
+	if (h->count == 0 || h->max <= ns)
+		return 0;
+	for (int i = HIST_BUCKETS - 1; i >= 0; i--) {
+		int64_t lo, hi;
+
+		hist_bucket_range(i, &lo, &hi);
+		if (lo <= ns)
+			break;
+		n += h->bucket[i];
+	}
+	return n;
+}

@@ -54,6 +54,13 @@ void hist_bucket_range(int i, int64_t *lo, int64_t *hi);
  */
 void hist_add_bucket(struct hist *h, int64_t lo, int64_t hi, uint64_t count);
 
+/*
+ * Samples above `ns`: the buckets whose lower edge is above it, and the
+ * overflow. A bucket that straddles `ns` (at most 0.39 % of it wide) is
+ * left out; 0 when the exact max is not above it.
+ */
+uint64_t hist_count_above(const struct hist *h, int64_t ns);
+
 /* Add every count of `src` to `dst` (threads or cells into one). */
 void hist_merge(struct hist *dst, const struct hist *src);
 

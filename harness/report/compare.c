@@ -7,10 +7,12 @@
 #include "exitcodes.h"
 #include "html.h"
 #include "log.h"
+#include "model.h"
 #include "plot.h"
 #include "report.h"
 #include "results.h"
 #include "tree.h"
+#include "verdict.h"
 
 #define US(ns) ((double)(ns) / 1000.0)
 #define MAX_TREES 16
@@ -25,14 +27,18 @@ struct side {
 	const char *kernel, *host, *release;
 };
 
-/* One cell key and, per side, the cell that has it (or NULL). */
+/* A cell's axes without repeat; per side, its runs (the repeats). */
 struct row {
 	char key[512];
-	const struct tcell *in[MAX_SIDES];
-	int count;
+	const struct tcell **run[MAX_SIDES];
+	int n[MAX_SIDES];
+	int sides;		/* sides with at least one run */
+	int64_t over[COMPARE_OVER_MAX];	/* exceedance thresholds, ns */
+	int nover;
 };
 
 struct cmp {
+	const struct compare_opts *o;
 	struct tree t[MAX_TREES];
 	int ntrees;
 	struct side side[MAX_SIDES];
@@ -40,6 +46,7 @@ struct cmp {
 	int nsides;
 	struct row *rows;
 	int nrows;
+	int regressions;	/* rows worse than the baseline */
 	struct plotter plot;
 	char out[PATH_MAX];
 };
@@ -54,13 +61,42 @@ static void make_label(struct cmp *c, int s)
 	for (char *p = c->label[s]; *p; p++)
 		if (*p == ' ')
 			*p = '_';
-	for (int j = 0; j < s; j++)
-		if (strcmp(c->label[j], c->label[s]) == 0) {
-			size_t u = strlen(c->label[s]);
+}
 
-			snprintf(c->label[s] + u, sizeof(c->label[s]) - u, "#%d",
-				 sd->tree + 1);
-		}
+/*
+ * Sides from different trees with the same variant, host and release
+ * (two campaigns on one machine) are told apart by their campaign's name,
+ * or by the tree's number when that is the same too.
+ */
+static void distinct_labels(struct cmp *c)
+{
+	char base[MAX_SIDES][400];
+	int dup[MAX_SIDES] = { 0 };
+
+	memcpy(base, c->label, sizeof(base));
+	for (int i = 0; i < c->nsides; i++)
+		for (int j = 0; j < c->nsides; j++)
+			if (i != j && strcmp(base[i], base[j]) == 0)
+				dup[i] = 1;
+	for (int i = 0; i < c->nsides; i++) {
+		const char *camp = c->t[c->side[i].tree].campaign;
+		int same_camp = 0;
+		size_t u = strlen(c->label[i]);
+
+		if (!dup[i])
+			continue;
+		for (int j = 0; j < c->nsides; j++)
+			same_camp |= j != i && strcmp(base[i], base[j]) == 0 &&
+				     strcmp(camp, c->t[c->side[j].tree].campaign) == 0;
+		if (camp[0] && !same_camp)
+			snprintf(c->label[i] + u, sizeof(c->label[i]) - u, "#%s", camp);
+		else
+			snprintf(c->label[i] + u, sizeof(c->label[i]) - u, "#%d",
+				 c->side[i].tree + 1);
+		for (char *p = c->label[i]; *p; p++)
+			if (*p == ' ')
+				*p = '_';
+	}
 }
 
 /* The side of tree i that cell belongs to, added when new; -1: too many. */
@@ -81,6 +117,18 @@ static int side_of(struct cmp *c, int i, const struct tcell *cell)
 	return c->nsides++;
 }
 
+static int add_run(struct row *r, int s, const struct tcell *cell)
+{
+	const struct tcell **run = realloc(r->run[s], (size_t)(r->n[s] + 1) * sizeof(*run));
+
+	if (!run)
+		return -ENOMEM;
+	r->run[s] = run;
+	run[r->n[s]++] = cell;
+	r->sides += r->n[s] == 1;
+	return 0;
+}
+
 static int collect(struct cmp *c)
 {
 	for (int i = 0; i < c->ntrees; i++)
@@ -96,7 +144,7 @@ static int collect(struct cmp *c)
 				log_error("more than %d kernel variants and hosts to compare", MAX_SIDES);
 				return -E2BIG;
 			}
-			tcell_key(cell, key, sizeof(key));
+			tcell_row_key(cell, key, sizeof(key));
 			for (r = 0; r < c->nrows; r++)
 				if (strcmp(c->rows[r].key, key) == 0)
 					break;
@@ -111,45 +159,56 @@ static int collect(struct cmp *c)
 				snprintf(rows[r].key, sizeof(rows[r].key), "%s", key);
 				c->nrows++;
 			}
-			if (!c->rows[r].in[s]) {
-				c->rows[r].in[s] = cell;
-				c->rows[r].count++;
-			}
+			if (add_run(&c->rows[r], s, cell))
+				return -ENOMEM;
 		}
 	return 0;
 }
 
-static void verdict(FILE *fp, const struct cmp *c, const struct row *r)
+static struct side_runs runs_of(const struct row *r, int s)
 {
-	int best = -1, worst = -1;
+	return (struct side_runs){ r->run[s], r->n[s] };
+}
 
-	for (int i = 0; i < c->nsides; i++) {
-		if (!r->in[i])
-			continue;
-		if (best < 0 || r->in[i]->wakeup->max < r->in[best]->wakeup->max)
-			best = i;
-		if (worst < 0 || r->in[i]->wakeup->max > r->in[worst]->wakeup->max)
-			worst = i;
-	}
-	double b = US(r->in[best]->wakeup->max), w = US(r->in[worst]->wakeup->max);
-	html_printf(fp, "%s has the lower worst case: max %.1f µs against %.1f µs for %s (%.1fx lower)",
-		    c->label[best], b, w, c->label[worst], b > 0 ? w / b : 0.0);
+/* Any run of the row: its axes. */
+static const struct tcell *any_run(const struct cmp *c, const struct row *r)
+{
+	for (int s = 0; s < c->nsides; s++)
+		if (r->n[s])
+			return r->run[s][0];
+	return NULL;
+}
+
+static void row_title(const struct tcell *t, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s, %s, threads %s, affinity %s, %.0f µs, priority %lld, size %lld",
+		 t->load, t->workload, t->threads, t->affinity, US(t->interval),
+		 (long long)t->priority, (long long)t->size);
+}
+
+/* The sides of the row that are not the baseline's. */
+static int is_baseline(const struct cmp *c, int s)
+{
+	return c->o->baseline && c->side[s].tree == 0;
 }
 
 static int figure(struct cmp *c, const struct row *r, int n, char *err,
 		  size_t errlen)
 {
 	char vars[16384] = "", title[1024], base[PATH_MAX + 64],
-		list[PATH_MAX + 64], hist[MAX_SIDES][sizeof(r->in[0]->dir) + 16];
+		list[PATH_MAX + 64], hist[MAX_SIDES][PATH_MAX + 600];
 	const char *paths[MAX_SIDES], *names[MAX_SIDES];
-	const struct tcell *any = NULL;
+	const struct tcell *any = any_run(c, r);
 	int k = 0, rc;
 
 	for (int i = 0; i < c->nsides; i++) {
-		if (!r->in[i])
+		struct side_runs sr = runs_of(r, i);
+		struct side_summary sum;
+
+		if (!sr.n)
 			continue;
-		any = r->in[i];
-		snprintf(hist[k], sizeof(hist[k]), "%s/hist.csv", r->in[i]->dir);
+		verdict_summary(&sr, &sum);
+		snprintf(hist[k], sizeof(hist[k]), "%s/hist.csv", sr.run[sum.typical]->dir);
 		paths[k] = hist[k];
 		names[k++] = c->label[i];
 	}
@@ -161,7 +220,7 @@ static int figure(struct cmp *c, const struct row *r, int n, char *err,
 	}
 	plot_var(vars, sizeof(vars), "list", list);
 	/* the row's axes, not a cell id: ids differ by kernel variant */
-	snprintf(title, sizeof(title), "%s, %s, threads %s, affinity %s, %.0f us: wakeup latency by kernel and host",
+	snprintf(title, sizeof(title), "%s, %s, threads %s, affinity %s, %.0f us: wakeup latency by kernel and host (the run at the median max)",
 		 any->load, any->workload, any->threads, any->affinity,
 		 US(any->interval));
 	plot_var(vars, sizeof(vars), "title", title);
@@ -191,22 +250,23 @@ static void culprit_kinds(FILE *fp, const struct cmp *c)
 	double ns[MAX_SIDES][NKINDS] = { { 0 } }, all[MAX_SIDES] = { 0 };
 
 	for (int i = 0; i < c->nsides; i++)
-		for (int r = 0; r < c->nrows; r++) {
-			const struct tcell *t = c->rows[r].in[i];
+		for (int r = 0; r < c->nrows; r++)
+			for (int k = 0; k < c->rows[r].n[i]; k++) {
+				const struct tcell *t = c->rows[r].run[i][k];
 
-			traced |= t && t->traced;
-			for (int k = 0; t && k < t->nspikes; k++) {
-				const struct tspike *sp = &t->spikes[k];
+				traced |= t->traced;
+				for (int q = 0; q < t->nspikes; q++) {
+					const struct tspike *sp = &t->spikes[q];
 
-				for (int j = 0; j < NKINDS; j++)
-					if (strcmp(sp->kind, kinds[j]) == 0) {
-						count[i][j]++;
-						ns[i][j] += (double)sp->latency_ns;
-					}
-				total[i]++;
-				all[i] += (double)sp->latency_ns;
+					for (int j = 0; j < NKINDS; j++)
+						if (strcmp(sp->kind, kinds[j]) == 0) {
+							count[i][j]++;
+							ns[i][j] += (double)sp->latency_ns;
+						}
+					total[i]++;
+					all[i] += (double)sp->latency_ns;
+				}
 			}
-		}
 	if (!traced)
 		return;
 	fputs("<h2>Why it was late: culprits of the spike captures</h2>\n"
@@ -238,6 +298,173 @@ static void culprit_kinds(FILE *fp, const struct cmp *c)
 	fputs("</tr>\n</table>\n", fp);
 }
 
+/* Every pair of sides the row has, a verdict each. */
+static void html_verdicts(FILE *fp, const struct cmp *c, const struct row *r)
+{
+	int first = 1;
+
+	for (int i = 0; i < c->nsides; i++)
+		for (int j = i + 1; j < c->nsides; j++) {
+			struct side_runs a = runs_of(r, i), b = runs_of(r, j);
+			struct pair_verdict v;
+			char text[1200];
+
+			if (!a.n || !b.n || verdict_pair(&a, &b, &v) != 0)
+				continue;
+			verdict_text(&v, c->label[i], c->label[j], text, sizeof(text));
+			if (!first)
+				fputs("<br>", fp);
+			fprintf(fp, "<span class=\"%s\">", verdict_keyword(v.kind));
+			html_text(fp, text);
+			fputs("</span>", fp);
+			first = 0;
+		}
+}
+
+static void html_rows(FILE *fp, const struct cmp *c)
+{
+	fputs("<h2>Rows measured on more than one side</h2>\n"
+	      "<p>A row is a cell's axes without its repeat; each side holds its runs "
+	      "(n). Wake-up latency in µs, threads merged: the median of the runs' maxima "
+	      "with their range, and the medians of their p99.99 and p99. The verdict "
+	      "compares the medians of the maxima with a 95 % interval "
+	      "(docs/report.md: how sure a verdict is).</p>\n"
+	      "<table>\n<tr><th class=\"l\">row (load, workload, threads, affinity, interval, priority, size)</th>", fp);
+	for (int i = 0; i < c->nsides; i++) {
+		fputs("<th>", fp);
+		html_text(fp, c->label[i]);
+		fputs(" n</th><th>max (median [range])</th><th>p99.99</th><th>p99</th>", fp);
+	}
+	fputs("<th class=\"l\">verdict</th></tr>\n", fp);
+	for (int r = 0; r < c->nrows; r++) {
+		const struct row *row = &c->rows[r];
+		char title[1024];
+
+		if (row->sides < 2)
+			continue;
+		row_title(any_run(c, row), title, sizeof(title));
+		fputs("<tr><td class=\"l\">", fp);
+		html_text(fp, title);
+		fputs("</td>", fp);
+		for (int i = 0; i < c->nsides; i++) {
+			struct side_runs sr = runs_of(row, i);
+			struct side_summary s;
+
+			if (!sr.n) {
+				fputs("<td></td><td></td><td></td><td></td>", fp);
+				continue;
+			}
+			verdict_summary(&sr, &s);
+			fprintf(fp, "<td>%d</td><td>%.1f [%.1f, %.1f]</td><td>%.1f</td><td>%.1f</td>",
+				s.n, US(s.max_med), US(s.max_lo), US(s.max_hi),
+				US(s.p9999_med), US(s.p99_med));
+		}
+		fputs("<td class=\"l\">", fp);
+		html_verdicts(fp, c, row);
+		fputs("</td></tr>\n", fp);
+	}
+	fputs("</table>\n", fp);
+}
+
+static void html_exceed(FILE *fp, const struct cmp *c)
+{
+	fputs("<h2>Wake-ups above a threshold, per hour of measuring</h2>\n"
+	      "<p>Counted from the histograms (every wake-up, all runs and threads of "
+	      "a side), per hour of the cells' measuring, with a 95 % Poisson interval. "
+	      "Unlike a maximum, a rate is meaningful from one long run. Thresholds: "
+	      "<code>--over</code>, or the row's pooled p99 and p99.99 rounded up.</p>\n"
+	      "<table>\n<tr><th class=\"l\">row</th><th>above</th>", fp);
+	for (int i = 0; i < c->nsides; i++) {
+		fputs("<th>", fp);
+		html_text(fp, c->label[i]);
+		fputs("</th>", fp);
+	}
+	fputs("</tr>\n", fp);
+	for (int r = 0; r < c->nrows; r++) {
+		const struct row *row = &c->rows[r];
+		char title[1024];
+
+		if (row->sides < 2)
+			continue;
+		row_title(any_run(c, row), title, sizeof(title));
+		for (int k = 0; k < row->nover; k++) {
+			fputs("<tr><td class=\"l\">", fp);
+			if (k == 0)
+				html_text(fp, title);
+			fprintf(fp, "</td><td>%.0f µs</td>", US(row->over[k]));
+			for (int i = 0; i < c->nsides; i++) {
+				struct side_runs sr = runs_of(row, i);
+				struct exceed e;
+
+				if (!sr.n) {
+					fputs("<td></td>", fp);
+					continue;
+				}
+				verdict_exceed(&sr, row->over[k], &e);
+				fprintf(fp, "<td>%.3g/h [%.3g, %.3g] (%llu in %.3g h)</td>", e.rate,
+					e.lo, e.hi, (unsigned long long)e.count, e.hours);
+			}
+			fputs("</tr>\n", fp);
+		}
+	}
+	fputs("</table>\n", fp);
+}
+
+/*
+ * Against the baseline: a side's row regresses when the interval of its
+ * ratio to the baseline (max or p99.99) lies wholly above 1 + tolerance.
+ */
+static int regresses(const struct pair_verdict *v, double tol, int *which)
+{
+	*which = -1;
+	if (v->max.ok && v->max.lo > 1 + tol)
+		*which = 0;
+	else if (v->p9999.ok && v->p9999.lo > 1 + tol)
+		*which = 1;
+	return *which >= 0;
+}
+
+static void html_baseline(FILE *fp, const struct cmp *c)
+{
+	if (!c->o->baseline)
+		return;
+	fprintf(fp, "<h2>Against the baseline</h2>\n<p>Each side's rows against the "
+		"baseline's (<code>--baseline</code>), tolerance %.0f %%: a row regresses "
+		"when the 95 %% interval of its ratio to the baseline (max or p99.99) lies "
+		"wholly above 1 + tolerance.</p>\n<table>\n<tr><th class=\"l\">row</th>"
+		"<th class=\"l\">side</th><th>max ratio [95 %%]</th><th>p99.99 ratio [95 %%]</th>"
+		"<th class=\"l\">judgement</th></tr>\n", 100 * c->o->tolerance);
+	for (int r = 0; r < c->nrows; r++)
+		for (int b = 0; b < c->nsides; b++) {
+			const struct row *row = &c->rows[r];
+
+			if (!is_baseline(c, b) || !row->n[b])
+				continue;
+			for (int s = 0; s < c->nsides; s++) {
+				struct side_runs x = runs_of(row, s), y = runs_of(row, b);
+				struct pair_verdict v;
+				char title[1024];
+				int which;
+
+				if (is_baseline(c, s) || !x.n || verdict_pair(&x, &y, &v))
+					continue;
+				row_title(any_run(c, row), title, sizeof(title));
+				fprintf(fp, "<tr class=\"%s\"><td class=\"l\">",
+					regresses(&v, c->o->tolerance, &which) ? "fail" : "ok");
+				html_text(fp, title);
+				fputs("</td><td class=\"l\">", fp);
+				html_text(fp, c->label[s]);
+				fprintf(fp, "</td><td>%.2fx [%.2fx, %.2fx]%s</td><td>%.2fx [%.2fx, %.2fx]%s</td><td class=\"l\">%s</td></tr>\n",
+					v.max.ratio, v.max.lo, v.max.hi, v.max.ok ? "" : " (too few)",
+					v.p9999.ratio, v.p9999.lo, v.p9999.hi,
+					v.p9999.ok ? "" : " (too few)",
+					which == 0 ? "regression (max)" : which == 1 ? "regression (p99.99)" :
+					v.max.ok ? "within tolerance" : "too few runs to judge");
+			}
+		}
+	fputs("</table>\n", fp);
+}
+
 static void fill_page(FILE *fp, void *arg)
 {
 	struct page *pg = arg;
@@ -259,51 +486,17 @@ static void fill_page(FILE *fp, void *arg)
 		html_text(fp, c->label[i]);
 		fputs("</b>: ", fp);
 		html_text(fp, c->t[c->side[i].tree].dir);
-		fputs("</li>\n", fp);
+		fputs(is_baseline(c, i) ? " (baseline)</li>\n" : "</li>\n", fp);
 	}
-	fputs("</ul>\n<h2>Cells measured on more than one</h2>\n"
-	      "<p>Wake-up latency, threads merged, µs; ratios against the first column that has the cell.</p>\n"
-	      "<table>\n<tr><th class=\"l\">cell (load, workload, threads, affinity)</th>", fp);
-	for (int i = 0; i < c->nsides; i++) {
-		fputs("<th>", fp);
-		html_text(fp, c->label[i]);
-		fputs(" p99.99</th><th>max</th><th>ratio max</th>", fp);
-	}
-	fputs("<th class=\"l\">verdict</th></tr>\n", fp);
-	for (int r = 0; r < c->nrows; r++) {
-		const struct row *row = &c->rows[r];
-		const struct tcell *ref = NULL, *any = NULL;
-
-		if (row->count < 2)
-			continue;
-		fputs("<tr><td class=\"l\">", fp);
-		for (int i = 0; i < c->nsides && !any; i++)
-			any = row->in[i];
-		html_printf(fp, "%s, %s, threads %s, affinity %s, %.0f µs", any->load,
-			    any->workload, any->threads, any->affinity, US(any->interval));
-		fputs("</td>", fp);
-		for (int i = 0; i < c->nsides; i++) {
-			const struct tcell *t = row->in[i];
-
-			if (!t) {
-				fputs("<td></td><td></td><td></td>", fp);
-				continue;
-			}
-			if (!ref)
-				ref = t;
-			fprintf(fp, "<td>%.1f</td><td>%.1f</td><td>%.2f</td>",
-				US(hist_percentile(t->wakeup, 99.99)), US(t->wakeup->max),
-				ref->wakeup->max ? (double)t->wakeup->max / (double)ref->wakeup->max : 0);
-		}
-		fputs("<td class=\"l\">", fp);
-		verdict(fp, c, row);
-		fputs("</td></tr>\n", fp);
-	}
-	fputs("</table>\n", fp);
+	fputs("</ul>\n<p>Every number here, machine-readable: <a href=\"compare.csv\">compare.csv</a>"
+	      "</p>\n", fp);
+	html_rows(fp, c);
+	html_exceed(fp, c);
+	html_baseline(fp, c);
 	culprit_kinds(fp, c);
 	fputs("<h2>Figures</h2>\n", fp);
 	for (int r = 0; r < c->nrows; r++) {
-		if (c->rows[r].count < 2)
+		if (c->rows[r].sides < 2)
 			continue;
 		fprintf(fp, "<figure><img src=\"fig/compare-%d.png\" alt=\"comparison %d\">"
 			"<figcaption>", fig, fig);
@@ -315,21 +508,227 @@ static void fill_page(FILE *fp, void *arg)
 	html_foot(fp);
 }
 
-int compare_run(const char *const *dirs, int n, const char *out, int pdf)
+/* A ratio and its interval; the interval empty when there is none (too few). */
+static void ratio_fields(struct csvw *w, const struct ratio_ci *r)
+{
+	csvw_num(w, r->ratio, 4);
+	if (r->ok) {
+		csvw_num(w, r->lo, 4);
+		csvw_num(w, r->hi, 4);
+	} else {
+		csvw_str(w, "");
+		csvw_str(w, "");
+	}
+}
+
+/* compare.csv: a line per row x pair of sides x threshold (docs/formats.md). */
+static void fill_csv(FILE *fp, void *arg)
+{
+	const struct cmp *c = arg;
+	struct csvw w = { .fp = fp };
+
+	csvw_header(&w, COMPARE_COLUMNS);
+	for (int r = 0; r < c->nrows; r++) {
+		const struct row *row = &c->rows[r];
+		const struct tcell *t = any_run(c, row);
+
+		if (row->sides < 2)
+			continue;
+		for (int i = 0; i < c->nsides; i++)
+			for (int j = i + 1; j < c->nsides; j++) {
+				struct side_runs a = runs_of(row, i), b = runs_of(row, j);
+				struct side_summary sa, sb;
+				struct pair_verdict v;
+
+				if (!a.n || !b.n || verdict_pair(&a, &b, &v))
+					continue;
+				verdict_summary(&a, &sa);
+				verdict_summary(&b, &sb);
+				for (int k = 0; k < row->nover; k++) {
+					struct exceed ea, eb;
+
+					verdict_exceed(&a, row->over[k], &ea);
+					verdict_exceed(&b, row->over[k], &eb);
+					csvw_str(&w, t->load);
+					csvw_str(&w, t->workload);
+					csvw_str(&w, t->threads);
+					csvw_str(&w, t->affinity);
+					csvw_int(&w, t->interval);
+					csvw_int(&w, t->priority);
+					csvw_int(&w, t->size);
+					csvw_str(&w, c->label[i]);
+					csvw_str(&w, c->label[j]);
+					csvw_int(&w, a.n);
+					csvw_int(&w, b.n);
+					csvw_num(&w, sa.max_med, 0);
+					csvw_num(&w, sb.max_med, 0);
+					ratio_fields(&w, &v.max);
+					csvw_num(&w, sa.p9999_med, 0);
+					csvw_num(&w, sb.p9999_med, 0);
+					ratio_fields(&w, &v.p9999);
+					csvw_str(&w, verdict_keyword(v.kind));
+					csvw_str(&w, verdict_keyword(v.kind_p9999));
+					csvw_int(&w, row->over[k]);
+					csvw_int(&w, (int64_t)ea.count);
+					csvw_num(&w, ea.hours, 6);
+					csvw_num(&w, ea.rate, 3);
+					csvw_num(&w, ea.lo, 3);
+					csvw_num(&w, ea.hi, 3);
+					csvw_int(&w, (int64_t)eb.count);
+					csvw_num(&w, eb.hours, 6);
+					csvw_num(&w, eb.rate, 3);
+					csvw_num(&w, eb.lo, 3);
+					csvw_num(&w, eb.hi, 3);
+					csvw_end(&w);
+				}
+			}
+	}
+}
+
+/* junit.xml with --baseline: a testcase per row x side, failed on regression. */
+static void fill_junit(FILE *fp, void *arg)
+{
+	struct cmp *c = arg;
+	int tests = 0;
+
+	c->regressions = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass == 1)
+			fprintf(fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+				"<testsuite name=\"latlab compare --baseline\" tests=\"%d\" failures=\"%d\">\n",
+				tests, c->regressions);
+		for (int r = 0; r < c->nrows; r++)
+			for (int b = 0; b < c->nsides; b++) {
+				const struct row *row = &c->rows[r];
+
+				if (!is_baseline(c, b) || !row->n[b])
+					continue;
+				for (int s = 0; s < c->nsides; s++) {
+					struct side_runs x = runs_of(row, s), y = runs_of(row, b);
+					struct pair_verdict v;
+					char title[1024], text[1200];
+					int which, bad;
+
+					if (is_baseline(c, s) || !x.n || verdict_pair(&x, &y, &v))
+						continue;
+					bad = regresses(&v, c->o->tolerance, &which);
+					if (pass == 0) {
+						tests++;
+						c->regressions += bad;
+						continue;
+					}
+					row_title(any_run(c, row), title, sizeof(title));
+					fputs("  <testcase classname=\"", fp);
+					html_text(fp, c->label[s]);
+					fputs("\" name=\"", fp);
+					html_text(fp, title);
+					fputs("\">", fp);
+					if (bad) {
+						snprintf(text, sizeof(text),
+							 "%s against the baseline %s: %s ratio %.2fx [%.2fx, %.2fx], above 1 + %.0f %%",
+							 c->label[s], c->label[b],
+							 which ? "p99.99" : "max",
+							 which ? v.p9999.ratio : v.max.ratio,
+							 which ? v.p9999.lo : v.max.lo,
+							 which ? v.p9999.hi : v.max.hi,
+							 100 * c->o->tolerance);
+						fputs("<failure message=\"", fp);
+						html_text(fp, text);
+						fputs("\"/>", fp);
+					}
+					fputs("</testcase>\n", fp);
+				}
+			}
+	}
+	fputs("</testsuite>\n", fp);
+}
+
+/* Each verdict on stdout, a line per row and pair. */
+static void print_verdicts(const struct cmp *c)
+{
+	for (int r = 0; r < c->nrows; r++) {
+		const struct row *row = &c->rows[r];
+		char title[1024];
+
+		if (row->sides < 2)
+			continue;
+		row_title(any_run(c, row), title, sizeof(title));
+		for (int i = 0; i < c->nsides; i++)
+			for (int j = i + 1; j < c->nsides; j++) {
+				struct side_runs a = runs_of(row, i), b = runs_of(row, j);
+				struct pair_verdict v;
+				char text[1200];
+
+				if (!a.n || !b.n || verdict_pair(&a, &b, &v))
+					continue;
+				verdict_text(&v, c->label[i], c->label[j], text, sizeof(text));
+				printf("%s: %s\n", title, text);
+			}
+	}
+}
+
+/* The rows worse than the baseline, named on stderr. */
+static void print_regressions(const struct cmp *c)
+{
+	for (int r = 0; r < c->nrows; r++)
+		for (int b = 0; b < c->nsides; b++) {
+			const struct row *row = &c->rows[r];
+
+			if (!is_baseline(c, b) || !row->n[b])
+				continue;
+			for (int s = 0; s < c->nsides; s++) {
+				struct side_runs x = runs_of(row, s), y = runs_of(row, b);
+				struct pair_verdict v;
+				char title[1024];
+				int which;
+
+				if (is_baseline(c, s) || !x.n || verdict_pair(&x, &y, &v) ||
+				    !regresses(&v, c->o->tolerance, &which))
+					continue;
+				row_title(any_run(c, row), title, sizeof(title));
+				log_error("regression: %s on %s: %s %.2fx [%.2fx, %.2fx] the baseline's (%s), beyond %.0f %%",
+					  title, c->label[s], which ? "p99.99" : "max",
+					  which ? v.p9999.ratio : v.max.ratio,
+					  which ? v.p9999.lo : v.max.lo,
+					  which ? v.p9999.hi : v.max.hi, c->label[b],
+					  100 * c->o->tolerance);
+			}
+		}
+}
+
+static void free_cmp(struct cmp *c)
+{
+	for (int i = 0; i < c->ntrees; i++)
+		tree_free(&c->t[i]);
+	for (int r = 0; r < c->nrows; r++)
+		for (int s = 0; s < MAX_SIDES; s++)
+			free(c->rows[r].run[s]);
+	free(c->rows);
+	free(c);
+}
+
+int compare_run(const char *const *dirs, int n, const struct compare_opts *o)
 {
 	struct cmp *c = calloc(1, sizeof(*c));
-	char err[8192], path[PATH_MAX + 16];
+	char err[8192] = "", path[PATH_MAX + 16];
 	int rc = 0, shared = 0, damaged = 0, status = EXIT_RUNTIME;
+	const char *all[MAX_TREES + 1];
+	int ntrees = 0;
 
 	if (!c)
 		return EXIT_RUNTIME;
-	if (n > MAX_TREES) {
+	c->o = o;
+	if (o->baseline)
+		all[ntrees++] = o->baseline;
+	if (n + ntrees > MAX_TREES) {
 		log_error("at most %d trees", MAX_TREES);
 		free(c);
 		return EXIT_USAGE;
 	}
-	for (int i = 0; i < n; i++) {
-		rc = tree_read(&c->t[i], dirs[i], err, sizeof(err));
+	for (int i = 0; i < n; i++)
+		all[ntrees++] = dirs[i];
+	for (int i = 0; i < ntrees; i++) {
+		rc = tree_read(&c->t[i], all[i], err, sizeof(err));
 		if (rc) {
 			log_error("%s", err);
 			status = rc == -ENOENT || rc == -ENOTDIR ? EXIT_USAGE : EXIT_RUNTIME;
@@ -340,10 +739,24 @@ int compare_run(const char *const *dirs, int n, const char *out, int pdf)
 	}
 	if (collect(c))
 		goto out;
-	for (int r = 0; r < c->nrows; r++)
-		shared += c->rows[r].count >= 2;
+	distinct_labels(c);
+	for (int r = 0; r < c->nrows; r++) {
+		struct row *row = &c->rows[r];
+		struct side_runs sides[MAX_SIDES];
+
+		shared += row->sides >= 2;
+		for (int s = 0; s < c->nsides; s++)
+			sides[s] = runs_of(row, s);
+		if (o->nover) {
+			memcpy(row->over, o->over, (size_t)o->nover * sizeof(row->over[0]));
+			row->nover = o->nover;
+		} else {
+			row->nover = verdict_default_over(sides, c->nsides, row->over,
+							  COMPARE_OVER_MAX);
+		}
+	}
 	if (!shared) {
-		log_error("no cell was measured on two kernel variants or hosts: compare needs the same load, workload, threads, affinity, interval, priority, size and repeat in at least two of them");
+		log_error("no cell was measured on two kernel variants or hosts: compare needs the same load, workload, threads, affinity, interval, priority and size in at least two of them");
 		status = EXIT_USAGE;
 		goto out;
 	}
@@ -351,34 +764,48 @@ int compare_run(const char *const *dirs, int n, const char *out, int pdf)
 		log_error("the gnuplot scripts (plots/) are not installed beside latlab; set LATLAB_PLOTS");
 		goto out;
 	}
-	c->plot.pdf = pdf;
-	snprintf(c->out, sizeof(c->out), "%s", out ? out : "compare");
+	c->plot.pdf = o->pdf;
+	snprintf(c->out, sizeof(c->out), "%s", o->out ? o->out : "compare");
 	snprintf(path, sizeof(path), "%s/fig", c->out);
 	rc = mkdir_p(path);
 	for (int r = 0, fig = 0; rc == 0 && r < c->nrows; r++)
-		if (c->rows[r].count >= 2)
+		if (c->rows[r].sides >= 2)
 			rc = figure(c, &c->rows[r], fig++, err, sizeof(err));
+	if (rc == 0 && o->baseline) {
+		rc = afile_write(c->out, "junit.xml", fill_junit, c);
+		if (rc)
+			snprintf(err, sizeof(err), "%s/junit.xml: %s", c->out, strerror(-rc));
+	}
 	if (rc == 0) {
-		struct page pg = { c, pdf };
+		rc = afile_write(c->out, "compare.csv", fill_csv, c);
+		if (rc)
+			snprintf(err, sizeof(err), "%s/compare.csv: %s", c->out, strerror(-rc));
+	}
+	if (rc == 0) {
+		struct page pg = { c, o->pdf };
 
 		rc = afile_write(c->out, "index.html", fill_page, &pg);
 		if (rc)
 			snprintf(err, sizeof(err), "%s/index.html: %s", c->out,
 				 strerror(-rc));
-	} else if (rc != -EIO) {
+	} else if (rc != -EIO && !err[0]) {
 		snprintf(err, sizeof(err), "%s: %s", path, strerror(-rc));
 	}
 	if (rc) {
 		log_error("%s", err);
 		goto out;
 	}
-	printf("%s/index.html: %d cells compared across %d kernel variants and hosts (%d trees)\n",
+	print_verdicts(c);
+	printf("%s/index.html: %d rows compared across %d kernel variants and hosts (%d trees)\n",
 	       c->out, shared, c->nsides, c->ntrees);
-	status = damaged ? EXIT_RUNTIME : EXIT_PASS;
+	if (o->baseline && c->regressions)
+		print_regressions(c);
+	if (o->baseline && c->regressions)
+		log_error("%d row%s worse than the baseline %s beyond %.0f %% (%s/junit.xml)",
+			  c->regressions, c->regressions == 1 ? " is" : "s are", o->baseline,
+			  100 * o->tolerance, c->out);
+	status = damaged ? EXIT_RUNTIME : c->regressions ? EXIT_THRESHOLD : EXIT_PASS;
 out:
-	for (int i = 0; i < c->ntrees; i++)
-		tree_free(&c->t[i]);
-	free(c->rows);
-	free(c);
+	free_cmp(c);
 	return status;
 }

@@ -10,7 +10,23 @@
 /* Returns the exit status. */
 int report_run(const char *dir, int pdf, int quiet);
 
-/* Returns the exit status; out NULL: ./compare. */
-int compare_run(const char *const *dirs, int n, const char *out, int pdf);
+#include <stdint.h>
+
+#define COMPARE_OVER_MAX 8
+
+struct compare_opts {
+	const char *out;	/* NULL: ./compare */
+	int pdf;
+	int64_t over[COMPARE_OVER_MAX];	/* --over thresholds, ns */
+	int nover;		/* 0: defaults from the data */
+	const char *baseline;	/* --baseline TREE, or NULL */
+	double tolerance;	/* --tolerance, a fraction (0.2) */
+};
+
+/*
+ * Returns the exit status: 0, 1 when a row is worse than the baseline
+ * beyond the tolerance (and its interval says so), 2, 3.
+ */
+int compare_run(const char *const *dirs, int n, const struct compare_opts *o);
 
 #endif

@@ -37,6 +37,14 @@ int cell_status_parse(const char *name);
 	"status,reason,"
 #define CELLS_COLUMNS CELLS_REQUIRED "why,"
 
+/* compare.csv: a line per row x pair of sides x threshold (docs/formats.md) */
+#define COMPARE_COLUMNS "load,workload,threads,affinity,interval_ns,priority," \
+	"size,side_a,side_b,n_a,n_b,max_median_a_ns,max_median_b_ns,max_ratio," \
+	"max_ratio_lo,max_ratio_hi,p99.99_median_a_ns,p99.99_median_b_ns," \
+	"p99.99_ratio,p99.99_ratio_lo,p99.99_ratio_hi,verdict_max,verdict_p99.99," \
+	"over_ns,count_a,hours_a,rate_a_per_h,rate_a_lo,rate_a_hi,count_b," \
+	"hours_b,rate_b_per_h,rate_b_lo,rate_b_hi"
+
 /* spikes.csv: one row per capture ([trace] mode = spikes; docs/spikes.md) */
 #define SPIKES_COLUMNS "capture,thread,cpu,t_ns,latency_ns,timer_ns,irq_ns," \
 	"softirq_ns,nmi_ns,rt_threads_ns,blocking_ns,unexplained_ns,return_ns," \

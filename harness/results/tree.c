@@ -518,6 +518,13 @@ void tcell_key(const struct tcell *c, char *buf, size_t len)
 		 (long long)c->repeat);
 }
 
+void tcell_row_key(const struct tcell *c, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s|%s|%s|%s|%lld|%lld|%lld", c->load, c->workload,
+		 c->threads, c->affinity, (long long)c->interval,
+		 (long long)c->priority, (long long)c->size);
+}
+
 int tcell_emulated(const struct tcell *c)
 {
 	char path[sizeof(c->dir) + 16], accel[32];

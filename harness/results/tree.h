@@ -91,4 +91,7 @@ int tree_emulated(const struct tree *t);
 /* The axes that make "the same cell" across kernels and hosts. */
 void tcell_key(const struct tcell *c, char *buf, size_t len);
 
+/* The same without repeat: the row a cell's repeats share in compare. */
+void tcell_row_key(const struct tcell *c, char *buf, size_t len);
+
 #endif

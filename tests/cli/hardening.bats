@@ -152,7 +152,8 @@ load helper
 	for i in $(seq 0 199); do
 		id=$(printf '%04d-none-timer-t1-aspread-%d' "$i" "$((i + 1))")
 		[ "$i" -eq 0 ] || cp -r "$src" "$(dirname "$src")/$id"
-		sed -n 2p "$T/cells.csv" | awk -F, -v id="$id" -v i="$i" 'BEGIN { OFS = "," } { $2 = id; $3 = i; $14 = i + 1; print }' >>"$WORK/cells.csv"
+		# a size each: 200 rows for compare (repeats of one row would be one)
+		sed -n 2p "$T/cells.csv" | awk -F, -v id="$id" -v i="$i" 'BEGIN { OFS = "," } { $2 = id; $3 = i; $13 = i + 1; print }' >>"$WORK/cells.csv"
 	done
 	cp "$WORK/cells.csv" "$T/cells.csv"
 	run timeout 300 "$LATLAB" report "$T" -q

@@ -106,17 +106,27 @@ browse() {
 	[ "$status" -eq 2 ]
 }
 
-@test "compare stock against rt: the ratio table, the verdict, the overlay" {
+@test "compare stock against rt: the runs table, a verdict that will not call one run, the overlay" {
 	run timeout 60 "$LATLAB" compare "$FIXTURES/compare/stock" "$FIXTURES/compare/rt" -o "$WORK/cmp"
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
-	[[ "$output" == *"1 cells compared across 2 kernel variants and hosts (2 trees)"* ]]
+	[[ "$output" == *"1 rows compared across 2 kernel variants and hosts (2 trees)"* ]]
+	# one run each: the figures, never a verdict word
+	[[ "$output" == *"none, timer, threads 1, affinity spread, 1000 µs, priority 90, size 4096: one run each: too few to call (stock@vm:6.1.0-stock/rt@vm:6.6.0-rt15 1.74x; 3 runs each at least)"* ]] || { echo "$output"; false; }
+	[[ "$output" != *"lower worst case"* ]]
 	H="$WORK/cmp/index.html"
-	grep -q '<th>stock@vm:6.1.0-stock p99.99</th><th>max</th><th>ratio max</th><th>rt@vm:6.6.0-rt15 p99.99</th>' "$H"
-	# the numbers: max 1403.3 and 806.6 us (from the fixtures' summary), ratio 0.57
-	row=$(grep '<tr><td class="l">none, timer' "$H")
-	[[ "$row" == *"<td>1403.3</td><td>1.00</td>"* ]]
-	[[ "$row" == *"<td>806.6</td><td>0.57</td>"* ]]
-	[[ "$row" == *"rt@vm:6.6.0-rt15 has the lower worst case: max 806.6 µs against 1403.3 µs for stock@vm:6.1.0-stock (1.7x lower)"* ]]
+	grep -q '<th>stock@vm:6.1.0-stock n</th><th>max (median \[range\])</th><th>p99.99</th><th>p99</th><th>rt@vm:6.6.0-rt15 n</th>' "$H"
+	# the numbers: max 1403.3 and 806.6 us (from the fixtures' summary)
+	row=$(grep '<tr><td class="l">none, timer' "$H" | head -1)
+	[[ "$row" == *"<td>1</td><td>1403.3 [1403.3, 1403.3]</td>"* ]]
+	[[ "$row" == *"<td>1</td><td>806.6 [806.6, 806.6]</td>"* ]]
+	[[ "$row" == *'<span class="too-few">one run each: too few to call'* ]]
+	# compare.csv: the same numbers, a line per threshold
+	C="$WORK/cmp/compare.csv"
+	[ "$(head -1 "$C" | tr ',' '\n' | wc -l)" -eq 34 ]
+	[ "$(col "$C" verdict_max | sort -u)" = too-few ]
+	[ "$(col "$C" max_median_a_ns | sort -u)" = 1403254 ]
+	[ "$(col "$C" max_median_b_ns | sort -u)" = 806649 ]
+	[ -z "$(col "$C" max_ratio_lo | sort -u)" ]
 	is_png "$WORK/cmp/fig/compare-0.png"
 	is_svg "$WORK/cmp/fig/compare-0.svg"
 }
@@ -131,10 +141,10 @@ browse() {
 		sed 's/,0000-none-timer-t1-aspread-1,0,/,0001-rt-none-timer-t1-aspread-1,1,/' >>"$WORK/both/cells.csv"
 	run timeout 60 "$LATLAB" compare "$WORK/both" -o "$WORK/cmp1"
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
-	[[ "$output" == *"1 cells compared across 2 kernel variants and hosts (1 trees)"* ]]
-	row=$(grep '<tr><td class="l">none, timer' "$WORK/cmp1/index.html")
-	[[ "$row" == *"<td>806.6</td><td>0.57</td>"* ]]
-	[[ "$row" == *"rt@vm:6.6.0-rt15 has the lower worst case"* ]]
+	[[ "$output" == *"1 rows compared across 2 kernel variants and hosts (1 trees)"* ]]
+	row=$(grep '<tr><td class="l">none, timer' "$WORK/cmp1/index.html" | head -1)
+	[[ "$row" == *"<td>806.6 [806.6, 806.6]</td>"* ]]
+	[[ "$row" == *"one run each: too few to call"* ]]
 }
 
 @test "compare refuses trees that share no cell, and a single tree" {

@@ -1,0 +1,75 @@
+/*
+ * What compare says about a row: per side, the summary of its runs
+ * (repeats); per pair of sides, the ratio of their medians with a 95 %
+ * interval and a verdict in words that always carries the interval and
+ * n; per side, wake-ups above a threshold per hour with a Poisson
+ * interval. The statistics are stats.h's; docs/report.md explains them.
+ */
+#ifndef LATLAB_VERDICT_H
+#define LATLAB_VERDICT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stats.h"
+#include "tree.h"
+
+#define VERDICT_CONF 0.95
+
+/* One side of a row: the runs of one cell's axes (its repeats). */
+struct side_runs {
+	const struct tcell **run;
+	int n;
+};
+
+struct side_summary {
+	int n;
+	double max_med, max_lo, max_hi;	/* ns: median of the runs' maxima, range */
+	double p9999_med, p99_med;	/* ns: medians of the runs' percentiles */
+	int typical;			/* the run whose max is the (lower) median */
+};
+
+void verdict_summary(const struct side_runs *s, struct side_summary *out);
+
+enum verdict_kind { V_LOWER, V_HIGHER, V_NO_DIFFERENCE, V_TOO_FEW };
+
+/* "lower", "higher", "no-difference", "too-few" (compare.csv) */
+const char *verdict_keyword(int kind);
+
+struct pair_verdict {
+	int na, nb;
+	struct ratio_ci max, p9999;	/* a / b */
+	int kind, kind_p9999;		/* a relative to b */
+};
+
+/* a against b. 0 or -errno. */
+int verdict_pair(const struct side_runs *a, const struct side_runs *b,
+		 struct pair_verdict *v);
+
+/*
+ * The verdict on the worst case in words, with the interval and n:
+ * "rt lower worst case: 1.7x [1.3x, 2.4x], 8 runs each",
+ * "no clear difference (a/b 0.83x-1.24x, 5 runs each)",
+ * "one run each: too few to call (a/b 0.57x)".
+ */
+void verdict_text(const struct pair_verdict *v, const char *a, const char *b,
+		  char *buf, size_t len);
+
+struct exceed {
+	int64_t over_ns;
+	uint64_t count;		/* wake-ups above over_ns, all runs and threads */
+	double hours;		/* of measuring, all runs */
+	double rate, lo, hi;	/* per hour, and its 95 % Poisson interval */
+};
+
+void verdict_exceed(const struct side_runs *s, int64_t over_ns, struct exceed *e);
+
+/*
+ * Thresholds for a row when the user named none: the pooled p99 and
+ * p99.99 of its runs rounded up to 1-2-5 steps (50us, 100us, 200us ...),
+ * distinct. Returns how many (<= max).
+ */
+int verdict_default_over(const struct side_runs *sides, int nsides,
+			 int64_t *over, int max);
+
+#endif

@@ -1,0 +1,90 @@
+#!/usr/bin/env bats
+# compare's verdicts on real trees from this machine: repeats, intervals,
+# exceedance rates, the baseline judgement.
+
+load helper
+
+# Two campaigns of 5 runs of one cell (SCHED_FIFO 80 on CPU 1, 1 s each):
+# "quiet" with no load, "hog" with an rt-hog (FIFO 95, busy 8 ms every
+# 100 ms) on the same CPU. Both name their load "bg" so their rows match.
+# The hog is strong because this VM is not quiet: the host's steal time
+# gives a quiet 1 s cell a max of up to ~3 ms now and then.
+setup_file() {
+	: "${LATLAB:?set LATLAB to the latlab binary (make test does)}"
+	[ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs"
+	export Q="$BATS_FILE_TMPDIR/out/quiet" H="$BATS_FILE_TMPDIR/out/hog"
+	cat >"$BATS_FILE_TMPDIR/quiet.ini" <<EOC
+[campaign]
+name = quiet
+duration = 1s
+repeat = 5
+output = $BATS_FILE_TMPDIR/out
+[matrix]
+affinity = 1
+priority = 80
+load = bg
+[load.bg]
+type = none
+EOC
+	sed 's/^name = quiet/name = hog/; s/^type = none/type = rt-hog\ncpus = 1\npriority = 95\nbusy = 8ms\nevery = 100ms/' \
+		"$BATS_FILE_TMPDIR/quiet.ini" >"$BATS_FILE_TMPDIR/hog.ini"
+	timeout 120 "$LATLAB" run "$BATS_FILE_TMPDIR/quiet.ini" -q
+	timeout 120 "$LATLAB" run "$BATS_FILE_TMPDIR/hog.ini" -q
+}
+
+@test "quiet against rt-hog, 5 runs each: the quiet side is lower, its interval excludes 1" {
+	run timeout 120 "$LATLAB" compare "$Q" "$H" -o "$WORK/cmp" --over 2ms
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	line=$(grep 'lower worst case' <<<"$output")
+	[[ "$line" =~ \#quiet\ lower\ worst\ case:\ ([0-9.]+)x\ \[([0-9.]+)x,\ ([0-9.]+)x\],\ 5\ runs\ each$ ]] || { echo "$output"; false; }
+	# the interval excludes 1 and holds the ratio
+	awk -v r="${BASH_REMATCH[1]}" -v lo="${BASH_REMATCH[2]}" -v hi="${BASH_REMATCH[3]}" \
+		'BEGIN { exit !(lo > 1 && lo <= r && r <= hi) }'
+	C="$WORK/cmp/compare.csv"
+	[ "$(col "$C" verdict_max)" = lower ]
+	[ "$(col "$C" n_a)" = 5 ] && [ "$(col "$C" n_b)" = 5 ]
+	# quiet/hog: the interval wholly below 1
+	awk -v hi="$(col "$C" max_ratio_hi)" 'BEGIN { exit !(hi < 1) }'
+	# the rate above 2 ms: the hog's interval lies wholly above the quiet one's
+	[ "$(col "$C" over_ns)" = 2000000 ]
+	awk -v a="$(col "$C" rate_a_hi)" -v b="$(col "$C" rate_b_lo)" 'BEGIN { exit !(b > a) }'
+	grep -q '<span class="lower">running@.*#quiet lower worst case' "$WORK/cmp/index.html"
+	grep -q '<h2>Wake-ups above a threshold, per hour of measuring</h2>' "$WORK/cmp/index.html"
+}
+
+@test "the same tree under two labels: no clear difference, never a verdict word" {
+	run timeout 120 "$LATLAB" compare "$Q" "$Q" -o "$WORK/cmp"
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[[ "$output" == *"no clear difference ("*"#1/"*"#2 "*"x-"*"x, 5 runs each)"* ]] || { echo "$output"; false; }
+	[[ "$output" != *"lower worst case"* ]]
+	[ "$(col "$WORK/cmp/compare.csv" verdict_max | sort -u)" = no-difference ]
+}
+
+@test "--baseline: a regression beyond the tolerance is exit 1, named, in junit.xml" {
+	run timeout 120 "$LATLAB" compare "$H" --baseline "$Q" -o "$WORK/cmp" --tolerance 20%
+	[ "$status" -eq 1 ] || { echo "$output"; false; }
+	[[ "$output" == *"regression: bg, timer, threads 1, affinity 1, 1000 µs, priority 80, size 4096 on running@"*"#hog: max "*"the baseline's (running@"*"#quiet), beyond 20 %"* ]] || { echo "$output"; false; }
+	grep -q '<testsuite name="latlab compare --baseline" tests="1" failures="1">' "$WORK/cmp/junit.xml"
+	grep -q '<failure message="running@.*#hog against the baseline' "$WORK/cmp/junit.xml"
+	grep -q '(baseline)</li>' "$WORK/cmp/index.html"
+	# the baseline against itself: within tolerance, exit 0
+	run timeout 120 "$LATLAB" compare "$Q" --baseline "$Q" -o "$WORK/cmp2"
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	grep -q 'tests="1" failures="0"' "$WORK/cmp2/junit.xml"
+	# an improvement is no regression
+	run timeout 120 "$LATLAB" compare "$Q" --baseline "$H" -o "$WORK/cmp3"
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
+@test "compare's options: bad --over, --tolerance, --tolerance without --baseline: exit 2" {
+	run "$LATLAB" compare "$Q" "$H" --over 2
+	[ "$status" -eq 2 ] && [[ "$output" == *"--over: '2' is not a duration"* ]]
+	run "$LATLAB" compare "$Q" "$H" --over 1ms,,x
+	[ "$status" -eq 2 ]
+	run "$LATLAB" compare "$Q" --baseline "$H" --tolerance lots
+	[ "$status" -eq 2 ] && [[ "$output" == *"--tolerance: 'lots' is not a percentage"* ]]
+	run "$LATLAB" compare "$Q" "$H" --tolerance 10%
+	[ "$status" -eq 2 ] && [[ "$output" == *"--tolerance needs --baseline"* ]]
+	run "$LATLAB" compare "$Q" --baseline "$WORK/nothing"
+	[ "$status" -eq 2 ]
+}
