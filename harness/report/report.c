@@ -12,6 +12,7 @@
 #include "report.h"
 #include "results.h"
 #include "tree.h"
+#include "verdict.h"
 
 #define US(ns) ((double)(ns) / 1000.0)
 
@@ -21,8 +22,17 @@ struct figure {
 	char caption[512];
 };
 
+/* A row of the tree (a cell's axes without repeat) on one kernel and host: its runs. */
+struct rgroup {
+	char key[1024];
+	const struct tcell **run;
+	int n;
+};
+
 struct report {
 	struct tree t;
+	struct rgroup *g;
+	int ng;
 	struct plotter plot;
 	char out[PATH_MAX + 16];	/* DIR/report */
 	struct figure *fig;
@@ -41,6 +51,119 @@ static int add_figure(struct report *r, const char *base, const char *caption)
 	snprintf(f[r->nfig].caption, sizeof(f[0].caption), "%s", caption);
 	r->nfig++;
 	return 0;
+}
+
+/* The measured cells grouped by row and side: the repeats together. */
+static int make_groups(struct report *r)
+{
+	for (int i = 0; i < r->t.n; i++) {
+		const struct tcell *c = &r->t.cell[i];
+		char key[1024], row[512];
+		int k;
+
+		if (!c->measured)
+			continue;
+		tcell_row_key(c, row, sizeof(row));
+		snprintf(key, sizeof(key), "%s|%s|%s|%s", row, c->kernel, c->host, c->release);
+		for (k = 0; k < r->ng; k++)
+			if (strcmp(r->g[k].key, key) == 0)
+				break;
+		if (k == r->ng) {
+			struct rgroup *g = realloc(r->g, (size_t)(r->ng + 1) * sizeof(*g));
+
+			if (!g)
+				return -ENOMEM;
+			r->g = g;
+			memset(&g[k], 0, sizeof(g[k]));
+			snprintf(g[k].key, sizeof(g[k].key), "%s", key);
+			r->ng++;
+		}
+		const struct tcell **run = realloc(r->g[k].run, (size_t)(r->g[k].n + 1) * sizeof(*run));
+		if (!run)
+			return -ENOMEM;
+		r->g[k].run = run;
+		run[r->g[k].n++] = c;
+	}
+	return 0;
+}
+
+/* A cell whose max came in the last tenth of a run of 10 s or more. */
+static int still_growing(const struct tcell *c)
+{
+	return c->nsec >= 10 && c->max_at_s * 10 >= c->nsec * 9;
+}
+
+/*
+ * The running maximum of each run of a group, second by second, as one
+ * CSV (t_s, then a column per run) for runmax.gp. 0 or -errno.
+ */
+struct runmax_file {
+	const struct rgroup *g;
+	int nsec;
+};
+
+static void fill_runmax(FILE *fp, void *arg)
+{
+	const struct runmax_file *f = arg;
+
+	fputs("t_s", fp);
+	for (int i = 0; i < f->g->n; i++)
+		fprintf(fp, ",repeat %lld", (long long)f->g->run[i]->repeat);
+	fputc('\n', fp);
+	for (int s = 0; s < f->nsec; s++) {
+		fprintf(fp, "%d", s);
+		for (int i = 0; i < f->g->n; i++) {
+			const struct tcell *c = f->g->run[i];
+
+			if (s < c->nsec)
+				fprintf(fp, ",%lld", (long long)c->runmax[s]);
+			else
+				fputc(',', fp);
+		}
+		fputc('\n', fp);
+	}
+}
+
+static int runmax_figures(struct report *r, char *err, size_t errlen)
+{
+	int rc = 0, fig = 0;
+
+	for (int k = 0; rc == 0 && k < r->ng; k++) {
+		const struct rgroup *g = &r->g[k];
+		struct runmax_file f = { g, 0 };
+		char name[64], path[PATH_MAX + 600], vars[PATH_MAX * 2 + 2048] = "",
+			title[1024], rel[64], base[PATH_MAX + 100], caption[600];
+		const struct tcell *c = g->run[0];
+
+		for (int i = 0; i < g->n; i++)
+			if (g->run[i]->nsec > f.nsec)
+				f.nsec = g->run[i]->nsec;
+		if (f.nsec < 2)
+			continue;	/* one second: no curve to draw */
+		snprintf(name, sizeof(name), "runmax-%d.csv", fig);
+		snprintf(path, sizeof(path), "%s/fig", r->out);
+		rc = afile_write(path, name, fill_runmax, &f);
+		if (rc) {
+			snprintf(err, errlen, "%s/%s: %s", path, name, strerror(-rc));
+			break;
+		}
+		snprintf(path, sizeof(path), "%s/fig/%s", r->out, name);
+		plot_var(vars, sizeof(vars), "in", path);
+		snprintf(title, sizeof(title), "%s (%s): %s, %s, threads %s, affinity %s, %.0f us — running maximum, %d run%s",
+			 c->host, c->kernel, c->load, c->workload, c->threads, c->affinity,
+			 US(c->interval), g->n, g->n == 1 ? "" : "s");
+		plot_var(vars, sizeof(vars), "title", title);
+		snprintf(rel, sizeof(rel), "fig/runmax-%d", fig);
+		snprintf(base, sizeof(base), "%s/%s", r->out, rel);
+		rc = plot_render(&r->plot, "runmax.gp", base, vars, err, errlen);
+		snprintf(caption, sizeof(caption),
+			 "%s on %s: the largest wake-up latency so far, second by second, each repeat a curve (is the run long enough?)",
+			 c->workload, c->kernel);
+		if (rc == 0)
+			rc = add_figure(r, rel, caption);
+		fig++;
+	}
+	return rc;
 }
 
 static int kernel_index(struct report *r, const char *kernel)
@@ -277,6 +400,8 @@ static int figures(struct report *r, char *err, size_t errlen)
 				     "Bandwidth (bytes over time in the I/O) and p99 of the I/O time against the I/O size.",
 				     err, errlen);
 	}
+	if (rc == 0)
+		rc = runmax_figures(r, err, errlen);
 	for (int i = 0; rc == 0 && i < r->t.n; i++) {
 		const struct tcell *c = &r->t.cell[i];
 		static const char *const kinds[] = { "hist", "series" };
@@ -430,7 +555,7 @@ static void html_cells(FILE *fp, const struct report *r)
 	      "<th class=\"l\">workload</th><th>threads</th><th class=\"l\">affinity</th>"
 	      "<th>interval µs</th><th>prio</th><th>size</th><th class=\"l\">status</th>"
 	      "<th>samples</th><th>min</th><th>p50</th><th>p99</th><th>p99.99</th><th>max</th>"
-	      "<th>response max</th><th>overruns</th><th>errors</th><th>load ops/s</th>"
+	      "<th>response max</th><th>max at s</th><th>overruns</th><th>errors</th><th>load ops/s</th>"
 	      "<th class=\"l\">why (worst capture)</th><th class=\"l\">files</th></tr>\n", fp);
 	for (int i = 0; i < r->t.n; i++) {
 		const struct tcell *c = &r->t.cell[i];
@@ -465,11 +590,16 @@ static void html_cells(FILE *fp, const struct report *r)
 			td_us(fp, hist_percentile(c->wakeup, 99.99));
 			td_us(fp, c->wakeup->max);
 			td_us(fp, c->response->max);
+			if (c->nsec)
+				fprintf(fp, "<td%s>%d of %d</td>", still_growing(c) ? " class=\"warn\"" : "",
+					c->max_at_s, c->nsec);
+			else
+				fputs("<td></td>", fp);
 			fprintf(fp, "<td>%llu</td><td>%llu</td><td>%.0f</td>",
 				(unsigned long long)c->overruns,
 				(unsigned long long)c->errors, c->load_ops_per_s);
 		} else {
-			fputs("<td colspan=\"10\"></td>", fp);
+			fputs("<td colspan=\"11\"></td>", fp);
 		}
 		fputs("<td class=\"l\">", fp);
 		html_text(fp, c->why);
@@ -491,6 +621,80 @@ static void html_cells(FILE *fp, const struct report *r)
 	}
 	fputs("</table>\n<p>Whole tree: <a href=\"../cells.csv\">cells.csv</a> "
 	      "<a href=\"../campaign.ini\">campaign.ini</a> <a href=\"../state\">state</a></p>\n", fp);
+}
+
+/* The repeats of a row together: n, the median max with its range, medians of p99.99, p99. */
+static void html_groups(FILE *fp, const struct report *r)
+{
+	int any = 0;
+
+	for (int k = 0; k < r->ng; k++)
+		any |= r->g[k].n > 1;
+	if (!any)
+		return;
+	fputs("<h2>Rows: the repeats together</h2>\n<p>Wake-up latency in µs, threads merged. "
+	      "One run's maximum is the noisiest number a latency test gives: the median "
+	      "of the runs' maxima, with their range, says more. <code>latlab compare</code> "
+	      "puts an interval on the difference between kernels.</p>\n<table>\n<tr>"
+	      "<th class=\"l\">kernel</th><th class=\"l\">row (load, workload, threads, affinity, interval, priority, size)</th>"
+	      "<th>n</th><th>max (median [range])</th><th>p99.99</th><th>p99</th></tr>\n", fp);
+	for (int k = 0; k < r->ng; k++) {
+		const struct rgroup *g = &r->g[k];
+		const struct tcell *c = g->run[0];
+		struct side_runs sr = { g->run, g->n };
+		struct side_summary sum;
+
+		verdict_summary(&sr, &sum);
+		fputs("<tr><td class=\"l\">", fp);
+		html_text(fp, c->kernel);
+		fputs("</td><td class=\"l\">", fp);
+		html_printf(fp, "%s, %s, threads %s, affinity %s, %.0f µs, priority %lld, size %lld",
+			    c->load, c->workload, c->threads, c->affinity, US(c->interval),
+			    (long long)c->priority, (long long)c->size);
+		fprintf(fp, "</td><td>%d</td><td>%.1f [%.1f, %.1f]</td><td>%.1f</td><td>%.1f</td></tr>\n",
+			sum.n, US(sum.max_med), US(sum.max_lo), US(sum.max_hi),
+			US(sum.p9999_med), US(sum.p99_med));
+	}
+	fputs("</table>\n", fp);
+}
+
+/* Is the run long enough? A max in the last tenth of a run was still growing. */
+static void html_long_enough(FILE *fp, const struct report *r)
+{
+	int judged = 0, growing = 0;
+
+	for (int i = 0; i < r->t.n; i++) {
+		const struct tcell *c = &r->t.cell[i];
+
+		judged += c->measured && c->nsec >= 10;
+		growing += c->measured && still_growing(c);
+	}
+	fputs("<h2>Is the run long enough?</h2>\n", fp);
+	if (!judged) {
+		fputs("<p>No cell ran 10 s or more: too short to tell whether its maximum had "
+		      "stopped growing (the <i>max at s</i> column and the running-maximum "
+		      "figures show when each maximum came).</p>\n", fp);
+		return;
+	}
+	if (!growing) {
+		fprintf(fp, "<p>Every cell of 10 s or more (%d) reached its maximum before the last "
+			"tenth of its run.</p>\n", judged);
+		return;
+	}
+	fputs("<p class=\"warn\">The worst case was still growing: these cells reached their "
+	      "maximum in the last tenth of the run. A longer run would likely see a larger "
+	      "one.</p>\n<ul>\n", fp);
+	for (int i = 0; i < r->t.n; i++) {
+		const struct tcell *c = &r->t.cell[i];
+
+		if (!c->measured || !still_growing(c))
+			continue;
+		fputs("<li>", fp);
+		html_printf(fp, "%s: max %.1f µs first reached at %d s of %d s", c->id,
+			    US(c->wakeup->max), c->max_at_s, c->nsec);
+		fputs("</li>\n", fp);
+	}
+	fputs("</ul>\n", fp);
 }
 
 /* Per cell with captures: each capture's parts and its culprit. */
@@ -607,6 +811,8 @@ static void fill_index(FILE *fp, void *arg)
 	html_damaged(fp, &r->t);
 	html_sysinfo(fp, r);
 	html_cells(fp, r);
+	html_groups(fp, r);
+	html_long_enough(fp, r);
 	html_spikes(fp, r);
 	html_figures(fp, r, pg->pdf);
 	html_foot(fp);
@@ -639,7 +845,11 @@ int report_run(const char *dir, int pdf, int quiet)
 		tree_free(&r.t);
 		return EXIT_RUNTIME;
 	}
-	rc = figures(&r, err, sizeof(err));
+	rc = make_groups(&r);
+	if (rc)
+		snprintf(err, sizeof(err), "out of memory");
+	if (rc == 0)
+		rc = figures(&r, err, sizeof(err));
 	if (rc == 0) {
 		struct page pg = { &r, pdf };
 
@@ -656,6 +866,9 @@ int report_run(const char *dir, int pdf, int quiet)
 	if (rc)
 		log_error("%s", err);
 	free(r.fig);
+	for (int k = 0; k < r.ng; k++)
+		free(r.g[k].run);
+	free(r.g);
 	int damaged = r.t.nbad;
 	tree_free(&r.t);
 	return rc || damaged ? EXIT_RUNTIME : EXIT_PASS;

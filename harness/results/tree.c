@@ -223,6 +223,60 @@ static int load_rate(const char *dir, double *sum, char *err, size_t len)
 	return rc;
 }
 
+/*
+ * series.csv: the wake-up's running maximum second by second, and the
+ * first second that reached the cell's maximum (is the run long enough?).
+ */
+static int read_series(struct tcell *c, char *err, size_t len)
+{
+	struct csv_table t;
+	char path[PATH_MAX + 600];
+	int64_t last = -1, best = -1;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/series.csv", c->dir);
+	rc = csv_table_read(path, &t, err, len);
+	if (rc == -ENOENT)
+		return 0;
+	if (rc)
+		return rc;
+	rc = has_columns(&t, "t_s,thread,metric,max_ns", err, len);
+	for (int r = 1; rc == 0 && r < t.nrows; r++) {
+		rc = row_ints(&t, r, "t_s,thread,max_ns", err, len);
+		if (rc == 0 && (csv_table_checked(&t, r, "t_s") < 0 ||
+				csv_table_checked(&t, r, "t_s") > 7 * 24 * 3600)) {
+			snprintf(err, len, "%s:%d: t_s = %lld: not a second of a cell", path,
+				 r + 1, (long long)csv_table_checked(&t, r, "t_s"));
+			rc = -EINVAL;
+		}
+		if (rc == 0 && csv_table_checked(&t, r, "t_s") > last)
+			last = csv_table_checked(&t, r, "t_s");
+	}
+	if (rc == 0 && last >= 0) {
+		c->runmax = calloc((size_t)last + 1, sizeof(*c->runmax));
+		if (!c->runmax)
+			rc = -ENOMEM;
+	}
+	for (int r = 1; rc == 0 && c->runmax && r < t.nrows; r++) {
+		int64_t s = csv_table_checked(&t, r, "t_s"), v = csv_table_checked(&t, r, "max_ns");
+
+		if (strcmp(field(&t, r, "metric"), "wakeup") == 0 && v > c->runmax[s])
+			c->runmax[s] = v;	/* each second's max, over threads */
+	}
+	if (rc == 0 && c->runmax) {
+		c->nsec = (int)last + 1;
+		for (int s = 0; s < c->nsec; s++) {
+			if (c->runmax[s] > best) {
+				best = c->runmax[s];
+				c->max_at_s = s;
+			}
+			c->runmax[s] = best;
+		}
+	}
+	csv_table_free(&t);
+	return rc;
+}
+
 /* spikes.csv, where the cell traced: each capture, checked. */
 static int read_spikes(struct tcell *c, char *err, size_t len)
 {
@@ -430,6 +484,8 @@ static int measure_cell(struct tcell *c, const struct csv_table *cs, char *err,
 	exact_bounds(c->response, cs, c->id, "response");
 	c->measured = c->wakeup->count > 0;
 	rc = read_spikes(c, err, len);
+	if (rc == 0)
+		rc = read_series(c, err, len);
 	return rc ? rc : load_rate(c->dir, &c->load_ops_per_s, err, len);
 }
 
@@ -439,8 +495,11 @@ static int mark_bad(struct tree *t, struct tcell *c, const char *why)
 	free(c->wakeup);
 	free(c->response);
 	free(c->spikes);
+	free(c->runmax);
 	c->wakeup = c->response = NULL;
 	c->spikes = NULL;
+	c->runmax = NULL;
+	c->nsec = 0;
 	c->nspikes = c->traced = 0;
 	c->measured = 0;
 	c->nthreads = 0;
@@ -497,6 +556,7 @@ void tree_free(struct tree *t)
 		free(t->cell[i].wakeup);
 		free(t->cell[i].response);
 		free(t->cell[i].spikes);
+		free(t->cell[i].runmax);
 	}
 	free(t->cell);
 	memset(t, 0, sizeof(*t));

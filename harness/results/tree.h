@@ -36,6 +36,10 @@ struct tcell {
 	int nthreads;
 	char *bad;		/* why its files cannot be trusted; NULL if fine */
 	char why[160];		/* cells.csv's why ("" in trees from before it) */
+	/* series.csv, wake-up: the running max (ns) at the end of each second */
+	int64_t *runmax;	/* nsec of them, owned; NULL without series */
+	int nsec;
+	int max_at_s;		/* the first second that reached the cell's max */
 	int traced;		/* it has a spikes.csv */
 	struct tspike *spikes;	/* nspikes rows of it, owned */
 	int nspikes;

@@ -192,3 +192,32 @@ browse() {
 	run "$LATLAB" export --format cyclictest "$WORK"
 	[ "$status" -eq 2 ]
 }
+
+@test "report: is the run long enough? a max in the last tenth is flagged" {
+	cp -r "$FIXTURES/compare/stock" "$WORK/t"
+	D=$(echo "$WORK"/t/*/*/0000-*)
+	# 20 seconds; the cell's max (1403.3 us) first reached in the last one
+	{ echo "t_s,thread,metric,max_ns,samples"
+	  for s in $(seq 0 19); do
+		v=$([ "$s" -eq 19 ] && echo 1403254 || echo 40000)
+		echo "$s,0,wakeup,$v,1000"; echo "$s,0,io,100,1000"; echo "$s,0,response,$v,1000"
+	  done; } >"$D/series.csv"
+	run timeout 60 "$LATLAB" report "$WORK/t" -q
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	H="$WORK/t/report/index.html"
+	grep -q '<p class="warn">The worst case was still growing' "$H"
+	grep -q '<li>0000-none-timer-t1-aspread-1: max 1403.3 µs first reached at 19 s of 20 s</li>' "$H"
+	grep -q '<td class="warn">19 of 20</td>' "$H"
+	# the running maximum, second by second
+	[ "$(sed -n 2p "$WORK/t/report/fig/runmax-0.csv")" = "0,40000" ]
+	[ "$(tail -1 "$WORK/t/report/fig/runmax-0.csv")" = "19,1403254" ]
+	is_png "$WORK/t/report/fig/runmax-0.png"
+	# reached early: no warning
+	sed -i 's/^0,0,wakeup,40000,/0,0,wakeup,1403254,/' "$D/series.csv"
+	run timeout 60 "$LATLAB" report "$WORK/t" -q
+	grep -q 'Every cell of 10 s or more (1) reached its maximum before the last tenth' "$H"
+	# a series.csv that is not numbers is named
+	echo "x,0,wakeup,1,1" >>"$D/series.csv"
+	run timeout 60 "$LATLAB" report "$WORK/t" -q
+	[ "$status" -eq 3 ] && [[ "$output" == *"$D/series.csv:62: t_s = 'x'"* ]] || { echo "$output"; false; }
+}

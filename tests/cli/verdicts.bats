@@ -52,6 +52,14 @@ EOC
 	grep -q '<h2>Wake-ups above a threshold, per hour of measuring</h2>' "$WORK/cmp/index.html"
 }
 
+@test "report of one tree: its 5 repeats in one row, the median max and its range" {
+	cp -r "$H" "$WORK/h"
+	run timeout 120 "$LATLAB" report "$WORK/h" -q
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	grep -q '<h2>Rows: the repeats together</h2>' "$WORK/h/report/index.html"
+	grep -Eq '<td class="l">bg, timer, threads 1, affinity 1, 1000 µs, priority 80, size 4096</td><td>5</td><td>[0-9.]+ \[[0-9.]+, [0-9.]+\]</td>' "$WORK/h/report/index.html"
+}
+
 @test "the same tree under two labels: no clear difference, never a verdict word" {
 	run timeout 120 "$LATLAB" compare "$Q" "$Q" -o "$WORK/cmp"
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
