@@ -292,6 +292,7 @@ static int cmd_list(int argc, char **argv)
 	list_table("campaign", campaign_options);
 	list_table("matrix", matrix_options);
 	list_table("thresholds", threshold_options);
+	list_table("thresholds (the whole campaign)", baseline_options);
 	list_table("trace", trace_options);
 	list_table("kernel.NAME", kernel_options);
 	list_table("load.NAME", load_options);

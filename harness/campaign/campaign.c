@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "campaign_run.h"
+#include "report.h"
 #include "tracer.h"
 #include "cellfiles.h"
 #include "cpulist.h"
@@ -326,12 +327,52 @@ static void trace_setup(struct campaign *cp)
 /* Everything the cells need is here (or in the guest): before anything is written. */
 static int preflight(const struct campaign *cp)
 {
-	char why[PATH_MAX + 512];
+	const struct config *cfg = cp->cfg;
+	char why[PATH_MAX + 512], path[PATH_MAX + 16];
 
-	if (where_preflight(cp->cfg, cp->cells, cp->ncells, 0, why, sizeof(why)) == 0)
-		return EXIT_PASS;
-	log_error("%s", why);
-	return EXIT_USAGE;
+	if (where_preflight(cfg, cp->cells, cp->ncells, 0, why, sizeof(why)) != 0) {
+		log_error("%s", why);
+		return EXIT_USAGE;
+	}
+	snprintf(path, sizeof(path), "%s/cells.csv", cfg->thresholds.baseline);
+	if (cfg->thresholds.baseline[0] && access(path, R_OK) != 0) {
+		int err = errno;
+
+		fail_at(why, sizeof(why), -err, cfg->baseline_loc.file, cfg->baseline_loc.line,
+			"baseline = %s: %s: %s (a results tree of an earlier run)",
+			cfg->thresholds.baseline, path, strerror(err));
+		log_error("%s", why);
+		return EXIT_USAGE;
+	}
+	return EXIT_PASS;
+}
+
+/*
+ * [thresholds] baseline: the finished campaign against the baseline tree,
+ * as latlab compare --baseline would judge it (TREE/baseline/ holds its
+ * page, compare.csv and junit.xml). A row worse beyond the tolerance whose
+ * interval says so fails the run (exit 1).
+ */
+static void judge_baseline(const struct campaign *cp, int *status)
+{
+	const struct threshold_opts *t = &cp->cfg->thresholds;
+	char out[PATH_MAX + 16];
+	const char *dirs[1] = { cp->dir };
+	struct compare_opts o = {
+		.out = out, .baseline = t->baseline,
+		.tolerance = (double)t->baseline_tolerance / 100,
+	};
+
+	snprintf(out, sizeof(out), "%s/baseline", cp->dir);
+	log_info("judging the campaign against the baseline %s (tolerance %lld %%)",
+		 t->baseline, (long long)t->baseline_tolerance);
+	int rc = compare_run(dirs, 1, &o);
+	if (rc == EXIT_THRESHOLD) {
+		cp_fold_exit(status, EXIT_THRESHOLD);
+	} else if (rc != EXIT_PASS) {
+		log_error("the baseline judgement could not be made (exit %d): see above", rc);
+		cp_fold_exit(status, EXIT_RUNTIME);
+	}
 }
 
 /* The status a cell directory's cell.ini says ("" when none). */
@@ -565,6 +606,9 @@ int campaign_run(const struct config *cfg, const struct run_opts *ro)
 	/* the whole ledger, compacted, however the cells ended */
 	if (cp_write(&cp) != 0 && (status == EXIT_PASS || status == EXIT_THRESHOLD))
 		status = EXIT_RUNTIME;
+	if (!ro->guest && cfg->thresholds.baseline[0] &&
+	    (status == EXIT_PASS || status == EXIT_THRESHOLD))
+		judge_baseline(&cp, &status);
 	if (ro->reboot && (status == EXIT_PASS || status == EXIT_THRESHOLD)) {
 		int rs = cp_reboot_next(&cp);
 

@@ -96,6 +96,17 @@ const struct opt threshold_options[] = {
 	{ 0 },
 };
 
+/* [thresholds] also takes these (not [thresholds.METRIC]): the whole campaign against a tree */
+const struct opt baseline_options[] = {
+	ROW("baseline", OPT_STRING, OFF(struct threshold_opts, baseline), 0, 0, "",
+	  "a results tree: the run fails (exit 1) where a row is worse than the baseline's beyond baseline_tolerance and the 95 % interval says so (latlab compare --baseline)",
+	  NULL, 0),
+	ROW("baseline_tolerance", OPT_INT, OFF(struct threshold_opts, baseline_tolerance),
+	  0, 1000, "20", "percent worse than the baseline that is tolerated",
+	  NULL, 0),
+	{ 0 },
+};
+
 const struct opt kernel_options[] = {
 	ROW("match", OPT_STRING, OFF(struct kernel_def, match), 0, 0, NULL,
 	  "how to recognise it: [!]preempt:MODEL, [!]release:GLOB or any",
@@ -511,6 +522,10 @@ static int apply_entry(struct config *cfg, const struct config_entry *e,
 	}
 	if (strcmp(s, "thresholds") == 0) {
 		cfg->has_thresholds = 1;
+		if (strcmp(e->key, "baseline") == 0)
+			cfg->baseline_loc = e->loc;
+		if (opt_find(baseline_options, e->key))
+			return set_option(baseline_options, &cfg->thresholds, e, err, errlen);
 		return set_option(threshold_options, &cfg->thresholds, e, err,
 				  errlen);
 	}
@@ -521,6 +536,10 @@ static int apply_entry(struct config *cfg, const struct config_entry *e,
 			return cfg_fail(err, errlen, &e->section_loc,
 					"unknown section [%s]: thresholds per metric are [thresholds.wakeup], [thresholds.io] and [thresholds.response]",
 					s);
+		if (strncmp(e->key, "baseline", 8) == 0)
+			return cfg_fail(err, errlen, &e->loc,
+					"%s belongs in [thresholds], not in [%s]: a baseline judges the whole campaign",
+					e->key, s);
 		cfg->has_metric_thresholds[m] = 1;
 		/* the table without its first row, metric: the section names it */
 		return set_option(threshold_options + 1,
@@ -909,6 +928,7 @@ int config_load(struct config *cfg, const char *path,
 	opt_defaults(campaign_options, &cfg->campaign);
 	opt_defaults(matrix_options, &cfg->matrix);
 	opt_defaults(threshold_options, &cfg->thresholds);
+	opt_defaults(baseline_options, &cfg->thresholds);
 	opt_defaults(trace_options, &cfg->trace);
 	for (int m = 0; m < METRIC_COUNT; m++)
 		opt_defaults(threshold_options + 1, &cfg->metric_thresholds[m]);
@@ -949,6 +969,8 @@ void config_write_ini(FILE *fp, const struct config *cfg)
 	if (cfg->has_thresholds) {
 		fprintf(fp, "\n[thresholds]\n");
 		opt_write_ini(fp, threshold_options, &cfg->thresholds);
+		if (cfg->thresholds.baseline[0])	/* older configs keep their hash */
+			opt_write_ini(fp, baseline_options, &cfg->thresholds);
 	}
 	for (int m = 0; m < METRIC_COUNT; m++) {
 		if (!cfg->has_metric_thresholds[m])

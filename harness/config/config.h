@@ -45,6 +45,9 @@ struct threshold_opts {
 	int metric;			/* enum metric the latency limits apply to */
 	int64_t max, p50, p90, p99, p99_9, p99_99;	/* ns, OPT_UNSET if none */
 	int64_t overruns, errors;	/* most allowed, OPT_UNSET if none */
+	/* [thresholds] only: judge the campaign against a baseline tree */
+	char baseline[OPT_STR_MAX];	/* a results tree, or "" */
+	int64_t baseline_tolerance;	/* percent */
 };
 
 /* [trace]: spike forensics (docs/spikes.md) */
@@ -115,6 +118,7 @@ struct config {
 	/* [thresholds.wakeup], [thresholds.io], [thresholds.response] */
 	struct threshold_opts metric_thresholds[METRIC_COUNT];
 	int has_metric_thresholds[METRIC_COUNT];
+	struct srcloc baseline_loc;	/* where [thresholds] baseline was set */
 	struct trace_opts trace;
 	int has_trace;			/* a [trace] section (echoed only then) */
 	struct srcloc trace_loc;	/* where [trace] mode was set (or the section) */
@@ -129,6 +133,7 @@ struct config {
 extern const struct opt campaign_options[];
 extern const struct opt matrix_options[];
 extern const struct opt threshold_options[];
+extern const struct opt baseline_options[];
 extern const struct opt kernel_options[];
 extern const struct opt trace_options[];
 extern const struct opt load_options[];

@@ -96,3 +96,24 @@ EOC
 	run "$LATLAB" compare "$Q" --baseline "$WORK/nothing"
 	[ "$status" -eq 2 ]
 }
+
+@test "[thresholds] baseline: an overnight run fails on regression (exit 1), not on a fixed number" {
+	sed "s#^output = .*#output = $WORK/out#" "$BATS_FILE_TMPDIR/hog.ini" >c.ini
+	printf '[thresholds]\nbaseline = %s\nbaseline_tolerance = 10\n' "$Q" >>c.ini
+	run timeout 120 "$LATLAB" run c.ini -q
+	[ "$status" -eq 1 ] || { echo "$output"; false; }
+	[[ "$output" == *"regression: bg, timer"*"beyond 10 %"* ]] || { echo "$output"; false; }
+	grep -q 'failures="1"' "$WORK/out/hog/baseline/junit.xml"
+	[ -s "$WORK/out/hog/baseline/compare.csv" ]
+	grep -q '^baseline = ' "$WORK/out/hog/campaign.ini"
+	# a baseline that is not a results tree: exit 2 with file:line, nothing written
+	sed -i "s#^baseline = .*#baseline = $WORK/none#" c.ini
+	rm -rf "$WORK/out"
+	run "$LATLAB" run c.ini -q
+	[ "$status" -eq 2 ] && [[ "$output" == *"c.ini:17: baseline = $WORK/none: $WORK/none/cells.csv: No such file or directory"* ]] || { echo "$output"; false; }
+	[ ! -e "$WORK/out" ]
+	# a baseline judges the campaign: not in [thresholds.METRIC]
+	printf '[thresholds.wakeup]\nbaseline = %s\n' "$Q" >>c.ini
+	run "$LATLAB" run c.ini -q
+	[ "$status" -eq 2 ] && [[ "$output" == *"c.ini:20: baseline belongs in [thresholds], not in [thresholds.wakeup]"* ]] || { echo "$output"; false; }
+}
