@@ -222,9 +222,37 @@ static void test_rebuild_from_buckets(void **state)
 	free(r);
 }
 
+/* Samples above a threshold: whole buckets above it, the overflow, never a straddling bucket. */
+static void test_count_above(void **state)
+{
+	struct hist *h = new_hist();
+	static const struct {
+		int64_t over;
+		uint64_t want;
+	} cases[] = {
+		{ 99, 4 }, { 100, 3 }, { 999, 3 }, { 1000, 2 }, { 1001, 2 },
+		{ 100000, 2 }, { 200000, 1 }, { 1LL << 43, 0 },
+	};
+
+	(void)state;
+	hist_add(h, 100);
+	hist_add(h, 1000);
+	hist_add(h, 200001);	/* its bucket's lower edge is 200000 or below */
+	hist_add(h, HIST_RANGE_NS + 5);	/* the overflow */
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint64_t got = hist_count_above(h, cases[i].over);
+
+		if (got != cases[i].want)
+			fail_msg("over %lld: %llu, want %llu", (long long)cases[i].over,
+				 (unsigned long long)got, (unsigned long long)cases[i].want);
+	}
+	free(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_count_above),
 		cmocka_unit_test(test_bucket_edges),
 		cmocka_unit_test(test_buckets_contiguous),
 		cmocka_unit_test(test_error_bound),
