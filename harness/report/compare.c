@@ -317,6 +317,10 @@ static void html_verdicts(FILE *fp, const struct cmp *c, const struct row *r)
 			fprintf(fp, "<span class=\"%s\">", verdict_keyword(v.kind));
 			html_text(fp, text);
 			fputs("</span>", fp);
+			if (v.p9999.ok)	/* the same for p99.99, as compare.csv has it */
+				fprintf(fp, " <small>(p99.99 ratio %.2fx [%.2fx, %.2fx]: %s)</small>",
+					v.p9999.ratio, v.p9999.lo, v.p9999.hi,
+					verdict_keyword(v.kind_p9999));
 			first = 0;
 		}
 }
