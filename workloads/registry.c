@@ -13,6 +13,9 @@ extern const struct workload_ops workload_file_read;
 extern const struct workload_ops workload_file_write;
 extern const struct workload_ops workload_pipe_rtt;
 extern const struct workload_ops workload_udp_rtt;
+extern const struct workload_ops workload_mq_rtt;
+extern const struct workload_ops workload_sem_rtt;
+extern const struct workload_ops workload_signal_rtt;
 extern const struct workload_ops workload_dev_read;
 extern const struct workload_ops workload_i2c_read;
 extern const struct workload_ops workload_pi_mutex;
@@ -25,6 +28,9 @@ const struct workload_ops *const workload_registry[] = {
 	&workload_file_write,
 	&workload_pipe_rtt,
 	&workload_udp_rtt,
+	&workload_mq_rtt,
+	&workload_sem_rtt,
+	&workload_signal_rtt,
 	&workload_dev_read,
 	&workload_i2c_read,
 	&workload_pi_mutex,

@@ -1,32 +1,47 @@
 /*
- * pipe-rtt and udp-rtt: a round trip of `size` bytes to a peer that echoes
- * them, over two pipes or two UDP sockets on 127.0.0.1. The peer is a
- * thread or a process; its policy, priority and nice are options — so the
- * cost of waking a SCHED_OTHER peer against a SCHED_FIFO one shows.
- * `io` is the round-trip time. The wait for the echo is bounded (timeout):
- * a stuck peer gives ETIMEDOUT errors, never a stuck real-time thread.
+ * Round trips to a peer that answers: the wake-up through IPC. The
+ * measured thread sends, the peer wakes and answers, the measured thread
+ * wakes again; `io` is the round-trip time. One transport per workload:
+ *   pipe-rtt    `size` bytes through two pipes
+ *   udp-rtt     a `size`-byte datagram over 127.0.0.1
+ *   mq-rtt      a `size`-byte POSIX message through two queues (pmqtest)
+ *   sem-rtt     a POSIX semaphore posted each way, futex wake-ups (ptsematest)
+ *   signal-rtt  a real-time signal each way, sigtimedwait (sigwaittest)
+ * The peer is a thread or a process; its policy, priority and nice are
+ * options — so the cost of waking a SCHED_OTHER peer against a SCHED_FIFO
+ * one shows. The wait for the answer is bounded (timeout): a stuck or
+ * dead peer gives ETIMEDOUT errors, never a stuck real-time thread.
  */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <mqueue.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "units.h"
 #include "workload.h"
 
 #define UDP_MAX 65507
+#define PEER_POLL_MS 100	/* a waiting peer looks at `stop` this often */
+#define SIG_PING (SIGRTMIN + 1)	/* worker -> peer */
+#define SIG_PONG (SIGRTMIN + 2)	/* peer -> worker */
 
 enum { PEER_THREAD, PEER_PROCESS };
 enum { POLICY_OTHER, POLICY_FIFO };
@@ -39,16 +54,36 @@ struct rtt_opts {
 	int64_t timeout;
 };
 
+/* What both ends see, also across fork: a shared page. */
+struct rtt_shared {
+	sem_t ping, pong;		/* sem-rtt */
+	_Atomic int worker_tid;		/* signal-rtt: where the answer goes */
+	_Atomic int stop;
+};
+
+struct rtt_state;
+
+struct transport {
+	const char *name;
+	int (*open)(struct rtt_state *st);	/* before the peer starts */
+	int (*ping)(struct rtt_state *st);	/* worker: send, wait for the answer */
+	int (*echo)(struct rtt_state *st);	/* peer: one answer; < 0 ends it */
+	void (*unblock)(struct rtt_state *st);	/* let a thread peer see stop */
+};
+
 struct rtt_state {
-	int udp;
-	int to_peer, from_peer;		/* worker's ends */
+	const struct transport *tp;
+	int to_peer, from_peer;		/* worker's ends (fds, mq descriptors) */
 	int peer_in, peer_out;		/* peer's ends */
 	char *buf, *peer_buf;
 	int64_t size;
 	pthread_t tid;
-	pid_t pid;
-	_Atomic int stop;
+	pid_t pid;			/* the peer process, -1 a thread, 0 none */
+	int peer_tid;			/* signal-rtt: the peer's thread id */
+	pid_t tgid;			/* latlab's */
+	struct rtt_shared *sh;
 	int timeout_ms;
+	int64_t timeout_ns;
 	int fifo, priority, nice;	/* what the peer takes */
 	int status[2];			/* the peer reports its policy here */
 	struct sockaddr_in peer_addr;	/* udp: where the peer listens */
@@ -56,7 +91,7 @@ struct rtt_state {
 
 static const struct opt rtt_options[] = {
 	{ .key = "peer", .type = OPT_ENUM, .offset = offsetof(struct rtt_opts, peer),
-	  .def = "thread", .help = "the echo peer is a", .choices = "thread|process" },
+	  .def = "thread", .help = "the peer is a", .choices = "thread|process" },
 	{ .key = "peer_policy", .type = OPT_ENUM,
 	  .offset = offsetof(struct rtt_opts, policy), .def = "other",
 	  .help = "the peer's scheduling policy", .choices = "other|fifo" },
@@ -67,9 +102,28 @@ static const struct opt rtt_options[] = {
 	  .min = -20, .max = 19, .def = "0", .help = "the peer's nice (peer_policy = other)" },
 	{ .key = "timeout", .type = OPT_DURATION,
 	  .offset = offsetof(struct rtt_opts, timeout), .min = NS_PER_MS,
-	  .max = 60 * NS_PER_S, .def = "1s", .help = "longest wait for the echo" },
+	  .max = 60 * NS_PER_S, .def = "1s", .help = "longest wait for the answer" },
 	{ 0 },
 };
+
+/* An absolute time `ns` from now on `clock`. */
+static struct timespec deadline(clockid_t clock, int64_t ns)
+{
+	struct timespec t;
+
+	clock_gettime(clock, &t);
+	ns += t.tv_nsec;
+	t.tv_sec += ns / NS_PER_S;
+	t.tv_nsec = ns % NS_PER_S;
+	return t;
+}
+
+static int stopping(const struct rtt_state *st)
+{
+	return atomic_load_explicit(&st->sh->stop, memory_order_relaxed);
+}
+
+/* ---- pipe-rtt ---------------------------------------------------------- */
 
 /* Move `len` bytes, waiting at most timeout_ms for each step. */
 static int xfer(int fd, char *buf, size_t len, int writing, int timeout_ms)
@@ -97,82 +151,62 @@ static int xfer(int fd, char *buf, size_t len, int writing, int timeout_ms)
 	return 0;
 }
 
-/* The echo loop; in a forked child only async-signal-safe calls are used. */
-static void echo_loop(struct rtt_state *st)
+static int pipe_open(struct rtt_state *st)
 {
-	while (!atomic_load_explicit(&st->stop, memory_order_relaxed)) {
-		if (st->udp) {
-			struct sockaddr_in from;
-			socklen_t flen = sizeof(from);
-			ssize_t n = recvfrom(st->peer_in, st->peer_buf, UDP_MAX, 0,
-					     (struct sockaddr *)&from, &flen);
+	int a[2], b[2];
 
-			if (n < 0 && (errno == EAGAIN || errno == EINTR))
-				continue;	/* receive timeout: look at stop */
-			if (n < 0)
-				return;
-			sendto(st->peer_in, st->peer_buf, (size_t)n, 0,
-			       (struct sockaddr *)&from, flen);
-		} else {
-			if (xfer(st->peer_in, st->peer_buf, (size_t)st->size, 0, -1) ||
-			    xfer(st->peer_out, st->peer_buf, (size_t)st->size, 1, -1))
-				return;	/* end-of-file: the worker is gone */
-		}
+	if (pipe2(a, O_CLOEXEC))
+		return -errno;
+	if (pipe2(b, O_CLOEXEC)) {
+		int rc = -errno;
+
+		close(a[0]);
+		close(a[1]);
+		return rc;
+	}
+	st->to_peer = a[1];
+	st->peer_in = a[0];
+	st->peer_out = b[1];
+	st->from_peer = b[0];
+	/* the worker's writes must not block forever either */
+	fcntl(st->to_peer, F_SETFL, O_NONBLOCK);
+	fcntl(st->from_peer, F_SETFL, O_NONBLOCK);
+	return 0;
+}
+
+static int pipe_ping(struct rtt_state *st)
+{
+	size_t len = (size_t)st->size;
+	int rc = xfer(st->to_peer, st->buf, len, 1, st->timeout_ms);
+
+	return rc ? rc : xfer(st->from_peer, st->buf, len, 0, st->timeout_ms);
+}
+
+static int pipe_echo(struct rtt_state *st)
+{
+	size_t len = (size_t)st->size;
+
+	if (xfer(st->peer_in, st->peer_buf, len, 0, -1) ||
+	    xfer(st->peer_out, st->peer_buf, len, 1, -1))
+		return -1;	/* end-of-file: the worker is gone */
+	return 0;
+}
+
+static void pipe_unblock(struct rtt_state *st)
+{
+	if (st->to_peer >= 0) {	/* the peer sees end-of-file */
+		close(st->to_peer);
+		st->to_peer = -1;
 	}
 }
 
-/*
- * The peer's first act: take its policy (FIFO priority, or nice for a
- * SCHED_OTHER peer; on Linux both apply to the calling thread only) and
- * report the result, 0 or an errno, on the status pipe.
- */
-static void become_peer(struct rtt_state *st)
+/* ---- udp-rtt ----------------------------------------------------------- */
+
+static int udp_open(struct rtt_state *st)
 {
-	struct sched_param sp = { .sched_priority = st->priority };
-	int rc = 0;
-
-	if (st->fifo)
-		rc = sched_setscheduler(0, SCHED_FIFO, &sp) ? errno : 0;
-	else if (st->nice != 0)
-		rc = setpriority(PRIO_PROCESS, 0, st->nice) ? errno : 0;
-	if (write(st->status[1], &rc, sizeof(rc)) != sizeof(rc))
-		rc = EIO;
-	if (rc == 0)
-		echo_loop(st);
-}
-
-static void *peer_thread(void *arg)
-{
-	become_peer(arg);
-	return NULL;
-}
-
-static int open_channel(struct rtt_state *st)
-{
-	if (!st->udp) {
-		int a[2], b[2];
-
-		if (pipe2(a, O_CLOEXEC))
-			return -errno;
-		if (pipe2(b, O_CLOEXEC)) {
-			int rc = -errno;
-
-			close(a[0]);
-			close(a[1]);
-			return rc;
-		}
-		st->to_peer = a[1];
-		st->peer_in = a[0];
-		st->peer_out = b[1];
-		st->from_peer = b[0];
-		/* the worker's writes must not block forever either */
-		fcntl(st->to_peer, F_SETFL, O_NONBLOCK);
-		fcntl(st->from_peer, F_SETFL, O_NONBLOCK);
-		return 0;
-	}
 	struct sockaddr_in me = { .sin_family = AF_INET };
 	socklen_t len = sizeof(me);
-	struct timeval tv = { 0, 100000 };
+	struct timeval tv = { 0, PEER_POLL_MS * 1000 };
 
 	me.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	st->peer_in = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
@@ -187,6 +221,207 @@ static int open_channel(struct rtt_state *st)
 	st->from_peer = st->to_peer;
 	st->peer_out = st->peer_in;
 	return 0;
+}
+
+static int udp_ping(struct rtt_state *st)
+{
+	size_t len = (size_t)st->size;
+
+	if (send(st->to_peer, st->buf, len, 0) != (ssize_t)len)
+		return -errno;
+	struct pollfd p = { st->from_peer, POLLIN, 0 };
+	int rc = poll(&p, 1, st->timeout_ms);
+	if (rc <= 0)
+		return rc == 0 ? -ETIMEDOUT : -errno;
+	ssize_t n = recv(st->from_peer, st->buf, len, 0);
+	if (n < 0)
+		return -errno;
+	return n == (ssize_t)len ? 0 : -EMSGSIZE;
+}
+
+static int udp_echo(struct rtt_state *st)
+{
+	struct sockaddr_in from;
+	socklen_t flen = sizeof(from);
+	ssize_t n = recvfrom(st->peer_in, st->peer_buf, UDP_MAX, 0,
+			     (struct sockaddr *)&from, &flen);
+
+	if (n < 0)	/* the receive timeout: look at stop */
+		return errno == EAGAIN || errno == EINTR ? 0 : -1;
+	sendto(st->peer_in, st->peer_buf, (size_t)n, 0, (struct sockaddr *)&from, flen);
+	return 0;
+}
+
+/* ---- mq-rtt ------------------------------------------------------------ */
+
+static int mq_make(struct rtt_state *st, int which, long msgsize)
+{
+	struct mq_attr attr = { .mq_maxmsg = 1, .mq_msgsize = msgsize };
+	char name[64];
+	mqd_t q;
+
+	snprintf(name, sizeof(name), "/latlab-%d-%p-%d", (int)getpid(), (void *)st, which);
+	q = mq_open(name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600, &attr);
+	if (q == (mqd_t)-1)
+		return -errno;
+	mq_unlink(name);	/* nothing named is left behind; the descriptors live on */
+	return (int)q;
+}
+
+static int mq_open_pair(struct rtt_state *st)
+{
+	int a = mq_make(st, 0, (long)st->size), b;
+
+	if (a < 0)
+		return a;
+	b = mq_make(st, 1, (long)st->size);
+	if (b < 0) {
+		mq_close((mqd_t)a);
+		return b;
+	}
+	st->to_peer = st->peer_in = a;
+	st->peer_out = st->from_peer = b;
+	return 0;
+}
+
+static int mq_ping(struct rtt_state *st)
+{
+	struct timespec t = deadline(CLOCK_REALTIME, st->timeout_ns);
+
+	if (mq_timedsend((mqd_t)st->to_peer, st->buf, (size_t)st->size, 0, &t))
+		return -errno;
+	ssize_t n = mq_timedreceive((mqd_t)st->from_peer, st->buf, (size_t)st->size, NULL, &t);
+	if (n < 0)
+		return -errno;
+	return n == st->size ? 0 : -EMSGSIZE;
+}
+
+static int mq_echo(struct rtt_state *st)
+{
+	struct timespec t = deadline(CLOCK_REALTIME, PEER_POLL_MS * NS_PER_MS);
+	ssize_t n = mq_timedreceive((mqd_t)st->peer_in, st->peer_buf, (size_t)st->size, NULL, &t);
+
+	if (n < 0)
+		return errno == ETIMEDOUT || errno == EINTR ? 0 : -1;
+	t = deadline(CLOCK_REALTIME, PEER_POLL_MS * NS_PER_MS);
+	mq_timedsend((mqd_t)st->peer_out, st->peer_buf, (size_t)n, 0, &t);
+	return 0;
+}
+
+/* ---- sem-rtt ----------------------------------------------------------- */
+
+static int sem_open_pair(struct rtt_state *st)
+{
+	if (sem_init(&st->sh->ping, 1, 0) || sem_init(&st->sh->pong, 1, 0))
+		return -errno;
+	return 0;
+}
+
+static int sem_ping(struct rtt_state *st)
+{
+	struct timespec t = deadline(CLOCK_MONOTONIC, st->timeout_ns);
+
+	if (sem_post(&st->sh->ping))
+		return -errno;
+	while (sem_clockwait(&st->sh->pong, CLOCK_MONOTONIC, &t))
+		if (errno != EINTR)
+			return -errno;
+	return 0;
+}
+
+static int sem_echo(struct rtt_state *st)
+{
+	struct timespec t = deadline(CLOCK_MONOTONIC, PEER_POLL_MS * NS_PER_MS);
+
+	if (sem_clockwait(&st->sh->ping, CLOCK_MONOTONIC, &t))
+		return errno == ETIMEDOUT || errno == EINTR ? 0 : -1;
+	sem_post(&st->sh->pong);
+	return 0;
+}
+
+/* ---- signal-rtt -------------------------------------------------------- */
+
+/*
+ * Both signals are blocked in the whole process before any measured
+ * thread or peer exists (threads and a forked peer inherit the mask), so
+ * each is only ever taken by sigtimedwait. Each goes to one thread (tgkill).
+ */
+static int sig_open(struct rtt_state *st)
+{
+	sigset_t s;
+
+	(void)st;
+	sigemptyset(&s);
+	sigaddset(&s, SIG_PING);
+	sigaddset(&s, SIG_PONG);
+	return -pthread_sigmask(SIG_BLOCK, &s, NULL);
+}
+
+static int sig_ping(struct rtt_state *st)
+{
+	struct timespec t = { st->timeout_ns / NS_PER_S, st->timeout_ns % NS_PER_S };
+	sigset_t s;
+	int me = atomic_load_explicit(&st->sh->worker_tid, memory_order_relaxed);
+
+	if (!me) {	/* the first cycle: where the answers must come */
+		me = (int)syscall(SYS_gettid);
+		atomic_store_explicit(&st->sh->worker_tid, me, memory_order_release);
+	}
+	if (syscall(SYS_tgkill, st->pid > 0 ? st->pid : st->tgid, st->peer_tid, SIG_PING))
+		return -errno;
+	sigemptyset(&s);
+	sigaddset(&s, SIG_PONG);
+	while (sigtimedwait(&s, NULL, &t) < 0)
+		if (errno != EINTR)
+			return errno == EAGAIN ? -ETIMEDOUT : -errno;
+	return 0;
+}
+
+static int sig_echo(struct rtt_state *st)
+{
+	struct timespec t = { 0, PEER_POLL_MS * NS_PER_MS };
+	sigset_t s;
+
+	sigemptyset(&s);
+	sigaddset(&s, SIG_PING);
+	if (sigtimedwait(&s, NULL, &t) < 0)
+		return errno == EAGAIN || errno == EINTR ? 0 : -1;
+	syscall(SYS_tgkill, st->tgid,
+		atomic_load_explicit(&st->sh->worker_tid, memory_order_acquire), SIG_PONG);
+	return 0;
+}
+
+/* ---- the peer, common to every transport ------------------------------ */
+
+/*
+ * The peer's first act: take its policy (FIFO priority, or nice for a
+ * SCHED_OTHER peer; on Linux both apply to the calling thread only) and
+ * report the result, 0 or an errno, on the status pipe. In a forked
+ * child only async-signal-safe calls are used (sem_*, mq_*, tgkill are).
+ */
+static void become_peer(struct rtt_state *st)
+{
+	struct sched_param sp = { .sched_priority = st->priority };
+	int rc = 0;
+
+	if (st->fifo)
+		rc = sched_setscheduler(0, SCHED_FIFO, &sp) ? errno : 0;
+	else if (st->nice != 0)
+		rc = setpriority(PRIO_PROCESS, 0, st->nice) ? errno : 0;
+	if (write(st->status[1], &rc, sizeof(rc)) != sizeof(rc))
+		rc = EIO;
+	while (rc == 0 && !stopping(st))
+		if (st->tp->echo(st) < 0)
+			break;
+}
+
+static void *peer_thread(void *arg)
+{
+	struct rtt_state *st = arg;
+
+	st->peer_tid = (int)syscall(SYS_gettid);
+	become_peer(st);
+	return NULL;
 }
 
 static int start_peer(struct workload_ctx *ctx, struct rtt_state *st)
@@ -214,6 +449,7 @@ static int start_peer(struct workload_ctx *ctx, struct rtt_state *st)
 			_exit(0);
 		}
 		st->pid = pid;
+		st->peer_tid = pid;	/* a single-threaded process */
 	} else {
 		rc = pthread_create(&st->tid, NULL, peer_thread, st);
 		if (rc)
@@ -230,17 +466,14 @@ static int start_peer(struct workload_ctx *ctx, struct rtt_state *st)
 
 static void stop_peer(struct rtt_state *st)
 {
-	atomic_store(&st->stop, 1);
+	atomic_store(&st->sh->stop, 1);
 	if (st->pid > 0) {
 		kill(st->pid, SIGKILL);
 		waitpid(st->pid, NULL, 0);
 	} else if (st->pid < 0) {
-		/* the pipe peer sees end-of-file; the UDP peer its timeout */
-		if (!st->udp && st->to_peer >= 0) {
-			close(st->to_peer);
-			st->to_peer = -1;
-		}
-		pthread_join(st->tid, NULL);
+		if (st->tp->unblock)
+			st->tp->unblock(st);
+		pthread_join(st->tid, NULL);	/* it looks at stop every 100 ms */
 	}
 	st->pid = 0;
 }
@@ -252,29 +485,33 @@ static void close_all(struct rtt_state *st)
 	for (int i = 0; i < 4; i++)
 		for (int j = 0; j < i; j++)
 			if (fds[j] == fds[i])
-				fds[i] = -1;	/* UDP uses one socket both ways */
+				fds[i] = -1;	/* one socket or queue both ways */
 	for (int i = 0; i < 4; i++)
 		if (fds[i] >= 0)
-			close(fds[i]);
+			close(fds[i]);	/* an mqd_t is a descriptor on Linux */
 	if (st->status[0] >= 0) {
 		close(st->status[0]);
 		close(st->status[1]);
 	}
+	if (st->sh != MAP_FAILED && st->sh)
+		munmap(st->sh, sizeof(*st->sh));
 	free(st->buf);
 	free(st->peer_buf);
 	free(st);
 }
 
-static int rtt_setup(struct workload_ctx *ctx, int udp)
+static int rtt_setup(struct workload_ctx *ctx, const struct transport *tp)
 {
 	const struct rtt_opts *o = ctx->opts;
 	struct rtt_state *st = calloc(1, sizeof(*st));
-	int rc;
+	int udp = tp->open == udp_open, rc;
 
 	if (!st)
 		return -ENOMEM;
-	st->udp = udp;
+	st->tp = tp;
 	st->size = ctx->size;
+	st->tgid = getpid();
+	st->timeout_ns = o->timeout;
 	st->timeout_ms = (int)(o->timeout / NS_PER_MS);
 	st->to_peer = st->from_peer = st->peer_in = st->peer_out = -1;
 	st->status[0] = st->status[1] = -1;
@@ -284,54 +521,39 @@ static int rtt_setup(struct workload_ctx *ctx, int udp)
 				     "udp-rtt: size %lld is more than a UDP datagram holds (%d)",
 				     (long long)ctx->size, UDP_MAX);
 	}
+	st->sh = mmap(NULL, sizeof(*st->sh), PROT_READ | PROT_WRITE,
+		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	st->buf = calloc(1, (size_t)ctx->size);
 	st->peer_buf = calloc(1, udp ? UDP_MAX : (size_t)ctx->size);
-	rc = st->buf && st->peer_buf ? open_channel(st) : -ENOMEM;
+	rc = st->sh != MAP_FAILED && st->buf && st->peer_buf ? tp->open(st) : -ENOMEM;
+	if (rc == -EINVAL && tp->open == mq_open_pair) {
+		close_all(st);
+		return workload_fail(ctx, -EINVAL,
+				     "mq-rtt: a message of %lld bytes is refused (at most /proc/sys/fs/mqueue/msgsize_max bytes)",
+				     (long long)ctx->size);
+	}
 	if (rc == 0)
 		rc = start_peer(ctx, st);
 	if (rc) {
-		stop_peer(st);
+		if (st->sh != MAP_FAILED)
+			stop_peer(st);
 		close_all(st);
-		return workload_fail(ctx, rc, "%s peer: %s%s", udp ? "udp-rtt" : "pipe-rtt",
-				     strerror(-rc),
+		return workload_fail(ctx, rc, "%s peer: %s%s", tp->name, strerror(-rc),
 				     rc == -EPERM ? " (peer_policy = fifo needs real-time rights)" : "");
 	}
 	ctx->priv = st;
 	return 0;
 }
 
-static int pipe_setup(struct workload_ctx *ctx)
-{
-	return rtt_setup(ctx, 0);
-}
-
-static int udp_setup(struct workload_ctx *ctx)
-{
-	return rtt_setup(ctx, 1);
-}
-
 static int64_t rtt_run(struct workload_ctx *ctx)
 {
 	struct rtt_state *st = ctx->priv;
-	size_t len = (size_t)st->size;
-	int rc;
+	int rc = st->tp->ping(st);
 
-	if (!st->udp) {
-		rc = xfer(st->to_peer, st->buf, len, 1, st->timeout_ms);
-		if (rc == 0)
-			rc = xfer(st->from_peer, st->buf, len, 0, st->timeout_ms);
-		return rc ? rc : (int64_t)(2 * len);
-	}
-	if (send(st->to_peer, st->buf, len, 0) != (ssize_t)len)
-		return -errno;
-	struct pollfd p = { st->from_peer, POLLIN, 0 };
-	rc = poll(&p, 1, st->timeout_ms);
-	if (rc <= 0)
-		return rc == 0 ? -ETIMEDOUT : -errno;
-	ssize_t n = recv(st->from_peer, st->buf, len, 0);
-	if (n < 0)
-		return -errno;
-	return n == (ssize_t)len ? (int64_t)(2 * len) : -EMSGSIZE;
+	if (rc)
+		return rc;
+	/* bytes moved: both ways for the transports that carry `size` */
+	return st->tp->open == sem_open_pair || st->tp->open == sig_open ? 0 : 2 * st->size;
 }
 
 static void rtt_teardown(struct workload_ctx *ctx)
@@ -345,22 +567,37 @@ static void rtt_teardown(struct workload_ctx *ctx)
 	ctx->priv = NULL;
 }
 
-const struct workload_ops workload_pipe_rtt = {
-	.name = "pipe-rtt",
-	.help = "round trip of `size` bytes through two pipes to an echo peer (thread or process)",
-	.options = rtt_options,
-	.opts_size = sizeof(struct rtt_opts),
-	.setup = pipe_setup,
-	.run = rtt_run,
-	.teardown = rtt_teardown,
-};
+static const struct transport tp_pipe = { "pipe-rtt", pipe_open, pipe_ping, pipe_echo, pipe_unblock };
+static const struct transport tp_udp = { "udp-rtt", udp_open, udp_ping, udp_echo, NULL };
+static const struct transport tp_mq = { "mq-rtt", mq_open_pair, mq_ping, mq_echo, NULL };
+static const struct transport tp_sem = { "sem-rtt", sem_open_pair, sem_ping, sem_echo, NULL };
+static const struct transport tp_sig = { "signal-rtt", sig_open, sig_ping, sig_echo, NULL };
 
-const struct workload_ops workload_udp_rtt = {
-	.name = "udp-rtt",
-	.help = "round trip of a `size`-byte UDP datagram to an echo peer on 127.0.0.1",
-	.options = rtt_options,
-	.opts_size = sizeof(struct rtt_opts),
-	.setup = udp_setup,
-	.run = rtt_run,
-	.teardown = rtt_teardown,
-};
+static int pipe_setup(struct workload_ctx *ctx) { return rtt_setup(ctx, &tp_pipe); }
+static int udp_setup(struct workload_ctx *ctx) { return rtt_setup(ctx, &tp_udp); }
+static int mq_setup(struct workload_ctx *ctx) { return rtt_setup(ctx, &tp_mq); }
+static int sem_setup(struct workload_ctx *ctx) { return rtt_setup(ctx, &tp_sem); }
+static int sig_setup(struct workload_ctx *ctx) { return rtt_setup(ctx, &tp_sig); }
+
+#define RTT_WORKLOAD(var, wname, whelp, wsetup) \
+	const struct workload_ops var = { \
+		.name = wname, .help = whelp, .options = rtt_options, \
+		.opts_size = sizeof(struct rtt_opts), .setup = wsetup, \
+		.run = rtt_run, .teardown = rtt_teardown, \
+	}
+
+RTT_WORKLOAD(workload_pipe_rtt, "pipe-rtt",
+	     "round trip of `size` bytes through two pipes to an echo peer (thread or process)",
+	     pipe_setup);
+RTT_WORKLOAD(workload_udp_rtt, "udp-rtt",
+	     "round trip of a `size`-byte UDP datagram to an echo peer on 127.0.0.1",
+	     udp_setup);
+RTT_WORKLOAD(workload_mq_rtt, "mq-rtt",
+	     "round trip of a `size`-byte POSIX message through two queues (as pmqtest)",
+	     mq_setup);
+RTT_WORKLOAD(workload_sem_rtt, "sem-rtt",
+	     "a POSIX semaphore posted to a peer and back: futex wake-ups (as ptsematest)",
+	     sem_setup);
+RTT_WORKLOAD(workload_signal_rtt, "signal-rtt",
+	     "a real-time signal to a peer and back, waited for with sigtimedwait (as sigwaittest)",
+	     sig_setup);

@@ -146,3 +146,46 @@ summary_field() {
 	run "$LATLAB" export "$WORK"
 	[ "$status" -eq 2 ]
 }
+
+@test "mq-rtt, sem-rtt, signal-rtt: round trips to thread and process peers, no errors" {
+	wl_config "[matrix]" "threads = all" \
+		"workload = mq-rtt, mq-proc, sem-rtt, sem-proc, signal-rtt, signal-proc" \
+		"[workload.mq-proc]" "type = mq-rtt" "peer = process" "peer_policy = fifo" \
+		"[workload.sem-proc]" "type = sem-rtt" "peer = process" \
+		"[workload.signal-proc]" "type = signal-rtt" "peer = process" "peer_policy = fifo"
+	run timeout 120 "$LATLAB" run c.ini --duration 500ms -q
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[ "$(col "$WORK/out/t/cells.csv" status | sort -u)" = ok ]
+	for d in "$WORK"/out/t/*/*/*/; do
+		n=$(summary_field "$d" io samples)
+		e=$(summary_field "$d" io errors)
+		p50=$(summary_field "$d" io p50_ns)
+		[ "$n" -ge 200 ] && [ "$e" -eq 0 ] && [ "$p50" -gt 0 ] \
+			|| { echo "$d: samples $n errors $e p50 $p50"; cat "$d/log.txt"; false; }
+	done
+	# no queue left behind under any name
+	! ls /dev/mqueue 2>/dev/null | grep -q '^latlab-'
+}
+
+@test "a peer process that dies mid-cell: its round trips time out, counted as errors" {
+	for type in mq-rtt sem-rtt signal-rtt; do
+		rm -rf "$WORK/out"
+		wl_config "[matrix]" "workload = w" "[workload.w]" "type = $type" \
+			"peer = process" "timeout = 5ms"
+		"$LATLAB" run c.ini --duration 3s -q >"$WORK/log" 2>&1 &
+		pid=$!
+		peer=""
+		for _ in $(seq 100); do
+			peer=$(pgrep -P "$pid" -x latlab) && break
+			sleep 0.05
+		done
+		[ -n "$peer" ] || { echo "$type: no peer"; cat "$WORK/log"; false; }
+		sleep 0.5
+		kill -KILL "$peer"
+		wait "$pid" || true
+		D=$(cell_dir "$WORK/out/t" '0000-*')
+		e=$(summary_field "$D" wakeup errors)
+		[ "$e" -ge 10 ] || { echo "$type: errors $e"; cat "$D/log.txt"; false; }
+		grep -q 'I/O errors, the first: Connection timed out' "$D/log.txt"
+	done
+}

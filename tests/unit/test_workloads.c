@@ -292,6 +292,13 @@ static void test_rtt(void **state)
 		{ "udp-rtt", { NULL }, 1000, 0, NULL, 2000 },
 		{ "udp-rtt", { "peer=process" }, 65507, 0, NULL, 2 * 65507 },
 		{ "udp-rtt", { NULL }, 65508, -EMSGSIZE, "more than a UDP datagram holds", 0 },
+		{ "mq-rtt", { NULL }, 100, 0, NULL, 200 },
+		{ "mq-rtt", { "peer=process" }, 4096, 0, NULL, 8192 },
+		{ "mq-rtt", { NULL }, 1 << 20, -EINVAL, "msgsize_max", 0 },
+		{ "sem-rtt", { NULL }, 64, 0, NULL, 0 },
+		{ "sem-rtt", { "peer=process", "peer_nice=3" }, 64, 0, NULL, 0 },
+		{ "signal-rtt", { NULL }, 64, 0, NULL, 0 },
+		{ "signal-rtt", { "peer=process" }, 64, 0, NULL, 0 },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		run_case(&cases[i]);
