@@ -386,12 +386,36 @@ const char *opt_type_name(const struct opt *o)
 	return "?";
 }
 
+/* Is the option at its default? (its value and the default, formatted alike) */
+static int at_default(const struct opt *o, const void *base, const char *value)
+{
+	static _Thread_local union {
+		struct axis a;
+		char s[OPT_STR_MAX];
+		int64_t i;
+	} scratch;
+	struct opt at0 = *o;
+	char def[AXIS_MAX * (AXIS_ITEM_MAX + 2)], why[256];
+
+	(void)base;
+	if (!o->def)
+		return 0;
+	at0.offset = 0;
+	memset(&scratch, 0, sizeof(scratch));
+	if (opt_parse(&at0, &scratch, o->def, why, sizeof(why)) != 0)
+		return 0;
+	opt_format(&at0, &scratch, def, sizeof(def));
+	return strcmp(def, value) == 0;
+}
+
 void opt_write_ini(FILE *fp, const struct opt *table, const void *base)
 {
 	char buf[AXIS_MAX * (AXIS_ITEM_MAX + 2)];
 
 	for (const struct opt *o = table; o && o->key; o++) {
 		opt_format(o, base, buf, sizeof(buf));
+		if ((o->flags & OPT_ECHO_SET) && at_default(o, base, buf))
+			continue;
 		fprintf(fp, "%s = %s\n", o->key, buf);
 	}
 }

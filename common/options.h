@@ -32,6 +32,12 @@ enum opt_type {
 #define OPT_ALLOW_ALL 1u
 /* Option has no default: unset is stored as OPT_UNSET. */
 #define OPT_OPTIONAL 2u
+/*
+ * Echoed (opt_write_ini) only when set to something other than its
+ * default: an option added later leaves older configs' echo, and so
+ * their hash and the campaigns that resume by it, unchanged.
+ */
+#define OPT_ECHO_SET 4u
 
 #define OPT_UNSET INT64_MIN
 #define AXIS_ALL (-1)

@@ -13,6 +13,7 @@
 #include "config.h"
 #include "exitcodes.h"
 #include "export.h"
+#include "hwlat.h"
 #include "report.h"
 #include "load_ops.h"
 #include "log.h"
@@ -39,6 +40,7 @@ static int cmd_export(int argc, char **argv);
 static int cmd_report(int argc, char **argv);
 static int cmd_status(int argc, char **argv);
 static int cmd_compare(int argc, char **argv);
+static int cmd_hwlat(int argc, char **argv);
 
 static const struct command commands[] = {
 	{ "run", "run CONFIG [-o DIR] [--set SECTION.KEY=VALUE]... [--duration D] [--allow-non-rt] [--restart] [--reboot] [-q]",
@@ -62,6 +64,9 @@ static const struct command commands[] = {
 	  cmd_export },
 	{ "sysinfo", "sysinfo", "print what this machine is (sysinfo.ini) and what distorts results",
 	  cmd_sysinfo },
+	{ "hwlat", "hwlat [--duration D]",
+	  "the kernel's hwlat tracer in latlab's own tracefs instance: gaps the hardware or firmware took (default 10s)",
+	  cmd_hwlat },
 	{ "help", "help [COMMAND]", "this help, or one command's", cmd_help },
 	{ NULL, NULL, NULL, NULL },
 };
@@ -319,6 +324,47 @@ static int cmd_list(int argc, char **argv)
 	}
 	printf("\nKernel variants built in: running (any kernel), stock (!preempt:rt), rt (preempt:rt)\n");
 	return EXIT_PASS;
+}
+
+static int cmd_hwlat(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "duration", required_argument, NULL, 'd' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct hwlat_result r;
+	int64_t duration = 10 * NS_PER_S;
+	char why[PATH_MAX + 256];
+	sigset_t sigs;
+	int opt, interrupted, rc;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		if (opt != 'd')
+			return bad_usage("hwlat");
+		if (units_parse_duration(optarg, &duration) != 0 || duration < NS_PER_S / 10 ||
+		    duration > 3600 * NS_PER_S) {
+			log_error("--duration: '%s': a duration from 100ms to 1h", optarg);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind != argc)
+		return bad_usage("hwlat");
+	/* Ctrl-C ends the run early but still removes the instance */
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGTERM);
+	sigprocmask(SIG_BLOCK, &sigs, NULL);
+	rc = hwlat_run(duration, &r, &interrupted, why, sizeof(why));
+	if (rc) {
+		log_error("%s", why);
+		return rc == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
+	}
+	printf("hwlat: max %.1f us, %llu gaps above %.1f us in %.1f s%s\n",
+	       (double)r.max_ns / 1e3, (unsigned long long)r.count,
+	       (double)r.threshold_ns / 1e3, (double)r.duration_ns / 1e9,
+	       interrupted ? " (interrupted)" : "");
+	return interrupted ? EXIT_INTERRUPTED : EXIT_PASS;
 }
 
 static int cmd_sysinfo(int argc, char **argv)

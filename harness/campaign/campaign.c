@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "campaign_run.h"
+#include "hwlat.h"
 #include "report.h"
 #include "tracer.h"
 #include "cellfiles.h"
@@ -324,6 +325,33 @@ static void trace_setup(struct campaign *cp)
 	sysinfo_add(&cp->si, "trace", "missing_events", "%s", missing[0] ? missing : "none");
 }
 
+/*
+ * [campaign] hwlat = D: the kernel's hwlat tracer before the first cell,
+ * its result (or why there is none) in every cell's sysinfo.ini.
+ */
+static void hwlat_setup(struct campaign *cp)
+{
+	struct hwlat_result r;
+	char why[PATH_MAX + 256];
+	int interrupted;
+
+	if (!cp->cfg->campaign.hwlat)
+		return;
+	log_info("hwlat: %lld s of the hwlat tracer before the first cell",
+		 (long long)(cp->cfg->campaign.hwlat / NS_PER_S));
+	if (hwlat_run(cp->cfg->campaign.hwlat, &r, &interrupted, why, sizeof(why)) != 0) {
+		log_warn("%s", why);
+		sysinfo_add(&cp->si, "hwlat", "result", "%s", why);
+		return;
+	}
+	sysinfo_add(&cp->si, "hwlat", "duration_ns", "%lld", (long long)r.duration_ns);
+	sysinfo_add(&cp->si, "hwlat", "threshold_ns", "%lld", (long long)r.threshold_ns);
+	sysinfo_add(&cp->si, "hwlat", "max_ns", "%lld", (long long)r.max_ns);
+	sysinfo_add(&cp->si, "hwlat", "count", "%llu", (unsigned long long)r.count);
+	log_info("hwlat: max %.1f us, %llu gaps above %.1f us", (double)r.max_ns / 1e3,
+		 (unsigned long long)r.count, (double)r.threshold_ns / 1e3);
+}
+
 /* Everything the cells need is here (or in the guest): before anything is written. */
 static int preflight(const struct campaign *cp)
 {
@@ -586,6 +614,7 @@ int campaign_run(const struct config *cfg, const struct run_opts *ro)
 		goto out;
 	sysinfo_collect(&cp.si, ro->cmdline);
 	trace_setup(&cp);
+	hwlat_setup(&cp);
 	if (ro->guest)
 		cp_guest_sysinfo(&cp);
 	cp.env.cmdline = ro->cmdline;

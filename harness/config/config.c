@@ -39,6 +39,10 @@ const struct opt campaign_options[] = {
 	  0, 24 * 3600 * NS_PER_S, "5m",
 	  "write a long cell's data so far, marked partial, this often (0ns: never)",
 	  NULL, 0),
+	ROW("hwlat", OPT_DURATION, OFF(struct campaign_opts, hwlat), 0,
+	  3600 * NS_PER_S, "0s",
+	  "run the kernel's hwlat tracer this long before the first cell (sysinfo.ini [hwlat]; 0s: never)",
+	  NULL, OPT_ECHO_SET),
 	ROW("boot_attempts", OPT_INT, OFF(struct campaign_opts, boot_attempts),
 	  1, 10, "2",
 	  "with --reboot: reboots into a kernel variant before its cells are given up",
@@ -146,7 +150,7 @@ const struct opt kernel_options[] = {
 	  NULL, 0),
 	ROW("trace", OPT_ENUM, OFF(struct kernel_def, trace), 0, 0, "inherit",
 	  "spike captures on this variant: inherit ([trace] mode), off or spikes",
-	  "inherit|off|spikes", 0),
+	  "inherit|off|spikes", OPT_ECHO_SET),
 	{ 0 },
 };
 

@@ -27,6 +27,7 @@ struct campaign_opts {
 	int samples;		/* 0 off, 1 on: write samples.bin */
 	int64_t boot_attempts;	/* reboots into a variant before giving up */
 	int64_t checkpoint;	/* ns between partial writes of a cell; 0: none */
+	int64_t hwlat;		/* ns of the hwlat tracer before the first cell; 0: none */
 };
 
 /* The axes, in the order cells are expanded (outermost first). */

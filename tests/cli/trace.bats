@@ -198,3 +198,32 @@ wait_instance() {
 	[ ! -d "$TRACEFS/instances/latlab-$pid" ]
 	! ls $TRACEFS/instances | grep -q '^latlab-'
 }
+
+@test "hwlat: not available on this kernel, said clearly (exit 3); [campaign] hwlat records it and goes on" {
+	grep -qw hwlat $TRACEFS/available_tracers && skip "this kernel has hwlat"
+	run "$LATLAB" hwlat --duration 1s
+	[ "$status" -eq 3 ] && [[ "$output" == *"hwlat: not available on this kernel (no hwlat in $TRACEFS/available_tracers: CONFIG_HWLAT_TRACER)"* ]] || { echo "$output"; false; }
+	run "$LATLAB" hwlat --duration 1
+	[ "$status" -eq 2 ]
+	run "$LATLAB" hwlat extra
+	[ "$status" -eq 2 ]
+	mkdir -p "$WORK/none"
+	LATLAB_TRACEFS="$WORK/none" run "$LATLAB" hwlat --duration 1s
+	[ "$status" -eq 2 ] && [[ "$output" == *"no usable tracefs"* ]]
+	quick_config
+	run timeout 60 "$LATLAB" run c.ini --duration 300ms --set campaign.hwlat=1s
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[[ "$output" == *"warning: hwlat: not available on this kernel"* ]]
+	D=$(cell_dir "$WORK/out/t" '0000-*')
+	grep -q '^result = hwlat: not available on this kernel' "$D/sysinfo.ini"
+	! ls $TRACEFS/instances | grep -q '^latlab-'
+}
+
+@test "options added since (trace, hwlat) leave an older config's echo and hash unchanged" {
+	# the config_hash latlab 821c844 (before them) wrote for this config
+	cp "$BATS_TEST_DIRNAME/../fixtures/hash/quick-2026-11.ini" c.ini
+	run timeout 120 "$LATLAB" run c.ini -o "$WORK/out" --duration 100ms -q
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	grep -q '^config_hash = 45bdcde627bddae1$' "$WORK/out/quick/state"
+	! grep -q '^trace = \|^hwlat = \|^baseline' "$WORK/out/quick/campaign.ini"
+}
