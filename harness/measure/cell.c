@@ -136,6 +136,57 @@ static void spikes_poll(struct spikes *sp, struct cell_result *res)
 		cell_log(res, "warning: tracing could not be re-armed: no more captures");
 }
 
+/* The CPUs the measured threads run on: their own, or their mask if unpinned. */
+static void measured_cpus(const struct cell_result *res, cpu_set_t *cpus)
+{
+	CPU_ZERO(cpus);
+	for (int i = 0; i < res->nthreads; i++) {
+		if (res->workers[i].cpu >= 0)
+			CPU_SET(res->workers[i].cpu, cpus);
+		else
+			CPU_OR(cpus, cpus, &res->workers[i].mask);
+	}
+}
+
+/*
+ * What interfered over the cell: the counters' deltas on the measured
+ * CPUs, and each thread's own context switches.
+ */
+static void interference(struct cell_result *res, const struct intf_snap *before)
+{
+	struct intf_snap after = { NULL, 0 }, d = { NULL, 0 };
+	cpu_set_t cpus;
+	char src[INTF_NAME];
+
+	measured_cpus(res, &cpus);
+	if (intf_read(&after, &cpus) == -ENOMEM ||
+	    intf_delta(before, &after, &d.row, &d.n) != 0) {
+		cell_log(res, "warning: interference counts not kept: out of memory");
+		intf_free(&after);
+		return;
+	}
+	intf_free(&after);
+	for (int i = 0; i < res->nthreads; i++) {
+		const struct worker *w = &res->workers[i];
+		struct intf_row *r = realloc(d.row, (size_t)(d.n + 2) * sizeof(*r));
+
+		if (!r)
+			break;
+		d.row = r;
+		for (int k = 0; k < 2; k++) {
+			r = &d.row[d.n++];
+			memset(r, 0, sizeof(*r));
+			r->cpu = w->cpu >= 0 ? w->cpu : w->last_cpu;
+			snprintf(r->kind, sizeof(r->kind), "ctxsw");
+			snprintf(src, sizeof(src), "thread %d %s", i, k ? "involuntary" : "voluntary");
+			snprintf(r->source, sizeof(r->source), "%s", src);
+			r->count = k ? w->nivcsw : w->nvcsw;
+		}
+	}
+	res->intf = d.row;
+	res->nintf = d.n;
+}
+
 /* The trace instance for the cell's CPUs, if [trace] asks for it. */
 static void spikes_open(const struct config *cfg, const struct cell *c,
 			struct cell_result *res, const char *dir,
@@ -148,13 +199,7 @@ static void spikes_open(const struct config *cfg, const struct cell *c,
 	sp->trap.marker_fd = sp->trap.on_fd = -1;
 	if (config_trace_mode(cfg, c->kernel) != TRACE_SPIKES)
 		return;
-	CPU_ZERO(&cpus);
-	for (int i = 0; i < res->nthreads; i++) {
-		if (res->workers[i].cpu >= 0)
-			CPU_SET(res->workers[i].cpu, &cpus);
-		else
-			CPU_OR(&cpus, &cpus, &res->workers[i].mask);
-	}
+	measured_cpus(res, &cpus);
 	sp->trap.threshold_ns = cfg->trace.threshold;
 	sp->max = (int)cfg->trace.captures;
 	sp->prio = c->priority;
@@ -494,6 +539,11 @@ static int measure(const struct config *cfg, const struct cell *c,
 			break;
 		}
 	}
+	struct intf_snap before = { NULL, 0 };
+	cpu_set_t cpus;
+
+	measured_cpus(res, &cpus);
+	intf_read(&before, &cpus);	/* what it cannot read is left out */
 	int64_t start = clock_ns(CLOCK_MONOTONIC) + START_DELAY_NS;
 	atomic_store_explicit(&start_ns, start, memory_order_release);
 	sp.start = start;
@@ -510,6 +560,9 @@ static int measure(const struct config *cfg, const struct cell *c,
 	for (int i = 0; i < started; i++)
 		worker_join(&res->workers[i]);
 	close(gate[0]);
+	if (started == n)
+		interference(res, &before);
+	intf_free(&before);
 	spikes_poll(&sp, res);	/* a spike in the last cycles */
 	tracer_close(sp.tracer, &sp.trap);
 	for (int i = 0; i < n; i++)
@@ -574,6 +627,7 @@ void cell_result_free(struct cell_result *res)
 	free(res->workers);
 	free(res->series);
 	free(res->captures);
+	free(res->intf);
 	loadset_free(&res->loads);
 	memset(res, 0, sizeof(*res));
 	loadset_init(&res->loads);

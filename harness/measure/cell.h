@@ -17,6 +17,7 @@
 #include "model.h"
 #include "ring.h"
 #include "sysinfo.h"
+#include "interference.h"
 #include "tracer.h"
 #include "worker.h"
 
@@ -61,6 +62,8 @@ struct cell_result {
 	char trace_missing[256];	/* events this kernel could not trace */
 	struct capture *captures;	/* ncaptures, owned */
 	int ncaptures;
+	struct intf_row *intf;	/* interference on the measured CPUs, owned */
+	int nintf;
 	int64_t started_real;	/* CLOCK_REALTIME ns */
 	int64_t elapsed_ns;
 	FILE *log;		/* log.txt lines, in memory */

@@ -155,6 +155,8 @@ static void *worker_main(void *arg)
 			      ru.ru_utime.tv_usec * 1000LL;
 		w->stime_ns = ru.ru_stime.tv_sec * 1000000000LL +
 			      ru.ru_stime.tv_usec * 1000LL;
+		w->nvcsw = ru.ru_nvcsw;
+		w->nivcsw = ru.ru_nivcsw;
 	}
 	atomic_store_explicit(&w->done, 1, memory_order_release);
 	return NULL;

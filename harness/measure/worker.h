@@ -65,6 +65,7 @@ struct worker {
 	int first_errno;
 	uint64_t bytes;
 	int64_t utime_ns, stime_ns;	/* getrusage(RUSAGE_THREAD) */
+	int64_t nvcsw, nivcsw;	/* its context switches: voluntary, involuntary */
 	int last_cpu;		/* CPU it ran its last cycle on */
 	int ktid;		/* its kernel thread id (gettid) */
 	int64_t late_start_ns;	/* periods skipped: created after the start */

@@ -617,6 +617,11 @@ static void html_cells(FILE *fp, const struct report *r)
 			html_printf(fp, "%s/%s/%s/spikes.csv", c->host, c->release, c->id);
 			fputs("\">spikes.csv</a> ", fp);
 		}
+		if (c->interference[0]) {
+			fputs("<a href=\"../", fp);
+			html_printf(fp, "%s/%s/%s/interference.csv", c->host, c->release, c->id);
+			fputs("\">interference.csv</a> ", fp);
+		}
 		fputs("</td></tr>\n", fp);
 	}
 	fputs("</table>\n<p>Whole tree: <a href=\"../cells.csv\">cells.csv</a> "
@@ -656,6 +661,31 @@ static void html_groups(FILE *fp, const struct report *r)
 			US(sum.p9999_med), US(sum.p99_med));
 	}
 	fputs("</table>\n", fp);
+}
+
+/* What interfered with each measured cell's CPUs (interference.csv). */
+static void html_interference(FILE *fp, const struct report *r)
+{
+	int any = 0;
+
+	for (int i = 0; i < r->t.n; i++)
+		any |= r->t.cell[i].interference[0] != 0;
+	if (!any)
+		return;
+	fputs("<h2>Interference on the measured CPUs</h2>\n<p>Per cell and measured CPU, "
+	      "over the cell: its three largest interrupt and softirq sources (counts) and "
+	      "its SMIs where the CPU can count them; every count is in the cell's "
+	      "interference.csv.</p>\n<ul>\n", fp);
+	for (int i = 0; i < r->t.n; i++) {
+		const struct tcell *c = &r->t.cell[i];
+
+		if (!c->interference[0])
+			continue;
+		fputs("<li>", fp);
+		html_printf(fp, "%s: %s", c->id, c->interference);
+		fputs("</li>\n", fp);
+	}
+	fputs("</ul>\n", fp);
 }
 
 /* Is the run long enough? A max in the last tenth of a run was still growing. */
@@ -813,6 +843,7 @@ static void fill_index(FILE *fp, void *arg)
 	html_cells(fp, r);
 	html_groups(fp, r);
 	html_long_enough(fp, r);
+	html_interference(fp, r);
 	html_spikes(fp, r);
 	html_figures(fp, r, pg->pdf);
 	html_foot(fp);

@@ -189,6 +189,26 @@ static void write_spikes(FILE *fp, const struct cell_result *res)
 	}
 }
 
+static void write_interference(FILE *fp, const struct cell_result *res)
+{
+	struct csvw csv = { .fp = fp };
+
+	csvw_header(&csv, INTERFERENCE_COLUMNS);
+	for (int i = 0; i < res->nintf; i++) {
+		const struct intf_row *r = &res->intf[i];
+
+		csvw_int(&csv, r->cpu);
+		csvw_str(&csv, r->kind);
+		csvw_str(&csv, r->source);
+		if (r->count >= 0)
+			csvw_int(&csv, r->count);
+		else
+			csvw_str(&csv, "");	/* unavailable: never a fake 0 */
+		csvw_str(&csv, r->note);
+		csvw_end(&csv);
+	}
+}
+
 struct cell_out {
 	const struct config *cfg;
 	const struct cell *c;
@@ -234,6 +254,11 @@ static void fill_spikes(FILE *fp, void *a)
 	write_spikes(fp, ((struct cell_out *)a)->res);
 }
 
+static void fill_interference(FILE *fp, void *a)
+{
+	write_interference(fp, ((struct cell_out *)a)->res);
+}
+
 static void fill_log(FILE *fp, void *a)
 {
 	struct cell_result *res = ((struct cell_out *)a)->res;
@@ -257,6 +282,7 @@ int cell_write(const struct config *cfg, const struct cell *c,
 		{ "sysinfo.ini", fill_sysinfo }, { "hist.csv", fill_hist },
 		{ "summary.csv", fill_summary }, { "series.csv", fill_series },
 		{ "load.csv", fill_load }, { "spikes.csv", fill_spikes },
+		{ "interference.csv", fill_interference },
 		{ "log.txt", fill_log },
 		/* last: a cell.ini with a status means the rest is there */
 		{ "cell.ini", fill_cell_ini },
@@ -267,7 +293,8 @@ int cell_write(const struct config *cfg, const struct cell *c,
 		log_error("%s: %s", dir, strerror(-rc));
 	for (size_t i = 0; rc == 0 && i < sizeof(files) / sizeof(files[0]); i++) {
 		if ((!si && files[i].fill == fill_sysinfo) ||
-		    (!res->traced && files[i].fill == fill_spikes))
+		    (!res->traced && files[i].fill == fill_spikes) ||
+		    (!res->nintf && files[i].fill == fill_interference))
 			continue;
 		rc = afile_write(dir, files[i].name, files[i].fill, &f);
 		if (rc)		/* the file that failed, by name (ENOSPC) */

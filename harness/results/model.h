@@ -45,6 +45,9 @@ int cell_status_parse(const char *name);
 	"over_ns,count_a,hours_a,rate_a_per_h,rate_a_lo,rate_a_hi,count_b," \
 	"hours_b,rate_b_per_h,rate_b_lo,rate_b_hi"
 
+/* interference.csv: what interfered with the measured CPUs (docs/formats.md) */
+#define INTERFERENCE_COLUMNS "cpu,kind,source,count,note"
+
 /* spikes.csv: one row per capture ([trace] mode = spikes; docs/spikes.md) */
 #define SPIKES_COLUMNS "capture,thread,cpu,t_ns,latency_ns,timer_ns,irq_ns," \
 	"softirq_ns,nmi_ns,rt_threads_ns,blocking_ns,unexplained_ns,return_ns," \

@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -277,6 +278,74 @@ static int read_series(struct tcell *c, char *err, size_t len)
 	return rc;
 }
 
+/*
+ * interference.csv: per measured CPU, in words, its three largest
+ * interrupt and softirq sources and its SMIs ("CPU 1: 2626 LOC Local
+ * timer interrupts, 1183964 NET_RX, ...; SMI unavailable").
+ */
+static int read_interference(struct tcell *c, char *err, size_t len)
+{
+	struct csv_table t;
+	char path[PATH_MAX + 600];
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/interference.csv", c->dir);
+	rc = csv_table_read(path, &t, err, len);
+	if (rc == -ENOENT)
+		return 0;
+	if (rc)
+		return rc;
+	rc = has_columns(&t, INTERFERENCE_COLUMNS, err, len);
+	for (int r = 1; rc == 0 && r < t.nrows; r++) {
+		rc = row_ints(&t, r, "cpu", err, len);
+		if (rc == 0 && field(&t, r, "count")[0])
+			rc = row_ints(&t, r, "count", err, len);
+	}
+	for (int cpu = 0; rc == 0 && cpu < CPU_SETSIZE; cpu++) {
+		int top[3] = { -1, -1, -1 }, smi = -1, any = 0;
+
+		for (int r = 1; r < t.nrows; r++) {
+			const char *kind = field(&t, r, "kind");
+
+			if (csv_table_checked(&t, r, "cpu") != cpu)
+				continue;
+			any = 1;
+			if (strcmp(kind, "smi") == 0) {
+				smi = r;
+				continue;
+			}
+			if (strcmp(kind, "irq") && strcmp(kind, "softirq"))
+				continue;
+			int64_t v = csv_table_checked(&t, r, "count");
+			for (int k = 0; k < 3; k++)
+				if (top[k] < 0 || v > csv_table_checked(&t, top[k], "count")) {
+					memmove(&top[k + 1], &top[k], (size_t)(2 - k) * sizeof(top[0]));
+					top[k] = r;
+					break;
+				}
+		}
+		if (!any)
+			continue;
+		size_t u = strlen(c->interference);
+		snprintf(c->interference + u, sizeof(c->interference) - u, "%sCPU %d:",
+			 u ? "; " : "", cpu);
+		for (int k = 0; k < 3 && top[k] >= 0; k++) {
+			u = strlen(c->interference);
+			snprintf(c->interference + u, sizeof(c->interference) - u, "%s %lld %s",
+				 k ? "," : "", (long long)csv_table_checked(&t, top[k], "count"),
+				 field(&t, top[k], "source"));
+		}
+		u = strlen(c->interference);
+		if (smi >= 0 && field(&t, smi, "count")[0])
+			snprintf(c->interference + u, sizeof(c->interference) - u, ", %lld SMI",
+				 (long long)csv_table_checked(&t, smi, "count"));
+		else if (smi >= 0)
+			snprintf(c->interference + u, sizeof(c->interference) - u, ", SMI unavailable");
+	}
+	csv_table_free(&t);
+	return rc;
+}
+
 /* spikes.csv, where the cell traced: each capture, checked. */
 static int read_spikes(struct tcell *c, char *err, size_t len)
 {
@@ -486,6 +555,8 @@ static int measure_cell(struct tcell *c, const struct csv_table *cs, char *err,
 	rc = read_spikes(c, err, len);
 	if (rc == 0)
 		rc = read_series(c, err, len);
+	if (rc == 0)
+		rc = read_interference(c, err, len);
 	return rc ? rc : load_rate(c->dir, &c->load_ops_per_s, err, len);
 }
 

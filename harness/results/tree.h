@@ -40,6 +40,8 @@ struct tcell {
 	int64_t *runmax;	/* nsec of them, owned; NULL without series */
 	int nsec;
 	int max_at_s;		/* the first second that reached the cell's max */
+	/* interference.csv: per measured CPU its top sources, in words ("" if none) */
+	char interference[512];
 	int traced;		/* it has a spikes.csv */
 	struct tspike *spikes;	/* nspikes rows of it, owned */
 	int nspikes;

@@ -220,3 +220,32 @@ killed_run() {
 	D=$(cell_dir "$WORK/out/t" 0000-l-timer-t1-aspread-1)
 	[ "$(col "$D/load.csv" ops)" -gt 0 ]
 }
+
+# softirq_count NAME CPU: /proc/softirqs' count of NAME on CPU
+softirq_count() {
+	awk -v n="$1:" -v c="$2" '$1 == n { print $(c + 2) }' /proc/softirqs
+}
+
+@test "interference.csv: a net load's NET_RX softirqs on the measured CPU, within a hand count; SMI unavailable, not 0" {
+	[ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs"
+	quick_config
+	printf '[matrix]\naffinity = 1\nload = n\n[load.n]\ntype = net\n' >>c.ini
+	before=$(softirq_count NET_RX 1)
+	run timeout 60 "$LATLAB" run c.ini --duration 2s -q
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	after=$(softirq_count NET_RX 1)
+	D=$(cell_dir "$WORK/out/t" '0000-*')
+	I="$D/interference.csv"
+	[ "$(head -1 "$I")" = "cpu,kind,source,count,note" ]
+	# only the measured CPU's counters
+	[ "$(col "$I" cpu | sort -u)" = 1 ]
+	rx=$(awk -F, '$2 == "softirq" && $3 == "NET_RX" { print $4 }' "$I")
+	[ "$rx" -gt 0 ] && [ "$rx" -le $((after - before)) ] || { echo "latlab $rx, by hand $((after - before))"; cat "$I"; false; }
+	awk -F, '$2 == "irq" && $3 ~ /^LOC / && $4 > 0 { ok = 1 } END { exit !ok }' "$I"
+	grep -q '^1,smi,SMI,,unavailable: ' "$I"
+	# the thread's own switches: about one voluntary a cycle
+	v=$(awk -F, '$3 == "thread 0 voluntary" { print $4 }' "$I")
+	[ "$v" -ge 1000 ] || { cat "$I"; false; }
+	run timeout 60 "$LATLAB" report "$WORK/out/t" -q
+	grep -q '<li>0000-n-timer-t1-a1-1: CPU 1: .*NET_RX.*SMI unavailable</li>' "$WORK/out/t/report/index.html"
+}

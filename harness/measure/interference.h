@@ -1,0 +1,42 @@
+/*
+ * What interfered with the measured CPUs during a cell, as deltas:
+ * hard interrupts by source (/proc/interrupts), softirqs by type
+ * (/proc/softirqs) and SMIs (MSR 0x34, Intel, the msr module; otherwise
+ * "unavailable", never 0). The measured threads' own context switches
+ * come from the workers (getrusage). Written as interference.csv.
+ */
+#ifndef LATLAB_INTERFERENCE_H
+#define LATLAB_INTERFERENCE_H
+
+#include <sched.h>
+#include <stdint.h>
+
+#define INTF_NAME 48
+
+struct intf_row {
+	int cpu;
+	char kind[12];		/* irq, softirq, smi, ctxsw */
+	char source[INTF_NAME];	/* "LOC Local timer interrupts", "NET_RX", ... */
+	int64_t count;		/* the delta; -1: unavailable */
+	char note[96];		/* why unavailable, or "" */
+};
+
+/* A snapshot of the counters of some CPUs. */
+struct intf_snap {
+	struct intf_row *row;
+	int n;
+};
+
+/* Read the counters of the CPUs in `cpus`. 0 or -errno (what could be read is kept). */
+int intf_read(struct intf_snap *s, const cpu_set_t *cpus);
+
+/*
+ * after - before, rows whose delta is 0 left out (SMI rows always kept),
+ * into *out (malloc'ed, *nout rows). 0 or -ENOMEM.
+ */
+int intf_delta(const struct intf_snap *before, const struct intf_snap *after,
+	       struct intf_row **out, int *nout);
+
+void intf_free(struct intf_snap *s);
+
+#endif
