@@ -12,6 +12,15 @@ set datafile missing ''
 stats in every ::1 using 1 nooutput
 set xrange [0 : STATS_max + 1]
 ncol = int(system(sprintf("head -1 '%s' | tr ',' '\\n' | wc -l", in)))
+# explicit y range: a flat curve (the max came in the first second) has none
+ymin = 1e300
+ymax = 0
+do for [i = 2:ncol] {
+	stats in using (column(i) / 1000.0) nooutput
+	if (STATS_min < ymin) { ymin = STATS_min }
+	if (STATS_max > ymax) { ymax = STATS_max }
+}
+set yrange [ymin / 1.5 : ymax * 1.5]
 set logscale y
 set title title noenhanced
 set xlabel 'time since the start (s)'

@@ -76,8 +76,9 @@ void cp_brief(struct chan_brief *b, const struct cell_result *res)
 	struct hist *w = malloc(sizeof(*w)), *r = malloc(sizeof(*r));
 
 	memset(b, 0, sizeof(*b));
-	if (!w || !r || res->nthreads == 0)
-		goto out;
+	if (!w || !r || res->nthreads == 0 || res->status == CELL_SKIPPED ||
+	    res->status == CELL_ERROR)
+		goto out;	/* measured nothing: no zeros that look like figures */
 	hist_init(w);
 	hist_init(r);
 	for (int i = 0; i < res->nthreads; i++) {

@@ -98,6 +98,15 @@ int campaign_plan(const struct config *cfg, FILE *out)
 	misfit = plan_misfits(cfg, cells, n, whys, out);
 	if (misfit)
 		fprintf(out, "latlab run refuses this config on this machine (exit 2) until every cell fits\n");
+	for (int i = 0; i < cfg->matrix.policy.n; i++) {
+		int p = (int)cfg->matrix.policy.v[i];
+
+		if (p == POL_DEADLINE || p == POL_OTHER)
+			fprintf(out, "policy %s: the priority axis does not apply to its cells (ignored)\n",
+				policy_name(p));
+		if (p == POL_DEADLINE && strcmp(cfg->matrix.affinity.s[0], "all") != 0)
+			fprintf(out, "policy deadline: a thread pinned to one CPU is refused by the kernel (skipped): use affinity = all\n");
+	}
 	fprintf(out, "estimated wall time: %s (%s per cell)\n", est, dur);
 	for (int i = 0; i < n; i++)
 		free(whys[i]);

@@ -43,6 +43,12 @@ const struct opt campaign_options[] = {
 	  3600 * NS_PER_S, "0s",
 	  "run the kernel's hwlat tracer this long before the first cell (sysinfo.ini [hwlat]; 0s: never)",
 	  NULL, OPT_ECHO_SET),
+	ROW("dl_runtime", OPT_STRING, OFF(struct campaign_opts, dl_runtime), 0, 0, "50%",
+	  "policy = deadline: runtime per period, a percentage of the interval or a duration",
+	  NULL, OPT_ECHO_SET),
+	ROW("dl_deadline", OPT_STRING, OFF(struct campaign_opts, dl_deadline), 0, 0, "100%",
+	  "policy = deadline: relative deadline, a percentage of the interval or a duration",
+	  NULL, OPT_ECHO_SET),
 	ROW("boot_attempts", OPT_INT, OFF(struct campaign_opts, boot_attempts),
 	  1, 10, "2",
 	  "with --reboot: reboots into a kernel variant before its cells are given up",
@@ -71,6 +77,12 @@ const struct opt matrix_options[] = {
 	  "90", "SCHED_FIFO priority of the measured threads", NULL, 0),
 	ROW("size", OPT_AXIS_SIZE, OFF(struct matrix_opts, size), 1, 1LL << 30,
 	  "4KiB", "I/O size per cycle, for workloads that use it", NULL, 0),
+	ROW("policy", OPT_AXIS_NAME, OFF(struct matrix_opts, policy), 0, 0, "fifo",
+	  "how the measured threads are scheduled: fifo, rr, deadline (runtime/deadline from [campaign] dl_runtime, dl_deadline; period = interval) or other (priority ignored for deadline and other)",
+	  NULL, OPT_ECHO_SET),
+	ROW("dma_latency", OPT_AXIS_NAME, OFF(struct matrix_opts, dma_latency), 0, 0, "0",
+	  "what latlab writes to /dev/cpu_dma_latency for the cell: a duration (0: no deep C-states) or none (leave the system as it is)",
+	  NULL, OPT_ECHO_SET),
 	{ 0 },
 };
 
@@ -795,6 +807,82 @@ static int add_builtin_defs(struct config *cfg, char *err, size_t errlen)
 	return 0;
 }
 
+const char *policy_name(int policy)
+{
+	static const char *const names[] = { "fifo", "rr", "deadline", "other" };
+
+	return policy >= 0 && policy <= POL_OTHER ? names[policy] : "?";
+}
+
+int config_dl_value(const char *spec, int64_t period, int64_t *ns)
+{
+	char *end;
+	size_t n = strlen(spec);
+
+	if (n > 1 && spec[n - 1] == '%') {
+		double pct = strtod(spec, &end);
+
+		if (end != spec + n - 1 || !(pct > 0 && pct <= 100))
+			return -EINVAL;
+		*ns = (int64_t)((double)period * pct / 100);
+		return *ns > 0 ? 0 : -EINVAL;
+	}
+	return units_parse_duration(spec, ns) == 0 && *ns > 0 ? 0 : -EINVAL;
+}
+
+/*
+ * The policy and dma_latency axes: their items' values (a policy; -1 for
+ * none or microseconds), and the deadline options against every interval.
+ */
+static int check_policy_axes(struct config *cfg, char *err, size_t errlen)
+{
+	struct axis *pol = &cfg->matrix.policy, *dma = &cfg->matrix.dma_latency;
+	struct srcloc loc;
+	int deadline = 0;
+
+	for (int i = 0; i < pol->n; i++) {
+		int p = opt_choice_index(POLICY_NAMES, pol->s[i]);
+
+		if (p < 0)
+			return cfg_fail(err, errlen, &pol->loc,
+					"policy = '%s': expected fifo, rr, deadline or other",
+					pol->s[i]);
+		pol->v[i] = p;
+		deadline |= p == POL_DEADLINE;
+	}
+	for (int i = 0; i < dma->n; i++) {
+		int64_t ns;
+
+		if (strcmp(dma->s[i], "none") == 0 || strcmp(dma->s[i], "0") == 0) {
+			dma->v[i] = dma->s[i][0] == '0' ? 0 : -1;	/* 0 needs no unit */
+			continue;
+		}
+		if (units_parse_duration(dma->s[i], &ns) != 0 || ns < 0 ||
+		    ns / NS_PER_US > INT32_MAX)
+			return cfg_fail(err, errlen, &dma->loc,
+					"dma_latency = '%s': expected none or a duration (0, 10us, 1ms)",
+					dma->s[i]);
+		dma->v[i] = ns / NS_PER_US;
+	}
+	for (int i = 0; deadline && i < cfg->matrix.interval.n; i++) {
+		int64_t period = cfg->matrix.interval.v[i], rt, dl;
+		const char *bad = config_dl_value(cfg->campaign.dl_runtime, period, &rt) ?
+			"dl_runtime" : config_dl_value(cfg->campaign.dl_deadline, period, &dl) ?
+			"dl_deadline" : NULL;
+
+		if (!bad && !(rt <= dl && dl <= period))
+			bad = "dl_runtime";
+		if (bad) {
+			loc = key_loc(cfg, "campaign", bad, pol->loc);
+			return cfg_fail(err, errlen, &loc,
+					"policy = deadline with interval %lld ns: %s must be a percentage (1%%-100%%) or a duration, and runtime <= deadline <= period (dl_runtime = %s, dl_deadline = %s)",
+					(long long)period, bad, cfg->campaign.dl_runtime,
+					cfg->campaign.dl_deadline);
+		}
+	}
+	return 0;
+}
+
 int config_trace_mode(const struct config *cfg, int k)
 {
 	if (k >= 0 && k < cfg->nkernels && cfg->kernel[k].trace != KTRACE_INHERIT)
@@ -851,9 +939,10 @@ static int check_matrix_size(const struct config *cfg, char *err, size_t errlen)
 	if (cells <= MATRIX_MAX_CELLS)
 		return 0;
 	return cfg_fail(err, errlen, &loc,
-			"the matrix has %.0Lf cells (%d kernels x %d loads x %d workloads x %d threads x %d affinities x %d intervals x %d priorities x %d sizes x repeat %lld): at most %d",
+			"the matrix has %.0Lf cells (%d kernels x %d loads x %d workloads x %d threads x %d affinities x %d intervals x %d priorities x %d sizes x %d policies x %d dma_latencies x repeat %lld): at most %d",
 			cells, m->kernel.n, m->load.n, m->workload.n, m->threads.n,
 			m->affinity.n, m->interval.n, m->priority.n, m->size.n,
+			m->policy.n, m->dma_latency.n,
 			(long long)cfg->campaign.repeat, MATRIX_MAX_CELLS);
 }
 
@@ -875,6 +964,8 @@ static int validate(struct config *cfg, char *err, size_t errlen)
 	rc = add_builtin_defs(cfg, err, errlen);
 	if (rc == 0)
 		rc = check_trace_events(cfg, err, errlen);
+	if (rc == 0)
+		rc = check_policy_axes(cfg, err, errlen);
 	for (int i = 0; rc == 0 && i < cfg->nkernels; i++) {
 		struct kernel_def *k = &cfg->kernel[i];
 

@@ -28,13 +28,28 @@ struct campaign_opts {
 	int64_t boot_attempts;	/* reboots into a variant before giving up */
 	int64_t checkpoint;	/* ns between partial writes of a cell; 0: none */
 	int64_t hwlat;		/* ns of the hwlat tracer before the first cell; 0: none */
+	char dl_runtime[OPT_STR_MAX];	/* SCHED_DEADLINE runtime: "50%" of the interval or a duration */
+	char dl_deadline[OPT_STR_MAX];	/* SCHED_DEADLINE relative deadline, the same way */
 };
 
 /* The axes, in the order cells are expanded (outermost first). */
 struct matrix_opts {
 	struct axis kernel, load, workload, threads, affinity, interval,
-		priority, size;
+		priority, size, policy, dma_latency;
 };
+
+/* The policy axis: how a measured thread is scheduled. */
+enum cell_policy { POL_FIFO, POL_RR, POL_DEADLINE, POL_OTHER };
+#define POLICY_NAMES "fifo|rr|deadline|other"
+
+/* "fifo", "rr", "deadline", "other" */
+const char *policy_name(int policy);
+
+/*
+ * SCHED_DEADLINE's runtime and deadline for a period (the interval): a
+ * "NN%" of it or a duration. 0, or -EINVAL.
+ */
+int config_dl_value(const char *spec, int64_t period, int64_t *ns);
 
 enum metric { METRIC_WAKEUP, METRIC_IO, METRIC_RESPONSE, METRIC_COUNT };
 #define METRIC_NAMES "wakeup|io|response"

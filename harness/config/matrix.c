@@ -30,6 +30,7 @@ static void make_id(const struct config *cfg, struct cell *c,
 {
 	const struct matrix_opts *m = &cfg->matrix;
 	char kernel[64] = "", opt[3][64] = { "", "", "" }, aff[64];
+	char pol[16] = "", dma[24] = "";
 	char ival[32];
 
 	if (m->kernel.n > 1)
@@ -45,9 +46,18 @@ static void make_id(const struct config *cfg, struct cell *c,
 		units_format_size(c->size, ival, sizeof(ival));
 		snprintf(opt[2], sizeof(opt[2]), "-s%s", ival);
 	}
-	snprintf(c->id, sizeof(c->id), "%04d-%s%s-%s-t%s-a%s%s%s%s-%d",
+	if (m->policy.n > 1)
+		snprintf(pol, sizeof(pol), "-P%s", policy_name(c->policy));
+	if (m->dma_latency.n > 1) {
+		char d[16];
+
+		id_part(d, sizeof(d), m->dma_latency.s[idx[9]]);
+		snprintf(dma, sizeof(dma), "-d%s", d);
+	}
+	snprintf(c->id, sizeof(c->id), "%04d-%s%s-%s-t%s-a%s%s%s%s%.15s%.23s-%d",
 		 c->index, kernel, m->load.s[idx[1]], m->workload.s[idx[2]],
-		 m->threads.s[idx[3]], aff, opt[0], opt[1], opt[2], c->repeat);
+		 m->threads.s[idx[3]], aff, opt[0], opt[1], opt[2], pol, dma,
+		 c->repeat);
 }
 
 void matrix_axes(const struct config *cfg, const struct axis *axes[MATRIX_AXES])
@@ -55,7 +65,8 @@ void matrix_axes(const struct config *cfg, const struct axis *axes[MATRIX_AXES])
 	const struct matrix_opts *m = &cfg->matrix;
 	const struct axis *const order[MATRIX_AXES] = {
 		&m->kernel, &m->load, &m->workload, &m->threads, &m->affinity,
-		&m->interval, &m->priority, &m->size,
+		&m->interval, &m->priority, &m->size, &m->policy,
+		&m->dma_latency,
 	};
 
 	for (int a = 0; a < MATRIX_AXES; a++)
@@ -100,6 +111,8 @@ int matrix_expand(const struct config *cfg, struct cell **cells)
 		c->interval = m->interval.v[idx[5]];
 		c->priority = (int)m->priority.v[idx[6]];
 		c->size = m->size.v[idx[7]];
+		c->policy = (int)m->policy.v[idx[8]];
+		c->dma_latency = m->dma_latency.v[idx[9]];
 		make_id(cfg, c, idx);
 	}
 	*cells = out;

@@ -1,9 +1,10 @@
 /*
  * The plan: the Cartesian product of the matrix axes in a fixed order
  * (kernel, load, workload, threads, affinity, interval, priority, size,
- * repeat; the last varies fastest). Ids are stable for a given config:
+ * policy, dma_latency, repeat; the last varies fastest). Ids are stable
+ * for a given config:
  *   NNNN-[KERNEL-]LOAD-WORKLOAD-tTHREADS-aAFFINITY[-iINTERVAL][-pPRIO]
- *   [-sSIZE]-REPEAT
+ *   [-sSIZE][-PPOLICY][-dDMA]-REPEAT
  * where the bracketed parts appear only when that axis has several values.
  */
 #ifndef LATLAB_MATRIX_H
@@ -28,14 +29,18 @@ struct cell {
 	int64_t interval;	/* ns */
 	int priority;
 	int64_t size;		/* bytes */
+	int policy;		/* enum cell_policy */
+	int64_t dma_latency;	/* us written to /dev/cpu_dma_latency; -1: none */
 	int repeat;		/* 1-based */
 };
 
-#define MATRIX_AXES 8
+#define MATRIX_AXES 10
 
 /*
  * The axes in expansion order, outermost first: kernel, load, workload,
- * threads, affinity, interval, priority, size (repeat is innermost).
+ * threads, affinity, interval, priority, size, policy, dma_latency
+ * (repeat is innermost). The two last came later: with one value each
+ * they change neither the order nor the ids of older configs.
  */
 void matrix_axes(const struct config *cfg, const struct axis *axes[MATRIX_AXES]);
 

@@ -51,11 +51,19 @@ static void log_line(void *arg, const char *line)
 	cell_log(arg, "%s", line);
 }
 
-/* Hold the CPUs out of deep C-states while measuring; -1 if refused. */
-static int dma_latency_hold(struct cell_result *res)
+/*
+ * Hold /dev/cpu_dma_latency at `us` (0: no deep C-states) while
+ * measuring; -1 (none) leaves the system as it is. The fd, or -1.
+ */
+static int dma_latency_hold(struct cell_result *res, int64_t us)
 {
-	int32_t zero = 0;
-	int fd = open("/dev/cpu_dma_latency", O_WRONLY | O_CLOEXEC);
+	int32_t zero = (int32_t)us;
+	int fd;
+
+	res->dma_latency_us = us;
+	if (us < 0)
+		return -1;	/* not opened: the system's own setting */
+	fd = open("/dev/cpu_dma_latency", O_WRONLY | O_CLOEXEC);
 
 	if (fd < 0) {
 		cell_log(res, "warning: /dev/cpu_dma_latency: %s (C-states not held)",
@@ -378,6 +386,18 @@ static void start_error(struct cell_result *res, int rc, int policy,
 	}
 }
 
+#ifndef SCHED_DEADLINE
+#define SCHED_DEADLINE 6
+#endif
+
+/* The cell's policy; SCHED_OTHER for every cell under --allow-non-rt without rights. */
+static int thread_policy(const struct run_env *env, const struct cell *c)
+{
+	static const int policies[] = { SCHED_FIFO, SCHED_RR, SCHED_DEADLINE, SCHED_OTHER };
+
+	return env->policy == SCHED_OTHER ? SCHED_OTHER : policies[c->policy];
+}
+
 /* The measured threads of cell c, placed and set up (not started). 0 or -1. */
 static int make_workers(const struct config *cfg, const struct cell *c,
 			const struct run_env *env, struct cell_result *res,
@@ -408,8 +428,11 @@ static int make_workers(const struct config *cfg, const struct cell *c,
 		w->thread = i;
 		w->cpu = cpus[i];
 		w->mask = mask;
-		w->policy = env->policy;
+		w->policy = thread_policy(env, c);
 		w->priority = c->priority;
+		w->dl_period = c->interval;
+		config_dl_value(cfg->campaign.dl_runtime, c->interval, &w->dl_runtime);
+		config_dl_value(cfg->campaign.dl_deadline, c->interval, &w->dl_deadline);
 		w->interval_ns = c->interval;
 		w->duration_ns = cfg->campaign.duration;
 		w->ops = wd->ops;
@@ -563,6 +586,19 @@ static int measure(const struct config *cfg, const struct cell *c,
 	if (started == n)
 		interference(res, &before);
 	intf_free(&before);
+	for (int i = 0; i < started && res->status == CELL_OK; i++) {
+		const struct worker *w = &res->workers[i];
+
+		if (!w->start_errno)
+			continue;
+		res->status = CELL_SKIPPED;	/* the kernel or the rights say no: not a failure */
+		snprintf(res->reason, sizeof(res->reason),
+			 "SCHED_DEADLINE (runtime %lld, deadline %lld, period %lld ns) refused: %s%s",
+			 (long long)w->dl_runtime, (long long)w->dl_deadline,
+			 (long long)w->dl_period, strerror(w->start_errno),
+			 w->cpu >= 0 && (w->start_errno == EPERM || w->start_errno == EBUSY) ?
+			 " (a deadline thread may not be pinned to one CPU: affinity = all, or an exclusive cpuset)" : "");
+	}
 	spikes_poll(&sp, res);	/* a spike in the last cycles */
 	tracer_close(sp.tracer, &sp.trap);
 	for (int i = 0; i < n; i++)
@@ -592,7 +628,7 @@ int cell_run(const struct config *cfg, const struct cell *c,
 	cell_log(res, "cell %s: workload %s, load %s, interval %lld ns, priority %d, %s",
 		 c->id, wd->name, cfg->load[c->load].name,
 		 (long long)c->interval, c->priority,
-		 env->policy == SCHED_FIFO ? "SCHED_FIFO" : "SCHED_OTHER (--allow-non-rt)");
+		 env->policy == SCHED_OTHER ? "SCHED_OTHER (--allow-non-rt)" : policy_name(c->policy));
 	if (make_workers(cfg, c, env, res, &stop) != 0)
 		return 0;
 	res->status = CELL_OK;
@@ -600,7 +636,7 @@ int cell_run(const struct config *cfg, const struct cell *c,
 		goto out_teardown;
 	if (start_load(cfg, c, res) != 0)
 		goto out_teardown;
-	dma = dma_latency_hold(res);
+	dma = dma_latency_hold(res, c->dma_latency);
 	sig = measure(cfg, c, env, dir, res, &stop);
 	if (dma >= 0)
 		close(dma);

@@ -55,7 +55,8 @@ struct cell_result {
 	int64_t series_max[3];		/* the largest of them, per metric */
 	uint64_t series_dropped;
 	struct loadset loads;
-	int dma_latency;	/* /dev/cpu_dma_latency held at 0 */
+	int dma_latency;	/* /dev/cpu_dma_latency held (at dma_latency_us) */
+	int64_t dma_latency_us;	/* the cell's value; -1: none (left alone) */
 	uint64_t samples_written, samples_dropped;
 	char samples_error[128];	/* why samples.bin is missing, or "" */
 	int traced;		/* [trace] mode = spikes ran: spikes.csv is written */

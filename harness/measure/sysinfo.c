@@ -144,6 +144,25 @@ static void collect_cpu(struct sysinfo *si)
 	if (smt_on)
 		sysinfo_warn(si, "SMT is active: a load on a sibling thread shares the measured core");
 
+	/* the idle states a dma_latency value keeps the CPUs out of: NAME (exit us) */
+	size_t used = 0;
+	buf[0] = '\0';
+	for (int st = 0; st < 16; st++) {
+		char name[64], lat[32];
+
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cpuidle/state%d/name", st);
+		line_of(path, name, sizeof(name));
+		if (strcmp(name, "unknown") == 0)
+			break;
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cpuidle/state%d/latency", st);
+		line_of(path, lat, sizeof(lat));
+		used += (size_t)snprintf(buf + used, used < sizeof(buf) ? sizeof(buf) - used : 0,
+					 "%s%s (%s us)", used ? ", " : "", name, lat);
+		if (used >= sizeof(buf))
+			break;
+	}
+	sysinfo_add(si, "cpu", "idle_states", "%s", buf[0] ? buf : "none (no cpuidle)");
+
 	int governed = 0, not_perf = 0;
 	for (int c = 0; c < CPU_SETSIZE; c++) {
 		char key[32];

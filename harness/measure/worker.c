@@ -1,6 +1,7 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "worker.h"
@@ -40,6 +41,34 @@ static void __attribute__((noinline)) prefault_stack(void)
 	memset((char *)buf, 0, sizeof(buf));
 }
 
+#ifndef SCHED_DEADLINE
+#define SCHED_DEADLINE 6
+#endif
+
+/* sched_setattr(2)'s argument; glibc 2.36 has no wrapper. */
+struct dl_attr {
+	uint32_t size, policy;
+	uint64_t flags;
+	int32_t nice;
+	uint32_t priority;
+	uint64_t runtime, deadline, period;
+};
+
+/*
+ * SCHED_DEADLINE can only be taken by the thread itself (no pthread
+ * attribute): runtime/deadline/period in ns. 0 or errno.
+ */
+static int become_deadline(const struct worker *w)
+{
+	struct dl_attr a = {
+		.size = sizeof(a), .policy = SCHED_DEADLINE,
+		.runtime = (uint64_t)w->dl_runtime, .deadline = (uint64_t)w->dl_deadline,
+		.period = (uint64_t)w->dl_period,
+	};
+
+	return syscall(SYS_sched_setattr, 0, &a, 0) ? errno : 0;
+}
+
 static void flush_second(struct worker *w, struct series_rec *sec)
 {
 	if (sec->samples > 0)
@@ -55,6 +84,10 @@ static void *worker_main(void *arg)
 
 	prefault_stack();
 	w->ktid = (int)gettid();
+	if (w->policy == SCHED_DEADLINE && (w->start_errno = become_deadline(w)) != 0) {
+		atomic_store_explicit(&w->done, 1, memory_order_release);
+		return NULL;	/* the cell says why; nothing measured */
+	}
 	/* the gate: every measured thread exists, the start is set */
 	while (read(w->gate_fd, &byte, 1) != 0 && errno == EINTR)
 		;
@@ -165,9 +198,12 @@ static void *worker_main(void *arg)
 static int make_attr(pthread_attr_t *attr, int policy, int priority,
 		     const cpu_set_t *mask)
 {
-	struct sched_param sp = { .sched_priority =
-					  policy == SCHED_FIFO ? priority : 0 };
+	int rt = policy == SCHED_FIFO || policy == SCHED_RR;
+	struct sched_param sp = { .sched_priority = rt ? priority : 0 };
 	int rc;
+
+	if (policy == SCHED_DEADLINE)	/* taken by the thread itself */
+		policy = SCHED_OTHER;
 
 	rc = pthread_attr_init(attr);
 	if (rc)

@@ -40,8 +40,9 @@ struct worker {
 	int thread;		/* 0-based */
 	int cpu;		/* pinned CPU, or -1 with `mask` */
 	cpu_set_t mask;
-	int policy;		/* SCHED_FIFO, or SCHED_OTHER with --allow-non-rt */
-	int priority;
+	int policy;		/* SCHED_FIFO, _RR, _DEADLINE or _OTHER */
+	int priority;		/* FIFO and RR only */
+	int64_t dl_runtime, dl_deadline, dl_period;	/* SCHED_DEADLINE, ns */
 	int64_t interval_ns;
 	/*
 	 * The shared start (CLOCK_MONOTONIC ns; the first period is
@@ -68,6 +69,7 @@ struct worker {
 	int64_t nvcsw, nivcsw;	/* its context switches: voluntary, involuntary */
 	int last_cpu;		/* CPU it ran its last cycle on */
 	int ktid;		/* its kernel thread id (gettid) */
+	int start_errno;	/* its policy refused in the thread (deadline): no cycles */
 	int64_t late_start_ns;	/* periods skipped: created after the start */
 	struct ring series;	/* per-second maxima -> main thread */
 	struct series_rec series_slot[SERIES_SLOTS];

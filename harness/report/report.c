@@ -553,7 +553,8 @@ static void html_cells(FILE *fp, const struct report *r)
 	      "`response` is wake-up plus the cycle's I/O.</p>\n<table>\n<tr>"
 	      "<th class=\"l\">cell</th><th class=\"l\">kernel</th><th class=\"l\">load</th>"
 	      "<th class=\"l\">workload</th><th>threads</th><th class=\"l\">affinity</th>"
-	      "<th>interval µs</th><th>prio</th><th>size</th><th class=\"l\">status</th>"
+	      "<th>interval µs</th><th>prio</th><th>size</th><th class=\"l\">policy</th>"
+	      "<th>dma µs</th><th class=\"l\">status</th>"
 	      "<th>samples</th><th>min</th><th>p50</th><th>p99</th><th>p99.99</th><th>max</th>"
 	      "<th>response max</th><th>max at s</th><th>overruns</th><th>errors</th><th>load ops/s</th>"
 	      "<th class=\"l\">why (worst capture)</th><th class=\"l\">files</th></tr>\n", fp);
@@ -574,8 +575,12 @@ static void html_cells(FILE *fp, const struct report *r)
 		html_text(fp, c->threads);
 		fputs("</td><td class=\"l\">", fp);
 		html_text(fp, c->affinity);
-		fprintf(fp, "</td><td>%.0f</td><td>%lld</td><td>%lld</td><td class=\"l st\">",
+		fprintf(fp, "</td><td>%.0f</td><td>%lld</td><td>%lld</td><td class=\"l\">",
 			US(c->interval), (long long)c->priority, (long long)c->size);
+		html_text(fp, c->policy);
+		fputs("</td><td>", fp);
+		html_text(fp, c->dma_latency);
+		fputs("</td><td class=\"l st\">", fp);
 		html_text(fp, c->status);
 		if (c->reason[0]) {
 			fputs(": ", fp);

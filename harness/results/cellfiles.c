@@ -128,9 +128,21 @@ static void write_cell_ini(FILE *fp, const struct config *cfg,
 		buf, c->priority, (long long)c->size, c->repeat);
 	units_format_duration(cfg->campaign.duration, buf, sizeof(buf));
 	fprintf(fp, "duration = %s\n", buf);
-	fprintf(fp, "policy = %s\n", env->policy == SCHED_FIFO ? "fifo" : "other");
+	fprintf(fp, "policy = %s\n", env->policy == SCHED_OTHER ? "other" : policy_name(c->policy));
+	if (env->policy != SCHED_OTHER && (c->policy == POL_DEADLINE || c->policy == POL_OTHER))
+		fprintf(fp, "priority_applies = no\n");	/* the axis value is not used */
+	if (env->policy != SCHED_OTHER && c->policy == POL_DEADLINE && res->nthreads > 0)
+		fprintf(fp, "dl_runtime_ns = %lld\ndl_deadline_ns = %lld\ndl_period_ns = %lld\n",
+			(long long)res->workers[0].dl_runtime,
+			(long long)res->workers[0].dl_deadline,
+			(long long)res->workers[0].dl_period);
 	fprintf(fp, "mlock = %s\n", env->mlocked ? "yes" : "no");
-	fprintf(fp, "dma_latency = %s\n", res->dma_latency ? "0" : "not held");
+	if (res->dma_latency_us < 0)
+		fprintf(fp, "dma_latency = none\n");
+	else if (res->dma_latency)
+		fprintf(fp, "dma_latency = %lld\n", (long long)res->dma_latency_us);
+	else
+		fprintf(fp, "dma_latency = not held\n");
 	gmtime_r(&t, &tm);
 	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	fprintf(fp, "started = %s\nelapsed_ns = %lld\n", buf,

@@ -44,6 +44,10 @@ static void row_head(struct csvw *w, const struct config *cfg, const struct cell
 	csvw_str(w, cell_status_name(st));
 	csvw_str(w, reason);
 	csvw_str(w, why);
+	if (c->dma_latency < 0)
+		csvw_str(w, "none");
+	else
+		csvw_int(w, c->dma_latency);	/* us */
 }
 
 /* How many columns summary.csv has. */
@@ -83,7 +87,8 @@ char *ledger_rows(const struct config *cfg, const struct cell *c,
 		cell_why(res, why, sizeof(why));
 	for (int r = 0; r < nrows; r++) {
 		row_head(&w, cfg, c, st, host, release,
-			 policy == SCHED_FIFO ? "fifo" : "other", res ? res->reason : "",
+			 policy == SCHED_OTHER ? "other" : policy_name(c->policy),
+			 res ? res->reason : "",
 			 why);
 		if (measured)
 			cell_summary_fields(&w, &res->workers[r / 3], r % 3);

@@ -35,7 +35,7 @@ int cell_status_parse(const char *name);
 #define CELLS_REQUIRED "campaign,cell,index,host,kernel_release,kernel,load," \
 	"workload,threads,affinity,interval_ns,priority,size,repeat,policy," \
 	"status,reason,"
-#define CELLS_COLUMNS CELLS_REQUIRED "why,"
+#define CELLS_COLUMNS CELLS_REQUIRED "why,dma_latency,"
 
 /* compare.csv: a line per row x pair of sides x threshold (docs/formats.md) */
 #define COMPARE_COLUMNS "load,workload,threads,affinity,interval_ns,priority," \

@@ -485,6 +485,8 @@ static int add_cell(struct tree *t, const struct csv_table *cs, int r,
 	copy(c->reason, sizeof(c->reason), field(cs, r, "reason"));
 	copy(c->policy, sizeof(c->policy), field(cs, r, "policy"));
 	copy(c->why, sizeof(c->why), field(cs, r, "why"));
+	copy(c->dma_latency, sizeof(c->dma_latency),
+	     field(cs, r, "dma_latency")[0] ? field(cs, r, "dma_latency") : "0");
 	if (check_rows(c, cs, r, err, len))
 		return -EINVAL;
 	c->index = csv_table_checked(cs, r, "index");
@@ -643,17 +645,17 @@ int tree_log_damaged(const struct tree *t)
 
 void tcell_key(const struct tcell *c, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s|%s|%s|%s|%lld|%lld|%lld|%lld", c->load,
+	snprintf(buf, len, "%s|%s|%s|%s|%lld|%lld|%lld|%s|%s|%lld", c->load,
 		 c->workload, c->threads, c->affinity, (long long)c->interval,
-		 (long long)c->priority, (long long)c->size,
-		 (long long)c->repeat);
+		 (long long)c->priority, (long long)c->size, c->policy,
+		 c->dma_latency, (long long)c->repeat);
 }
 
 void tcell_row_key(const struct tcell *c, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s|%s|%s|%s|%lld|%lld|%lld", c->load, c->workload,
+	snprintf(buf, len, "%s|%s|%s|%s|%lld|%lld|%lld|%s|%s", c->load, c->workload,
 		 c->threads, c->affinity, (long long)c->interval,
-		 (long long)c->priority, (long long)c->size);
+		 (long long)c->priority, (long long)c->size, c->policy, c->dma_latency);
 }
 
 int tcell_emulated(const struct tcell *c)

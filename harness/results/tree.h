@@ -24,7 +24,7 @@ struct tspike {
 struct tcell {
 	char id[160], host[128], release[128], kernel[64], load[64],
 		workload[64], threads[16], affinity[64], status[16],
-		reason[256], policy[8];
+		reason[256], policy[16];
 	int64_t index, interval, priority, size, repeat;
 	char dir[PATH_MAX + 512];	/* the cell's directory */
 	int measured;		/* has samples */
@@ -36,6 +36,7 @@ struct tcell {
 	int nthreads;
 	char *bad;		/* why its files cannot be trusted; NULL if fine */
 	char why[160];		/* cells.csv's why ("" in trees from before it) */
+	char dma_latency[24];	/* us held, or none ("0" in trees from before it) */
 	/* series.csv, wake-up: the running max (ns) at the end of each second */
 	int64_t *runmax;	/* nsec of them, owned; NULL without series */
 	int nsec;

@@ -1,0 +1,83 @@
+#!/usr/bin/env bats
+# The policy and dma_latency axes.
+
+load helper
+
+@test "policy = fifo, rr, deadline, other: all four measured, deadline's parameters in cell.ini, side by side in the report" {
+	quick_config
+	printf '[matrix]\naffinity = all\npolicy = fifo, rr, deadline, other\n' >>c.ini
+	run "$LATLAB" plan c.ini
+	[[ "$output" == *"policy deadline: the priority axis does not apply to its cells (ignored)"* ]] || { echo "$output"; false; }
+	run timeout 60 "$LATLAB" run c.ini --duration 1s -q
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[ "$(col "$WORK/out/t/cells.csv" status | sort -u)" = ok ]
+	[ "$(col "$WORK/out/t/cells.csv" policy | sort -u | tr '\n' ' ')" = "deadline fifo other rr " ]
+	D=$(cell_dir "$WORK/out/t" '0002-*-Pdeadline-1')
+	grep -q '^policy = deadline$' "$D/cell.ini"
+	grep -q '^dl_runtime_ns = 500000$' "$D/cell.ini"
+	grep -q '^dl_deadline_ns = 1000000$' "$D/cell.ini"
+	grep -q '^dl_period_ns = 1000000$' "$D/cell.ini"
+	grep -q '^priority_applies = no$' "$D/cell.ini"
+	[ "$(awk -F, '$3 == "wakeup" { print $4 }' "$D/summary.csv")" -ge 900 ]
+	run timeout 60 "$LATLAB" report "$WORK/out/t" -q
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	for p in fifo rr deadline other; do
+		grep -q "<td class=\"l\">$p</td><td>0</td>" "$WORK/out/t/report/index.html"
+	done
+}
+
+@test "policy = deadline on a pinned thread: the cell is skipped with the kernel's reason" {
+	quick_config
+	printf '[matrix]\npolicy = deadline\n[campaign]\ndl_runtime = 200us\n' >>c.ini
+	run timeout 60 "$LATLAB" run c.ini --duration 500ms
+	D=$(cell_dir "$WORK/out/t" '0000-*')
+	grep -q '^status = skipped$' "$D/cell.ini"
+	grep -q '^reason = SCHED_DEADLINE (runtime 200000, deadline 1000000, period 1000000 ns) refused: Operation not permitted (a deadline thread may not be pinned' "$D/cell.ini"
+}
+
+@test "policy, dma_latency and deadline options: bad values are exit 2 with file:line" {
+	quick_config
+	printf '[matrix]\npolicy = fifo, batch\n' >>c.ini
+	run "$LATLAB" run c.ini
+	[ "$status" -eq 2 ] && [[ "$output" == *"c.ini:11: policy = 'batch': expected fifo, rr, deadline or other"* ]] || { echo "$output"; false; }
+	quick_config
+	printf '[matrix]\ndma_latency = 10\n' >>c.ini
+	run "$LATLAB" run c.ini
+	[ "$status" -eq 2 ] && [[ "$output" == *"c.ini:11: dma_latency = '10': expected none or a duration"* ]] || { echo "$output"; false; }
+	quick_config
+	printf '[matrix]\npolicy = deadline\n[campaign]\ndl_runtime = 2ms\n' >>c.ini
+	run "$LATLAB" run c.ini
+	[ "$status" -eq 2 ] && [[ "$output" == *"c.ini:13: policy = deadline with interval 1000000 ns: dl_runtime must be"* ]] || { echo "$output"; false; }
+	quick_config
+	printf '[matrix]\npolicy = deadline\n[campaign]\ndl_deadline = 150%%\n' >>c.ini
+	run "$LATLAB" run c.ini
+	[ "$status" -eq 2 ] && [[ "$output" == *"c.ini:13: policy = deadline with interval 1000000 ns: dl_deadline must be"* ]] || { echo "$output"; false; }
+}
+
+# holds_dma PID: whether latlab PID holds /dev/cpu_dma_latency open now
+holds_dma() {
+	ls -l /proc/"$1"/fd 2>/dev/null | grep -q cpu_dma_latency
+}
+
+@test "dma_latency = none leaves /dev/cpu_dma_latency closed; 0 and 20us hold it" {
+	[ -e /dev/cpu_dma_latency ] || skip "no /dev/cpu_dma_latency"
+	for v in none 0 20us; do
+		rm -rf "$WORK/out"
+		quick_config
+		printf '[matrix]\ndma_latency = %s\n' "$v" >>c.ini
+		"$LATLAB" run c.ini --duration 3s -q >"$WORK/log" 2>&1 &
+		pid=$!
+		sleep 1.5
+		held=no
+		holds_dma "$pid" && held=yes
+		wait "$pid"
+		D=$(cell_dir "$WORK/out/t" '0000-*')
+		case $v in
+		none) [ "$held" = no ] && grep -q '^dma_latency = none$' "$D/cell.ini" ;;
+		0) [ "$held" = yes ] && grep -q '^dma_latency = 0$' "$D/cell.ini" ;;
+		20us) [ "$held" = yes ] && grep -q '^dma_latency = 20$' "$D/cell.ini" ;;
+		esac || { echo "$v: held $held"; cat "$D/cell.ini"; false; }
+		[ "$(col "$WORK/out/t/cells.csv" dma_latency | sort -u)" = "$(case $v in none) echo none ;; 0) echo 0 ;; *) echo 20 ;; esac)" ]
+	done
+	grep -q '^idle_states = ' "$D/sysinfo.ini"
+}
