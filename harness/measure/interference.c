@@ -125,15 +125,23 @@ static int read_smi(struct intf_snap *s, int cpu)
 	return add(s, cpu, "smi", "SMI", (int64_t)(uint32_t)v, NULL);
 }
 
+int intf_read_files(struct intf_snap *s, const cpu_set_t *cpus,
+		    const char *interrupts, const char *softirqs)
+{
+	int rc = read_table(s, interrupts, "irq", cpus);
+	int rc2 = read_table(s, softirqs, "softirq", cpus);
+
+	return rc ? rc : rc2;
+}
+
 int intf_read(struct intf_snap *s, const cpu_set_t *cpus)
 {
-	int rc = read_table(s, "/proc/interrupts", "irq", cpus);
-	int rc2 = read_table(s, "/proc/softirqs", "softirq", cpus);
+	int rc = intf_read_files(s, cpus, "/proc/interrupts", "/proc/softirqs");
 
 	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
 		if (CPU_ISSET(cpu, cpus) && read_smi(s, cpu) == -ENOMEM)
 			return -ENOMEM;
-	return rc ? rc : rc2;
+	return rc;
 }
 
 static const struct intf_row *find(const struct intf_snap *s, const struct intf_row *r)

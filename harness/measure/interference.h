@@ -30,6 +30,10 @@ struct intf_snap {
 /* Read the counters of the CPUs in `cpus`. 0 or -errno (what could be read is kept). */
 int intf_read(struct intf_snap *s, const cpu_set_t *cpus);
 
+/* The same from other files in the two tables' formats (the tests' fixtures); no SMIs. */
+int intf_read_files(struct intf_snap *s, const cpu_set_t *cpus,
+		    const char *interrupts, const char *softirqs);
+
 /*
  * after - before, rows whose delta is 0 left out (SMI rows always kept),
  * into *out (malloc'ed, *nout rows). 0 or -ENOMEM.

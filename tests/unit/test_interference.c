@@ -1,0 +1,117 @@
+/*
+ * interference.c on fixed /proc/interrupts and /proc/softirqs texts: the
+ * sources named as documented, only the measured CPUs, rows that did not
+ * move left out, one-column rows (ERR, MIS) read, and the deltas.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "interference.h"
+
+static const char *interrupts_before =
+	"           CPU0       CPU1       CPU2\n"
+	"  0:         44          0          0  IO-APIC   2-edge      timer\n"
+	" 36:          0        139          5  PCI-MSIX-0000:00:03.0   0-edge      virtio1-req.0\n"
+	"NMI:          0          0          0   Non-maskable interrupts\n"
+	"LOC:    5552006    4102296         10   Local timer interrupts\n"
+	"ERR:          0\n"
+	"MIS:          0\n";
+static const char *interrupts_after =
+	"           CPU0       CPU1       CPU2\n"
+	"  0:         44          0          0  IO-APIC   2-edge      timer\n"
+	" 36:          0        239          5  PCI-MSIX-0000:00:03.0   0-edge      virtio1-req.0\n"
+	"NMI:          0          0          0   Non-maskable interrupts\n"
+	"LOC:    5553006    4104296         10   Local timer interrupts\n"
+	"ERR:          0\n"
+	"MIS:          0\n";
+static const char *softirqs_before =
+	"                    CPU0       CPU1       CPU2\n"
+	"          HI:          0          0          0\n"
+	"      NET_RX:   19641988   22515248          7\n";
+static const char *softirqs_after =
+	"                    CPU0       CPU1       CPU2\n"
+	"          HI:          0          0          0\n"
+	"      NET_RX:   19641988   22520248          9\n";
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *fp = fopen(path, "w");
+
+	assert_non_null(fp);
+	fputs(text, fp);
+	fclose(fp);
+}
+
+static const struct intf_row *find(const struct intf_row *r, int n, int cpu,
+				   const char *source)
+{
+	for (int i = 0; i < n; i++)
+		if (r[i].cpu == cpu && strcmp(r[i].source, source) == 0)
+			return &r[i];
+	return NULL;
+}
+
+static void test_deltas(void **state)
+{
+	char dir[] = "/tmp/latlab-intf-XXXXXX", ib[64], ia[64], sb[64], sa[64];
+	struct intf_snap before = { NULL, 0 }, after = { NULL, 0 };
+	struct intf_row *d = NULL;
+	cpu_set_t cpus;
+	int n = 0;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(ib, sizeof(ib), "%s/ib", dir);
+	snprintf(ia, sizeof(ia), "%s/ia", dir);
+	snprintf(sb, sizeof(sb), "%s/sb", dir);
+	snprintf(sa, sizeof(sa), "%s/sa", dir);
+	write_file(ib, interrupts_before);
+	write_file(ia, interrupts_after);
+	write_file(sb, softirqs_before);
+	write_file(sa, softirqs_after);
+	CPU_ZERO(&cpus);
+	CPU_SET(1, &cpus);	/* the measured CPU: 1 only */
+	assert_int_equal(intf_read_files(&before, &cpus, ib, sb), 0);
+	assert_int_equal(intf_read_files(&after, &cpus, ia, sa), 0);
+	assert_int_equal(intf_delta(&before, &after, &d, &n), 0);
+	assert_int_equal(n, 3);	/* IRQ 36, LOC, NET_RX: nothing else moved on CPU 1 */
+	const struct intf_row *r = find(d, n, 1, "36 virtio1-req.0");
+	assert_non_null(r);
+	assert_string_equal(r->kind, "irq");
+	assert_int_equal(r->count, 100);
+	r = find(d, n, 1, "LOC Local timer interrupts");
+	assert_non_null(r);
+	assert_int_equal(r->count, 2000);
+	r = find(d, n, 1, "NET_RX");
+	assert_non_null(r);
+	assert_string_equal(r->kind, "softirq");
+	assert_int_equal(r->count, 5000);
+	for (int i = 0; i < n; i++)
+		assert_int_equal(d[i].cpu, 1);	/* CPU 2's NET_RX moved, but is not measured */
+	free(d);
+	intf_free(&before);
+	intf_free(&after);
+	assert_int_equal(intf_read_files(&before, &cpus, "/nonexistent", sb), -2);
+	intf_free(&before);
+	unlink(ib);
+	unlink(ia);
+	unlink(sb);
+	unlink(sa);
+	rmdir(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_deltas),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
