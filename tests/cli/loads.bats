@@ -229,7 +229,7 @@ softirq_count() {
 @test "interference.csv: a net load's NET_RX softirqs on the measured CPU, within a hand count; SMI unavailable, not 0" {
 	[ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs"
 	quick_config
-	printf '[matrix]\naffinity = 1\nload = n\n[load.n]\ntype = net\n' >>c.ini
+	printf '[matrix]\naffinity = 1\nload = n\n[load.n]\ntype = net\ncpus = 1\n' >>c.ini
 	before=$(softirq_count NET_RX 1)
 	run timeout 60 "$LATLAB" run c.ini --duration 2s -q
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
