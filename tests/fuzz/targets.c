@@ -52,9 +52,12 @@ int fuzz_config(const uint8_t *data, size_t size)
 
 int fuzz_tree(const uint8_t *data, size_t size)
 {
+	/* the first byte picks the file the rest replaces (or adds) */
 	static const char *const files[] = {
 		"cells.csv", CELL "/summary.csv", CELL "/hist.csv", CELL "/load.csv",
+		CELL "/series.csv", CELL "/spikes.csv", CELL "/interference.csv",
 	};
+	enum { NFILES = sizeof(files) / sizeof(files[0]) };
 	static char dir[64];
 	char path[256], err[8192];
 	struct tree t;
@@ -72,12 +75,14 @@ int fuzz_tree(const uint8_t *data, size_t size)
 	}
 	if (size == 0)
 		return 0;
-	const char *name = files[data[0] % 4];
+	const char *name = files[data[0] % NFILES];
 	char saved[sizeof(path) + 8];
+	int had;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	snprintf(saved, sizeof(saved), "%s.orig", path);
-	if (access(saved, F_OK) != 0 && rename(path, saved) != 0)
+	had = access(path, F_OK) == 0;	/* spikes.csv, interference.csv: added */
+	if (had && access(saved, F_OK) != 0 && rename(path, saved) != 0)
 		abort();
 	write_file(path, data + 1, size - 1);
 	err[0] = '\0';
@@ -94,6 +99,9 @@ int fuzz_tree(const uint8_t *data, size_t size)
 		cell_files_free(&f);
 	/* the next input starts from the real tree */
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	rename(saved, path);
+	if (had)
+		rename(saved, path);
+	else
+		unlink(path);
 	return 0;
 }
