@@ -37,6 +37,13 @@ struct row {
 	int nover;
 };
 
+/* One row's verdict on two of its sides. */
+struct pair {
+	int row, a, b;		/* c->rows, c->side indices */
+	struct pair_verdict v;	/* a against b */
+	int which;		/* judged: regression on max (0) or p99.99 (1); -1 none */
+};
+
 struct cmp {
 	const struct compare_opts *o;
 	struct tree t[MAX_TREES];
@@ -46,7 +53,14 @@ struct cmp {
 	int nsides;
 	struct row *rows;
 	int nrows;
-	int regressions;	/* rows worse than the baseline */
+	/*
+	 * Every verdict, worked out once (make_pairs) for the page, compare.csv,
+	 * junit.xml and stdout: each pair of sides a row has (a < b), and with
+	 * --baseline each other side against each baseline side (b).
+	 */
+	struct pair *pairs, *judged;
+	int npairs, njudged;
+	int regressions;	/* judged pairs worse than the baseline */
 	struct plotter plot;
 	char out[PATH_MAX];
 };
@@ -299,30 +313,27 @@ static void culprit_kinds(FILE *fp, const struct cmp *c)
 }
 
 /* Every pair of sides the row has, a verdict each. */
-static void html_verdicts(FILE *fp, const struct cmp *c, const struct row *r)
+static void html_verdicts(FILE *fp, const struct cmp *c, int row)
 {
 	int first = 1;
 
-	for (int i = 0; i < c->nsides; i++)
-		for (int j = i + 1; j < c->nsides; j++) {
-			struct side_runs a = runs_of(r, i), b = runs_of(r, j);
-			struct pair_verdict v;
-			char text[1200];
+	for (const struct pair *p = c->pairs; p < c->pairs + c->npairs; p++) {
+		char text[1200];
 
-			if (!a.n || !b.n || verdict_pair(&a, &b, &v) != 0)
-				continue;
-			verdict_text(&v, c->label[i], c->label[j], text, sizeof(text));
-			if (!first)
-				fputs("<br>", fp);
-			fprintf(fp, "<span class=\"%s\">", verdict_keyword(v.kind));
-			html_text(fp, text);
-			fputs("</span>", fp);
-			if (v.p9999.ok)	/* the same for p99.99, as compare.csv has it */
-				fprintf(fp, " <small>(p99.99 ratio %.2fx [%.2fx, %.2fx]: %s)</small>",
-					v.p9999.ratio, v.p9999.lo, v.p9999.hi,
-					verdict_keyword(v.kind_p9999));
-			first = 0;
-		}
+		if (p->row != row)
+			continue;
+		verdict_text(&p->v, c->label[p->a], c->label[p->b], text, sizeof(text));
+		if (!first)
+			fputs("<br>", fp);
+		fprintf(fp, "<span class=\"%s\">", verdict_keyword(p->v.kind));
+		html_text(fp, text);
+		fputs("</span>", fp);
+		if (p->v.p9999.ok)	/* the same for p99.99, as compare.csv has it */
+			fprintf(fp, " <small>(p99.99 ratio %.2fx [%.2fx, %.2fx]: %s)</small>",
+				p->v.p9999.ratio, p->v.p9999.lo, p->v.p9999.hi,
+				verdict_keyword(p->v.kind_p9999));
+		first = 0;
+	}
 }
 
 static void html_rows(FILE *fp, const struct cmp *c)
@@ -364,7 +375,7 @@ static void html_rows(FILE *fp, const struct cmp *c)
 				US(s.p9999_med), US(s.p99_med));
 		}
 		fputs("<td class=\"l\">", fp);
-		html_verdicts(fp, c, row);
+		html_verdicts(fp, c, r);
 		fputs("</td></tr>\n", fp);
 	}
 	fputs("</table>\n", fp);
@@ -438,34 +449,22 @@ static void html_baseline(FILE *fp, const struct cmp *c)
 		"wholly above 1 + tolerance.</p>\n<table>\n<tr><th class=\"l\">row</th>"
 		"<th class=\"l\">side</th><th>max ratio [95 %%]</th><th>p99.99 ratio [95 %%]</th>"
 		"<th class=\"l\">judgement</th></tr>\n", 100 * c->o->tolerance);
-	for (int r = 0; r < c->nrows; r++)
-		for (int b = 0; b < c->nsides; b++) {
-			const struct row *row = &c->rows[r];
+	for (const struct pair *p = c->judged; p < c->judged + c->njudged; p++) {
+		const struct pair_verdict *v = &p->v;
+		char title[1024];
 
-			if (!is_baseline(c, b) || !row->n[b])
-				continue;
-			for (int s = 0; s < c->nsides; s++) {
-				struct side_runs x = runs_of(row, s), y = runs_of(row, b);
-				struct pair_verdict v;
-				char title[1024];
-				int which;
-
-				if (is_baseline(c, s) || !x.n || verdict_pair(&x, &y, &v))
-					continue;
-				row_title(any_run(c, row), title, sizeof(title));
-				fprintf(fp, "<tr class=\"%s\"><td class=\"l\">",
-					regresses(&v, c->o->tolerance, &which) ? "fail" : "ok");
-				html_text(fp, title);
-				fputs("</td><td class=\"l\">", fp);
-				html_text(fp, c->label[s]);
-				fprintf(fp, "</td><td>%.2fx [%.2fx, %.2fx]%s</td><td>%.2fx [%.2fx, %.2fx]%s</td><td class=\"l\">%s</td></tr>\n",
-					v.max.ratio, v.max.lo, v.max.hi, v.max.ok ? "" : " (too few)",
-					v.p9999.ratio, v.p9999.lo, v.p9999.hi,
-					v.p9999.ok ? "" : " (too few)",
-					which == 0 ? "regression (max)" : which == 1 ? "regression (p99.99)" :
-					v.max.ok ? "within tolerance" : "too few runs to judge");
-			}
-		}
+		row_title(any_run(c, &c->rows[p->row]), title, sizeof(title));
+		fprintf(fp, "<tr class=\"%s\"><td class=\"l\">", p->which >= 0 ? "fail" : "ok");
+		html_text(fp, title);
+		fputs("</td><td class=\"l\">", fp);
+		html_text(fp, c->label[p->a]);
+		fprintf(fp, "</td><td>%.2fx [%.2fx, %.2fx]%s</td><td>%.2fx [%.2fx, %.2fx]%s</td><td class=\"l\">%s</td></tr>\n",
+			v->max.ratio, v->max.lo, v->max.hi, v->max.ok ? "" : " (too few)",
+			v->p9999.ratio, v->p9999.lo, v->p9999.hi,
+			v->p9999.ok ? "" : " (too few)",
+			p->which == 0 ? "regression (max)" : p->which == 1 ? "regression (p99.99)" :
+			v->max.ok ? "within tolerance" : "too few runs to judge");
+	}
 	fputs("</table>\n", fp);
 }
 
@@ -525,6 +524,16 @@ static void ratio_fields(struct csvw *w, const struct ratio_ci *r)
 	}
 }
 
+/* A side's wake-ups above a threshold: count, hours, rate and its interval. */
+static void exceed_fields(struct csvw *w, const struct exceed *e)
+{
+	csvw_int(w, (int64_t)e->count);
+	csvw_num(w, e->hours, 6);
+	csvw_num(w, e->rate, 3);
+	csvw_num(w, e->lo, 3);
+	csvw_num(w, e->hi, 3);
+}
+
 /* compare.csv: a line per row x pair of sides x threshold (docs/formats.md). */
 static void fill_csv(FILE *fp, void *arg)
 {
@@ -532,117 +541,80 @@ static void fill_csv(FILE *fp, void *arg)
 	struct csvw w = { .fp = fp };
 
 	csvw_header(&w, COMPARE_COLUMNS);
-	for (int r = 0; r < c->nrows; r++) {
-		const struct row *row = &c->rows[r];
+	for (const struct pair *p = c->pairs; p < c->pairs + c->npairs; p++) {
+		const struct row *row = &c->rows[p->row];
 		const struct tcell *t = any_run(c, row);
+		struct side_runs a = runs_of(row, p->a), b = runs_of(row, p->b);
+		struct side_summary sa, sb;
 
-		if (row->sides < 2)
-			continue;
-		for (int i = 0; i < c->nsides; i++)
-			for (int j = i + 1; j < c->nsides; j++) {
-				struct side_runs a = runs_of(row, i), b = runs_of(row, j);
-				struct side_summary sa, sb;
-				struct pair_verdict v;
+		verdict_summary(&a, &sa);
+		verdict_summary(&b, &sb);
+		for (int k = 0; k < row->nover; k++) {
+			struct exceed ea, eb;
 
-				if (!a.n || !b.n || verdict_pair(&a, &b, &v))
-					continue;
-				verdict_summary(&a, &sa);
-				verdict_summary(&b, &sb);
-				for (int k = 0; k < row->nover; k++) {
-					struct exceed ea, eb;
-
-					verdict_exceed(&a, row->over[k], &ea);
-					verdict_exceed(&b, row->over[k], &eb);
-					csvw_str(&w, t->load);
-					csvw_str(&w, t->workload);
-					csvw_str(&w, t->threads);
-					csvw_str(&w, t->affinity);
-					csvw_int(&w, t->interval);
-					csvw_int(&w, t->priority);
-					csvw_int(&w, t->size);
-					csvw_str(&w, c->label[i]);
-					csvw_str(&w, c->label[j]);
-					csvw_int(&w, a.n);
-					csvw_int(&w, b.n);
-					csvw_num(&w, sa.max_med, 0);
-					csvw_num(&w, sb.max_med, 0);
-					ratio_fields(&w, &v.max);
-					csvw_num(&w, sa.p9999_med, 0);
-					csvw_num(&w, sb.p9999_med, 0);
-					ratio_fields(&w, &v.p9999);
-					csvw_str(&w, verdict_keyword(v.kind));
-					csvw_str(&w, verdict_keyword(v.kind_p9999));
-					csvw_int(&w, row->over[k]);
-					csvw_int(&w, (int64_t)ea.count);
-					csvw_num(&w, ea.hours, 6);
-					csvw_num(&w, ea.rate, 3);
-					csvw_num(&w, ea.lo, 3);
-					csvw_num(&w, ea.hi, 3);
-					csvw_int(&w, (int64_t)eb.count);
-					csvw_num(&w, eb.hours, 6);
-					csvw_num(&w, eb.rate, 3);
-					csvw_num(&w, eb.lo, 3);
-					csvw_num(&w, eb.hi, 3);
-					csvw_end(&w);
-				}
-			}
+			verdict_exceed(&a, row->over[k], &ea);
+			verdict_exceed(&b, row->over[k], &eb);
+			csvw_str(&w, t->load);
+			csvw_str(&w, t->workload);
+			csvw_str(&w, t->threads);
+			csvw_str(&w, t->affinity);
+			csvw_int(&w, t->interval);
+			csvw_int(&w, t->priority);
+			csvw_int(&w, t->size);
+			csvw_str(&w, c->label[p->a]);
+			csvw_str(&w, c->label[p->b]);
+			csvw_int(&w, a.n);
+			csvw_int(&w, b.n);
+			csvw_num(&w, sa.max_med, 0);
+			csvw_num(&w, sb.max_med, 0);
+			ratio_fields(&w, &p->v.max);
+			csvw_num(&w, sa.p9999_med, 0);
+			csvw_num(&w, sb.p9999_med, 0);
+			ratio_fields(&w, &p->v.p9999);
+			csvw_str(&w, verdict_keyword(p->v.kind));
+			csvw_str(&w, verdict_keyword(p->v.kind_p9999));
+			csvw_int(&w, row->over[k]);
+			exceed_fields(&w, &ea);
+			exceed_fields(&w, &eb);
+			csvw_end(&w);
+		}
 	}
+}
+
+/* "SIDE against the baseline BASE: max ratio 1.52x [1.31x, 1.80x]": a regression in words. */
+static void regression_text(const struct cmp *c, const struct pair *p, char *buf, size_t len)
+{
+	const struct ratio_ci *r = p->which ? &p->v.p9999 : &p->v.max;
+
+	snprintf(buf, len, "%s against the baseline %s: %s ratio %.2fx [%.2fx, %.2fx], above 1 + %.0f %%",
+		 c->label[p->a], c->label[p->b], p->which ? "p99.99" : "max",
+		 r->ratio, r->lo, r->hi, 100 * c->o->tolerance);
 }
 
 /* junit.xml with --baseline: a testcase per row x side, failed on regression. */
 static void fill_junit(FILE *fp, void *arg)
 {
-	struct cmp *c = arg;
-	int tests = 0;
+	const struct cmp *c = arg;
 
-	c->regressions = 0;
-	for (int pass = 0; pass < 2; pass++) {
-		if (pass == 1)
-			fprintf(fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-				"<testsuite name=\"latlab compare --baseline\" tests=\"%d\" failures=\"%d\">\n",
-				tests, c->regressions);
-		for (int r = 0; r < c->nrows; r++)
-			for (int b = 0; b < c->nsides; b++) {
-				const struct row *row = &c->rows[r];
+	fprintf(fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		"<testsuite name=\"latlab compare --baseline\" tests=\"%d\" failures=\"%d\">\n",
+		c->njudged, c->regressions);
+	for (const struct pair *p = c->judged; p < c->judged + c->njudged; p++) {
+		char title[1024], text[1200];
 
-				if (!is_baseline(c, b) || !row->n[b])
-					continue;
-				for (int s = 0; s < c->nsides; s++) {
-					struct side_runs x = runs_of(row, s), y = runs_of(row, b);
-					struct pair_verdict v;
-					char title[1024], text[1200];
-					int which, bad;
-
-					if (is_baseline(c, s) || !x.n || verdict_pair(&x, &y, &v))
-						continue;
-					bad = regresses(&v, c->o->tolerance, &which);
-					if (pass == 0) {
-						tests++;
-						c->regressions += bad;
-						continue;
-					}
-					row_title(any_run(c, row), title, sizeof(title));
-					fputs("  <testcase classname=\"", fp);
-					html_text(fp, c->label[s]);
-					fputs("\" name=\"", fp);
-					html_text(fp, title);
-					fputs("\">", fp);
-					if (bad) {
-						snprintf(text, sizeof(text),
-							 "%s against the baseline %s: %s ratio %.2fx [%.2fx, %.2fx], above 1 + %.0f %%",
-							 c->label[s], c->label[b],
-							 which ? "p99.99" : "max",
-							 which ? v.p9999.ratio : v.max.ratio,
-							 which ? v.p9999.lo : v.max.lo,
-							 which ? v.p9999.hi : v.max.hi,
-							 100 * c->o->tolerance);
-						fputs("<failure message=\"", fp);
-						html_text(fp, text);
-						fputs("\"/>", fp);
-					}
-					fputs("</testcase>\n", fp);
-				}
-			}
+		row_title(any_run(c, &c->rows[p->row]), title, sizeof(title));
+		fputs("  <testcase classname=\"", fp);
+		html_text(fp, c->label[p->a]);
+		fputs("\" name=\"", fp);
+		html_text(fp, title);
+		fputs("\">", fp);
+		if (p->which >= 0) {
+			regression_text(c, p, text, sizeof(text));
+			fputs("<failure message=\"", fp);
+			html_text(fp, text);
+			fputs("\"/>", fp);
+		}
+		fputs("</testcase>\n", fp);
 	}
 	fputs("</testsuite>\n", fp);
 }
@@ -650,54 +622,68 @@ static void fill_junit(FILE *fp, void *arg)
 /* Each verdict on stdout, a line per row and pair. */
 static void print_verdicts(const struct cmp *c)
 {
-	for (int r = 0; r < c->nrows; r++) {
-		const struct row *row = &c->rows[r];
-		char title[1024];
+	for (const struct pair *p = c->pairs; p < c->pairs + c->npairs; p++) {
+		char title[1024], text[1200];
 
-		if (row->sides < 2)
-			continue;
-		row_title(any_run(c, row), title, sizeof(title));
-		for (int i = 0; i < c->nsides; i++)
-			for (int j = i + 1; j < c->nsides; j++) {
-				struct side_runs a = runs_of(row, i), b = runs_of(row, j);
-				struct pair_verdict v;
-				char text[1200];
-
-				if (!a.n || !b.n || verdict_pair(&a, &b, &v))
-					continue;
-				verdict_text(&v, c->label[i], c->label[j], text, sizeof(text));
-				printf("%s: %s\n", title, text);
-			}
+		row_title(any_run(c, &c->rows[p->row]), title, sizeof(title));
+		verdict_text(&p->v, c->label[p->a], c->label[p->b], text, sizeof(text));
+		printf("%s: %s\n", title, text);
 	}
 }
 
 /* The rows worse than the baseline, named on stderr. */
 static void print_regressions(const struct cmp *c)
 {
-	for (int r = 0; r < c->nrows; r++)
-		for (int b = 0; b < c->nsides; b++) {
-			const struct row *row = &c->rows[r];
+	for (const struct pair *p = c->judged; p < c->judged + c->njudged; p++) {
+		const struct ratio_ci *r = p->which ? &p->v.p9999 : &p->v.max;
+		char title[1024];
 
-			if (!is_baseline(c, b) || !row->n[b])
-				continue;
-			for (int s = 0; s < c->nsides; s++) {
-				struct side_runs x = runs_of(row, s), y = runs_of(row, b);
-				struct pair_verdict v;
-				char title[1024];
-				int which;
+		if (p->which < 0)
+			continue;
+		row_title(any_run(c, &c->rows[p->row]), title, sizeof(title));
+		log_error("regression: %s on %s: %s %.2fx [%.2fx, %.2fx] the baseline's (%s), beyond %.0f %%",
+			  title, c->label[p->a], p->which ? "p99.99" : "max", r->ratio,
+			  r->lo, r->hi, c->label[p->b], 100 * c->o->tolerance);
+	}
+}
 
-				if (is_baseline(c, s) || !x.n || verdict_pair(&x, &y, &v) ||
-				    !regresses(&v, c->o->tolerance, &which))
-					continue;
-				row_title(any_run(c, row), title, sizeof(title));
-				log_error("regression: %s on %s: %s %.2fx [%.2fx, %.2fx] the baseline's (%s), beyond %.0f %%",
-					  title, c->label[s], which ? "p99.99" : "max",
-					  which ? v.p9999.ratio : v.max.ratio,
-					  which ? v.p9999.lo : v.max.lo,
-					  which ? v.p9999.hi : v.max.hi, c->label[b],
-					  100 * c->o->tolerance);
-			}
-		}
+/* Append a's verdict against b on row r to *list. 0, or -ENOMEM. */
+static int add_pair(struct pair **list, int *n, const struct cmp *c, int r, int a, int b)
+{
+	struct side_runs x = runs_of(&c->rows[r], a), y = runs_of(&c->rows[r], b);
+	struct pair p = { r, a, b, { 0 }, -1 };
+	struct pair *more;
+
+	if (!x.n || !y.n)
+		return 0;
+	int rc = verdict_pair(&x, &y, &p.v);
+	if (rc)
+		return rc;
+	more = realloc(*list, (size_t)(*n + 1) * sizeof(**list));
+	if (!more)
+		return -ENOMEM;
+	*list = more;
+	more[(*n)++] = p;
+	return 0;
+}
+
+/* Every verdict the outputs show, once; the regressions counted. 0 or -errno. */
+static int make_pairs(struct cmp *c)
+{
+	int rc = 0;
+
+	for (int r = 0; rc == 0 && r < c->nrows; r++) {
+		for (int i = 0; rc == 0 && i < c->nsides; i++)
+			for (int j = i + 1; rc == 0 && j < c->nsides; j++)
+				rc = add_pair(&c->pairs, &c->npairs, c, r, i, j);
+		for (int b = 0; rc == 0 && b < c->nsides; b++)
+			for (int s = 0; rc == 0 && is_baseline(c, b) && s < c->nsides; s++)
+				if (!is_baseline(c, s))
+					rc = add_pair(&c->judged, &c->njudged, c, r, s, b);
+	}
+	for (struct pair *p = c->judged; rc == 0 && p < c->judged + c->njudged; p++)
+		c->regressions += regresses(&p->v, c->o->tolerance, &p->which);
+	return rc;
 }
 
 static void free_cmp(struct cmp *c)
@@ -708,6 +694,8 @@ static void free_cmp(struct cmp *c)
 		for (int s = 0; s < MAX_SIDES; s++)
 			free(c->rows[r].run[s]);
 	free(c->rows);
+	free(c->pairs);
+	free(c->judged);
 	free(c);
 }
 
@@ -764,6 +752,10 @@ int compare_run(const char *const *dirs, int n, const struct compare_opts *o)
 		status = EXIT_USAGE;
 		goto out;
 	}
+	if (make_pairs(c)) {
+		log_error("out of memory");
+		goto out;
+	}
 	if (plotter_init(&c->plot)) {
 		log_error("the gnuplot scripts (plots/) are not installed beside latlab; set LATLAB_PLOTS");
 		goto out;
@@ -802,12 +794,12 @@ int compare_run(const char *const *dirs, int n, const struct compare_opts *o)
 	print_verdicts(c);
 	printf("%s/index.html: %d rows compared across %d kernel variants and hosts (%d trees)\n",
 	       c->out, shared, c->nsides, c->ntrees);
-	if (o->baseline && c->regressions)
+	if (c->regressions) {
 		print_regressions(c);
-	if (o->baseline && c->regressions)
 		log_error("%d row%s worse than the baseline %s beyond %.0f %% (%s/junit.xml)",
 			  c->regressions, c->regressions == 1 ? " is" : "s are", o->baseline,
 			  100 * o->tolerance, c->out);
+	}
 	status = damaged ? EXIT_RUNTIME : c->regressions ? EXIT_THRESHOLD : EXIT_PASS;
 out:
 	free_cmp(c);
