@@ -202,17 +202,31 @@ static void add_hist(const struct csv_table *t, const char *metric, struct hist 
 					(uint64_t)csv_table_checked(t, r, "count"));
 }
 
+/*
+ * A cell's file that only some cells have (load.csv, series.csv,
+ * spikes.csv, interference.csv): 1 when it is not there, 0 read into *t,
+ * or -errno with err.
+ */
+static int optional_csv(const char *dir, const char *name, struct csv_table *t,
+			char *err, size_t len)
+{
+	char path[PATH_MAX + 600];
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	rc = csv_table_read(path, t, err, len);
+	return rc == -ENOENT ? 1 : rc;
+}
+
 /* The sum of load.csv's rates; a cell without load.csv had no load. */
 static int load_rate(const char *dir, double *sum, char *err, size_t len)
 {
 	struct csv_table t;
-	char path[PATH_MAX + 600];
 	int rc;
 
 	*sum = 0;
-	snprintf(path, sizeof(path), "%s/load.csv", dir);
-	rc = csv_table_read(path, &t, err, len);
-	if (rc == -ENOENT)
+	rc = optional_csv(dir, "load.csv", &t, err, len);
+	if (rc == 1)
 		return 0;
 	for (int r = 1; rc == 0 && r < t.nrows; r++) {
 		double v;
@@ -231,23 +245,19 @@ static int load_rate(const char *dir, double *sum, char *err, size_t len)
 static int read_series(struct tcell *c, char *err, size_t len)
 {
 	struct csv_table t;
-	char path[PATH_MAX + 600];
 	int64_t last = -1, best = -1;
 	int rc;
 
-	snprintf(path, sizeof(path), "%s/series.csv", c->dir);
-	rc = csv_table_read(path, &t, err, len);
-	if (rc == -ENOENT)
-		return 0;
+	rc = optional_csv(c->dir, "series.csv", &t, err, len);
 	if (rc)
-		return rc;
+		return rc == 1 ? 0 : rc;
 	rc = has_columns(&t, "t_s,thread,metric,max_ns", err, len);
 	for (int r = 1; rc == 0 && r < t.nrows; r++) {
 		rc = row_ints(&t, r, "t_s,thread,max_ns", err, len);
 		if (rc == 0 && (csv_table_checked(&t, r, "t_s") < 0 ||
 				csv_table_checked(&t, r, "t_s") > 7 * 24 * 3600)) {
-			snprintf(err, len, "%s:%d: t_s = %lld: not a second of a cell", path,
-				 r + 1, (long long)csv_table_checked(&t, r, "t_s"));
+			snprintf(err, len, "%s:%d: t_s = %lld: not a second of a cell", t.path,
+				 t.line[r], (long long)csv_table_checked(&t, r, "t_s"));
 			rc = -EINVAL;
 		}
 		if (rc == 0 && csv_table_checked(&t, r, "t_s") > last)
@@ -286,15 +296,11 @@ static int read_series(struct tcell *c, char *err, size_t len)
 static int read_interference(struct tcell *c, char *err, size_t len)
 {
 	struct csv_table t;
-	char path[PATH_MAX + 600];
 	int rc;
 
-	snprintf(path, sizeof(path), "%s/interference.csv", c->dir);
-	rc = csv_table_read(path, &t, err, len);
-	if (rc == -ENOENT)
-		return 0;
+	rc = optional_csv(c->dir, "interference.csv", &t, err, len);
 	if (rc)
-		return rc;
+		return rc == 1 ? 0 : rc;
 	rc = has_columns(&t, INTERFERENCE_COLUMNS, err, len);
 	for (int r = 1; rc == 0 && r < t.nrows; r++) {
 		rc = row_ints(&t, r, "cpu", err, len);
@@ -354,15 +360,11 @@ static int read_spikes(struct tcell *c, char *err, size_t len)
 		"blocking_ns", "unexplained_ns", "return_ns",
 	};
 	struct csv_table t;
-	char path[PATH_MAX + 600];
 	int rc;
 
-	snprintf(path, sizeof(path), "%s/spikes.csv", c->dir);
-	rc = csv_table_read(path, &t, err, len);
-	if (rc == -ENOENT)
-		return 0;
+	rc = optional_csv(c->dir, "spikes.csv", &t, err, len);
 	if (rc)
-		return rc;
+		return rc == 1 ? 0 : rc;
 	rc = has_columns(&t, SPIKES_COLUMNS, err, len);
 	c->spikes = t.nrows > 1 ? calloc((size_t)t.nrows - 1, sizeof(*c->spikes)) : NULL;
 	if (rc == 0 && t.nrows > 1 && !c->spikes)
