@@ -10,6 +10,7 @@
 #   bench/ipc_rtt.sh            (LATLAB=build/latlab REPEAT=5 DURATION=3)
 set -eu
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 LATLAB=${LATLAB:-$PWD/build/latlab}
 REPEAT=${REPEAT:-5}
 DURATION=${DURATION:-3}
@@ -44,10 +45,6 @@ EOC
 awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	$c["metric"] == "io" { print $c["workload"], $c["repeat"], $c["p50_ns"], $c["p99_ns"] }' \
 	"$tmp/out/ipc/cells.csv" >"$tmp/rows"
-median_range() {	# numbers on stdin -> "median lo hi n"
-	sort -g | awk '{ v[NR] = $1 } END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2;
-		print m, v[1], v[NR], NR }'
-}
 printf '%-8s %4s %10s %10s %24s %24s\n' workload n p50_us p99_us "p50/pipe [range]" "p99/pipe [range]"
 for w in pipe mq sem signal; do
 	# per run: the workload's p50 and p99, and their ratios to pipe-rtt's of the same repeat

@@ -15,6 +15,7 @@
 #   bench/trace_cost.sh          (LATLAB=build/latlab ROUNDS=5 DURATION=5)
 set -eu
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 LATLAB=${LATLAB:-$PWD/build/latlab}
 ROUNDS=${ROUNDS:-5}
 DURATION=${DURATION:-5}
@@ -45,10 +46,6 @@ pcts() {
 		END { printf "%.1f %.1f\n", p50 / 1000, p99 / 1000 }' "$1/cells.csv"
 }
 
-median_range() {	# numbers on stdin -> "median [min, max]"
-	sort -g | awk '{ v[NR] = $1 } END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2;
-		printf "%.3f [%.3f, %.3f], n = %d\n", m, v[1], v[NR], NR }'
-}
 
 echo "== wake-up latency, mode = spikes (never fired) vs off: $ROUNDS pairs of ${DURATION} s"
 printf '%5s %10s %10s %10s %10s %8s %8s\n' round off_p50 off_p99 spk_p50 spk_p99 r_p50 r_p99
@@ -65,8 +62,8 @@ for r in $(seq "$ROUNDS"); do
 	echo "$r50" >>"$tmp/r50"; echo "$r99" >>"$tmp/r99"
 	printf '%5d %10s %10s %10s %10s %8s %8s\n' "$r" "$off_50" "$off_99" "$spikes_50" "$spikes_99" "$r50" "$r99"
 done
-echo "p50 ratio spikes/off: $(median_range <"$tmp/r50")   (goal <= 1.10)"
-echo "p99 ratio spikes/off: $(median_range <"$tmp/r99")"
+echo "p50 ratio spikes/off: $(median_range 3 <"$tmp/r50")   (goal <= 1.10)"
+echo "p99 ratio spikes/off: $(median_range 3 <"$tmp/r99")"
 
 echo "== spike to trace-N.txt on disk (rt-hog, 10 captures)"
 cat >"$tmp/hog.ini" <<EOC
@@ -91,4 +88,4 @@ EOC
 "$LATLAB" run "$tmp/hog.ini" -q >/dev/null 2>&1 || true
 sed -n 's/.*(saved \([0-9]*\) ms after the spike)$/\1/p' "$tmp"/out/hog/*/*/*/log.txt >"$tmp/saved"
 [ -s "$tmp/saved" ] || { echo "no capture saved"; exit 1; }
-echo "spike to disk, ms: $(median_range <"$tmp/saved")"
+echo "spike to disk, ms: $(median_range 3 <"$tmp/saved")"

@@ -18,6 +18,7 @@
 #   bench/vs-cyclicdeadline.sh      (LATLAB=build/latlab ROUNDS=3 DURATION=10)
 set -eu
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 LATLAB=${LATLAB:-$PWD/build/latlab}
 ROUNDS=${ROUNDS:-3}
 DURATION=${DURATION:-10}
@@ -26,10 +27,6 @@ command -v cyclicdeadline >/dev/null || { echo "needs rt-tests (make deps)" >&2;
 tmp=$(mktemp -d /tmp/latlab-bench.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
-median_range() {	# numbers on stdin -> "median [lo, hi]"
-	sort -g | awk '{ v[NR] = $1 } END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2;
-		printf "%.2f [%.2f, %.2f], n = %d", m, v[1], v[NR], NR }'
-}
 
 printf '%5s %28s %28s %8s %8s\n' round "cyclicdeadline min/avg/max" "latlab min/mean/max" r_avg r_max
 : >"$tmp/ravg"; : >"$tmp/rmax"
@@ -56,5 +53,5 @@ EOC
 	echo "$ravg" >>"$tmp/ravg"; echo "$rmax" >>"$tmp/rmax"
 	printf '%5d %28s %28s %8s %8s\n' "$r" "$cmin/$cavg/$cmax" "$lmin/$lmean/$lmax" "$ravg" "$rmax"
 done
-echo "mean latency latlab/cyclicdeadline: $(median_range <"$tmp/ravg")"
-echo "max latency latlab/cyclicdeadline:  $(median_range <"$tmp/rmax")"
+echo "mean latency latlab/cyclicdeadline: $(median_range 2 <"$tmp/ravg")"
+echo "max latency latlab/cyclicdeadline:  $(median_range 2 <"$tmp/rmax")"
