@@ -255,13 +255,14 @@ struct page {
  */
 static void culprit_kinds(FILE *fp, const struct cmp *c)
 {
-	static const char *const kinds[] = {
-		"timer", "irq", "softirq", "nmi", "rt-thread", "blocking",
-		"unexplained", "return", "incomplete",
-	};
-	enum { NKINDS = sizeof(kinds) / sizeof(kinds[0]) };
+	/* spikes.csv's culprit kinds: a part's name, or incomplete */
+	enum { NKINDS = SPIKE_PARTS + 1 };
+	const char *kinds[NKINDS];
 	int count[MAX_SIDES][NKINDS] = { { 0 } }, total[MAX_SIDES] = { 0 }, traced = 0;
 	double ns[MAX_SIDES][NKINDS] = { { 0 } }, all[MAX_SIDES] = { 0 };
+
+	for (int k = 0; k < NKINDS; k++)
+		kinds[k] = k < SPIKE_PARTS ? spike_part_name(k) : "incomplete";
 
 	for (int i = 0; i < c->nsides; i++)
 		for (int r = 0; r < c->nrows; r++)

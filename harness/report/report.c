@@ -735,10 +735,6 @@ static void html_long_enough(FILE *fp, const struct report *r)
 /* Per cell with captures: each capture's parts and its culprit. */
 static void html_spikes(FILE *fp, const struct report *r)
 {
-	static const char *const heads[8] = {
-		"timer", "irq", "softirq", "nmi", "rt-thread", "blocking",
-		"unexplained", "return",
-	};
 	int any = 0;
 
 	for (int i = 0; i < r->t.n; i++)
@@ -758,8 +754,8 @@ static void html_spikes(FILE *fp, const struct report *r)
 		html_text(fp, c->id);
 		fputs("</h3>\n<table>\n<tr><th>capture</th><th>thread</th><th>at ms</th>"
 		      "<th>latency</th>", fp);
-		for (int p = 0; p < 8; p++)
-			fprintf(fp, "<th>%s</th>", heads[p]);
+		for (int p = 0; p < SPIKE_PARTS; p++)
+			fprintf(fp, "<th>%s</th>", spike_part_name(p));
 		fputs("<th class=\"l\">culprit</th><th class=\"l\">trace</th></tr>\n", fp);
 		for (int k = 0; k < c->nspikes; k++) {
 			const struct tspike *s = &c->spikes[k];
@@ -768,7 +764,7 @@ static void html_spikes(FILE *fp, const struct report *r)
 				    (long long)s->capture, (long long)s->thread,
 				    (double)s->t_ns / 1e6);
 			td_us(fp, s->latency_ns);
-			for (int p = 0; p < 8; p++) {
+			for (int p = 0; p < SPIKE_PARTS; p++) {
 				if (s->complete)
 					td_us(fp, s->part_ns[p]);
 				else

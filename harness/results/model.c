@@ -40,3 +40,23 @@ void path_component(char *s)
 		if (*s == '/' || (unsigned char)*s < 0x20 || *s == 0x7f)
 			*s = '_';
 }
+
+const char *spike_part_name(int part)
+{
+	static const char *const names[SPIKE_PARTS] = {
+		"timer", "irq", "softirq", "nmi", "rt-thread", "blocking",
+		"unexplained", "return",
+	};
+
+	return part >= 0 && part < SPIKE_PARTS ? names[part] : "?";
+}
+
+const char *spike_part_column(int part)
+{
+	static const char *const cols[SPIKE_PARTS] = {
+		"timer_ns", "irq_ns", "softirq_ns", "nmi_ns", "rt_threads_ns",
+		"blocking_ns", "unexplained_ns", "return_ns",
+	};
+
+	return part >= 0 && part < SPIKE_PARTS ? cols[part] : "?";
+}

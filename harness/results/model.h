@@ -48,6 +48,14 @@ int cell_status_parse(const char *name);
 /* interference.csv: what interfered with the measured CPUs (docs/formats.md) */
 #define INTERFERENCE_COLUMNS "cpu,kind,source,count,note"
 
+/*
+ * The parts a spike capture's latency is split into (docs/spikes.md), in
+ * spikes.csv's order: their names (culprit_kind) and their columns.
+ */
+#define SPIKE_PARTS 8
+const char *spike_part_name(int part);		/* "timer" ... "return", or "?" */
+const char *spike_part_column(int part);	/* "timer_ns" ... "return_ns", or "?" */
+
 /* spikes.csv: one row per capture ([trace] mode = spikes; docs/spikes.md) */
 #define SPIKES_COLUMNS "capture,thread,cpu,t_ns,latency_ns,timer_ns,irq_ns," \
 	"softirq_ns,nmi_ns,rt_threads_ns,blocking_ns,unexplained_ns,return_ns," \

@@ -355,10 +355,6 @@ static int read_interference(struct tcell *c, char *err, size_t len)
 /* spikes.csv, where the cell traced: each capture, checked. */
 static int read_spikes(struct tcell *c, char *err, size_t len)
 {
-	static const char *const parts[8] = {
-		"timer_ns", "irq_ns", "softirq_ns", "nmi_ns", "rt_threads_ns",
-		"blocking_ns", "unexplained_ns", "return_ns",
-	};
 	struct csv_table t;
 	int rc;
 
@@ -384,9 +380,9 @@ static int read_spikes(struct tcell *c, char *err, size_t len)
 		copy(s->culprit, sizeof(s->culprit), field(&t, r, "culprit"));
 		if (!s->complete)
 			continue;	/* its parts are empty: not guessed */
-		for (int p = 0; rc == 0 && p < 8; p++) {
-			rc = row_ints(&t, r, parts[p], err, len);
-			s->part_ns[p] = rc ? 0 : csv_table_checked(&t, r, parts[p]);
+		for (int p = 0; rc == 0 && p < SPIKE_PARTS; p++) {
+			rc = row_ints(&t, r, spike_part_column(p), err, len);
+			s->part_ns[p] = rc ? 0 : csv_table_checked(&t, r, spike_part_column(p));
 		}
 		if (rc == 0)
 			rc = row_ints(&t, r, "culprit_ns", err, len);

@@ -10,13 +10,14 @@
 #include <stdint.h>
 
 #include "hist.h"
+#include "model.h"
 #include "results.h"
 
 /* One row of a cell's spikes.csv. */
 struct tspike {
 	int64_t capture, thread, latency_ns, t_ns;
 	int complete;
-	int64_t part_ns[8];	/* timer .. return, in spikes.csv's order */
+	int64_t part_ns[SPIKE_PARTS];	/* timer .. return, in spikes.csv's order */
 	int64_t culprit_ns;
 	char culprit[96], kind[16];
 };

@@ -5,18 +5,16 @@
 #include <string.h>
 
 #include "attrib.h"
+#include "model.h"
 
 #define STACK_MAX 16
 #define IDLE_ANY INT32_MAX	/* idle, the state not in the trace */
 
+_Static_assert(PART_COUNT == SPIKE_PARTS, "spikes.csv has a column per part");
+
 const char *part_name(int part)
 {
-	static const char *const names[PART_COUNT] = {
-		"timer", "irq", "softirq", "nmi", "rt-thread", "blocking",
-		"unexplained", "return",
-	};
-
-	return part >= 0 && part < PART_COUNT ? names[part] : "?";
+	return spike_part_name(part);	/* the format's names: results/model.h */
 }
 
 /* Events sorted by time; equal times keep the reader's order. */
