@@ -419,3 +419,19 @@ void opt_write_ini(FILE *fp, const struct opt *table, const void *base)
 		fprintf(fp, "%s = %s\n", o->key, buf);
 	}
 }
+
+int opt_list_next(const char **p, char *word, size_t len, int trim)
+{
+	const char *w = *p;
+	size_t n = strcspn(w, ",");
+
+	if (!*w)
+		return 0;
+	*p = w + n + (w[n] != '\0');
+	while (trim && n && *w == ' ')
+		w++, n--;
+	while (trim && n && w[n - 1] == ' ')
+		n--;
+	snprintf(word, len, "%.*s", (int)n, w);
+	return 1;
+}

@@ -97,6 +97,12 @@ void opt_write_ini(FILE *fp, const struct opt *table, const void *base);
 /* Index of `word` in "a|b|c", or -1. */
 int opt_choice_index(const char *choices, const char *word);
 
+/*
+ * The next word of a comma list at *p into word, without the spaces
+ * around it when `trim`; empty words are words too. 1, or 0 at the end.
+ */
+int opt_list_next(const char **p, char *word, size_t len, int trim);
+
 /* The n-th word of "a|b|c" into buf. */
 void opt_choice_name(const char *choices, int n, char *buf, size_t len);
 

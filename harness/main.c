@@ -420,12 +420,9 @@ static int parse_over(const char *arg, struct compare_opts *o, char *err, size_t
 	char word[64];
 
 	o->nover = 0;
-	for (const char *p = arg; *p;) {
-		size_t n = strcspn(p, ",");
+	for (const char *p = arg; opt_list_next(&p, word, sizeof(word), 0);) {
 		int64_t ns;
 
-		snprintf(word, sizeof(word), "%.*s", (int)(n < sizeof(word) ? n : sizeof(word) - 1), p);
-		p += n + (p[n] == ',');
 		if (units_parse_duration(word, &ns) != 0 || ns <= 0) {
 			snprintf(err, len, "--over: '%s' is not a duration (50us, 1ms)", word);
 			return -EINVAL;

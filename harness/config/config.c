@@ -896,18 +896,9 @@ static int check_trace_events(const struct config *cfg, char *err, size_t errlen
 	const char *p = cfg->trace.events;
 	char word[OPT_STR_MAX];
 
-	while (*p) {
-		size_t n = strcspn(p, ",");
-		const char *colon;
+	while (opt_list_next(&p, word, sizeof(word), 1)) {
+		const char *w = word, *colon = strchr(w, ':');
 
-		snprintf(word, sizeof(word), "%.*s", (int)n, p);
-		p += n + (p[n] == ',');
-		char *w = word;
-		while (*w == ' ')
-			w++;
-		for (char *end = w + strlen(w); end > w && end[-1] == ' ';)
-			*--end = 0;
-		colon = strchr(w, ':');
 		int ok = colon && colon != w && colon[1] && !strchr(colon + 1, ':');
 		for (const char *c = w; ok && *c; c++)
 			ok = isalnum((unsigned char)*c) || *c == '_' || *c == ':';

@@ -33,13 +33,7 @@ static int metric_index(const char *name)
 /* The next name of a comma-separated list at *p into name; 0 at its end. */
 static int next_name(const char **p, char *name, size_t len)
 {
-	size_t n = strcspn(*p, ",");
-
-	if (!**p)
-		return 0;
-	snprintf(name, len, "%.*s", (int)n, *p);
-	*p += n + ((*p)[n] != '\0');
-	return 1;
+	return opt_list_next(p, name, len, 0);
 }
 
 /* Each of the comma-separated integer columns of row r parses whole. */

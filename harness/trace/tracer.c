@@ -13,6 +13,7 @@
 #include <tracefs.h>
 
 #include "config.h"
+#include "options.h"
 #include "results.h"
 #include "tracer.h"
 #include "units.h"
@@ -300,19 +301,9 @@ int tracer_open(struct tracer **out, const struct trace_opts *o,
 	}
 	for (int i = 0; default_events[i]; i++)
 		enable(t, default_events[i], missing, mlen, systems, &nsys);
-	for (const char *p = o->events; *p;) {
-		size_t n = strcspn(p, ",");
-		char *w = buf;
-
-		snprintf(buf, sizeof(buf), "%.*s", (int)n, p);
-		p += n + (p[n] == ',');
-		while (*w == ' ')
-			w++;
-		for (char *end = w + strlen(w); end > w && end[-1] == ' ';)
-			*--end = 0;
-		if (*w)
-			enable(t, w, missing, mlen, systems, &nsys);
-	}
+	for (const char *p = o->events; opt_list_next(&p, buf, sizeof(buf), 1);)
+		if (buf[0])
+			enable(t, buf, missing, mlen, systems, &nsys);
 	systems[nsys++] = strdup("ftrace");	/* the marker */
 	systems[nsys] = NULL;
 	t->tep = tracefs_local_events_system(NULL, (const char *const *)systems);
