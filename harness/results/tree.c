@@ -301,8 +301,20 @@ static int read_interference(struct tcell *c, char *err, size_t len)
 		if (rc == 0 && field(&t, r, "count")[0])
 			rc = row_ints(&t, r, "count", err, len);
 	}
+	cpu_set_t cpus;	/* the CPUs the file names: one pass over its rows each */
+
+	CPU_ZERO(&cpus);
+	for (int r = 1; rc == 0 && r < t.nrows; r++) {
+		int64_t cpu = csv_table_checked(&t, r, "cpu");
+
+		if (cpu >= 0 && cpu < CPU_SETSIZE)
+			CPU_SET((int)cpu, &cpus);
+	}
 	for (int cpu = 0; rc == 0 && cpu < CPU_SETSIZE; cpu++) {
 		int top[3] = { -1, -1, -1 }, smi = -1, any = 0;
+
+		if (!CPU_ISSET(cpu, &cpus))
+			continue;
 
 		for (int r = 1; r < t.nrows; r++) {
 			const char *kind = field(&t, r, "kind");
