@@ -173,42 +173,51 @@ static void add_missing(char *missing, size_t mlen, const char *spec)
 	snprintf(missing + used, mlen - used, "%s%s", used ? ", " : "", spec);
 }
 
+/*
+ * "[?]system:event" (the '?' only marks, in the default list, events some
+ * kernels lack) into its name without the mark, its system and event.
+ * 0, or -EINVAL.
+ */
+static int split_event(const char *spec, const char **name, char *sys, size_t slen,
+		       char *ev, size_t elen)
+{
+	const char *colon;
+
+	*name = spec + (spec[0] == '?');
+	colon = strchr(*name, ':');
+	if (!colon || (size_t)(colon - *name) >= slen)
+		return -EINVAL;
+	snprintf(sys, slen, "%.*s", (int)(colon - *name), *name);
+	snprintf(ev, elen, "%s", colon + 1);
+	return 0;
+}
+
 void tracer_probe(char *dir, size_t dlen, char *missing, size_t mlen)
 {
-	const char *d;
+	const char *d, *name;
+	char sys[64], ev[128];
 
 	tracefs_override();
 	d = tracefs_tracing_dir();
 	snprintf(dir, dlen, "%s", d ? d : "");
 	missing[0] = 0;
-	for (int i = 0; d && default_events[i]; i++) {
-		const char *spec = default_events[i] + (default_events[i][0] == '?');
-		const char *colon = strchr(spec, ':');
-		char sys[64];
-
-		snprintf(sys, sizeof(sys), "%.*s", (int)(colon - spec), spec);
-		if (!tracefs_event_file_exists(NULL, sys, colon + 1, "enable"))
-			add_missing(missing, mlen, spec);
-	}
+	for (int i = 0; d && default_events[i]; i++)
+		if (split_event(default_events[i], &name, sys, sizeof(sys), ev, sizeof(ev)) == 0 &&
+		    !tracefs_event_file_exists(NULL, sys, ev, "enable"))
+			add_missing(missing, mlen, name);
 }
 
 static int enable(struct tracer *t, const char *spec, char *missing,
 		  size_t mlen, char *sys_list[], int *nsys)
 {
 	char sys[64], ev[128];
-	const char *colon;
-	int optional = spec[0] == '?';
+	const char *name;
 
-	if (optional)
-		spec++;
-	colon = strchr(spec, ':');
-	if (!colon || (size_t)(colon - spec) >= sizeof(sys))
+	if (split_event(spec, &name, sys, sizeof(sys), ev, sizeof(ev)) != 0)
 		return -EINVAL;
-	snprintf(sys, sizeof(sys), "%.*s", (int)(colon - spec), spec);
-	snprintf(ev, sizeof(ev), "%s", colon + 1);
 	if (!tracefs_event_file_exists(t->inst, sys, ev, "enable") ||
 	    tracefs_event_enable(t->inst, sys, ev) != 0) {
-		add_missing(missing, mlen, spec);
+		add_missing(missing, mlen, name);
 		return 0;
 	}
 	for (int i = 0; i < *nsys; i++)
