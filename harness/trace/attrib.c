@@ -162,18 +162,41 @@ static void label_segment(struct attribution *a, const struct cpu_state *s,
 	}
 }
 
-/* A task's kernel priority, from any event that gives it; -1 if none does. */
-static int prio_of(const struct ord *o, int no, int pid)
+/*
+ * A task's kernel priority and name from the first switch or wake-up
+ * event that names it: the name an event itself carries is the task's at
+ * that moment, where the pid's name in the trace's cmdline cache may be
+ * older (a child recorded between fork and exec keeps its parent's name).
+ * Priority -1, and comm left as it is, when no such event names the task.
+ */
+static int task_of(const struct ord *o, int no, int pid, char *comm,
+		   size_t size)
 {
-	for (int i = 0; i < no; i++) {
-		const struct tev *e = o[i].e;
+	int prio = -1, named = 0;
 
-		if (e->kind == TEV_SWITCH && e->prev_pid == pid)
-			return e->prev_prio;
-		if ((e->kind == TEV_SWITCH || e->kind == TEV_WAKING) && e->next_pid == pid)
-			return e->next_prio;
+	for (int i = 0; i < no && (prio < 0 || !named); i++) {
+		const struct tev *e = o[i].e;
+		const char *name = NULL;
+		int p = -1;
+
+		if (e->kind == TEV_SWITCH && e->prev_pid == pid) {
+			name = e->prev_comm;
+			p = e->prev_prio;
+		} else if ((e->kind == TEV_SWITCH || e->kind == TEV_WAKING) &&
+			   e->next_pid == pid) {
+			name = e->next_comm;
+			p = e->next_prio;
+		} else {
+			continue;
+		}
+		if (prio < 0)
+			prio = p;
+		if (!named && name[0]) {
+			snprintf(comm, size, "%s", name);
+			named = 1;
+		}
 	}
-	return -1;
+	return prio;
 }
 
 /*
@@ -188,8 +211,9 @@ static void current_from(struct cpu_state *s, const struct tev *e,
 		return;
 	s->known = 1;
 	s->cur_pid = e->pid;
-	s->cur_prio = e->pid == 0 ? 120 : prio_of(o, no, e->pid);
 	snprintf(s->cur_comm, sizeof(s->cur_comm), "%s", e->comm[0] ? e->comm : "?");
+	s->cur_prio = e->pid == 0 ? 120 :
+		task_of(o, no, e->pid, s->cur_comm, sizeof(s->cur_comm));
 }
 
 /*
@@ -207,9 +231,9 @@ static void untraced_wake(struct cpu_state *s, const struct ord *next,
 	    next->nmi_entry || e->kind == TEV_LOST)
 		return;
 	s->cur_pid = pid;
-	s->cur_prio = prio_of(all, no, pid);
 	snprintf(s->cur_comm, sizeof(s->cur_comm), "%s",
 		 e->kind == TEV_SWITCH ? e->prev_comm : e->comm[0] ? e->comm : "?");
+	s->cur_prio = task_of(all, no, pid, s->cur_comm, sizeof(s->cur_comm));
 }
 
 static void apply(struct cpu_state *s, const struct ord *o, const struct ord *all,
