@@ -8,7 +8,9 @@
  *               failure returns -errno with a reason (workload_fail).
  *   run()       the real-time thread, once per period. Must not allocate,
  *               print, take locks shared with non-RT threads, or write
- *               results. Returns bytes moved (>= 0) or -errno.
+ *               results. Returns bytes moved (>= 0) or -errno; a workload
+ *               with metrics of its own stores their values in
+ *               ctx->metric_ns[] (common/metric.h).
  *   teardown()  main thread, after the real-time thread was joined.
  */
 #ifndef LATLAB_WORKLOAD_H
@@ -17,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "metric.h"
 #include "options.h"
 
 struct workload_ctx {
@@ -26,6 +29,8 @@ struct workload_ctx {
 	int cpu;		/* CPU the thread is pinned to, or -1 */
 	void *priv;		/* the workload's own state */
 	char why[160];		/* setup's reason when it fails */
+	/* run() stores the cycle's value of each metric it declares here (ns) */
+	int64_t metric_ns[METRIC_COUNT];
 };
 
 struct workload_ops {
@@ -38,6 +43,14 @@ struct workload_ops {
 	 * (0, or -EINVAL with why in err): what setup would refuse anyway
 	 */
 	int (*check)(const void *opts, char *err, size_t errlen);
+	/*
+	 * optional: the options against one interval of the matrix (0, or
+	 * -EINVAL with the offending option's key in *key and why in err)
+	 */
+	int (*check_period)(const void *opts, int64_t period_ns, const char **key,
+			    char *err, size_t errlen);
+	/* metrics beyond the core three that run() records (METRIC_BIT()s) */
+	unsigned metrics;
 	int (*setup)(struct workload_ctx *ctx);		/* optional */
 	int64_t (*run)(struct workload_ctx *ctx);	/* required */
 	void (*teardown)(struct workload_ctx *ctx);	/* optional */

@@ -15,7 +15,7 @@
  * On a terminal one line redrawn in place about twice a second; without
  * one, a plain line every minute of a long cell.
  */
-void cp_tick(void *arg, int64_t elapsed, const int64_t max[3])
+void cp_tick(void *arg, int64_t elapsed, const int64_t max[METRIC_CORE])
 {
 	struct ticker *t = arg;
 	int64_t dur = t->cp->cfg->campaign.duration;
@@ -40,16 +40,19 @@ void cp_tick(void *arg, int64_t elapsed, const int64_t max[3])
 void cp_progress(const struct cell *c, const struct cell_result *res,
 		 int done_n, int run_n)
 {
-	int64_t worst = 0;
+	int64_t worst = 0, noise = -1;
 	uint64_t errors = 0;
 	int first = 0;
-	char errs[96] = "";
+	char errs[96] = "", own[64] = "";
 
 	for (int i = 0; i < res->nthreads; i++) {
 		const struct worker *w = &res->workers[i];
 
 		if (w->hist[METRIC_WAKEUP].max > worst)
 			worst = w->hist[METRIC_WAKEUP].max;
+		if (worker_has_metric(w, METRIC_NOISE_MAX) &&
+		    w->hist[METRIC_NOISE_MAX].max > noise)
+			noise = w->hist[METRIC_NOISE_MAX].max;
 		if (w->errors && !errors)
 			first = w->first_errno;
 		errors += w->errors;
@@ -57,11 +60,13 @@ void cp_progress(const struct cell *c, const struct cell_result *res,
 	if (errors)
 		snprintf(errs, sizeof(errs), ", %llu I/O errors (%s)",
 			 (unsigned long long)errors, strerror(first));
+	if (noise >= 0)
+		snprintf(own, sizeof(own), ", noise max %.1f us", noise / 1e3);
 	if (res->status == CELL_OK || res->status == CELL_FAIL ||
 	    res->status == CELL_INTERRUPTED)
-		log_info("[%d/%d] %s: %s, wakeup max %.1f us%s%s%s", done_n,
+		log_info("[%d/%d] %s: %s, wakeup max %.1f us%s%s%s%s", done_n,
 			 run_n, c->id, cell_status_name(res->status),
-			 worst / 1e3, errs, res->reason[0] ? ": " : "",
+			 worst / 1e3, own, errs, res->reason[0] ? ": " : "",
 			 res->reason);
 	else if (res->status == CELL_ERROR)	/* -q hides progress, not errors */
 		log_error("[%d/%d] %s: %s: %s", done_n, run_n, c->id,
@@ -108,8 +113,11 @@ out:
  */
 void cp_lava(const struct cell *c, const struct cell_result *res)
 {
-	for (int m = 0; m < 3 && res->nthreads; m++) {
+	for (int m = 0; m < METRIC_COUNT && res->nthreads; m++) {
 		int64_t max = 0;
+
+		if (!worker_has_metric(&res->workers[0], m))
+			continue;
 		char name[CELL_ID_MAX + 32], value[32];
 
 		for (int i = 0; i < res->nthreads; i++)

@@ -110,7 +110,7 @@ struct ticker {
 };
 
 /* run_env.tick: the progress line of the running cell (arg: a ticker). */
-void cp_tick(void *arg, int64_t elapsed, const int64_t max[3]);
+void cp_tick(void *arg, int64_t elapsed, const int64_t max[METRIC_CORE]);
 /* The line said when a cell ends. */
 void cp_progress(const struct cell *c, const struct cell_result *res,
 		 int done_n, int run_n);

@@ -202,13 +202,6 @@ const struct opt load_options[] = {
 	{ 0 },
 };
 
-const char *metric_name(int metric)
-{
-	static const char *const names[METRIC_COUNT] = { "wakeup", "io", "response" };
-
-	return metric >= 0 && metric < METRIC_COUNT ? names[metric] : "?";
-}
-
 struct config_entry {
 	char section[64];
 	char key[64];
@@ -550,8 +543,8 @@ static int apply_entry(struct config *cfg, const struct config_entry *e,
 
 		if (m < 0)
 			return cfg_fail(err, errlen, &e->section_loc,
-					"unknown section [%s]: thresholds per metric are [thresholds.wakeup], [thresholds.io] and [thresholds.response]",
-					s);
+					"unknown section [%s]: thresholds per metric are [thresholds.M] for M one of %s",
+					s, METRIC_NAMES);
 		if (strncmp(e->key, "baseline", 8) == 0)
 			return cfg_fail(err, errlen, &e->loc,
 					"%s belongs in [thresholds], not in [%s]: a baseline judges the whole campaign",
@@ -665,6 +658,18 @@ static int resolve_workload(struct config *cfg, struct workload_def *w,
 
 	if (w->ops->check && w->ops->check(w->opts, why, sizeof(why)))
 		return cfg_fail(err, errlen, &w->loc, "[workload.%s]: %s", w->name, why);
+	/* against every interval of the matrix, at the offending key's line */
+	for (int i = 0; w->ops->check_period && i < cfg->matrix.interval.n; i++) {
+		const char *key = "type";
+
+		if (w->ops->check_period(w->opts, cfg->matrix.interval.v[i], &key,
+					 why, sizeof(why))) {
+			struct srcloc kloc = key_loc(cfg, section, key, w->loc);
+
+			return cfg_fail(err, errlen, &kloc, "[workload.%s] %s with interval = %s",
+					w->name, why, cfg->matrix.interval.s[i]);
+		}
+	}
 	return 0;
 }
 

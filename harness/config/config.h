@@ -51,12 +51,6 @@ const char *policy_name(int policy);
  */
 int config_dl_value(const char *spec, int64_t period, int64_t *ns);
 
-enum metric { METRIC_WAKEUP, METRIC_IO, METRIC_RESPONSE, METRIC_COUNT };
-#define METRIC_NAMES "wakeup|io|response"
-
-/* "wakeup", "io" or "response": a metric's name in every file. */
-const char *metric_name(int metric);
-
 struct threshold_opts {
 	int metric;			/* enum metric the latency limits apply to */
 	int64_t max, p50, p90, p99, p99_9, p99_99;	/* ns, OPT_UNSET if none */

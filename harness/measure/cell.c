@@ -97,7 +97,7 @@ static void drain(struct cell_result *res)
 				res->series_cap = cap;
 			}
 			res->series[res->nseries++] = rec;
-			for (int m = 0; m < 3; m++)
+			for (int m = 0; m < METRIC_CORE; m++)
 				if (rec.max_ns[m] > res->series_max[m])
 					res->series_max[m] = rec.max_ns[m];
 		}
@@ -285,6 +285,7 @@ static void checkpoint_poll(struct checkpoint *ck, struct cell_result *res,
 
 		w[i].thread = res->workers[i].thread;
 		w[i].cpu = res->workers[i].cpu;
+		w[i].metrics = res->workers[i].metrics;
 		memcpy(w[i].hist, sn->hist, sizeof(w[i].hist));
 		w[i].cycles = sn->cycles;
 		w[i].overruns = sn->overruns;

@@ -33,7 +33,7 @@ struct run_env {
 	 * measured so far and the largest per-second maxima drained so far
 	 * (ns, per metric). NULL: nothing.
 	 */
-	void (*tick)(void *arg, int64_t elapsed_ns, const int64_t max_ns[3]);
+	void (*tick)(void *arg, int64_t elapsed_ns, const int64_t max_ns[METRIC_CORE]);
 	void *tick_arg;
 	/*
 	 * Called every [campaign] checkpoint of measuring with what the
@@ -52,7 +52,7 @@ struct cell_result {
 	struct worker *workers;	/* nthreads, owned */
 	struct series_rec *series;	/* drained per-second maxima, owned */
 	int nseries, series_cap;
-	int64_t series_max[3];		/* the largest of them, per metric */
+	int64_t series_max[METRIC_CORE];	/* the largest of them, per core metric */
 	uint64_t series_dropped;
 	struct loadset loads;
 	int dma_latency;	/* /dev/cpu_dma_latency held (at dma_latency_us) */

@@ -13,6 +13,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "metric.h"
+
 struct ring {
 	_Alignas(64) _Atomic uint32_t head;	/* written by the producer */
 	_Alignas(64) _Atomic uint32_t tail;	/* written by the consumer */
@@ -22,11 +24,11 @@ struct ring {
 	unsigned char *slot;
 };
 
-/* One second of one thread: the maxima of its three metrics. */
+/* One second of one thread: the maxima of its metrics. */
 struct series_rec {
 	int32_t t_s;		/* second since the measurement started */
 	int32_t thread;
-	int64_t max_ns[3];	/* wakeup, io, response */
+	int64_t max_ns[METRIC_COUNT];	/* enum metric order */
 	uint32_t samples;
 };
 

@@ -123,7 +123,7 @@ static void swap_rec(struct sample_rec *r)
 {
 	r->t_ns = (int64_t)bswap_64((uint64_t)r->t_ns);
 	r->thread = (int32_t)bswap_32((uint32_t)r->thread);
-	for (int m = 0; m < 3; m++)
+	for (int m = 0; m < METRIC_CORE; m++)
 		r->value_ns[m] = (int64_t)bswap_64((uint64_t)r->value_ns[m]);
 }
 

@@ -131,9 +131,12 @@ static void *worker_main(void *arg)
 			if (w->errors++ == 0)
 				w->first_errno = (int)-moved;
 		} else {
-			int64_t v[3] = { woke - next, done - woke,
-					 done - next };
+			int64_t *v = w->ctx.metric_ns;	/* the workload's own filled in by run() */
 			int32_t s = (int32_t)((next - start) / 1000000000LL);
+
+			v[METRIC_WAKEUP] = woke - next;
+			v[METRIC_IO] = done - woke;
+			v[METRIC_RESPONSE] = done - next;
 
 			w->bytes += (uint64_t)moved;
 			if (w->trap)	/* two write()s, only when it fires */
@@ -153,7 +156,9 @@ static void *worker_main(void *arg)
 				sec.thread = w->thread;
 				sec.t_s = s;
 			}
-			for (int m = 0; m < 3; m++) {
+			for (int m = 0; m < METRIC_COUNT; m++) {
+				if (!worker_has_metric(w, m))
+					continue;
 				hist_add(&w->hist[m], v[m]);
 				if (sec.samples == 0 || v[m] > sec.max_ns[m])
 					sec.max_ns[m] = v[m];
@@ -231,7 +236,8 @@ int worker_start(struct worker *w)
 	cpu_set_t one;
 	int rc;
 
-	for (int m = 0; m < 3; m++)
+	w->metrics = METRICS_CORE | w->ops->metrics;
+	for (int m = 0; m < METRIC_COUNT; m++)
 		hist_init(&w->hist[m]);
 	ring_init(&w->series, w->series_slot, SERIES_SLOTS, sizeof(w->series_slot[0]));
 	atomic_store(&w->done, 0);

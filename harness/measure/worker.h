@@ -1,10 +1,8 @@
 /*
  * A measured worker: one thread at an explicit SCHED_FIFO priority and
  * affinity that wakes on an absolute period, runs the workload once, and
- * records three metrics (ns):
- *   wakeup   = woke - intended        (what cyclictest reports)
- *   io       = io_done - woke          (the workload's run())
- *   response = io_done - intended      (what the application sees)
+ * records the core metrics (common/metric.h: wakeup, io, response) and
+ * those its workload declares (`metrics`).
  * A cycle whose work ends past the next period is an overrun: every
  * period it covered is counted in `overruns` and the next wake is the
  * first period boundary after the work ended. A thread that only starts
@@ -32,7 +30,7 @@ struct sample_rec {
 	int64_t t_ns;		/* intended wake time, since the shared start */
 	int32_t thread;
 	int32_t reserved;
-	int64_t value_ns[3];	/* wakeup, io, response */
+	int64_t value_ns[METRIC_CORE];	/* wakeup, io, response */
 };
 
 struct worker {
@@ -59,7 +57,8 @@ struct worker {
 	struct spike_trap *trap;	/* [trace] mode = spikes: shared, or NULL */
 
 	/* results, valid after worker_join() */
-	struct hist hist[3];	/* enum metric order */
+	unsigned metrics;	/* METRIC_BIT()s it records: the core and its workload's */
+	struct hist hist[METRIC_COUNT];	/* enum metric order; empty if not recorded */
 	uint64_t cycles;
 	uint64_t overruns;
 	uint64_t errors;
@@ -82,7 +81,7 @@ struct worker {
 	 */
 	_Atomic int snap_req, snap_ack;
 	struct worker_snapshot {
-		struct hist hist[3];
+		struct hist hist[METRIC_COUNT];
 		uint64_t cycles, overruns, errors, bytes;
 		int first_errno;
 	} *snap;		/* NULL: no checkpoints */
@@ -90,6 +89,12 @@ struct worker {
 	pthread_t tid;
 	_Atomic int done;
 };
+
+/* Does w record metric m? */
+static inline int worker_has_metric(const struct worker *w, int m)
+{
+	return m >= 0 && m < METRIC_COUNT && (w->metrics & METRIC_BIT(m));
+}
 
 /*
  * Start the thread with explicit scheduling attributes. 0 or -errno from

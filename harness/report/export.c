@@ -32,7 +32,7 @@ static int csv_row(void *arg, const struct sample_rec *r)
 {
 	struct csvw *w = arg;
 
-	for (int m = 0; m < 3; m++) {
+	for (int m = 0; m < METRIC_CORE; m++) {	/* samples.bin holds the core three */
 		csvw_int(w, r->t_ns);
 		csvw_int(w, r->thread);
 		csvw_str(w, metric_name(m));

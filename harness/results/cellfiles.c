@@ -41,7 +41,9 @@ static void write_summary(FILE *fp, const struct cell_result *res)
 
 	csvw_header(&csv, SUMMARY_COLUMNS);
 	for (int i = 0; i < res->nthreads; i++)
-		for (int m = 0; m < 3; m++) {
+		for (int m = 0; m < METRIC_COUNT; m++) {
+			if (!worker_has_metric(&res->workers[i], m))
+				continue;
 			cell_summary_fields(&csv, &res->workers[i], m);
 			csvw_end(&csv);
 		}
@@ -67,8 +69,11 @@ static void write_hist(FILE *fp, const struct cell_result *res)
 	for (int i = 0; i < res->nthreads; i++) {
 		const struct worker *w = &res->workers[i];
 
-		for (int m = 0; m < 3; m++) {
+		for (int m = 0; m < METRIC_COUNT; m++) {
 			const struct hist *h = &w->hist[m];
+
+			if (!worker_has_metric(w, m))
+				continue;
 
 			/* below zero: [min, 0); above range: [2^42, max+1) */
 			if (h->underflow)
@@ -96,7 +101,9 @@ static void write_series(FILE *fp, const struct cell_result *res)
 	for (int i = 0; i < res->nseries; i++) {
 		const struct series_rec *r = &res->series[i];
 
-		for (int m = 0; m < 3; m++) {
+		for (int m = 0; m < METRIC_COUNT; m++) {
+			if (!worker_has_metric(&res->workers[r->thread], m))
+				continue;
 			csvw_int(&csv, r->t_s);
 			csvw_int(&csv, r->thread);
 			csvw_str(&csv, metric_name(m));

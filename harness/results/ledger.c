@@ -75,10 +75,10 @@ char *ledger_rows(const struct config *cfg, const struct cell *c,
 	size_t len = 0;
 	FILE *fp = open_memstream(&text, &len);
 	struct csvw w = { .fp = fp };
-	/* a row per thread x metric when it measured; else one, stats empty */
+	/* a row per thread x metric it records when it measured; else one, stats empty */
 	int measured = res && res->nthreads && st != CELL_ERROR &&
 		       st != CELL_SKIPPED;
-	int nrows = measured ? res->nthreads * 3 : 1;
+	int nrows = measured ? res->nthreads * METRIC_COUNT : 1;
 	char why[160] = "";
 
 	if (!fp)
@@ -86,12 +86,16 @@ char *ledger_rows(const struct config *cfg, const struct cell *c,
 	if (res)
 		cell_why(res, why, sizeof(why));
 	for (int r = 0; r < nrows; r++) {
+		const struct worker *wk = measured ? &res->workers[r / METRIC_COUNT] : NULL;
+
+		if (wk && !worker_has_metric(wk, r % METRIC_COUNT))
+			continue;
 		row_head(&w, cfg, c, st, host, release,
 			 policy == SCHED_OTHER ? "other" : policy_name(c->policy),
 			 res ? res->reason : "",
 			 why);
-		if (measured)
-			cell_summary_fields(&w, &res->workers[r / 3], r % 3);
+		if (wk)
+			cell_summary_fields(&w, wk, r % METRIC_COUNT);
 		else
 			empty_summary(&w);
 		csvw_end(&w);

@@ -24,10 +24,7 @@ static void copy(char *dst, size_t len, const char *src)
 
 static int metric_index(const char *name)
 {
-	for (int m = 0; m < METRIC_COUNT; m++)
-		if (strcmp(metric_name(m), name) == 0)
-			return m;
-	return -1;
+	return metric_parse(name);
 }
 
 /* The next name of a comma-separated list at *p into name; 0 at its end. */
@@ -403,6 +400,17 @@ static int read_spikes(struct tcell *c, char *err, size_t len)
 	return rc;
 }
 
+/* Has cells.csv a row of `metric` for cell `id`? */
+static int cell_lists_metric(const struct csv_table *t, const char *id,
+			     const char *metric)
+{
+	for (int r = 1; r < t->nrows; r++)
+		if (!strcmp(field(t, r, "cell"), id) &&
+		    !strcmp(field(t, r, "metric"), metric))
+			return 1;
+	return 0;
+}
+
 /* The exact min and max over threads, from cells.csv's rows of a metric. */
 static void exact_bounds(struct hist *h, const struct csv_table *t,
 			 const char *id, const char *metric)
@@ -458,8 +466,9 @@ static int check_rows(const struct tcell *c, const struct csv_table *cs, int r0,
 		    csv_table_num(cs, r, "bytes_per_s", &v, err, len) ||
 		    metric_index(field(cs, r, "metric")) < 0) {
 			if (metric_index(field(cs, r, "metric")) < 0)
-				snprintf(err, len, "%s:%d: metric '%.20s' is not wakeup, io or response",
-					 cs->path, cs->line[r], field(cs, r, "metric"));
+				snprintf(err, len, "%s:%d: metric '%.20s' is not one of %s",
+					 cs->path, cs->line[r], field(cs, r, "metric"),
+					 METRIC_NAMES);
 			return -EINVAL;
 		}
 	}
@@ -527,36 +536,48 @@ static int measure_cell(struct tcell *c, const struct csv_table *cs, char *err,
 		c->bytes += (uint64_t)csv_table_checked(cs, r, "bytes");
 		c->bytes_per_s += strtod(field(cs, r, "bytes_per_s"), NULL);
 	}
-	for (int r = 1; r < cs->nrows; r++)
-		if (!strcmp(field(cs, r, "cell"), c->id) &&
-		    !strcmp(field(cs, r, "metric"), "io") &&
-		    csv_table_checked(cs, r, "p99_ns") > c->io_p99)
+	double io_sum = 0, io_n = 0;
+
+	for (int r = 1; r < cs->nrows; r++) {
+		if (strcmp(field(cs, r, "cell"), c->id) ||
+		    strcmp(field(cs, r, "metric"), "io"))
+			continue;
+		if (csv_table_checked(cs, r, "p99_ns") > c->io_p99)
 			c->io_p99 = csv_table_checked(cs, r, "p99_ns");
+		io_sum += (double)csv_table_checked(cs, r, "mean_ns") *
+			  (double)csv_table_checked(cs, r, "samples");
+		io_n += (double)csv_table_checked(cs, r, "samples");
+	}
+	c->io_mean = io_n > 0 ? io_sum / io_n : 0;
 	if (!c->nthreads)
 		return 0;	/* cells.csv lists nothing measured */
 	c->bytes_per_s /= c->nthreads;
 	rc = cell_files_read(c->dir, &f, err, len);
 	if (rc)
 		return rc;
-	c->wakeup = malloc(sizeof(*c->wakeup));
-	c->response = malloc(sizeof(*c->response));
-	if (!c->wakeup || !c->response) {
-		cell_files_free(&f);
-		return -ENOMEM;
+	/* wakeup and response always; a workload's own metrics where it has rows */
+	for (int m = 0; m < METRIC_COUNT; m++) {
+		if (m != METRIC_WAKEUP && m != METRIC_RESPONSE &&
+		    (m < METRIC_CORE || !cell_lists_metric(cs, c->id, metric_name(m))))
+			continue;
+		c->metric[m] = malloc(sizeof(*c->metric[m]));
+		if (!c->metric[m]) {
+			cell_files_free(&f);
+			return -ENOMEM;
+		}
+		hist_init(c->metric[m]);
+		add_hist(&f.hist, metric_name(m), c->metric[m]);
+		exact_bounds(c->metric[m], cs, c->id, metric_name(m));
 	}
-	hist_init(c->wakeup);
-	hist_init(c->response);
-	add_hist(&f.hist, "wakeup", c->wakeup);
-	add_hist(&f.hist, "response", c->response);
 	cell_files_free(&f);
+	c->wakeup = c->metric[METRIC_WAKEUP];
+	c->response = c->metric[METRIC_RESPONSE];
 	if (c->wakeup->count != listed) {
 		snprintf(err, len, "%s/hist.csv: %llu wake-ups, cells.csv says %llu",
 			 c->dir, (unsigned long long)c->wakeup->count,
 			 (unsigned long long)listed);
 		return -EINVAL;
 	}
-	exact_bounds(c->wakeup, cs, c->id, "wakeup");
-	exact_bounds(c->response, cs, c->id, "response");
 	c->measured = c->wakeup->count > 0;
 	rc = read_spikes(c, err, len);
 	if (rc == 0)
@@ -569,8 +590,10 @@ static int measure_cell(struct tcell *c, const struct csv_table *cs, char *err,
 /* A cell whose files cannot be trusted: kept in the list, not measured. */
 static int mark_bad(struct tree *t, struct tcell *c, const char *why)
 {
-	free(c->wakeup);
-	free(c->response);
+	for (int m = 0; m < METRIC_COUNT; m++) {
+		free(c->metric[m]);
+		c->metric[m] = NULL;
+	}
 	free(c->spikes);
 	free(c->runmax);
 	c->wakeup = c->response = NULL;
@@ -630,8 +653,8 @@ void tree_free(struct tree *t)
 {
 	for (int i = 0; i < t->n; i++) {
 		free(t->cell[i].bad);
-		free(t->cell[i].wakeup);
-		free(t->cell[i].response);
+		for (int m = 0; m < METRIC_COUNT; m++)
+			free(t->cell[i].metric[m]);
 		free(t->cell[i].spikes);
 		free(t->cell[i].runmax);
 	}

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "hist.h"
+#include "metric.h"
 #include "model.h"
 #include "results.h"
 
@@ -29,10 +30,13 @@ struct tcell {
 	int64_t index, interval, priority, size, repeat;
 	char dir[PATH_MAX + 512];	/* the cell's directory */
 	int measured;		/* has samples */
-	struct hist *wakeup, *response;	/* threads merged; NULL if none */
+	/* each metric, threads merged, owned; NULL where the cell has none */
+	struct hist *metric[METRIC_COUNT];
+	struct hist *wakeup, *response;	/* metric[WAKEUP], metric[RESPONSE]: not owned */
 	uint64_t overruns, errors, bytes;
 	double bytes_per_s;	/* over threads: bytes / time in I/O */
 	int64_t io_p99;
+	double io_mean;		/* ns, over threads: the mean time in run() */
 	double load_ops_per_s;	/* sum of load.csv */
 	int nthreads;
 	char *bad;		/* why its files cannot be trusted; NULL if fine */

@@ -1,0 +1,20 @@
+#include <string.h>
+
+#include "metric.h"
+
+static const char *const names[METRIC_COUNT] = {
+	"wakeup", "io", "response", "noise_max", "noise_total",
+};
+
+const char *metric_name(int metric)
+{
+	return metric >= 0 && metric < METRIC_COUNT ? names[metric] : "?";
+}
+
+int metric_parse(const char *name)
+{
+	for (int m = 0; m < METRIC_COUNT; m++)
+		if (strcmp(names[m], name) == 0)
+			return m;
+	return -1;
+}

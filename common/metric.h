@@ -1,0 +1,34 @@
+/*
+ * The metrics a measured thread records, each a histogram, a row per
+ * thread in summary.csv and hist.csv, and its maxima in series.csv.
+ *
+ * Every workload records the first METRIC_CORE (ns):
+ *   wakeup   = woke - intended        (what cyclictest reports)
+ *   io       = io_done - woke          (the workload's run())
+ *   response = io_done - intended      (what the application sees)
+ * The rest belong to the workloads that declare them (workload_ops
+ * .metrics): a cell has their rows only when its workload records them.
+ *   noise_max   the largest gap between two clock reads of a busy window
+ *   noise_total the time stolen from it (every gap above the threshold)
+ */
+#ifndef LATLAB_METRIC_H
+#define LATLAB_METRIC_H
+
+enum metric {
+	METRIC_WAKEUP, METRIC_IO, METRIC_RESPONSE,
+	METRIC_NOISE_MAX, METRIC_NOISE_TOTAL,
+	METRIC_COUNT
+};
+#define METRIC_CORE 3		/* wakeup, io, response: every cell's */
+#define METRIC_BIT(m) (1u << (m))
+#define METRICS_CORE (METRIC_BIT(METRIC_WAKEUP) | METRIC_BIT(METRIC_IO) | \
+		      METRIC_BIT(METRIC_RESPONSE))
+#define METRIC_NAMES "wakeup|io|response|noise_max|noise_total"
+
+/* A metric's name in every file ("wakeup" ...), "?" if out of range. */
+const char *metric_name(int metric);
+
+/* The metric called `name`, or -1. */
+int metric_parse(const char *name);
+
+#endif
