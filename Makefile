@@ -151,6 +151,7 @@ bench: all $(BUILD)/bench/ledger_cost
 	LATLAB=$(abspath $(LATLAB)) bench/trace_cost.sh
 	LATLAB=$(abspath $(LATLAB)) bench/ipc_rtt.sh
 	LATLAB=$(abspath $(LATLAB)) bench/vs-cyclicdeadline.sh
+	LATLAB=$(abspath $(LATLAB)) bench/vs-oslat.sh
 	$(BUILD)/bench/ledger_cost
 
 # what the campaign's bookkeeping writes per cell, the old way and now

@@ -4,7 +4,8 @@
 # lower edge (above 262 µs latlab's buckets are wider than 1 µs, so some
 # bins there stay empty).
 #   gnuplot -e "in='CELL/hist.csv'; out='hist.png'" plots/hist.gp
-# Optional: metric ('wakeup', 'io', 'response'), title, fmt, lib.
+# Optional: metric ('wakeup', 'io', 'response', 'noise_max', 'noise_total'),
+# title, fmt, lib.
 if (!exists("lib")) lib = 'plots/common.gp'
 if (!exists("metric")) metric = 'wakeup'
 if (!exists("title")) title = in
@@ -26,7 +27,7 @@ set xrange [(STATS_min > 1 ? STATS_min : 1) * 0.9 : STATS_max * 1.1 + 1]
 set logscale y
 set format y '10^{%T}'
 set title title noenhanced
-set xlabel sprintf('%s latency (µs)', metric)
+set xlabel sprintf(metric[1:5] eq 'noise' ? '%s (µs)' : '%s latency (µs)', metric) noenhanced
 set ylabel 'samples per 1 µs bin'
 plot for [t = 0:nthreads - 1] $BINS index t using 1:($2 > 0 ? $2 : NaN) \
 	with linespoints pt 7 ps 0.3 lw 1.5 lc t + 1 title sprintf('thread %d', t)

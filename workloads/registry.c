@@ -19,6 +19,7 @@ extern const struct workload_ops workload_signal_rtt;
 extern const struct workload_ops workload_dev_read;
 extern const struct workload_ops workload_i2c_read;
 extern const struct workload_ops workload_pi_mutex;
+extern const struct workload_ops workload_noise;
 
 const struct workload_ops *const workload_registry[] = {
 	&workload_timer,
@@ -34,6 +35,7 @@ const struct workload_ops *const workload_registry[] = {
 	&workload_dev_read,
 	&workload_i2c_read,
 	&workload_pi_mutex,
+	&workload_noise,
 	NULL,
 };
 
@@ -54,6 +56,11 @@ int workload_registry_check(const struct workload_ops *const *reg)
 			log_error("workload descriptor %d (%s) has no %s", i,
 				  w->name ? w->name : "?",
 				  w->name ? "run()" : "name");
+			return -EINVAL;
+		}
+		if (w->metrics & (METRICS_CORE | ~(METRIC_BIT(METRIC_COUNT) - 1))) {
+			log_error("workload %s declares metrics %#x: only those beyond the core three",
+				  w->name, w->metrics);
 			return -EINVAL;
 		}
 		for (int j = 0; j < i; j++)

@@ -41,6 +41,8 @@ struct row {
 struct pair {
 	int row, a, b;		/* c->rows, c->side indices */
 	struct pair_verdict v;	/* a against b */
+	int has_noise;		/* the row's workload records noise_max: */
+	struct pair_verdict noise;	/* a against b on it */
 	int which;		/* judged: regression on max (0) or p99.99 (1); -1 none */
 };
 
@@ -181,7 +183,7 @@ static int collect(struct cmp *c)
 
 static struct side_runs runs_of(const struct row *r, int s)
 {
-	return (struct side_runs){ r->run[s], r->n[s] };
+	return (struct side_runs){ r->run[s], r->n[s], METRIC_WAKEUP };
 }
 
 /* Any run of the row: its axes. */
@@ -333,6 +335,12 @@ static void html_verdicts(FILE *fp, const struct cmp *c, int row)
 			fprintf(fp, " <small>(p99.99 ratio %.2fx [%.2fx, %.2fx]: %s)</small>",
 				p->v.p9999.ratio, p->v.p9999.lo, p->v.p9999.hi,
 				verdict_keyword(p->v.kind_p9999));
+		if (p->has_noise) {
+			verdict_text(&p->noise, c->label[p->a], c->label[p->b], text, sizeof(text));
+			fprintf(fp, "<br>noise_max: <span class=\"%s\">", verdict_keyword(p->noise.kind));
+			html_text(fp, text);
+			fputs("</span>", fp);
+		}
 		first = 0;
 	}
 }
@@ -535,6 +543,27 @@ static void exceed_fields(struct csvw *w, const struct exceed *e)
 	csvw_num(w, e->hi, 3);
 }
 
+/* noise_max's medians, ratio and verdict; empty where the row has none. */
+static void noise_fields(struct csvw *w, const struct pair *p,
+			 const struct side_runs *a, const struct side_runs *b)
+{
+	struct side_runs na = *a, nb = *b;
+	struct side_summary sa, sb;
+
+	if (!p->has_noise) {
+		for (int k = 0; k < 6; k++)
+			csvw_str(w, "");
+		return;
+	}
+	na.metric = nb.metric = METRIC_NOISE_MAX;
+	verdict_summary(&na, &sa);
+	verdict_summary(&nb, &sb);
+	csvw_num(w, sa.max_med, 0);
+	csvw_num(w, sb.max_med, 0);
+	ratio_fields(w, &p->noise.max);
+	csvw_str(w, verdict_keyword(p->noise.kind));
+}
+
 /* compare.csv: a line per row x pair of sides x threshold (docs/formats.md). */
 static void fill_csv(FILE *fp, void *arg)
 {
@@ -577,6 +606,7 @@ static void fill_csv(FILE *fp, void *arg)
 			csvw_int(&w, row->over[k]);
 			exceed_fields(&w, &ea);
 			exceed_fields(&w, &eb);
+			noise_fields(&w, p, &a, &b);
 			csvw_end(&w);
 		}
 	}
@@ -629,6 +659,10 @@ static void print_verdicts(const struct cmp *c)
 		row_title(any_run(c, &c->rows[p->row]), title, sizeof(title));
 		verdict_text(&p->v, c->label[p->a], c->label[p->b], text, sizeof(text));
 		printf("%s: %s\n", title, text);
+		if (p->has_noise) {
+			verdict_text(&p->noise, c->label[p->a], c->label[p->b], text, sizeof(text));
+			printf("%s: noise_max: %s\n", title, text);
+		}
 	}
 }
 
@@ -652,7 +686,7 @@ static void print_regressions(const struct cmp *c)
 static int add_pair(struct pair **list, int *n, const struct cmp *c, int r, int a, int b)
 {
 	struct side_runs x = runs_of(&c->rows[r], a), y = runs_of(&c->rows[r], b);
-	struct pair p = { r, a, b, { 0 }, -1 };
+	struct pair p = { .row = r, .a = a, .b = b, .which = -1 };
 	struct pair *more;
 
 	if (!x.n || !y.n)
@@ -660,6 +694,13 @@ static int add_pair(struct pair **list, int *n, const struct cmp *c, int r, int 
 	int rc = verdict_pair(&x, &y, &p.v);
 	if (rc)
 		return rc;
+	if (side_has_metric(&x, METRIC_NOISE_MAX) && side_has_metric(&y, METRIC_NOISE_MAX)) {
+		x.metric = y.metric = METRIC_NOISE_MAX;
+		p.has_noise = 1;
+		rc = verdict_pair(&x, &y, &p.noise);
+		if (rc)
+			return rc;
+	}
 	more = realloc(*list, (size_t)(*n + 1) * sizeof(**list));
 	if (!more)
 		return -ENOMEM;

@@ -341,10 +341,37 @@ out:
 	return rc;
 }
 
+/*
+ * A figure of one cell: SCRIPT over the cell's CSV (its `metric`, or the
+ * script's default when NULL) into fig/KIND-ID, titled with the cell and
+ * `what`, captioned "ID: caption".
+ */
+static int cell_figure(struct report *r, const struct tcell *c, const char *script,
+		       const char *csv, const char *metric, const char *kind,
+		       const char *what, const char *caption, char *err, size_t errlen)
+{
+	char vars[4 * PATH_MAX], path[PATH_MAX + 600], title[1024], rel[200],
+		base[2 * PATH_MAX], cap[512];
+	int rc;
+
+	vars[0] = '\0';
+	snprintf(path, sizeof(path), "%s/%s", c->dir, csv);
+	plot_var(vars, sizeof(vars), "in", path);
+	if (metric)
+		plot_var(vars, sizeof(vars), "metric", metric);
+	snprintf(title, sizeof(title), "%s, %s (%s): %s — %s", c->host, c->release,
+		 c->kernel, c->id, what);
+	plot_var(vars, sizeof(vars), "title", title);
+	snprintf(rel, sizeof(rel), "fig/%s-%.150s", kind, c->id);
+	snprintf(base, sizeof(base), "%s/%s", r->out, rel);
+	rc = plot_render(&r->plot, script, base, vars, err, errlen);
+	snprintf(cap, sizeof(cap), "%s: %s", c->id, caption);
+	return rc ? rc : add_figure(r, rel, cap);
+}
+
 static int figures(struct report *r, char *err, size_t errlen)
 {
-	char vars[16384], base[2 * PATH_MAX], path[2 * PATH_MAX],
-		title[1024], sweep[512];
+	char vars[16384], path[2 * PATH_MAX], sweep[512];
 	int measured = 0, rc;
 
 	for (int i = 0; i < r->t.n; i++)
@@ -404,50 +431,31 @@ static int figures(struct report *r, char *err, size_t errlen)
 		rc = runmax_figures(r, err, errlen);
 	for (int i = 0; rc == 0 && i < r->t.n; i++) {
 		const struct tcell *c = &r->t.cell[i];
-		static const char *const kinds[] = { "hist", "series" };
 
 		if (!c->measured)
 			continue;
 		int complete = 0;	/* an incomplete capture has no bar to draw */
 		for (int k = 0; k < c->nspikes; k++)
 			complete += c->spikes[k].complete;
-		if (complete > 0 && rc == 0) {
-			char caption[256], rel[200];
-
-			vars[0] = '\0';
-			snprintf(path, sizeof(path), "%s/spikes.csv", c->dir);
-			plot_var(vars, sizeof(vars), "in", path);
-			snprintf(title, sizeof(title), "%s, %s (%s): %s — spike captures",
-				 c->host, c->release, c->kernel, c->id);
-			plot_var(vars, sizeof(vars), "title", title);
-			snprintf(rel, sizeof(rel), "fig/spikes-%.150s", c->id);
-			snprintf(base, sizeof(base), "%s/%s", r->out, rel);
-			rc = plot_render(&r->plot, "spikes.gp", base, vars, err, errlen);
-			snprintf(caption, sizeof(caption),
-				 "%s: each spike capture's latency, by part (docs/spikes.md)", c->id);
-			if (rc == 0)
-				rc = add_figure(r, rel, caption);
-		}
-		for (int k = 0; rc == 0 && k < 2; k++) {
-			char caption[256], rel[200];
-
-			vars[0] = '\0';
-			snprintf(path, sizeof(path), "%s/%s.csv", c->dir, kinds[k]);
-			plot_var(vars, sizeof(vars), "in", path);
-			snprintf(title, sizeof(title), "%s, %s (%s): %s — %s",
-				 c->host, c->release, c->kernel, c->id,
-				 k ? "per-second maximum" : "wakeup latency histogram");
-			plot_var(vars, sizeof(vars), "title", title);
-			snprintf(rel, sizeof(rel), "fig/%s-%.150s", kinds[k], c->id);
-			snprintf(base, sizeof(base), "%s/%s", r->out, rel);
-			rc = plot_render(&r->plot, k ? "series.gp" : "hist.gp", base,
-					 vars, err, errlen);
-			snprintf(caption, sizeof(caption), "%s: %s", c->id,
-				 k ? "each thread's maximum per second" :
-				     "wake-up latency histogram, 1 µs bins, per thread");
-			if (rc == 0)
-				rc = add_figure(r, rel, caption);
-		}
+		if (complete > 0)
+			rc = cell_figure(r, c, "spikes.gp", "spikes.csv", NULL, "spikes",
+					 "spike captures",
+					 "each spike capture's latency, by part (docs/spikes.md)",
+					 err, errlen);
+		if (rc == 0 && c->metric[METRIC_NOISE_MAX])
+			rc = cell_figure(r, c, "hist.gp", "hist.csv", "noise_max", "noise",
+					 "noise_max histogram",
+					 "noise_max histogram (the longest gap of each busy window), per thread",
+					 err, errlen);
+		if (rc == 0)
+			rc = cell_figure(r, c, "hist.gp", "hist.csv", NULL, "hist",
+					 "wakeup latency histogram",
+					 "wake-up latency histogram, 1 µs bins, per thread",
+					 err, errlen);
+		if (rc == 0)
+			rc = cell_figure(r, c, "series.gp", "series.csv", NULL, "series",
+					 "per-second maximum",
+					 "each thread's maximum per second", err, errlen);
 	}
 	return rc;
 }
@@ -651,7 +659,7 @@ static void html_groups(FILE *fp, const struct report *r)
 	for (int k = 0; k < r->ng; k++) {
 		const struct rgroup *g = &r->g[k];
 		const struct tcell *c = g->run[0];
-		struct side_runs sr = { g->run, g->n };
+		struct side_runs sr = { g->run, g->n, METRIC_WAKEUP };
 		struct side_summary sum;
 
 		verdict_summary(&sr, &sum);
@@ -664,6 +672,57 @@ static void html_groups(FILE *fp, const struct report *r)
 		fprintf(fp, "</td><td>%d</td><td>%.1f [%.1f, %.1f]</td><td>%.1f</td><td>%.1f</td></tr>\n",
 			sum.n, US(sum.max_med), US(sum.max_lo), US(sum.max_hi),
 			US(sum.p9999_med), US(sum.p99_med));
+	}
+	fputs("</table>\n", fp);
+}
+
+/*
+ * The noise workload's cells: the largest gap per busy window (noise_max)
+ * and the time stolen from it (noise_total), threads merged, with the
+ * stolen share of the window (mean noise_total over the mean window).
+ */
+static void html_noise(FILE *fp, const struct report *r)
+{
+	int any = 0;
+
+	for (int i = 0; i < r->t.n; i++)
+		any |= r->t.cell[i].measured && r->t.cell[i].metric[METRIC_NOISE_MAX] &&
+		       r->t.cell[i].metric[METRIC_NOISE_TOTAL];
+	if (!any)
+		return;
+	fputs("<h2>OS noise</h2>\n<p>The <code>noise</code> workload's cells, in µs, threads "
+	      "merged: each period the thread reads the clock for its busy window; "
+	      "<b>noise_max</b> is the longest gap between two reads in a window (what took "
+	      "the CPU away), <b>noise_total</b> the sum of the gaps above the threshold "
+	      "(the time stolen from it), as oslat and the osnoise tracer count them.</p>\n"
+	      "<table>\n<tr><th class=\"l\">cell</th><th class=\"l\">kernel</th>"
+	      "<th class=\"l\">load</th><th>windows</th><th>noise_max p50</th><th>p99</th>"
+	      "<th>p99.99</th><th>max</th><th>noise_total mean</th><th>p99</th><th>max</th>"
+	      "<th>stolen</th></tr>\n", fp);
+	for (int i = 0; i < r->t.n; i++) {
+		const struct tcell *c = &r->t.cell[i];
+		const struct hist *nm = c->metric[METRIC_NOISE_MAX], *nt = c->metric[METRIC_NOISE_TOTAL];
+
+		if (!c->measured || !nm || !nt)
+			continue;
+		fputs("<tr><td class=\"l\">", fp);
+		html_text(fp, c->id);
+		fputs("</td><td class=\"l\">", fp);
+		html_text(fp, c->kernel);
+		fputs("</td><td class=\"l\">", fp);
+		html_text(fp, c->load);
+		fprintf(fp, "</td><td>%llu</td>", (unsigned long long)nm->count);
+		td_us(fp, hist_percentile(nm, 50));
+		td_us(fp, hist_percentile(nm, 99));
+		td_us(fp, hist_percentile(nm, 99.99));
+		td_us(fp, nm->max);
+		fprintf(fp, "<td>%.1f</td>", hist_mean(nt) / 1e3);
+		td_us(fp, hist_percentile(nt, 99));
+		td_us(fp, nt->max);
+		if (c->io_mean > 0)
+			fprintf(fp, "<td>%.2f %%</td></tr>\n", 100 * hist_mean(nt) / c->io_mean);
+		else
+			fputs("<td></td></tr>\n", fp);
 	}
 	fputs("</table>\n", fp);
 }
@@ -844,6 +903,7 @@ static void fill_index(FILE *fp, void *arg)
 	html_cells(fp, r);
 	html_groups(fp, r);
 	html_long_enough(fp, r);
+	html_noise(fp, r);
 	html_interference(fp, r);
 	html_spikes(fp, r);
 	html_figures(fp, r, pg->pdf);

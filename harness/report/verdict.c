@@ -14,12 +14,27 @@ const char *verdict_keyword(int kind)
 	return kind >= 0 && kind <= V_TOO_FEW ? names[kind] : "?";
 }
 
-/* Per run: its max, p99.99 or p99 (ns), into v. */
+int side_has_metric(const struct side_runs *s, int m)
+{
+	if (m < 0 || m >= METRIC_COUNT || s->n < 1)
+		return 0;
+	for (int i = 0; i < s->n; i++)
+		if (!s->run[i]->metric[m])
+			return 0;
+	return 1;
+}
+
+/* Per run: its max, p99.99 or p99 (ns) of the side's metric, into v. */
 static void values(const struct side_runs *s, int what, double *v)
 {
 	for (int i = 0; i < s->n; i++) {
-		const struct hist *h = s->run[i]->wakeup;
+		const struct hist *h = s->metric > 0 && s->metric < METRIC_COUNT ?
+			s->run[i]->metric[s->metric] : s->run[i]->wakeup;
 
+		if (!h) {	/* not this run's metric: callers check side_has_metric */
+			v[i] = 1;
+			continue;
+		}
 		v[i] = what == 0 ? (double)h->max :
 		       (double)hist_percentile(h, what == 1 ? 99.99 : 99);
 		if (v[i] < 1)

@@ -20,7 +20,11 @@
 struct side_runs {
 	const struct tcell **run;
 	int n;
+	int metric;	/* what summary and pair judge (enum metric): 0 is wakeup */
 };
+
+/* Do all of s's runs have metric m (a workload's own, like noise_max)? */
+int side_has_metric(const struct side_runs *s, int m);
 
 struct side_summary {
 	int n;

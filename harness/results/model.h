@@ -43,7 +43,9 @@ int cell_status_parse(const char *name);
 	"max_ratio_lo,max_ratio_hi,p99.99_median_a_ns,p99.99_median_b_ns," \
 	"p99.99_ratio,p99.99_ratio_lo,p99.99_ratio_hi,verdict_max,verdict_p99.99," \
 	"over_ns,count_a,hours_a,rate_a_per_h,rate_a_lo,rate_a_hi,count_b," \
-	"hours_b,rate_b_per_h,rate_b_lo,rate_b_hi"
+	"hours_b,rate_b_per_h,rate_b_lo,rate_b_hi,noise_max_median_a_ns," \
+	"noise_max_median_b_ns,noise_max_ratio,noise_max_ratio_lo," \
+	"noise_max_ratio_hi,verdict_noise_max"
 
 /* interference.csv: what interfered with the measured CPUs (docs/formats.md) */
 #define INTERFERENCE_COLUMNS "cpu,kind,source,count,note"
