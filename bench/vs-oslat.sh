@@ -52,7 +52,7 @@ EOC
 	read -r lrate < <(awk -F, -v busy=500000 '$3 == "noise_max" { n += $6; if ($4 >= 32000) big += $6 }
 		END { printf "%.1f\n", big / (n * busy / 1e9) }' "$D/hist.csv")
 	rmax=$(awk -v a="$lmax" -v b="$omax" 'BEGIN { printf "%.2f", a / b }')
-	rrate=$(awk -v a="$lrate" -v b="$orate" 'BEGIN { printf "%.2f", b > 0 ? a / b : 0 }')
+	rrate=$(awk -v a="$lrate" -v b="$orate" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
 	echo "$rmax" >>"$tmp/rmax"; echo "$rrate" >>"$tmp/rrate"
 	printf '%5d %12s %12s %14s %14s %8s %8s\n' "$r" "$omax" "$lmax" "$orate" "$lrate" "$rmax" "$rrate"
 done
