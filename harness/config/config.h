@@ -30,7 +30,11 @@ struct campaign_opts {
 	int64_t hwlat;		/* ns of the hwlat tracer before the first cell; 0: none */
 	char dl_runtime[OPT_STR_MAX];	/* SCHED_DEADLINE runtime: "50%" of the interval or a duration */
 	char dl_deadline[OPT_STR_MAX];	/* SCHED_DEADLINE relative deadline, the same way */
+	int dl_wait;		/* enum dl_wait: how a deadline thread waits for its next period */
 };
+
+/* [campaign] dl_wait: sleep to the period (every policy's loop) or sched_yield (cyclicdeadline's) */
+enum dl_wait { DL_WAIT_SLEEP, DL_WAIT_YIELD };
 
 /* The axes, in the order cells are expanded (outermost first). */
 struct matrix_opts {

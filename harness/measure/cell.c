@@ -434,6 +434,8 @@ static int make_workers(const struct config *cfg, const struct cell *c,
 		w->dl_period = c->interval;
 		config_dl_value(cfg->campaign.dl_runtime, c->interval, &w->dl_runtime);
 		config_dl_value(cfg->campaign.dl_deadline, c->interval, &w->dl_deadline);
+		w->dl_yield = w->policy == SCHED_DEADLINE &&
+			      cfg->campaign.dl_wait == DL_WAIT_YIELD;
 		w->interval_ns = c->interval;
 		w->duration_ns = cfg->campaign.duration;
 		w->ops = wd->ops;

@@ -110,8 +110,12 @@ static void *worker_main(void *arg)
 	while (next <= end &&
 	       !atomic_load_explicit(w->stop, memory_order_relaxed)) {
 		struct timespec t = ns_ts(next);
-		int rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &t,
-					 NULL);
+		int rc;
+
+		if (w->dl_yield && w->cycles > 0)	/* throttled until `next` */
+			rc = sched_yield() ? errno : 0;
+		else
+			rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &t, NULL);
 
 		if (rc == EINTR)
 			continue;

@@ -41,6 +41,13 @@ struct worker {
 	int policy;		/* SCHED_FIFO, _RR, _DEADLINE or _OTHER */
 	int priority;		/* FIFO and RR only */
 	int64_t dl_runtime, dl_deadline, dl_period;	/* SCHED_DEADLINE, ns */
+	/*
+	 * SCHED_DEADLINE only: after its first period (slept to, which starts
+	 * the kernel's periods there) end each job with sched_yield and be
+	 * woken by the deadline scheduler's replenishment, as cyclicdeadline
+	 * does, instead of sleeping to the next period.
+	 */
+	int dl_yield;
 	int64_t interval_ns;
 	/*
 	 * The shared start (CLOCK_MONOTONIC ns; the first period is

@@ -139,10 +139,11 @@ static void write_cell_ini(FILE *fp, const struct config *cfg,
 	if (env->policy != SCHED_OTHER && (c->policy == POL_DEADLINE || c->policy == POL_OTHER))
 		fprintf(fp, "priority_applies = no\n");	/* the axis value is not used */
 	if (env->policy != SCHED_OTHER && c->policy == POL_DEADLINE && res->nthreads > 0)
-		fprintf(fp, "dl_runtime_ns = %lld\ndl_deadline_ns = %lld\ndl_period_ns = %lld\n",
+		fprintf(fp, "dl_runtime_ns = %lld\ndl_deadline_ns = %lld\ndl_period_ns = %lld\ndl_wait = %s\n",
 			(long long)res->workers[0].dl_runtime,
 			(long long)res->workers[0].dl_deadline,
-			(long long)res->workers[0].dl_period);
+			(long long)res->workers[0].dl_period,
+			res->workers[0].dl_yield ? "yield" : "sleep");
 	fprintf(fp, "mlock = %s\n", env->mlocked ? "yes" : "no");
 	if (res->dma_latency_us < 0)
 		fprintf(fp, "dma_latency = none\n");

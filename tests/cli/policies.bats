@@ -81,3 +81,40 @@ holds_dma() {
 	done
 	grep -q '^idle_states = ' "$D/sysinfo.ini"
 }
+
+# syscalls NAME FILE: how many NAME calls strace -c counted in FILE
+syscalls() {
+	awk -v n="$1" '$NF == n { print $4; found = 1 } END { if (!found) print 0 }' "$2"
+}
+
+@test "dl_wait = yield: the deadline thread ends each job with sched_yield; sleep (the default) does not; fifo cells are untouched" {
+	command -v strace >/dev/null || skip "no strace"
+	quick_config
+	printf '[matrix]\naffinity = all\npolicy = deadline, fifo\n[campaign]\ndl_wait = yield\n' >>c.ini
+	run timeout 60 strace -f -qq -c -o "$WORK/yield.st" -e trace=sched_yield,clock_nanosleep \
+		"$LATLAB" run c.ini --duration 1s -q
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	D=$(cell_dir "$WORK/out/t" '0000-*-Pdeadline-1')
+	grep -q '^dl_wait = yield$' "$D/cell.ini"
+	! grep -q '^dl_wait' "$(cell_dir "$WORK/out/t" '0001-*-1')/cell.ini"
+	# every period is a sample or an overrun (strace's stops make some jobs
+	# late), and each job after the first ends with a yield (the fifo cell
+	# sleeps)
+	n=$(col "$D/summary.csv" samples | head -1)
+	o=$(col "$D/summary.csv" overruns | head -1)
+	y=$(syscalls sched_yield "$WORK/yield.st")
+	[ $((n + o)) -ge 950 ] && [ "$y" -ge $((n - 5)) ] && [ "$y" -le $((n + o + 5)) ] ||
+		{ echo "samples $n overruns $o yields $y"; cat "$WORK/yield.st"; false; }
+	# the default: every job sleeps to its period
+	rm -rf "$WORK/out"
+	sed -i 's/^dl_wait = yield$/dl_wait = sleep/' c.ini
+	run timeout 60 strace -f -qq -c -o "$WORK/sleep.st" -e trace=sched_yield,clock_nanosleep \
+		"$LATLAB" run c.ini --duration 1s -q
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[ "$(syscalls sched_yield "$WORK/sleep.st")" -lt 10 ] || { cat "$WORK/sleep.st"; false; }
+	grep -q '^dl_wait = sleep$' "$(cell_dir "$WORK/out/t" '0000-*-Pdeadline-1')/cell.ini"
+	# a wait it does not know: exit 2 at its line
+	sed -i 's/^dl_wait = sleep$/dl_wait = spin/' c.ini
+	run "$LATLAB" plan c.ini
+	[ "$status" -eq 2 ] && [[ "$output" == *"c.ini:14: dl_wait = 'spin': expected one of sleep|yield"* ]] || { echo "$output"; false; }
+}
