@@ -118,3 +118,19 @@ EOC
 	run "$WORK/root/opt/ll/bin/latlab" --version
 	[ "$status" -eq 0 ]
 }
+
+@test "every [campaign] and [matrix] key and every workload type in latlab list is in the man page and docs/guide.md" {
+	run "$LATLAB" list
+	[ "$status" -eq 0 ]
+	keys=$(awk '/^\[campaign\]|^\[matrix\]/ { on = 1; next } /^\[/ || /^$/ { on = 0 } on { print $1 }' <<<"$output")
+	# a type is the first line after a blank one; its options follow under [workload type T]
+	types=$(awk '/^Workloads/ { on = 1; next } /^Loads/ { on = 0 }
+		on && blank && /^  [a-z]/ { print $1 } { blank = /^$/ }' <<<"$output")
+	[ "$(wc -w <<<"$keys")" -ge 20 ] && [ "$(wc -w <<<"$types")" -ge 10 ] || { echo "$output"; false; }
+	missing=
+	for k in $keys $types; do
+		grep -q -- "$(sed 's/-/\\\\-\\|-/g' <<<"$k")" "$BATS_TEST_DIRNAME/../../docs/latlab.1" || missing="$missing man:$k"
+		grep -q -- "$k" "$BATS_TEST_DIRNAME/../../docs/guide.md" || missing="$missing guide:$k"
+	done
+	[ -z "$missing" ] || { echo "not documented:$missing"; false; }
+}
