@@ -53,10 +53,10 @@ static const struct command commands[] = {
 	  cmd_plan },
 	{ "list", "list", "print the axes, every option with its type, default and help, the workloads and the loads",
 	  cmd_list },
-	{ "report", "report DIR [--pdf] [-q]",
+	{ "report", "report DIR [--pdf] [--jobs N] [-q]",
 	  "render DIR's figures (gnuplot) and DIR/report/index.html",
 	  cmd_report },
-	{ "compare", "compare DIR... [-o OUT] [--pdf] [--over 100us,1ms] [--baseline TREE [--tolerance 20%]]",
+	{ "compare", "compare DIR... [-o OUT] [--pdf] [--jobs N] [--over 100us,1ms] [--baseline TREE [--tolerance 20%]]",
 	  "line up the same cells across kernel variants, hosts and campaigns (one tree of several variants, or several trees)",
 	  cmd_compare },
 	{ "export", "export --format csv|cyclictest|json CELL-DIR [-o FILE] [--metric M] [--hist-us N]",
@@ -391,27 +391,45 @@ static int cmd_status(int argc, char **argv)
 	return campaign_status(argv[1], stdout);
 }
 
+/* --jobs N: gnuplot processes, 1 to 64. 0, or -EINVAL after saying why. */
+static int parse_jobs(const char *arg, int *jobs)
+{
+	char *end;
+	long v = strtol(arg, &end, 10);
+
+	if (end == arg || *end || v < 1 || v > 64) {
+		log_error("--jobs: '%s' is not a number of gnuplot processes (1 to 64)", arg);
+		return -EINVAL;
+	}
+	*jobs = (int)v;
+	return 0;
+}
+
 static int cmd_report(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "pdf", no_argument, NULL, 'p' },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int opt, pdf = 0, quiet = 0;
+	int opt, pdf = 0, quiet = 0, jobs = 0;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "q", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "qj:", longopts, NULL)) != -1) {
 		if (opt == 'p')
 			pdf = 1;
 		else if (opt == 'q')
 			quiet = 1;
-		else
+		else if (opt == 'j') {
+			if (parse_jobs(optarg, &jobs))
+				return EXIT_USAGE;
+		} else
 			return bad_usage("report");
 	}
 	if (optind != argc - 1)
 		return bad_usage("report");
-	return report_run(argv[optind], pdf, quiet);
+	return report_run(argv[optind], pdf, jobs, quiet);
 }
 
 /* --over 50us,100us,1ms: 0, or -EINVAL with the bad word in err. */
@@ -460,6 +478,7 @@ static int cmd_compare(int argc, char **argv)
 		{ "over", required_argument, NULL, 'v' },
 		{ "baseline", required_argument, NULL, 'b' },
 		{ "tolerance", required_argument, NULL, 't' },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct compare_opts o = { .tolerance = 0.2 };
@@ -467,9 +486,12 @@ static int cmd_compare(int argc, char **argv)
 	int opt, tol_set = 0;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "o:", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "o:j:", longopts, NULL)) != -1) {
 		if (opt == 'p') {
 			o.pdf = 1;
+		} else if (opt == 'j') {
+			if (parse_jobs(optarg, &o.jobs))
+				return EXIT_USAGE;
 		} else if (opt == 'o') {
 			o.out = optarg;
 		} else if (opt == 'v') {

@@ -241,9 +241,8 @@ static int figure(struct cmp *c, const struct row *r, int n, char *err,
 		 US(any->interval));
 	plot_var(vars, sizeof(vars), "title", title);
 	snprintf(base, sizeof(base), "%s/fig/compare-%d", c->out, n);
-	rc = plot_render(&c->plot, "compare.gp", base, vars, err, errlen);
-	unlink(list);
-	return rc;
+	rc = plot_temp(&c->plot, list);
+	return rc ? rc : plot_render(&c->plot, "compare.gp", base, vars, err, errlen);
 }
 
 struct page {
@@ -730,6 +729,7 @@ static int make_pairs(struct cmp *c)
 
 static void free_cmp(struct cmp *c)
 {
+	plotter_free(&c->plot);
 	for (int i = 0; i < c->ntrees; i++)
 		tree_free(&c->t[i]);
 	for (int r = 0; r < c->nrows; r++)
@@ -803,12 +803,15 @@ int compare_run(const char *const *dirs, int n, const struct compare_opts *o)
 		goto out;
 	}
 	c->plot.pdf = o->pdf;
+	c->plot.jobs = o->jobs;
 	snprintf(c->out, sizeof(c->out), "%s", o->out ? o->out : "compare");
 	snprintf(path, sizeof(path), "%s/fig", c->out);
 	rc = mkdir_p(path);
 	for (int r = 0, fig = 0; rc == 0 && r < c->nrows; r++)
 		if (c->rows[r].sides >= 2)
 			rc = figure(c, &c->rows[r], fig++, err, sizeof(err));
+	if (rc == 0)
+		rc = plot_flush(&c->plot, err, sizeof(err));
 	if (rc == 0 && o->baseline) {
 		rc = afile_write(c->out, "junit.xml", fill_junit, c);
 		if (rc)

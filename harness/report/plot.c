@@ -1,5 +1,6 @@
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,84 +100,294 @@ int plot_write_list(const char *file, const char *const *paths,
 	return rc;
 }
 
-static int run_gnuplot(struct plotter *p, const char *script,
-		       const char *vars, char *err, size_t errlen)
-{
-	char path[PATH_MAX + 32], msg[4096];
-	int pipefd[2], status;
-	size_t got = 0;
-	ssize_t n;
-	pid_t pid;
-
-	snprintf(path, sizeof(path), "%s/%s", p->dir, script);
-	if (pipe2(pipefd, O_CLOEXEC))
-		return -errno;
-	pid = fork();
-	if (pid < 0) {
-		close(pipefd[0]);
-		close(pipefd[1]);
-		return -errno;
-	}
-	if (pid == 0) {
-		int null = open("/dev/null", O_WRONLY);
-
-		dup2(pipefd[1], 2);
-		if (null >= 0)
-			dup2(null, 1);
-		execlp("gnuplot", "gnuplot", "-e", vars, path, (char *)NULL);
-		dprintf(2, "cannot run gnuplot: %s (install gnuplot-nox)\n",
-			strerror(errno));
-		_exit(127);
-	}
-	close(pipefd[1]);
-	while ((n = read(pipefd[0], msg + got, sizeof(msg) - 1 - got)) > 0)
-		got += (size_t)n;
-	msg[got] = '\0';
-	close(pipefd[0]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		/* gnuplot's message, on one line */
-		for (char *c = msg; *c; c++)
-			if (*c == '\n')
-				*c = ' ';
-		snprintf(err, errlen, "gnuplot %s failed (%s %d): %s", script,
-			 WIFEXITED(status) ? "exit" : "signal",
-			 WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
-			 msg);
-		return -EIO;
-	}
-	if (got > 0) {
-		p->warnings++;
-		snprintf(p->last_warning, sizeof(p->last_warning), "%.60s: %.400s",
-			 script, msg);
-	}
-	return 0;
-}
+/* One queued figure: its script and variables, rendered in every format. */
+struct plot_job {
+	char *script;		/* file name in p->dir */
+	char *outbase;
+	char *vars;
+};
 
 int plot_render(struct plotter *p, const char *script, const char *outbase,
 		const char *vars, char *err, size_t errlen)
 {
-	static const char *const fmts[] = { "png", "svg", "pdf" };
-	char all[16384], out[PATH_MAX + 16], lib[PATH_MAX + 16];
+	struct plot_job *q;
 
-	snprintf(lib, sizeof(lib), "%s/common.gp", p->dir);
-	for (int f = 0; f < (p->pdf ? 3 : 2); f++) {
-		int rc;
-
-		snprintf(all, sizeof(all), "%s", vars);
-		snprintf(out, sizeof(out), "%s.%s", outbase, fmts[f]);
-		if (strlen(vars) + 1 >= sizeof(all) ||
-		    plot_var(all, sizeof(all), "out", out) ||
-		    plot_var(all, sizeof(all), "fmt", fmts[f]) ||
-		    plot_var(all, sizeof(all), "lib", lib)) {
-			snprintf(err, errlen, "%.200s: gnuplot's variables are too long (the paths?)",
-				 outbase);
-			return -E2BIG;
-		}
-		rc = run_gnuplot(p, script, all, err, errlen);
-		if (rc)
-			return rc;
+	if (strchr(vars, '\n') || strchr(outbase, '\n') || strchr(outbase, '\'')) {
+		snprintf(err, errlen, "%.200s: a newline or quote in a figure's name or variables",
+			 outbase);
+		return -EINVAL;
 	}
+	if (p->nqueue == p->capqueue) {
+		int cap = p->capqueue ? 2 * p->capqueue : 64;
+
+		q = realloc(p->queue, (size_t)cap * sizeof(*q));
+		if (!q)
+			return -ENOMEM;
+		p->queue = q;
+		p->capqueue = cap;
+	}
+	q = &p->queue[p->nqueue];
+	q->script = strdup(script);
+	q->outbase = strdup(outbase);
+	q->vars = strdup(vars);
+	if (!q->script || !q->outbase || !q->vars) {
+		free(q->script);
+		free(q->outbase);
+		free(q->vars);
+		return -ENOMEM;
+	}
+	p->nqueue++;
 	return 0;
+}
+
+int plot_temp(struct plotter *p, const char *path)
+{
+	char **t = realloc(p->temp, (size_t)(p->ntemp + 1) * sizeof(*t));
+
+	if (!t)
+		return -ENOMEM;
+	p->temp = t;
+	if (!(t[p->ntemp] = strdup(path)))
+		return -ENOMEM;
+	p->ntemp++;
+	return 0;
+}
+
+/* A long-lived gnuplot: commands on `in`, its messages (and our markers) on `err`. */
+struct gnuplot {
+	pid_t pid;
+	int in, err;
+	int job;		/* the figure it draws, -1 idle */
+	char buf[8192];		/* the current figure's messages */
+	size_t got;
+	int eof;
+};
+
+#define MARKER "latlab-figure-done"
+
+static int gnuplot_start(struct gnuplot *g)
+{
+	int in[2], err[2];
+
+	memset(g, 0, sizeof(*g));
+	g->job = -1;
+	if (pipe2(in, O_CLOEXEC))
+		return -errno;
+	if (pipe2(err, O_CLOEXEC)) {
+		close(in[0]);
+		close(in[1]);
+		return -errno;
+	}
+	g->pid = fork();
+	if (g->pid < 0) {
+		int e = errno;
+
+		close(in[0]);
+		close(in[1]);
+		close(err[0]);
+		close(err[1]);
+		return -e;
+	}
+	if (g->pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(in[0], 0);
+		dup2(err[1], 2);
+		if (null >= 0)
+			dup2(null, 1);
+		execlp("gnuplot", "gnuplot", (char *)NULL);
+		dprintf(2, "cannot run gnuplot: %s (install gnuplot-nox)\n" MARKER "\n",
+			strerror(errno));
+		_exit(127);
+	}
+	close(in[0]);
+	close(err[1]);
+	g->in = in[1];
+	g->err = err[0];
+	return 0;
+}
+
+static void gnuplot_stop(struct gnuplot *g)
+{
+	if (g->pid <= 0)
+		return;
+	close(g->in);
+	close(g->err);
+	while (waitpid(g->pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	g->pid = 0;
+}
+
+/* Send figure j: every format from a fresh session, then the marker. */
+static int gnuplot_send(struct plotter *p, struct gnuplot *g, int j)
+{
+	static const char *const fmts[] = { "png", "svg", "pdf" };
+	const struct plot_job *q = &p->queue[j];
+	char *text = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&text, &len);
+	int rc = 0;
+
+	if (!fp)
+		return -ENOMEM;
+	for (int f = 0; f < (p->pdf ? 3 : 2); f++)
+		fprintf(fp, "reset session\n%s out='%s.%s'; fmt='%s'; lib='%s/common.gp'\n"
+			"load '%s/%s'\nunset output\n", q->vars, q->outbase, fmts[f],
+			fmts[f], p->dir, p->dir, q->script);
+	fprintf(fp, "print '" MARKER "'\n");
+	fclose(fp);
+	for (size_t off = 0; off < len;) {
+		ssize_t n = write(g->in, text + off, len - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			rc = -EIO;	/* gnuplot is gone: its messages say why */
+			break;
+		}
+		off += (size_t)n;
+	}
+	free(text);
+	g->job = j;
+	g->got = 0;
+	return rc;
+}
+
+/*
+ * Read what g printed; when its figure's marker came (or it died), judge
+ * the figure: 1 done, 0 not yet, -EIO failed (err says why).
+ */
+static int gnuplot_read(struct plotter *p, struct gnuplot *g, char *err, size_t errlen)
+{
+	ssize_t n = read(g->err, g->buf + g->got, sizeof(g->buf) - 1 - g->got);
+	char *marker;
+
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return 0;
+	if (n <= 0)
+		g->eof = 1;
+	else
+		g->got += (size_t)n;
+	g->buf[g->got] = '\0';
+	marker = strstr(g->buf, MARKER "\n");
+	if (!marker && !g->eof) {
+		if (g->got == sizeof(g->buf) - 1) {	/* keep the last half */
+			memmove(g->buf, g->buf + g->got / 2, g->got - g->got / 2);
+			g->got -= g->got / 2;
+		}
+		return 0;
+	}
+	if (marker)
+		*marker = '\0';
+	const struct plot_job *q = &p->queue[g->job];
+	char *msg = g->buf + strspn(g->buf, " \n");
+	int failed = g->eof || strstr(msg, "cannot run gnuplot");
+
+	/* an error is a message that is not a warning; gnuplot goes on after it */
+	for (char *line = strstr(msg, "line "); line && !failed; line = strstr(line + 5, "line ")) {
+		char *colon = strchr(line, ':');
+
+		if (colon && colon - line < 12 && strncmp(colon + 1, " warning:", 9) != 0)
+			failed = 1;
+	}
+	for (char *c = msg; *c; c++)	/* on one line */
+		if (*c == '\n')
+			*c = ' ';
+	g->job = -1;
+	if (failed) {
+		snprintf(err, errlen, "gnuplot %s failed for %s: %s", q->script,
+			 q->outbase, msg[0] ? msg : "it died");
+		return -EIO;
+	}
+	if (msg[0]) {
+		p->warnings++;
+		snprintf(p->last_warning, sizeof(p->last_warning), "%.60s: %.400s",
+			 q->script, msg);
+	}
+	return 1;
+}
+
+static void drop_queue(struct plotter *p)
+{
+	for (int i = 0; i < p->nqueue; i++) {
+		free(p->queue[i].script);
+		free(p->queue[i].outbase);
+		free(p->queue[i].vars);
+	}
+	p->nqueue = 0;
+}
+
+static void drop_temp(struct plotter *p)
+{
+	for (int i = 0; i < p->ntemp; i++) {
+		unlink(p->temp[i]);
+		free(p->temp[i]);
+	}
+	p->ntemp = 0;
+}
+
+static int cpus_online(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n > 0 ? (int)n : 1;
+}
+
+int plot_flush(struct plotter *p, char *err, size_t errlen)
+{
+	int njobs = p->jobs > 0 ? p->jobs : cpus_online(), next = 0, done = 0, rc = 0;
+	struct gnuplot *g;
+
+	if (njobs > p->nqueue)
+		njobs = p->nqueue;
+	g = calloc((size_t)(njobs > 0 ? njobs : 1), sizeof(*g));
+	if (!g)
+		rc = -ENOMEM;
+	for (int i = 0; rc == 0 && i < njobs; i++)
+		rc = gnuplot_start(&g[i]);
+	if (rc && !err[0])
+		snprintf(err, errlen, "cannot start gnuplot: %s", strerror(-rc));
+	/* a figure to each idle gnuplot, until all are drawn or one fails */
+	while (rc == 0 && done < p->nqueue) {
+		struct pollfd pfd[64];
+		int n = njobs < 64 ? njobs : 64;
+
+		for (int i = 0; i < n && next < p->nqueue; i++)
+			if (g[i].job < 0 && gnuplot_send(p, &g[i], next++) != 0)
+				g[i].eof = 1;	/* read says what it printed before it died */
+		for (int i = 0; i < n; i++)
+			pfd[i] = (struct pollfd){ .fd = g[i].job >= 0 ? g[i].err : -1,
+						  .events = POLLIN };
+		if (poll(pfd, (nfds_t)n, -1) < 0 && errno != EINTR) {
+			rc = -errno;
+			snprintf(err, errlen, "poll: %s", strerror(errno));
+			break;
+		}
+		for (int i = 0; i < n && rc == 0; i++) {
+			if (!(pfd[i].revents & (POLLIN | POLLHUP | POLLERR)) && !g[i].eof)
+				continue;
+			int r = gnuplot_read(p, &g[i], err, errlen);
+
+			if (r < 0)
+				rc = r;
+			done += r > 0;
+		}
+	}
+	for (int i = 0; g && i < njobs; i++)
+		gnuplot_stop(&g[i]);
+	free(g);
+	drop_queue(p);
+	drop_temp(p);
+	return rc;
+}
+
+void plotter_free(struct plotter *p)
+{
+	drop_queue(p);
+	drop_temp(p);
+	free(p->queue);
+	free(p->temp);
+	p->queue = NULL;
+	p->temp = NULL;
+	p->capqueue = 0;
 }

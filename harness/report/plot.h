@@ -9,11 +9,18 @@
 #include <limits.h>
 #include <stddef.h>
 
+struct plot_job;
+
 struct plotter {
 	char dir[PATH_MAX];	/* where the .gp scripts are */
 	int pdf;		/* also render PDF */
+	int jobs;		/* gnuplot processes plot_flush runs; 0: one per CPU */
 	int warnings;		/* gnuplot's warnings, all figures */
 	char last_warning[512];
+	struct plot_job *queue;	/* figures plot_render queued, for plot_flush */
+	int nqueue, capqueue;
+	char **temp;		/* files plot_flush removes when done */
+	int ntemp;
 };
 
 /*
@@ -23,12 +30,30 @@ struct plotter {
 int plotter_init(struct plotter *p);
 
 /*
- * Render `script` (e.g. "hist.gp") to OUTBASE.png and OUTBASE.svg (and
- * .pdf) with `vars` ("name=value" pairs, values quoted for gnuplot by
- * plot_var). 0, or -errno / -EIO with gnuplot's message in err.
+ * Queue `script` (e.g. "hist.gp") to be rendered to OUTBASE.png and
+ * OUTBASE.svg (and .pdf) with `vars` ("name=value" pairs, values quoted
+ * for gnuplot by plot_var). Nothing is drawn before plot_flush. 0, or
+ * -ENOMEM, or -EINVAL (err: a newline or quote where a command would
+ * break).
  */
 int plot_render(struct plotter *p, const char *script, const char *outbase,
 		const char *vars, char *err, size_t errlen);
+
+/* Remove `path` (a figure's input made for it) once plot_flush is done. */
+int plot_temp(struct plotter *p, const char *path);
+
+/*
+ * Draw every queued figure on `jobs` long-lived gnuplot processes (one
+ * per CPU by default) fed through pipes: each figure starts from `reset
+ * session`, and a marker after it tells its messages from the next one's.
+ * A message that is not a warning fails the figure. Then the temporary
+ * files go. 0, or -EIO with gnuplot's message and the figure in err (the
+ * first to fail; nothing more is drawn), or -errno.
+ */
+int plot_flush(struct plotter *p, char *err, size_t errlen);
+
+/* Free what is still queued and remove the temporary files. */
+void plotter_free(struct plotter *p);
 
 /*
  * Append name='value' (the value quoted for gnuplot) to vars. 0, or

@@ -5,6 +5,7 @@
 #include <unistd.h>
 #include <time.h>
 
+#include "cellfiles.h"
 #include "exitcodes.h"
 #include "html.h"
 #include "log.h"
@@ -97,23 +98,36 @@ static int still_growing(const struct tcell *c)
  * The running maximum of each run of a group, second by second, as one
  * CSV (t_s, then a column per run) for runmax.gp. 0 or -errno.
  */
+#define RUNMAX_RUNS 20	/* curves per figure: more are unreadable and slow */
+
 struct runmax_file {
-	const struct rgroup *g;
+	const struct tcell **run;	/* the runs drawn */
+	int n;
 	int nsec;
 };
+
+/* The run whose maximum came later first (still growing), then the larger max. */
+static int by_max_at(const void *a, const void *b)
+{
+	const struct tcell *x = *(const struct tcell *const *)a, *y = *(const struct tcell *const *)b;
+
+	if (x->max_at_s != y->max_at_s)
+		return x->max_at_s < y->max_at_s ? 1 : -1;
+	return x->wakeup->max < y->wakeup->max ? 1 : x->wakeup->max > y->wakeup->max ? -1 : 0;
+}
 
 static void fill_runmax(FILE *fp, void *arg)
 {
 	const struct runmax_file *f = arg;
 
 	fputs("t_s", fp);
-	for (int i = 0; i < f->g->n; i++)
-		fprintf(fp, ",repeat %lld", (long long)f->g->run[i]->repeat);
+	for (int i = 0; i < f->n; i++)
+		fprintf(fp, ",repeat %lld", (long long)f->run[i]->repeat);
 	fputc('\n', fp);
 	for (int s = 0; s < f->nsec; s++) {
 		fprintf(fp, "%d", s);
-		for (int i = 0; i < f->g->n; i++) {
-			const struct tcell *c = f->g->run[i];
+		for (int i = 0; i < f->n; i++) {
+			const struct tcell *c = f->run[i];
 
 			if (s < c->nsec)
 				fprintf(fp, ",%lld", (long long)c->runmax[s]);
@@ -130,19 +144,31 @@ static int runmax_figures(struct report *r, char *err, size_t errlen)
 
 	for (int k = 0; rc == 0 && k < r->ng; k++) {
 		const struct rgroup *g = &r->g[k];
-		struct runmax_file f = { g, 0 };
+		const struct tcell **runs = malloc((size_t)g->n * sizeof(*runs));
+		struct runmax_file f = { runs, g->n < RUNMAX_RUNS ? g->n : RUNMAX_RUNS, 0 };
 		char name[64], path[PATH_MAX + 600], vars[PATH_MAX * 2 + 2048] = "",
-			title[1024], rel[64], base[PATH_MAX + 100], caption[600];
+			title[1024], rel[64], base[PATH_MAX + 100], caption[600], which[128] = "";
 		const struct tcell *c = g->run[0];
 
-		for (int i = 0; i < g->n; i++)
-			if (g->run[i]->nsec > f.nsec)
-				f.nsec = g->run[i]->nsec;
-		if (f.nsec < 2)
+		if (!runs)
+			return -ENOMEM;
+		memcpy(runs, g->run, (size_t)g->n * sizeof(*runs));
+		if (g->n > f.n) {
+			qsort(runs, (size_t)g->n, sizeof(*runs), by_max_at);
+			snprintf(which, sizeof(which), " (the %d whose maximum came latest, of %d)",
+				 f.n, g->n);
+		}
+		for (int i = 0; i < f.n; i++)
+			if (runs[i]->nsec > f.nsec)
+				f.nsec = runs[i]->nsec;
+		if (f.nsec < 2) {
+			free(runs);
 			continue;	/* one second: no curve to draw */
+		}
 		snprintf(name, sizeof(name), "runmax-%d.csv", fig);
 		snprintf(path, sizeof(path), "%s/fig", r->out);
 		rc = afile_write(path, name, fill_runmax, &f);
+		free(runs);
 		if (rc) {
 			snprintf(err, errlen, "%s/%s: %s", path, name, strerror(-rc));
 			break;
@@ -157,8 +183,8 @@ static int runmax_figures(struct report *r, char *err, size_t errlen)
 		snprintf(base, sizeof(base), "%s/%s", r->out, rel);
 		rc = plot_render(&r->plot, "runmax.gp", base, vars, err, errlen);
 		snprintf(caption, sizeof(caption),
-			 "%s on %s: the largest wake-up latency so far, second by second, each repeat a curve (is the run long enough?)",
-			 c->workload, c->kernel);
+			 "%s on %s: the largest wake-up latency so far, second by second, each repeat a curve%s (is the run long enough?)",
+			 c->workload, c->kernel, which);
 		if (rc == 0)
 			rc = add_figure(r, rel, caption);
 		fig++;
@@ -309,17 +335,71 @@ static int campaign_figure(struct report *r, const struct tcell *first,
 	return rc ? rc : add_figure(r, rel, caption);
 }
 
-/* The tail figure's curves: every measured cell's hist.csv, by id. */
-static int write_tail_list(const struct report *r, const char *file)
-{
-	const char **paths = calloc((size_t)r->t.n + 1, sizeof(*paths));
-	const char **names = calloc((size_t)r->t.n + 1, sizeof(*names));
-	char **owned = calloc((size_t)r->t.n + 1, sizeof(*owned));
-	int n = 0, rc = -ENOMEM;
+/*
+ * The tail figure's curves. Up to TAIL_CELLS measured cells: each cell's
+ * hist.csv, by id. More: a curve per row and kernel variant (its repeats
+ * merged, written as fig/tail-K.csv), the TAIL_ROWS with the largest
+ * maxima; `caption` says which. A thousand curves on one axis take
+ * gnuplot minutes and nobody can read them.
+ */
+#define TAIL_CELLS 20
+#define TAIL_ROWS 24
 
-	if (!paths || !names || !owned)
+static int by_group_max(const void *a, const void *b, void *arg)
+{
+	const struct report *r = arg;
+	int64_t ma = 0, mb = 0;
+
+	for (int i = 0; i < r->g[*(const int *)a].n; i++)
+		if (r->g[*(const int *)a].run[i]->wakeup->max > ma)
+			ma = r->g[*(const int *)a].run[i]->wakeup->max;
+	for (int i = 0; i < r->g[*(const int *)b].n; i++)
+		if (r->g[*(const int *)b].run[i]->wakeup->max > mb)
+			mb = r->g[*(const int *)b].run[i]->wakeup->max;
+	return ma < mb ? 1 : ma > mb ? -1 : 0;
+}
+
+/* fig/tail-K.csv: group k's wake-up histogram, its runs merged (hist.csv's columns). */
+static int write_group_hist(const struct report *r, int k, const char *path)
+{
+	struct hist *h = malloc(sizeof(*h));
+	struct afile af;
+	int rc;
+
+	if (!h)
+		return -ENOMEM;
+	hist_init(h);
+	for (int i = 0; i < r->g[k].n; i++)
+		hist_merge(h, r->g[k].run[i]->wakeup);
+	rc = afile_open(&af, path);
+	if (rc == 0) {
+		struct csvw w = { .fp = af.fp };
+
+		csvw_header(&w, HIST_COLUMNS);
+		cell_hist_rows(&w, h, 0, -1, "wakeup");
+		rc = afile_commit(&af);
+	}
+	free(h);
+	return rc;
+}
+
+static int write_tail_list(const struct report *r, const char *file, char *caption,
+			   size_t caplen)
+{
+	int measured = 0, n = 0, rc = -ENOMEM;
+
+	for (int i = 0; i < r->t.n; i++)
+		measured += r->t.cell[i].measured;
+	int by_row = measured > TAIL_CELLS, max = by_row ? r->ng : measured;
+	const char **paths = calloc((size_t)max + 1, sizeof(*paths));
+	const char **names = calloc((size_t)max + 1, sizeof(*names));
+	char **owned = calloc(2 * (size_t)max + 2, sizeof(*owned));
+	int *order = calloc((size_t)r->ng + 1, sizeof(*order));
+
+	if (!paths || !names || !owned || !order)
 		goto out;
-	for (int i = 0; i < r->t.n; i++) {
+	snprintf(caption, caplen, "Fraction of wake-ups later than x (1 − CDF), every cell on one axis.");
+	for (int i = 0; !by_row && i < r->t.n; i++) {
 		const struct tcell *c = &r->t.cell[i];
 
 		if (!c->measured)
@@ -331,13 +411,46 @@ static int write_tail_list(const struct report *r, const char *file)
 		paths[n] = owned[n];
 		names[n++] = c->id;
 	}
+	if (by_row) {
+		for (int k = 0; k < r->ng; k++)
+			order[k] = k;
+		qsort_r(order, (size_t)r->ng, sizeof(*order), by_group_max, (void *)r);
+		int shown = r->ng < TAIL_ROWS ? r->ng : TAIL_ROWS;
+
+		if (shown < r->ng)
+			snprintf(caption, caplen, "Fraction of wake-ups later than x (1 − CDF): %d cells, "
+				 "so a curve per row and kernel variant with its repeats merged — the %d "
+				 "rows with the largest maxima, of %d (the data: fig/tail-K.csv).",
+				 measured, shown, r->ng);
+		else
+			snprintf(caption, caplen, "Fraction of wake-ups later than x (1 − CDF): %d cells, "
+				 "so a curve per row and kernel variant with its repeats merged, all %d "
+				 "(the data: fig/tail-K.csv).", measured, shown);
+		for (int j = 0; j < shown; j++) {
+			const struct tcell *c = r->g[order[j]].run[0];
+
+			if (asprintf(&owned[2 * n], "%s/fig/tail-%d.csv", r->out, j) < 0 ||
+			    asprintf(&owned[2 * n + 1], "%s %s/%s t%s a%s %.0fus p%lld s%lld (%d runs)",
+				     c->kernel, c->load, c->workload, c->threads, c->affinity,
+				     US(c->interval), (long long)c->priority, (long long)c->size,
+				     r->g[order[j]].n) < 0)
+				goto out;
+			rc = write_group_hist(r, order[j], owned[2 * n]);
+			if (rc)
+				goto out;
+			paths[n] = owned[2 * n];
+			names[n] = owned[2 * n + 1];
+			n++;
+		}
+	}
 	rc = plot_write_list(file, paths, names, n);
 out:
-	for (int i = 0; owned && i < n; i++)
+	for (int i = 0; owned && i < 2 * max + 2; i++)
 		free(owned[i]);
 	free(owned);
 	free(paths);
 	free(names);
+	free(order);
 	return rc;
 }
 
@@ -397,20 +510,21 @@ static int figures(struct report *r, char *err, size_t errlen)
 			     "Max (bar, by kernel variant), p99.99 and p99 (marks) of the wake-up latency, threads merged, grouped by load.",
 			     err, errlen);
 
+	char caption[512];
+
 	if (rc == 0) {
 		snprintf(path, sizeof(path), "%s/fig/tail.list.gp", r->out);
-		rc = write_tail_list(r, path);
+		rc = write_tail_list(r, path, caption, sizeof(caption));
 		if (rc)
 			snprintf(err, errlen, "%.4000s: %s", path, strerror(-rc));
 	}
 	if (rc == 0) {
 		vars[0] = '\0';
 		plot_var(vars, sizeof(vars), "list", path);
-		rc = campaign_figure(r, first, vars, sizeof(vars), "tail",
-				     "tail of the wakeup latency",
-				     "Fraction of wake-ups later than x (1 − CDF), every cell on one axis.",
-				     err, errlen);
-		unlink(path);
+		rc = plot_temp(&r->plot, path);
+		if (rc == 0)
+			rc = campaign_figure(r, first, vars, sizeof(vars), "tail",
+					     "tail of the wakeup latency", caption, err, errlen);
 	}
 	snprintf(path, sizeof(path), "%s/sweep.csv", r->out);
 	int has_sweep = rc == 0 ? write_sweep(r, path, sweep, sizeof(sweep)) : 0;
@@ -910,7 +1024,7 @@ static void fill_index(FILE *fp, void *arg)
 	html_foot(fp);
 }
 
-int report_run(const char *dir, int pdf, int quiet)
+int report_run(const char *dir, int pdf, int jobs, int quiet)
 {
 	struct report r;
 	char err[8192], path[PATH_MAX + 64];
@@ -929,6 +1043,7 @@ int report_run(const char *dir, int pdf, int quiet)
 		return EXIT_RUNTIME;
 	}
 	r.plot.pdf = pdf;
+	r.plot.jobs = jobs;
 	snprintf(r.out, sizeof(r.out), "%s/report", dir);
 	snprintf(path, sizeof(path), "%s/fig", r.out);
 	rc = mkdir_p(path);
@@ -942,6 +1057,8 @@ int report_run(const char *dir, int pdf, int quiet)
 		snprintf(err, sizeof(err), "out of memory");
 	if (rc == 0)
 		rc = figures(&r, err, sizeof(err));
+	if (rc == 0)
+		rc = plot_flush(&r.plot, err, sizeof(err));
 	if (rc == 0) {
 		struct page pg = { &r, pdf };
 
@@ -957,6 +1074,7 @@ int report_run(const char *dir, int pdf, int quiet)
 		printf("%s/index.html\n", r.out);
 	if (rc)
 		log_error("%s", err);
+	plotter_free(&r.plot);
 	free(r.fig);
 	for (int k = 0; k < r.ng; k++)
 		free(r.g[k].run);

@@ -8,7 +8,7 @@
 #define LATLAB_REPORT_H
 
 /* Returns the exit status. */
-int report_run(const char *dir, int pdf, int quiet);
+int report_run(const char *dir, int pdf, int jobs, int quiet);
 
 #include <stdint.h>
 
@@ -17,6 +17,7 @@ int report_run(const char *dir, int pdf, int quiet);
 struct compare_opts {
 	const char *out;	/* NULL: ./compare */
 	int pdf;
+	int jobs;		/* --jobs: gnuplot processes; 0: one per CPU */
 	int64_t over[COMPARE_OVER_MAX];	/* --over thresholds, ns */
 	int nover;		/* 0: defaults from the data */
 	const char *baseline;	/* --baseline TREE, or NULL */

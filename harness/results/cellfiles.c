@@ -49,47 +49,48 @@ static void write_summary(FILE *fp, const struct cell_result *res)
 		}
 }
 
-static void hist_row(struct csvw *csv, const struct worker *w, int m,
+static void hist_row(struct csvw *csv, int64_t thread, int64_t cpu, const char *metric,
 		     int64_t lo, int64_t hi, uint64_t count)
 {
-	csvw_int(csv, w->thread);
-	csvw_int(csv, w->cpu);
-	csvw_str(csv, metric_name(m));
+	csvw_int(csv, thread);
+	csvw_int(csv, cpu);
+	csvw_str(csv, metric);
 	csvw_int(csv, lo);
 	csvw_int(csv, hi);
 	csvw_int(csv, (int64_t)count);
 	csvw_end(csv);
 }
 
+void cell_hist_rows(struct csvw *csv, const struct hist *h, int64_t thread,
+		    int64_t cpu, const char *metric)
+{
+	/* below zero: [min, 0); above range: [2^42, max+1) */
+	if (h->underflow)
+		hist_row(csv, thread, cpu, metric, h->min, 0, h->underflow);
+	for (int b = 0; b < HIST_BUCKETS; b++) {
+		int64_t lo, hi;
+
+		if (!h->bucket[b])
+			continue;
+		hist_bucket_range(b, &lo, &hi);
+		hist_row(csv, thread, cpu, metric, lo, hi, h->bucket[b]);
+	}
+	if (h->overflow)
+		hist_row(csv, thread, cpu, metric, HIST_RANGE_NS, h->max + 1, h->overflow);
+}
+
 static void write_hist(FILE *fp, const struct cell_result *res)
 {
 	struct csvw csv = { .fp = fp };
 
-	csvw_header(&csv, "thread,cpu,metric,lo_ns,hi_ns,count");
+	csvw_header(&csv, HIST_COLUMNS);
 	for (int i = 0; i < res->nthreads; i++) {
 		const struct worker *w = &res->workers[i];
 
-		for (int m = 0; m < METRIC_COUNT; m++) {
-			const struct hist *h = &w->hist[m];
-
-			if (!worker_has_metric(w, m))
-				continue;
-
-			/* below zero: [min, 0); above range: [2^42, max+1) */
-			if (h->underflow)
-				hist_row(&csv, w, m, h->min, 0, h->underflow);
-			for (int b = 0; b < HIST_BUCKETS; b++) {
-				int64_t lo, hi;
-
-				if (!h->bucket[b])
-					continue;
-				hist_bucket_range(b, &lo, &hi);
-				hist_row(&csv, w, m, lo, hi, h->bucket[b]);
-			}
-			if (h->overflow)
-				hist_row(&csv, w, m, HIST_RANGE_NS, h->max + 1,
-					 h->overflow);
-		}
+		for (int m = 0; m < METRIC_COUNT; m++)
+			if (worker_has_metric(w, m))
+				cell_hist_rows(&csv, &w->hist[m], w->thread, w->cpu,
+					       metric_name(m));
 	}
 }
 

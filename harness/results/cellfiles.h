@@ -21,6 +21,13 @@ int cell_write(const struct config *cfg, const struct cell *c,
 	       struct cell_result *res, const char *dir);
 
 struct csvw;
+/*
+ * hist.csv's rows (HIST_COLUMNS) of one histogram: its non-empty buckets,
+ * the underflow and the overflow.
+ */
+void cell_hist_rows(struct csvw *csv, const struct hist *h, int64_t thread,
+		    int64_t cpu, const char *metric);
+
 /* One thread x metric summary row's fields, appended to the writer. */
 void cell_summary_fields(struct csvw *csv, const struct worker *w, int metric);
 

@@ -47,6 +47,9 @@ int cell_status_parse(const char *name);
 	"noise_max_median_b_ns,noise_max_ratio,noise_max_ratio_lo," \
 	"noise_max_ratio_hi,verdict_noise_max"
 
+/* hist.csv: a histogram's buckets (docs/formats.md) */
+#define HIST_COLUMNS "thread,cpu,metric,lo_ns,hi_ns,count"
+
 /* interference.csv: what interfered with the measured CPUs (docs/formats.md) */
 #define INTERFERENCE_COLUMNS "cpu,kind,source,count,note"
 

@@ -400,26 +400,33 @@ static int read_spikes(struct tcell *c, char *err, size_t len)
 	return rc;
 }
 
-/* Has cells.csv a row of `metric` for cell `id`? */
-static int cell_lists_metric(const struct csv_table *t, const char *id,
-			     const char *metric)
+/*
+ * A cell's rows of cells.csv: [first, end), together (tree_read reads a
+ * cell from its first row to the next cell's), so nothing below scans the
+ * whole file once per cell.
+ */
+struct rows {
+	const struct csv_table *t;
+	int first, end;
+};
+
+/* Has the cell a row of `metric`? */
+static int cell_lists_metric(const struct rows *rs, const char *metric)
 {
-	for (int r = 1; r < t->nrows; r++)
-		if (!strcmp(field(t, r, "cell"), id) &&
-		    !strcmp(field(t, r, "metric"), metric))
+	for (int r = rs->first; r < rs->end; r++)
+		if (!strcmp(field(rs->t, r, "metric"), metric))
 			return 1;
 	return 0;
 }
 
-/* The exact min and max over threads, from cells.csv's rows of a metric. */
-static void exact_bounds(struct hist *h, const struct csv_table *t,
-			 const char *id, const char *metric)
+/* The exact min and max over threads, from the cell's rows of a metric. */
+static void exact_bounds(struct hist *h, const struct rows *rs, const char *metric)
 {
+	const struct csv_table *t = rs->t;
 	int first = 1;
 
-	for (int r = 1; r < t->nrows; r++) {
-		if (strcmp(field(t, r, "cell"), id) ||
-		    strcmp(field(t, r, "metric"), metric))
+	for (int r = rs->first; r < rs->end; r++) {
+		if (strcmp(field(t, r, "metric"), metric))
 			continue;
 		int64_t lo = csv_table_checked(t, r, "min_ns"), hi = csv_table_checked(t, r, "max_ns");
 
@@ -515,38 +522,36 @@ static int add_cell(struct tree *t, const struct csv_table *cs, int r,
 	return 0;
 }
 
-static int measure_cell(struct tcell *c, const struct csv_table *cs, char *err,
+static int measure_cell(struct tcell *c, const struct rows *rs, char *err,
 			size_t len)
 {
+	const struct csv_table *cs = rs->t;
 	struct cell_files f;
 	uint64_t listed = 0;
+	double io_sum = 0, io_n = 0;
 	int rc;
 
-	/* per thread: overruns, errors, bytes (the wakeup row of each) */
-	for (int r = 1; r < cs->nrows; r++) {
-		if (strcmp(field(cs, r, "cell"), c->id) ||
-		    strcmp(field(cs, r, "metric"), "wakeup"))
-			continue;
+	/* per thread: overruns, errors, bytes (the wakeup row of each); io's p99 and mean */
+	for (int r = rs->first; r < rs->end; r++) {
+		const char *metric = field(cs, r, "metric");
+
 		if (field(cs, r, "samples")[0] == '\0')
 			return 0;	/* not measured */
+		if (!strcmp(metric, "io")) {
+			if (csv_table_checked(cs, r, "p99_ns") > c->io_p99)
+				c->io_p99 = csv_table_checked(cs, r, "p99_ns");
+			io_sum += (double)csv_table_checked(cs, r, "mean_ns") *
+				  (double)csv_table_checked(cs, r, "samples");
+			io_n += (double)csv_table_checked(cs, r, "samples");
+		}
+		if (strcmp(metric, "wakeup"))
+			continue;
 		c->nthreads++;
 		listed += (uint64_t)csv_table_checked(cs, r, "samples");
 		c->overruns += (uint64_t)csv_table_checked(cs, r, "overruns");
 		c->errors += (uint64_t)csv_table_checked(cs, r, "errors");
 		c->bytes += (uint64_t)csv_table_checked(cs, r, "bytes");
 		c->bytes_per_s += strtod(field(cs, r, "bytes_per_s"), NULL);
-	}
-	double io_sum = 0, io_n = 0;
-
-	for (int r = 1; r < cs->nrows; r++) {
-		if (strcmp(field(cs, r, "cell"), c->id) ||
-		    strcmp(field(cs, r, "metric"), "io"))
-			continue;
-		if (csv_table_checked(cs, r, "p99_ns") > c->io_p99)
-			c->io_p99 = csv_table_checked(cs, r, "p99_ns");
-		io_sum += (double)csv_table_checked(cs, r, "mean_ns") *
-			  (double)csv_table_checked(cs, r, "samples");
-		io_n += (double)csv_table_checked(cs, r, "samples");
 	}
 	c->io_mean = io_n > 0 ? io_sum / io_n : 0;
 	if (!c->nthreads)
@@ -558,7 +563,7 @@ static int measure_cell(struct tcell *c, const struct csv_table *cs, char *err,
 	/* wakeup and response always; a workload's own metrics where it has rows */
 	for (int m = 0; m < METRIC_COUNT; m++) {
 		if (m != METRIC_WAKEUP && m != METRIC_RESPONSE &&
-		    (m < METRIC_CORE || !cell_lists_metric(cs, c->id, metric_name(m))))
+		    (m < METRIC_CORE || !cell_lists_metric(rs, metric_name(m))))
 			continue;
 		c->metric[m] = malloc(sizeof(*c->metric[m]));
 		if (!c->metric[m]) {
@@ -567,7 +572,7 @@ static int measure_cell(struct tcell *c, const struct csv_table *cs, char *err,
 		}
 		hist_init(c->metric[m]);
 		add_hist(&f.hist, metric_name(m), c->metric[m]);
-		exact_bounds(c->metric[m], cs, c->id, metric_name(m));
+		exact_bounds(c->metric[m], rs, metric_name(m));
 	}
 	cell_files_free(&f);
 	c->wakeup = c->metric[METRIC_WAKEUP];
@@ -635,9 +640,13 @@ int tree_read(struct tree *t, const char *dir, char *err, size_t errlen)
 
 		if (t->n && strcmp(t->cell[t->n - 1].id, id) == 0)
 			continue;	/* rows of a cell are together */
+		struct rows rs = { &cs, r, r + 1 };
+
+		while (rs.end < cs.nrows && strcmp(field(&cs, rs.end, "cell"), id) == 0)
+			rs.end++;
 		rc = add_cell(t, &cs, r, why, sizeof(why));
 		if (rc == 0 && strcmp(t->cell[t->n - 1].status, "pending"))
-			rc = measure_cell(&t->cell[t->n - 1], &cs, why, sizeof(why));
+			rc = measure_cell(&t->cell[t->n - 1], &rs, why, sizeof(why));
 		if (rc && rc != -ENOMEM)
 			rc = mark_bad(t, &t->cell[t->n - 1], why);
 		if (rc)

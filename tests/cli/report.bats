@@ -95,7 +95,17 @@ browse() {
 	echo 'plot this is not gnuplot' >>"$WORK/plots/summary.gp"
 	LATLAB_PLOTS="$WORK/plots" run timeout 60 "$LATLAB" report "$WORK/stock"
 	[ "$status" -eq 3 ]
-	[[ "$output" == *"gnuplot summary.gp failed (exit 1)"* ]]
+	[[ "$output" == *"gnuplot summary.gp failed for $WORK/stock/report/fig/summary: "*"summary.gp\" line "*": "* ]] || { echo "$output"; false; }
+	# nothing half-drawn is linked: no page
+	[ ! -e "$WORK/stock/report/index.html" ]
+}
+
+@test "report without gnuplot on PATH: exit 3 that says so, no page" {
+	cp -r "$FIXTURES/compare/stock" "$WORK/stock"
+	mkdir "$WORK/bin"
+	PATH="$WORK/bin" run "$LATLAB" report "$WORK/stock"
+	[ "$status" -eq 3 ] && [[ "$output" == *"cannot run gnuplot: No such file or directory (install gnuplot-nox)"* ]] || { echo "$output"; false; }
+	[ ! -e "$WORK/stock/report/index.html" ]
 }
 
 @test "report of something that is not a results tree is exit 2" {
@@ -222,4 +232,25 @@ browse() {
 	echo "x,0,wakeup,1,1" >>"$D/series.csv"
 	run timeout 60 "$LATLAB" report "$WORK/t" -q
 	[ "$status" -eq 3 ] && [[ "$output" == *"$D/series.csv:62: t_s = 'x'"* ]] || { echo "$output"; false; }
+}
+
+@test "report of 30 repeats: runmax draws the 20 whose max came latest, the tail one merged row; each says so" {
+	quick_config
+	sed -i 's/^duration = 1s/duration = 2s/' c.ini
+	run timeout 60 "$LATLAB" run c.ini -q
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	"$BATS_TEST_DIRNAME/../../tools/synth-tree.sh" "$WORK/out/t" 30 "$WORK/big"
+	[ "$(col "$WORK/big/cells.csv" cell | sort -u | wc -l)" -eq 30 ]
+	run timeout 120 "$LATLAB" report "$WORK/big" -q --jobs 1
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	H="$WORK/big/report/index.html"
+	grep -q 'each repeat a curve (the 20 whose maximum came latest, of 30)' "$H"
+	[ "$(head -1 "$WORK/big/report/fig/runmax-0.csv" | tr ',' '\n' | wc -l)" -eq 21 ]
+	grep -q '30 cells, so a curve per row and kernel variant with its repeats merged, all 1 ' "$H"
+	# the merged row holds every run's wake-ups
+	n=$(awk -F, 'NR > 1 { n += $6 } END { print n }' "$WORK/big/report/fig/tail-0.csv")
+	[ "$n" -eq "$(( $(col "$WORK/big/cells.csv" samples | head -1) * 30 ))" ]
+	# --jobs: a number of gnuplot processes
+	run "$LATLAB" report "$WORK/big" --jobs 0
+	[ "$status" -eq 2 ] && [[ "$output" == *"--jobs: '0' is not a number of gnuplot processes (1 to 64)"* ]]
 }

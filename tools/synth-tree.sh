@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# synth-tree.sh SRC-TREE N OUT-TREE: a results tree of N cells made by
+# copying SRC-TREE's measured cells round-robin (for report benchmarks
+# and tests at scale). Each copy gets its own id, index and repeat; its
+# files are the source cell's, so every number in it is real.
+set -eu
+src=$1 n=$2 out=$3
+[ -s "$src/cells.csv" ] || { echo "synth-tree: $src is not a results tree" >&2; exit 2; }
+rm -rf "$out"
+mkdir -p "$out"
+cp "$src/campaign.ini" "$src/state" "$out/" 2>/dev/null || true
+awk -F, -v n="$n" -v out="$out" -v src="$src" '
+	function copyrow(row, newid, i, repeat,    f, k, s) {
+		split(row, f, ",")
+		f[c["cell"]] = newid; f[c["index"]] = i; f[c["repeat"]] = repeat
+		s = f[1]
+		for (k = 2; k <= nf; k++) s = s "," f[k]
+		return s
+	}
+	NR == 1 { print > (out "/cells.csv"); nf = NF; for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$c["status"] == "ok" {
+		id = $c["cell"]
+		if (!(id in seen)) { seen[id] = ++ncells; ids[ncells] = id; dir[id] = $c["host"] "/" $c["kernel_release"] }
+		rows[id] = rows[id] $0 "\n"
+	}
+	END {
+		if (!ncells) { print "synth-tree: no ok cells" > "/dev/stderr"; exit 2 }
+		for (i = 0; i < n; i++) {
+			id = ids[i % ncells + 1]
+			newid = sprintf("%05d-%s", i, substr(id, index(id, "-") + 1))
+			m = split(rows[id], r, "\n")
+			for (k = 1; k < m; k++) print copyrow(r[k], newid, i, int(i / ncells) + 1) > (out "/cells.csv")
+			print src "/" dir[id] "/" id, out "/" dir[id] "/" newid > (out "/.copies")
+		}
+	}' "$src/cells.csv"
+while read -r from to; do
+	mkdir -p "$(dirname "$to")"
+	cp -r "$from" "$to"
+done <"$out/.copies"
+rm -f "$out/.copies"
