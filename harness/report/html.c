@@ -44,7 +44,7 @@ void html_head(FILE *fp, const char *title)
 	      "tr.error td.st{background:#f8d49a}tr.skipped td.st{background:#e0e0e0}\n"
 	      "tr.interrupted td.st{background:#fff0a0}tr.pending td.st{background:#f7f7f7}\n"
 	      ".warn{color:#9a4a00}figure{margin:1em 0}img{max-width:100%;border:1px solid #eee}\n"
-	      "figcaption{font-size:12px;color:#555}code{font-size:12px}\n"
+	      "figcaption{font-size:12px;color:#555}code{font-size:12px}td.l a{white-space:nowrap}\n"
 	      "</style></head>\n<body>\n", fp);
 }
 

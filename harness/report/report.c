@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@
 struct figure {
 	char base[160];		/* fig/NAME (no extension) */
 	char caption[512];
+	int cell;		/* the cell whose page shows it; -1: the index */
 };
 
 /* A row of the tree (a cell's axes without repeat) on one kernel and host: its runs. */
@@ -41,7 +43,7 @@ struct report {
 	char kernels[1024];	/* distinct kernel variants, blank-separated */
 };
 
-static int add_figure(struct report *r, const char *base, const char *caption)
+static int add_figure(struct report *r, const char *base, const char *caption, int cell)
 {
 	struct figure *f = realloc(r->fig, (size_t)(r->nfig + 1) * sizeof(*f));
 
@@ -50,6 +52,7 @@ static int add_figure(struct report *r, const char *base, const char *caption)
 	r->fig = f;
 	snprintf(f[r->nfig].base, sizeof(f[0].base), "%s", base);
 	snprintf(f[r->nfig].caption, sizeof(f[0].caption), "%s", caption);
+	f[r->nfig].cell = cell;
 	r->nfig++;
 	return 0;
 }
@@ -186,7 +189,7 @@ static int runmax_figures(struct report *r, char *err, size_t errlen)
 			 "%s on %s: the largest wake-up latency so far, second by second, each repeat a curve%s (is the run long enough?)",
 			 c->workload, c->kernel, which);
 		if (rc == 0)
-			rc = add_figure(r, rel, caption);
+			rc = add_figure(r, rel, caption, -1);
 		fig++;
 	}
 	return rc;
@@ -332,7 +335,7 @@ static int campaign_figure(struct report *r, const struct tcell *first,
 	snprintf(script, sizeof(script), "%s.gp", name);
 	snprintf(rel, sizeof(rel), "fig/%s", name);
 	rc = plot_render(&r->plot, script, base, vars, err, errlen);
-	return rc ? rc : add_figure(r, rel, caption);
+	return rc ? rc : add_figure(r, rel, caption, -1);
 }
 
 /*
@@ -479,7 +482,7 @@ static int cell_figure(struct report *r, const struct tcell *c, const char *scri
 	snprintf(base, sizeof(base), "%s/%s", r->out, rel);
 	rc = plot_render(&r->plot, script, base, vars, err, errlen);
 	snprintf(cap, sizeof(cap), "%s: %s", c->id, caption);
-	return rc ? rc : add_figure(r, rel, cap);
+	return rc ? rc : add_figure(r, rel, cap, (int)(c - r->t.cell));
 }
 
 static int figures(struct report *r, char *err, size_t errlen)
@@ -637,7 +640,8 @@ static void html_sysinfo(FILE *fp, const struct report *r)
 			first = !same_machine(&r->t.cell[j], &r->t.cell[i]);
 		machines += first && r->t.cell[i].host[0];
 	}
-	fputs("<h2>Machine</h2>\n", fp);
+	fputs("<h2>Machine</h2>\n<details><summary>What the machine was (sysinfo.ini) and what "
+	      "distorts its results</summary>\n", fp);
 	for (int i = 0; shown && i < r->t.n; i++) {
 		const struct tcell *c = &r->t.cell[i];
 		int seen = 0;
@@ -662,6 +666,7 @@ static void html_sysinfo(FILE *fp, const struct report *r)
 	free(shown);
 	if (!nshown)
 		fputs("<p>No sysinfo.ini in this tree.</p>\n", fp);
+	fputs("</details>\n", fp);
 }
 
 static void td_us(FILE *fp, int64_t ns)
@@ -669,10 +674,40 @@ static void td_us(FILE *fp, int64_t ns)
 	fprintf(fp, "<td>%.1f</td>", US(ns));
 }
 
+/* Links to a cell's files; `up` leads from the page to the tree. */
+static void html_cell_files(FILE *fp, const struct tcell *c, const char *up)
+{
+	static const char *const files[] = { "summary.csv", "hist.csv", "series.csv",
+					     "load.csv", "cell.ini", "log.txt" };
+
+	if (strcmp(c->status, "pending") != 0)
+		for (size_t k = 0; k < sizeof(files) / sizeof(files[0]); k++) {
+			fputs("<a href=\"", fp);
+			html_printf(fp, "%s%s/%s/%s/%s", up, c->host, c->release, c->id, files[k]);
+			fputs("\">", fp);
+			html_text(fp, files[k]);
+			fputs("</a> ", fp);
+		}
+	if (c->traced) {
+		fputs("<a href=\"", fp);
+		html_printf(fp, "%s%s/%s/%s/spikes.csv", up, c->host, c->release, c->id);
+		fputs("\">spikes.csv</a> ", fp);
+	}
+	if (c->interference[0]) {
+		fputs("<a href=\"", fp);
+		html_printf(fp, "%s%s/%s/%s/interference.csv", up, c->host, c->release, c->id);
+		fputs("\">interference.csv</a> ", fp);
+	}
+}
+
 static void html_cells(FILE *fp, const struct report *r)
 {
 	fputs("<h2>Cells</h2>\n<p>Wake-up latency in µs, all threads of a cell merged; "
-	      "`response` is wake-up plus the cycle's I/O.</p>\n<table>\n<tr>"
+	      "`response` is wake-up plus the cycle's I/O. Each cell's page has its figures, "
+	      "files and log. Click a column's head to sort; type to filter (the view is kept "
+	      "in the address: <code>#sort=COLUMN&amp;filter=TEXT</code>).</p>\n"
+	      "<p><input id=\"filter\" type=\"search\" placeholder=\"filter cells\" hidden></p>\n"
+	      "<table id=\"cells\">\n<tr>"
 	      "<th class=\"l\">cell</th><th class=\"l\">kernel</th><th class=\"l\">load</th>"
 	      "<th class=\"l\">workload</th><th>threads</th><th class=\"l\">affinity</th>"
 	      "<th>interval µs</th><th>prio</th><th>size</th><th class=\"l\">policy</th>"
@@ -682,12 +717,12 @@ static void html_cells(FILE *fp, const struct report *r)
 	      "<th class=\"l\">why (worst capture)</th><th class=\"l\">files</th></tr>\n", fp);
 	for (int i = 0; i < r->t.n; i++) {
 		const struct tcell *c = &r->t.cell[i];
-		const char *files[] = { "summary.csv", "hist.csv", "series.csv",
-					"load.csv", "cell.ini", "log.txt" };
 
-		fprintf(fp, "<tr class=\"%s\"><td class=\"l\">", html_status_class(c->status));
+		fprintf(fp, "<tr class=\"%s\"><td class=\"l\"><a href=\"cells/", html_status_class(c->status));
 		html_text(fp, c->id);
-		fputs("</td><td class=\"l\">", fp);
+		fputs(".html\">", fp);
+		html_text(fp, c->id);
+		fputs("</a></td><td class=\"l\">", fp);
 		html_text(fp, c->kernel);
 		fputs("</td><td class=\"l\">", fp);
 		html_text(fp, c->load);
@@ -731,28 +766,114 @@ static void html_cells(FILE *fp, const struct report *r)
 		fputs("<td class=\"l\">", fp);
 		html_text(fp, c->why);
 		fputs("</td><td class=\"l\">", fp);
-		if (strcmp(c->status, "pending") != 0)
-			for (size_t k = 0; k < sizeof(files) / sizeof(files[0]); k++) {
-				fputs("<a href=\"../", fp);
-				html_printf(fp, "%s/%s/%s/%s", c->host, c->release, c->id, files[k]);
-				fputs("\">", fp);
-				html_text(fp, files[k]);
-				fputs("</a> ", fp);
-			}
-		if (c->traced) {
-			fputs("<a href=\"../", fp);
-			html_printf(fp, "%s/%s/%s/spikes.csv", c->host, c->release, c->id);
-			fputs("\">spikes.csv</a> ", fp);
-		}
-		if (c->interference[0]) {
-			fputs("<a href=\"../", fp);
-			html_printf(fp, "%s/%s/%s/interference.csv", c->host, c->release, c->id);
-			fputs("\">interference.csv</a> ", fp);
-		}
+		html_cell_files(fp, c, "../");
 		fputs("</td></tr>\n", fp);
 	}
 	fputs("</table>\n<p>Whole tree: <a href=\"../cells.csv\">cells.csv</a> "
 	      "<a href=\"../campaign.ini\">campaign.ini</a> <a href=\"../state\">state</a></p>\n", fp);
+}
+
+/*
+ * The overview: a row per row of the matrix (a cell's axes without kernel
+ * and repeat), a column per kernel variant and host, each entry the
+ * median of its runs' maxima and of their p99.99 (µs) with n, coloured
+ * from green to red on a log scale over the page, and linking to the
+ * page of its run at the median.
+ */
+static void html_overview(FILE *fp, const struct report *r)
+{
+	int *col = calloc((size_t)r->ng + 1, sizeof(*col)), *row = calloc((size_t)r->ng + 1, sizeof(*row));
+	int *colrep = calloc((size_t)r->ng + 1, sizeof(*colrep)), *rowrep = calloc((size_t)r->ng + 1, sizeof(*rowrep));
+	int ncol = 0, nrow = 0;
+	double lo = INFINITY, hi = 0;
+
+	if (!col || !row || !colrep || !rowrep || !r->ng)
+		goto out;
+	/* a group's column: its kernel and machine; its row: the axes */
+	for (int k = 0; k < r->ng; k++) {
+		const struct tcell *c = r->g[k].run[0];
+		char key[512], other[512];
+		int j;
+
+		for (j = 0; j < ncol; j++) {
+			const struct tcell *o = r->g[colrep[j]].run[0];
+
+			if (!strcmp(o->kernel, c->kernel) && !strcmp(o->host, c->host) &&
+			    !strcmp(o->release, c->release))
+				break;
+		}
+		if (j == ncol)
+			colrep[ncol++] = k;
+		col[k] = j;
+		tcell_row_key(c, key, sizeof(key));
+		for (j = 0; j < nrow; j++) {
+			tcell_row_key(r->g[rowrep[j]].run[0], other, sizeof(other));
+			if (!strcmp(key, other))
+				break;
+		}
+		if (j == nrow)
+			rowrep[nrow++] = k;
+		row[k] = j;
+		for (int i = 0; i < r->g[k].n; i++) {
+			double m = (double)r->g[k].run[i]->wakeup->max;
+
+			if (m > 0 && m < lo)
+				lo = m;
+			if (m > hi)
+				hi = m;
+		}
+	}
+	fputs("<h2>Overview</h2>\n<p>Each row of the matrix against each kernel variant and "
+	      "host: the median of the runs' wake-up maxima / of their p99.99 in µs, and n "
+	      "(runs). Colour: the maximum on a log scale from the page's lowest (green) to its "
+	      "highest (red). An entry links to the page of its run at the median.</p>\n"
+	      "<table>\n<tr><th class=\"l\">load, workload, threads, affinity, interval, priority, size</th>", fp);
+	for (int j = 0; j < ncol; j++) {
+		const struct tcell *c = r->g[colrep[j]].run[0];
+
+		fputs("<th>", fp);
+		html_printf(fp, "%s@%s:%s", c->kernel, c->host, c->release);
+		fputs("</th>", fp);
+	}
+	fputs("</tr>\n", fp);
+	for (int i = 0; i < nrow; i++) {
+		const struct tcell *c = r->g[rowrep[i]].run[0];
+
+		fputs("<tr><td class=\"l\">", fp);
+		html_printf(fp, "%s, %s, %s, %s, %.0f µs, %lld, %lld", c->load, c->workload,
+			    c->threads, c->affinity, US(c->interval), (long long)c->priority,
+			    (long long)c->size);
+		fputs("</td>", fp);
+		for (int j = 0; j < ncol; j++) {
+			int k;
+
+			for (k = 0; k < r->ng && !(row[k] == i && col[k] == j); k++)
+				;
+			if (k == r->ng) {
+				fputs("<td></td>", fp);
+				continue;
+			}
+			struct side_runs sr = { r->g[k].run, r->g[k].n, METRIC_WAKEUP };
+			struct side_summary sum;
+
+			verdict_summary(&sr, &sum);
+			double f = hi > lo && sum.max_med > 0 ?
+				(log(sum.max_med) - log(lo)) / (log(hi) - log(lo)) : 0;
+			int hue = (int)(120 * (1 - (f < 0 ? 0 : f > 1 ? 1 : f)));
+
+			fprintf(fp, "<td style=\"background:hsl(%d,70%%,85%%)\"><a href=\"cells/", hue);
+			html_text(fp, r->g[k].run[sum.typical]->id);
+			fprintf(fp, ".html\">%.1f / %.1f</a> <small>n=%d</small></td>",
+				US(sum.max_med), US(sum.p9999_med), sum.n);
+		}
+		fputs("</tr>\n", fp);
+	}
+	fputs("</table>\n", fp);
+out:
+	free(col);
+	free(row);
+	free(colrep);
+	free(rowrep);
 }
 
 /* The repeats of a row together: n, the median max with its range, medians of p99.99, p99. */
@@ -906,6 +1027,43 @@ static void html_long_enough(FILE *fp, const struct report *r)
 }
 
 /* Per cell with captures: each capture's parts and its culprit. */
+/* One cell's spike captures as a table; `up` leads from the page to the tree. */
+static void html_cell_spikes(FILE *fp, const struct tcell *c, const char *up)
+{
+	fputs("<table>\n<tr><th>capture</th><th>thread</th><th>at ms</th>"
+	      "<th>latency</th>", fp);
+	for (int p = 0; p < SPIKE_PARTS; p++)
+		fprintf(fp, "<th>%s</th>", spike_part_name(p));
+	fputs("<th class=\"l\">culprit</th><th class=\"l\">trace</th></tr>\n", fp);
+	for (int k = 0; k < c->nspikes; k++) {
+		const struct tspike *s = &c->spikes[k];
+
+		fprintf(fp, "<tr><td>%lld</td><td>%lld</td><td>%.1f</td>",
+			(long long)s->capture, (long long)s->thread,
+			(double)s->t_ns / 1e6);
+		td_us(fp, s->latency_ns);
+		for (int p = 0; p < SPIKE_PARTS; p++) {
+			if (s->complete)
+				td_us(fp, s->part_ns[p]);
+			else
+				fputs("<td></td>", fp);
+		}
+		fputs("<td class=\"l\">", fp);
+		html_text(fp, s->kind);
+		if (s->culprit[0]) {
+			fputs(": ", fp);
+			html_text(fp, s->culprit);
+			html_printf(fp, " (%.0f %%)", s->latency_ns ?
+				    100.0 * (double)s->culprit_ns / (double)s->latency_ns : 0.0);
+		}
+		fputs("</td><td class=\"l\"><a href=\"", fp);
+		html_printf(fp, "%s%s/%s/%s/trace-%lld.txt", up, c->host, c->release, c->id,
+			    (long long)s->capture);
+		fprintf(fp, "\">trace-%lld.txt</a></td></tr>\n", (long long)s->capture);
+	}
+	fputs("</table>\n", fp);
+}
+
 static void html_spikes(FILE *fp, const struct report *r)
 {
 	int any = 0;
@@ -925,71 +1083,104 @@ static void html_spikes(FILE *fp, const struct report *r)
 			continue;
 		fputs("<h3>", fp);
 		html_text(fp, c->id);
-		fputs("</h3>\n<table>\n<tr><th>capture</th><th>thread</th><th>at ms</th>"
-		      "<th>latency</th>", fp);
-		for (int p = 0; p < SPIKE_PARTS; p++)
-			fprintf(fp, "<th>%s</th>", spike_part_name(p));
-		fputs("<th class=\"l\">culprit</th><th class=\"l\">trace</th></tr>\n", fp);
-		for (int k = 0; k < c->nspikes; k++) {
-			const struct tspike *s = &c->spikes[k];
-
-			fprintf(fp, "<tr><td>%lld</td><td>%lld</td><td>%.1f</td>",
-				    (long long)s->capture, (long long)s->thread,
-				    (double)s->t_ns / 1e6);
-			td_us(fp, s->latency_ns);
-			for (int p = 0; p < SPIKE_PARTS; p++) {
-				if (s->complete)
-					td_us(fp, s->part_ns[p]);
-				else
-					fputs("<td></td>", fp);
-			}
-			fputs("<td class=\"l\">", fp);
-			html_text(fp, s->kind);
-			if (s->culprit[0]) {
-				fputs(": ", fp);
-				html_text(fp, s->culprit);
-				html_printf(fp, " (%.0f %%)", s->latency_ns ?
-					    100.0 * (double)s->culprit_ns / (double)s->latency_ns : 0.0);
-			}
-			fputs("</td><td class=\"l\"><a href=\"../", fp);
-			html_printf(fp, "%s/%s/%s/trace-%lld.txt", c->host, c->release, c->id,
-				    (long long)s->capture);
-			fprintf(fp, "\">trace-%lld.txt</a></td></tr>\n", (long long)s->capture);
-		}
-		fputs("</table>\n", fp);
+		fputs("</h3>\n", fp);
+		html_cell_spikes(fp, c, "../");
 	}
 }
 
-static void html_figures(FILE *fp, const struct report *r, int pdf)
+/* The figures of one page: the index's (cell -1) or a cell's; `up` prefixes their links. */
+static void html_figures(FILE *fp, const struct report *r, int pdf, int cell,
+			 const char *up)
 {
+	int shown = 0;
+
 	fputs("<h2>Figures</h2>\n", fp);
-	if (!r->nfig)
-		fputs("<p>No cell has measured samples yet: nothing to draw.</p>\n", fp);
 	for (int i = 0; i < r->nfig; i++) {
 		const struct figure *f = &r->fig[i];
 
+		if (f->cell != cell)
+			continue;
 		fputs("<figure><img src=\"", fp);
-		html_printf(fp, "%s.png", f->base);
+		html_printf(fp, "%s%s.png", up, f->base);
 		fputs("\" alt=\"", fp);
 		html_text(fp, f->caption);
 		fputs("\"><figcaption>", fp);
 		html_text(fp, f->caption);
 		fputs(" <a href=\"", fp);
-		html_printf(fp, "%s.svg", f->base);
+		html_printf(fp, "%s%s.svg", up, f->base);
 		fputs("\">SVG</a>", fp);
 		if (pdf) {
 			fputs(" <a href=\"", fp);
-			html_printf(fp, "%s.pdf", f->base);
+			html_printf(fp, "%s%s.pdf", up, f->base);
 			fputs("\">PDF</a>", fp);
 		}
 		fputs("</figcaption></figure>\n", fp);
+		shown++;
 	}
+	if (!shown)
+		fputs(cell < 0 ? "<p>No cell has measured samples yet: nothing to draw.</p>\n" :
+		      "<p>Nothing measured: nothing to draw.</p>\n", fp);
 }
 
 struct page {
 	struct report *r;
 	int pdf;
 };
+
+/*
+ * The cells table, sortable and filterable: a click on a column's head
+ * sorts by it (again: the other way), the box filters rows by their text,
+ * and the view is kept in the address (#sort=N&filter=TEXT; N counts
+ * columns from 1, negative descending) so it can be linked to. Without
+ * script it is the plain table.
+ */
+static const char table_script[] =
+	"<script>\n(function () {\n"
+	"  var t = document.getElementById('cells'), f = document.getElementById('filter');\n"
+	"  if (!t || !f) return;\n"
+	"  var rows = Array.prototype.slice.call(t.rows, 1), col = 0;\n"
+	"  function key(r, c) {\n"
+	"    var s = r.cells[c] ? r.cells[c].textContent : '', v = parseFloat(s);\n"
+	"    return /^\\s*-?[0-9.]/.test(s) && !isNaN(v) ? v : s.toLowerCase();\n"
+	"  }\n"
+	"  function sort(n) {\n"
+	"    var c = Math.abs(n) - 1, d = n < 0 ? -1 : 1;\n"
+	"    if (c < 0 || c >= t.rows[0].cells.length) return;\n"
+	"    rows.sort(function (a, b) {\n"
+	"      var x = key(a, c), y = key(b, c);\n"
+	"      if (typeof x !== typeof y) return (typeof x === 'number' ? -1 : 1) * d;\n"
+	"      return (x < y ? -1 : x > y ? 1 : 0) * d;\n"
+	"    });\n"
+	"    rows.forEach(function (r) { r.parentNode.appendChild(r); });\n"
+	"    col = n;\n"
+	"  }\n"
+	"  function filter(q) {\n"
+	"    var shown = 0;\n"
+	"    q = q.toLowerCase();\n"
+	"    rows.forEach(function (r) {\n"
+	"      r.hidden = q !== '' && r.textContent.toLowerCase().indexOf(q) < 0;\n"
+	"      shown += r.hidden ? 0 : 1;\n"
+	"    });\n"
+	"    t.setAttribute('data-shown', shown);\n"
+	"  }\n"
+	"  function keep() {\n"
+	"    history.replaceState(null, '', '#sort=' + col + '&filter=' + encodeURIComponent(f.value));\n"
+	"  }\n"
+	"  Array.prototype.forEach.call(t.rows[0].cells, function (th, c) {\n"
+	"    th.style.cursor = 'pointer';\n"
+	"    th.addEventListener('click', function () { sort(col === c + 1 ? -(c + 1) : c + 1); keep(); });\n"
+	"  });\n"
+	"  f.hidden = false;\n"
+	"  f.addEventListener('input', function () { filter(f.value); keep(); });\n"
+	"  var h = {};\n"
+	"  location.hash.replace(/^#/, '').split('&').forEach(function (kv) {\n"
+	"    var i = kv.indexOf('=');\n"
+	"    if (i > 0) h[kv.slice(0, i)] = decodeURIComponent(kv.slice(i + 1));\n"
+	"  });\n"
+	"  if (h.sort) sort(parseInt(h.sort, 10) || 0);\n"
+	"  f.value = h.filter || '';\n"
+	"  filter(f.value);\n"
+	"})();\n</script>\n";
 
 static void fill_index(FILE *fp, void *arg)
 {
@@ -1013,6 +1204,7 @@ static void fill_index(FILE *fp, void *arg)
 	if (tree_emulated(&r->t))
 		html_emulated_banner(fp);
 	html_damaged(fp, &r->t);
+	html_overview(fp, r);
 	html_sysinfo(fp, r);
 	html_cells(fp, r);
 	html_groups(fp, r);
@@ -1020,8 +1212,137 @@ static void fill_index(FILE *fp, void *arg)
 	html_noise(fp, r);
 	html_interference(fp, r);
 	html_spikes(fp, r);
-	html_figures(fp, r, pg->pdf);
+	html_figures(fp, r, pg->pdf, -1, "");
+	fputs(table_script, fp);
 	html_foot(fp);
+}
+
+struct cell_page {
+	const struct report *r;
+	int i;			/* the cell */
+	int pdf;
+};
+
+#define LOG_SHOWN (64 * 1024)	/* of a cell's log.txt, inline; the file is linked */
+
+/* The cell's log.txt, escaped, in a <pre>: its first LOG_SHOWN bytes. */
+static void html_cell_log(FILE *fp, const struct tcell *c)
+{
+	char path[PATH_MAX + 600], *buf = malloc(LOG_SHOWN + 1);
+	FILE *in;
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/log.txt", c->dir);
+	if (!buf || !(in = fopen(path, "re"))) {
+		free(buf);
+		return;
+	}
+	n = fread(buf, 1, LOG_SHOWN, in);
+	buf[n] = '\0';
+	int more = fgetc(in) != EOF;
+
+	fclose(in);
+	fputs("<h2>log.txt</h2>\n<pre>", fp);
+	html_text(fp, buf);
+	if (more)
+		fputs("\n… (the rest is in the file, linked above)", fp);
+	fputs("</pre>\n", fp);
+	free(buf);
+}
+
+/* report/cells/ID.html: one cell, its numbers, figures, files and log. */
+static void fill_cell_page(FILE *fp, void *arg)
+{
+	const struct cell_page *pg = arg;
+	const struct tcell *c = &pg->r->t.cell[pg->i];
+	char title[256];
+
+	snprintf(title, sizeof(title), "latlab cell %s", c->id);
+	html_head(fp, title);
+	fputs("<p><a href=\"../index.html\">the campaign's report</a></p>\n<h1>", fp);
+	html_text(fp, c->id);
+	fputs("</h1>\n", fp);
+	if (tcell_emulated(c))
+		html_emulated_banner(fp);
+	fprintf(fp, "<table>\n<tr class=\"%s\"><th class=\"l\">status</th><td class=\"l st\">",
+		html_status_class(c->status));
+	html_text(fp, c->status);
+	if (c->reason[0]) {
+		fputs(": ", fp);
+		html_text(fp, c->reason);
+	}
+	fputs("</td></tr>\n", fp);
+	const char *const axes[][2] = {
+		{ "kernel", c->kernel }, { "host", c->host }, { "release", c->release },
+		{ "load", c->load }, { "workload", c->workload }, { "threads", c->threads },
+		{ "affinity", c->affinity }, { "policy", c->policy },
+		{ "dma_latency µs", c->dma_latency }, { "why (worst capture)", c->why },
+		{ "interference", c->interference },
+	};
+	for (size_t k = 0; k < sizeof(axes) / sizeof(axes[0]); k++) {
+		fputs("<tr><th class=\"l\">", fp);
+		html_text(fp, axes[k][0]);
+		fputs("</th><td class=\"l\">", fp);
+		html_text(fp, axes[k][1]);
+		fputs("</td></tr>\n", fp);
+	}
+	fprintf(fp, "<tr><th class=\"l\">interval µs, priority, size, repeat</th>"
+		"<td class=\"l\">%.0f, %lld, %lld, %lld</td></tr>\n</table>\n",
+		US(c->interval), (long long)c->priority, (long long)c->size,
+		(long long)c->repeat);
+	if (c->measured) {
+		fputs("<h2>Latency (µs, threads merged)</h2>\n<table>\n<tr><th class=\"l\">metric</th>"
+		      "<th>samples</th><th>min</th><th>p50</th><th>p99</th><th>p99.99</th><th>max</th></tr>\n", fp);
+		for (int m = 0; m < METRIC_COUNT; m++) {
+			const struct hist *h = c->metric[m];
+
+			if (!h)
+				continue;
+			fprintf(fp, "<tr><td class=\"l\">%s</td><td>%llu</td>", metric_name(m),
+				(unsigned long long)h->count);
+			td_us(fp, h->min);
+			td_us(fp, hist_percentile(h, 50));
+			td_us(fp, hist_percentile(h, 99));
+			td_us(fp, hist_percentile(h, 99.99));
+			td_us(fp, h->max);
+			fputs("</tr>\n", fp);
+		}
+		fprintf(fp, "</table>\n<p>%llu overruns, %llu errors", (unsigned long long)c->overruns,
+			(unsigned long long)c->errors);
+		if (c->nsec)
+			fprintf(fp, "; the wake-up's maximum came in second %d of %d", c->max_at_s,
+				c->nsec);
+		fputs(".</p>\n", fp);
+	}
+	if (c->nspikes) {
+		fputs("<h2>Spike captures</h2>\n", fp);
+		html_cell_spikes(fp, c, "../../");
+	}
+	html_figures(fp, pg->r, pg->pdf, pg->i, "../");
+	fputs("<h2>Files</h2>\n<p>", fp);
+	html_cell_files(fp, c, "../../");
+	fputs("</p>\n", fp);
+	html_cell_log(fp, c);
+	html_foot(fp);
+}
+
+/* Every cell's page in report/cells/. 0, or -errno with err. */
+static int cell_pages(struct report *r, int pdf, char *err, size_t errlen)
+{
+	char dir[PATH_MAX + 32], name[200];
+	int rc;
+
+	snprintf(dir, sizeof(dir), "%s/cells", r->out);
+	rc = mkdir_p(dir);
+	for (int i = 0; rc == 0 && i < r->t.n; i++) {
+		struct cell_page pg = { r, i, pdf };
+
+		snprintf(name, sizeof(name), "%.150s.html", r->t.cell[i].id);
+		rc = afile_write(dir, name, fill_cell_page, &pg);
+	}
+	if (rc)
+		snprintf(err, errlen, "%s: %s", dir, strerror(-rc));
+	return rc;
 }
 
 int report_run(const char *dir, int pdf, int jobs, int quiet)
@@ -1059,6 +1380,8 @@ int report_run(const char *dir, int pdf, int jobs, int quiet)
 		rc = figures(&r, err, sizeof(err));
 	if (rc == 0)
 		rc = plot_flush(&r.plot, err, sizeof(err));
+	if (rc == 0)
+		rc = cell_pages(&r, pdf, err, sizeof(err));
 	if (rc == 0) {
 		struct page pg = { &r, pdf };
 
