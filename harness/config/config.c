@@ -43,6 +43,10 @@ const struct opt campaign_options[] = {
 	  3600 * NS_PER_S, "0s",
 	  "run the kernel's hwlat tracer this long before the first cell (sysinfo.ini [hwlat]; 0s: never)",
 	  NULL, OPT_ECHO_SET),
+	ROW("timeline", OPT_DURATION, OFF(struct campaign_opts, timeline), 0,
+	  24 * 3600 * NS_PER_S, "10s",
+	  "window of timeline.csv: each thread's samples per log-spaced latency bin, per window (whole seconds; 0s: none)",
+	  NULL, OPT_ECHO_SET),
 	ROW("dl_runtime", OPT_STRING, OFF(struct campaign_opts, dl_runtime), 0, 0, "50%",
 	  "policy = deadline: runtime per period, a percentage of the interval or a duration",
 	  NULL, OPT_ECHO_SET),
@@ -959,6 +963,12 @@ static int validate(struct config *cfg, char *err, size_t errlen)
 	if (!cfg->campaign.output[0]) {
 		loc = key_loc(cfg, "campaign", "output", (struct srcloc){ 0 });
 		return cfg_fail(err, errlen, &loc, "output is empty");
+	}
+	if (cfg->campaign.timeline % NS_PER_S) {
+		loc = key_loc(cfg, "campaign", "timeline", (struct srcloc){ 0 });
+		return cfg_fail(err, errlen, &loc,
+				"timeline = %lld ns: whole seconds (10s, 1m), or 0s for none",
+				(long long)cfg->campaign.timeline);
 	}
 	rc = add_builtin_defs(cfg, err, errlen);
 	if (rc == 0)

@@ -28,6 +28,7 @@ struct campaign_opts {
 	int64_t boot_attempts;	/* reboots into a variant before giving up */
 	int64_t checkpoint;	/* ns between partial writes of a cell; 0: none */
 	int64_t hwlat;		/* ns of the hwlat tracer before the first cell; 0: none */
+	int64_t timeline;	/* ns of a timeline.csv window (whole seconds); 0: none */
 	char dl_runtime[OPT_STR_MAX];	/* SCHED_DEADLINE runtime: "50%" of the interval or a duration */
 	char dl_deadline[OPT_STR_MAX];	/* SCHED_DEADLINE relative deadline, the same way */
 	int dl_wait;		/* enum dl_wait: how a deadline thread waits for its next period */

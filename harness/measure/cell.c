@@ -80,15 +80,42 @@ static int dma_latency_hold(struct cell_result *res, int64_t us)
 	return fd;
 }
 
+/* The window of thread `thread` starting at t_s, added when new; NULL without memory. */
+static struct tl_window *tl_window_of(struct cell_result *res, int32_t t_s, int32_t thread)
+{
+	/* a thread's records come in time order: its window is among the last */
+	for (int i = res->ntimeline - 1; i >= 0 && i >= res->ntimeline - 2 * res->nthreads; i--)
+		if (res->timeline[i].t_s == t_s && res->timeline[i].thread == thread)
+			return &res->timeline[i];
+	if (res->ntimeline == res->timeline_cap) {
+		int cap = res->timeline_cap ? 2 * res->timeline_cap : 64;
+		struct tl_window *w = realloc(res->timeline, (size_t)cap * sizeof(*w));
+
+		if (!w)
+			return NULL;
+		res->timeline = w;
+		res->timeline_cap = cap;
+	}
+	struct tl_window *w = &res->timeline[res->ntimeline++];
+
+	memset(w, 0, sizeof(*w));
+	w->t_s = t_s;
+	w->thread = thread;
+	return w;
+}
+
+/* The workers' per-second records: their maxima to series, their bins to the timeline. */
 static void drain(struct cell_result *res)
 {
+	int64_t win = res->timeline_ns / NS_PER_S;
+
 	for (int i = 0; i < res->nthreads; i++) {
 		struct series_rec rec;
 
 		while (ring_pop(&res->workers[i].series, &rec)) {
 			if (res->nseries == res->series_cap) {
 				int cap = res->series_cap ? 2 * res->series_cap : 256;
-				struct series_rec *s = realloc(res->series,
+				struct second_max *s = realloc(res->series,
 							       (size_t)cap * sizeof(*s));
 
 				if (!s)
@@ -96,10 +123,21 @@ static void drain(struct cell_result *res)
 				res->series = s;
 				res->series_cap = cap;
 			}
-			res->series[res->nseries++] = rec;
+			struct second_max *sm = &res->series[res->nseries++];
+
+			sm->t_s = rec.t_s;
+			sm->thread = rec.thread;
+			sm->samples = rec.samples;
+			memcpy(sm->max_ns, rec.max_ns, sizeof(sm->max_ns));
 			for (int m = 0; m < METRIC_CORE; m++)
 				if (rec.max_ns[m] > res->series_max[m])
 					res->series_max[m] = rec.max_ns[m];
+			struct tl_window *w = win > 0 ?
+				tl_window_of(res, (int32_t)(rec.t_s / win * win), rec.thread) : NULL;
+
+			for (int m = 0; w && m < METRIC_COUNT; m++)
+				for (int b = 0; b < TL_BINS; b++)
+					w->bins[m][b] += rec.bins[m][b];
 		}
 	}
 }
@@ -628,6 +666,7 @@ int cell_run(const struct config *cfg, const struct cell *c,
 	loadset_init(&res->loads);
 	res->log = open_memstream(&res->logbuf, &res->loglen);
 	res->started_real = clock_ns(CLOCK_REALTIME);
+	res->timeline_ns = cfg->campaign.timeline;
 	cell_log(res, "cell %s: workload %s, load %s, interval %lld ns, priority %d, %s",
 		 c->id, wd->name, cfg->load[c->load].name,
 		 (long long)c->interval, c->priority,
@@ -665,6 +704,7 @@ void cell_result_free(struct cell_result *res)
 		free(res->workers[i].snap);
 	free(res->workers);
 	free(res->series);
+	free(res->timeline);
 	free(res->captures);
 	free(res->intf);
 	loadset_free(&res->loads);

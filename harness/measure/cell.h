@@ -23,6 +23,19 @@
 
 struct cell_result;
 
+/* One second of one thread: the maxima of its metrics (series.csv). */
+struct second_max {
+	int32_t t_s, thread;
+	int64_t max_ns[METRIC_COUNT];
+	uint32_t samples;
+};
+
+/* One window of the timeline of one thread: its samples per bin and metric (timeline.csv). */
+struct tl_window {
+	int32_t t_s, thread;	/* the window's first second */
+	uint64_t bins[METRIC_COUNT][TL_BINS];
+};
+
 /* How the whole run measures, decided once. */
 struct run_env {
 	int policy;		/* SCHED_FIFO or SCHED_OTHER (--allow-non-rt) */
@@ -50,8 +63,11 @@ struct cell_result {
 	int fatal;		/* stop the campaign (no RT privilege) */
 	int nthreads;
 	struct worker *workers;	/* nthreads, owned */
-	struct series_rec *series;	/* drained per-second maxima, owned */
+	struct second_max *series;	/* drained per-second maxima, owned */
 	int nseries, series_cap;
+	int64_t timeline_ns;		/* window of the timeline ([campaign] timeline); 0: none */
+	struct tl_window *timeline;	/* the drained bins, a window and thread each, owned */
+	int ntimeline, timeline_cap;
 	int64_t series_max[METRIC_CORE];	/* the largest of them, per core metric */
 	uint64_t series_dropped;
 	struct loadset loads;

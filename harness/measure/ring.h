@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "metric.h"
+#include "timeline.h"
 
 struct ring {
 	_Alignas(64) _Atomic uint32_t head;	/* written by the producer */
@@ -24,12 +25,13 @@ struct ring {
 	unsigned char *slot;
 };
 
-/* One second of one thread: the maxima of its metrics. */
+/* One second of one thread: the maxima of its metrics, and their timeline bins. */
 struct series_rec {
 	int32_t t_s;		/* second since the measurement started */
 	int32_t thread;
 	int64_t max_ns[METRIC_COUNT];	/* enum metric order */
 	uint32_t samples;
+	uint32_t bins[METRIC_COUNT][TL_BINS];	/* samples per timeline bin */
 };
 
 /* An empty ring over `storage` of `slots` (a power of two) records. */

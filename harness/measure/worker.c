@@ -164,6 +164,7 @@ static void *worker_main(void *arg)
 				if (!worker_has_metric(w, m))
 					continue;
 				hist_add(&w->hist[m], v[m]);
+				sec.bins[m][timeline_bin(v[m])]++;
 				if (sec.samples == 0 || v[m] > sec.max_ns[m])
 					sec.max_ns[m] = v[m];
 			}

@@ -458,12 +458,12 @@ out:
 }
 
 /*
- * A figure of one cell: SCRIPT over the cell's CSV (its `metric`, or the
- * script's default when NULL) into fig/KIND-ID, titled with the cell and
- * `what`, captioned "ID: caption".
+ * A figure of one cell: SCRIPT over the cell's CSV (with one more variable
+ * `var` = value, such as metric, when var is not NULL) into fig/KIND-ID,
+ * titled with the cell and `what`, captioned "ID: caption".
  */
 static int cell_figure(struct report *r, const struct tcell *c, const char *script,
-		       const char *csv, const char *metric, const char *kind,
+		       const char *csv, const char *var, const char *value, const char *kind,
 		       const char *what, const char *caption, char *err, size_t errlen)
 {
 	char vars[4 * PATH_MAX], path[PATH_MAX + 600], title[1024], rel[200],
@@ -473,8 +473,8 @@ static int cell_figure(struct report *r, const struct tcell *c, const char *scri
 	vars[0] = '\0';
 	snprintf(path, sizeof(path), "%s/%s", c->dir, csv);
 	plot_var(vars, sizeof(vars), "in", path);
-	if (metric)
-		plot_var(vars, sizeof(vars), "metric", metric);
+	if (var)
+		plot_var(vars, sizeof(vars), var, value);
 	snprintf(title, sizeof(title), "%s, %s (%s): %s — %s", c->host, c->release,
 		 c->kernel, c->id, what);
 	plot_var(vars, sizeof(vars), "title", title);
@@ -555,24 +555,32 @@ static int figures(struct report *r, char *err, size_t errlen)
 		for (int k = 0; k < c->nspikes; k++)
 			complete += c->spikes[k].complete;
 		if (complete > 0)
-			rc = cell_figure(r, c, "spikes.gp", "spikes.csv", NULL, "spikes",
+			rc = cell_figure(r, c, "spikes.gp", "spikes.csv", NULL, NULL, "spikes",
 					 "spike captures",
 					 "each spike capture's latency, by part (docs/spikes.md)",
 					 err, errlen);
 		if (rc == 0 && c->metric[METRIC_NOISE_MAX])
-			rc = cell_figure(r, c, "hist.gp", "hist.csv", "noise_max", "noise",
+			rc = cell_figure(r, c, "hist.gp", "hist.csv", "metric", "noise_max", "noise",
 					 "noise_max histogram",
 					 "noise_max histogram (the longest gap of each busy window), per thread",
 					 err, errlen);
 		if (rc == 0)
-			rc = cell_figure(r, c, "hist.gp", "hist.csv", NULL, "hist",
+			rc = cell_figure(r, c, "hist.gp", "hist.csv", NULL, NULL, "hist",
 					 "wakeup latency histogram",
 					 "wake-up latency histogram, 1 µs bins, per thread",
 					 err, errlen);
 		if (rc == 0)
-			rc = cell_figure(r, c, "series.gp", "series.csv", NULL, "series",
+			rc = cell_figure(r, c, "series.gp", "series.csv", NULL, NULL, "series",
 					 "per-second maximum",
 					 "each thread's maximum per second", err, errlen);
+		char window[24];
+
+		snprintf(window, sizeof(window), "%lld", (long long)c->timeline_window);
+		if (rc == 0 && c->timeline_windows >= 3)
+			rc = cell_figure(r, c, "timeline.gp", "timeline.csv", "window", window, "timeline",
+					 "wake-up latency over time",
+					 "wake-up latency over time: samples per window and latency bin, threads merged (timeline.csv)",
+					 err, errlen);
 	}
 	return rc;
 }

@@ -100,7 +100,7 @@ static void write_series(FILE *fp, const struct cell_result *res)
 
 	csvw_header(&csv, "t_s,thread,metric,max_ns,samples");
 	for (int i = 0; i < res->nseries; i++) {
-		const struct series_rec *r = &res->series[i];
+		const struct second_max *r = &res->series[i];
 
 		for (int m = 0; m < METRIC_COUNT; m++) {
 			if (!worker_has_metric(&res->workers[r->thread], m))
@@ -111,6 +111,35 @@ static void write_series(FILE *fp, const struct cell_result *res)
 			csvw_int(&csv, r->max_ns[m]);
 			csvw_int(&csv, r->samples);
 			csvw_end(&csv);
+		}
+	}
+}
+
+/* timeline.csv: per window and thread, each metric's non-empty bins. */
+static void write_timeline(FILE *fp, const struct cell_result *res)
+{
+	struct csvw csv = { .fp = fp };
+
+	csvw_header(&csv, TIMELINE_COLUMNS);
+	for (int i = 0; i < res->ntimeline; i++) {
+		const struct tl_window *w = &res->timeline[i];
+
+		for (int m = 0; m < METRIC_COUNT; m++) {
+			if (w->thread < 0 || w->thread >= res->nthreads ||
+			    !worker_has_metric(&res->workers[w->thread], m))
+				continue;
+			for (int b = 0; b < TL_BINS; b++) {
+				if (!w->bins[m][b])
+					continue;
+				csvw_int(&csv, w->t_s);
+				csvw_int(&csv, w->thread);
+				csvw_str(&csv, metric_name(m));
+				csvw_int(&csv, b);
+				csvw_int(&csv, b ? timeline_lo(b) : 0);
+				csvw_int(&csv, b < TL_BINS - 1 ? timeline_lo(b + 1) : 0);
+				csvw_int(&csv, (int64_t)w->bins[m][b]);
+				csvw_end(&csv);
+			}
 		}
 	}
 }
@@ -280,6 +309,11 @@ static void fill_interference(FILE *fp, void *a)
 	write_interference(fp, ((struct cell_out *)a)->res);
 }
 
+static void fill_timeline(FILE *fp, void *a)
+{
+	write_timeline(fp, ((struct cell_out *)a)->res);
+}
+
 static void fill_log(FILE *fp, void *a)
 {
 	struct cell_result *res = ((struct cell_out *)a)->res;
@@ -302,6 +336,7 @@ int cell_write(const struct config *cfg, const struct cell *c,
 	} files[] = {
 		{ "sysinfo.ini", fill_sysinfo }, { "hist.csv", fill_hist },
 		{ "summary.csv", fill_summary }, { "series.csv", fill_series },
+		{ "timeline.csv", fill_timeline },
 		{ "load.csv", fill_load }, { "spikes.csv", fill_spikes },
 		{ "interference.csv", fill_interference },
 		{ "log.txt", fill_log },
@@ -315,7 +350,8 @@ int cell_write(const struct config *cfg, const struct cell *c,
 	for (size_t i = 0; rc == 0 && i < sizeof(files) / sizeof(files[0]); i++) {
 		if ((!si && files[i].fill == fill_sysinfo) ||
 		    (!res->traced && files[i].fill == fill_spikes) ||
-		    (!res->nintf && files[i].fill == fill_interference))
+		    (!res->nintf && files[i].fill == fill_interference) ||
+		    (!res->timeline_ns && files[i].fill == fill_timeline))
 			continue;
 		rc = afile_write(dir, files[i].name, files[i].fill, &f);
 		if (rc)		/* the file that failed, by name (ENOSPC) */

@@ -47,6 +47,13 @@ int cell_status_parse(const char *name);
 	"noise_max_median_b_ns,noise_max_ratio,noise_max_ratio_lo," \
 	"noise_max_ratio_hi,verdict_noise_max"
 
+/*
+ * timeline.csv: per window and thread, a metric's samples in a log-spaced
+ * bin [lo_ns, hi_ns) (bin 0: lo 0 = below 1 µs; the last: hi 0 = no upper
+ * edge) (docs/formats.md)
+ */
+#define TIMELINE_COLUMNS "t_s,thread,metric,bin,lo_ns,hi_ns,count"
+
 /* hist.csv: a histogram's buckets (docs/formats.md) */
 #define HIST_COLUMNS "thread,cpu,metric,lo_ns,hi_ns,count"
 

@@ -280,6 +280,48 @@ static int read_series(struct tcell *c, char *err, size_t len)
 }
 
 /*
+ * timeline.csv: its rows checked; how many windows it has and how long
+ * one is (the smallest step between two windows' starts).
+ */
+static int read_timeline(struct tcell *c, char *err, size_t len)
+{
+	struct csv_table t;
+	int64_t last = -1;
+	int rc;
+
+	rc = optional_csv(c->dir, "timeline.csv", &t, err, len);
+	if (rc)
+		return rc == 1 ? 0 : rc;
+	rc = has_columns(&t, TIMELINE_COLUMNS, err, len);
+	for (int r = 1; rc == 0 && r < t.nrows; r++) {
+		rc = row_ints(&t, r, "t_s,thread,bin,lo_ns,hi_ns,count", err, len);
+		if (rc)
+			break;
+		int64_t s = csv_table_checked(&t, r, "t_s"), bin = csv_table_checked(&t, r, "bin");
+
+		if (s < 0 || s > 7 * 24 * 3600 || bin < 0 || bin >= 100 ||
+		    metric_parse(field(&t, r, "metric")) < 0) {
+			snprintf(err, len, "%s:%d: t_s %lld, metric '%.20s', bin %lld: not a window's bin",
+				 t.path, t.line[r], (long long)s, field(&t, r, "metric"),
+				 (long long)bin);
+			rc = -EINVAL;
+			break;
+		}
+		if (s != last) {	/* windows in time order, threads within */
+			if (last >= 0 && s > last &&
+			    (c->timeline_window == 0 || s - last < c->timeline_window))
+				c->timeline_window = s - last;
+			c->timeline_windows += s > last;
+			last = s > last ? s : last;
+		}
+	}
+	csv_table_free(&t);
+	if (rc == 0 && c->timeline_windows == 1)
+		c->timeline_window = 0;
+	return rc;
+}
+
+/*
  * interference.csv: per measured CPU, in words, its three largest
  * interrupt and softirq sources and its SMIs ("CPU 1: 2626 LOC Local
  * timer interrupts, 1183964 NET_RX, ...; SMI unavailable").
@@ -589,6 +631,8 @@ static int measure_cell(struct tcell *c, const struct rows *rs, char *err,
 		rc = read_series(c, err, len);
 	if (rc == 0)
 		rc = read_interference(c, err, len);
+	if (rc == 0)
+		rc = read_timeline(c, err, len);
 	return rc ? rc : load_rate(c->dir, &c->load_ops_per_s, err, len);
 }
 

@@ -46,6 +46,9 @@ struct tcell {
 	int64_t *runmax;	/* nsec of them, owned; NULL without series */
 	int nsec;
 	int max_at_s;		/* the first second that reached the cell's max */
+	/* timeline.csv: its windows and their length (s); 0 without it */
+	int timeline_windows;
+	int64_t timeline_window;
 	/* interference.csv: per measured CPU its top sources, in words ("" if none) */
 	char interference[512];
 	int traced;		/* it has a spikes.csv */
