@@ -40,6 +40,7 @@ static int cmd_export(int argc, char **argv);
 static int cmd_report(int argc, char **argv);
 static int cmd_status(int argc, char **argv);
 static int cmd_compare(int argc, char **argv);
+static int cmd_history(int argc, char **argv);
 static int cmd_hwlat(int argc, char **argv);
 
 static const struct command commands[] = {
@@ -59,6 +60,9 @@ static const struct command commands[] = {
 	{ "compare", "compare DIR... [-o OUT] [--pdf] [--jobs N] [--over 100us,1ms] [--baseline TREE [--tolerance 20%]]",
 	  "line up the same cells across kernel variants, hosts and campaigns (one tree of several variants, or several trees)",
 	  cmd_compare },
+	{ "history", "history DIR... [-o OUT] [--by time|release] [--jobs N]",
+	  "the same cells across many campaign trees: a trend and a waterfall per row, the trees listed",
+	  cmd_history },
 	{ "export", "export --format csv|cyclictest|json CELL-DIR [-o FILE] [--metric M] [--hist-us N]",
 	  "a cell as cyclictest's --histfile or --json, or its samples.bin as CSV",
 	  cmd_export },
@@ -632,4 +636,37 @@ int main(int argc, char **argv)
 		pthread_sigmask(SIG_BLOCK, &sigs, NULL);
 	}
 	return c->fn(argc - 1, argv + 1);
+}
+
+static int cmd_history(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "by", required_argument, NULL, 'b' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct history_opts o = { 0 };
+	int opt;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "o:j:", longopts, NULL)) != -1) {
+		if (opt == 'o') {
+			o.out = optarg;
+		} else if (opt == 'b') {
+			if (strcmp(optarg, "time") && strcmp(optarg, "release")) {
+				log_error("--by: '%s' is not time or release", optarg);
+				return EXIT_USAGE;
+			}
+			o.by_release = !strcmp(optarg, "release");
+		} else if (opt == 'j') {
+			if (parse_jobs(optarg, &o.jobs))
+				return EXIT_USAGE;
+		} else {
+			return bad_usage("history");
+		}
+	}
+	if (argc - optind < 1)
+		return bad_usage("history");
+	return history_run((const char *const *)argv + optind, argc - optind, &o);
 }

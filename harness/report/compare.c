@@ -583,13 +583,7 @@ static void fill_csv(FILE *fp, void *arg)
 
 			verdict_exceed(&a, row->over[k], &ea);
 			verdict_exceed(&b, row->over[k], &eb);
-			csvw_str(&w, t->load);
-			csvw_str(&w, t->workload);
-			csvw_str(&w, t->threads);
-			csvw_str(&w, t->affinity);
-			csvw_int(&w, t->interval);
-			csvw_int(&w, t->priority);
-			csvw_int(&w, t->size);
+			tcell_row_fields(&w, t);
 			csvw_str(&w, c->label[p->a]);
 			csvw_str(&w, c->label[p->b]);
 			csvw_int(&w, a.n);

@@ -30,4 +30,18 @@ struct compare_opts {
  */
 int compare_run(const char *const *dirs, int n, const struct compare_opts *o);
 
+struct history_opts {
+	const char *out;	/* NULL: ./history */
+	int by_release;		/* order by kernel release, not campaign time */
+	int jobs;		/* gnuplot processes; 0: one per CPU */
+};
+
+/*
+ * latlab history DIR...: the rows two trees or more share, point by point
+ * (a kernel variant on a host in one tree): history.csv, a trend and a
+ * waterfall figure per row, index.html. Returns the exit status: 0, 2
+ * (not trees, fewer than two, no shared row), 3.
+ */
+int history_run(const char *const *dirs, int n, const struct history_opts *o);
+
 #endif

@@ -38,8 +38,10 @@ int cell_status_parse(const char *name);
 #define CELLS_COLUMNS CELLS_REQUIRED "why,dma_latency,"
 
 /* compare.csv: a line per row x pair of sides x threshold (docs/formats.md) */
-#define COMPARE_COLUMNS "load,workload,threads,affinity,interval_ns,priority," \
-	"size,side_a,side_b,n_a,n_b,max_median_a_ns,max_median_b_ns,max_ratio," \
+/* a row of cells (a cell's axes without kernel and repeat) in compare's and history's CSV */
+#define ROW_COLUMNS "load,workload,threads,affinity,interval_ns,priority,size"
+
+#define COMPARE_COLUMNS ROW_COLUMNS ",side_a,side_b,n_a,n_b,max_median_a_ns,max_median_b_ns,max_ratio," \
 	"max_ratio_lo,max_ratio_hi,p99.99_median_a_ns,p99.99_median_b_ns," \
 	"p99.99_ratio,p99.99_ratio_lo,p99.99_ratio_hi,verdict_max,verdict_p99.99," \
 	"over_ns,count_a,hours_a,rate_a_per_h,rate_a_lo,rate_a_hi,count_b," \
@@ -53,6 +55,10 @@ int cell_status_parse(const char *name);
  * edge) (docs/formats.md)
  */
 #define TIMELINE_COLUMNS "t_s,thread,metric,bin,lo_ns,hi_ns,count"
+
+/* history.csv: latlab history's rows, point by point (docs/formats.md) */
+#define HISTORY_COLUMNS ROW_COLUMNS ",point,tree,kernel,host,kernel_release,started,n,max_median_ns,max_lo_ns," \
+	"max_hi_ns,p99.99_median_ns"
 
 /* hist.csv: a histogram's buckets (docs/formats.md) */
 #define HIST_COLUMNS "thread,cpu,metric,lo_ns,hi_ns,count"

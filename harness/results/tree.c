@@ -731,6 +731,17 @@ void tcell_key(const struct tcell *c, char *buf, size_t len)
 		 c->dma_latency, (long long)c->repeat);
 }
 
+void tcell_row_fields(struct csvw *w, const struct tcell *c)
+{
+	csvw_str(w, c->load);
+	csvw_str(w, c->workload);
+	csvw_str(w, c->threads);
+	csvw_str(w, c->affinity);
+	csvw_int(w, c->interval);
+	csvw_int(w, c->priority);
+	csvw_int(w, c->size);
+}
+
 void tcell_row_key(const struct tcell *c, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s|%s|%s|%s|%lld|%lld|%lld|%s|%s", c->load, c->workload,

@@ -106,6 +106,9 @@ int tree_emulated(const struct tree *t);
 /* The axes that make "the same cell" across kernels and hosts. */
 void tcell_key(const struct tcell *c, char *buf, size_t len);
 
+/* A row's columns (ROW_COLUMNS: compare.csv's and history.csv's first seven). */
+void tcell_row_fields(struct csvw *w, const struct tcell *c);
+
 /* The same without repeat: the row a cell's repeats share in compare. */
 void tcell_row_key(const struct tcell *c, char *buf, size_t len);
 

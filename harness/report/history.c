@@ -1,0 +1,459 @@
+/*
+ * latlab history DIR... : the same rows across many campaign trees (one a
+ * night, or one per kernel version), in campaign time or kernel release
+ * order — a max / p99.99 trend line per row and OSADL's waterfall of
+ * histograms, with the trees listed. A tree that has none of the rows the
+ * others share is named, never silently dropped.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exitcodes.h"
+#include "files.h"
+#include "html.h"
+#include "log.h"
+#include "plot.h"
+#include "report.h"
+#include "results.h"
+#include "tree.h"
+#include "verdict.h"
+
+#define US(ns) ((double)(ns) / 1000.0)
+
+/* A kernel variant on a host in one tree: a point of every row's history. */
+struct point {
+	int tree;
+	const struct tcell *first;	/* its kernel, host, release */
+	char started[32];		/* its first measured cell's start (cell.ini) */
+	char label[512];
+};
+
+/* A row (a cell's axes without kernel and repeat) that two trees or more share. */
+struct hrow {
+	char key[512];
+	const struct tcell *any;
+};
+
+struct history {
+	const struct history_opts *o;
+	struct tree *t;
+	int ntrees;
+	struct point *pt;
+	int npt;
+	struct hrow *row;
+	int nrow;
+	int *shares;		/* per tree: rows it has of those shared */
+	struct plotter plot;
+	char out[PATH_MAX];
+};
+
+static int same_side(const struct tcell *a, const struct tcell *b)
+{
+	return !strcmp(a->kernel, b->kernel) && !strcmp(a->host, b->host) &&
+	       !strcmp(a->release, b->release);
+}
+
+/* The points: every kernel variant and host of every tree that shares a row, with when it ran. */
+static int find_points(struct history *h)
+{
+	for (int k = 0; k < h->ntrees; k++)
+		for (int i = 0; h->shares[k] && i < h->t[k].n; i++) {
+			const struct tcell *c = &h->t[k].cell[i];
+			int j;
+
+			if (!c->measured)
+				continue;
+			for (j = 0; j < h->npt; j++)
+				if (h->pt[j].tree == k && same_side(h->pt[j].first, c))
+					break;
+			if (j < h->npt)
+				continue;
+			struct point *p = realloc(h->pt, (size_t)(h->npt + 1) * sizeof(*p));
+
+			if (!p)
+				return -ENOMEM;
+			h->pt = p;
+			p = &h->pt[h->npt++];
+			memset(p, 0, sizeof(*p));
+			p->tree = k;
+			p->first = c;
+			char path[sizeof(c->dir) + 16];
+
+			snprintf(path, sizeof(path), "%s/cell.ini", c->dir);
+			file_ini_value(path, "cell", "started", p->started, sizeof(p->started));
+			snprintf(p->label, sizeof(p->label), "%s %s@%s:%s %.10s",
+				 h->t[k].campaign, c->kernel, c->host, c->release, p->started);
+		}
+	return 0;
+}
+
+static const struct history_opts *sort_opts;
+
+/* Campaign time (ISO 8601 sorts as text), or kernel release (version order) first. */
+static int by_order(const void *a, const void *b)
+{
+	const struct point *x = a, *y = b;
+	int d = 0;
+
+	if (sort_opts->by_release)
+		d = strverscmp(x->first->release, y->first->release);
+	if (d == 0)
+		d = strcmp(x->started, y->started);
+	return d ? d : x->tree - y->tree;
+}
+
+/* The runs of row `key` at point p, into runs (the caller's, big enough). */
+static int runs_at(const struct history *h, const char *key, const struct point *p,
+		   const struct tcell **runs)
+{
+	const struct tree *t = &h->t[p->tree];
+	char k[512];
+	int n = 0;
+
+	for (int i = 0; i < t->n; i++) {
+		const struct tcell *c = &t->cell[i];
+
+		if (!c->measured || !same_side(c, p->first))
+			continue;
+		tcell_row_key(c, k, sizeof(k));
+		if (!strcmp(k, key))
+			runs[n++] = c;
+	}
+	return n;
+}
+
+/* The rows two trees or more have; per tree, how many of them it has. */
+static int find_rows(struct history *h)
+{
+	char key[512];
+
+	h->shares = calloc((size_t)(h->ntrees > 0 ? h->ntrees : 1), sizeof(*h->shares));
+	if (!h->shares)
+		return -ENOMEM;
+	for (int k = 0; k < h->ntrees; k++)
+		for (int i = 0; i < h->t[k].n; i++) {
+			const struct tcell *c = &h->t[k].cell[i];
+			int j, trees = 0;
+
+			if (!c->measured)
+				continue;
+			tcell_row_key(c, key, sizeof(key));
+			for (j = 0; j < h->nrow && strcmp(h->row[j].key, key); j++)
+				;
+			if (j < h->nrow)
+				continue;
+			/* in how many trees? */
+			for (int m = 0; m < h->ntrees; m++) {
+				char other[512];
+				int has = 0;
+
+				for (int x = 0; x < h->t[m].n && !has; x++) {
+					if (!h->t[m].cell[x].measured)
+						continue;
+					tcell_row_key(&h->t[m].cell[x], other, sizeof(other));
+					has = !strcmp(other, key);
+				}
+				trees += has;
+			}
+			if (trees < 2)
+				continue;
+			struct hrow *r = realloc(h->row, (size_t)(h->nrow + 1) * sizeof(*r));
+
+			if (!r)
+				return -ENOMEM;
+			h->row = r;
+			snprintf(r[h->nrow].key, sizeof(r[0].key), "%s", key);
+			r[h->nrow++].any = c;
+		}
+	for (int k = 0; k < h->ntrees; k++)
+		for (int j = 0; j < h->nrow; j++) {
+			int has = 0;
+
+			for (int i = 0; i < h->t[k].n && !has; i++) {
+				if (!h->t[k].cell[i].measured)
+					continue;
+				tcell_row_key(&h->t[k].cell[i], key, sizeof(key));
+				has = !strcmp(key, h->row[j].key);
+			}
+			h->shares[k] += has;
+		}
+	return 0;
+}
+
+static void row_title(const struct tcell *t, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s, %s, threads %s, affinity %s, %.0f µs, priority %lld, size %lld",
+		 t->load, t->workload, t->threads, t->affinity, US(t->interval),
+		 (long long)t->priority, (long long)t->size);
+}
+
+struct row_files {
+	const struct history *h;
+	int row;
+	const struct tcell **runs;
+};
+
+/* fig/trend-R.csv: per point its n, median max with the range, median p99.99 (µs). */
+static void fill_trend(FILE *fp, void *arg)
+{
+	const struct row_files *f = arg;
+	struct csvw w = { .fp = fp };
+
+	csvw_header(&w, "point,label,n,max_median_us,max_lo_us,max_hi_us,p99.99_median_us");
+	for (int p = 0; p < f->h->npt; p++) {
+		struct side_runs sr = { f->runs, runs_at(f->h, f->h->row[f->row].key,
+							  &f->h->pt[p], f->runs), METRIC_WAKEUP };
+		struct side_summary s;
+
+		if (!sr.n)
+			continue;
+		verdict_summary(&sr, &s);
+		csvw_int(&w, p);
+		csvw_str(&w, f->h->pt[p].label);
+		csvw_int(&w, sr.n);
+		csvw_num(&w, US(s.max_med), 3);
+		csvw_num(&w, US(s.max_lo), 3);
+		csvw_num(&w, US(s.max_hi), 3);
+		csvw_num(&w, US(s.p9999_med), 3);
+		csvw_end(&w);
+	}
+}
+
+/*
+ * fig/waterfall-R.dat: per point its runs' wake-up histograms merged, a
+ * block each (blank-line separated, for splot): point, latency (µs, the
+ * bucket's lower edge), count.
+ */
+static void fill_waterfall(FILE *fp, void *arg)
+{
+	const struct row_files *f = arg;
+	struct hist *m = malloc(sizeof(*m));
+
+	if (!m)
+		return;
+	fputs("# point latency_us count\n", fp);
+	for (int p = 0; p < f->h->npt; p++) {
+		int n = runs_at(f->h, f->h->row[f->row].key, &f->h->pt[p], f->runs);
+
+		if (!n)
+			continue;
+		hist_init(m);
+		for (int i = 0; i < n; i++)
+			hist_merge(m, f->runs[i]->wakeup);
+		for (int b = 0; b < HIST_BUCKETS; b++) {
+			int64_t lo, hi;
+
+			if (!m->bucket[b])
+				continue;
+			hist_bucket_range(b, &lo, &hi);
+			fprintf(fp, "%d %.3f %llu\n", p, US(lo > 0 ? lo : 1),
+				(unsigned long long)m->bucket[b]);
+		}
+		fputs("\n\n", fp);
+	}
+	free(m);
+}
+
+static void fill_csv(FILE *fp, void *arg)
+{
+	const struct history *h = arg;
+	struct csvw w = { .fp = fp };
+	const struct tcell **runs = NULL;
+	int most = 0;
+
+	for (int k = 0; k < h->ntrees; k++)
+		most = h->t[k].n > most ? h->t[k].n : most;
+	runs = calloc((size_t)most + 1, sizeof(*runs));
+	if (!runs)
+		return;
+	csvw_header(&w, HISTORY_COLUMNS);
+	for (int r = 0; r < h->nrow; r++) {
+		const struct tcell *t = h->row[r].any;
+
+		for (int p = 0; p < h->npt; p++) {
+			struct side_runs sr = { runs, runs_at(h, h->row[r].key, &h->pt[p], runs),
+						METRIC_WAKEUP };
+			struct side_summary s;
+
+			if (!sr.n)
+				continue;
+			verdict_summary(&sr, &s);
+			tcell_row_fields(&w, t);
+			csvw_int(&w, p);
+			csvw_str(&w, h->t[h->pt[p].tree].dir);
+			csvw_str(&w, h->pt[p].first->kernel);
+			csvw_str(&w, h->pt[p].first->host);
+			csvw_str(&w, h->pt[p].first->release);
+			csvw_str(&w, h->pt[p].started);
+			csvw_int(&w, sr.n);
+			csvw_num(&w, s.max_med, 0);
+			csvw_num(&w, s.max_lo, 0);
+			csvw_num(&w, s.max_hi, 0);
+			csvw_num(&w, s.p9999_med, 0);
+			csvw_end(&w);
+		}
+	}
+	free(runs);
+}
+
+static void fill_page(FILE *fp, void *arg)
+{
+	const struct history *h = arg;
+	char title[1024];
+
+	html_head(fp, "latlab history");
+	fputs("<h1>latlab history</h1>\n<h2>Trees</h2>\n<p>In ", fp);
+	fputs(h->o->by_release ? "kernel release order (then campaign time)" :
+	      "campaign time order (each kernel variant's first measured cell)", fp);
+	fputs("; every number is in <a href=\"history.csv\">history.csv</a>.</p>\n<ol start=\"0\">\n", fp);
+	for (int p = 0; p < h->npt; p++) {
+		fputs("<li>", fp);
+		html_text(fp, h->pt[p].label);
+		fputs(": ", fp);
+		html_text(fp, h->t[h->pt[p].tree].dir);
+		fputs("</li>\n", fp);
+	}
+	fputs("</ol>\n", fp);
+	for (int k = 0; k < h->ntrees; k++)
+		if (!h->shares[k]) {
+			fputs("<p class=\"warn\">", fp);
+			html_printf(fp, "%s (campaign %s) has none of the rows the other trees share: left out.",
+				    h->t[k].dir, h->t[k].campaign);
+			fputs("</p>\n", fp);
+		}
+	for (int k = 0; k < h->ntrees; k++)
+		html_damaged(fp, &h->t[k]);
+	for (int r = 0; r < h->nrow; r++) {
+		row_title(h->row[r].any, title, sizeof(title));
+		fputs("<h2>", fp);
+		html_text(fp, title);
+		fputs("</h2>\n", fp);
+		fprintf(fp, "<figure><img src=\"fig/trend-%d.png\" alt=\"trend %d\"><figcaption>"
+			"The median of the runs' wake-up maxima (with their range) and of their p99.99, "
+			"point by point (the list above). <a href=\"fig/trend-%d.svg\">SVG</a>, "
+			"<a href=\"fig/trend-%d.csv\">data</a></figcaption></figure>\n", r, r, r, r);
+		fprintf(fp, "<figure><img src=\"fig/waterfall-%d.png\" alt=\"waterfall %d\"><figcaption>"
+			"The wake-up histograms, point by point, its runs merged (OSADL's waterfall). "
+			"<a href=\"fig/waterfall-%d.svg\">SVG</a></figcaption></figure>\n", r, r, r);
+	}
+	html_foot(fp);
+}
+
+/* Each row's trend and waterfall: data files, then queued figures. */
+static int figures(struct history *h, char *err, size_t errlen)
+{
+	char dir[PATH_MAX + 16], name[64], path[PATH_MAX + 80], vars[4 * PATH_MAX],
+		title[1200], rowt[1024];
+	const struct tcell **runs;
+	int most = 0, rc = 0;
+
+	for (int k = 0; k < h->ntrees; k++)
+		most = h->t[k].n > most ? h->t[k].n : most;
+	runs = calloc((size_t)most + 1, sizeof(*runs));
+	if (!runs)
+		return -ENOMEM;
+	snprintf(dir, sizeof(dir), "%s/fig", h->out);
+	for (int r = 0; rc == 0 && r < h->nrow; r++) {
+		struct row_files f = { h, r, runs };
+
+		row_title(h->row[r].any, rowt, sizeof(rowt));
+		for (int kind = 0; rc == 0 && kind < 2; kind++) {
+			snprintf(name, sizeof(name), kind ? "waterfall-%d.dat" : "trend-%d.csv", r);
+			rc = afile_write(dir, name, kind ? fill_waterfall : fill_trend, &f);
+			if (rc) {
+				snprintf(err, errlen, "%s/%s: %s", dir, name, strerror(-rc));
+				break;
+			}
+			vars[0] = '\0';
+			snprintf(path, sizeof(path), "%s/%s", dir, name);
+			plot_var(vars, sizeof(vars), "in", path);
+			snprintf(title, sizeof(title), "%s — %s", rowt,
+				 kind ? "wake-up histograms, point by point" :
+					"wake-up latency, point by point");
+			plot_var(vars, sizeof(vars), "title", title);
+			snprintf(path, sizeof(path), "%s/%s-%d", dir, kind ? "waterfall" : "trend", r);
+			rc = plot_render(&h->plot, kind ? "waterfall.gp" : "trend.gp", path, vars,
+					 err, errlen);
+		}
+	}
+	free(runs);
+	return rc ? rc : plot_flush(&h->plot, err, errlen);
+}
+
+int history_run(const char *const *dirs, int n, const struct history_opts *o)
+{
+	struct history h = { .o = o };
+	char err[8192] = "", path[PATH_MAX + 16];
+	int status = EXIT_RUNTIME, rc, damaged = 0;
+
+	h.t = calloc((size_t)n, sizeof(*h.t));
+	if (!h.t) {
+		log_error("out of memory");
+		return EXIT_RUNTIME;
+	}
+	for (int i = 0; i < n; i++) {
+		rc = tree_read(&h.t[i], dirs[i], err, sizeof(err));
+		if (rc) {
+			log_error("%s", err);
+			status = rc == -ENOENT || rc == -ENOTDIR ? EXIT_USAGE : EXIT_RUNTIME;
+			goto out;
+		}
+		h.ntrees++;
+		damaged += tree_log_damaged(&h.t[i]);
+	}
+	if (n < 2) {
+		log_error("history needs two trees or more (a campaign per night, or per kernel)");
+		status = EXIT_USAGE;
+		goto out;
+	}
+	sort_opts = o;
+	if (find_rows(&h) || find_points(&h)) {
+		log_error("out of memory");
+		goto out;
+	}
+	qsort(h.pt, (size_t)h.npt, sizeof(*h.pt), by_order);
+	for (int k = 0; k < h.ntrees; k++)
+		if (!h.shares[k])
+			log_warn("%s (campaign %s) has none of the rows the other trees share: left out",
+				 h.t[k].dir, h.t[k].campaign);
+	if (!h.nrow) {
+		log_error("no row (load, workload, threads, affinity, interval, priority, size) was measured in two of these trees");
+		status = EXIT_USAGE;
+		goto out;
+	}
+	if (plotter_init(&h.plot)) {
+		log_error("the gnuplot scripts (plots/) are not installed beside latlab; set LATLAB_PLOTS");
+		goto out;
+	}
+	h.plot.jobs = o->jobs;
+	snprintf(h.out, sizeof(h.out), "%s", o->out ? o->out : "history");
+	snprintf(path, sizeof(path), "%s/fig", h.out);
+	rc = mkdir_p(path);
+	if (rc)
+		snprintf(err, sizeof(err), "%s: %s", path, strerror(-rc));
+	if (rc == 0)
+		rc = figures(&h, err, sizeof(err));
+	if (rc == 0 && (rc = afile_write(h.out, "history.csv", fill_csv, &h)) != 0)
+		snprintf(err, sizeof(err), "%s/history.csv: %s", h.out, strerror(-rc));
+	if (rc == 0 && (rc = afile_write(h.out, "index.html", fill_page, &h)) != 0)
+		snprintf(err, sizeof(err), "%s/index.html: %s", h.out, strerror(-rc));
+	if (rc) {
+		log_error("%s", err);
+		goto out;
+	}
+	printf("%s/index.html: %d rows over %d points from %d trees\n", h.out, h.nrow,
+	       h.npt, h.ntrees);
+	status = damaged ? EXIT_RUNTIME : EXIT_PASS;
+out:
+	plotter_free(&h.plot);
+	for (int i = 0; i < h.ntrees; i++)
+		tree_free(&h.t[i]);
+	free(h.t);
+	free(h.pt);
+	free(h.row);
+	free(h.shares);
+	return status;
+}
