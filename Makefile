@@ -39,7 +39,7 @@ endif
 
 DEB_PACKAGES := gcc make pkg-config libinih-dev libcsv-dev libnuma-dev \
 	libjansson-dev libtracefs-dev libtraceevent-dev libcmocka-dev bats rt-tests gnuplot-nox procps \
-	util-linux hostname chromium qemu-system-x86 busybox-static strace
+	util-linux hostname chromium qemu-system-x86 busybox-static strace poppler-utils
 
 COMMON_SRC := $(wildcard common/*.c)
 WORKLOAD_SRC := $(wildcard workloads/*.c)

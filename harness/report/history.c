@@ -331,13 +331,13 @@ static void fill_page(FILE *fp, void *arg)
 		fputs("<h2>", fp);
 		html_text(fp, title);
 		fputs("</h2>\n", fp);
-		fprintf(fp, "<figure><img src=\"fig/trend-%d.png\" alt=\"trend %d\"><figcaption>"
+		fprintf(fp, "<figure><img src=\"fig/trend-%d.svg\" alt=\"trend %d\"><figcaption>"
 			"The median of the runs' wake-up maxima (with their range) and of their p99.99, "
-			"point by point (the list above). <a href=\"fig/trend-%d.svg\">SVG</a>, "
+			"point by point (the list above). <a href=\"fig/trend-%d.png\">PNG</a>, "
 			"<a href=\"fig/trend-%d.csv\">data</a></figcaption></figure>\n", r, r, r, r);
-		fprintf(fp, "<figure><img src=\"fig/waterfall-%d.png\" alt=\"waterfall %d\"><figcaption>"
+		fprintf(fp, "<figure><img src=\"fig/waterfall-%d.svg\" alt=\"waterfall %d\"><figcaption>"
 			"The wake-up histograms, point by point, its runs merged (OSADL's waterfall). "
-			"<a href=\"fig/waterfall-%d.svg\">SVG</a></figcaption></figure>\n", r, r, r);
+			"<a href=\"fig/waterfall-%d.png\">PNG</a></figcaption></figure>\n", r, r, r);
 	}
 	html_foot(fp);
 }

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <time.h>
 
@@ -1103,20 +1104,23 @@ static void html_figures(FILE *fp, const struct report *r, int pdf, int cell,
 	int shown = 0;
 
 	fputs("<h2>Figures</h2>\n", fp);
+	if (pdf && cell < 0)
+		fputs("<p>Every figure of the report, these and each cell's, in one file: "
+		      "<a href=\"report.pdf\">report.pdf</a>.</p>\n", fp);
 	for (int i = 0; i < r->nfig; i++) {
 		const struct figure *f = &r->fig[i];
 
 		if (f->cell != cell)
 			continue;
 		fputs("<figure><img src=\"", fp);
-		html_printf(fp, "%s%s.png", up, f->base);
+		html_printf(fp, "%s%s.svg", up, f->base);
 		fputs("\" alt=\"", fp);
 		html_text(fp, f->caption);
 		fputs("\"><figcaption>", fp);
 		html_text(fp, f->caption);
 		fputs(" <a href=\"", fp);
-		html_printf(fp, "%s%s.svg", up, f->base);
-		fputs("\">SVG</a>", fp);
+		html_printf(fp, "%s%s.png", up, f->base);
+		fputs("\">PNG</a>", fp);
 		if (pdf) {
 			fputs(" <a href=\"", fp);
 			html_printf(fp, "%s%s.pdf", up, f->base);
@@ -1334,6 +1338,59 @@ static void fill_cell_page(FILE *fp, void *arg)
 	html_foot(fp);
 }
 
+/*
+ * --pdf: every figure's PDF, the index's then each cell's in page order,
+ * as one report/report.pdf (poppler's pdfunite) for a paper's appendix.
+ * 0, or -errno / -EIO with err.
+ */
+static int one_pdf(const struct report *r, char *err, size_t errlen)
+{
+	char **argv = calloc((size_t)r->nfig + 3, sizeof(*argv)), out[PATH_MAX + 32];
+	int n = 0, rc = -ENOMEM, status;
+
+	if (!argv)
+		goto out;
+	argv[n++] = "pdfunite";
+	for (int cell = -1; cell < r->t.n; cell++)
+		for (int i = 0; i < r->nfig; i++)
+			if (r->fig[i].cell == cell &&
+			    asprintf(&argv[n++], "%s/%s.pdf", r->out, r->fig[i].base) < 0) {
+				argv[--n] = NULL;
+				goto out;
+			}
+	snprintf(out, sizeof(out), "%s/report.pdf", r->out);
+	argv[n] = out;
+	if (n == 1) {	/* nothing drawn */
+		rc = 0;
+		goto out;
+	}
+	pid_t pid = fork();
+
+	if (pid < 0) {
+		rc = -errno;
+		goto out;
+	}
+	if (pid == 0) {
+		execvp("pdfunite", argv);
+		fprintf(stderr, "latlab: error: cannot run pdfunite: %s (install poppler-utils)\n",
+			strerror(errno));
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	rc = WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -EIO;
+	if (rc)
+		snprintf(err, errlen, "%s: pdfunite failed (exit %d)", out,
+			 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+out:
+	for (int i = 1; argv && argv[i] && argv[i] != out; i++)
+		free(argv[i]);
+	free(argv);
+	if (rc == -ENOMEM)
+		snprintf(err, errlen, "out of memory");
+	return rc;
+}
+
 /* Every cell's page in report/cells/. 0, or -errno with err. */
 static int cell_pages(struct report *r, int pdf, char *err, size_t errlen)
 {
@@ -1390,6 +1447,8 @@ int report_run(const char *dir, int pdf, int jobs, int quiet)
 		rc = plot_flush(&r.plot, err, sizeof(err));
 	if (rc == 0)
 		rc = cell_pages(&r, pdf, err, sizeof(err));
+	if (rc == 0 && pdf)
+		rc = one_pdf(&r, err, sizeof(err));
 	if (rc == 0) {
 		struct page pg = { &r, pdf };
 

@@ -45,7 +45,7 @@ EOC
 	H="$WORK/h/index.html"
 	grep -q "<li>n1 running@$(hostname):$(uname -r) " "$H"
 	grep -q "has none of the rows the other trees share: left out" "$H"
-	grep -q '<img src="fig/waterfall-0.png"' "$H"
+	grep -q '<img src="fig/waterfall-0.svg"' "$H"
 	# by kernel release: one release here, so campaign time decides
 	run timeout 120 "$LATLAB" history "$WORK/out/n3" "$WORK/out/n1" -o "$WORK/h2" --by release --jobs 1
 	[ "$status" -eq 0 ] || { echo "$output"; false; }

@@ -49,7 +49,7 @@ browse() {
 	grep -q "href=\"../$(hostname)/$(uname -r)/0000-none-timer-t2-a0-1/summary.csv\"" "$R/index.html"
 	P="$R/cells/0000-none-timer-t2-a0-1.html"
 	[ "$(grep -c '<img src="../fig/' "$P")" -eq 2 ]
-	grep -q '<img src="../fig/hist-0000-none-timer-t2-a0-1.png"' "$P"
+	grep -q '<img src="../fig/hist-0000-none-timer-t2-a0-1.svg"' "$P"
 	grep -q "href=\"../../$(hostname)/$(uname -r)/0000-none-timer-t2-a0-1/log.txt\"" "$P"
 	grep -q '<h2>log.txt</h2>' "$P" && grep -q 'href="../index.html"' "$P"
 	[ "$(ls "$R/cells" | wc -l)" -eq 2 ]
@@ -75,6 +75,11 @@ browse() {
 	is_png "$WORK/stock/report/fig/hist-0000-none-timer-t1-aspread-1.png"
 	[ "$(head -c 4 "$WORK/stock/report/fig/summary.pdf")" = "%PDF" ]
 	grep -q 'href="fig/summary.pdf"' "$WORK/stock/report/index.html"
+	# and the whole report in one PDF: a page per figure, the index's first
+	[ "$(head -c 4 "$WORK/stock/report/report.pdf")" = "%PDF" ]
+	n=$(ls "$WORK/stock/report/fig/"*.pdf | wc -l)
+	[ "$(pdfinfo "$WORK/stock/report/report.pdf" | awk '/^Pages:/ { print $2 }')" -eq "$n" ]
+	grep -q 'href="report.pdf"' "$WORK/stock/report/index.html"
 }
 
 @test "report in headless Chromium: every image loads, no console error" {
@@ -92,7 +97,7 @@ browse() {
 	ok=$(sed -n 's/.*data-figures-loaded="\([0-9]*\)".*/\1/p' <<<"$dom")
 	[ -n "$n" ] && [ "$n" -eq 2 ] && [ "$ok" -eq "$n" ] || { echo "cell page: figures $n loaded $ok"; false; }
 	# a missing figure is noticed
-	rm "$WORK/stock/report/fig/tail.png"
+	rm "$WORK/stock/report/fig/tail.svg"
 	dom=$(browse "$WORK/stock/report/index.html")
 	ok=$(sed -n 's/.*data-figures-loaded="\([0-9]*\)".*/\1/p' <<<"$dom")
 	[ "$ok" -eq 1 ]
@@ -332,15 +337,19 @@ EOC
 	# VM alone reaches 2-3 ms now and then): one per burst, 2 or 3 s apart
 	late=$(awk -F, '$3 == "wakeup" && $5 >= 4000000 && $7 > 0 { print $1 }' "$T" | sort -un | tr '\n' ' ')
 	echo "windows with a late wake-up: $late"
+	# (a window of this VM's own noise may come in between: no burst is
+	# missing, and most steps are the period's)
 	n=$(wc -w <<<"$late")
-	[ "$n" -ge 3 ] && [ "$n" -le 5 ] || false
-	awk -v l="$late" 'BEGIN { n = split(l, w, " "); for (i = 2; i <= n; i++) if (w[i] - w[i-1] < 2 || w[i] - w[i-1] > 3) exit 1 }'
+	[ "$n" -ge 3 ] && [ "$n" -le 6 ] || false
+	awk -v l="$late" 'BEGIN { n = split(l, w, " ")
+		for (i = 2; i <= n; i++) { d = w[i] - w[i-1]; if (d > 3) exit 1; p += d >= 2 }
+		exit !(p >= 2) }'
 	# the bins: half powers of two from 1 µs, [lo, hi)
 	grep -q ',wakeup,21,1024000,1448155,' "$T" || awk -F, '$4 == 21 && ($5 != 1024000 || $6 != 1448155) { exit 1 }' "$T"
 	run timeout 60 "$LATLAB" report "$WORK/out/t" -q
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
 	is_png "$WORK/out/t/report/fig/timeline-0000-hog-timer-t1-a1-1.png"
-	grep -q '<img src="../fig/timeline-0000-hog-timer-t1-a1-1.png"' "$WORK/out/t/report/cells/0000-hog-timer-t1-a1-1.html"
+	grep -q '<img src="../fig/timeline-0000-hog-timer-t1-a1-1.svg"' "$WORK/out/t/report/cells/0000-hog-timer-t1-a1-1.html"
 	# a window that is not whole seconds is refused; 0s writes none
 	sed -i 's/^timeline = 1s/timeline = 1500ms/' c.ini
 	run "$LATLAB" plan c.ini
