@@ -1,9 +1,14 @@
 # Shared by every figure script (loaded with `load lib`).
 # Variables: out (output path), fmt = 'png' | 'svg' | 'pdf' (default png).
 if (!exists("fmt")) fmt = 'png'
-if (fmt eq 'png') set terminal pngcairo size 1000,560 enhanced font 'Sans,10'
-if (fmt eq 'svg') set terminal svg size 1000,560 dynamic enhanced font 'Sans,10'
-if (fmt eq 'pdf') set terminal pdfcairo size 10in,5.6in enhanced font 'Sans,10'
+# each format's terminal, by name: latlab draws a figure once, in SVG, and
+# then `eval term_png; set output ...; replot` for the other formats
+term_png = "set terminal pngcairo size 1000,560 enhanced font 'Sans,10'"
+term_svg = "set terminal svg size 1000,560 dynamic enhanced font 'Sans,10'"
+term_pdf = "set terminal pdfcairo size 10in,5.6in enhanced font 'Sans,10'"
+if (fmt eq 'png') eval term_png
+if (fmt eq 'svg') eval term_svg
+if (fmt eq 'pdf') eval term_pdf
 set output out
 set datafile separator ","
 # one palette for every figure (Okabe and Ito's, told apart with colour

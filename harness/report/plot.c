@@ -221,7 +221,7 @@ static void gnuplot_stop(struct gnuplot *g)
 /* Send figure j: every format from a fresh session, then the marker. */
 static int gnuplot_send(struct plotter *p, struct gnuplot *g, int j)
 {
-	static const char *const fmts[] = { "png", "svg", "pdf" };
+	static const char *const fmts[] = { "png", "pdf" };
 	const struct plot_job *q = &p->queue[j];
 	char *text = NULL;
 	size_t len = 0;
@@ -230,10 +230,13 @@ static int gnuplot_send(struct plotter *p, struct gnuplot *g, int j)
 
 	if (!fp)
 		return -ENOMEM;
-	for (int f = 0; f < (p->pdf ? 3 : 2); f++)
-		fprintf(fp, "reset session\n%s out='%s.%s'; fmt='%s'; lib='%s/common.gp'\n"
-			"load '%s/%s'\nunset output\n", q->vars, q->outbase, fmts[f],
-			fmts[f], p->dir, p->dir, q->script);
+	/* drawn once (SVG); the other formats replot it: the data is read once */
+	fprintf(fp, "reset session\n%s out='%s.svg'; fmt='svg'; lib='%s/common.gp'\n"
+		"load '%s/%s'\nunset output\n", q->vars, q->outbase, p->dir, p->dir,
+		q->script);
+	for (int f = 0; f < (p->pdf ? 2 : 1); f++)
+		fprintf(fp, "eval term_%s\nset output '%s.%s'\nreplot\nunset output\n",
+			fmts[f], q->outbase, fmts[f]);
 	fprintf(fp, "print '" MARKER "'\n");
 	fclose(fp);
 	for (size_t off = 0; off < len;) {

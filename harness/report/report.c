@@ -1403,7 +1403,7 @@ static int cell_pages(struct report *r, int pdf, char *err, size_t errlen)
 		struct cell_page pg = { r, i, pdf };
 
 		snprintf(name, sizeof(name), "%.150s.html", r->t.cell[i].id);
-		rc = afile_write(dir, name, fill_cell_page, &pg);
+		rc = afile_write_derived(dir, name, fill_cell_page, &pg);
 	}
 	if (rc)
 		snprintf(err, errlen, "%s: %s", dir, strerror(-rc));

@@ -19,6 +19,7 @@ int afile_open(struct afile *af, const char *path)
 		return -ENAMETOOLONG;
 	snprintf(af->path, sizeof(af->path), "%s", path);
 	snprintf(af->tmp, sizeof(af->tmp), "%s.tmp.%d", path, (int)getpid());
+	af->derived = 0;
 	/* O_NOFOLLOW: never write through a planted symlink */
 	fd = open(af->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC |
 		  O_NOFOLLOW, 0644);
@@ -56,7 +57,7 @@ int afile_commit(struct afile *af)
 
 	if (fflush(af->fp) != 0 || ferror(af->fp))
 		rc = -(errno ? errno : EIO);
-	if (rc == 0 && fsync(fileno(af->fp)) != 0)
+	if (rc == 0 && !af->derived && fsync(fileno(af->fp)) != 0)
 		rc = -errno;
 	if (fclose(af->fp) != 0 && rc == 0)
 		rc = -errno;
@@ -67,7 +68,7 @@ int afile_commit(struct afile *af)
 		unlink(af->tmp);
 		return rc;
 	}
-	return fsync_dir(af->path);
+	return af->derived ? 0 : fsync_dir(af->path);
 }
 
 void afile_abort(struct afile *af)
@@ -78,8 +79,8 @@ void afile_abort(struct afile *af)
 	unlink(af->tmp);
 }
 
-int afile_write(const char *dir, const char *name,
-		void (*fill)(FILE *fp, void *arg), void *arg)
+static int write_file(const char *dir, const char *name,
+		      void (*fill)(FILE *fp, void *arg), void *arg, int derived)
 {
 	char path[PATH_MAX];
 	struct afile af;
@@ -91,8 +92,21 @@ int afile_write(const char *dir, const char *name,
 	rc = afile_open(&af, path);
 	if (rc)
 		return rc;
+	af.derived = derived;
 	fill(af.fp, arg);
 	return afile_commit(&af);
+}
+
+int afile_write(const char *dir, const char *name,
+		void (*fill)(FILE *fp, void *arg), void *arg)
+{
+	return write_file(dir, name, fill, arg, 0);
+}
+
+int afile_write_derived(const char *dir, const char *name,
+			void (*fill)(FILE *fp, void *arg), void *arg)
+{
+	return write_file(dir, name, fill, arg, 1);
 }
 
 int mkdir_p(const char *path)

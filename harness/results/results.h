@@ -14,6 +14,7 @@ struct afile {
 	char path[PATH_MAX];
 	char tmp[PATH_MAX + 32];
 	FILE *fp;
+	int derived;	/* set after afile_open: rename without the fsyncs (see afile_write_derived) */
 };
 
 /* Open PATH.tmp.PID for writing. 0 or -errno. */
@@ -35,6 +36,14 @@ void afile_abort(struct afile *af);
  */
 int afile_write(const char *dir, const char *name,
 		void (*fill)(FILE *fp, void *arg), void *arg);
+
+/*
+ * The same for a file that can be made again from others (a report's
+ * pages): still never half-written under its name, but not fsynced — a
+ * thousand cell pages, two fsyncs each, cost seconds.
+ */
+int afile_write_derived(const char *dir, const char *name,
+			void (*fill)(FILE *fp, void *arg), void *arg);
 
 /* mkdir -p, mode 0755. 0 or -errno. */
 int mkdir_p(const char *path);
