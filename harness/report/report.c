@@ -196,24 +196,35 @@ static int runmax_figures(struct report *r, char *err, size_t errlen)
 	return rc;
 }
 
-static int kernel_index(struct report *r, const char *kernel)
+/*
+ * `word`'s place (from 1) in the blank-separated `list`; when absent, 0,
+ * or with `add` its place at the list's end, -E2BIG when it does not fit:
+ * a list handed to gnuplot is never cut short.
+ */
+static int word_index(char *list, size_t len, const char *word, int add)
 {
-	char word[80];
+	size_t wl = strlen(word), used = strlen(list);
 	int i = 1;
 
-	for (const char *p = r->kernels; *p; i++) {
+	for (const char *p = list; *p; i++) {
 		size_t n = strcspn(p, " ");
 
-		snprintf(word, sizeof(word), "%.*s", (int)n, p);
-		if (strcmp(word, kernel) == 0)
+		if (n == wl && strncmp(p, word, n) == 0)
 			return i;
 		p += n;
 		p += *p == ' ';
 	}
-	size_t used = strlen(r->kernels);
-	snprintf(r->kernels + used, sizeof(r->kernels) - used, "%s%s",
-		 used ? " " : "", kernel);
+	if (!add)
+		return 0;
+	if (used + (used > 0) + wl + 1 > len)
+		return -E2BIG;
+	snprintf(list + used, len - used, "%s%s", used ? " " : "", word);
 	return i;
+}
+
+static int kernel_index(struct report *r, const char *kernel)
+{
+	return word_index(r->kernels, sizeof(r->kernels), kernel, 1);
 }
 
 static int by_load(const void *a, const void *b)
@@ -253,7 +264,14 @@ static int write_cells_summary(struct report *r, const char *path)
 		csvw_int(&w, i);
 		csvw_str(&w, c->id);
 		csvw_str(&w, c->kernel);
-		csvw_int(&w, kernel_index(r, c->kernel));
+		int k = kernel_index(r, c->kernel);
+
+		if (k < 0) {	/* more kernel variants than the legend's list holds */
+			free(sorted);
+			afile_abort(&af);
+			return k;
+		}
+		csvw_int(&w, k);
 		csvw_str(&w, c->load);
 		csvw_str(&w, label);
 		csvw_num(&w, US(hist_percentile(c->wakeup, 50)), 3);
@@ -284,11 +302,9 @@ static int write_sweep(struct report *r, const char *path, char *names,
 			const struct tcell *b = &r->t.cell[j];
 
 			if (b->measured && !strcmp(a->workload, b->workload) &&
-			    a->size != b->size && a->bytes && !strstr(names, a->workload)) {
-				size_t used = strlen(names);
-
-				snprintf(names + used, len - used, "%s%s",
-					 used ? " " : "", a->workload);
+			    a->size != b->size && a->bytes) {
+				if (word_index(names, len, a->workload, 1) < 0)
+					return -E2BIG;
 				break;
 			}
 		}
@@ -303,7 +319,7 @@ static int write_sweep(struct report *r, const char *path, char *names,
 	for (int i = 0; i < r->t.n; i++) {
 		const struct tcell *c = &r->t.cell[i];
 
-		if (!c->measured || !strstr(names, c->workload))
+		if (!c->measured || word_index(names, len, c->workload, 0) <= 0)
 			continue;
 		csvw_str(&w, c->workload);
 		csvw_int(&w, c->size);

@@ -360,3 +360,15 @@ EOC
 	[ "$status" -eq 0 ]
 	[ ! -e "$(cell_dir "$WORK/out/t" '0000-*')/timeline.csv" ]
 }
+
+@test "report: a size sweep of two workloads, one's name inside the other's: both drawn" {
+	quick_config
+	printf '[matrix]\nworkload = dev-read, dev-read-2\nsize = 512, 4096\n[workload.dev-read-2]\ntype = dev-read\n' >>c.ini
+	run timeout 60 "$LATLAB" run c.ini --duration 300ms -q
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	run timeout 60 "$LATLAB" report "$WORK/out/t" -q
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	S="$WORK/out/t/report/sweep.csv"
+	[ "$(col "$S" workload | sort | uniq -c | awk '{ print $2 ":" $1 }' | tr '\n' ' ')" = "dev-read:2 dev-read-2:2 " ] || { cat "$S"; false; }
+	is_png "$WORK/out/t/report/fig/sweep.png"
+}
