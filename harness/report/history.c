@@ -414,7 +414,8 @@ int history_run(const char *const *dirs, int n, const struct history_opts *o)
 		log_error("out of memory");
 		goto out;
 	}
-	qsort(h.pt, (size_t)h.npt, sizeof(*h.pt), by_order);
+	if (h.npt > 1)
+		qsort(h.pt, (size_t)h.npt, sizeof(*h.pt), by_order);
 	for (int k = 0; k < h.ntrees; k++)
 		if (!h.shares[k])
 			log_warn("%s (campaign %s) has none of the rows the other trees share: left out",

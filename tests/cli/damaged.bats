@@ -23,6 +23,7 @@ EOC
 
 # damage: a copy of the tree in $WORK/t, its first cell's dir in $D
 damage() {
+	rm -rf "$WORK/t"	# again in one test: a fresh copy, not one inside the old
 	cp -a "$TREE" "$WORK/t"
 	D=$(cell_dir "$WORK/t" 0000-none-timer-t1-aspread-1)
 }
@@ -167,4 +168,17 @@ EOC
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
 	grep -q '<h2>Spike captures</h2>' "$WORK/t/report/index.html"
 	grep -q '>incomplete</td>' "$WORK/t/report/index.html"
+}
+
+@test "timeline.csv damaged (a count that is not a number, an unknown metric, a missing column): the line is named" {
+	damage
+	[ -s "$D/timeline.csv" ]
+	sed -i '2s/,[0-9]*$/,12x/' "$D/timeline.csv"
+	report_names "$D/timeline.csv:2: count = '12x' is not an integer"
+	damage
+	sed -i '2s/,wakeup,/,latency,/' "$D/timeline.csv"
+	report_names "$D/timeline.csv:2: t_s 0, metric 'latency', bin"
+	damage
+	printf 't_s,thread\n0,0\n' >"$D/timeline.csv"
+	report_names "$D/timeline.csv:1: no column 'metric'"
 }

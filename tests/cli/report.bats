@@ -330,8 +330,9 @@ EOC
 	D=$(cell_dir "$WORK/out/t" '0000-*')
 	T="$D/timeline.csv"
 	[ "$(head -1 "$T")" = "t_s,thread,metric,bin,lo_ns,hi_ns,count" ]
-	# every window holds its second's wake-ups (1 000 at 1 ms, less the overruns)
-	awk -F, '$3 == "wakeup" { n[$1] += $7 } END { for (s = 0; s < 10; s++) if (n[s] < 990 || n[s] > 1000) exit 1 }' "$T" ||
+	# every window holds its second's wake-ups (1 000 at 1 ms, less the
+	# overruns: a burst makes 5; a sanitizer build a few more)
+	awk -F, '$3 == "wakeup" { n[$1] += $7 } END { for (s = 0; s < 10; s++) if (n[s] < 950 || n[s] > 1000) exit 1 }' "$T" ||
 		{ cat "$T"; false; }
 	# the windows with a wake-up of 4 ms or more (the bursts are 5 ms; this
 	# VM alone reaches 2-3 ms now and then): one per burst, 2 or 3 s apart

@@ -56,6 +56,7 @@ int fuzz_tree(const uint8_t *data, size_t size)
 	static const char *const files[] = {
 		"cells.csv", CELL "/summary.csv", CELL "/hist.csv", CELL "/load.csv",
 		CELL "/series.csv", CELL "/spikes.csv", CELL "/interference.csv",
+		CELL "/timeline.csv",
 	};
 	enum { NFILES = sizeof(files) / sizeof(files[0]) };
 	static char dir[64];
@@ -81,7 +82,7 @@ int fuzz_tree(const uint8_t *data, size_t size)
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	snprintf(saved, sizeof(saved), "%s.orig", path);
-	had = access(path, F_OK) == 0;	/* spikes.csv, interference.csv: added */
+	had = access(path, F_OK) == 0;	/* spikes, interference, timeline.csv: added */
 	if (had && access(saved, F_OK) != 0 && rename(path, saved) != 0)
 		abort();
 	write_file(path, data + 1, size - 1);
