@@ -134,3 +134,10 @@ EOC
 	done
 	[ -z "$missing" ] || { echo "not documented:$missing"; false; }
 }
+
+@test "every example config in configs/ is accepted by latlab plan" {
+	for c in "$BATS_TEST_DIRNAME"/../../configs/*.ini; do
+		run "$LATLAB" plan "$c"
+		[ "$status" -eq 0 ] || { echo "$c: $output"; false; }
+	done
+}
