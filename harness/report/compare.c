@@ -195,13 +195,6 @@ static const struct tcell *any_run(const struct cmp *c, const struct row *r)
 	return NULL;
 }
 
-static void row_title(const struct tcell *t, char *buf, size_t len)
-{
-	snprintf(buf, len, "%s, %s, threads %s, affinity %s, %.0f µs, priority %lld, size %lld",
-		 t->load, t->workload, t->threads, t->affinity, US(t->interval),
-		 (long long)t->priority, (long long)t->size);
-}
-
 /* The sides of the row that are not the baseline's. */
 static int is_baseline(const struct cmp *c, int s)
 {
@@ -365,7 +358,7 @@ static void html_rows(FILE *fp, const struct cmp *c)
 
 		if (row->sides < 2)
 			continue;
-		row_title(any_run(c, row), title, sizeof(title));
+		tcell_row_title(any_run(c, row), title, sizeof(title));
 		fputs("<tr><td class=\"l\">", fp);
 		html_text(fp, title);
 		fputs("</td>", fp);
@@ -409,7 +402,7 @@ static void html_exceed(FILE *fp, const struct cmp *c)
 
 		if (row->sides < 2)
 			continue;
-		row_title(any_run(c, row), title, sizeof(title));
+		tcell_row_title(any_run(c, row), title, sizeof(title));
 		for (int k = 0; k < row->nover; k++) {
 			fputs("<tr><td class=\"l\">", fp);
 			if (k == 0)
@@ -461,7 +454,7 @@ static void html_baseline(FILE *fp, const struct cmp *c)
 		const struct pair_verdict *v = &p->v;
 		char title[1024];
 
-		row_title(any_run(c, &c->rows[p->row]), title, sizeof(title));
+		tcell_row_title(any_run(c, &c->rows[p->row]), title, sizeof(title));
 		fprintf(fp, "<tr class=\"%s\"><td class=\"l\">", p->which >= 0 ? "fail" : "ok");
 		html_text(fp, title);
 		fputs("</td><td class=\"l\">", fp);
@@ -626,7 +619,7 @@ static void fill_junit(FILE *fp, void *arg)
 	for (const struct pair *p = c->judged; p < c->judged + c->njudged; p++) {
 		char title[1024], text[1200];
 
-		row_title(any_run(c, &c->rows[p->row]), title, sizeof(title));
+		tcell_row_title(any_run(c, &c->rows[p->row]), title, sizeof(title));
 		fputs("  <testcase classname=\"", fp);
 		html_text(fp, c->label[p->a]);
 		fputs("\" name=\"", fp);
@@ -649,7 +642,7 @@ static void print_verdicts(const struct cmp *c)
 	for (const struct pair *p = c->pairs; p < c->pairs + c->npairs; p++) {
 		char title[1024], text[1200];
 
-		row_title(any_run(c, &c->rows[p->row]), title, sizeof(title));
+		tcell_row_title(any_run(c, &c->rows[p->row]), title, sizeof(title));
 		verdict_text(&p->v, c->label[p->a], c->label[p->b], text, sizeof(text));
 		printf("%s: %s\n", title, text);
 		if (p->has_noise) {
@@ -668,7 +661,7 @@ static void print_regressions(const struct cmp *c)
 
 		if (p->which < 0)
 			continue;
-		row_title(any_run(c, &c->rows[p->row]), title, sizeof(title));
+		tcell_row_title(any_run(c, &c->rows[p->row]), title, sizeof(title));
 		log_error("regression: %s on %s: %s %.2fx [%.2fx, %.2fx] the baseline's (%s), beyond %.0f %%",
 			  title, c->label[p->a], p->which ? "p99.99" : "max", r->ratio,
 			  r->lo, r->hi, c->label[p->b], 100 * c->o->tolerance);

@@ -50,12 +50,6 @@ struct history {
 	char out[PATH_MAX];
 };
 
-static int same_side(const struct tcell *a, const struct tcell *b)
-{
-	return !strcmp(a->kernel, b->kernel) && !strcmp(a->host, b->host) &&
-	       !strcmp(a->release, b->release);
-}
-
 /* The points: every kernel variant and host of every tree that shares a row, with when it ran. */
 static int find_points(struct history *h)
 {
@@ -67,7 +61,7 @@ static int find_points(struct history *h)
 			if (!c->measured)
 				continue;
 			for (j = 0; j < h->npt; j++)
-				if (h->pt[j].tree == k && same_side(h->pt[j].first, c))
+				if (h->pt[j].tree == k && tcell_same_side(h->pt[j].first, c))
 					break;
 			if (j < h->npt)
 				continue;
@@ -116,7 +110,7 @@ static int runs_at(const struct history *h, const char *key, const struct point 
 	for (int i = 0; i < t->n; i++) {
 		const struct tcell *c = &t->cell[i];
 
-		if (!c->measured || !same_side(c, p->first))
+		if (!c->measured || !tcell_same_side(c, p->first))
 			continue;
 		tcell_row_key(c, k, sizeof(k));
 		if (!strcmp(k, key))
@@ -181,13 +175,6 @@ static int find_rows(struct history *h)
 			h->shares[k] += has;
 		}
 	return 0;
-}
-
-static void row_title(const struct tcell *t, char *buf, size_t len)
-{
-	snprintf(buf, len, "%s, %s, threads %s, affinity %s, %.0f µs, priority %lld, size %lld",
-		 t->load, t->workload, t->threads, t->affinity, US(t->interval),
-		 (long long)t->priority, (long long)t->size);
 }
 
 struct row_files {
@@ -327,7 +314,7 @@ static void fill_page(FILE *fp, void *arg)
 	for (int k = 0; k < h->ntrees; k++)
 		html_damaged(fp, &h->t[k]);
 	for (int r = 0; r < h->nrow; r++) {
-		row_title(h->row[r].any, title, sizeof(title));
+		tcell_row_title(h->row[r].any, title, sizeof(title));
 		fputs("<h2>", fp);
 		html_text(fp, title);
 		fputs("</h2>\n", fp);
@@ -359,7 +346,7 @@ static int figures(struct history *h, char *err, size_t errlen)
 	for (int r = 0; rc == 0 && r < h->nrow; r++) {
 		struct row_files f = { h, r, runs };
 
-		row_title(h->row[r].any, rowt, sizeof(rowt));
+		tcell_row_title(h->row[r].any, rowt, sizeof(rowt));
 		for (int kind = 0; rc == 0 && kind < 2; kind++) {
 			snprintf(name, sizeof(name), kind ? "waterfall-%d.dat" : "trend-%d.csv", r);
 			rc = afile_write(dir, name, kind ? fill_waterfall : fill_trend, &f);

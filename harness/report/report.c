@@ -642,12 +642,6 @@ static void html_sysinfo_file(FILE *fp, FILE *in)
 	}
 }
 
-static int same_machine(const struct tcell *a, const struct tcell *b)
-{
-	return strcmp(a->kernel, b->kernel) == 0 && strcmp(a->host, b->host) == 0 &&
-	       strcmp(a->release, b->release) == 0;
-}
-
 /*
  * The machine each kernel variant ran on (a tree of kernel = stock, rt
  * in qemu holds two): the sysinfo.ini of its first cell that has one.
@@ -662,7 +656,7 @@ static void html_sysinfo(FILE *fp, const struct report *r)
 		int first = 1;
 
 		for (int j = 0; j < i && first; j++)
-			first = !same_machine(&r->t.cell[j], &r->t.cell[i]);
+			first = !tcell_same_side(&r->t.cell[j], &r->t.cell[i]);
 		machines += first && r->t.cell[i].host[0];
 	}
 	fputs("<h2>Machine</h2>\n<details><summary>What the machine was (sysinfo.ini) and what "
@@ -673,7 +667,7 @@ static void html_sysinfo(FILE *fp, const struct report *r)
 		FILE *in;
 
 		for (int j = 0; j < i && !seen; j++)
-			seen = shown[j] && same_machine(&r->t.cell[j], c);
+			seen = shown[j] && tcell_same_side(&r->t.cell[j], c);
 		snprintf(path, sizeof(path), "%s/sysinfo.ini", c->dir);
 		if (seen || !(in = fopen(path, "re")))
 			continue;
@@ -823,8 +817,7 @@ static void html_overview(FILE *fp, const struct report *r)
 		for (j = 0; j < ncol; j++) {
 			const struct tcell *o = r->g[colrep[j]].run[0];
 
-			if (!strcmp(o->kernel, c->kernel) && !strcmp(o->host, c->host) &&
-			    !strcmp(o->release, c->release))
+			if (tcell_same_side(o, c))
 				break;
 		}
 		if (j == ncol)
@@ -921,14 +914,14 @@ static void html_groups(FILE *fp, const struct report *r)
 		const struct tcell *c = g->run[0];
 		struct side_runs sr = { g->run, g->n, METRIC_WAKEUP };
 		struct side_summary sum;
+		char title[512];
 
 		verdict_summary(&sr, &sum);
 		fputs("<tr><td class=\"l\">", fp);
 		html_text(fp, c->kernel);
 		fputs("</td><td class=\"l\">", fp);
-		html_printf(fp, "%s, %s, threads %s, affinity %s, %.0f µs, priority %lld, size %lld",
-			    c->load, c->workload, c->threads, c->affinity, US(c->interval),
-			    (long long)c->priority, (long long)c->size);
+		tcell_row_title(c, title, sizeof(title));
+		html_text(fp, title);
 		fprintf(fp, "</td><td>%d</td><td>%.1f [%.1f, %.1f]</td><td>%.1f</td><td>%.1f</td></tr>\n",
 			sum.n, US(sum.max_med), US(sum.max_lo), US(sum.max_hi),
 			US(sum.p9999_med), US(sum.p99_med));

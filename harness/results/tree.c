@@ -731,6 +731,19 @@ void tcell_key(const struct tcell *c, char *buf, size_t len)
 		 c->dma_latency, (long long)c->repeat);
 }
 
+void tcell_row_title(const struct tcell *c, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s, %s, threads %s, affinity %s, %.0f µs, priority %lld, size %lld",
+		 c->load, c->workload, c->threads, c->affinity, (double)c->interval / 1000.0,
+		 (long long)c->priority, (long long)c->size);
+}
+
+int tcell_same_side(const struct tcell *a, const struct tcell *b)
+{
+	return !strcmp(a->kernel, b->kernel) && !strcmp(a->host, b->host) &&
+	       !strcmp(a->release, b->release);
+}
+
 void tcell_row_fields(struct csvw *w, const struct tcell *c)
 {
 	csvw_str(w, c->load);

@@ -106,6 +106,12 @@ int tree_emulated(const struct tree *t);
 /* The axes that make "the same cell" across kernels and hosts. */
 void tcell_key(const struct tcell *c, char *buf, size_t len);
 
+/* A row in words: "LOAD, WORKLOAD, threads T, affinity A, I µs, priority P, size S". */
+void tcell_row_title(const struct tcell *c, char *buf, size_t len);
+
+/* Do a and b come from the same kernel variant on the same host and release? */
+int tcell_same_side(const struct tcell *a, const struct tcell *b);
+
 /* A row's columns (ROW_COLUMNS: compare.csv's and history.csv's first seven). */
 void tcell_row_fields(struct csvw *w, const struct tcell *c);
 
