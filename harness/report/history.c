@@ -35,6 +35,8 @@ struct point {
 struct hrow {
 	char key[512];
 	const struct tcell *any;
+	int trees;		/* how many trees have it */
+	int last;		/* the last tree counted */
 };
 
 struct history {
@@ -46,6 +48,7 @@ struct history {
 	struct hrow *row;
 	int nrow;
 	int *shares;		/* per tree: rows it has of those shared */
+	int **rowof;		/* per tree and cell: its row, -1 if none (unmeasured, not shared) */
 	struct plotter plot;
 	char out[PATH_MAX];
 };
@@ -99,81 +102,88 @@ static int by_order(const void *a, const void *b)
 	return d ? d : x->tree - y->tree;
 }
 
-/* The runs of row `key` at point p, into runs (the caller's, big enough). */
-static int runs_at(const struct history *h, const char *key, const struct point *p,
+/* The runs of row `row` at point p, into runs (the caller's, big enough). */
+static int runs_at(const struct history *h, int row, const struct point *p,
 		   const struct tcell **runs)
 {
 	const struct tree *t = &h->t[p->tree];
-	char k[512];
 	int n = 0;
 
-	for (int i = 0; i < t->n; i++) {
-		const struct tcell *c = &t->cell[i];
-
-		if (!c->measured || !tcell_same_side(c, p->first))
-			continue;
-		tcell_row_key(c, k, sizeof(k));
-		if (!strcmp(k, key))
-			runs[n++] = c;
-	}
+	for (int i = 0; i < t->n; i++)
+		if (h->rowof[p->tree][i] == row && tcell_same_side(&t->cell[i], p->first))
+			runs[n++] = &t->cell[i];
 	return n;
 }
 
-/* The rows two trees or more have; per tree, how many of them it has. */
+/*
+ * Every measured cell's row, its key made once: the rows two trees or
+ * more have (renumbered), and per tree how many of them it has.
+ */
 static int find_rows(struct history *h)
 {
 	char key[512];
+	int *keep = NULL, n = 0;
 
 	h->shares = calloc((size_t)(h->ntrees > 0 ? h->ntrees : 1), sizeof(*h->shares));
-	if (!h->shares)
+	h->rowof = calloc((size_t)(h->ntrees > 0 ? h->ntrees : 1), sizeof(*h->rowof));
+	if (!h->shares || !h->rowof)
 		return -ENOMEM;
-	for (int k = 0; k < h->ntrees; k++)
+	for (int k = 0; k < h->ntrees; k++) {
+		h->rowof[k] = malloc(((size_t)h->t[k].n + 1) * sizeof(**h->rowof));
+		if (!h->rowof[k])
+			return -ENOMEM;
 		for (int i = 0; i < h->t[k].n; i++) {
 			const struct tcell *c = &h->t[k].cell[i];
-			int j, trees = 0;
+			int j;
 
+			h->rowof[k][i] = -1;
 			if (!c->measured)
 				continue;
 			tcell_row_key(c, key, sizeof(key));
 			for (j = 0; j < h->nrow && strcmp(h->row[j].key, key); j++)
 				;
-			if (j < h->nrow)
-				continue;
-			/* in how many trees? */
-			for (int m = 0; m < h->ntrees; m++) {
-				char other[512];
-				int has = 0;
+			if (j == h->nrow) {
+				struct hrow *r = realloc(h->row, (size_t)(h->nrow + 1) * sizeof(*r));
 
-				for (int x = 0; x < h->t[m].n && !has; x++) {
-					if (!h->t[m].cell[x].measured)
-						continue;
-					tcell_row_key(&h->t[m].cell[x], other, sizeof(other));
-					has = !strcmp(other, key);
-				}
-				trees += has;
+				if (!r)
+					return -ENOMEM;
+				h->row = r;
+				snprintf(r[j].key, sizeof(r[0].key), "%s", key);
+				r[j].any = c;
+				r[j].trees = 0;
+				r[j].last = -1;
+				h->nrow++;
 			}
-			if (trees < 2)
-				continue;
-			struct hrow *r = realloc(h->row, (size_t)(h->nrow + 1) * sizeof(*r));
-
-			if (!r)
-				return -ENOMEM;
-			h->row = r;
-			snprintf(r[h->nrow].key, sizeof(r[0].key), "%s", key);
-			r[h->nrow++].any = c;
+			if (h->row[j].last != k) {
+				h->row[j].last = k;
+				h->row[j].trees++;
+			}
+			h->rowof[k][i] = j;
 		}
+	}
+	/* keep the rows of two trees or more, renumbered */
+	keep = malloc(((size_t)h->nrow + 1) * sizeof(*keep));
+	if (!keep)
+		return -ENOMEM;
+	for (int j = 0; j < h->nrow; j++) {
+		keep[j] = h->row[j].trees >= 2 ? n : -1;
+		if (keep[j] >= 0) {
+			h->row[n] = h->row[j];
+			h->row[n++].last = -1;
+		}
+	}
+	h->nrow = n;
 	for (int k = 0; k < h->ntrees; k++)
-		for (int j = 0; j < h->nrow; j++) {
-			int has = 0;
+		for (int i = 0; i < h->t[k].n; i++) {
+			int *r = &h->rowof[k][i];
 
-			for (int i = 0; i < h->t[k].n && !has; i++) {
-				if (!h->t[k].cell[i].measured)
-					continue;
-				tcell_row_key(&h->t[k].cell[i], key, sizeof(key));
-				has = !strcmp(key, h->row[j].key);
+			*r = *r >= 0 ? keep[*r] : -1;
+			if (*r >= 0 && h->row[*r].last != k) {
+				h->row[*r].last = k;
+				h->shares[k]++;
 			}
-			h->shares[k] += has;
 		}
+	free(keep);
 	return 0;
 }
 
@@ -191,8 +201,8 @@ static void fill_trend(FILE *fp, void *arg)
 
 	csvw_header(&w, "point,label,n,max_median_us,max_lo_us,max_hi_us,p99.99_median_us");
 	for (int p = 0; p < f->h->npt; p++) {
-		struct side_runs sr = { f->runs, runs_at(f->h, f->h->row[f->row].key,
-							  &f->h->pt[p], f->runs), METRIC_WAKEUP };
+		struct side_runs sr = { f->runs, runs_at(f->h, f->row, &f->h->pt[p],
+							  f->runs), METRIC_WAKEUP };
 		struct side_summary s;
 
 		if (!sr.n)
@@ -223,7 +233,7 @@ static void fill_waterfall(FILE *fp, void *arg)
 		return;
 	fputs("# point latency_us count\n", fp);
 	for (int p = 0; p < f->h->npt; p++) {
-		int n = runs_at(f->h, f->h->row[f->row].key, &f->h->pt[p], f->runs);
+		int n = runs_at(f->h, f->row, &f->h->pt[p], f->runs);
 
 		if (!n)
 			continue;
@@ -261,7 +271,7 @@ static void fill_csv(FILE *fp, void *arg)
 		const struct tcell *t = h->row[r].any;
 
 		for (int p = 0; p < h->npt; p++) {
-			struct side_runs sr = { runs, runs_at(h, h->row[r].key, &h->pt[p], runs),
+			struct side_runs sr = { runs, runs_at(h, r, &h->pt[p], runs),
 						METRIC_WAKEUP };
 			struct side_summary s;
 
@@ -443,5 +453,8 @@ out:
 	free(h.pt);
 	free(h.row);
 	free(h.shares);
+	for (int i = 0; h.rowof && i < h.ntrees; i++)
+		free(h.rowof[i]);
+	free(h.rowof);
 	return status;
 }
