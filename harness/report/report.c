@@ -29,6 +29,7 @@ struct figure {
 /* A row of the tree (a cell's axes without repeat) on one kernel and host: its runs. */
 struct rgroup {
 	char key[1024];
+	char row[512];		/* its row's key (tcell_row_key), without kernel and host */
 	const struct tcell **run;
 	int n;
 };
@@ -81,6 +82,7 @@ static int make_groups(struct report *r)
 			r->g = g;
 			memset(&g[k], 0, sizeof(g[k]));
 			snprintf(g[k].key, sizeof(g[k].key), "%s", key);
+			snprintf(g[k].row, sizeof(g[k].row), "%s", row);
 			r->ng++;
 		}
 		const struct tcell **run = realloc(r->g[k].run, (size_t)(r->g[k].n + 1) * sizeof(*run));
@@ -803,7 +805,7 @@ static void html_overview(FILE *fp, const struct report *r)
 {
 	int *col = calloc((size_t)r->ng + 1, sizeof(*col)), *row = calloc((size_t)r->ng + 1, sizeof(*row));
 	int *colrep = calloc((size_t)r->ng + 1, sizeof(*colrep)), *rowrep = calloc((size_t)r->ng + 1, sizeof(*rowrep));
-	int ncol = 0, nrow = 0;
+	int ncol = 0, nrow = 0, *at = NULL;
 	double lo = INFINITY, hi = 0;
 
 	if (!col || !row || !colrep || !rowrep || !r->ng)
@@ -811,7 +813,6 @@ static void html_overview(FILE *fp, const struct report *r)
 	/* a group's column: its kernel and machine; its row: the axes */
 	for (int k = 0; k < r->ng; k++) {
 		const struct tcell *c = r->g[k].run[0];
-		char key[512], other[512];
 		int j;
 
 		for (j = 0; j < ncol; j++) {
@@ -823,12 +824,8 @@ static void html_overview(FILE *fp, const struct report *r)
 		if (j == ncol)
 			colrep[ncol++] = k;
 		col[k] = j;
-		tcell_row_key(c, key, sizeof(key));
-		for (j = 0; j < nrow; j++) {
-			tcell_row_key(r->g[rowrep[j]].run[0], other, sizeof(other));
-			if (!strcmp(key, other))
-				break;
-		}
+		for (j = 0; j < nrow && strcmp(r->g[rowrep[j]].row, r->g[k].row); j++)
+			;
 		if (j == nrow)
 			rowrep[nrow++] = k;
 		row[k] = j;
@@ -841,6 +838,14 @@ static void html_overview(FILE *fp, const struct report *r)
 				hi = m;
 		}
 	}
+	/* the group at each row and column, -1 where none ran */
+	at = malloc((size_t)nrow * (size_t)ncol * sizeof(*at));
+	if (!at)
+		goto out;
+	for (int i = 0; i < nrow * ncol; i++)
+		at[i] = -1;
+	for (int k = 0; k < r->ng; k++)
+		at[row[k] * ncol + col[k]] = k;
 	fputs("<h2>Overview</h2>\n<p>Each row of the matrix against each kernel variant and "
 	      "host: the median of the runs' wake-up maxima / of their p99.99 in µs, and n "
 	      "(runs). Colour: the maximum on a log scale from the page's lowest (green) to its "
@@ -863,11 +868,9 @@ static void html_overview(FILE *fp, const struct report *r)
 			    (long long)c->size);
 		fputs("</td>", fp);
 		for (int j = 0; j < ncol; j++) {
-			int k;
+			int k = at[i * ncol + j];
 
-			for (k = 0; k < r->ng && !(row[k] == i && col[k] == j); k++)
-				;
-			if (k == r->ng) {
+			if (k < 0) {
 				fputs("<td></td>", fp);
 				continue;
 			}
@@ -888,6 +891,7 @@ static void html_overview(FILE *fp, const struct report *r)
 	}
 	fputs("</table>\n", fp);
 out:
+	free(at);
 	free(col);
 	free(row);
 	free(colrep);
