@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cpulist.h"
 #include "files.h"
 #include "plot.h"
 
@@ -329,17 +330,13 @@ static void drop_temp(struct plotter *p)
 	p->ntemp = 0;
 }
 
-static int cpus_online(void)
-{
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-
-	return n > 0 ? (int)n : 1;
-}
-
 int plot_flush(struct plotter *p, char *err, size_t errlen)
 {
-	int njobs = p->jobs > 0 ? p->jobs : cpus_online(), next = 0, done = 0, rc = 0;
+	cpu_set_t online;
 	struct gnuplot *g;
+
+	cpulist_online(&online);
+	int njobs = p->jobs > 0 ? p->jobs : CPU_COUNT(&online), next = 0, done = 0, rc = 0;
 
 	if (njobs > p->nqueue)
 		njobs = p->nqueue;

@@ -22,11 +22,6 @@ static void copy(char *dst, size_t len, const char *src)
 	snprintf(dst, len, "%s", src);
 }
 
-static int metric_index(const char *name)
-{
-	return metric_parse(name);
-}
-
 /* The next name of a comma-separated list at *p into name; 0 at its end. */
 static int next_name(const char **p, char *name, size_t len)
 {
@@ -95,7 +90,7 @@ static int check_summary(const struct csv_table *s, struct tally *ts, char *err,
 		if (rc)
 			break;
 		t->thread = csv_table_checked(s, r, "thread");
-		t->metric = metric_index(field(s, r, "metric"));
+		t->metric = metric_parse(field(s, r, "metric"));
 		samples = csv_table_checked(s, r, "samples");
 		if (t->metric < 0 || t->thread < 0 || samples < 0) {
 			snprintf(err, len, "%s:%d: thread %s, metric '%.20s', samples %s: not a thread, metric and count",
@@ -119,7 +114,7 @@ static int check_hist(const struct csv_table *h, struct tally *ts, int nts,
 	int rc = has_columns(h, "thread,metric,lo_ns,hi_ns,count", err, len);
 
 	for (int r = 1; rc == 0 && r < h->nrows; r++) {
-		int metric = metric_index(field(h, r, "metric"));
+		int metric = metric_parse(field(h, r, "metric"));
 		int64_t lo, hi, count;
 		struct tally *t;
 
@@ -513,8 +508,8 @@ static int check_rows(const struct tcell *c, const struct csv_table *cs, int r0,
 			continue;	/* not measured: its statistics are empty */
 		if (row_ints(cs, r, MEASURED_INTS, err, len) ||
 		    csv_table_num(cs, r, "bytes_per_s", &v, err, len) ||
-		    metric_index(field(cs, r, "metric")) < 0) {
-			if (metric_index(field(cs, r, "metric")) < 0)
+		    metric_parse(field(cs, r, "metric")) < 0) {
+			if (metric_parse(field(cs, r, "metric")) < 0)
 				snprintf(err, len, "%s:%d: metric '%.20s' is not one of %s",
 					 cs->path, cs->line[r], field(cs, r, "metric"),
 					 METRIC_NAMES);
