@@ -535,23 +535,17 @@ static void exceed_fields(struct csvw *w, const struct exceed *e)
 	csvw_num(w, e->hi, 3);
 }
 
-/* noise_max's medians, ratio and verdict; empty where the row has none. */
+/* noise_max's medians (its sides' summaries), ratio and verdict; empty where the row has none. */
 static void noise_fields(struct csvw *w, const struct pair *p,
-			 const struct side_runs *a, const struct side_runs *b)
+			 const struct side_summary *sa, const struct side_summary *sb)
 {
-	struct side_runs na = *a, nb = *b;
-	struct side_summary sa, sb;
-
 	if (!p->has_noise) {
 		for (int k = 0; k < 6; k++)
 			csvw_str(w, "");
 		return;
 	}
-	na.metric = nb.metric = METRIC_NOISE_MAX;
-	verdict_summary(&na, &sa);
-	verdict_summary(&nb, &sb);
-	csvw_num(w, sa.max_med, 0);
-	csvw_num(w, sb.max_med, 0);
+	csvw_num(w, sa->max_med, 0);
+	csvw_num(w, sb->max_med, 0);
 	ratio_fields(w, &p->noise.max);
 	csvw_str(w, verdict_keyword(p->noise.kind));
 }
@@ -567,10 +561,17 @@ static void fill_csv(FILE *fp, void *arg)
 		const struct row *row = &c->rows[p->row];
 		const struct tcell *t = any_run(c, row);
 		struct side_runs a = runs_of(row, p->a), b = runs_of(row, p->b);
-		struct side_summary sa, sb;
+		struct side_summary sa, sb, na = { 0 }, nb = { 0 };
 
 		verdict_summary(&a, &sa);
 		verdict_summary(&b, &sb);
+		if (p->has_noise) {	/* noise_max's, once a pair, not once a threshold */
+			struct side_runs x = a, y = b;
+
+			x.metric = y.metric = METRIC_NOISE_MAX;
+			verdict_summary(&x, &na);
+			verdict_summary(&y, &nb);
+		}
 		for (int k = 0; k < row->nover; k++) {
 			struct exceed ea, eb;
 
@@ -592,7 +593,7 @@ static void fill_csv(FILE *fp, void *arg)
 			csvw_int(&w, row->over[k]);
 			exceed_fields(&w, &ea);
 			exceed_fields(&w, &eb);
-			noise_fields(&w, p, &a, &b);
+			noise_fields(&w, p, &na, &nb);
 			csvw_end(&w);
 		}
 	}
