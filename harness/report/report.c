@@ -695,6 +695,16 @@ static void td_us(FILE *fp, int64_t ns)
 	fprintf(fp, "<td>%.1f</td>", US(ns));
 }
 
+/* A histogram's min, p50, p99, p99.99 and max, a cell each (µs): the tables' columns. */
+static void td_spread(FILE *fp, const struct hist *h)
+{
+	td_us(fp, h->min);
+	td_us(fp, hist_percentile(h, 50));
+	td_us(fp, hist_percentile(h, 99));
+	td_us(fp, hist_percentile(h, 99.99));
+	td_us(fp, h->max);
+}
+
 /* Links to a cell's files; `up` leads from the page to the tree. */
 static void html_cell_files(FILE *fp, const struct tcell *c, const char *up)
 {
@@ -767,11 +777,7 @@ static void html_cells(FILE *fp, const struct report *r)
 		fputs("</td>", fp);
 		if (c->measured) {
 			fprintf(fp, "<td>%llu</td>", (unsigned long long)c->wakeup->count);
-			td_us(fp, c->wakeup->min);
-			td_us(fp, hist_percentile(c->wakeup, 50));
-			td_us(fp, hist_percentile(c->wakeup, 99));
-			td_us(fp, hist_percentile(c->wakeup, 99.99));
-			td_us(fp, c->wakeup->max);
+			td_spread(fp, c->wakeup);
 			td_us(fp, c->response->max);
 			if (c->nsec)
 				fprintf(fp, "<td%s>%d of %d</td>", still_growing(c) ? " class=\"warn\"" : "",
@@ -1325,11 +1331,7 @@ static void fill_cell_page(FILE *fp, void *arg)
 				continue;
 			fprintf(fp, "<tr><td class=\"l\">%s</td><td>%llu</td>", metric_name(m),
 				(unsigned long long)h->count);
-			td_us(fp, h->min);
-			td_us(fp, hist_percentile(h, 50));
-			td_us(fp, hist_percentile(h, 99));
-			td_us(fp, hist_percentile(h, 99.99));
-			td_us(fp, h->max);
+			td_spread(fp, h);
 			fputs("</tr>\n", fp);
 		}
 		fprintf(fp, "</table>\n<p>%llu overruns, %llu errors", (unsigned long long)c->overruns,
