@@ -7,6 +7,10 @@
 #   make demo-kernels       Debian's stock and RT kernels in qemu, compared
 #   make fuzz [FUZZ_SECONDS=60]  libFuzzer on the config parser and the tree reader
 #   make install PREFIX=/usr/local DESTDIR=
+#   make CROSS=aarch64-linux-gnu-   for arm64 (arm-linux-gnueabihf-: armhf),
+#                   in build/TRIPLET/, against build/sysroot/TRIPLET
+#   make static     latlab and latload linked statically, in $(BUILD)/static/
+#   make deps-cross both architectures' libraries, qemu-user for their programs
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -15,31 +19,60 @@ SANITIZE ?=
 
 CC ?= cc
 CFLAGS ?= -O2 -g
-CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wformat=2 \
+CFLAGS += -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -Wall -Wextra -Wformat=2 \
 	  -Wmissing-prototypes -Wshadow -pthread -MMD -MP
 HARNESS_DIRS := $(patsubst %/,%,$(wildcard harness/*/))
 CPPFLAGS += -Icommon -Iharness $(HARNESS_DIRS:%=-I%) -Iworkloads -Iloadgen \
-	    -Itests/fuzz \
-	    $(shell pkg-config --cflags libtracefs libtraceevent 2>/dev/null || \
+	    -Itests/fuzz
+
+# Another architecture: Debian's cross compiler, and the libraries
+# unpacked into a sysroot of latlab's own (tools/cross-sysroot.sh)
+CROSS ?=
+ifneq ($(CROSS),)
+TRIPLET := $(patsubst %-,%,$(CROSS))
+CC := $(CROSS)gcc
+AR := $(CROSS)ar
+SYSROOT ?= build/sysroot/$(TRIPLET)
+SYSLIB := $(SYSROOT)/usr/lib/$(TRIPLET)
+CPPFLAGS += -I$(SYSROOT)/usr/include -I$(SYSROOT)/usr/include/tracefs \
+	    -I$(SYSROOT)/usr/include/traceevent
+LIB_LIBS := -L$(SYSLIB) -Wl,-rpath-link,$(SYSLIB) \
+	    -linih -lnuma -ljansson -ltracefs -ltraceevent
+SYSROOT_READY := $(SYSROOT)/.complete
+else
+CPPFLAGS += $(shell pkg-config --cflags libtracefs libtraceevent 2>/dev/null || \
 		echo -I/usr/include/tracefs -I/usr/include/traceevent)
-LDLIBS += $(shell pkg-config --libs inih numa jansson libtracefs libtraceevent 2>/dev/null || \
-		echo -linih -lnuma -ljansson -ltracefs -ltraceevent) \
-	  -lcsv -lm -pthread
+LIB_LIBS := $(shell pkg-config --libs inih numa jansson libtracefs libtraceevent 2>/dev/null || \
+		echo -linih -lnuma -ljansson -ltracefs -ltraceevent)
+SYSROOT_READY :=
+endif
+LDLIBS += $(LIB_LIBS) -lcsv -lm -pthread
+# one self-contained program: the libraries' archives, in the order they
+# use each other (tracefs needs traceevent, whose plugins need dlopen)
+STATIC_LIBS := $(filter -L% -Wl%,$(LIB_LIBS)) -ltracefs -ltraceevent -ljansson \
+	       -linih -lnuma -lcsv -lm -pthread -ldl
 
 CFLAGS += $(EXTRA_CFLAGS)
 
+BUILD_ROOT := build$(if $(CROSS),/$(TRIPLET))
 ifeq ($(SANITIZE),1)
-BUILD := build/san
+BUILD := $(BUILD_ROOT)/san
 CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer \
 	  -fno-sanitize-recover=undefined
 LDFLAGS += -fsanitize=address,undefined
 else
-BUILD := build
+BUILD := $(BUILD_ROOT)
 endif
 
 DEB_PACKAGES := gcc make pkg-config libinih-dev libcsv-dev libnuma-dev \
 	libjansson-dev libtracefs-dev libtraceevent-dev libcmocka-dev bats rt-tests gnuplot-nox procps \
-	util-linux hostname chromium qemu-system-x86 busybox-static strace poppler-utils
+	util-linux hostname chromium qemu-system-x86 busybox-static strace poppler-utils \
+	$(CROSS_PACKAGES)
+# the cross builds, their unit tests under qemu-user, the arm64 guests
+CROSS_TRIPLETS := aarch64-linux-gnu arm-linux-gnueabihf
+CROSS_PACKAGES := gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
+	gcc-arm-linux-gnueabihf libc6-dev-armhf-cross qemu-user qemu-user-binfmt \
+	qemu-system-arm file
 
 COMMON_SRC := $(wildcard common/*.c)
 WORKLOAD_SRC := $(wildcard workloads/*.c)
@@ -53,12 +86,13 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 LATLAB := $(BUILD)/latlab
 LATLOAD := $(BUILD)/latload
 
-.PHONY: all deps run test unit cli install clean bench kernels demo-kernels fuzz
+.PHONY: all deps deps-cross run test unit unit-bins cli install clean bench \
+	kernels demo-kernels fuzz static cross
 .SECONDARY:
 
 all: $(LATLAB) $(LATLOAD)
 
-$(BUILD)/obj/%.o: %.c
+$(BUILD)/obj/%.o: %.c | $(SYSROOT_READY)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
@@ -76,6 +110,23 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(BUILD)/liblatlab.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 
+unit-bins: $(UNIT_BIN)
+
+static: $(BUILD)/static/latlab $(BUILD)/static/latload
+
+$(BUILD)/static/latlab: $(BUILD)/obj/harness/main.o $(BUILD)/liblatlab.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -static -o $@ $^ $(STATIC_LIBS)
+
+$(BUILD)/static/latload: $(BUILD)/obj/loadgen/main.o $(BUILD)/liblatlab.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -static -o $@ $^ $(STATIC_LIBS)
+
+ifneq ($(CROSS),)
+$(SYSROOT)/.complete:
+	@tools/cross-sysroot.sh $(TRIPLET) $(SYSROOT)
+endif
+
 # the fuzz corpora replayed (with the targets libFuzzer drives in make fuzz)
 $(BUILD)/tests/test_fuzz_replay: $(BUILD)/obj/tests/unit/test_fuzz_replay.o \
 		$(BUILD)/obj/tests/fuzz/targets.o $(BUILD)/liblatlab.a
@@ -91,10 +142,27 @@ deps:
 	if [ -n "$$missing" ]; then \
 		echo "make deps: installing$$missing"; \
 		if [ "$$(id -u)" != 0 ]; then SUDO=sudo; else SUDO=; fi; \
-		$$SUDO apt-get update -qq && \
+		$$SUDO apt-get update -qq || \
+			echo "make deps: apt-get update failed in part (a mirror's index missing?); going on with what apt knows"; \
 		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq \
 			--no-install-recommends $$missing; \
 	fi
+
+# both architectures' libraries for the cross builds (deps has the compilers)
+deps-cross: deps
+	@for t in $(CROSS_TRIPLETS); do \
+		tools/cross-sysroot.sh $$t build/sysroot/$$t || exit; done
+	@tools/binfmt.sh
+
+# what make test checks beyond this machine's build: a static latlab and
+# latload for the host, and for each other architecture with its unit
+# tests (run under qemu-user by tests/run.sh). Never sanitized: ASan
+# links neither statically nor for another architecture.
+cross: deps-cross
+	@$(MAKE) -s --no-print-directory SANITIZE= static
+	@for t in $(CROSS_TRIPLETS); do \
+		$(MAKE) -s --no-print-directory SANITIZE= CROSS=$$t- static unit-bins || exit; \
+	done
 
 # the report is rendered whatever the run's status; that status is kept
 run: deps all
@@ -102,13 +170,16 @@ run: deps all
 	$(LATLAB) report results/quick -q && \
 	echo "report: $(CURDIR)/results/quick/report/index.html"; exit $$rc
 
-test: deps all $(UNIT_BIN) kernels
+test: deps all $(UNIT_BIN) kernels cross
 	@LATLAB=$(abspath $(LATLAB)) UNIT_DIR=$(BUILD)/tests \
+		CROSS_TRIPLETS="$(CROSS_TRIPLETS)" \
 		KERNELS=$(abspath kernels) tests/run.sh
 
-# Debian's stock and PREEMPT_RT kernel images (the qemu tests and the demo)
+# Debian's stock and PREEMPT_RT kernel images (the qemu tests and the
+# demos), for amd64 and, with a static busybox, for arm64
 kernels: deps
 	@tools/debian-kernels.sh kernels
+	@tools/debian-kernels.sh kernels/arm64 arm64
 
 # Both Debian kernels in qemu, one short matrix each, then the comparison
 demo-kernels: deps all kernels

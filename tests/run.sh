@@ -11,11 +11,14 @@ export LATLAB
 passed=0
 failed=0
 
-if [ "$what" = all ] || [ "$what" = unit ]; then
-	echo "== unit tests (cmocka)"
-	for t in "$UNIT_DIR"/test_*; do
-		[ -x "$t" ] || continue
-		out=$(timeout 120 "$t" 2>&1)
+# unit_dir DIR LABEL [RUNNER...]: every test_* of DIR, run by RUNNER
+unit_dir() {
+	local dir=$1 label=$2 t out rc p f
+	shift 2
+	for t in "$dir"/test_*; do
+		[ -x "$t" ] && [ -f "$t" ] || continue
+		case $t in *.d) continue ;; esac
+		out=$(timeout 300 "$@" "$t" 2>&1)
 		rc=$?
 		p=$(printf '%s\n' "$out" | sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p')
 		f=$(printf '%s\n' "$out" | sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p')
@@ -29,9 +32,36 @@ if [ "$what" = all ] || [ "$what" = unit ]; then
 		else
 			printf '%s\n' "$out" | grep -E '^\[(==========|  PASSED  )\]'
 		fi
-		echo "   $(basename "$t"): $p passed, $f failed"
+		echo "   $label$(basename "$t"): $p passed, $f failed"
 		passed=$((passed + p))
 		failed=$((failed + f))
+	done
+}
+
+# the qemu-user program for a cross triplet
+qemu_user() {
+	case $1 in
+	aarch64-*) echo qemu-aarch64 ;;
+	arm-*) echo qemu-arm ;;
+	esac
+}
+
+if [ "$what" = all ] || [ "$what" = unit ]; then
+	echo "== unit tests (cmocka)"
+	unit_dir "$UNIT_DIR" ""
+	# the same tests built for other architectures (make cross), under
+	# qemu-user: their C library from the cross toolchain (-L), the
+	# other libraries from latlab's sysroot (tools/cross-sysroot.sh)
+	for triplet in ${CROSS_TRIPLETS:-}; do
+		dir=build/$triplet/tests
+		if ! [ -d "$dir" ]; then
+			echo "   $triplet: no unit tests built (make cross)"
+			failed=$((failed + 1))
+			continue
+		fi
+		echo "== unit tests for $triplet, under $(qemu_user "$triplet")"
+		LD_LIBRARY_PATH=$PWD/build/sysroot/$triplet/usr/lib/$triplet \
+			unit_dir "$dir" "$triplet/" "$(qemu_user "$triplet")" -L "/usr/$triplet"
 	done
 fi
 

@@ -1,28 +1,49 @@
 #!/bin/sh
 # Fetch Debian's stock and PREEMPT_RT kernels and extract their images:
-#   tools/debian-kernels.sh DIR   ->  DIR/vmlinuz-stock, DIR/vmlinuz-rt
-# (plus DIR/*.config and DIR/versions). Uses apt-get download: nothing is
-# installed, the packages' other files are not kept. Does nothing when both
-# images are there already.
+#   tools/debian-kernels.sh DIR [ARCH]  ->  DIR/vmlinuz-stock, DIR/vmlinuz-rt
+# (plus DIR/*.config and DIR/versions). ARCH is amd64 (the default) or
+# arm64; for arm64 also DIR/busybox, Debian's static busybox for arm64,
+# which a guest of that architecture runs its /init with. Uses apt-get
+# download: nothing is installed, the packages' other files are not kept.
+# Does nothing when the images are there already.
 set -eu
 
-dir=${1:?usage: tools/debian-kernels.sh DIR}
+dir=${1:?usage: tools/debian-kernels.sh DIR [amd64|arm64]}
+arch=${2:-amd64}
+case $arch in
+amd64|arm64) ;;
+*)
+	echo "debian-kernels: ARCH is amd64 or arm64, not $arch" >&2
+	exit 2 ;;
+esac
 mkdir -p "$dir"
-if [ -s "$dir/vmlinuz-stock" ] && [ -s "$dir/vmlinuz-rt" ]; then
+if [ -s "$dir/vmlinuz-stock" ] && [ -s "$dir/vmlinuz-rt" ] &&
+   { [ "$arch" = amd64 ] || [ -s "$dir/busybox" ]; }; then
 	exit 0
 fi
 work=$(mktemp -d "$dir/.fetch.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
+# apt reads another architecture's indexes only once it is added
+if [ "$arch" != "$(dpkg --print-architecture)" ] &&
+   ! dpkg --print-foreign-architectures | grep -qx "$arch"; then
+	dpkg --add-architecture "$arch"
+	apt-get update -qq >/dev/null 2>&1 || true
+fi
+
 # the meta packages name the current kernel packages
 real_package() {
 	apt-cache depends "$1" 2>/dev/null | awk '/Depends: linux-image-/ { print $2; exit }'
 }
+# root may download where the _apt user cannot write
+download() {
+	(cd "$work" && apt-get download -q -o APT::Sandbox::User=root "$1" >/dev/null)
+}
 : > "$work/versions"
 for variant in stock rt; do
 	case $variant in
-	stock) meta=linux-image-amd64 ;;
-	rt) meta=linux-image-rt-amd64 ;;
+	stock) meta=linux-image-$arch:$arch ;;
+	rt) meta=linux-image-rt-$arch:$arch ;;
 	esac
 	pkg=$(real_package "$meta")
 	if [ -z "$pkg" ]; then
@@ -30,11 +51,11 @@ for variant in stock rt; do
 		pkg=$(real_package "$meta")
 	fi
 	if [ -z "$pkg" ]; then
-		echo "debian-kernels: apt knows no $meta (is this Debian on amd64?)" >&2
+		echo "debian-kernels: apt knows no $meta (is this Debian?)" >&2
 		exit 3
 	fi
-	# root may download where the _apt user cannot write
-	(cd "$work" && apt-get download -q -o APT::Sandbox::User=root "$pkg" >/dev/null)
+	pkg=${pkg%:"$arch"}
+	download "$pkg:$arch"
 	mkdir "$work/$variant"
 	dpkg-deb --fsys-tarfile "$work"/"$pkg"_*.deb | tar -x -C "$work/$variant" ./boot
 	cp "$work/$variant"/boot/vmlinuz-* "$dir/vmlinuz-$variant.tmp"
@@ -43,5 +64,13 @@ for variant in stock rt; do
 	echo "$variant $pkg $(dpkg-deb -f "$work"/"$pkg"_*.deb Version)" >> "$work/versions"
 	rm -f "$work"/"$pkg"_*.deb
 done
+if [ "$arch" != amd64 ]; then
+	download "busybox-static:$arch"
+	mkdir "$work/busybox"
+	dpkg-deb -x "$work"/busybox-static_*.deb "$work/busybox"
+	cp "$work/busybox/bin/busybox" "$dir/busybox.tmp"
+	mv "$dir/busybox.tmp" "$dir/busybox"
+	echo "busybox busybox-static $(dpkg-deb -f "$work"/busybox-static_*.deb Version)" >> "$work/versions"
+fi
 mv "$work/versions" "$dir/versions"
 cat "$dir/versions"

@@ -158,6 +158,8 @@ static int choose_accel(struct campaign *cp, const struct kernel_def *k,
 	*probe = 0;
 	if (k->accel != ACCEL_AUTO)
 		return k->accel;
+	if (!vm_arch(k)->kvm)
+		return ACCEL_TCG;	/* its channel exists under TCG only */
 	if (cp->qemu.kvm < 0 && !vm_kvm_present()) {
 		log_warn("accel = auto: /dev/kvm cannot be opened: emulating the CPU (TCG)");
 		cp->qemu.kvm = 0;
@@ -267,8 +269,13 @@ int cp_run_qemu(struct campaign *cp, int v)
 	size_t config_len = 0;
 	int rc, pending, first;
 
-	if (path_lookup("qemu-system-x86_64", qemu, sizeof(qemu)) != 0) {
-		rc = vm_give_up(cp, v, "qemu-system-x86_64 is not on PATH (install qemu-system-x86: make deps)");
+	const struct vm_arch *arch = vm_arch(k);
+	if (path_lookup(arch->qemu, qemu, sizeof(qemu)) != 0) {
+		char why[200];
+
+		snprintf(why, sizeof(why), "%s is not on PATH (install %s: make deps)",
+			 arch->qemu, arch->package);
+		rc = vm_give_up(cp, v, why);
 		return rc ? rc : EXIT_RUNTIME;
 	}
 	FILE *fp = open_memstream(&config_text, &config_len);
@@ -309,8 +316,8 @@ int cp_run_qemu(struct campaign *cp, int v)
 		if (accel == ACCEL_TCG)
 			log_warn("kernel variant %s runs in qemu under TCG (the CPU is emulated): absolute latencies are emulation-bound; only the comparison between variants measured the same way means anything",
 				 k->name);
-		log_info("kernel variant %s: booting %s in qemu (%s%s, %lld CPUs, %lld MiB) for %d cells; console: %s",
-			 k->name, k->image, accel == ACCEL_KVM ? "kvm" : "tcg",
+		log_info("kernel variant %s: booting %s in qemu (%s, %s%s, %lld CPUs, %lld MiB) for %d cells; console: %s",
+			 k->name, k->image, arch->name, accel == ACCEL_KVM ? "kvm" : "tcg",
 			 probe ? ", probing KVM" : "", (long long)k->cpus,
 			 (long long)(k->memory >> 20), pending, console);
 		rc = vm_boot(cfg, v, accel, cpio, console, qlog, cp->dir,
@@ -321,7 +328,7 @@ int cp_run_qemu(struct campaign *cp, int v)
 		if (rc) {
 			char why[300];
 
-			snprintf(why, sizeof(why), "cannot start qemu-system-x86_64: %s",
+			snprintf(why, sizeof(why), "cannot start %s: %s", arch->qemu,
 				 strerror(-rc));
 			vr.status = EXIT_RUNTIME;
 			rc = vm_give_up(cp, v, why);

@@ -7,6 +7,7 @@
 #include "load_ops.h"
 #include "log.h"
 #include "tracer.h"
+#include "vm.h"
 #include "where.h"
 
 enum where where_variant(const struct config *cfg, int v,
@@ -99,20 +100,55 @@ int where_fits(const struct config *cfg, const struct cell *c, int guest,
 	return 0;
 }
 
-/* A qemu variant's image, where latlab is to boot it. */
-static int image_readable(const struct kernel_def *k, const struct config *cfg,
-			  char *why, size_t len)
+/* A program of a qemu variant ("busybox", or "programs" and its latlab). */
+static int guest_program(const struct kernel_def *k, struct srcloc loc,
+			 const char *key, const char *dir, const char *name,
+			 char *why, size_t len)
+{
+	const struct vm_arch *arch = vm_arch(k);
+	char path[PATH_MAX], interp[PATH_MAX], what[96], hint[96] = "";
+	int rc;
+
+	snprintf(path, sizeof(path), "%s%s%s", dir, name ? "/" : "", name ? name : "");
+	rc = vm_program_fits(path, arch, interp, sizeof(interp));
+	if (rc >= 0)
+		return 0;
+	if (arch->cross && name)
+		snprintf(hint, sizeof(hint), " (make static CROSS=%s)", arch->cross);
+	else if (arch->cross)
+		snprintf(hint, sizeof(hint), " (make kernels puts one in kernels/%s/busybox)",
+			 arch->name);
+	return fail_at(why, len, rc, loc.file, loc.line, "[kernel.%s] %s = %s: %s%s%s%s",
+		       k->name, key, dir, name ? name : "",
+		       !name ? "" : rc == -ENOEXEC || rc == -ELIBBAD ? " is " : ": ",
+		       vm_program_misfit(rc, arch, what, sizeof(what)), hint);
+}
+
+/*
+ * What latlab boots a qemu variant with: its image; for another
+ * architecture also the programs and busybox built for it.
+ */
+static int guest_files(const struct kernel_def *k, const struct config *cfg,
+		       char *why, size_t len)
 {
 	struct srcloc loc = k->loc;
+	int rc = 0;
 
-	if (access(k->image, R_OK) == 0)
-		return 0;
-	int rc = -errno;
 	if (!loc.file)
 		loc.file = cfg->path;
-	return fail_at(why, len, rc, loc.file, loc.line, "[kernel.%s] image = %s: %s%s",
-		       k->name, k->image, strerror(-rc),
-		       rc == -ENOENT ? " (make demo-kernels fetches Debian's stock and rt images into kernels/)" : "");
+	if (access(k->image, R_OK) != 0) {
+		rc = -errno;
+		return fail_at(why, len, rc, loc.file, loc.line, "[kernel.%s] image = %s: %s%s",
+			       k->name, k->image, strerror(-rc),
+			       rc == -ENOENT ? " (make demo-kernels fetches Debian's stock and rt images into kernels/)" : "");
+	}
+	if (k->busybox[0])
+		rc = guest_program(k, loc, "busybox", k->busybox, NULL, why, len);
+	if (rc == 0 && k->programs[0])
+		rc = guest_program(k, loc, "programs", k->programs, "latlab", why, len);
+	if (rc == 0 && k->programs[0])
+		rc = guest_program(k, loc, "programs", k->programs, "latload", why, len);
+	return rc;
 }
 
 int where_preflight(const struct config *cfg, const struct cell *cells,
@@ -129,7 +165,7 @@ int where_preflight(const struct config *cfg, const struct cell *cells,
 			return rc;
 		if (guest || k->runner != RUNNER_QEMU || checked[c->kernel]++)
 			continue;
-		rc = image_readable(k, cfg, why, len);
+		rc = guest_files(k, cfg, why, len);
 		if (rc)
 			return rc;
 	}

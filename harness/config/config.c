@@ -150,7 +150,16 @@ const struct opt kernel_options[] = {
 	ROW("append", OPT_STRING, OFF(struct kernel_def, append), 0, 0, "",
 	  "qemu: kernel command line additions (isolcpus=1 ...)", NULL, 0),
 	ROW("qemu_args", OPT_STRING, OFF(struct kernel_def, qemu_args), 0, 0, "",
-	  "qemu: more arguments for qemu-system-x86_64 (argv words, no shell): -icount shift=auto ...",
+	  "qemu: more arguments for qemu-system-x86_64 or -aarch64 (argv words, no shell): -icount shift=auto ...",
+	  NULL, 0),
+	ROW("arch", OPT_ENUM, OFF(struct kernel_def, arch), 0, 0, "x86_64",
+	  "qemu: the guest's architecture: x86_64 (machine pc) or arm64 (machine virt, TCG only, needs programs and busybox)",
+	  "x86_64|arm64", 0),
+	ROW("programs", OPT_STRING, OFF(struct kernel_def, programs), 0, 0, "",
+	  "qemu: the folder holding latlab and latload built for arch (make static CROSS=aarch64-linux-gnu-: build/aarch64-linux-gnu/static); empty: latlab's own",
+	  NULL, 0),
+	ROW("busybox", OPT_STRING, OFF(struct kernel_def, busybox), 0, 0, "",
+	  "qemu: a static busybox for arch (make kernels: kernels/arm64/busybox); empty: this machine's /bin/busybox",
 	  NULL, 0),
 	ROW("cpus", OPT_INT, OFF(struct kernel_def, cpus), 1, 64, "2",
 	  "qemu: virtual CPUs", NULL, 0),
@@ -846,6 +855,37 @@ int config_dl_value(const char *spec, int64_t period, int64_t *ns)
  * The policy and dma_latency axes: their items' values (a policy; -1 for
  * none or microseconds), and the deadline options against every interval.
  */
+/*
+ * An arm64 guest: emulated (its channel, qemu's semihosting, is TCG's),
+ * with programs and a busybox built for it, since this machine's are not.
+ */
+static int check_arch(const struct config *cfg, const struct kernel_def *k,
+		      char *err, size_t errlen)
+{
+	char sec[CFG_NAME_MAX + 8];
+	struct srcloc loc;
+
+	if (k->arch != VM_ARCH_ARM64)
+		return 0;
+	snprintf(sec, sizeof(sec), "kernel.%s", k->name);
+	if (k->accel == ACCEL_KVM) {
+		loc = key_loc(cfg, sec, "accel", k->loc);
+		return cfg_fail(err, errlen, &loc,
+				"[kernel.%s] arch = arm64 runs under TCG only (its channel is qemu's semihosting): accel = kvm cannot be",
+				k->name);
+	}
+	loc = key_loc(cfg, sec, "arch", k->loc);
+	if (!k->programs[0])
+		return cfg_fail(err, errlen, &loc,
+				"[kernel.%s] arch = arm64 needs 'programs =': the folder with latlab and latload built for arm64 (make static CROSS=aarch64-linux-gnu- puts them in build/aarch64-linux-gnu/static)",
+				k->name);
+	if (!k->busybox[0])
+		return cfg_fail(err, errlen, &loc,
+				"[kernel.%s] arch = arm64 needs 'busybox =': a static arm64 busybox (make kernels puts one in kernels/arm64/busybox)",
+				k->name);
+	return 0;
+}
+
 static int check_policy_axes(struct config *cfg, char *err, size_t errlen)
 {
 	struct axis *pol = &cfg->matrix.policy, *dma = &cfg->matrix.dma_latency;
@@ -993,6 +1033,8 @@ static int validate(struct config *cfg, char *err, size_t errlen)
 			rc = cfg_fail(err, errlen, &loc,
 				      "[kernel.%s] runner = qemu needs 'image =' (a bzImage or vmlinuz)%s",
 				      k->name, loc.line != k->loc.line ? ": it is empty" : "");
+		else if (k->runner == RUNNER_QEMU && (rc = check_arch(cfg, k, err, errlen)) != 0)
+			;
 		else if (k->qemu_args[0] && argv_split(k->qemu_args, &words, &nwords) != 0) {
 			char sec[CFG_NAME_MAX + 8];
 

@@ -79,6 +79,8 @@ struct trace_opts {
 enum kernel_runner { RUNNER_HOST, RUNNER_QEMU };
 enum kernel_trace { KTRACE_INHERIT = 0, KTRACE_OFF, KTRACE_SPIKES };
 enum vm_accel { ACCEL_AUTO, ACCEL_KVM, ACCEL_TCG };
+/* a qemu guest's architecture (vm.c has what each boots with) */
+enum vm_arch_id { VM_ARCH_X86_64, VM_ARCH_ARM64 };
 
 struct kernel_def {
 	char name[CFG_NAME_MAX];
@@ -91,6 +93,9 @@ struct kernel_def {
 	char initrd[OPT_STR_MAX];	/* a cpio archive appended to latlab's */
 	char append[OPT_STR_MAX];	/* kernel command line additions */
 	char qemu_args[OPT_STR_MAX];	/* more qemu arguments (argv words) */
+	int arch;			/* enum vm_arch_id */
+	char programs[OPT_STR_MAX];	/* latlab and latload for arch ("": latlab's own) */
+	char busybox[OPT_STR_MAX];	/* a static busybox for arch ("": the host's) */
 	int64_t cpus, memory;
 	int accel;			/* enum vm_accel */
 	int64_t boot_timeout;		/* boot to the guest latlab's hello */

@@ -16,10 +16,11 @@
 #include "vm.h"
 
 /*
- * The program interpreter (PT_INTERP) of an ELF file: 1 with interp
- * filled for a dynamic executable, 0 for a static one, -errno.
+ * The program interpreter (PT_INTERP) of a 64-bit ELF program for
+ * machine (EM_*): 1 with interp filled for a dynamic executable, 0 for a
+ * static one, -ENOEXEC for anything else (another machine's), -errno.
  */
-static int elf_interp(const char *path, char *interp, size_t len)
+static int elf_interp(const char *path, int machine, char *interp, size_t len)
 {
 	Elf64_Ehdr eh;
 	FILE *fp = fopen(path, "rbe");
@@ -29,7 +30,7 @@ static int elf_interp(const char *path, char *interp, size_t len)
 		return -errno;
 	if (fread(&eh, sizeof(eh), 1, fp) != 1 ||
 	    memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
-	    eh.e_ident[EI_CLASS] != ELFCLASS64) {
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_machine != machine) {
 		fclose(fp);
 		return -ENOEXEC;
 	}
@@ -56,23 +57,64 @@ static int elf_interp(const char *path, char *interp, size_t len)
 	return rc;
 }
 
+/* The EM_* of the programs this latlab runs among. */
+static int host_machine(void)
+{
+#if defined(__x86_64__)
+	return EM_X86_64;
+#elif defined(__aarch64__)
+	return EM_AARCH64;
+#else
+	return EM_NONE;
+#endif
+}
+
+int vm_program_fits(const char *path, const struct vm_arch *arch,
+		    char *interp, size_t len)
+{
+	int rc = elf_interp(path, arch->elf_machine, interp, len);
+
+	if (rc > 0 && arch->elf_machine != host_machine())
+		return -ELIBBAD;
+	return rc;
+}
+
+const char *vm_program_misfit(int rc, const struct vm_arch *arch, char *buf,
+			      size_t len)
+{
+	if (rc == -ENOEXEC)
+		snprintf(buf, len, "not a program for %s", arch->name);
+	else if (rc == -ELIBBAD)
+		snprintf(buf, len, "linked dynamically: a %s guest needs static programs",
+			 arch->name);
+	else
+		snprintf(buf, len, "%s", strerror(-rc));
+	return buf;
+}
+
 /*
- * Put binary at name in the archive, and with a dynamic one its
+ * Put binary, a program for the guest's architecture, at name in the
+ * archive. With a dynamic one (the host's own architecture only) also its
  * interpreter and every library it loads, at the paths the loader asks
  * for (`ld.so --list`, which reads the binary without running it).
  */
 static int add_program(struct cpio *a, const char *name, const char *binary,
-		       char *err, size_t errlen)
+		       const struct vm_arch *arch, char *err, size_t errlen)
 {
-	char interp[PATH_MAX], line[PATH_MAX + 128];
+	char interp[PATH_MAX], line[PATH_MAX + 128], why[96];
 	int pipefd[2], st, rc;
+
+	rc = vm_program_fits(binary, arch, interp, sizeof(interp));
+	if (rc < 0)
+		return fail_with(err, errlen, rc, "%s: %s", binary,
+				 vm_program_misfit(rc, arch, why, sizeof(why)));
+	int dynamic = rc;
 
 	rc = cpio_file(a, name, binary);
 	if (rc)
 		return fail_with(err, errlen, rc, "%s: %s", binary, strerror(-rc));
-	rc = elf_interp(binary, interp, sizeof(interp));
-	if (rc <= 0)
-		return rc == 0 ? 0 : fail_with(err, errlen, rc, "%s: not an x86-64 ELF program", binary);
+	if (!dynamic)
+		return 0;
 	rc = cpio_file(a, interp, interp);
 	if (rc)
 		return fail_with(err, errlen, rc, "%s: %s", interp, strerror(-rc));
@@ -117,7 +159,7 @@ static int find_busybox(char *path, size_t len)
 	char interp[PATH_MAX];
 
 	for (size_t i = 0; i < sizeof(where) / sizeof(where[0]); i++)
-		if (elf_interp(where[i], interp, sizeof(interp)) == 0) {
+		if (elf_interp(where[i], host_machine(), interp, sizeof(interp)) == 0) {
 			snprintf(path, len, "%s", where[i]);
 			return 0;
 		}
@@ -202,27 +244,33 @@ int vm_initramfs(const struct vm_guest *g, const char *path, char *err,
 		 size_t errlen)
 {
 	const struct kernel_def *k = &g->cfg->kernel[g->variant];
+	const struct vm_arch *arch = vm_arch(k);
 	char dir[PATH_MAX], bin[PATH_MAX + 16], bb[PATH_MAX], word[OPT_STR_MAX];
 	struct cpio a;
 	char *init;
 	int rc, n = 0;
 
-	if (find_busybox(bb, sizeof(bb)) != 0)
+	/* another architecture's are named in the config (check_arch) */
+	if (k->busybox[0])
+		snprintf(bb, sizeof(bb), "%s", k->busybox);
+	else if (find_busybox(bb, sizeof(bb)) != 0)
 		return fail_with(err, errlen, -ENOENT,
 			    "no static busybox (/bin/busybox): install busybox-static (make deps)");
-	if (self_dir(dir, sizeof(dir)) != 0)
+	if (k->programs[0])
+		snprintf(dir, sizeof(dir), "%s", k->programs);
+	else if (self_dir(dir, sizeof(dir)) != 0)
 		return fail_with(err, errlen, -ENOENT, "cannot find latlab's own directory");
 	FILE *fp = fopen(path, "wbe");
 	if (!fp)
 		return fail_with(err, errlen, -errno, "%s: %s", path, strerror(errno));
 	cpio_start(&a, fp);
-	rc = add_program(&a, "bin/busybox", bb, err, errlen);
+	rc = add_program(&a, "bin/busybox", bb, arch, err, errlen);
 	snprintf(bin, sizeof(bin), "%s/latlab", dir);
 	if (rc == 0)
-		rc = add_program(&a, "bin/latlab", bin, err, errlen);
+		rc = add_program(&a, "bin/latlab", bin, arch, err, errlen);
 	snprintf(bin, sizeof(bin), "%s/latload", dir);
 	if (rc == 0)
-		rc = add_program(&a, "bin/latload", bin, err, errlen);
+		rc = add_program(&a, "bin/latload", bin, arch, err, errlen);
 	for (const char *p = k->modules; rc == 0 && (p = next_word(p, word, sizeof(word)));) {
 		char name[OPT_STR_MAX + 32];
 

@@ -1,3 +1,4 @@
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -14,7 +15,25 @@
 #include "units.h"
 #include "vm.h"
 
-#define QEMU "qemu-system-x86_64"
+/*
+ * x86_64: the pc machine, the channel on isa-debugcon's port (guest.h).
+ * arm64: the virt machine, the channel on qemu's standard output, which
+ * the guest writes through semihosting (SYS_WRITE to ":tt"): a trap into
+ * the emulator, with no driver and no interrupt, as the port write is on
+ * x86. Semihosting exists under TCG only.
+ */
+static const struct vm_arch arches[] = {
+	[VM_ARCH_X86_64] = { "x86_64", "qemu-system-x86_64", "qemu-system-x86",
+			     "ttyS0", EM_X86_64, 1, NULL },
+	[VM_ARCH_ARM64] = { "arm64", "qemu-system-aarch64", "qemu-system-arm",
+			    "ttyAMA0", EM_AARCH64, 0, "aarch64-linux-gnu-" },
+};
+
+const struct vm_arch *vm_arch(const struct kernel_def *k)
+{
+	return &arches[k->arch == VM_ARCH_ARM64 ? VM_ARCH_ARM64 : VM_ARCH_X86_64];
+}
+
 /* after "done", the guest powers off; this long at most */
 #define POWEROFF_NS (30 * NS_PER_S)
 
@@ -36,6 +55,8 @@ static pid_t start_qemu(const struct config *cfg, int v, int accel,
 			const char *qemu_log, int data_fd)
 {
 	const struct kernel_def *k = &cfg->kernel[v];
+	const struct vm_arch *arch = vm_arch(k);
+	int arm = k->arch == VM_ARCH_ARM64;
 	char smp[32], mem[32], serial[PATH_MAX + 16], append[OPT_STR_MAX + 128];
 	char chardev[64];
 
@@ -43,35 +64,41 @@ static pid_t start_qemu(const struct config *cfg, int v, int accel,
 	snprintf(mem, sizeof(mem), "%lldM", (long long)(k->memory >> 20));
 	snprintf(serial, sizeof(serial), "file:%s", console_log);
 	snprintf(chardev, sizeof(chardev), "file,id=latlab,path=/dev/fd/%d", data_fd);
-	snprintf(append, sizeof(append), "console=ttyS0 panic=-1 printk.devkmsg=on %s",
-		 k->append);
+	snprintf(append, sizeof(append), "console=%s panic=-1 printk.devkmsg=on %s",
+		 arch->console, k->append);
+	/* the channel (guest.h): an x86 port, or arm64 semihosting's ":tt" */
+	const char *const port[] = { "-chardev", chardev, "-device",
+				     "isa-debugcon,chardev=latlab,iobase=0xe9", NULL };
+	const char *const semihosting[] = { "-semihosting-config",
+					    "enable=on,userspace=on,target=native", NULL };
+	const char *const *channel = arm ? semihosting : port;
 	const char *const fixed[] = {
-		QEMU, "-machine", "pc",
+		arch->qemu, "-machine", arm ? "virt" : "pc",
 		"-accel", accel == ACCEL_KVM ? "kvm" : "tcg",
 		"-cpu", accel == ACCEL_KVM ? "host" : "max",
 		"-smp", smp, "-m", mem,
 		"-nodefaults", "-no-user-config", "-display", "none",
 		"-no-reboot",		/* a panic (panic=-1) ends qemu */
 		"-serial", serial,	/* the console, to console_log */
-		"-chardev", chardev,	/* the channel (guest.h) */
-		"-device", "isa-debugcon,chardev=latlab,iobase=0xe9",
 		"-kernel", k->image, "-initrd", initramfs, "-append", append,
 	};
-	size_t nfixed = sizeof(fixed) / sizeof(fixed[0]);
+	size_t nfixed = sizeof(fixed) / sizeof(fixed[0]), n = nfixed;
 	char **extra = NULL;
 	int nextra = 0;
 
 	/* qemu_args = was checked with the config */
 	if (k->qemu_args[0] && argv_split(k->qemu_args, &extra, &nextra) != 0)
 		return -1;
-	const char **argv = calloc(nfixed + (size_t)nextra + 1, sizeof(*argv));
+	const char **argv = calloc(nfixed + 4 + (size_t)nextra + 1, sizeof(*argv));
 	if (!argv) {
 		free(extra);
 		return -1;
 	}
 	memcpy(argv, fixed, sizeof(fixed));
+	while (*channel)
+		argv[n++] = *channel++;
 	for (int i = 0; i < nextra; i++)
-		argv[nfixed + (size_t)i] = extra[i];
+		argv[n++] = extra[i];
 
 	pid_t pid = fork();
 	if (pid != 0) {
@@ -90,14 +117,16 @@ static pid_t start_qemu(const struct config *cfg, int v, int accel,
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (null >= 0)
 		dup2(null, 0);
-	if (log >= 0) {
+	if (arm)
+		dup2(data_fd, 1);	/* semihosting's ":tt" */
+	else if (log >= 0)
 		dup2(log, 1);
+	if (log >= 0)
 		dup2(log, 2);
-	}
 	/* the data pipe stays open across exec: qemu opens /dev/fd/N */
 	fcntl(data_fd, F_SETFD, 0);
-	execvp(QEMU, (char *const *)argv);
-	dprintf(2, "latlab: cannot run %s: %s\n", QEMU, strerror(errno));
+	execvp(arch->qemu, (char *const *)argv);
+	dprintf(2, "latlab: cannot run %s: %s\n", arch->qemu, strerror(errno));
 	_exit(127);
 }
 

@@ -103,6 +103,31 @@ struct vm_read_opts {
 enum vm_end vm_read(int fd, const struct vm_read_opts *o,
 		    const struct vm_hooks *h, struct vm_outcome *out);
 
+/* What a guest of one architecture ([kernel.NAME] arch) boots with. */
+struct vm_arch {
+	const char *name;		/* as arch = says it */
+	const char *qemu;		/* the emulator's program */
+	const char *package;		/* Debian's package holding it */
+	const char *console;		/* the kernel's serial console */
+	int elf_machine;		/* EM_*: what the initramfs's programs must be */
+	int kvm;			/* its channel works under KVM too */
+	const char *cross;		/* make's CROSS= that builds for it, or NULL */
+};
+
+const struct vm_arch *vm_arch(const struct kernel_def *k);
+
+/*
+ * path is a program a guest of arch runs: 0 for a static one, 1 for one
+ * linked dynamically with its interpreter in interp (the host's own
+ * architecture only: its libraries go along); -ENOEXEC for another
+ * machine's, -ELIBBAD for a dynamic one of a foreign architecture, or
+ * -errno. vm_program_misfit says why in words (into buf).
+ */
+int vm_program_fits(const char *path, const struct vm_arch *arch,
+		    char *interp, size_t len);
+const char *vm_program_misfit(int rc, const struct vm_arch *arch, char *buf,
+			      size_t len);
+
 /* /dev/kvm can be opened for reading and writing. */
 int vm_kvm_present(void);
 

@@ -1,0 +1,66 @@
+#!/bin/sh
+# The libraries latlab links against, for another architecture, unpacked
+# into a folder the cross compiler is pointed at:
+#   tools/cross-sysroot.sh TRIPLET DIR     (aarch64-linux-gnu, arm-linux-gnueabihf)
+# -> DIR/usr/include/..., DIR/usr/lib/TRIPLET/{*.a,*.so*}
+#
+# The packages are fetched with apt-get download and unpacked with dpkg-deb
+# -x: nothing is installed. Installing them as multiarch packages instead
+# (apt-get install libinih-dev:arm64) needs every "Multi-Arch: same"
+# package at exactly the host's version, which a mirror does not promise
+# at every moment (seen here: linux-libc-dev 6.1.187 for amd64, 6.1.176
+# for arm64, and no install possible). Does nothing when DIR is complete.
+set -eu
+
+triplet=${1:?usage: tools/cross-sysroot.sh TRIPLET DIR}
+dir=${2:?usage: tools/cross-sysroot.sh TRIPLET DIR}
+case $triplet in
+aarch64-linux-gnu) arch=arm64 ;;
+arm-linux-gnueabihf) arch=armhf ;;
+x86_64-linux-gnu) arch=amd64 ;;
+*)
+	echo "cross-sysroot: no Debian architecture known for $triplet" >&2
+	exit 2 ;;
+esac
+# the static build needs the -dev packages; the unit tests, linked
+# dynamically (cmocka ships no static library), the run-time ones too
+packages="libinih-dev libinih1 libcsv-dev libcsv3 libnuma-dev libnuma1
+	libjansson-dev libjansson4 libtracefs-dev libtracefs1
+	libtraceevent-dev libtraceevent1 libcmocka-dev libcmocka0"
+
+if [ -f "$dir/.complete" ]; then
+	exit 0
+fi
+if ! dpkg --print-foreign-architectures | grep -qx "$arch" &&
+   [ "$(dpkg --print-architecture)" != "$arch" ]; then
+	if [ "$(id -u)" != 0 ]; then
+		echo "cross-sysroot: apt knows no $arch packages; as root: dpkg --add-architecture $arch && apt-get update" >&2
+		exit 3
+	fi
+	dpkg --add-architecture "$arch"
+fi
+want=""
+for p in $packages; do
+	want="$want $p:$arch"
+done
+mkdir -p "$dir"
+work=$(mktemp -d "$dir/.fetch.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+# root may download where the _apt user cannot write
+fetch() {
+	(cd "$work" && apt-get download -q -o APT::Sandbox::User=root $want >/dev/null)
+}
+if ! fetch 2>/dev/null; then
+	# an index not read yet (the architecture was just added); a mirror
+	# missing one index file must not stop the rest
+	apt-get update -qq >/dev/null 2>&1 || true
+	if ! fetch; then
+		echo "cross-sysroot: cannot download the $arch libraries (apt-get download$want)" >&2
+		exit 3
+	fi
+fi
+for deb in "$work"/*.deb; do
+	dpkg-deb -x "$deb" "$dir"
+done
+: > "$dir/.complete"
+echo "cross-sysroot: $arch libraries in $dir"
