@@ -109,7 +109,9 @@ out:
 
 /*
  * Board farms: when LAVA's lava-test-case is on PATH, every cell's max of
- * each metric becomes a LAVA test case, pass or fail with the cell.
+ * each metric becomes a LAVA test case, pass or fail with the cell. Its
+ * standard output is latlab's: the <LAVA_SIGNAL_TESTCASE ...> line it
+ * prints there is what LAVA reads off the board's console.
  */
 void cp_lava(const struct cell *c, const struct cell_result *res)
 {
@@ -129,10 +131,6 @@ void cp_lava(const struct cell *c, const struct cell_result *res)
 		pid_t pid = fork();
 
 		if (pid == 0) {
-			int null = open("/dev/null", O_WRONLY);
-
-			if (null >= 0)
-				dup2(null, 1);
 			execlp("lava-test-case", "lava-test-case", name, "--result",
 			       result, "--measurement", value, "--units", "us",
 			       (char *)NULL);

@@ -235,13 +235,17 @@ EOC
 
 @test "board farms: with lava-test-case on PATH every cell and metric is reported" {
 	mkdir "$WORK/bin"
-	printf '#!/bin/sh\necho "$*" >>"%s/lava.log"\n' "$WORK" >"$WORK/bin/lava-test-case"
+	# as LAVA's: the signal on standard output, which LAVA reads off the
+	# console (so latlab must leave it there)
+	printf '#!/bin/sh\necho "$*" >>"%s/lava.log"\necho "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=$1>"\n' \
+		"$WORK" >"$WORK/bin/lava-test-case"
 	chmod +x "$WORK/bin/lava-test-case"
 	quick_config
 	printf '[matrix]\nworkload = timer, null\n[thresholds]\nmax = 10s\n' >>c.ini
 	PATH="$WORK/bin:$PATH" run timeout 60 "$LATLAB" run c.ini --duration 300ms -q
 	[ "$status" -eq 0 ]
 	[ "$(wc -l <"$WORK/lava.log")" -eq 6 ]
+	[ "$(grep -c '^<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=000[01]-none-' <<<"$output")" -eq 6 ]
 	grep -Eq '^0000-none-timer-t1-aspread-1-wakeup-max --result pass --measurement [0-9]+\.[0-9] --units us$' "$WORK/lava.log"
 	grep -Eq '^0001-none-null-t1-aspread-1-response-max --result pass --measurement [0-9]+\.[0-9] --units us$' "$WORK/lava.log"
 	# a failed threshold is a failed test case
