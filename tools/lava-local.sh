@@ -6,6 +6,7 @@
 # with a test ramdisk (busybox, a static latlab and latload) and runs the
 # definition in it; the lava-test-case results are listed at the end.
 #   tools/lava-local.sh WORKDIR [KERNEL]     (KERNEL: kernels/vmlinuz-stock)
+# LAVA_TESTDEF names another test definition for the schema check only.
 # Needs lava-dispatcher (make deps), build/static (make static), and the
 # repository committed: LAVA clones the definition from it.
 set -eu
@@ -49,26 +50,30 @@ sed -e "s|@KERNEL@|$kernel|" -e "s|@RAMDISK@|$work/ramdisk.cpio.gz|" \
     -e "s|@REPOSITORY@|file://$root|" "$root/configs/lava/job-qemu.yaml" > "$work/job.yaml"
 
 # LAVA's own schemas: the test definition, the job, the device
-"$py" - "$root/configs/lava/latlab.yaml" "$work/job.yaml" \
+"$py" - "${LAVA_TESTDEF:-$root/configs/lava/latlab.yaml}" "$work/job.yaml" \
 	"$root/configs/lava/device-qemu.yaml" <<'EOP'
 import sys, yaml
 from lava_common.schemas import validate as validate_job
 from lava_common.schemas.test.testdef import validate as validate_testdef
 from lava_common.schemas.device import validate as validate_device
 testdef, job, device = (yaml.safe_load(open(p)) for p in sys.argv[1:4])
-validate_testdef(testdef)
-validate_job(job, strict=True)
-validate_device(device)
+try:
+    validate_testdef(testdef)
+    validate_job(job, strict=True)
+    validate_device(device)
+except Exception as e:
+    sys.exit("lava-local: not valid for LAVA: %s" % e)
 print("lava-local: %s, job and device valid against lava-common's schemas" % sys.argv[1])
 EOP
 
 out=$work/lava-run
+id=$$
 rm -rf "$out"
-lava-run --validate --job-id 1 --output-dir "$out" --device "$root/configs/lava/device-qemu.yaml" \
+lava-run --validate --job-id "$id" --output-dir "$out" --device "$root/configs/lava/device-qemu.yaml" \
 	"$work/job.yaml" > "$work/validate.log" 2>&1 ||
 	{ tail -20 "$work/validate.log" >&2; echo "lava-local: lava-run --validate failed" >&2; exit 1; }
 rc=0
-timeout 1500 lava-run --job-id 1 --output-dir "$out" --device "$root/configs/lava/device-qemu.yaml" \
+timeout 1500 lava-run --job-id "$id" --output-dir "$out" --device "$root/configs/lava/device-qemu.yaml" \
 	"$work/job.yaml" > "$work/job.log" 2>&1 || rc=$?
 # every result LAVA recorded, as "definition case result [measurement units]"
 "$py" - "$work/job.log" <<'EOP'

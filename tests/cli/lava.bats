@@ -1,0 +1,36 @@
+#!/usr/bin/env bats
+# LAVA, really: configs/lava/latlab.yaml, a job and a qemu device checked
+# against lava-common's schemas, then run by LAVA's own lava-run with no
+# server (tools/lava-local.sh): Debian's stock kernel in qemu (TCG), a
+# ramdisk with the static latlab, and every cell back as a LAVA test case.
+
+load helper
+
+ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+
+@test "lava-run: the job boots, runs latlab.yaml, and every cell and metric is a LAVA test case" {
+	command -v lava-run || { echo "no lava-run: make deps installs lava-dispatcher" >&2; false; }
+	run timeout 600 "$ROOT/tools/lava-local.sh" "$WORK/lava" "$KERNELS/vmlinuz-stock"
+	[ "$status" -eq 0 ] || { echo "$output"; tail -40 "$WORK/lava/job.log"; false; }
+	[[ "$output" == *"latlab.yaml, job and device valid against lava-common's schemas"* ]]
+	[[ "$output" == *"result: lava login-action pass"* ]]
+	[[ "$output" == *"result: lava job pass"* ]]
+	# quick.ini: 4 cells of the timer workload, 3 metrics each
+	[ "$(grep -c '^result: 0_latlab 000[0-3]-.*-\(wakeup\|io\|response\)-max pass [0-9.]* us$' <<<"$output")" -eq 12 ]
+	# what LAVA saw was what latlab printed, in the guest
+	grep -q '"hostname = latlab-lava"' "$WORK/lava/job.log"
+	grep -q 'LAVA_SIGNAL_TESTCASE TEST_CASE_ID=0000-none-timer-' "$WORK/lava/job.log"
+}
+
+@test "lava-run: a test definition LAVA would refuse, and a missing build, stop before any boot" {
+	command -v lava-run || { echo "no lava-run: make deps installs lava-dispatcher" >&2; false; }
+	sed 's/^  format: .*/  format: Lava-Test Test Definition 2.0/' \
+		"$ROOT/configs/lava/latlab.yaml" > bad.yaml
+	LAVA_TESTDEF=$WORK/bad.yaml run timeout 60 "$ROOT/tools/lava-local.sh" "$WORK/lava" "$KERNELS/vmlinuz-stock"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"not valid for LAVA: "*"metadata"*"format"* ]]
+	[ ! -e "$WORK/lava/job.log" ]
+	run timeout 60 "$ROOT/tools/lava-local.sh" "$WORK/lava" "$WORK/no-kernel"
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"lava-local: no $WORK/no-kernel (make static; make kernels)"* ]]
+}
