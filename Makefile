@@ -5,6 +5,8 @@
 #   make test       deps + build + every test (unit: cmocka, cli: bats)
 #   make SANITIZE=1 test    the same with ASan and UBSan, in build/san/
 #   make demo-kernels       Debian's stock and RT kernels in qemu, compared
+#   make demo-arm64         the same for arm64 (qemu's virt machine, TCG)
+#   make lava-local         LAVA's lava-run runs configs/lava/latlab.yaml in qemu
 #   make fuzz [FUZZ_SECONDS=60]  libFuzzer on the config parser and the tree reader
 #   make install PREFIX=/usr/local DESTDIR=
 #   make CROSS=aarch64-linux-gnu-   for arm64 (arm-linux-gnueabihf-: armhf),
@@ -64,15 +66,15 @@ else
 BUILD := $(BUILD_ROOT)
 endif
 
-DEB_PACKAGES := gcc make pkg-config libinih-dev libcsv-dev libnuma-dev \
-	libjansson-dev libtracefs-dev libtraceevent-dev libcmocka-dev bats rt-tests gnuplot-nox procps \
-	util-linux hostname chromium qemu-system-x86 busybox-static strace poppler-utils \
-	$(CROSS_PACKAGES)
 # the cross builds, their unit tests under qemu-user, the arm64 guests
 CROSS_TRIPLETS := aarch64-linux-gnu arm-linux-gnueabihf
 CROSS_PACKAGES := gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
 	gcc-arm-linux-gnueabihf libc6-dev-armhf-cross qemu-user qemu-user-binfmt \
 	qemu-system-arm file
+DEB_PACKAGES := gcc make pkg-config libinih-dev libcsv-dev libnuma-dev \
+	libjansson-dev libtracefs-dev libtraceevent-dev libcmocka-dev bats rt-tests gnuplot-nox procps \
+	util-linux hostname chromium qemu-system-x86 busybox-static strace poppler-utils \
+	lava-dispatcher cpio $(CROSS_PACKAGES)
 
 COMMON_SRC := $(wildcard common/*.c)
 WORKLOAD_SRC := $(wildcard workloads/*.c)
@@ -87,7 +89,7 @@ LATLAB := $(BUILD)/latlab
 LATLOAD := $(BUILD)/latload
 
 .PHONY: all deps deps-cross run test unit unit-bins cli install clean bench \
-	kernels demo-kernels fuzz static cross
+	kernels demo-kernels demo-arm64 lava-local fuzz static cross
 .SECONDARY:
 
 all: $(LATLAB) $(LATLOAD)
@@ -188,6 +190,16 @@ demo-kernels: deps all kernels
 	$(LATLAB) report results/rt-vs-stock-vm -q && \
 	echo "report: $(CURDIR)/results/rt-vs-stock-vm/report/index.html" && \
 	echo "comparison: $(CURDIR)/results/rt-vs-stock-vm/compare/index.html"; exit $$rc
+
+# Debian's arm64 stock and RT kernels in qemu (TCG), latlab built for arm64
+demo-arm64: deps all kernels cross
+	@$(LATLAB) run configs/rt-vs-stock-arm64.ini; rc=$$?; \
+	$(LATLAB) compare results/rt-vs-stock-arm64 -o results/rt-vs-stock-arm64/compare && \
+	echo "comparison: $(CURDIR)/results/rt-vs-stock-arm64/compare/index.html"; exit $$rc
+
+# LAVA's own lava-run boots a qemu device and runs configs/lava/latlab.yaml
+lava-local: deps all kernels cross
+	@tools/lava-local.sh build/lava
 
 unit: all $(UNIT_BIN)
 	@LATLAB=$(abspath $(LATLAB)) UNIT_DIR=$(BUILD)/tests tests/run.sh unit
