@@ -108,6 +108,9 @@ static int read_smi(struct intf_snap *s, int cpu)
 	uint64_t v;
 	int fd;
 
+#if !defined(__x86_64__) && !defined(__i386__)
+	return add(s, cpu, "smi", "SMI", -1, "unavailable: SMIs are x86's");
+#endif
 	snprintf(path, sizeof(path), "/dev/cpu/%d/msr", cpu);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {

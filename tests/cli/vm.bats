@@ -170,7 +170,7 @@ EOS
 	ACCEL=auto BOOT_TIMEOUT=15s vm_config stock none
 	PATH=$WORK/bin:$PATH LATLAB_KVM_DEVICE=$WORK/fake-kvm run timeout 200 "$LATLAB" run c.ini
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
-	[[ "$output" == *"(kvm, probing KVM"* ]]
+	[[ "$output" == *"(x86_64, kvm, probing KVM"* ]]
 	[[ "$output" == *"accel = auto: a guest under KVM did not come up (the guest did not start latlab within 15s (boot_timeout)): emulating the CPU (TCG) instead"* ]]
 	c=$(cell_dir "$WORK/out/v" '0000-*')
 	grep -q '^accel = tcg' "$c/sysinfo.ini"
