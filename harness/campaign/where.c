@@ -100,12 +100,27 @@ int where_fits(const struct config *cfg, const struct cell *c, int guest,
 	return 0;
 }
 
+/* Where a qemu variant's key was set, for an error. */
+static struct srcloc kernel_key_loc(const struct config *cfg,
+				    const struct kernel_def *k, const char *key)
+{
+	char sec[CFG_NAME_MAX + 8];
+	struct srcloc loc;
+
+	snprintf(sec, sizeof(sec), "kernel.%s", k->name);
+	loc = config_key_loc(cfg, sec, key, k->loc);
+	if (!loc.file)
+		loc.file = cfg->path;
+	return loc;
+}
+
 /* A program of a qemu variant ("busybox", or "programs" and its latlab). */
-static int guest_program(const struct kernel_def *k, struct srcloc loc,
+static int guest_program(const struct config *cfg, const struct kernel_def *k,
 			 const char *key, const char *dir, const char *name,
 			 char *why, size_t len)
 {
 	const struct vm_arch *arch = vm_arch(k);
+	struct srcloc loc = kernel_key_loc(cfg, k, key);
 	char path[PATH_MAX], interp[PATH_MAX], what[96], hint[96] = "";
 	int rc;
 
@@ -131,23 +146,22 @@ static int guest_program(const struct kernel_def *k, struct srcloc loc,
 static int guest_files(const struct kernel_def *k, const struct config *cfg,
 		       char *why, size_t len)
 {
-	struct srcloc loc = k->loc;
 	int rc = 0;
 
-	if (!loc.file)
-		loc.file = cfg->path;
 	if (access(k->image, R_OK) != 0) {
+		struct srcloc loc = kernel_key_loc(cfg, k, "image");
+
 		rc = -errno;
 		return fail_at(why, len, rc, loc.file, loc.line, "[kernel.%s] image = %s: %s%s",
 			       k->name, k->image, strerror(-rc),
 			       rc == -ENOENT ? " (make demo-kernels fetches Debian's stock and rt images into kernels/)" : "");
 	}
 	if (k->busybox[0])
-		rc = guest_program(k, loc, "busybox", k->busybox, NULL, why, len);
+		rc = guest_program(cfg, k, "busybox", k->busybox, NULL, why, len);
 	if (rc == 0 && k->programs[0])
-		rc = guest_program(k, loc, "programs", k->programs, "latlab", why, len);
+		rc = guest_program(cfg, k, "programs", k->programs, "latlab", why, len);
 	if (rc == 0 && k->programs[0])
-		rc = guest_program(k, loc, "programs", k->programs, "latload", why, len);
+		rc = guest_program(cfg, k, "programs", k->programs, "latload", why, len);
 	return rc;
 }
 

@@ -625,8 +625,7 @@ static int apply_entry(struct config *cfg, const struct config_entry *e,
 			s);
 }
 
-/* The srcloc of `key` in `section`, last one wins (or the def's own). */
-static struct srcloc key_loc(const struct config *cfg, const char *section,
+struct srcloc config_key_loc(const struct config *cfg, const char *section,
 			     const char *key, struct srcloc fallback)
 {
 	for (int i = cfg->nentries - 1; i >= 0; i--)
@@ -643,7 +642,7 @@ static int resolve_workload(struct config *cfg, struct workload_def *w,
 	struct srcloc tloc;
 
 	snprintf(section, sizeof(section), "workload.%s", w->name);
-	tloc = key_loc(cfg, section, "type", w->loc);
+	tloc = config_key_loc(cfg, section, "type", w->loc);
 	if (!w->type[0])	/* an empty type = is named on its own line */
 		return cfg_fail(err, errlen, &tloc,
 				tloc.line != w->loc.line ? "[%s] type is empty" : "[%s] has no 'type ='",
@@ -680,7 +679,7 @@ static int resolve_workload(struct config *cfg, struct workload_def *w,
 
 		if (w->ops->check_period(w->opts, cfg->matrix.interval.v[i], &key,
 					 why, sizeof(why))) {
-			struct srcloc kloc = key_loc(cfg, section, key, w->loc);
+			struct srcloc kloc = config_key_loc(cfg, section, key, w->loc);
 
 			return cfg_fail(err, errlen, &kloc, "[workload.%s] %s with interval = %s",
 					w->name, why, cfg->matrix.interval.s[i]);
@@ -711,7 +710,7 @@ static int resolve_load(struct config *cfg, struct load_def *l, char *err,
 	int64_t n = 1;
 
 	snprintf(section, sizeof(section), "load.%s", l->name);
-	tloc = key_loc(cfg, section, "type", l->loc);
+	tloc = config_key_loc(cfg, section, "type", l->loc);
 	if (!l->type[0])
 		return cfg_fail(err, errlen, &tloc,
 				tloc.line != l->loc.line ? "[%s] type is empty" : "[%s] has no 'type ='",
@@ -723,10 +722,10 @@ static int resolve_load(struct config *cfg, struct load_def *l, char *err,
 					"unknown load type '%s' (latlab list shows them)",
 					l->type);
 	}
-	l->cpus_loc = key_loc(cfg, section, "cpus", l->loc);
+	l->cpus_loc = config_key_loc(cfg, section, "cpus", l->loc);
 	if (check_load_cpus(l, l->cpus_loc, err, errlen))
 		return -EINVAL;
-	struct srcloc iloc = key_loc(cfg, section, "instances", l->loc);
+	struct srcloc iloc = config_key_loc(cfg, section, "instances", l->loc);
 	if (strcmp(l->instances, "per-cpu") != 0 &&
 	    (units_parse_int(l->instances, &n) || n < 1 || n > 1024))
 		return cfg_fail(err, errlen, &iloc,
@@ -869,12 +868,12 @@ static int check_arch(const struct config *cfg, const struct kernel_def *k,
 		return 0;
 	snprintf(sec, sizeof(sec), "kernel.%s", k->name);
 	if (k->accel == ACCEL_KVM) {
-		loc = key_loc(cfg, sec, "accel", k->loc);
+		loc = config_key_loc(cfg, sec, "accel", k->loc);
 		return cfg_fail(err, errlen, &loc,
 				"[kernel.%s] arch = arm64 runs under TCG only (its channel is qemu's semihosting): accel = kvm cannot be",
 				k->name);
 	}
-	loc = key_loc(cfg, sec, "arch", k->loc);
+	loc = config_key_loc(cfg, sec, "arch", k->loc);
 	if (!k->programs[0])
 		return cfg_fail(err, errlen, &loc,
 				"[kernel.%s] arch = arm64 needs 'programs =': the folder with latlab and latload built for arm64 (make static CROSS=aarch64-linux-gnu- puts them in build/aarch64-linux-gnu/static)",
@@ -925,7 +924,7 @@ static int check_policy_axes(struct config *cfg, char *err, size_t errlen)
 		if (!bad && !(rt <= dl && dl <= period))
 			bad = "dl_runtime";
 		if (bad) {
-			loc = key_loc(cfg, "campaign", bad, pol->loc);
+			loc = config_key_loc(cfg, "campaign", bad, pol->loc);
 			return cfg_fail(err, errlen, &loc,
 					"policy = deadline with interval %lld ns: %s must be a percentage (1%%-100%%) or a duration, and runtime <= deadline <= period (dl_runtime = %s, dl_deadline = %s)",
 					(long long)period, bad, cfg->campaign.dl_runtime,
@@ -955,7 +954,7 @@ static int check_trace_events(const struct config *cfg, char *err, size_t errlen
 		for (const char *c = w; ok && *c; c++)
 			ok = isalnum((unsigned char)*c) || *c == '_' || *c == ':';
 		if (!ok) {
-			struct srcloc loc = key_loc(cfg, "trace", "events", (struct srcloc){ 0 });
+			struct srcloc loc = config_key_loc(cfg, "trace", "events", (struct srcloc){ 0 });
 
 			return cfg_fail(err, errlen, &loc,
 					"events: '%s' is not system:event (letters, digits, '_'), e.g. sched:sched_migrate_task",
@@ -971,7 +970,7 @@ static int check_matrix_size(const struct config *cfg, char *err, size_t errlen)
 	const struct matrix_opts *m = &cfg->matrix;
 	const struct axis *axes[MATRIX_AXES];
 	long double cells = (long double)cfg->campaign.repeat;
-	struct srcloc loc = key_loc(cfg, "campaign", "repeat", (struct srcloc){ 0 });
+	struct srcloc loc = config_key_loc(cfg, "campaign", "repeat", (struct srcloc){ 0 });
 
 	matrix_axes(cfg, axes);
 	for (int a = 0; a < MATRIX_AXES; a++) {
@@ -995,17 +994,17 @@ static int validate(struct config *cfg, char *err, size_t errlen)
 	int rc;
 
 	if (!valid_name(cfg->campaign.name)) {
-		loc = key_loc(cfg, "campaign", "name", (struct srcloc){ 0 });
+		loc = config_key_loc(cfg, "campaign", "name", (struct srcloc){ 0 });
 		return cfg_fail(err, errlen, &loc,
 				"campaign name '%s': use letters, digits, '_', '.', '-' (at most %d; not . or ..)",
 				cfg->campaign.name, CFG_NAME_MAX - 1);
 	}
 	if (!cfg->campaign.output[0]) {
-		loc = key_loc(cfg, "campaign", "output", (struct srcloc){ 0 });
+		loc = config_key_loc(cfg, "campaign", "output", (struct srcloc){ 0 });
 		return cfg_fail(err, errlen, &loc, "output is empty");
 	}
 	if (cfg->campaign.timeline % NS_PER_S) {
-		loc = key_loc(cfg, "campaign", "timeline", (struct srcloc){ 0 });
+		loc = config_key_loc(cfg, "campaign", "timeline", (struct srcloc){ 0 });
 		return cfg_fail(err, errlen, &loc,
 				"timeline = %lld ns: whole seconds (10s, 1m), or 0s for none",
 				(long long)cfg->campaign.timeline);
@@ -1028,7 +1027,7 @@ static int validate(struct config *cfg, char *err, size_t errlen)
 		char ksec[CFG_NAME_MAX + 8];
 
 		snprintf(ksec, sizeof(ksec), "kernel.%s", k->name);
-		loc = key_loc(cfg, ksec, "image", k->loc);
+		loc = config_key_loc(cfg, ksec, "image", k->loc);
 		if (k->runner == RUNNER_QEMU && !k->image[0])
 			rc = cfg_fail(err, errlen, &loc,
 				      "[kernel.%s] runner = qemu needs 'image =' (a bzImage or vmlinuz)%s",
@@ -1039,7 +1038,7 @@ static int validate(struct config *cfg, char *err, size_t errlen)
 			char sec[CFG_NAME_MAX + 8];
 
 			snprintf(sec, sizeof(sec), "kernel.%s", k->name);
-			loc = key_loc(cfg, sec, "qemu_args", k->loc);
+			loc = config_key_loc(cfg, sec, "qemu_args", k->loc);
 			rc = cfg_fail(err, errlen, &loc,
 				      "qemu_args = '%s': an unclosed quote or a trailing backslash",
 				      k->qemu_args);
@@ -1052,7 +1051,7 @@ static int validate(struct config *cfg, char *err, size_t errlen)
 			char sec[CFG_NAME_MAX + 8];
 
 			snprintf(sec, sizeof(sec), "kernel.%s", k->name);
-			loc = key_loc(cfg, sec, "match", k->loc);
+			loc = config_key_loc(cfg, sec, "match", k->loc);
 			rc = cfg_fail(err, errlen, &loc,
 				      "match = '%s': expected [!]preempt:rt|full|voluntary|none|lazy|dynamic, [!]release:GLOB or any",
 				      k->match);

@@ -150,6 +150,10 @@ struct config {
 	int nentries;
 };
 
+/* Where `key` was set in `section` (the last one wins), or fallback. */
+struct srcloc config_key_loc(const struct config *cfg, const char *section,
+			     const char *key, struct srcloc fallback);
+
 extern const struct opt campaign_options[];
 extern const struct opt matrix_options[];
 extern const struct opt threshold_options[];

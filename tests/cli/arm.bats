@@ -184,7 +184,7 @@ EOC
 	echo "busybox = $WORK/none" >> c.ini
 	run "$LATLAB" run c.ini
 	[ "$status" -eq 2 ]
-	[[ "$output" == *"[kernel.stock] busybox = $WORK/none: No such file or directory (make kernels puts one in kernels/arm64/busybox)"* ]]
+	[[ "$output" == *"c.ini:11: [kernel.stock] busybox = $WORK/none: No such file or directory (make kernels puts one in kernels/arm64/busybox)"* ]]
 	sed -i "s|^busybox.*|busybox = /bin/busybox|" c.ini
 	run "$LATLAB" run c.ini
 	[ "$status" -eq 2 ]
@@ -194,6 +194,7 @@ EOC
 	[ -s "$KERNELS/arm64/busybox" ] || skip "no arm64 busybox: make kernels"
 	run "$LATLAB" run c.ini
 	[ "$status" -eq 2 ]
-	[[ "$output" == *"[kernel.stock] programs = $(dirname "$LATLAB"): latlab is not a program for arm64 (make static CROSS=aarch64-linux-gnu-)"* ]]
+	# named at the key's own line
+	[[ "$output" == *"c.ini:10: [kernel.stock] programs = $(dirname "$LATLAB"): latlab is not a program for arm64 (make static CROSS=aarch64-linux-gnu-)"* ]]
 	[ ! -e "$WORK/out" ]
 }
