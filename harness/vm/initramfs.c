@@ -85,7 +85,7 @@ const char *vm_program_misfit(int rc, const struct vm_arch *arch, char *buf,
 	if (rc == -ENOEXEC)
 		snprintf(buf, len, "not a program for %s", arch->name);
 	else if (rc == -ELIBBAD)
-		snprintf(buf, len, "linked dynamically: a %s guest needs static programs",
+		snprintf(buf, len, "linked dynamically: an %s guest needs static programs",
 			 arch->name);
 	else
 		snprintf(buf, len, "%s", strerror(-rc));

@@ -3,6 +3,7 @@
  * the kernel reads it (newc headers, 4-byte alignment, the trailer), and
  * the qemu kernel options of a config.
  */
+#include <elf.h>
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,6 +18,7 @@
 
 #include "config.h"
 #include "cpio.h"
+#include "vm.h"
 
 struct entry {
 	char name[256];
@@ -166,6 +168,14 @@ static void test_qemu_options(void **state)
 		  ":6: accel = 'hvf': expected one of auto|kvm|tcg" },
 		{ "[matrix]\nkernel = rt\n[kernel.rt]\nrunner = qemu\nimage = x\nqemu_args = -name \"open\n",
 		  ":6: qemu_args = '-name \"open': an unclosed quote" },
+		{ "[matrix]\nkernel = rt\n[kernel.rt]\nrunner = qemu\nimage = x\narch = riscv64\n",
+		  ":6: arch = 'riscv64': expected one of x86_64|arm64" },
+		{ "[matrix]\nkernel = rt\n[kernel.rt]\nrunner = qemu\nimage = x\narch = arm64\nbusybox = b\n",
+		  ":6: [kernel.rt] arch = arm64 needs 'programs ='" },
+		{ "[matrix]\nkernel = rt\n[kernel.rt]\nrunner = qemu\nimage = x\narch = arm64\nprograms = p\n",
+		  ":6: [kernel.rt] arch = arm64 needs 'busybox ='" },
+		{ "[matrix]\nkernel = rt\n[kernel.rt]\nrunner = qemu\nimage = x\naccel = kvm\narch = arm64\nprograms = p\nbusybox = b\n",
+		  ":6: [kernel.rt] arch = arm64 runs under TCG only" },
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		memset(cfg, 0, sizeof(*cfg));
@@ -177,11 +187,94 @@ static void test_qemu_options(void **state)
 	free(cfg);
 }
 
+/* The EM_* of the machine these tests run as (under qemu-user too). */
+#if defined(__x86_64__)
+#define OWN_MACHINE EM_X86_64
+#elif defined(__aarch64__)
+#define OWN_MACHINE EM_AARCH64
+#else
+#define OWN_MACHINE EM_NONE
+#endif
+
+/* A minimal ELF file: its class, machine and, if interp, a PT_INTERP. */
+static void fake_elf(const char *path, int class, int machine, const char *interp)
+{
+	Elf64_Ehdr eh = { .e_type = ET_EXEC, .e_machine = (Elf64_Half)machine,
+			  .e_version = EV_CURRENT, .e_ehsize = sizeof(eh),
+			  .e_phentsize = sizeof(Elf64_Phdr) };
+	Elf64_Phdr ph = { .p_type = PT_INTERP,
+			  .p_offset = sizeof(eh) + sizeof(ph) };
+	FILE *fp = fopen(path, "wb");
+
+	assert_non_null(fp);
+	memcpy(eh.e_ident, ELFMAG, SELFMAG);
+	eh.e_ident[EI_CLASS] = (unsigned char)class;
+	eh.e_ident[EI_DATA] = ELFDATA2LSB;
+	eh.e_ident[EI_VERSION] = EV_CURRENT;
+	if (interp) {
+		eh.e_phoff = sizeof(eh);
+		eh.e_phnum = 1;
+		ph.p_filesz = strlen(interp) + 1;
+	}
+	assert_int_equal(fwrite(&eh, sizeof(eh), 1, fp), 1);
+	if (interp) {
+		assert_int_equal(fwrite(&ph, sizeof(ph), 1, fp), 1);
+		assert_int_equal(fwrite(interp, ph.p_filesz, 1, fp), 1);
+	}
+	fclose(fp);
+}
+
+/* What a guest of each architecture may be given as a program. */
+static void test_program_fits(void **state)
+{
+	struct kernel_def x86 = { .arch = VM_ARCH_X86_64 }, arm = { .arch = VM_ARCH_ARM64 };
+	const struct vm_arch *ax = vm_arch(&x86), *aa = vm_arch(&arm);
+	char dir[] = "/tmp/latlab-elf.XXXXXX", path[64], interp[128], why[96];
+	static const char ld[] = "/lib/ld-linux-aarch64.so.1";
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	assert_string_equal(ax->qemu, "qemu-system-x86_64");
+	assert_string_equal(aa->qemu, "qemu-system-aarch64");
+	assert_int_equal(aa->kvm, 0);
+
+	snprintf(path, sizeof(path), "%s/static-arm64", dir);
+	fake_elf(path, ELFCLASS64, EM_AARCH64, NULL);
+	assert_int_equal(vm_program_fits(path, aa, interp, sizeof(interp)), 0);
+	assert_int_equal(vm_program_fits(path, ax, interp, sizeof(interp)), -ENOEXEC);
+	assert_string_equal(vm_program_misfit(-ENOEXEC, ax, why, sizeof(why)),
+			    "not a program for x86_64");
+	unlink(path);
+
+	/* dynamic: only for the machine latlab itself runs on (its
+	 * libraries go along); another's would need that system's */
+	snprintf(path, sizeof(path), "%s/dynamic-arm64", dir);
+	fake_elf(path, ELFCLASS64, EM_AARCH64, ld);
+	if (OWN_MACHINE == EM_AARCH64) {
+		assert_int_equal(vm_program_fits(path, aa, interp, sizeof(interp)), 1);
+		assert_string_equal(interp, ld);
+	} else {
+		assert_int_equal(vm_program_fits(path, aa, interp, sizeof(interp)), -ELIBBAD);
+		assert_non_null(strstr(vm_program_misfit(-ELIBBAD, aa, why, sizeof(why)),
+				       "an arm64 guest needs static programs"));
+	}
+	unlink(path);
+
+	snprintf(path, sizeof(path), "%s/elf32", dir);
+	fake_elf(path, ELFCLASS32, EM_AARCH64, NULL);
+	assert_int_equal(vm_program_fits(path, aa, interp, sizeof(interp)), -ENOEXEC);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/none", dir);
+	assert_int_equal(vm_program_fits(path, aa, interp, sizeof(interp)), -ENOENT);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cpio_layout),
 		cmocka_unit_test(test_qemu_options),
+		cmocka_unit_test(test_program_fits),
 	};
 
 	return cmocka_run_group_tests_name("vm", tests, NULL, NULL);
