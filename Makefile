@@ -34,13 +34,15 @@ ifneq ($(CROSS),)
 TRIPLET := $(patsubst %-,%,$(CROSS))
 CC := $(CROSS)gcc
 AR := $(CROSS)ar
-SYSROOT ?= build/sysroot/$(TRIPLET)
+# SYSROOT=DIR: another sysroot laid out the same (latlab's own is not made)
+OWN_SYSROOT := build/sysroot/$(TRIPLET)
+SYSROOT ?= $(OWN_SYSROOT)
 SYSLIB := $(SYSROOT)/usr/lib/$(TRIPLET)
 CPPFLAGS += -I$(SYSROOT)/usr/include -I$(SYSROOT)/usr/include/tracefs \
 	    -I$(SYSROOT)/usr/include/traceevent
 LIB_LIBS := -L$(SYSLIB) -Wl,-rpath-link,$(SYSLIB) \
 	    -linih -lnuma -ljansson -ltracefs -ltraceevent
-SYSROOT_READY := $(SYSROOT)/.complete
+SYSROOT_READY := $(if $(filter $(OWN_SYSROOT),$(SYSROOT)),$(OWN_SYSROOT)/.complete)
 else
 CPPFLAGS += $(shell pkg-config --cflags libtracefs libtraceevent 2>/dev/null || \
 		echo -I/usr/include/tracefs -I/usr/include/traceevent)
@@ -125,8 +127,8 @@ $(BUILD)/static/latload: $(BUILD)/obj/loadgen/main.o $(BUILD)/liblatlab.a
 	$(CC) $(LDFLAGS) -static -o $@ $^ $(STATIC_LIBS)
 
 ifneq ($(CROSS),)
-$(SYSROOT)/.complete:
-	@tools/cross-sysroot.sh $(TRIPLET) $(SYSROOT)
+$(OWN_SYSROOT)/.complete:
+	@tools/cross-sysroot.sh $(TRIPLET) $(OWN_SYSROOT)
 endif
 
 # the fuzz corpora replayed (with the targets libFuzzer drives in make fuzz)
