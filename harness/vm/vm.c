@@ -24,9 +24,9 @@
  */
 static const struct vm_arch arches[] = {
 	[VM_ARCH_X86_64] = { "x86_64", "qemu-system-x86_64", "qemu-system-x86",
-			     "ttyS0", EM_X86_64, 1, NULL },
+			     "pc", "ttyS0", EM_X86_64, 1, NULL },
 	[VM_ARCH_ARM64] = { "arm64", "qemu-system-aarch64", "qemu-system-arm",
-			    "ttyAMA0", EM_AARCH64, 0, "aarch64-linux-gnu-" },
+			    "virt", "ttyAMA0", EM_AARCH64, 0, "aarch64-linux-gnu-" },
 };
 
 const struct vm_arch *vm_arch(const struct kernel_def *k)
@@ -73,7 +73,7 @@ static pid_t start_qemu(const struct config *cfg, int v, int accel,
 					    "enable=on,userspace=on,target=native", NULL };
 	const char *const *channel = arm ? semihosting : port;
 	const char *const fixed[] = {
-		arch->qemu, "-machine", arm ? "virt" : "pc",
+		arch->qemu, "-machine", arch->machine,
 		"-accel", accel == ACCEL_KVM ? "kvm" : "tcg",
 		"-cpu", accel == ACCEL_KVM ? "host" : "max",
 		"-smp", smp, "-m", mem,

@@ -108,6 +108,7 @@ struct vm_arch {
 	const char *name;		/* as arch = says it */
 	const char *qemu;		/* the emulator's program */
 	const char *package;		/* Debian's package holding it */
+	const char *machine;		/* qemu's -machine */
 	const char *console;		/* the kernel's serial console */
 	int elf_machine;		/* EM_*: what the initramfs's programs must be */
 	int kvm;			/* its channel works under KVM too */
