@@ -117,7 +117,7 @@ EOC
 		# run as on a board (qemu-user through binfmt_misc: make
 		# deps-cross), latload found beside latlab
 		run timeout 60 "${!dir}/latlab" run c.ini -o "$WORK/$dir"
-		[ "$status" -eq 0 ] || { echo "$output"; false; }
+		[ "$status" -eq 0 ] || run_failed
 		[ "$(col "$WORK/$dir/q/cells.csv" status | sort -u)" = ok ]
 		c=$(cell_dir "$WORK/$dir/q" '0000-*')
 		[ -s "$c/hist.csv" ]
@@ -132,7 +132,7 @@ EOC
 	arm64_setup
 	arm_config "stock, rt"
 	run timeout 240 "$LATLAB" run c.ini
-	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[ "$status" -eq 0 ] || run_failed
 	[[ "$output" == *"booting $KERNELS/arm64/vmlinuz-stock in qemu (arm64, tcg"* ]]
 	[[ "$output" == *"guest rt: [1/1] "* ]]
 	D=$WORK/out/a
@@ -157,7 +157,7 @@ EOC
 	grep -q 'this kernel cannot trace: .*irq_vectors:local_timer_entry' "$r/log.txt"
 	[ ! -e "$s/spikes.csv" ]
 	run timeout 60 "$LATLAB" compare "$D" -o "$WORK/cmp"
-	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[ "$status" -eq 0 ] || run_failed
 	[[ "$output" == *"1 rows compared across 2 kernel variants and hosts (1 trees)"* ]]
 	[[ "$output" == *"one run each: too few to call (stock@"*"6.1.0-"*"-arm64/rt@"* ]]
 	[ "$(col "$WORK/cmp/compare.csv" verdict_max | sort -u)" = too-few ]

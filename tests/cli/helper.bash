@@ -58,3 +58,17 @@ fnv1a64() {
 	done
 	printf '%016x\n' "$h"
 }
+
+# run_failed: what a failed `run` printed, then the tail of every guest
+# console under $WORK (a guest that hung or panicked says why there);
+# returns 1, so `[ "$status" -eq 0 ] || run_failed` fails the test
+run_failed() {
+	local f
+
+	echo "$output"
+	find "$WORK" -name '*.console.log' 2>/dev/null | while read -r f; do
+		echo "== $f (last 40 lines)"
+		tail -n 40 "$f"
+	done
+	return 1
+}

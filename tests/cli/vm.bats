@@ -66,7 +66,7 @@ EOC
 	vm_setup
 	WORKLOADS="timer, file-write" vm_config "stock, rt" "none, hackbench"
 	run timeout 280 "$LATLAB" run c.ini
-	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[ "$status" -eq 0 ] || run_failed
 	[[ "$output" == *"kernel variant stock runs in qemu under TCG"* ]]
 	[[ "$output" == *"guest rt: [4/4] "* ]]
 	D=$WORK/out/v
@@ -95,7 +95,7 @@ EOC
 	[[ "$output" == *"rt           qemu             4        0"* ]]
 	# one tree, two variants: compare lines them up
 	run timeout 60 "$LATLAB" compare "$D" -o "$WORK/cmp"
-	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[ "$status" -eq 0 ] || run_failed
 	[[ "$output" == *"4 rows compared across 2 kernel variants and hosts (1 trees)"* ]]
 	[[ "$output" == *"one run each: too few to call (stock@"* ]]
 	grep -q 'id="emulated"' "$WORK/cmp/index.html"
@@ -169,7 +169,7 @@ EOS
 	: >fake-kvm
 	ACCEL=auto BOOT_TIMEOUT=15s vm_config stock none
 	PATH=$WORK/bin:$PATH LATLAB_KVM_DEVICE=$WORK/fake-kvm run timeout 200 "$LATLAB" run c.ini
-	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[ "$status" -eq 0 ] || run_failed
 	[[ "$output" == *"(x86_64, kvm, probing KVM"* ]]
 	[[ "$output" == *"accel = auto: a guest under KVM did not come up (the guest did not start latlab within 15s (boot_timeout)): emulating the CPU (TCG) instead"* ]]
 	c=$(cell_dir "$WORK/out/v" '0000-*')
@@ -211,7 +211,7 @@ EOS
 modules = $WORK/bogus.ko"
 	printf '[workload.extra]\ntype = sysfs-read\npath = /etc/latlab-extra\n' >>c.ini
 	run timeout 200 "$LATLAB" run c.ini
-	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[ "$status" -eq 0 ] || run_failed
 	c=$(cell_dir "$WORK/out/v" '0000-*')
 	# the file of the extra archive was read every cycle, without error
 	[ "$(col "$c/summary.csv" errors | sort -u)" = 0 ]
@@ -253,7 +253,7 @@ run_until_first_cell() {
 	done
 	! pgrep -f "qemu-system-x86_64.*$WORK" >/dev/null
 	run timeout 200 "$LATLAB" run c.ini
-	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[ "$status" -eq 0 ] || run_failed
 	[[ "$output" == *"resuming campaign v"*": 1 of 2 cells already done"* ]] || { echo "$output" | head -20; false; }
 	[[ "$output" == *"for 1 cells"* ]]
 	[ "$(grep -c ' = ok$' out/v/state)" -eq 2 ]
@@ -300,7 +300,7 @@ run_until_first_cell() {
 	! grep -q 'skipped' full/v/state
 	rm full/filler
 	run timeout 200 "$LATLAB" run c.ini -o "$WORK/full"
-	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[ "$status" -eq 0 ] || run_failed
 	[ "$(grep -c ' = ok$' full/v/state)" -eq 2 ]
 }
 
@@ -345,7 +345,7 @@ echo "LATLAB done 0"
 EOS
 	KERNELS=$WORK vm_config stock none 'qemu_args = -name "latlab guest" -rtc base=utc'
 	PATH=$WORK/bin:$PATH run timeout 60 "$LATLAB" run c.ini
-	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[ "$status" -eq 0 ] || run_failed
 	[[ "$output" == *"latlab: guest stock: hello from the fake guest"* ]]
 	# qemu's argv: latlab's, then qemu_args' words (no shell)
 	grep -qx -- '-nodefaults' qemu.argv
@@ -385,7 +385,7 @@ EOS
 	# TCG's own spikes are hundreds of µs: a low threshold always fires
 	printf '\n[trace]\nmode = spikes\nthreshold = 50us\ncaptures = 2\n' >>c.ini
 	run timeout 200 "$LATLAB" run c.ini
-	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[ "$status" -eq 0 ] || run_failed
 	C=$(echo "$WORK"/out/v/*/*/0000-*)
 	[ -s "$C/spikes.csv" ] || { cat "$C/log.txt"; false; }
 	n=$(col "$C/spikes.csv" capture | wc -l)
