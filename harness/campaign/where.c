@@ -100,15 +100,12 @@ int where_fits(const struct config *cfg, const struct cell *c, int guest,
 	return 0;
 }
 
-/* Where a qemu variant's key was set, for an error. */
+/* Where a qemu variant's key was set, for an error: always a file. */
 static struct srcloc kernel_key_loc(const struct config *cfg,
 				    const struct kernel_def *k, const char *key)
 {
-	char sec[CFG_NAME_MAX + 8];
-	struct srcloc loc;
+	struct srcloc loc = config_kernel_loc(cfg, k, key);
 
-	snprintf(sec, sizeof(sec), "kernel.%s", k->name);
-	loc = config_key_loc(cfg, sec, key, k->loc);
 	if (!loc.file)
 		loc.file = cfg->path;
 	return loc;

@@ -850,10 +850,16 @@ int config_dl_value(const char *spec, int64_t period, int64_t *ns)
 	return units_parse_duration(spec, ns) == 0 && *ns > 0 ? 0 : -EINVAL;
 }
 
-/*
- * The policy and dma_latency axes: their items' values (a policy; -1 for
- * none or microseconds), and the deadline options against every interval.
- */
+/* Where [kernel.NAME] key was set (the last one wins), or the variant's own line. */
+struct srcloc config_kernel_loc(const struct config *cfg, const struct kernel_def *k,
+				const char *key)
+{
+	char sec[CFG_NAME_MAX + 8];
+
+	snprintf(sec, sizeof(sec), "kernel.%s", k->name);
+	return config_key_loc(cfg, sec, key, k->loc);
+}
+
 /*
  * An arm64 guest: emulated (its channel, qemu's semihosting, is TCG's),
  * with programs and a busybox built for it, since this machine's are not.
@@ -861,19 +867,17 @@ int config_dl_value(const char *spec, int64_t period, int64_t *ns)
 static int check_arch(const struct config *cfg, const struct kernel_def *k,
 		      char *err, size_t errlen)
 {
-	char sec[CFG_NAME_MAX + 8];
 	struct srcloc loc;
 
 	if (k->arch != VM_ARCH_ARM64)
 		return 0;
-	snprintf(sec, sizeof(sec), "kernel.%s", k->name);
 	if (k->accel == ACCEL_KVM) {
-		loc = config_key_loc(cfg, sec, "accel", k->loc);
+		loc = config_kernel_loc(cfg, k, "accel");
 		return cfg_fail(err, errlen, &loc,
 				"[kernel.%s] arch = arm64 runs under TCG only (its channel is qemu's semihosting): accel = kvm cannot be",
 				k->name);
 	}
-	loc = config_key_loc(cfg, sec, "arch", k->loc);
+	loc = config_kernel_loc(cfg, k, "arch");
 	if (!k->programs[0])
 		return cfg_fail(err, errlen, &loc,
 				"[kernel.%s] arch = arm64 needs 'programs =': the folder with latlab and latload built for arm64 (make static CROSS=aarch64-linux-gnu- puts them in build/aarch64-linux-gnu/static)",
@@ -885,6 +889,53 @@ static int check_arch(const struct config *cfg, const struct kernel_def *k,
 	return 0;
 }
 
+/*
+ * A kernel variant's own keys, each check in turn: a qemu variant's image
+ * and architecture, qemu_args as argv words, match.
+ */
+static int check_kernel(const struct config *cfg, struct kernel_def *k,
+			char *err, size_t errlen)
+{
+	struct srcloc loc;
+	char **words;
+	int nwords, rc;
+
+	if (!k->match[0] && k->runner == RUNNER_QEMU)
+		/* the guest checks what it booted against it */
+		snprintf(k->match, sizeof(k->match), "%s",
+			 kernel_builtin_match(k->name) ? kernel_builtin_match(k->name) : "any");
+	if (k->runner == RUNNER_QEMU && !k->image[0]) {
+		loc = config_kernel_loc(cfg, k, "image");
+		return cfg_fail(err, errlen, &loc,
+				"[kernel.%s] runner = qemu needs 'image =' (a bzImage or vmlinuz)%s",
+				k->name, loc.line != k->loc.line ? ": it is empty" : "");
+	}
+	if (k->runner == RUNNER_QEMU && (rc = check_arch(cfg, k, err, errlen)) != 0)
+		return rc;
+	if (k->qemu_args[0]) {
+		if (argv_split(k->qemu_args, &words, &nwords) != 0) {
+			loc = config_kernel_loc(cfg, k, "qemu_args");
+			return cfg_fail(err, errlen, &loc,
+					"qemu_args = '%s': an unclosed quote or a trailing backslash",
+					k->qemu_args);
+		}
+		free(words);
+	}
+	if (!k->match[0])
+		return cfg_fail(err, errlen, &k->loc, "[kernel.%s] has no 'match ='", k->name);
+	if (kernel_match_check(k->match) != 0) {
+		loc = config_kernel_loc(cfg, k, "match");
+		return cfg_fail(err, errlen, &loc,
+				"match = '%s': expected [!]preempt:rt|full|voluntary|none|lazy|dynamic, [!]release:GLOB or any",
+				k->match);
+	}
+	return 0;
+}
+
+/*
+ * The policy and dma_latency axes: their items' values (a policy; -1 for
+ * none or microseconds), and the deadline options against every interval.
+ */
 static int check_policy_axes(struct config *cfg, char *err, size_t errlen)
 {
 	struct axis *pol = &cfg->matrix.policy, *dma = &cfg->matrix.dma_latency;
@@ -1014,49 +1065,8 @@ static int validate(struct config *cfg, char *err, size_t errlen)
 		rc = check_trace_events(cfg, err, errlen);
 	if (rc == 0)
 		rc = check_policy_axes(cfg, err, errlen);
-	for (int i = 0; rc == 0 && i < cfg->nkernels; i++) {
-		struct kernel_def *k = &cfg->kernel[i];
-
-		if (!k->match[0] && k->runner == RUNNER_QEMU)
-			/* the guest checks what it booted against it */
-			snprintf(k->match, sizeof(k->match), "%s",
-				 kernel_builtin_match(k->name) ? kernel_builtin_match(k->name) : "any");
-		char **words;
-		int nwords;
-
-		char ksec[CFG_NAME_MAX + 8];
-
-		snprintf(ksec, sizeof(ksec), "kernel.%s", k->name);
-		loc = config_key_loc(cfg, ksec, "image", k->loc);
-		if (k->runner == RUNNER_QEMU && !k->image[0])
-			rc = cfg_fail(err, errlen, &loc,
-				      "[kernel.%s] runner = qemu needs 'image =' (a bzImage or vmlinuz)%s",
-				      k->name, loc.line != k->loc.line ? ": it is empty" : "");
-		else if (k->runner == RUNNER_QEMU && (rc = check_arch(cfg, k, err, errlen)) != 0)
-			;
-		else if (k->qemu_args[0] && argv_split(k->qemu_args, &words, &nwords) != 0) {
-			char sec[CFG_NAME_MAX + 8];
-
-			snprintf(sec, sizeof(sec), "kernel.%s", k->name);
-			loc = config_key_loc(cfg, sec, "qemu_args", k->loc);
-			rc = cfg_fail(err, errlen, &loc,
-				      "qemu_args = '%s': an unclosed quote or a trailing backslash",
-				      k->qemu_args);
-		} else if (k->qemu_args[0])
-			free(words);
-		else if (!k->match[0])
-			rc = cfg_fail(err, errlen, &k->loc,
-				      "[kernel.%s] has no 'match ='", k->name);
-		else if (kernel_match_check(k->match) != 0) {
-			char sec[CFG_NAME_MAX + 8];
-
-			snprintf(sec, sizeof(sec), "kernel.%s", k->name);
-			loc = config_key_loc(cfg, sec, "match", k->loc);
-			rc = cfg_fail(err, errlen, &loc,
-				      "match = '%s': expected [!]preempt:rt|full|voluntary|none|lazy|dynamic, [!]release:GLOB or any",
-				      k->match);
-		}
-	}
+	for (int i = 0; rc == 0 && i < cfg->nkernels; i++)
+		rc = check_kernel(cfg, &cfg->kernel[i], err, errlen);
 	for (int i = 0; rc == 0 && i < cfg->nloads; i++)
 		rc = resolve_load(cfg, &cfg->load[i], err, errlen);
 	for (int i = 0; rc == 0 && i < cfg->nworkloads; i++)

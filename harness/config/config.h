@@ -153,6 +153,9 @@ struct config {
 /* Where `key` was set in `section` (the last one wins), or fallback. */
 struct srcloc config_key_loc(const struct config *cfg, const char *section,
 			     const char *key, struct srcloc fallback);
+/* The same for a key of [kernel.NAME], falling back to the variant's loc. */
+struct srcloc config_kernel_loc(const struct config *cfg, const struct kernel_def *k,
+				const char *key);
 
 extern const struct opt campaign_options[];
 extern const struct opt matrix_options[];
