@@ -126,10 +126,9 @@ $(BUILD)/static/latload: $(BUILD)/obj/loadgen/main.o $(BUILD)/liblatlab.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -static -o $@ $^ $(STATIC_LIBS)
 
-ifneq ($(CROSS),)
-$(OWN_SYSROOT)/.complete:
-	@tools/cross-sysroot.sh $(TRIPLET) $(OWN_SYSROOT)
-endif
+# latlab's own sysroot of a triplet (deps-cross makes every one)
+build/sysroot/%/.complete:
+	@tools/cross-sysroot.sh $* build/sysroot/$*
 
 # the fuzz corpora replayed (with the targets libFuzzer drives in make fuzz)
 $(BUILD)/tests/test_fuzz_replay: $(BUILD)/obj/tests/unit/test_fuzz_replay.o \
@@ -153,9 +152,7 @@ deps:
 	fi
 
 # both architectures' libraries for the cross builds (deps has the compilers)
-deps-cross: deps
-	@for t in $(CROSS_TRIPLETS); do \
-		tools/cross-sysroot.sh $$t build/sysroot/$$t || exit; done
+deps-cross: deps $(CROSS_TRIPLETS:%=build/sysroot/%/.complete)
 	@tools/binfmt.sh
 
 # what make test checks beyond this machine's build: a static latlab and

@@ -31,14 +31,8 @@ packages="libinih-dev libinih1 libcsv-dev libcsv3 libnuma-dev libnuma1
 if [ -f "$dir/.complete" ]; then
 	exit 0
 fi
-if ! dpkg --print-foreign-architectures | grep -qx "$arch" &&
-   [ "$(dpkg --print-architecture)" != "$arch" ]; then
-	if [ "$(id -u)" != 0 ]; then
-		echo "cross-sysroot: apt knows no $arch packages; as root: dpkg --add-architecture $arch && apt-get update" >&2
-		exit 3
-	fi
-	dpkg --add-architecture "$arch"
-fi
+. "$(dirname "$0")/apt.sh"
+apt_add_arch "$arch"
 want=""
 for p in $packages; do
 	want="$want $p:$arch"
@@ -46,15 +40,11 @@ done
 mkdir -p "$dir"
 work=$(mktemp -d "$dir/.fetch.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-# root may download where the _apt user cannot write
-fetch() {
-	(cd "$work" && apt-get download -q -o APT::Sandbox::User=root $want >/dev/null)
-}
-if ! fetch 2>/dev/null; then
-	# an index not read yet (the architecture was just added); a mirror
-	# missing one index file must not stop the rest
+# shellcheck disable=SC2086 # $want is a list of words
+if ! apt_download "$work" $want 2>/dev/null; then
+	# lists older than the mirror's packages: read them again
 	apt-get update -qq >/dev/null 2>&1 || true
-	if ! fetch; then
+	if ! apt_download "$work" $want; then
 		echo "cross-sysroot: cannot download the $arch libraries (apt-get download$want)" >&2
 		exit 3
 	fi

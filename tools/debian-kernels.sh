@@ -24,20 +24,12 @@ fi
 work=$(mktemp -d "$dir/.fetch.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-# apt reads another architecture's indexes only once it is added
-if [ "$arch" != "$(dpkg --print-architecture)" ] &&
-   ! dpkg --print-foreign-architectures | grep -qx "$arch"; then
-	dpkg --add-architecture "$arch"
-	apt-get update -qq >/dev/null 2>&1 || true
-fi
+. "$(dirname "$0")/apt.sh"
+apt_add_arch "$arch"
 
 # the meta packages name the current kernel packages
 real_package() {
 	apt-cache depends "$1" 2>/dev/null | awk '/Depends: linux-image-/ { print $2; exit }'
-}
-# root may download where the _apt user cannot write
-download() {
-	(cd "$work" && apt-get download -q -o APT::Sandbox::User=root "$1" >/dev/null)
 }
 : > "$work/versions"
 for variant in stock rt; do
@@ -55,7 +47,7 @@ for variant in stock rt; do
 		exit 3
 	fi
 	pkg=${pkg%:"$arch"}
-	download "$pkg:$arch"
+	apt_download "$work" "$pkg:$arch"
 	mkdir "$work/$variant"
 	dpkg-deb --fsys-tarfile "$work"/"$pkg"_*.deb | tar -x -C "$work/$variant" ./boot
 	cp "$work/$variant"/boot/vmlinuz-* "$dir/vmlinuz-$variant.tmp"
@@ -65,7 +57,7 @@ for variant in stock rt; do
 	rm -f "$work"/"$pkg"_*.deb
 done
 if [ "$arch" != amd64 ]; then
-	download "busybox-static:$arch"
+	apt_download "$work" "busybox-static:$arch"
 	mkdir "$work/busybox"
 	dpkg-deb -x "$work"/busybox-static_*.deb "$work/busybox"
 	cp "$work/busybox/bin/busybox" "$dir/busybox.tmp"
