@@ -24,9 +24,9 @@
  */
 static const struct vm_arch arches[] = {
 	[VM_ARCH_X86_64] = { "x86_64", "qemu-system-x86_64", "qemu-system-x86",
-			     "pc", "ttyS0", EM_X86_64, 1, NULL },
+			     "pc", "ttyS0", EM_X86_64, 0, NULL },
 	[VM_ARCH_ARM64] = { "arm64", "qemu-system-aarch64", "qemu-system-arm",
-			    "virt", "ttyAMA0", EM_AARCH64, 0, "aarch64-linux-gnu-" },
+			    "virt", "ttyAMA0", EM_AARCH64, 1, "aarch64-linux-gnu-" },
 };
 
 const struct vm_arch *vm_arch(const struct kernel_def *k)
@@ -56,7 +56,6 @@ static pid_t start_qemu(const struct config *cfg, int v, int accel,
 {
 	const struct kernel_def *k = &cfg->kernel[v];
 	const struct vm_arch *arch = vm_arch(k);
-	int arm = k->arch == VM_ARCH_ARM64;
 	char smp[32], mem[32], serial[PATH_MAX + 16], append[OPT_STR_MAX + 128];
 	char chardev[64];
 
@@ -71,7 +70,7 @@ static pid_t start_qemu(const struct config *cfg, int v, int accel,
 				     "isa-debugcon,chardev=latlab,iobase=0xe9", NULL };
 	const char *const semihosting[] = { "-semihosting-config",
 					    "enable=on,userspace=on,target=native", NULL };
-	const char *const *channel = arm ? semihosting : port;
+	const char *const *channel = arch->semihosting ? semihosting : port;
 	const char *const fixed[] = {
 		arch->qemu, "-machine", arch->machine,
 		"-accel", accel == ACCEL_KVM ? "kvm" : "tcg",
@@ -117,7 +116,7 @@ static pid_t start_qemu(const struct config *cfg, int v, int accel,
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (null >= 0)
 		dup2(null, 0);
-	if (arm)
+	if (arch->semihosting)
 		dup2(data_fd, 1);	/* semihosting's ":tt" */
 	else if (log >= 0)
 		dup2(log, 1);

@@ -111,7 +111,8 @@ struct vm_arch {
 	const char *machine;		/* qemu's -machine */
 	const char *console;		/* the kernel's serial console */
 	int elf_machine;		/* EM_*: what the initramfs's programs must be */
-	int kvm;			/* its channel works under KVM too */
+	int semihosting;		/* its channel: semihosting's ":tt" on qemu's
+					 * stdout (TCG only), else the x86 port */
 	const char *cross;		/* make's CROSS= that builds for it, or NULL */
 };
 

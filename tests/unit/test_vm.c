@@ -239,7 +239,8 @@ static void test_program_fits(void **state)
 	assert_non_null(mkdtemp(dir));
 	assert_string_equal(ax->qemu, "qemu-system-x86_64");
 	assert_string_equal(aa->qemu, "qemu-system-aarch64");
-	assert_int_equal(aa->kvm, 0);
+	assert_int_equal(aa->semihosting, 1);	/* so TCG only */
+	assert_int_equal(ax->semihosting, 0);
 
 	snprintf(path, sizeof(path), "%s/static-arm64", dir);
 	fake_elf(path, ELFCLASS64, EM_AARCH64, NULL);
