@@ -66,15 +66,17 @@ except Exception as e:
 print("lava-local: %s, job and device valid against lava-common's schemas" % sys.argv[1])
 EOP
 
+# lava-run [--validate]: this job on this device, no server
 out=$work/lava-run
-id=$$
 rm -rf "$out"
-lava-run --validate --job-id "$id" --output-dir "$out" --device "$root/configs/lava/device-qemu.yaml" \
-	"$work/job.yaml" > "$work/validate.log" 2>&1 ||
+lava() {
+	timeout 1500 lava-run "$@" --job-id $$ --output-dir "$out" \
+		--device "$root/configs/lava/device-qemu.yaml" "$work/job.yaml"
+}
+lava --validate > "$work/validate.log" 2>&1 ||
 	{ tail -20 "$work/validate.log" >&2; echo "lava-local: lava-run --validate failed" >&2; exit 1; }
 rc=0
-timeout 1500 lava-run --job-id "$id" --output-dir "$out" --device "$root/configs/lava/device-qemu.yaml" \
-	"$work/job.yaml" > "$work/job.log" 2>&1 || rc=$?
+lava > "$work/job.log" 2>&1 || rc=$?
 # every result LAVA recorded, as "definition case result [measurement units]"
 "$py" - "$work/job.log" <<'EOP'
 import sys, yaml
