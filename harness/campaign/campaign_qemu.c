@@ -158,8 +158,8 @@ static int choose_accel(struct campaign *cp, const struct kernel_def *k,
 	*probe = 0;
 	if (k->accel != ACCEL_AUTO)
 		return k->accel;
-	if (vm_arch(k)->semihosting)
-		return ACCEL_TCG;	/* its channel exists under TCG only */
+	if (!vm_arch_native(k))
+		return ACCEL_TCG;	/* another machine's CPU: emulated */
 	if (cp->qemu.kvm < 0 && !vm_kvm_present()) {
 		log_warn("accel = auto: /dev/kvm cannot be opened: emulating the CPU (TCG)");
 		cp->qemu.kvm = 0;

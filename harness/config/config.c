@@ -861,8 +861,9 @@ struct srcloc config_kernel_loc(const struct config *cfg, const struct kernel_de
 }
 
 /*
- * An arm64 guest: emulated (its channel, qemu's semihosting, is TCG's),
- * with programs and a busybox built for it, since this machine's are not.
+ * A guest of another architecture: emulated (KVM runs only this
+ * machine's own), with programs and a busybox built for it, since this
+ * machine's are not.
  */
 static int check_arch(const struct config *cfg, const struct kernel_def *k,
 		      char *err, size_t errlen)
@@ -871,10 +872,10 @@ static int check_arch(const struct config *cfg, const struct kernel_def *k,
 
 	if (k->arch != VM_ARCH_ARM64)
 		return 0;
-	if (k->accel == ACCEL_KVM) {
+	if (k->accel == ACCEL_KVM && k->arch != VM_ARCH_HOST) {
 		loc = config_kernel_loc(cfg, k, "accel");
 		return cfg_fail(err, errlen, &loc,
-				"[kernel.%s] arch = arm64 runs under TCG only (its channel is qemu's semihosting): accel = kvm cannot be",
+				"[kernel.%s] arch = arm64 runs under TCG here (KVM runs only this machine's own architecture): accel = kvm cannot be",
 				k->name);
 	}
 	loc = config_kernel_loc(cfg, k, "arch");

@@ -1,19 +1,18 @@
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
-#include <setjmp.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <termios.h>
+#include <unistd.h>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <sys/io.h>
 #define HAVE_PORTS 1
-#elif defined(__aarch64__)
-#define HAVE_SEMIHOSTING 1
 #endif
 
 #include "guest.h"
@@ -21,51 +20,91 @@
 /* Log lines may come from any thread; a message is never split. */
 static pthread_mutex_t channel_lock = PTHREAD_MUTEX_INITIALIZER;
 static int channel_open;
+#ifndef HAVE_PORTS
+static int channel_fd = -1;	/* the PCI serial port's tty */
+#endif
 
-#ifdef HAVE_SEMIHOSTING
-/* Arm semihosting's calls used here, and the trap that makes one. */
-enum { SEMI_OPEN = 0x01, SEMI_WRITE = 0x05 };
-#define SEMI_MODE_W 4		/* fopen's "w": ":tt" is then qemu's stdout */
-
-static long semi_handle = -1;
-
-static long semihost(long op, const void *args)
+/* The first line of DIR/NAME into buf: 0 or -errno. */
+static int read_word(const char *dir, const char *name, char *buf, size_t len)
 {
-	register long x0 __asm__("x0") = op;
-	register const void *x1 __asm__("x1") = args;
+	char path[PATH_MAX];
+	FILE *fp;
 
-	/* "memory": the call reads the block and the bytes it points to */
-	__asm__ __volatile__("hlt #0xf000" : "+r"(x0) : "r"(x1) : "memory");
-	return x0;
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fp = fopen(path, "re");
+	if (!fp)
+		return -errno;
+	if (!fgets(buf, (int)len, fp))
+		buf[0] = '\0';
+	fclose(fp);
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
 }
 
-static sigjmp_buf no_semihosting;
-
-static void on_sigill(int sig)
+/* The tty a PCI device drives (DEV/tty/NAME): 0, or -ENODEV. */
+static int device_tty(const char *dev, char *name, size_t len)
 {
-	(void)sig;
-	siglongjmp(no_semihosting, 1);
+	char path[PATH_MAX + 8];
+	struct dirent *e;
+	DIR *d;
+	int rc = -ENODEV;
+
+	snprintf(path, sizeof(path), "%s/tty", dev);
+	d = opendir(path);
+	if (!d)
+		return -ENODEV;
+	while ((e = readdir(d)) != NULL)
+		if (e->d_name[0] != '.' && strlen(e->d_name) < len) {
+			snprintf(name, len, "%s", e->d_name);
+			rc = 0;
+			break;
+		}
+	closedir(d);
+	return rc;
 }
 
-/*
- * Open ":tt". Outside qemu, or in a qemu without semihosting for user
- * code, the trap is an undefined instruction: SIGILL, caught, -ENOSYS.
- */
-static int semi_open(void)
+int guest_find_port(const char *pci_devices, char *name, size_t len)
 {
-	static const char tt[] = ":tt";
-	const long args[3] = { (long)tt, SEMI_MODE_W, (long)sizeof(tt) - 1 };
-	struct sigaction ill = { .sa_handler = on_sigill }, old;
-	volatile long h = -1;
+	char dev[PATH_MAX - 8], vendor[32], device[32];
+	struct dirent *e;
+	DIR *d = opendir(pci_devices);
+	int rc = -ENODEV;
 
-	sigemptyset(&ill.sa_mask);
-	sigaction(SIGILL, &ill, &old);
-	if (sigsetjmp(no_semihosting, 1) == 0)
-		h = semihost(SEMI_OPEN, args);
-	sigaction(SIGILL, &old, NULL);
-	if (h < 0)
-		return -ENOSYS;
-	semi_handle = h;
+	if (!d)
+		return -ENODEV;
+	while (rc != 0 && (e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(dev, sizeof(dev), "%s/%s", pci_devices, e->d_name);
+		if (read_word(dev, "vendor", vendor, sizeof(vendor)) == 0 &&
+		    read_word(dev, "device", device, sizeof(device)) == 0 &&
+		    strcmp(vendor, GUEST_PCI_VENDOR) == 0 &&
+		    strcmp(device, GUEST_PCI_DEVICE) == 0)
+			rc = device_tty(dev, name, len);
+	}
+	closedir(d);
+	return rc;
+}
+
+#ifndef HAVE_PORTS
+/* The PCI serial port's tty, raw: bytes go out as they are. */
+static int open_port(void)
+{
+	char name[64], path[96];
+	struct termios t;
+	int rc = guest_find_port("/sys/bus/pci/devices", name, sizeof(name));
+
+	if (rc != 0)
+		return rc;
+	snprintf(path, sizeof(path), "/dev/%s", name);
+	channel_fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	if (channel_fd < 0)
+		return -errno;
+	if (tcgetattr(channel_fd, &t) == 0) {
+		cfmakeraw(&t);
+		cfsetospeed(&t, B115200);
+		tcsetattr(channel_fd, TCSANOW, &t);
+	}
 	return 0;
 }
 #endif
@@ -78,13 +117,11 @@ int guest_open(void)
 		return -errno;
 	channel_open = 1;
 	return 0;
-#elif defined(HAVE_SEMIHOSTING)
-	int rc = semi_open();
+#else
+	int rc = open_port();
 
 	channel_open = rc == 0;
 	return rc;
-#else
-	return -ENOSYS;
 #endif
 }
 
@@ -102,21 +139,18 @@ static void put(const void *data, size_t len)
 			     : "+S"(data), "+c"(len)
 			     : "d"((unsigned short)GUEST_PORT)
 			     : "memory");
-#elif defined(HAVE_SEMIHOSTING)
-	/* SYS_WRITE returns what it did not write; a call that writes
-	 * nothing ends it (the host then sees a stream cut short) */
-	while (len > 0) {
-		const long args[3] = { semi_handle, (long)data, (long)len };
-		long left = semihost(SEMI_WRITE, args);
-
-		if (left < 0 || (size_t)left >= len)
-			break;
-		data = (const char *)data + (len - (size_t)left);
-		len = (size_t)left;
-	}
 #else
-	(void)data;
-	(void)len;
+	/* a write that fails ends it: the host then sees a stream cut short */
+	while (len > 0) {
+		ssize_t n = write(channel_fd, data, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		data = (const char *)data + n;
+		len -= (size_t)n;
+	}
 #endif
 }
 

@@ -1,12 +1,13 @@
 /*
  * The guest's end of the channel to the latlab that booted it. On x86:
  * qemu's isa-debugcon port (0xe9). Port writes need no interrupt and no
- * driver, so it works on any x86 kernel, where a second serial port
+ * driver, so it works on any x86 kernel, where a second ISA serial port
  * stalls under emulated PREEMPT_RT (its threaded interrupt gets disabled
- * as unhandled). On arm64: semihosting's SYS_WRITE to ":tt", which qemu
- * (-semihosting-config userspace=on) writes to its standard output, the
- * same kind of trap into the emulator (TCG only). What is said on it is
- * channel.h's.
+ * as unhandled). Elsewhere (arm64): qemu's pci-serial, a 16550 on the
+ * machine's PCI bus, driven by the kernel's built-in 8250_pci and written
+ * raw through its tty. Either device only carries bytes out: nothing on
+ * it lets the guest reach the host (docs/boards.md, "The guest is
+ * untrusted"). What is said on it is channel.h's.
  */
 #ifndef LATLAB_GUEST_H
 #define LATLAB_GUEST_H
@@ -17,9 +18,17 @@
 #include "log.h"
 
 #define GUEST_PORT 0xe9
+/* qemu's pci-serial: Red Hat's PCI vendor id, its serial device */
+#define GUEST_PCI_VENDOR "0x1b36"
+#define GUEST_PCI_DEVICE "0x0002"
 
-/* 0, or -errno (not root, no such port, no semihosting, another arch). */
+/* 0, or -errno (not root, no such port or device). */
 int guest_open(void);
+/*
+ * The tty name (e.g. "ttyS0") of qemu's pci-serial among the PCI devices
+ * of pci_devices (/sys/bus/pci/devices): 0, or -ENODEV.
+ */
+int guest_find_port(const char *pci_devices, char *name, size_t len);
 /* "LATLAB <verb> <args>" for a verb without bytes; args hold no newline. */
 void guest_say(enum chan_verb verb, const char *fmt, ...) PRINTF_LIKE(2, 3);
 /* "LATLAB <verb> <len>" then len raw bytes, for a blob verb. */

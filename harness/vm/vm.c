@@ -17,10 +17,10 @@
 
 /*
  * x86_64: the pc machine, the channel on isa-debugcon's port (guest.h).
- * arm64: the virt machine, the channel on qemu's standard output, which
- * the guest writes through semihosting (SYS_WRITE to ":tt"): a trap into
- * the emulator, with no driver and no interrupt, as the port write is on
- * x86. Semihosting exists under TCG only.
+ * arm64: the virt machine, the channel on a pci-serial (a 16550 on its
+ * PCI bus; Debian's arm64 kernels build its driver in). Both devices
+ * carry bytes from the guest to a pipe and nothing else: no semihosting,
+ * no monitor, no host file a guest can name (docs/boards.md).
  */
 static const struct vm_arch arches[] = {
 	[VM_ARCH_X86_64] = { "x86_64", "qemu-system-x86_64", "qemu-system-x86",
@@ -32,6 +32,11 @@ static const struct vm_arch arches[] = {
 const struct vm_arch *vm_arch(const struct kernel_def *k)
 {
 	return &arches[k->arch == VM_ARCH_ARM64 ? VM_ARCH_ARM64 : VM_ARCH_X86_64];
+}
+
+int vm_arch_native(const struct kernel_def *k)
+{
+	return k->arch == VM_ARCH_HOST;
 }
 
 /* after "done", the guest powers off; this long at most */
@@ -65,12 +70,12 @@ static pid_t start_qemu(const struct config *cfg, int v, int accel,
 	snprintf(chardev, sizeof(chardev), "file,id=latlab,path=/dev/fd/%d", data_fd);
 	snprintf(append, sizeof(append), "console=%s panic=-1 printk.devkmsg=on %s",
 		 arch->console, k->append);
-	/* the channel (guest.h): an x86 port, or arm64 semihosting's ":tt" */
+	/* the channel (guest.h): an x86 port, or a serial port on PCI */
 	const char *const port[] = { "-chardev", chardev, "-device",
 				     "isa-debugcon,chardev=latlab,iobase=0xe9", NULL };
-	const char *const semihosting[] = { "-semihosting-config",
-					    "enable=on,userspace=on,target=native", NULL };
-	const char *const *channel = arch->semihosting ? semihosting : port;
+	const char *const pci[] = { "-chardev", chardev, "-device",
+				    "pci-serial,chardev=latlab", NULL };
+	const char *const *channel = arch->pci_serial ? pci : port;
 	const char *const fixed[] = {
 		arch->qemu, "-machine", arch->machine,
 		"-accel", accel == ACCEL_KVM ? "kvm" : "tcg",
@@ -116,9 +121,7 @@ static pid_t start_qemu(const struct config *cfg, int v, int accel,
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (null >= 0)
 		dup2(null, 0);
-	if (arch->semihosting)
-		dup2(data_fd, 1);	/* semihosting's ":tt" */
-	else if (log >= 0)
+	if (log >= 0)
 		dup2(log, 1);
 	if (log >= 0)
 		dup2(log, 2);

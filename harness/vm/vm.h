@@ -111,12 +111,15 @@ struct vm_arch {
 	const char *machine;		/* qemu's -machine */
 	const char *console;		/* the kernel's serial console */
 	int elf_machine;		/* EM_*: what the initramfs's programs must be */
-	int semihosting;		/* its channel: semihosting's ":tt" on qemu's
-					 * stdout (TCG only), else the x86 port */
+	int pci_serial;			/* its channel: qemu's pci-serial, else
+					 * isa-debugcon's port (guest.h) */
 	const char *cross;		/* make's CROSS= that builds for it, or NULL */
 };
 
 const struct vm_arch *vm_arch(const struct kernel_def *k);
+
+/* k's guest is of this latlab's own architecture: it may run under KVM. */
+int vm_arch_native(const struct kernel_def *k);
 
 /*
  * path is a program a guest of arch runs: 0 for a static one, 1 for one

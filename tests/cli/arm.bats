@@ -185,7 +185,7 @@ EOC
 	echo "accel = kvm" >> c.ini
 	run "$LATLAB" plan c.ini
 	[ "$status" -eq 2 ]
-	[[ "$output" == *"c.ini:12: [kernel.stock] arch = arm64 runs under TCG only"* ]]
+	[[ "$output" == *"c.ini:12: [kernel.stock] arch = arm64 runs under TCG here"* ]]
 	sed -i '/^busybox/d; /^accel/d' c.ini
 	run "$LATLAB" plan c.ini
 	[ "$status" -eq 2 ]
@@ -209,4 +209,40 @@ EOC
 	# named at the key's own line
 	[[ "$output" == *"c.ini:10: [kernel.stock] programs = $(dirname "$LATLAB"): latlab is not a program for arm64 (make static CROSS=aarch64-linux-gnu-)"* ]]
 	[ ! -e "$WORK/out" ]
+}
+
+# The guest is untrusted (docs/boards.md): a bare-metal arm64 "kernel"
+# that tries what semihosting would give it, a host file written and a
+# host command run, reaches nothing on the host and is given up.
+@test "qemu arm64: a guest's semihosting calls reach nothing on the host" {
+	need_cross aarch64-linux-gnu
+	local fx=$ROOT/tests/fixtures/arm64-evil
+	mkdir -p prog
+	aarch64-linux-gnu-gcc -O1 -ffreestanding -nostdlib -fno-stack-protector \
+		-mgeneral-regs-only -static -T "$fx/link.ld" \
+		-DHOST_FILE="\"$WORK/escaped-file\"" -DHOST_CMD="\"id > $WORK/escaped-cmd\"" \
+		-o evil.elf "$fx/start.S" "$fx/evil.c"
+	write_config c.ini <<EOC
+[campaign]
+name = a
+duration = 200ms
+output = $WORK/out
+boot_attempts = 1
+[matrix]
+kernel = evil
+[kernel.evil]
+runner = qemu
+arch = arm64
+image = $WORK/evil.elf
+programs = $A64
+busybox = ${KERNELS:-/nonexistent}/arm64/busybox
+match = any
+boot_timeout = 4s
+timeout = 2s
+EOC
+	run timeout 120 "$LATLAB" run c.ini
+	[ ! -e "$WORK/escaped-file" ]
+	[ ! -e "$WORK/escaped-cmd" ]
+	[ "$status" -eq 3 ] || run_failed
+	[[ "$output" == *"did not start latlab within 4s"* ]] || run_failed
 }

@@ -274,57 +274,60 @@ static void test_verb_table(void **state)
 	assert_int_equal(chan_brief_parse("1 2 3 4 5 6 7 8 9 10 wh=x", &back), -EINVAL);
 }
 
-/*
- * The guest's end of the channel. On arm64 it is semihosting: where that
- * exists — qemu-user gives it to every program, as qemu-system does to
- * a latlab guest — the bytes said come out on standard output, binary
- * and whole; where it does not (a board), the trap is an undefined
- * instruction, caught: -ENOSYS. Other architectures but x86 have no
- * channel. On x86 the port needs only ioperm, which root has: not tried.
- */
-static void test_guest_channel(void **state)
+/* DIR/NAME holding text (a sysfs attribute). */
+static void put_file(const char *dir, const char *name, const char *text)
 {
-	(void)state;
-#if defined(__x86_64__) || defined(__i386__)
-	skip();
-#else
-	int rc = guest_open();
+	char path[256];
+	FILE *fp;
 
-#if defined(__aarch64__)
-	if (rc == 0) {
-		char path[] = "/tmp/latlab-chan.XXXXXX", head[64];
-		static unsigned char blob[100000], back[sizeof(blob) + 128];
-		int fd = mkstemp(path), saved = dup(1);
-		int blob_verb = -1;
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs(text, fp);
+	fclose(fp);
+}
 
-		assert_true(fd >= 0 && saved >= 0);
-		for (int v = 0; v < CHAN_NVERBS && blob_verb < 0; v++)
-			if (chan_verbs[v].blob)
-				blob_verb = v;
-		for (size_t i = 0; i < sizeof(blob); i++)
-			blob[i] = (unsigned char)(i * 7);
-		fflush(stdout);
-		dup2(fd, 1);
-		guest_say(CHAN_LOG, "%s", "over semihosting");
-		guest_blob((enum chan_verb)blob_verb, blob, sizeof(blob));
-		dup2(saved, 1);
-		close(saved);
-		int n = snprintf(head, sizeof(head), CHAN_MAGIC "%s %zu\n",
-				 chan_verbs[blob_verb].name, sizeof(blob));
-		const char *line = CHAN_MAGIC "log over semihosting\n";
-		size_t want = strlen(line) + (size_t)n + sizeof(blob);
+/* A PCI device DIR/SLOT of vendor:device, driving tty (NULL: none). */
+static void fake_pci(const char *dir, const char *slot, const char *vendor,
+		     const char *device, const char *tty)
+{
+	char dev[256], path[320];
 
-		assert_int_equal(pread(fd, back, sizeof(back), 0), (ssize_t)want);
-		assert_memory_equal(back, line, strlen(line));
-		assert_memory_equal(back + strlen(line), head, (size_t)n);
-		assert_memory_equal(back + strlen(line) + n, blob, sizeof(blob));
-		close(fd);
-		unlink(path);
-		return;
+	snprintf(dev, sizeof(dev), "%s/%s", dir, slot);
+	assert_int_equal(mkdir_p(dev), 0);
+	put_file(dev, "vendor", vendor);
+	put_file(dev, "device", device);
+	if (tty) {
+		snprintf(path, sizeof(path), "%s/tty/%s", dev, tty);
+		assert_int_equal(mkdir_p(path), 0);
 	}
-#endif
-	assert_int_equal(rc, -ENOSYS);
-	guest_say(CHAN_LOG, "%s", "to nobody");	/* no channel: nothing happens */
+}
+
+/*
+ * The guest's end off x86: qemu's pci-serial found among the PCI devices
+ * by its id, whatever ttyS number the kernel gave it; another vendor's
+ * serial card, or the device without a tty (no driver), is not it. The
+ * x86 port needs only ioperm, which root has: not tried.
+ */
+static void test_guest_port(void **state)
+{
+	char dir[128], name[32];
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/../pci", tree);
+	assert_int_equal(guest_find_port(dir, name, sizeof(name)), -ENODEV);
+	fake_pci(dir, "0000:00:00.0", "0x1b36\n", "0x0008\n", NULL);	/* the host bridge */
+	fake_pci(dir, "0000:00:01.0", "0x8086\n", "0x0002\n", "ttyS0");
+	assert_int_equal(guest_find_port(dir, name, sizeof(name)), -ENODEV);
+	fake_pci(dir, "0000:00:02.0", "0x1b36\n", "0x0002\n", NULL);
+	assert_int_equal(guest_find_port(dir, name, sizeof(name)), -ENODEV);
+	fake_pci(dir, "0000:00:03.0", "0x1b36\n", "0x0002\n", "ttyS3");
+	assert_int_equal(guest_find_port(dir, name, sizeof(name)), 0);
+	assert_string_equal(name, "ttyS3");
+#if !defined(__x86_64__) && !defined(__i386__)
+	/* no such device here (qemu-user, or a board): no channel, no harm */
+	assert_int_equal(guest_open(), -ENODEV);
+	guest_say(CHAN_LOG, "%s", "to nobody");
 #endif
 }
 
@@ -335,7 +338,7 @@ int main(void)
 		cmocka_unit_test(test_truncated_stream),
 		cmocka_unit_test(test_hostile_stream),
 		cmocka_unit_test(test_verb_table),
-		cmocka_unit_test(test_guest_channel),
+		cmocka_unit_test(test_guest_port),
 	};
 
 	return cmocka_run_group_tests_name("channel", tests, setup, teardown);
