@@ -96,20 +96,36 @@ int file_open_regular(const char *path, long long max, char *err, size_t len)
 	return fd;
 }
 
+FILE *file_fopen_regular(const char *path, long long max, char *err, size_t len)
+{
+	int fd = file_open_regular(path, max, err, len);
+	FILE *fp;
+
+	if (fd < 0) {
+		errno = -fd;
+		return NULL;
+	}
+	fp = fdopen(fd, "r");
+	if (!fp) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
+		fail_at(err, len, -e, path, 0, "%s", strerror(e));
+	}
+	return fp;
+}
+
 void file_ini_value(const char *path, const char *section, const char *key,
 		    char *out, size_t len)
 {
 	char line[4096], cur[64] = "", err[PATH_MAX + 128];
 	size_t klen = strlen(key);
-	int fd = file_open_regular(path, 1 << 20, err, sizeof(err));
-	FILE *fp = fd >= 0 ? fdopen(fd, "r") : NULL;
+	FILE *fp = file_fopen_regular(path, 1 << 20, err, sizeof(err));
 
 	out[0] = '\0';
-	if (!fp) {
-		if (fd >= 0)
-			close(fd);
+	if (!fp)
 		return;
-	}
 	while (fgets(line, sizeof(line), fp)) {
 		line[strcspn(line, "\n")] = '\0';
 		if (line[0] == '[') {

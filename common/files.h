@@ -29,6 +29,9 @@ int path_lookup(const char *name, char *buf, size_t len);
  */
 int file_open_regular(const char *path, long long max, char *err, size_t len);
 
+/* The same as a stdio stream for reading ("re"), or NULL with errno set. */
+FILE *file_fopen_regular(const char *path, long long max, char *err, size_t len);
+
 /*
  * The value of `key` in [section] of an INI file latlab wrote ("key =
  * value" lines), into out; "" when the file, the section or the key is

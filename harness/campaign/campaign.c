@@ -478,7 +478,7 @@ static char *kept_rows(const struct campaign *cp, const struct prior *prior,
 		return NULL;
 	}
 	if (find_cell_dir(cp->dir, id, name, dir, sizeof(dir), h, r, sizeof(h)) == 0) {
-		char *rows = ledger_rows_from_dir(cp->cfg, &cp->cells[i], dir, h, r);
+		char *rows = ledger_rows_from_dir(cp->cfg, &cp->cells[i], dir, h, r, NULL);
 
 		if (rows) {
 			log_info("%s: cells.csv says %s, the state and its cell.ini %s: its rows rebuilt from %s",

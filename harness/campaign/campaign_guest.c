@@ -10,7 +10,8 @@
 #include "log.h"
 #include "where.h"
 
-/* In a guest: a finished cell's files, rows and status, to the host. */
+/* In a guest: a finished cell's files and status, to the host (which
+ * builds its cells.csv rows from the files). */
 void cp_guest_report(const struct campaign *cp, int i, const char *dir)
 {
 	const struct chan_brief *b = &cp->brief[i];
@@ -18,8 +19,6 @@ void cp_guest_report(const struct campaign *cp, int i, const char *dir)
 	if (dir && guest_send_dir(dir) != 0 && cp_done(cp->lg.status[i]) &&
 	    cp->lg.status[i] != CELL_SKIPPED)
 		log_warn("%s: cannot send all of it to the host", dir);
-	if (cp->lg.rows[i])
-		guest_blob(CHAN_ROW, cp->lg.rows[i], strlen(cp->lg.rows[i]));
 	if (b->measured) {
 		char args[256];
 

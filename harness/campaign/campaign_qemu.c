@@ -30,26 +30,56 @@ static int vm_cell_index(const struct vm_run *vr, const char *id)
 	       !cp_done(vr->cp->lg.status[i]) ? i : -1;
 }
 
-/* A cell the guest finished: its files are in place; take its rows. */
+/*
+ * A cell the guest finished, its files in place. Its cells.csv rows are
+ * built here from those files (cell.ini, summary.csv, through the strict
+ * readers), never copied from the guest: a cell whose files are missing
+ * or damaged, or whose cell.ini says another status than the guest did,
+ * is an error of its own.
+ */
 static int vm_finished(void *arg, const struct vm_cell *vc)
 {
 	struct vm_run *vr = arg;
 	struct campaign *cp = vr->cp;
 	int i = vm_cell_index(vr, vc->id);
+	enum cell_status said = CELL_ERROR;
+	struct cell_result res;
 	struct chan_brief *b;
+	char *rows = NULL;
 
 	if (i < 0)
 		return 0;
-	cp->lg.status[i] = vc->status;
-	free(cp->lg.reason[i]);
-	cp->lg.reason[i] = strdup(vc->reason);
-	if (vc->rows[0]) {
-		free(cp->lg.rows[i]);
-		cp->lg.rows[i] = strdup(vc->rows);
+	memset(&res, 0, sizeof(res));
+	if (vc->dir)
+		rows = ledger_rows_from_dir(cp->cfg, &cp->cells[i], vc->dir, vc->host,
+					    vc->release, &said);
+	if (rows && (int)said == vc->status) {
+		cp->lg.status[i] = vc->status;
+		snprintf(res.reason, sizeof(res.reason), "%s", vc->reason);
+	} else if (!vc->dir && (vc->status == CELL_ERROR || vc->status == CELL_SKIPPED)) {
+		/* it failed before it had a directory: the guest's word */
+		cp->lg.status[i] = vc->status;
+		snprintf(res.reason, sizeof(res.reason), "%s", vc->reason);
+	} else {
+		cp->lg.status[i] = CELL_ERROR;
+		snprintf(res.reason, sizeof(res.reason),
+			 "the guest said %s, but %s", cell_status_name(vc->status),
+			 !vc->dir ? "sent no files" : rows ? "its cell.ini says otherwise"
+			 : "its cell.ini or summary.csv is missing or damaged");
+		log_error("%s: %s", vc->id, res.reason);
+		free(rows);
+		rows = NULL;
 	}
+	if (!rows)
+		rows = ledger_rows(cp->cfg, &cp->cells[i], cp->lg.status[i], &res,
+				   vc->host, vc->release, cp->env.policy);
+	free(cp->lg.rows[i]);
+	cp->lg.rows[i] = rows;
+	free(cp->lg.reason[i]);
+	cp->lg.reason[i] = strdup(res.reason);
 	b = &cp->brief[i];
 	chan_brief_parse(vc->brief, b);	/* none, or garbled: not in the table */
-	cp_fold(&vr->status, vc->status);
+	cp_fold(&vr->status, cp->lg.status[i]);
 	vr->rc = ledger_progress(&cp->lg, cp->dir, i);
 	return vr->rc != 0;
 }
@@ -187,7 +217,9 @@ static char *pending_ids(const struct campaign *cp, int v, int *n, int *first)
 	*n = 0;
 	*first = -1;
 	for (int i = 0; fp && i < cp->ncells; i++)
-		if (cp->cells[i].kernel == v && !cp_done(cp->lg.status[i])) {
+		/* an error is final for this run, as here (a resume runs it again) */
+		if (cp->cells[i].kernel == v && !cp_done(cp->lg.status[i]) &&
+		    cp->lg.status[i] != CELL_ERROR) {
 			fprintf(fp, "%s\n", cp->cells[i].id);
 			if (!(*n)++)
 				*first = i;

@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 
 #include "cellfiles.h"
 #include "exitcodes.h"
+#include "files.h"
 #include "html.h"
 #include "log.h"
 #include "plot.h"
@@ -588,7 +590,7 @@ static int figures(struct report *r, char *err, size_t errlen)
 					 "wakeup latency histogram",
 					 "wake-up latency histogram, 1 µs bins, per thread",
 					 err, errlen);
-		if (rc == 0)
+		if (rc == 0 && c->nsec > 0)	/* series.csv is optional */
 			rc = cell_figure(r, c, "series.gp", "series.csv", NULL, NULL, "series",
 					 "per-second maximum",
 					 "each thread's maximum per second", err, errlen);
@@ -650,7 +652,7 @@ static void html_sysinfo_file(FILE *fp, FILE *in)
  */
 static void html_sysinfo(FILE *fp, const struct report *r)
 {
-	char path[PATH_MAX + 600];
+	char path[PATH_MAX + 600], err[PATH_MAX + 700];
 	char *shown = calloc((size_t)r->t.n + 1, 1);
 	int nshown = 0, machines = 0;
 
@@ -671,8 +673,11 @@ static void html_sysinfo(FILE *fp, const struct report *r)
 		for (int j = 0; j < i && !seen; j++)
 			seen = shown[j] && tcell_same_side(&r->t.cell[j], c);
 		snprintf(path, sizeof(path), "%s/sysinfo.ini", c->dir);
-		if (seen || !(in = fopen(path, "re")))
+		if (seen || !(in = file_fopen_regular(path, 1 << 20, err, sizeof(err)))) {
+			if (!seen && errno != ENOENT)
+				log_warn("%s", err);
 			continue;
+		}
 		if (machines > 1) {
 			fputs("<h3>", fp);
 			html_printf(fp, "kernel variant %s: %s, %s", c->kernel, c->host,
@@ -1259,12 +1264,15 @@ struct cell_page {
 /* The cell's log.txt, escaped, in a <pre>: its first LOG_SHOWN bytes. */
 static void html_cell_log(FILE *fp, const struct tcell *c)
 {
-	char path[PATH_MAX + 600], *buf = malloc(LOG_SHOWN + 1);
+	char path[PATH_MAX + 600], err[PATH_MAX + 700], *buf = malloc(LOG_SHOWN + 1);
 	FILE *in;
 	size_t n;
 
 	snprintf(path, sizeof(path), "%s/log.txt", c->dir);
-	if (!buf || !(in = fopen(path, "re"))) {
+	/* any size: only its first LOG_SHOWN bytes are read */
+	if (!buf || !(in = file_fopen_regular(path, LLONG_MAX, err, sizeof(err)))) {
+		if (buf && errno != ENOENT)
+			log_warn("%s", err);
 		free(buf);
 		return;
 	}

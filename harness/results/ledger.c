@@ -105,7 +105,8 @@ char *ledger_rows(const struct config *cfg, const struct cell *c,
 }
 
 char *ledger_rows_from_dir(const struct config *cfg, const struct cell *c,
-			   const char *dir, const char *host, const char *release)
+			   const char *dir, const char *host, const char *release,
+			   enum cell_status *said)
 {
 	char path[PATH_MAX + 32], status[32], policy[16], reason[512],
 		why[256], err[PATH_MAX + 256];
@@ -122,14 +123,19 @@ char *ledger_rows_from_dir(const struct config *cfg, const struct cell *c,
 	file_ini_value(path, "cell", "why", why, sizeof(why));
 	st = cell_status_parse(status);
 	snprintf(path, sizeof(path), "%s/summary.csv", dir);
-	if (st < 0 || csv_table_read(path, &t, err, sizeof(err)) != 0)
+	if (st < 0 || st == CELL_PENDING || st == CELL_RUNNING || st == CELL_PARTIAL)
+		return NULL;
+	/* a cell that measured nothing has no summary.csv: one row, empty */
+	memset(&t, 0, sizeof(t));
+	if (csv_table_read(path, &t, err, sizeof(err)) != 0 &&
+	    (access(path, F_OK) == 0 || st == CELL_OK || st == CELL_FAIL))
 		return NULL;
 	fp = open_memstream(&text, &len);
 	if (fp) {
 		struct csvw w = { .fp = fp };
 		int ncols = summary_ncols();
 
-		for (int r = 1; r < t.nrows || (r == 1 && t.nrows == 1); r++) {
+		for (int r = 1; r < t.nrows || (r == 1 && t.nrows <= 1); r++) {
 			row_head(&w, cfg, c, (enum cell_status)st, host, release, policy,
 				 reason, why);
 			if (r < t.nrows && t.ncols[r] == ncols)
@@ -142,6 +148,8 @@ char *ledger_rows_from_dir(const struct config *cfg, const struct cell *c,
 		fclose(fp);
 	}
 	csv_table_free(&t);
+	if (text && said)
+		*said = (enum cell_status)st;
 	return text;
 }
 

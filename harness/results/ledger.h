@@ -71,11 +71,15 @@ char *ledger_rows(const struct config *cfg, const struct cell *c,
 
 /*
  * The same rows rebuilt from the cell's directory: its cell.ini (status,
- * policy, reason) and summary.csv, which cells.csv's rows repeat. For a
- * cell whose rows did not reach cells.csv before a crash. NULL when the
- * directory does not hold them.
+ * policy, reason) and summary.csv, which cells.csv's rows repeat, read
+ * with the strict readers. For a cell whose rows did not reach cells.csv
+ * before a crash, and for a guest's cell (the host never copies a
+ * guest's own text into cells.csv). NULL when the directory does not
+ * hold them: no cell.ini of a finished cell, or a damaged summary.csv (a
+ * measured cell needs one). *said (when not NULL): cell.ini's status.
  */
 char *ledger_rows_from_dir(const struct config *cfg, const struct cell *c,
-			   const char *dir, const char *host, const char *release);
+			   const char *dir, const char *host, const char *release,
+			   enum cell_status *said);
 
 #endif

@@ -39,7 +39,7 @@ int cell_status_parse(const char *name);
 
 /* compare.csv: a line per row x pair of sides x threshold (docs/formats.md) */
 /* a row of cells (a cell's axes without kernel and repeat) in compare's and history's CSV */
-#define ROW_COLUMNS "load,workload,threads,affinity,interval_ns,priority,size"
+#define ROW_COLUMNS "load,workload,threads,affinity,interval_ns,priority,size,policy,dma_latency"
 
 #define COMPARE_COLUMNS ROW_COLUMNS ",side_a,side_b,n_a,n_b,max_median_a_ns,max_median_b_ns,max_ratio," \
 	"max_ratio_lo,max_ratio_hi,p99.99_median_a_ns,p99.99_median_b_ns," \

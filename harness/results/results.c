@@ -1,4 +1,5 @@
 #include <csv.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -128,6 +129,63 @@ int mkdir_p(const char *path)
 	if (mkdir(buf, 0755) != 0 && errno != EEXIST)
 		return -errno;
 	return 0;
+}
+
+int dir_open_beneath(const char *tree, const char *const *names, int n)
+{
+	int fd = open(tree, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	for (int i = 0; i < n; i++) {
+		int next;
+
+		if (!names[i][0] || strchr(names[i], '/') || strcmp(names[i], ".") == 0 ||
+		    strcmp(names[i], "..") == 0) {
+			close(fd);
+			return -EINVAL;
+		}
+		if (mkdirat(fd, names[i], 0755) != 0 && errno != EEXIST) {
+			int rc = -errno;
+
+			close(fd);
+			return rc;
+		}
+		next = openat(fd, names[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		close(fd);
+		if (next < 0)
+			return errno == ELOOP ? -ENOTDIR : -errno;
+		fd = next;
+	}
+	return fd;
+}
+
+void dir_remove_flat_at(int dirfd, const char *name)
+{
+	struct stat st;
+	struct dirent *e;
+	DIR *d;
+	int fd;
+
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return;
+	if (!S_ISDIR(st.st_mode)) {
+		unlinkat(dirfd, name, 0);	/* a link: itself, never its target */
+		return;
+	}
+	fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return;
+	}
+	while ((e = readdir(d)) != NULL)
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+			unlinkat(fd, e->d_name, 0);
+	closedir(d);
+	unlinkat(dirfd, name, AT_REMOVEDIR);
 }
 
 /* ---- writing ---- */
@@ -386,17 +444,24 @@ int csv_table_num(const struct csv_table *t, int row, const char *name,
 /* A cell's directory from an earlier, unfinished run: kept beside, as .partial-N. */
 void dir_keep_partial(const char *dir)
 {
-	char to[2 * PATH_MAX];
+	dir_keep_partial_at(AT_FDCWD, dir, dir);
+}
+
+void dir_keep_partial_at(int dirfd, const char *name, const char *shown)
+{
+	char to[PATH_MAX + 32];
 	struct stat st;
 
-	if (stat(dir, &st) != 0)
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
 		return;
 	for (int n = 1; n < 1000; n++) {
-		snprintf(to, sizeof(to), "%s.partial-%d", dir, n);
-		if (stat(to, &st) == 0)
+		snprintf(to, sizeof(to), "%s.partial-%d", name, n);
+		if (fstatat(dirfd, to, &st, AT_SYMLINK_NOFOLLOW) == 0)
 			continue;
-		if (rename(dir, to) == 0)
-			log_info("kept the earlier, unfinished data of this cell as %s", to);
+		/* renameat moves a link itself, never what it points to */
+		if (renameat(dirfd, name, dirfd, to) == 0)
+			log_info("kept the earlier, unfinished data of this cell as %s.partial-%d",
+				 shown, n);
 		return;
 	}
 }

@@ -54,6 +54,22 @@ int mkdir_p(const char *path);
  * overwritten.
  */
 void dir_keep_partial(const char *dir);
+/* The same for NAME in the directory dirfd (shown: its path, for the log). */
+void dir_keep_partial_at(int dirfd, const char *name, const char *shown);
+
+/*
+ * TREE/NAMES[0]/.../NAMES[n-1] as an open directory, each component below
+ * tree made when missing and opened with O_NOFOLLOW: a symbolic link
+ * planted in the tree leads nowhere (-ENOTDIR). Each name must be a
+ * single component (-EINVAL). A descriptor (close it), or -errno.
+ */
+int dir_open_beneath(const char *tree, const char *const *names, int n);
+
+/*
+ * NAME in dirfd removed: a file or a link itself (never its target), or a
+ * directory with the files in it (one level; opened O_NOFOLLOW).
+ */
+void dir_remove_flat_at(int dirfd, const char *name);
 
 /* A CSV row writer: fields are quoted only when they need it. */
 struct csvw {

@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <math.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,11 +57,15 @@ static int has_columns(const struct csv_table *t, const char *names,
 	return 0;
 }
 
-/* Summary rows: one per thread x metric; `samples` of each. */
+/* Summary rows: one per thread x metric; what hist.csv must agree with. */
 struct tally {
 	int64_t thread;
 	int metric;
 	uint64_t samples, counted;	/* summary.csv's, hist.csv's sum */
+	int64_t min, max, mean;		/* summary.csv's */
+	int64_t lo, hi;			/* hist.csv's lowest edge, highest */
+	double sum;			/* of the buckets' middles x counts */
+	int outside;			/* underflow or overflow rows */
 };
 
 void cell_files_free(struct cell_files *f)
@@ -104,8 +109,63 @@ static int check_summary(const struct csv_table *s, struct tally *ts, char *err,
 			return -EINVAL;
 		}
 		t->samples = (uint64_t)samples;
+		t->min = csv_table_checked(s, r, "min_ns");
+		t->max = csv_table_checked(s, r, "max_ns");
+		t->mean = csv_table_checked(s, r, "mean_ns");
+		if (samples > 0 && t->min > t->max) {
+			snprintf(err, len, "%s:%d: min_ns %lld above max_ns %lld", s->path,
+				 s->line[r], (long long)t->min, (long long)t->max);
+			return -EINVAL;
+		}
 	}
 	return rc;
+}
+
+/*
+ * [lo, hi) is a bucket of the histogram's grid (hist.h), or the one row
+ * below zero ([min, 0)) or above its range ([2^42, max + 1)) it writes.
+ */
+static int on_grid(int64_t lo, int64_t hi)
+{
+	int64_t blo, bhi;
+
+	if (hi == 0)
+		return lo < 0;
+	if (lo == HIST_RANGE_NS)
+		return hi > lo;
+	if (lo < 0 || lo >= HIST_RANGE_NS)
+		return 0;
+	hist_bucket_range(hist_index(lo), &blo, &bhi);
+	return blo == lo && bhi == hi;
+}
+
+/*
+ * The buckets of a thread's metric span exactly summary.csv's [min, max]
+ * (the lowest holds min, the highest max), and their mean is summary's
+ * within a bucket's width (the middle of a bucket stands for its samples:
+ * 0.2 % at most; 0.5 % and 2 ns allowed).
+ */
+static int check_span(const struct csv_table *h, const struct tally *t, char *err,
+		      size_t len)
+{
+	double mean = t->counted ? t->sum / (double)t->counted : 0;
+
+	if (t->samples == 0)
+		return 0;
+	if (t->lo > t->min || t->hi <= t->max) {
+		snprintf(err, len, "%s: thread %lld's %s buckets span [%lld, %lld), summary.csv's min and max are %lld and %lld",
+			 h->path, (long long)t->thread, metric_name(t->metric),
+			 (long long)t->lo, (long long)t->hi, (long long)t->min,
+			 (long long)t->max);
+		return -EINVAL;
+	}
+	if (!t->outside && fabs(mean - (double)t->mean) > 0.005 * (double)t->mean + 2) {
+		snprintf(err, len, "%s: thread %lld's %s buckets have a mean of %.0f ns, summary.csv says %lld",
+			 h->path, (long long)t->thread, metric_name(t->metric), mean,
+			 (long long)t->mean);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 static int check_hist(const struct csv_table *h, struct tally *ts, int nts,
@@ -131,11 +191,25 @@ static int check_hist(const struct csv_table *h, struct tally *ts, int nts,
 				 field(h, r, "metric"));
 			return -EINVAL;
 		}
-		if (lo >= hi || count < 0) {
-			snprintf(err, len, "%s:%d: bucket [%lld, %lld) of count %lld: not a bucket",
+		if (lo >= hi || count < 0 || !on_grid(lo, hi)) {
+			snprintf(err, len, "%s:%d: bucket [%lld, %lld) of count %lld: not a bucket of latlab's histogram",
 				 h->path, h->line[r], (long long)lo, (long long)hi,
 				 (long long)count);
 			return -EINVAL;
+		}
+		if (count > 0 && (lo > t->max || hi - 1 < t->min)) {
+			snprintf(err, len, "%s:%d: bucket [%lld, %lld) lies outside summary.csv's min %lld and max %lld",
+				 h->path, h->line[r], (long long)lo, (long long)hi,
+				 (long long)t->min, (long long)t->max);
+			return -EINVAL;
+		}
+		if (count > 0) {
+			if (t->counted == 0 || lo < t->lo)
+				t->lo = lo;
+			if (t->counted == 0 || hi > t->hi)
+				t->hi = hi;
+			t->outside |= hi == 0 || lo == HIST_RANGE_NS;
+			t->sum += ((double)lo + (double)(hi - 1)) / 2 * (double)count;
 		}
 		if (t->counted + (uint64_t)count < t->counted) {
 			snprintf(err, len, "%s:%d: counts overflow", h->path, h->line[r]);
@@ -143,7 +217,7 @@ static int check_hist(const struct csv_table *h, struct tally *ts, int nts,
 		}
 		t->counted += (uint64_t)count;
 	}
-	for (int i = 0; rc == 0 && i < nts; i++)
+	for (int i = 0; rc == 0 && i < nts; i++) {
 		if (ts[i].counted != ts[i].samples) {
 			snprintf(err, len, "%s: thread %lld's %s buckets hold %llu samples, summary.csv says %llu",
 				 h->path, (long long)ts[i].thread, metric_name(ts[i].metric),
@@ -151,6 +225,8 @@ static int check_hist(const struct csv_table *h, struct tally *ts, int nts,
 				 (unsigned long long)ts[i].samples);
 			return -EINVAL;
 		}
+		rc = check_span(h, &ts[i], err, len);
+	}
 	return rc;
 }
 
@@ -248,6 +324,12 @@ static int read_series(struct tcell *c, char *err, size_t len)
 		}
 		if (rc == 0 && csv_table_checked(&t, r, "t_s") > last)
 			last = csv_table_checked(&t, r, "t_s");
+	}
+	/* a cell that measured has a maximum for its first second at least */
+	if (rc == 0 && last < 0 && c->measured) {
+		snprintf(err, len, "%s: no rows, though the cell measured %llu wake-ups",
+			 t.path, (unsigned long long)c->wakeup->count);
+		rc = -EINVAL;
 	}
 	if (rc == 0 && last >= 0) {
 		c->runmax = calloc((size_t)last + 1, sizeof(*c->runmax));
@@ -490,8 +572,12 @@ static int check_rows(const struct tcell *c, const struct csv_table *cs, int r0,
 {
 	double v;
 
-	if (!safe_name(c->id) || (strcmp(c->status, "pending") &&
-				  (!safe_name(c->host) || !safe_name(c->release)))) {
+	/* a pending cell has no host or release yet; what it has is a name too */
+	int pending = strcmp(c->status, "pending") == 0;
+
+	if (!safe_name(c->id) ||
+	    (!safe_name(c->host) && !(pending && !c->host[0])) ||
+	    (!safe_name(c->release) && !(pending && !c->release[0]))) {
 		snprintf(err, len, "%s:%d: cell '%.40s', host '%.40s', kernel_release '%.40s': not names of directories",
 			 cs->path, cs->line[r0], c->id, c->host, c->release);
 		return -EINVAL;
@@ -551,9 +637,52 @@ static int add_cell(struct tree *t, const struct csv_table *cs, int r,
 	c->priority = csv_table_checked(cs, r, "priority");
 	c->size = csv_table_checked(cs, r, "size");
 	c->repeat = csv_table_checked(cs, r, "repeat");
+	c->line = cs->line[r];
 	if (cell_path(c->dir, sizeof(c->dir), t->dir, c->host, c->release, c->id)) {
 		snprintf(err, len, "%s:%d: the cell's directory is too long a path",
 			 cs->path, cs->line[r]);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * cells.csv's rows of a cell repeat its summary.csv: a row for each of
+ * summary's, every summary column the same text. A number edited in one
+ * and not the other is damage, not a figure.
+ */
+static int check_listed(const struct rows *rs, const struct csv_table *s,
+			char *err, size_t len)
+{
+	const struct csv_table *cs = rs->t;
+	int listed = 0;
+
+	for (int r = rs->first; r < rs->end; r++) {
+		const char *names = SUMMARY_COLUMNS, *thread = field(cs, r, "thread"),
+			   *metric = field(cs, r, "metric");
+		char name[32];
+		int k = 1;
+
+		while (k < s->nrows && (strcmp(field(s, k, "thread"), thread) ||
+					strcmp(field(s, k, "metric"), metric)))
+			k++;
+		if (k == s->nrows) {
+			snprintf(err, len, "%.400s:%d: thread %.20s's %.20s is not in %.400s", cs->path,
+				 cs->line[r], thread, metric, s->path);
+			return -EINVAL;
+		}
+		listed++;
+		while (next_name(&names, name, sizeof(name)))
+			if (strcmp(field(cs, r, name), field(s, k, name))) {
+				snprintf(err, len, "%.400s:%d: %s = '%.30s', but %.400s:%d says '%.30s'",
+					 cs->path, cs->line[r], name, field(cs, r, name),
+					 s->path, s->line[k], field(s, k, name));
+				return -EINVAL;
+			}
+	}
+	if (listed != s->nrows - 1) {
+		snprintf(err, len, "%s: %d rows, cells.csv lists %d of them", s->path,
+			 s->nrows - 1, listed);
 		return -EINVAL;
 	}
 	return 0;
@@ -595,8 +724,12 @@ static int measure_cell(struct tcell *c, const struct rows *rs, char *err,
 		return 0;	/* cells.csv lists nothing measured */
 	c->bytes_per_s /= c->nthreads;
 	rc = cell_files_read(c->dir, &f, err, len);
-	if (rc)
+	if (rc == 0)
+		rc = check_listed(rs, &f.summary, err, len);
+	if (rc) {
+		cell_files_free(&f);
 		return rc;
+	}
 	/* wakeup and response always; a workload's own metrics where it has rows */
 	for (int m = 0; m < METRIC_COUNT; m++) {
 		if (m != METRIC_WAKEUP && m != METRIC_RESPONSE &&
@@ -652,6 +785,43 @@ static int mark_bad(struct tree *t, struct tcell *c, const char *why)
 	return c->bad ? 0 : -ENOMEM;
 }
 
+static int by_id(const void *a, const void *b)
+{
+	const struct tcell *const *x = a, *const *y = b;
+
+	return strcmp((*x)->id, (*y)->id);
+}
+
+/*
+ * A cell whose rows stand in two places of cells.csv (not one after the
+ * other) is not two cells: every copy is left out, named with both lines.
+ * Sorted by id: O(n log n) for any tree.
+ */
+static int left_out_twice(struct tree *t)
+{
+	struct tcell **by = malloc((size_t)t->n * sizeof(*by));
+	char why[256];
+	int rc = 0;
+
+	if (!by)
+		return t->n ? -ENOMEM : 0;
+	for (int i = 0; i < t->n; i++)
+		by[i] = &t->cell[i];
+	qsort(by, (size_t)t->n, sizeof(*by), by_id);
+	for (int i = 1; rc == 0 && i < t->n; i++) {
+		if (strcmp(by[i - 1]->id, by[i]->id))
+			continue;
+		snprintf(why, sizeof(why), "cells.csv lists it twice, at lines %d and %d",
+			 by[i - 1]->line < by[i]->line ? by[i - 1]->line : by[i]->line,
+			 by[i - 1]->line < by[i]->line ? by[i]->line : by[i - 1]->line);
+		for (int k = i - 1; rc == 0 && k <= i; k++)
+			if (!by[k]->bad)
+				rc = mark_bad(t, by[k], why);
+	}
+	free(by);
+	return rc;
+}
+
 int tree_read(struct tree *t, const char *dir, char *err, size_t errlen)
 {
 	struct csv_table cs;
@@ -691,6 +861,8 @@ int tree_read(struct tree *t, const char *dir, char *err, size_t errlen)
 		if (rc)
 			snprintf(err, errlen, "%s: out of memory", path);
 	}
+	if (rc == 0 && (rc = left_out_twice(t)) != 0)
+		snprintf(err, errlen, "%s: out of memory", path);
 	csv_table_free(&cs);
 	if (rc)
 		tree_free(t);
@@ -728,9 +900,10 @@ void tcell_key(const struct tcell *c, char *buf, size_t len)
 
 void tcell_row_title(const struct tcell *c, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s, %s, threads %s, affinity %s, %.0f µs, priority %lld, size %lld",
+	/* every axis of the row's key: rows that differ in one differ here */
+	snprintf(buf, len, "%s, %s, threads %s, affinity %s, %.0f µs, priority %lld, size %lld, %s, dma_latency %s",
 		 c->load, c->workload, c->threads, c->affinity, (double)c->interval / 1000.0,
-		 (long long)c->priority, (long long)c->size);
+		 (long long)c->priority, (long long)c->size, c->policy, c->dma_latency);
 }
 
 int tcell_same_side(const struct tcell *a, const struct tcell *b)
@@ -748,6 +921,8 @@ void tcell_row_fields(struct csvw *w, const struct tcell *c)
 	csvw_int(w, c->interval);
 	csvw_int(w, c->priority);
 	csvw_int(w, c->size);
+	csvw_str(w, c->policy);
+	csvw_str(w, c->dma_latency);
 }
 
 void tcell_row_key(const struct tcell *c, char *buf, size_t len)

@@ -28,6 +28,7 @@ struct tcell {
 		workload[64], threads[16], affinity[64], status[16],
 		reason[256], policy[16];
 	int64_t index, interval, priority, size, repeat;
+	int line;		/* its first row's line in cells.csv */
 	char dir[PATH_MAX + 512];	/* the cell's directory */
 	int measured;		/* has samples */
 	/* each metric, threads merged, owned; NULL where the cell has none */
@@ -112,7 +113,7 @@ void tcell_row_title(const struct tcell *c, char *buf, size_t len);
 /* Do a and b come from the same kernel variant on the same host and release? */
 int tcell_same_side(const struct tcell *a, const struct tcell *b);
 
-/* A row's columns (ROW_COLUMNS: compare.csv's and history.csv's first seven). */
+/* A row's columns (ROW_COLUMNS: compare.csv's and history.csv's first nine). */
 void tcell_row_fields(struct csvw *w, const struct tcell *c);
 
 /* The same without repeat: the row a cell's repeats share in compare. */

@@ -6,17 +6,29 @@
 
 #include "channel.h"
 
+/*
+ * A sysinfo.ini is a few KB and is held in memory: 1 MiB. A cell's file
+ * streams to disk (samples.bin of a long cell is large): CHAN_BLOB_MAX,
+ * and the campaign's disk checks.
+ */
 const struct chan_verb_def chan_verbs[CHAN_NVERBS] = {
-	[CHAN_HELLO] = { "hello", 0 },
-	[CHAN_SYSINFO] = { "sysinfo", 1 },
-	[CHAN_LOG] = { "log", 0 },
-	[CHAN_START] = { "start", 0 },
-	[CHAN_FILE] = { "file", 1 },
-	[CHAN_ROW] = { "row", 1 },
-	[CHAN_BRIEF] = { "brief", 0 },
-	[CHAN_CELL] = { "cell", 0 },
-	[CHAN_DONE] = { "done", 0 },
+	[CHAN_HELLO] = { "hello", 0, 0 },
+	[CHAN_SYSINFO] = { "sysinfo", 1, 1 << 20 },
+	[CHAN_LOG] = { "log", 0, 0 },
+	[CHAN_START] = { "start", 0, 0 },
+	[CHAN_FILE] = { "file", 1, CHAN_BLOB_MAX },
+	[CHAN_BRIEF] = { "brief", 0, 0 },
+	[CHAN_CELL] = { "cell", 0, 0 },
+	[CHAN_DONE] = { "done", 0, 0 },
 };
+
+char *chan_clean(char *s)
+{
+	for (char *p = s; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+	return s;
+}
 
 /* The last blank-separated word of s as a size. */
 static int last_size(const char *s, uint64_t *size)
@@ -67,9 +79,7 @@ void chan_brief_format(const struct chan_brief *b, char *buf, size_t len)
 		size_t n = strlen(buf);
 
 		snprintf(buf + n, len - n, " why=%s", b->why);
-		for (char *p = buf + n; *p; p++)
-			if ((unsigned char)*p < 0x20 || *p == 0x7f)
-				*p = '?';
+		chan_clean(buf + n);
 	}
 }
 
@@ -88,7 +98,7 @@ int chan_brief_parse(const char *args, struct chan_brief *b)
 		return -EINVAL;
 	}
 	if (args[used])
-		snprintf(b->why, sizeof(b->why), "%s", args + used + 5);
+		chan_clean(strncpy(b->why, args + used + 5, sizeof(b->why) - 1));
 	b->measured = 1;
 	return 0;
 }

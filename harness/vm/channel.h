@@ -20,7 +20,6 @@ enum chan_verb {
 	CHAN_LOG,	/* TEXT: a line of the guest's log */
 	CHAN_START,	/* CELL: a cell begins */
 	CHAN_FILE,	/* NAME SIZE + bytes: a file of the finished cell */
-	CHAN_ROW,	/* SIZE + bytes: its cells.csv rows */
 	CHAN_BRIEF,	/* 10 numbers: its end-of-run table line (chan_brief) */
 	CHAN_CELL,	/* CELL STATUS REASON...: the cell is done */
 	CHAN_DONE,	/* EXIT-STATUS: nothing more will come */
@@ -30,20 +29,26 @@ enum chan_verb {
 struct chan_verb_def {
 	const char *name;
 	int blob;		/* SIZE raw bytes follow the line */
+	uint64_t max;		/* the largest SIZE the host takes of it */
 };
 
 extern const struct chan_verb_def chan_verbs[CHAN_NVERBS];
 
-/* The largest blob or file the host takes from a guest (bytes). */
+/* The largest SIZE a blob line may say (bytes); each verb has its own max. */
 #define CHAN_BLOB_MAX (16LL << 30)
 
 /*
  * Split a line (no newline) in place: the verb it names, with *args at
  * its arguments ("" when none), and *size set for a blob verb. -1 for a
  * line that is not the channel's, a verb nobody knows, or a blob verb
- * without a size in 0..CHAN_BLOB_MAX.
+ * without a size in 0..CHAN_BLOB_MAX (a SIZE over the verb's own max
+ * parses: its bytes are skipped, so the stream stays in step).
  */
 int chan_parse(char *line, char **args, uint64_t *size);
+
+/* Text from a guest made safe for a terminal, a log and XML: every control
+ * character (and DEL) becomes '?'. In place; returns s. */
+char *chan_clean(char *s);
 
 /* What the end-of-run table shows of a cell: all threads merged. */
 struct chan_brief {

@@ -21,12 +21,17 @@ struct vm_guest {
 	const char *hostname;		/* the guest's */
 };
 
-/* The guest's view of a finished cell, handed to the campaign. */
+/*
+ * The guest's word on a finished cell, handed to the campaign: what it
+ * said (status, reason: control characters made '?'), and where its files
+ * landed. The campaign builds the cell's cells.csv rows from those files.
+ */
 struct vm_cell {
 	const char *id;
 	int status;			/* enum cell_status */
 	const char *reason;
-	const char *rows;		/* cells.csv rows, "" if none came */
+	const char *dir;		/* TREE/HOST/RELEASE/CELL, or NULL: no files */
+	const char *host, *release;	/* the guest's, from its hello */
 	const char *brief;		/* "samples overruns errors min p50 ..." */
 };
 

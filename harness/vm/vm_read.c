@@ -1,6 +1,7 @@
-#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,36 +110,30 @@ static int safe_name(const char *name)
 	       strlen(name) < 128;
 }
 
-static void remove_flat_dir(const char *dir)
-{
-	char path[PATH_MAX + 300];
-	DIR *d = opendir(dir);
-	struct dirent *e;
-
-	if (!d)
-		return;
-	while ((e = readdir(d)) != NULL) {
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		unlink(path);
-	}
-	closedir(d);
-	rmdir(dir);
-}
-
-/* The cell being received: its files land in DIR.incoming first. */
+/*
+ * The cell being received: its files land in HOST/RELEASE/CELL.incoming
+ * first. Every file operation goes through descriptors opened under the
+ * tree with O_NOFOLLOW (dir_open_beneath): a link planted in the tree
+ * redirects nothing outside it.
+ */
 struct rx {
-	char dir[PATH_MAX + CELL_ID_MAX + 300];
-	char incoming[PATH_MAX + CELL_ID_MAX + 320];
-	char *rows, *brief;
+	int relfd;			/* TREE/HOST/RELEASE, or -1 */
+	int incfd;			/* its CELL.incoming, or -1 */
+	char cell[CELL_ID_MAX];		/* CELL */
+	char incoming[CELL_ID_MAX + 16];	/* CELL.incoming */
+	char dir[PATH_MAX + CELL_ID_MAX + 300];	/* the path, for messages */
+	char *brief;
 };
 
 static void rx_reset(struct rx *r)
 {
-	free(r->rows);
+	if (r->incfd >= 0)
+		close(r->incfd);
+	if (r->relfd >= 0)
+		close(r->relfd);
+	r->incfd = r->relfd = -1;
 	free(r->brief);
-	r->rows = r->brief = NULL;
+	r->brief = NULL;
 }
 
 /* A blob's bytes into a malloc'ed string. */
@@ -178,23 +173,41 @@ static void give_time(struct reader *d, int64_t ns)
 	d->deadline = units_now_ns() + ns + SLACK_NS;
 }
 
-static void on_hello(struct reader *d, char *args, uint64_t size)
+/* The host could not keep what the guest sent: the read ends. */
+static void host_failed(struct reader *d, int err, const char *what)
 {
 	struct vm_outcome *out = d->out;
 
+	out->host_errno = err;
+	snprintf(out->why, sizeof(out->why), "cannot keep %.100s of cell %.150s in %.200s: %s",
+		 what, out->running, d->r.dir, strerror(err));
+	d->end = VM_END_HOST;
+}
+
+/* A guest says hello once: the host and release it names place its cells. */
+static void on_hello(struct reader *d, char *args, uint64_t size)
+{
+	struct vm_outcome *out = d->out;
+	char host[128], release[128];
+
 	(void)size;
+	if (out->hello)
+		return;
 	/* the host and release name the guest's directories: single names */
-	if (sscanf(args, "%127s %127s", out->host, out->release) == 2 &&
-	    safe_name(out->host) && safe_name(out->release))
+	if (sscanf(args, "%127s %127s", host, release) == 2 &&
+	    safe_name(host) && safe_name(release)) {
+		snprintf(out->host, sizeof(out->host), "%s", host);
+		snprintf(out->release, sizeof(out->release), "%s", release);
 		out->hello = 1;
-	else
-		snprintf(out->host, sizeof(out->host), "guest");
+	}
 	give_time(d, d->o->quiet_ns);
 }
 
 static void on_sysinfo(struct reader *d, char *args, uint64_t size)
 {
 	(void)args;
+	if (size > chan_verbs[CHAN_SYSINFO].max)
+		return;		/* over its bound: skipped */
 	free(d->out->sysinfo);
 	d->out->sysinfo = NULL;
 	d->io = read_text(d->c, size, &d->out->sysinfo, d->deadline, d->h, &d->stopped);
@@ -204,16 +217,17 @@ static void on_sysinfo(struct reader *d, char *args, uint64_t size)
 static void on_log(struct reader *d, char *args, uint64_t size)
 {
 	/* the guest's "latlab: ..." becomes "latlab: guest rt: ..." */
-	const char *text = strncmp(args, "latlab: ", 8) == 0 ? args + 8 : args;
+	char *text = strncmp(args, "latlab: ", 8) == 0 ? args + 8 : args;
 
 	(void)size;
-	fprintf(stderr, "latlab: guest %s: %s\n", d->o->variant, text);
+	fprintf(stderr, "latlab: guest %s: %s\n", d->o->variant, chan_clean(text));
 }
 
 static void on_start(struct reader *d, char *args, uint64_t size)
 {
 	struct vm_outcome *out = d->out;
 	struct rx *r = &d->r;
+	const char *names[2] = { out->host, out->release };
 	int rc;
 
 	(void)size;
@@ -233,54 +247,62 @@ static void on_start(struct reader *d, char *args, uint64_t size)
 		return;
 	}
 	snprintf(out->running, sizeof(out->running), "%s", args);
+	snprintf(r->cell, sizeof(r->cell), "%s", args);
+	snprintf(r->incoming, sizeof(r->incoming), "%s.incoming", args);
 	cell_path(r->dir, sizeof(r->dir), d->o->tree, out->host, out->release,
 		  out->running);
-	snprintf(r->incoming, sizeof(r->incoming), "%s.incoming", r->dir);
-	remove_flat_dir(r->incoming);
 	give_time(d, d->o->cell_ns);
+	r->relfd = dir_open_beneath(d->o->tree, names, 2);
+	if (r->relfd < 0) {
+		host_failed(d, -r->relfd, "its directory");
+		return;
+	}
+	dir_remove_flat_at(r->relfd, r->incoming);	/* an earlier boot's */
+}
+
+/* CELL.incoming, made fresh by this read: nothing in it but what it wrote. */
+static int incoming_dir(struct rx *r)
+{
+	if (r->incfd >= 0)
+		return 0;
+	if (mkdirat(r->relfd, r->incoming, 0755) != 0)
+		return -errno;
+	r->incfd = openat(r->relfd, r->incoming,
+			  O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	return r->incfd < 0 ? -errno : 0;
 }
 
 static void on_file(struct reader *d, char *args, uint64_t size)
 {
 	struct vm_outcome *out = d->out;
-	char *sp = strrchr(args, ' '), path[sizeof(d->r.incoming) + 300];
+	char *sp = strrchr(args, ' ');
 	FILE *fp = NULL;
+	int fd = -1, rc;
 
-	if (!out->running[0] || !sp)
+	if (!out->running[0] || !sp || d->r.relfd < 0)
 		return;
 	*sp = '\0';		/* args: the name; its size was parsed */
 	if (!safe_name(args))
 		return;		/* not a file of a cell directory: bytes dropped */
-	snprintf(path, sizeof(path), "%s/%s", d->r.incoming, args);
-	if (mkdir_p(d->r.incoming) == 0)
-		fp = fopen(path, "wbe");
-	if (!fp) {
-		out->host_errno = errno;
-		snprintf(out->why, sizeof(out->why), "cannot keep %s of cell %s: %s",
-			 args, out->running, strerror(errno));
-		d->end = VM_END_HOST;
+	rc = incoming_dir(&d->r);
+	if (rc == 0) {
+		fd = openat(d->r.incfd, args, O_WRONLY | O_CREAT | O_TRUNC |
+			    O_NOFOLLOW | O_CLOEXEC, 0644);
+		rc = fd < 0 ? -errno : 0;
+	}
+	if (rc == 0 && !(fp = fdopen(fd, "wb"))) {
+		rc = -errno;
+		close(fd);
+	}
+	if (rc != 0) {
+		host_failed(d, -rc, args);
 		return;
 	}
 	d->io = read_bytes(d->c, fp, size, d->deadline, d->h, &d->stopped);
 	d->taken = 1;
-	if (fflush(fp) != 0 || fsync(fileno(fp)) != 0) {
-		out->host_errno = errno;
-		snprintf(out->why, sizeof(out->why), "%.400s: %s", path, strerror(errno));
-		d->end = VM_END_HOST;
-	}
+	if (fflush(fp) != 0 || fsync(fileno(fp)) != 0)
+		host_failed(d, errno, args);
 	fclose(fp);
-	give_time(d, d->o->quiet_ns);
-}
-
-static void on_row(struct reader *d, char *args, uint64_t size)
-{
-	(void)args;
-	if (!d->out->running[0])
-		return;
-	free(d->r.rows);
-	d->r.rows = NULL;
-	d->io = read_text(d->c, size, &d->r.rows, d->deadline, d->h, &d->stopped);
-	d->taken = 1;
 	give_time(d, d->o->quiet_ns);
 }
 
@@ -307,17 +329,21 @@ static void on_cell(struct reader *d, char *args, uint64_t size)
 	if (sscanf(args, "%159s %31s %n", id, status, &used) < 2 ||
 	    !out->running[0] || strcmp(id, out->running) != 0)
 		return;	/* not the cell that started: ignored */
-	if (access(r->incoming, F_OK) == 0) {
-		dir_keep_partial(r->dir);
-		if (rename(r->incoming, r->dir) != 0)
+	cell.dir = NULL;
+	if (r->incfd >= 0) {
+		dir_keep_partial_at(r->relfd, r->cell, r->dir);
+		if (renameat(r->relfd, r->incoming, r->relfd, r->cell) == 0)
+			cell.dir = r->dir;
+		else
 			log_error("%s: %s", r->dir, strerror(errno));
 	}
 	cell.id = id;
 	cell.status = cell_status_parse(status);
 	if (cell.status < 0)
 		cell.status = CELL_ERROR;
-	cell.reason = args + used;
-	cell.rows = r->rows ? r->rows : "";
+	cell.reason = chan_clean(args + used);
+	cell.host = out->host;
+	cell.release = out->release;
 	cell.brief = r->brief ? r->brief : "";
 	out->running[0] = '\0';
 	out->finished++;
@@ -344,7 +370,6 @@ static void (*const handlers[CHAN_NVERBS])(struct reader *, char *, uint64_t) = 
 	[CHAN_LOG] = on_log,
 	[CHAN_START] = on_start,
 	[CHAN_FILE] = on_file,
-	[CHAN_ROW] = on_row,
 	[CHAN_BRIEF] = on_brief,
 	[CHAN_CELL] = on_cell,
 	[CHAN_DONE] = on_done,
@@ -353,7 +378,8 @@ static void (*const handlers[CHAN_NVERBS])(struct reader *, char *, uint64_t) = 
 enum vm_end vm_read(int fd, const struct vm_read_opts *o,
 		    const struct vm_hooks *h, struct vm_outcome *out)
 {
-	struct reader d = { .o = o, .h = h, .out = out, .end = -1 };
+	struct reader d = { .o = o, .h = h, .out = out, .end = -1,
+			    .r = { .relfd = -1, .incfd = -1 } };
 	char line[4096];
 
 	memset(out, 0, sizeof(*out));
@@ -387,8 +413,8 @@ enum vm_end vm_read(int fd, const struct vm_read_opts *o,
 		d.end = d.stopped ? VM_END_STOPPED : d.io < 0 ? VM_END_EOF : VM_END_QUIET;
 	if (d.end == VM_END_STOPPED)
 		out->interrupted = 1;
-	if (d.r.incoming[0] && out->running[0])
-		remove_flat_dir(d.r.incoming);
+	if (d.r.relfd >= 0 && out->running[0])
+		dir_remove_flat_at(d.r.relfd, d.r.incoming);
 	rx_reset(&d.r);
 	free(d.c);
 	return (enum vm_end)d.end;

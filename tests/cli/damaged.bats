@@ -182,3 +182,89 @@ EOC
 	printf 't_s,thread\n0,0\n' >"$D/timeline.csv"
 	report_names "$D/timeline.csv:1: no column 'metric'"
 }
+
+@test "sysinfo.ini or log.txt as a FIFO or a link to /dev/zero: report does not wait on it, and says so" {
+	for kind in fifo zero; do
+		for f in sysinfo.ini log.txt; do
+			damage
+			rm -f "$D/$f"
+			if [ $kind = fifo ]; then mkfifo "$D/$f"; else ln -s /dev/zero "$D/$f"; fi
+			run timeout 20 "$LATLAB" report "$WORK/t" -q
+			[ "$status" -eq 0 ] || { echo "$f as $kind: status $status: $output"; false; }
+			[[ "$output" == *"$D/$f: not a regular file"* ]] ||
+				{ echo "$f as $kind: $output"; false; }
+		done
+	done
+}
+
+# edit_col FILE COLUMN ROW EXPR: the field COLUMN (by its header name) of
+# line ROW set to EXPR (awk, with v the old value)
+edit_col() {
+	awk -F, -v col="$2" -v row="$3" 'BEGIN { OFS = "," }
+		NR == 1 { for (i = 1; i <= NF; i++) if ($i == col) c = i }
+		NR == row { v = $c; $c = '"$4"' } { print }' "$1" >"$1.x"
+	mv "$1.x" "$1"
+}
+
+@test "cells.csv's max_ns written ten times over: the cell is left out, not drawn from it" {
+	damage
+	edit_col "$WORK/t/cells.csv" max_ns 2 'v * 10'
+	report_names "$WORK/t/cells.csv:2: max_ns = '"
+	[[ "$output" == *"but $D/summary.csv:2 says"* ]]
+}
+
+@test "hist.csv: a bucket off latlab's grid, one moved beyond summary's max, one moved inside it" {
+	damage
+	edit_col "$D/hist.csv" lo_ns 2 'v + 1'
+	report_names "$D/hist.csv:2: bucket ["
+	[[ "$output" == *"not a bucket of latlab's histogram"* ]]
+	# onto the grid, far above the maximum: 2^31 ns
+	damage
+	edit_col "$D/hist.csv" lo_ns 2 '2147483648'
+	edit_col "$D/hist.csv" hi_ns 2 '2155872256'
+	report_names "$D/hist.csv:2: bucket [2147483648, 2155872256) lies outside summary.csv's min"
+	# the most-filled bucket moved up to the one that holds the maximum:
+	# inside [min, max], but the mean is no longer summary's
+	damage
+	top=$(awk -F, 'NR > 1 && $3 == "wakeup" && $1 == 0 { if ($6 > c) { c = $6; r = NR } } END { print r }' "$D/hist.csv")
+	last=$(awk -F, 'NR > 1 && $3 == "wakeup" && $1 == 0 { r = NR } END { print r }' "$D/hist.csv")
+	lo=$(awk -F, -v r="$last" 'NR == r { print $4 }' "$D/hist.csv")
+	hi=$(awk -F, -v r="$last" 'NR == r { print $5 }' "$D/hist.csv")
+	[ "$top" != "$last" ]
+	edit_col "$D/hist.csv" lo_ns "$top" "$lo"
+	edit_col "$D/hist.csv" hi_ns "$top" "$hi"
+	report_names "$D/hist.csv: thread 0's wakeup buckets have a mean of"
+}
+
+@test "a cell's rows again further down cells.csv: left out, not counted twice" {
+	damage
+	sed -n 2p "$WORK/t/cells.csv" >>"$WORK/t/cells.csv"
+	n=$(wc -l <"$WORK/t/cells.csv")
+	report_names "cells.csv lists it twice, at lines 2 and $n"
+}
+
+@test "a pending cell whose host is '..': left out, nothing outside the tree read into its page" {
+	damage
+	mkdir -p "$WORK/XCELL"
+	echo "SECRET from outside the tree" >"$WORK/XCELL/log.txt"
+	# the first cell's first row, made a pending cell XCELL in ../..
+	head -2 "$WORK/t/cells.csv" >"$WORK/row"
+	edit_col "$WORK/row" cell 2 '"XCELL"'
+	edit_col "$WORK/row" index 2 '99'
+	edit_col "$WORK/row" host 2 '".."'
+	edit_col "$WORK/row" kernel_release 2 '".."'
+	edit_col "$WORK/row" status 2 '"pending"'
+	tail -1 "$WORK/row" >>"$WORK/t/cells.csv"
+	run timeout 60 "$LATLAB" report "$WORK/t" -q
+	[ "$status" -eq 3 ] || run_failed
+	[[ "$output" == *"cell XCELL left out: "*"host '..'"* ]] || run_failed
+	! grep -rq SECRET "$WORK/t/report"
+}
+
+@test "series.csv with its header only: the cell is left out, the report still written" {
+	damage
+	head -1 "$D/series.csv" >"$D/x"
+	mv "$D/x" "$D/series.csv"
+	report_names "$D/series.csv: no rows, though the cell measured"
+	[ -s "$WORK/t/report/index.html" ]
+}

@@ -119,3 +119,29 @@ syscalls() {
 	run "$LATLAB" plan c.ini
 	[ "$status" -eq 2 ] && [[ "$output" == *"c.ini:14: dl_wait = 'spin': expected one of sleep|yield"* ]] || { echo "$output"; false; }
 }
+
+@test "compare and history: rows that differ only in policy stay two rows, each named with its policy" {
+	write_config c.ini <<EOC
+[campaign]
+name = pol
+duration = 300ms
+output = $WORK/out
+[matrix]
+affinity = 1
+priority = 80
+policy = fifo, other
+EOC
+	run timeout 60 "$LATLAB" run c.ini -q
+	[ "$status" -eq 0 ] || run_failed
+	cp -a out/pol b
+	run timeout 60 "$LATLAB" compare out/pol b -o cmp --jobs 1
+	[ "$status" -eq 0 ] || run_failed
+	[[ "$output" == *", fifo, dma_latency 0: "* ]] || run_failed
+	[[ "$output" == *", other, dma_latency 0: "* ]] || run_failed
+	[ "$(col cmp/compare.csv policy | sort -u | tr '\n' ' ')" = "fifo other " ]
+	# two rows (row columns and sides), each with its own figures
+	[ "$(tail -n +2 cmp/compare.csv | cut -d, -f1-11 | sort -u | wc -l)" -eq 2 ]
+	run timeout 60 "$LATLAB" history out/pol b -o hist --jobs 1
+	[ "$status" -eq 0 ] || run_failed
+	[ "$(col hist/history.csv policy | sort -u | tr '\n' ' ')" = "fifo other " ]
+}

@@ -333,11 +333,16 @@ echo "LATLAB start 0000-none-timer-tall-aspread-1"
 blob file ../escape "outside"
 blob file .hidden "hidden"
 blob file hist.csv "thread,cpu,metric,lo_ns,hi_ns,count
+0,0,wakeup,1000,1002,5
+0,0,wakeup,3000,3008,5
+"
+blob file summary.csv "thread,cpu,metric,samples,min_ns,mean_ns,stddev_ns,p50_ns,p90_ns,p99_ns,p99.9_ns,p99.99_ns,max_ns,overruns,errors,first_errno,utime_ns,stime_ns,bytes,bytes_per_s
+0,0,wakeup,10,1000,2000,10,2000,2000,3000,3000,3000,3000,0,0,0,0,0,0,0
 "
 blob file cell.ini "[cell]
 status = ok
 "
-blob row "" "v,0000-none-timer-tall-aspread-1,0,fakehost,9.9-fake,stock,none,timer,all,spread,1000000,90,4096,1,fifo,ok,,
+blob row "" "v,0000-none-timer-tall-aspread-1,0,fakehost,9.9-fake,\"an unclosed quote
 "
 echo "LATLAB cell 0099-not-started ok"
 echo "LATLAB cell 0000-none-timer-tall-aspread-1 ok"
@@ -358,6 +363,30 @@ EOS
 	[ -z "$(find "$WORK" -name escape -o -name .hidden)" ]
 	grep -q '^0000-none-timer-tall-aspread-1 = ok$' out/v/state
 	grep -q '^v,0000-none-timer-tall-aspread-1,0,fakehost,9.9-fake,' out/v/cells.csv
+	# cells.csv's rows are the host's, from the cell's files: the guest's
+	# own text (an unclosed quote) never reaches it
+	! grep -q 'unclosed' out/v/cells.csv
+	grep -q '^v,0000-none-timer-tall-aspread-1,.*,wakeup,10,1000,' out/v/cells.csv
+	run "$LATLAB" report out/v -q
+	[ "$status" -eq 0 ] || run_failed
+}
+
+@test "qemu: a guest cell whose files do not say what the guest said is an error (fake guest)" {
+	fake_qemu
+	cat >stream.sh <<'EOS'
+echo "LATLAB hello fakehost 9.9-fake"
+echo "LATLAB start 0000-none-timer-tall-aspread-1"
+blob file cell.ini "[cell]
+status = ok
+"
+echo "LATLAB cell 0000-none-timer-tall-aspread-1 ok"
+echo "LATLAB done 0"
+EOS
+	KERNELS=$WORK vm_config stock none
+	PATH=$WORK/bin:$PATH run timeout 60 "$LATLAB" run c.ini
+	[ "$status" -eq 3 ] || run_failed
+	[[ "$output" == *"the guest said ok, but its cell.ini or summary.csv is missing or damaged"* ]]
+	grep -q '^0000-none-timer-tall-aspread-1 = error$' out/v/state
 }
 
 @test "qemu: a stream cut in the middle of a file fails the cell, keeps nothing half-written" {

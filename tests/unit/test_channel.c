@@ -46,7 +46,7 @@ struct seen {
 	int started, finished;
 	char last_id[CELL_ID_MAX];
 	int status;
-	char reason[256], rows[256], brief[256];
+	char reason[256], dir[PATH_MAX], brief[256];
 };
 
 /* The guest was given c1 and c2 only. */
@@ -68,7 +68,7 @@ static int finished(void *arg, const struct vm_cell *c)
 	snprintf(s->last_id, sizeof(s->last_id), "%s", c->id);
 	s->status = c->status;
 	snprintf(s->reason, sizeof(s->reason), "%s", c->reason);
-	snprintf(s->rows, sizeof(s->rows), "%s", c->rows);
+	snprintf(s->dir, sizeof(s->dir), "%s", c->dir ? c->dir : "");
 	snprintf(s->brief, sizeof(s->brief), "%s", c->brief);
 	return 0;
 }
@@ -112,7 +112,6 @@ static const char good[] =
 	"LATLAB start c1\n"
 	"LATLAB file hist.csv 6\na,b\n1\n"
 	"LATLAB file cell.ini 7\n[cell]\n"
-	"LATLAB row 4\nr,1\n"
 	"LATLAB brief 10 0 0 1 2 3 4 5 6 7\n"
 	"LATLAB cell c1 ok all good\n"
 	"LATLAB done 0\n";
@@ -134,7 +133,7 @@ static void test_good_stream(void **state)
 	assert_string_equal(s.last_id, "c1");
 	assert_int_equal(s.status, CELL_OK);
 	assert_string_equal(s.reason, "all good");
-	assert_string_equal(s.rows, "r,1\n");
+	assert_non_null(strstr(s.dir, "/guesthost/6.1.0-rt/c1"));
 	struct chan_brief b;
 	assert_int_equal(chan_brief_parse(s.brief, &b), 0);
 	assert_int_equal(b.samples, 10);
@@ -190,7 +189,7 @@ static void test_hostile_stream(void **state)
 		"LATLAB file .hidden 2\nxy"
 		"LATLAB file big 99999999999999999999\n"	/* no such size: not ours */
 		"LATLAB file ok.csv 4\nLATL"		/* bytes that look like a line */
-		"LATLAB row 3\nr\n\n"
+		"LATLAB row 3\nr\n\n"		/* no such verb (rows are the host's) */
 		"LATLAB cell c1 ok lies\n"		/* not the cell that started */
 		"LATLAB bogus verb\n"
 		"LATLAB brief 1 2 three\n"
@@ -208,7 +207,6 @@ static void test_hostile_stream(void **state)
 	assert_string_equal(s.last_id, "c2");
 	assert_int_equal(s.status, CELL_FAIL);
 	assert_string_equal(s.reason, "too slow");
-	assert_string_equal(s.rows, "r\n\n");
 	struct chan_brief b;
 	assert_int_equal(chan_brief_parse(s.brief, &b), -EINVAL);
 	assert_true(exists("h/r/c2/ok.csv"));
@@ -222,6 +220,106 @@ static void test_hostile_stream(void **state)
 	assert_int_equal(stat(path, &st), 0);
 	assert_int_equal(st.st_size, 4);
 	free(out.sysinfo);
+}
+
+/* A path under the tree, made for a test. */
+static void tree_path(char *buf, size_t len, const char *rel)
+{
+	snprintf(buf, len, "%s/%s", tree, rel);
+}
+
+/*
+ * Links planted in the tree (by anyone: the tree is a directory like any
+ * other) lead nowhere: a CELL.incoming that is a link to a directory
+ * outside has the link removed, not the files behind it; a HOST that is
+ * a link stops the read before anything is written.
+ */
+static void test_planted_links(void **state)
+{
+	static const char stream[] =
+		"LATLAB hello lh lr\n"
+		"LATLAB start c1\n"
+		"LATLAB file a.csv 2\nab"
+		"LATLAB cell c1 ok\n"
+		"LATLAB done 0\n";
+	char victim[256], link[PATH_MAX], path[PATH_MAX];
+	struct vm_outcome out;
+	struct seen s;
+	struct stat st;
+
+	(void)state;
+	snprintf(victim, sizeof(victim), "%s/../victim-dir", tree);
+	assert_int_equal(mkdir_p(victim), 0);
+	snprintf(path, sizeof(path), "%s/precious", victim);
+	fclose(fopen(path, "w"));
+	tree_path(link, sizeof(link), "lh/lr");
+	assert_int_equal(mkdir_p(link), 0);
+	tree_path(link, sizeof(link), "lh/lr/c1.incoming");
+	assert_int_equal(symlink(victim, link), 0);
+	assert_int_equal(feed(stream, sizeof(stream) - 1, &s, &out), VM_END_DONE);
+	assert_int_equal(stat(path, &st), 0);		/* still there */
+	snprintf(path, sizeof(path), "%s/a.csv", victim);
+	assert_int_not_equal(stat(path, &st), 0);	/* nothing written there */
+	assert_true(exists("lh/lr/c1/a.csv"));
+	assert_int_equal(s.finished, 1);
+
+	/* the guest's host directory is a link: refused, nothing written */
+	tree_path(link, sizeof(link), "lh2");
+	assert_int_equal(symlink(victim, link), 0);
+	static const char stream2[] =
+		"LATLAB hello lh2 lr\n"
+		"LATLAB start c2\n"
+		"LATLAB file b.csv 2\nab"
+		"LATLAB cell c2 ok\n"
+		"LATLAB done 0\n";
+	assert_int_equal(feed(stream2, sizeof(stream2) - 1, &s, &out), VM_END_HOST);
+	assert_int_equal(out.host_errno, ENOTDIR);
+	assert_int_equal(s.finished, 0);
+	snprintf(path, sizeof(path), "%s/lr", victim);
+	assert_int_not_equal(lstat(path, &st), 0);
+}
+
+/*
+ * A guest says hello once: a second hello (a release of "..") moves
+ * nothing. Control characters in what it says are made '?'. A sysinfo
+ * over its verb's bound is skipped and the stream stays in step.
+ */
+static void test_hello_once_and_bounds(void **state)
+{
+	char big[256];
+	int n = snprintf(big, sizeof(big), "LATLAB sysinfo %llu\n",
+			 (unsigned long long)chan_verbs[CHAN_SYSINFO].max + 1);
+	size_t blob = chan_verbs[CHAN_SYSINFO].max + 1;
+	static const char tail[] =
+		"LATLAB hello x ..\n"
+		"LATLAB start c1\n"
+		"LATLAB file a.csv 2\nab"
+		"LATLAB cell c1 fail \x1b[31mred\x07\n"
+		"LATLAB done 0\n";
+	static const char head[] = "LATLAB hello hh rr\n";
+	size_t len = strlen(head) + (size_t)n + blob + strlen(tail);
+	char *stream = malloc(len);
+	struct vm_outcome out;
+	struct seen s;
+
+	(void)state;
+	assert_non_null(stream);
+	memcpy(stream, head, strlen(head));
+	memcpy(stream + strlen(head), big, (size_t)n);
+	/* a blob that looks like channel lines: skipped as bytes */
+	for (size_t i = 0; i < blob; i++)
+		stream[strlen(head) + (size_t)n + i] = "LATLAB done 9\n"[i % 14];
+	memcpy(stream + len - strlen(tail), tail, strlen(tail));
+	assert_int_equal(feed(stream, len, &s, &out), VM_END_DONE);
+	free(stream);
+	assert_null(out.sysinfo);
+	assert_string_equal(out.release, "rr");
+	assert_true(exists("hh/rr/c1/a.csv"));
+	assert_false(exists("c1"));
+	assert_int_equal(s.finished, 1);
+	assert_string_equal(s.reason, "?[31mred?");
+	char text[] = "a\tb\nc\x7f";
+	assert_string_equal(chan_clean(text), "a?b?c?");
 }
 
 /* One table: every verb parses back to itself; other lines are not ours. */
@@ -337,6 +435,8 @@ int main(void)
 		cmocka_unit_test(test_good_stream),
 		cmocka_unit_test(test_truncated_stream),
 		cmocka_unit_test(test_hostile_stream),
+		cmocka_unit_test(test_planted_links),
+		cmocka_unit_test(test_hello_once_and_bounds),
 		cmocka_unit_test(test_verb_table),
 		cmocka_unit_test(test_guest_port),
 	};
