@@ -107,15 +107,44 @@ out:
 	free(r);
 }
 
+/* One LAVA test case; value (µs) may be NULL: a case without a measurement. */
+static void lava_case(const char *name, const char *result, const char *value)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		if (value)
+			execlp("lava-test-case", "lava-test-case", name, "--result",
+			       result, "--measurement", value, "--units", "us",
+			       (char *)NULL);
+		else
+			execlp("lava-test-case", "lava-test-case", name, "--result",
+			       result, (char *)NULL);
+		_exit(127);
+	}
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+}
+
 /*
  * Board farms: when LAVA's lava-test-case is on PATH, every cell's max of
- * each metric becomes a LAVA test case, pass or fail with the cell. Its
- * standard output is latlab's: the <LAVA_SIGNAL_TESTCASE ...> line it
- * prints there is what LAVA reads off the board's console.
+ * each metric becomes a LAVA test case, pass or fail with the cell. A
+ * cell that measured nothing (skipped, an error, no sample) is one case
+ * of its own, skip or fail, with no measurement: never a pass of 0 µs.
+ * Its standard output is latlab's: the <LAVA_SIGNAL_TESTCASE ...> line
+ * it prints there is what LAVA reads off the board's console.
  */
 void cp_lava(const struct cell *c, const struct cell_result *res)
 {
-	for (int m = 0; m < METRIC_COUNT && res->nthreads; m++) {
+	uint64_t samples = 0;
+
+	for (int i = 0; i < res->nthreads; i++)
+		samples += res->workers[i].hist[METRIC_WAKEUP].count;
+	if (samples == 0) {
+		lava_case(c->id, res->status == CELL_SKIPPED ? "skip" : "fail", NULL);
+		return;
+	}
+	for (int m = 0; m < METRIC_COUNT; m++) {
 		int64_t max = 0;
 
 		if (!worker_has_metric(&res->workers[0], m))
@@ -127,17 +156,7 @@ void cp_lava(const struct cell *c, const struct cell_result *res)
 				max = res->workers[i].hist[m].max;
 		snprintf(name, sizeof(name), "%s-%s-max", c->id, metric_name(m));
 		snprintf(value, sizeof(value), "%.1f", max / 1e3);
-		const char *result = res->status == CELL_OK ? "pass" : "fail";
-		pid_t pid = fork();
-
-		if (pid == 0) {
-			execlp("lava-test-case", "lava-test-case", name, "--result",
-			       result, "--measurement", value, "--units", "us",
-			       (char *)NULL);
-			_exit(127);
-		}
-		if (pid > 0)
-			waitpid(pid, NULL, 0);
+		lava_case(name, res->status == CELL_OK ? "pass" : "fail", value);
 	}
 }
 

@@ -1,4 +1,5 @@
 #include <stdio.h>
+#include <string.h>
 
 #include "hist.h"
 #include "thresholds.h"
@@ -57,6 +58,21 @@ void cell_check_thresholds(const struct config *cfg, struct cell_result *res)
 {
 	if (res->status != CELL_OK)
 		return;
+	/* ok claims a measurement: a thread with no sample made none */
+	for (int i = 0; i < res->nthreads; i++) {
+		const struct worker *w = &res->workers[i];
+
+		if (w->hist[METRIC_WAKEUP].count > 0)
+			continue;
+		res->status = CELL_ERROR;
+		snprintf(res->reason, sizeof(res->reason),
+			 "thread %d measured nothing: 0 samples, %llu errors%s%s", i,
+			 (unsigned long long)w->errors, w->first_errno ? " (the first: " : "",
+			 w->first_errno ? strerror(w->first_errno) : "");
+		if (w->first_errno)
+			strncat(res->reason, ")", sizeof(res->reason) - strlen(res->reason) - 1);
+		return;
+	}
 	if (cfg->has_thresholds &&
 	    check_limits(&cfg->thresholds, cfg->thresholds.metric, res)) {
 		res->status = CELL_FAIL;

@@ -6,9 +6,10 @@
 #include "config.h"
 
 /*
- * Check the config's thresholds against every thread; on the first limit
- * broken set status CELL_FAIL and the reason ("thread 0 wakeup max = ...
- * > ..."). Only a cell whose status is CELL_OK is judged.
+ * Judge a cell whose status is CELL_OK: a thread with no sample makes it
+ * CELL_ERROR ("thread 0 measured nothing: ..."); else the config's
+ * thresholds against every thread, and on the first limit broken status
+ * CELL_FAIL with the reason ("thread 0 wakeup max = ... > ...").
  */
 void cell_check_thresholds(const struct config *cfg, struct cell_result *res);
 

@@ -255,6 +255,36 @@ EOC
 	[ "$(grep -c -- '--result fail' "$WORK/lava.log")" -eq 6 ]
 }
 
+@test "a cell with no sample is an error, never ok; LAVA gets fail or skip, not a pass of 0 us" {
+	mkdir "$WORK/bin"
+	printf '#!/bin/sh\necho "$*" >>"%s/lava.log"\n' "$WORK" >"$WORK/bin/lava-test-case"
+	chmod +x "$WORK/bin/lava-test-case"
+	write_config c.ini <<EOC
+[campaign]
+name = z
+duration = 300ms
+output = $WORK/out
+[matrix]
+workload = broken, i2c
+[workload.broken]
+type = null
+fail_every = 1
+[workload.i2c]
+type = i2c-read
+bus = 77
+[thresholds]
+max = 1ms
+EOC
+	PATH="$WORK/bin:$PATH" run timeout 60 "$LATLAB" run c.ini
+	[ "$status" -eq 3 ] || run_failed
+	[[ "$output" == *"0000-none-broken-t1-aspread-1"*"error"* ]] || run_failed
+	grep -q '^0000-none-broken-t1-aspread-1 = error$' out/z/state
+	grep -q 'thread 0 measured nothing: 0 samples, [0-9]* errors' out/z/*/*/0000-*/cell.ini
+	grep -qx '0000-none-broken-t1-aspread-1 --result fail' "$WORK/lava.log"
+	grep -qx '0001-none-i2c-t1-aspread-1 --result skip' "$WORK/lava.log"
+	! grep -q -- '--result pass' "$WORK/lava.log"
+}
+
 @test "checkpoints: a cell killed mid-measurement keeps its data so far, beside the rerun" {
 	quick_config
 	printf '[campaign]\ncheckpoint = 1s\n[matrix]\nthreads = 2\n' >>c.ini
