@@ -3,6 +3,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -128,8 +129,10 @@ static void swap_rec(struct sample_rec *r)
 }
 
 int samples_read(const char *path,
-		 int (*fn)(void *arg, const struct sample_rec *rec), void *arg)
+		 int (*fn)(void *arg, const struct sample_rec *rec), void *arg,
+		 uint64_t *records)
 {
+	struct stat st;
 	struct samples_header h;
 	struct sample_rec rec;
 	char err[PATH_MAX + 128];
@@ -158,6 +161,13 @@ int samples_read(const char *path,
 		fclose(fp);
 		return -EINVAL;
 	}
+	/* whole records after the header, or the file was cut */
+	if (fstat(fd, &st) != 0 || (st.st_size - (off_t)sizeof(h)) % (off_t)sizeof(rec)) {
+		fclose(fp);
+		return -EBADMSG;
+	}
+	if (records)
+		*records = (uint64_t)(st.st_size - (off_t)sizeof(h)) / sizeof(rec);
 	while (fn && rc == 0 && fread(&rec, sizeof(rec), 1, fp) == 1) {
 		if (swap)
 			swap_rec(&rec);

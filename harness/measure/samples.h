@@ -57,10 +57,13 @@ int samples_finish(struct samples_writer *sw, uint64_t *dropped);
 
 /*
  * Read a samples.bin (any byte order) and call fn for every record (fn
- * NULL: check the header only).
- * 0, or -errno / -EINVAL (not a samples file, truncated header).
+ * NULL: check the header and the size only). *records (when not NULL):
+ * how many it holds. 0, or -errno / -EINVAL (not a samples file, a
+ * truncated header) / -EBADMSG (cut inside a record: the file is not
+ * whole).
  */
 int samples_read(const char *path,
-		 int (*fn)(void *arg, const struct sample_rec *rec), void *arg);
+		 int (*fn)(void *arg, const struct sample_rec *rec), void *arg,
+		 uint64_t *records);
 
 #endif

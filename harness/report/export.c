@@ -47,7 +47,7 @@ static int export_samples(const char *bin, FILE *fp)
 	struct csvw w = { .fp = fp };
 
 	csvw_header(&w, "t_ns,thread,metric,value_ns");
-	return samples_read(bin, csv_row, &w);
+	return samples_read(bin, csv_row, &w, NULL);
 }
 
 /* ---- a cell's summary and histogram, per thread ---- */
@@ -285,11 +285,28 @@ int export_run(const char *format, const char *path, const char *out,
 	/* validate the input before anything is written */
 	if (samples) {
 		snprintf(bin, sizeof(bin), S_ISDIR(st.st_mode) ? "%s/samples.bin" : "%s", path);
-		rc = samples_read(bin, NULL, NULL);
+		uint64_t records = 0;
+		char ini[PATH_MAX + 16], said[32];
+
+		rc = samples_read(bin, NULL, NULL, &records);
 		if (rc == -ENOENT || rc == -EINVAL) {
 			log_error(rc == -ENOENT ? "%s: no samples.bin (run with [campaign] samples = on)"
 				  : "%s: not a latlab samples file", bin);
 			return EXIT_USAGE;
+		}
+		if (rc == -EBADMSG) {
+			log_error("%s: cut short: it ends inside a record (the file is not whole)", bin);
+			return EXIT_RUNTIME;
+		}
+		/* a cell's own count says whether whole records are all of them */
+		snprintf(ini, sizeof(ini), "%s/cell.ini", path);
+		said[0] = '\0';
+		if (rc == 0 && S_ISDIR(st.st_mode))
+			file_ini_value(ini, "cell", "samples_written", said, sizeof(said));
+		if (said[0] && strtoull(said, NULL, 10) != records) {
+			log_error("%s: %llu records, but %s says samples_written = %s: the file is not whole",
+				  bin, (unsigned long long)records, ini, said);
+			return EXIT_RUNTIME;
 		}
 	} else {
 		d = calloc(1, sizeof(*d));

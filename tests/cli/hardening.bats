@@ -294,3 +294,27 @@ load helper
 	grep -q "writing $WORK/full/t/.*/0000-none-timer-t1-aspread-1/[a-z.]*: No space left on device" "$WORK/log" ||
 		{ cat "$WORK/log"; false; }
 }
+
+@test "export of a samples.bin cut short, inside a record or on a record's edge, is refused: not whole" {
+	quick_config
+	printf '[campaign]\nsamples = on\n' >>c.ini
+	run timeout 60 "$LATLAB" run c.ini --duration 300ms -q
+	[ "$status" -eq 0 ] || run_failed
+	D=$(cell_dir "$WORK/out/t" 0000-none-timer-t1-aspread-1)
+	run "$LATLAB" export --format csv "$D" -o whole.csv
+	[ "$status" -eq 0 ] || run_failed
+	# a 32-byte header, then 40-byte records
+	sz=$(stat -c %s "$D/samples.bin")
+	n=$(((sz - 32) / 40))
+	grep -q "^samples_written = $n\$" "$D/cell.ini"
+	cp "$D/samples.bin" whole.bin
+	truncate -s $((sz / 2 + 7)) "$D/samples.bin"
+	run "$LATLAB" export --format csv "$D" -o cut.csv
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"samples.bin: cut short: it ends inside a record"* ]] || run_failed
+	# whole records, but fewer than the cell wrote
+	head -c $((sz - 40 * 10)) whole.bin >"$D/samples.bin"
+	run "$LATLAB" export --format csv "$D" -o cut.csv
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"records, but $D/cell.ini says samples_written = $n: the file is not whole"* ]] || run_failed
+}
