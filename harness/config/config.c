@@ -253,10 +253,14 @@ struct reader {
 	int long_line;		/* first line longer than the parser takes */
 	int nul_line;		/* first line with a NUL byte */
 	int mid_line;		/* the last chunk read did not end the line */
+	int long_section;	/* line of a [section] name libinih cut */
 	int line_len;		/* bytes of the current line so far */
 	struct config *cfg;
 	int oom;
 };
+
+/* Debian's libinih is built with INI_MAX_SECTION 50 (ini.h keeps it private). */
+#define INIH_SECTION_MAX 50
 
 /* The largest config latlab reads (bytes). */
 #define CONFIG_MAX (1 << 20)
@@ -335,6 +339,13 @@ static int on_ini_entry(void *user, const char *section, const char *name,
 	struct reader *r = user;
 	struct srcloc loc = { r->cfg->path, r->line };
 	struct srcloc sloc = { r->cfg->path, r->section_line };
+
+	/* libinih keeps a section's first INIH_SECTION_MAX - 1 bytes: a name
+	 * that long may have been cut, and must not match a shorter one */
+	if (strlen(section) >= INIH_SECTION_MAX - 1) {
+		r->long_section = r->section_line;
+		return 0;
+	}
 	int rc = push_entry(r->cfg, section, name, value ? value : "", loc,
 			    sloc);
 
@@ -379,6 +390,12 @@ static int read_file(struct config *cfg, char *err, size_t errlen)
 	    (!r.long_line || r.nul_line <= r.long_line)) {
 		loc.line = r.nul_line;
 		return cfg_fail(err, errlen, &loc, "a NUL byte: not a text file");
+	}
+	if (r.long_section) {
+		loc.line = r.long_section;
+		return cfg_fail(err, errlen, &loc,
+				"a [section] name is at most %d characters (the INI reader keeps no more): shorten the name",
+				INIH_SECTION_MAX - 2);
 	}
 	if (r.long_line && (rc <= 0 || r.long_line <= rc)) {
 		loc.line = r.long_line;

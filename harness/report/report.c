@@ -487,7 +487,7 @@ static int cell_figure(struct report *r, const struct tcell *c, const char *scri
 		       const char *csv, const char *var, const char *value, const char *kind,
 		       const char *what, const char *caption, char *err, size_t errlen)
 {
-	char vars[4 * PATH_MAX], path[PATH_MAX + 600], title[1024], rel[200],
+	char vars[4 * PATH_MAX], path[PATH_MAX + 600], title[1024], rel[sizeof(c->id) + 32],
 		base[2 * PATH_MAX], cap[512];
 	int rc;
 
@@ -499,7 +499,7 @@ static int cell_figure(struct report *r, const struct tcell *c, const char *scri
 	snprintf(title, sizeof(title), "%s, %s (%s): %s — %s", c->host, c->release,
 		 c->kernel, c->id, what);
 	plot_var(vars, sizeof(vars), "title", title);
-	snprintf(rel, sizeof(rel), "fig/%s-%.150s", kind, c->id);
+	snprintf(rel, sizeof(rel), "fig/%s-%s", kind, c->id);
 	snprintf(base, sizeof(base), "%s/%s", r->out, rel);
 	rc = plot_render(&r->plot, script, base, vars, err, errlen);
 	snprintf(cap, sizeof(cap), "%s: %s", c->id, caption);
@@ -1417,7 +1417,7 @@ out:
 /* Every cell's page in report/cells/. 0, or -errno with err. */
 static int cell_pages(struct report *r, int pdf, char *err, size_t errlen)
 {
-	char dir[PATH_MAX + 32], name[200];
+	char dir[PATH_MAX + 32], name[sizeof(r->t.cell[0].id) + 8];
 	int rc;
 
 	snprintf(dir, sizeof(dir), "%s/cells", r->out);
@@ -1425,7 +1425,7 @@ static int cell_pages(struct report *r, int pdf, char *err, size_t errlen)
 	for (int i = 0; rc == 0 && i < r->t.n; i++) {
 		struct cell_page pg = { r, i, pdf };
 
-		snprintf(name, sizeof(name), "%.150s.html", r->t.cell[i].id);
+		snprintf(name, sizeof(name), "%s.html", r->t.cell[i].id);
 		rc = afile_write_derived(dir, name, fill_cell_page, &pg);
 	}
 	if (rc)

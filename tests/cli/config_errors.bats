@@ -102,3 +102,17 @@ check_bad() {
 @test "a load's CPUs this machine lacks: run is exit 2 naming cpus =" {
 	check_bad '[matrix]\nload = l\n[load.l]\ntype = cpu\ncpus = 0-1000\n' "8: [load.l] cpus = '0-1000': CPU "
 }
+
+@test "a [section] name the INI reader would cut is refused at its line, not taken for another" {
+	for n in 42 47; do
+		K=$(printf 'k%.0s' $(seq $n))
+		printf '[matrix]\nkernel = %s\n\n[kernel.%s]\nmatch = any\n' "$K" "$K" >c.ini
+		run "$LATLAB" plan c.ini
+		[ "$status" -eq 2 ]
+		[[ "$output" == *"c.ini:4: a [section] name is at most 48 characters"* ]] || run_failed
+	done
+	K=$(printf 'k%.0s' $(seq 41))
+	printf '[matrix]\nkernel = %s\n\n[kernel.%s]\nmatch = any\n' "$K" "$K" >c.ini
+	run "$LATLAB" plan c.ini
+	[ "$status" -eq 0 ] || run_failed
+}

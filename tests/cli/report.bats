@@ -373,3 +373,35 @@ EOC
 	[ "$(col "$S" workload | sort | uniq -c | awk '{ print $2 ":" $1 }' | tr '\n' ' ')" = "dev-read:2 dev-read-2:2 " ] || { cat "$S"; false; }
 	is_png "$WORK/out/t/report/fig/sweep.png"
 }
+
+@test "cell ids over 150 characters: every link of the overview leads to its page" {
+	K=$(printf 'k%.0s' $(seq 41)); LD=$(printf 'l%.0s' $(seq 43)); WL=$(printf 'w%.0s' $(seq 39))
+	write_config c.ini <<EOC
+[campaign]
+name = lid
+duration = 200ms
+output = $WORK/out
+[matrix]
+kernel = $K, running
+load = $LD
+workload = $WL
+interval = 1ms, 2ms
+policy = fifo, rr
+[kernel.$K]
+match = any
+[load.$LD]
+type = none
+[workload.$WL]
+type = timer
+EOC
+	run timeout 100 "$LATLAB" run c.ini -q
+	run timeout 60 "$LATLAB" report out/lid -q
+	[ "$status" -eq 0 ] || run_failed
+	cd out/lid/report
+	long=0
+	for h in $(grep -o 'href="cells/[^"]*"' index.html | sed 's/href="//; s/"$//' | sort -u); do
+		[ -e "$h" ] || { echo "dead link: $h"; false; }
+		[ ${#h} -gt 160 ] && long=$((long + 1))
+	done
+	[ "$long" -gt 0 ]
+}
