@@ -147,7 +147,7 @@ struct spikes {
 	struct tracer *tracer;	/* NULL: not tracing */
 	struct spike_trap trap;
 	int max;		/* captures kept */
-	int prio;
+	int kprio;		/* the measured thread's kernel priority */
 	int64_t start;
 	const char *dir;
 };
@@ -164,7 +164,7 @@ static void spikes_poll(struct spikes *sp, struct cell_result *res)
 		return;		/* the trap stays fired: no more captures */
 	res->captures = c;
 	c = &res->captures[res->ncaptures];
-	int rc = tracer_capture(sp->tracer, &sp->trap, sp->prio, sp->start,
+	int rc = tracer_capture(sp->tracer, &sp->trap, sp->kprio, sp->start,
 				res->ncaptures + 1, sp->dir, c);
 	res->ncaptures++;
 	if (rc)
@@ -235,7 +235,7 @@ static void interference(struct cell_result *res, const struct intf_snap *before
 
 /* The trace instance for the cell's CPUs, if [trace] asks for it. */
 static void spikes_open(const struct config *cfg, const struct cell *c,
-			struct cell_result *res, const char *dir,
+			int policy, struct cell_result *res, const char *dir,
 			struct spikes *sp)
 {
 	char err[256];
@@ -248,7 +248,13 @@ static void spikes_open(const struct config *cfg, const struct cell *c,
 	measured_cpus(res, &cpus);
 	sp->trap.threshold_ns = cfg->trace.threshold;
 	sp->max = (int)cfg->trace.captures;
-	sp->prio = c->priority;
+	/*
+	 * the kernel's scale, as sched_switch reports it: 99 - the FIFO/RR
+	 * priority, 120 for SCHED_OTHER (whatever the priority axis says: the
+	 * policy ignores it), -1 for SCHED_DEADLINE
+	 */
+	sp->kprio = c->policy == POL_OTHER || policy == SCHED_OTHER ? 120
+		    : c->policy == POL_DEADLINE ? -1 : 99 - c->priority;
 	sp->dir = dir;
 	int rc = mkdir_p(dir);	/* trace-N.txt is written while measuring */
 	if (rc) {
@@ -588,7 +594,7 @@ static int measure(const struct config *cfg, const struct cell *c,
 		}
 		sampling = 1;
 	}
-	spikes_open(cfg, c, res, dir, &sp);
+	spikes_open(cfg, c, env->policy, res, dir, &sp);
 	for (; started < n; started++) {
 		struct worker *w = &res->workers[started];
 		int rc;

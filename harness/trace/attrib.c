@@ -152,7 +152,7 @@ static void label_segment(struct attribution *a, const struct cpu_state *s,
 		add(a, PART_UNEXPLAINED, "no event", to - from);
 	} else if (s->cur_pid == 0) {
 		add(a, PART_UNEXPLAINED, "CPU idle, thread runnable", to - from);
-	} else if (s->cur_prio >= 0 && s->cur_prio < q->prio) {
+	} else if (s->cur_prio >= 0 && s->cur_prio < 100 && s->cur_prio < q->prio) {
 		snprintf(name, sizeof(name), "%.15s:%d (SCHED_FIFO %d)", s->cur_comm,
 			 s->cur_pid, 99 - s->cur_prio);
 		add(a, PART_RT, name, to - from);

@@ -590,7 +590,7 @@ static void write_trace(FILE *fp, void *arg)
 	}
 }
 
-int tracer_capture(struct tracer *t, const struct spike_trap *trap, int prio,
+int tracer_capture(struct tracer *t, const struct spike_trap *trap, int kprio,
 		   int64_t start, int n, const char *dir, struct capture *out)
 {
 	struct collect c = { .t = t, .text_cpu = trap->cpu };
@@ -611,7 +611,7 @@ int tracer_capture(struct tracer *t, const struct spike_trap *trap, int prio,
 	tracefs_iterate_raw_events(t->tep, t->inst, &cpus, sizeof(cpus), collect_one, &c);
 
 	struct spike_query q = {
-		.tid = trap->tid, .prio = 99 - prio, .cpu = trap->cpu,
+		.tid = trap->tid, .prio = kprio, .cpu = trap->cpu,
 		.intended = trap->intended, .woke = trap->woke,
 		.idle_name = idle_name, .idle_arg = &in,
 	};

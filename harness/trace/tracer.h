@@ -82,12 +82,13 @@ int tracer_open(struct tracer **out, const struct trace_opts *o,
 		char *missing, size_t mlen, char *err, size_t errlen);
 
 /*
- * The trap fired: read the buffers, explain the wake-up (`prio` is the
- * measured thread's SCHED_FIFO priority, `start` the cell's start in
+ * The trap fired: read the buffers, explain the wake-up (`kprio` is the
+ * measured thread's kernel priority: 99 - its SCHED_FIFO priority, 120
+ * for SCHED_OTHER; `start` the cell's start in
  * CLOCK_MONOTONIC ns), write DIR/trace-N.txt. Fills *out; 0 or -errno
  * (the trace file could not be written; *out is still filled).
  */
-int tracer_capture(struct tracer *t, const struct spike_trap *trap, int prio,
+int tracer_capture(struct tracer *t, const struct spike_trap *trap, int kprio,
 		   int64_t start, int n, const char *dir, struct capture *out);
 
 /* Clear the buffers and trace again; the trap is armed again. 0 or -errno. */

@@ -178,6 +178,37 @@ static void test_rt_thread(void **state)
 	assert_int_equal(a.item[a.culprit].part, PART_RT);
 }
 
+/*
+ * The measured thread is SCHED_OTHER (kernel priority 120, whatever the
+ * priority axis said): a FIFO 50 task that runs is rt-thread; a nice -5
+ * one (115) is above it on the kernel's scale but is no real-time task:
+ * blocking.
+ */
+static void test_measured_sched_other(void **state)
+{
+	static const struct { int prio, part; const char *name; } cases[] = {
+		{ 49, PART_RT, "hog:70 (SCHED_FIFO 50)" },
+		{ 115, PART_BLOCKING, "hog:70" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct seq s = { .n = 0 };
+		struct attribution a;
+		struct spike_query q = { .tid = TID, .prio = 120, .cpu = 1,
+					 .intended = T0, .woke = 4010 };
+
+		slept(&s);
+		fires(&s, 1000, 0);
+		sw(&s, 1020, 0, 120, "swapper/1", 70, cases[i].prio, "hog");
+		sw(&s, 4000, 70, cases[i].prio, "hog", TID, 120, "latlab");
+		assert_int_equal(attrib_explain(s.ev, s.n, &q, &a), 0);
+		assert_true(a.complete);
+		assert_string_equal(culprit(&a), cases[i].name);
+		assert_int_equal(a.item[a.culprit].part, cases[i].part);
+	}
+}
+
 static const char *idle_names(void *arg, int state)
 {
 	(void)arg;
@@ -351,6 +382,7 @@ int main(void)
 		cmocka_unit_test(test_irq_inside_softirq),
 		cmocka_unit_test(test_blocking_task),
 		cmocka_unit_test(test_rt_thread),
+		cmocka_unit_test(test_measured_sched_other),
 		cmocka_unit_test(test_idle_exit),
 		cmocka_unit_test(test_gap_unexplained),
 		cmocka_unit_test(test_nmi_inside_irq),
