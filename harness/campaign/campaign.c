@@ -18,6 +18,7 @@
 #include "log.h"
 #include "results.h"
 #include "thresholds.h"
+#include "tree.h"
 #include "where.h"
 #include "worker.h"
 
@@ -356,22 +357,30 @@ static void hwlat_setup(struct campaign *cp)
 static int preflight(const struct campaign *cp)
 {
 	const struct config *cfg = cp->cfg;
-	char why[PATH_MAX + 512], path[PATH_MAX + 16];
+	char why[PATH_MAX + 512], err[PATH_MAX + 1024];
+	struct tree base;
+	int rc;
 
 	if (where_preflight(cfg, cp->cells, cp->ncells, 0, why, sizeof(why)) != 0) {
 		log_error("%s", why);
 		return EXIT_USAGE;
 	}
-	snprintf(path, sizeof(path), "%s/cells.csv", cfg->thresholds.baseline);
-	if (cfg->thresholds.baseline[0] && access(path, R_OK) != 0) {
-		int err = errno;
-
-		fail_at(why, sizeof(why), -err, cfg->baseline_loc.file, cfg->baseline_loc.line,
-			"baseline = %s: %s: %s (a results tree of an earlier run)",
-			cfg->thresholds.baseline, path, strerror(err));
+	if (!cfg->thresholds.baseline[0])
+		return EXIT_PASS;
+	/* read as the judgement at the end will: a baseline it cannot read
+	 * is found now, not after every cell ran */
+	rc = tree_read(&base, cfg->thresholds.baseline, err, sizeof(err));
+	if (rc != 0) {
+		fail_at(why, sizeof(why), rc, cfg->baseline_loc.file, cfg->baseline_loc.line,
+			"baseline = %s: %s (a results tree of an earlier run)",
+			cfg->thresholds.baseline, err);
 		log_error("%s", why);
 		return EXIT_USAGE;
 	}
+	if (base.nbad)
+		log_warn("baseline = %s: %d of its cells are damaged and will be left out of the judgement",
+			 cfg->thresholds.baseline, base.nbad);
+	tree_free(&base);
 	return EXIT_PASS;
 }
 

@@ -427,12 +427,22 @@ static int read_sets(struct config *cfg, const char *const *sets, int nsets,
 					sets[i]);
 		snprintf(left, sizeof(left), "%.*s", (int)(eq - sets[i]),
 			 sets[i]);
-		/* kernel.NAME.key, load.NAME.key, workload.NAME.key */
+		/* kernel.NAME.key, load.NAME.key, workload.NAME.key,
+		 * thresholds.METRIC.key (but thresholds.p99.9 is a key) */
 		dot = strchr(left, '.');
 		if (dot && (strncmp(left, "kernel.", 7) == 0 ||
 			    strncmp(left, "load.", 5) == 0 ||
 			    strncmp(left, "workload.", 9) == 0))
 			dot = strchr(dot + 1, '.');
+		else if (dot && strncmp(left, "thresholds.", 11) == 0) {
+			const char *next = strchr(dot + 1, '.');
+			char metric[32];
+
+			snprintf(metric, sizeof(metric), "%.*s",
+				 next ? (int)(next - dot - 1) : 0, dot + 1);
+			if (next && metric_parse(metric) >= 0)
+				dot = next;
+		}
 		if (!dot || dot[1] == '\0')
 			return cfg_fail(err, errlen, &loc,
 					"'%s': expected section.key=value",

@@ -67,6 +67,17 @@ check_bad() {
 	[ ! -e "$WORK/out" ]
 }
 
+@test "--set reaches [thresholds.METRIC], and thresholds.p99.9 stays a key of [thresholds]" {
+	quick_config
+	run "$LATLAB" plan c.ini --set thresholds.noise_max.max=100us --set thresholds.p99.9=1ms
+	[ "$status" -eq 0 ] || run_failed
+	run "$LATLAB" plan c.ini --set thresholds.noise_max.mx=100us
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--set:1: unknown key 'mx' in [thresholds.noise_max]"* ]] || run_failed
+	run "$LATLAB" plan c.ini --set thresholds.wakeup.max=1ms --set thresholds.wakeup.p99=1s
+	[ "$status" -eq 0 ] || run_failed
+}
+
 @test "a missing config file is exit 2" {
 	run "$LATLAB" run "$WORK/nope.ini"
 	[ "$status" -eq 2 ]

@@ -123,6 +123,13 @@ EOC
 	run "$LATLAB" run c.ini -q
 	[ "$status" -eq 2 ] && [[ "$output" == *"c.ini:17: baseline = $WORK/none: $WORK/none/cells.csv: No such file or directory"* ]] || { echo "$output"; false; }
 	[ ! -e "$WORK/out" ]
+	# one whose cells.csv will not parse: refused before any cell runs
+	cp -a "$Q" bad
+	echo '"' >>bad/cells.csv
+	sed -i "s#^baseline = .*#baseline = $WORK/bad#" c.ini
+	run "$LATLAB" run c.ini -q
+	[ "$status" -eq 2 ] && [[ "$output" == *"c.ini:17: baseline = $WORK/bad: $WORK/bad/cells.csv:"* ]] || { echo "$output"; false; }
+	[ ! -e "$WORK/out" ]
 	# a baseline judges the campaign: not in [thresholds.METRIC]
 	printf '[thresholds.wakeup]\nbaseline = %s\n' "$Q" >>c.ini
 	run "$LATLAB" run c.ini -q
