@@ -90,7 +90,7 @@ int hwlat_run(int64_t duration_ns, struct hwlat_result *r, int *interrupted,
 		return -ENODEV;
 	}
 	tracer_sweep();
-	snprintf(name, sizeof(name), "latlab-%d", (int)getpid());
+	tracer_instance_name(name, sizeof(name));
 	inst = tracefs_instance_create(name);
 	if (!inst) {
 		rc = -errno;

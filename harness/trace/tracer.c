@@ -117,7 +117,25 @@ int tracer_check(char *why, size_t len)
 	return 0;
 }
 
-/* latlab-PID whose PID is not a running latlab */
+/* The inode of this process's PID namespace (0 where it cannot be read). */
+static unsigned long pid_namespace(void)
+{
+	struct stat st;
+
+	return stat("/proc/self/ns/pid", &st) == 0 ? (unsigned long)st.st_ino : 0;
+}
+
+void tracer_instance_name(char *buf, size_t len)
+{
+	snprintf(buf, len, NAME_PREFIX "%d-%lu", (int)getpid(), pid_namespace());
+}
+
+/*
+ * latlab-PID-NS of this PID namespace whose PID is not a running latlab.
+ * A PID means nothing in another namespace (a container's latlab, one
+ * under unshare): its instances are left to it. latlab-PID (no NS, an
+ * older latlab's) is judged as this namespace's.
+ */
 static int stale(const char *name)
 {
 	char path[64], comm[32] = "";
@@ -128,6 +146,14 @@ static int stale(const char *name)
 	if (strncmp(name, NAME_PREFIX, strlen(NAME_PREFIX)) != 0)
 		return 0;
 	pid = strtol(name + strlen(NAME_PREFIX), &end, 10);
+	if (*end == '-') {
+		char *nsend;
+		unsigned long ns = strtoul(end + 1, &nsend, 10);
+
+		if (*nsend || end[1] == '\0' || ns != pid_namespace())
+			return 0;
+		end = nsend;
+	}
 	if (*end || pid <= 0 || pid == getpid())
 		return 0;
 	snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
@@ -273,7 +299,7 @@ int tracer_open(struct tracer **out, const struct trace_opts *o,
 		return -ENOMEM;
 	}
 	t->cpus = *cpus;
-	snprintf(t->name, sizeof(t->name), NAME_PREFIX "%d", (int)getpid());
+	tracer_instance_name(t->name, sizeof(t->name));
 	tracer_sweep();
 	if (tracefs_instance_exists(t->name)) {	/* our own, from a cell that failed */
 		struct tracefs_instance *old = tracefs_instance_alloc(NULL, t->name);

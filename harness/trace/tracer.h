@@ -65,8 +65,16 @@ int tracer_check(char *why, size_t len);
 void tracer_probe(char *dir, size_t dlen, char *missing, size_t mlen);
 
 /*
- * Remove latlab-PID instances whose latlab is gone (a SIGKILLed run).
- * Returns how many were removed.
+ * This latlab's instance name: latlab-PID-NS, NS its PID namespace's
+ * inode, so that latlabs in other namespaces (containers, unshare) never
+ * take its PID for one of theirs.
+ */
+void tracer_instance_name(char *buf, size_t len);
+
+/*
+ * Remove the instances of this PID namespace whose latlab is gone (a
+ * SIGKILLed run); other namespaces' are theirs. Returns how many were
+ * removed.
  */
 int tracer_sweep(void);
 

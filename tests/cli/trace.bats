@@ -156,13 +156,18 @@ setup_file() {
 	! grep -q '^why' "$D/cell.ini"
 }
 
-# wait_instance PID: until latlab-PID exists (up to 20 s)
+# inst_of PID: the latlab of PID has its instance (latlab-PID-NS)
+inst_of() {
+	compgen -G "$TRACEFS/instances/latlab-$1-*" >/dev/null
+}
+
+# wait_instance PID: until latlab-PID-NS exists (up to 20 s)
 wait_instance() {
 	for _ in $(seq 200); do
-		[ -d "$TRACEFS/instances/latlab-$1" ] && return 0
+		inst_of "$1" && return 0
 		sleep 0.1
 	done
-	echo "no instance latlab-$1"
+	echo "no instance latlab-$1-*"
 	false
 }
 
@@ -175,7 +180,7 @@ wait_instance() {
 	kill -INT "$pid"
 	wait "$pid" && st=0 || st=$?
 	[ "$st" -eq 130 ] || { cat "$WORK/log"; false; }
-	[ ! -d "$TRACEFS/instances/latlab-$pid" ]
+	! inst_of "$pid"
 	[ "$(top_state)" = "$before" ]
 }
 
@@ -191,11 +196,11 @@ wait_instance() {
 		[ -z "$(ps -o pid= -s "$pid")" ] && break
 		sleep 0.1
 	done
-	[ -d "$TRACEFS/instances/latlab-$pid" ]
+	inst_of "$pid"
 	run timeout 60 "$LATLAB" run c.ini
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
 	[[ "$output" == *"removed 1 tracing instance a killed latlab left behind"* ]] || { echo "$output"; false; }
-	[ ! -d "$TRACEFS/instances/latlab-$pid" ]
+	! inst_of "$pid"
 	! ls $TRACEFS/instances | grep -q '^latlab-'
 }
 
@@ -226,4 +231,33 @@ wait_instance() {
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
 	grep -q '^config_hash = 45bdcde627bddae1$' "$WORK/out/quick/state"
 	! grep -q '^trace = \|^hwlat = \|^baseline' "$WORK/out/quick/campaign.ini"
+}
+
+# A PID means nothing in another PID namespace: a latlab under unshare -p
+# must not take a live latlab's instance for a dead one of its own (it
+# removed it), while a dead one of its own namespace is still swept.
+@test "the stale-instance sweep: another PID namespace's instance is left alone, a dead one of this namespace removed" {
+	command -v unshare >/dev/null || skip "no unshare"
+	mkdir -p fake/instances
+	: >fake/trace_marker
+	cp /bin/sleep latlab
+	./latlab 120 &
+	owner=$!
+	ns=$(stat -L -c %i /proc/self/ns/pid)
+	mkdir "fake/instances/latlab-$owner-$ns" "fake/instances/latlab-999999-$ns"
+	write_config c.ini <<EOC
+[campaign]
+name = ns
+duration = 200ms
+output = $WORK/out
+[trace]
+mode = spikes
+EOC
+	LATLAB_TRACEFS=$WORK/fake run timeout 60 unshare -p -f --mount-proc "$LATLAB" run c.ini -q
+	kill "$owner"
+	[ -d "fake/instances/latlab-$owner-$ns" ]
+	[ -d "fake/instances/latlab-999999-$ns" ]	# not this namespace's to judge
+	rm -rf out
+	LATLAB_TRACEFS=$WORK/fake run timeout 60 "$LATLAB" run c.ini -q
+	[ ! -d "fake/instances/latlab-999999-$ns" ]
 }
