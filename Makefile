@@ -235,6 +235,7 @@ bench: all $(BUILD)/bench/ledger_cost
 	LATLAB=$(abspath $(LATLAB)) bench/vs-cyclicdeadline.sh
 	LATLAB=$(abspath $(LATLAB)) bench/vs-oslat.sh
 	LATLAB=$(abspath $(LATLAB)) bench/report_scale.sh
+	LATLAB=$(abspath $(LATLAB)) bench/resume_scale.sh
 	$(BUILD)/bench/ledger_cost
 
 # what the campaign's bookkeeping writes per cell, the old way and now

@@ -13,6 +13,8 @@
 /* A state file larger than this is not latlab's (a line per cell). */
 #define PRIOR_STATE_MAX (64LL << 20)
 
+static int index_prior(struct prior *p);
+
 int prior_read(const char *dir, struct prior *p, char *err, size_t errlen)
 {
 	char path[PATH_MAX + 16], line[CELL_ID_MAX + 64];
@@ -75,28 +77,108 @@ int prior_read(const char *dir, struct prior *p, char *err, size_t errlen)
 	snprintf(path, sizeof(path), "%s/cells.csv", dir);
 	if (csv_table_read(path, &p->rows, err, errlen) != 0)
 		memset(&p->rows, 0, sizeof(p->rows));
+	if (index_prior(p) != 0) {
+		prior_free(p);
+		return -ENOMEM;
+	}
 	return 0;
 }
 
 void prior_free(struct prior *p)
 {
 	free(p->cell);
+	free(p->last);
+	free(p->by_id);
 	csv_table_free(&p->rows);
 	memset(p, 0, sizeof(*p));
 }
 
+/* A row's id: its cell column ("" where the row is too short). */
+static const char *row_id(const struct prior *p, int r)
+{
+	return p->id_col >= 0 && p->id_col < p->rows.ncols[r]
+	       ? p->rows.cell[r][p->id_col] : "";
+}
+
+/* by id, then by line: equal ids keep their order */
+static int by_state_line(const void *a, const void *b, void *arg)
+{
+	const struct prior *p = arg;
+	int x = *(const int *)a, y = *(const int *)b;
+	int c = strcmp(p->cell[x].id, p->cell[y].id);
+
+	return c ? c : (x > y) - (x < y);
+}
+
+static int by_row_id(const void *a, const void *b, void *arg)
+{
+	const struct prior *p = arg;
+	int x = *(const int *)a, y = *(const int *)b;
+	int c = strcmp(row_id(p, x), row_id(p, y));
+
+	return c ? c : (x > y) - (x < y);
+}
+
+/* The state's last line of each id, and cells.csv's rows, sorted by id. */
+static int index_prior(struct prior *p)
+{
+	p->id_col = csv_table_col(&p->rows, "cell");
+	p->last = malloc(((size_t)p->n + 1) * sizeof(*p->last));
+	p->by_id = malloc(((size_t)p->rows.nrows + 1) * sizeof(*p->by_id));
+	if (!p->last || !p->by_id)
+		return -ENOMEM;
+	for (int i = 0; i < p->n; i++)
+		p->last[i] = i;
+	qsort_r(p->last, (size_t)p->n, sizeof(*p->last), by_state_line, p);
+	/* a cell's later line wins: the state appends changes */
+	for (int i = 0; i < p->n; i++) {
+		if (p->nlast && strcmp(p->cell[p->last[p->nlast - 1]].id,
+				       p->cell[p->last[i]].id) == 0)
+			p->nlast--;
+		p->last[p->nlast++] = p->last[i];
+	}
+	for (int r = 1; r < p->rows.nrows; r++)
+		p->by_id[p->nby_id++] = r;
+	qsort_r(p->by_id, (size_t)p->nby_id, sizeof(*p->by_id), by_row_id, p);
+	return 0;
+}
+
 enum cell_status prior_status(const struct prior *p, const char *id)
 {
-	/* a cell's later line wins: the state appends changes */
-	for (int i = p->n - 1; i >= 0; i--)
-		if (strcmp(p->cell[i].id, id) == 0)
-			return p->cell[i].status;
+	int lo = 0, hi = p->nlast;
+
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2, c = strcmp(p->cell[p->last[mid]].id, id);
+
+		if (c == 0)
+			return p->cell[p->last[mid]].status;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
 	return CELL_PENDING;
+}
+
+/* The first of id's rows in by_id (its rows follow, in file order), or nby_id. */
+static int first_row(const struct prior *p, const char *id)
+{
+	int lo = 0, hi = p->nby_id;
+
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (strcmp(row_id(p, p->by_id[mid]), id) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 static int id_col(const struct prior *p)
 {
-	return csv_table_col(&p->rows, "cell");
+	return p->id_col;
 }
 
 char *prior_rows(const struct prior *p, const char *id)
@@ -112,9 +194,9 @@ char *prior_rows(const struct prior *p, const char *id)
 	if (!fp)
 		return NULL;
 	struct csvw w = { .fp = fp };
-	for (int r = 1; r < p->rows.nrows; r++) {
-		if (col >= p->rows.ncols[r] || strcmp(p->rows.cell[r][col], id))
-			continue;
+	for (int k = first_row(p, id); k < p->nby_id && !strcmp(row_id(p, p->by_id[k]), id); k++) {
+		int r = p->by_id[k];
+
 		for (int c = 0; c < p->rows.ncols[r]; c++)
 			csvw_str(&w, p->rows.cell[r][c]);
 		csvw_end(&w);
@@ -131,23 +213,22 @@ const char *prior_reason(const struct prior *p, const char *id)
 {
 	int col = id_col(p), rcol = csv_table_col(&p->rows, "reason");
 
-	if (col < 0 || rcol < 0)
+	int k = first_row(p, id), r;
+
+	if (col < 0 || rcol < 0 || k >= p->nby_id || strcmp(row_id(p, p->by_id[k]), id))
 		return "";
-	for (int r = 1; r < p->rows.nrows; r++)
-		if (col < p->rows.ncols[r] && rcol < p->rows.ncols[r] &&
-		    strcmp(p->rows.cell[r][col], id) == 0)
-			return p->rows.cell[r][rcol];
-	return "";
+	r = p->by_id[k];
+	return rcol < p->rows.ncols[r] ? p->rows.cell[r][rcol] : "";
 }
 
 int prior_where(const struct prior *p, const char *id, const char **status,
 		const char **host, const char **release)
 {
-	int col = id_col(p);
+	int k = first_row(p, id);
 
-	for (int r = 1; col >= 0 && r < p->rows.nrows; r++) {
-		if (col >= p->rows.ncols[r] || strcmp(p->rows.cell[r][col], id))
-			continue;
+	if (id_col(p) >= 0 && k < p->nby_id && !strcmp(row_id(p, p->by_id[k]), id)) {
+		int r = p->by_id[k];
+
 		*status = csv_table_str(&p->rows, r, "status");
 		*host = csv_table_str(&p->rows, r, "host");
 		*release = csv_table_str(&p->rows, r, "kernel_release");

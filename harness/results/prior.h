@@ -30,6 +30,12 @@ struct prior {
 	int n;
 	struct prior_cell *cell;
 	struct csv_table rows;	/* cells.csv (empty if missing) */
+	/* sorted by id, for lookups in O(log n): resume is O(n log n) */
+	int *last;		/* each id's last line in cell[], one an id */
+	int nlast;
+	int *by_id;		/* cells.csv's rows (1..), by id then row */
+	int nby_id;
+	int id_col;		/* cells.csv's cell column, or -1 */
 };
 
 /*

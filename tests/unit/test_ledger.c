@@ -182,12 +182,64 @@ static void test_not_a_state(void **state)
 	assert_non_null(strstr(err, "not a latlab state file"));
 }
 
+/* path/name holding text. */
+static void put(const char *path, const char *name, const char *text)
+{
+	char file[PATH_MAX + 64];
+	FILE *fp;
+
+	snprintf(file, sizeof(file), "%s/%s", path, name);
+	fp = fopen(file, "w");
+	assert_non_null(fp);
+	fputs(text, fp);
+	fclose(fp);
+}
+
+/*
+ * The indexed lookups resume uses (sorted, O(log n) each): a cell's later
+ * state line wins, ids absent are pending, a cell's rows come back in
+ * file order wherever they stand, and its first row says where it ran.
+ */
+static void test_lookups(void **state)
+{
+	char path[PATH_MAX], err[PATH_MAX + 512];
+	const char *st, *host, *rel;
+	struct prior p;
+	char *rows;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/look", dir);
+	assert_int_equal(mkdir_p(path), 0);
+	put(path, "state", "config_hash = 1\ncells = 3\n0002-c = ok\n0000-a = running\n"
+	    "0001-b = fail\n0000-a = ok\n0002-c = error\n");
+	put(path, "cells.csv", "cell,status,host,kernel_release,reason\n"
+	    "0001-b,fail,h,r,too slow\n0000-a,ok,h,r,\n0002-c,error,h2,r2,x\n"
+	    "0000-a,ok,h,r,second\n");
+	assert_int_equal(prior_read(path, &p, err, sizeof(err)), 0);
+	assert_int_equal(prior_status(&p, "0000-a"), CELL_OK);
+	assert_int_equal(prior_status(&p, "0001-b"), CELL_FAIL);
+	assert_int_equal(prior_status(&p, "0002-c"), CELL_ERROR);
+	assert_int_equal(prior_status(&p, "0003-d"), CELL_PENDING);
+	rows = prior_rows(&p, "0000-a");
+	assert_string_equal(rows, "0000-a,ok,h,r,\n0000-a,ok,h,r,second\n");
+	free(rows);
+	assert_null(prior_rows(&p, "0003-d"));
+	assert_int_equal(prior_where(&p, "0002-c", &st, &host, &rel), 0);
+	assert_string_equal(host, "h2");
+	assert_string_equal(rel, "r2");
+	assert_int_equal(prior_where(&p, "0003-d", &st, &host, &rel), -ENOENT);
+	assert_string_equal(prior_reason(&p, "0001-b"), "too slow");
+	assert_string_equal(prior_reason(&p, "0003-d"), "");
+	prior_free(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_appended),
 		cmocka_unit_test(test_not_a_state),
+		cmocka_unit_test(test_lookups),
 	};
 
 	return cmocka_run_group_tests_name("ledger", tests, setup, teardown);
