@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "files.h"
+#include "html.h"
 #include "kernel.h"
 #include "results.h"
 #include "ring.h"
@@ -346,9 +347,38 @@ static void test_files(void **state)
 	assert_int_equal(path_lookup("no-such-program-latlab", buf, sizeof(buf)), -ENOENT);
 }
 
+/*
+ * Escaping for HTML and for junit.xml alike: markup characters as
+ * entities, tab, newline and CR kept, every other control character
+ * (which XML 1.0 cannot hold at all) shown as '?'.
+ */
+static void test_html_text(void **state)
+{
+	static const struct { const char *in, *out; } cases[] = {
+		{ "<a href=\"x\">&'", "&lt;a href=&quot;x&quot;&gt;&amp;&#39;" },
+		{ "tab\tnl\ncr\r", "tab\tnl\ncr\r" },
+		{ "\x1b[31mred\x07\x01\x7f", "?[31mred???" },
+		{ "µs é", "µs é" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *fp = open_memstream(&buf, &len);
+
+		assert_non_null(fp);
+		html_text(fp, cases[i].in);
+		fclose(fp);
+		assert_string_equal(buf, cases[i].out);
+		free(buf);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_html_text),
 		cmocka_unit_test(test_csv_roundtrip),
 		cmocka_unit_test(test_csv_malformed),
 		cmocka_unit_test(test_csv_strict),
