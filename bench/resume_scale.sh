@@ -3,7 +3,7 @@
 # earlier run (state, cells.csv and each cell's cell.ini say ok), run
 # again: nothing is left to measure, so the time is the resume's
 # bookkeeping alone (reading state and cells.csv, checking each cell's
-# cell.ini, the ledger written back). Prints the wall time per size and
+# cell.ini, summary.csv and hist.csv, the ledger written back). Prints the wall time per size and
 # per 1000 cells: linear in N keeps the latter flat (quadratic grew it
 # 4-fold per doubling: 0.3 / 1.1 / 4.7 / 16.3 s at 2k-16k cells).
 #
@@ -64,6 +64,7 @@ head, tmpl = rows[0], rows[1:]
 cdir = glob.glob(one + '/*/*/' + tmpl[0][1])[0]
 host, rel = cdir.split('/')[-3:-1]
 ini = open(cdir + '/cell.ini').read()
+files = {f: open(cdir + '/' + f).read() for f in ('summary.csv', 'hist.csv')}
 hashline = [l for l in open(tree + '/state') if l.startswith('config_hash')][0]
 cells, state = [head], ['# latlab campaign state\n', hashline, 'cells = %d\n' % len(ids)]
 for i, cid in enumerate(ids):
@@ -74,6 +75,8 @@ for i, cid in enumerate(ids):
     state.append('%s = ok\n' % cid)
     d = '%s/%s/%s/%s' % (tree, host, rel, cid)
     os.makedirs(d, exist_ok=True)
+    for f, text in files.items():
+        open(d + '/' + f, 'w').write(text)
     open(d + '/cell.ini', 'w').write(ini.replace(tmpl[0][1], cid))
 csv.writer(open(tree + '/cells.csv', 'w'), lineterminator='\n').writerows(cells)
 open(tree + '/state', 'w').writelines(state)

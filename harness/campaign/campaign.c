@@ -459,6 +459,25 @@ static int find_cell_dir(const char *tree, const char *id, const char *status,
 }
 
 /*
+ * A cell that measured (ok, fail) keeps its summary.csv and hist.csv
+ * whole, as the tree reader checks them; else it runs again, said.
+ */
+static int measured_files_whole(const char *dir, enum cell_status st, const char *id)
+{
+	char err[PATH_MAX + 1024];
+	struct cell_files f;
+
+	if (st != CELL_OK && st != CELL_FAIL)
+		return 1;
+	if (cell_files_read(dir, &f, err, sizeof(err)) != 0) {
+		log_warn("%s: its files are damaged (%s): it runs again", id, err);
+		return 0;
+	}
+	cell_files_free(&f);
+	return 1;
+}
+
+/*
  * The cells.csv rows of cell i, which the state says an earlier run
  * finished with status st — if the disk agrees: its rows in cells.csv say
  * st and, for a cell that ran, so does its cell.ini. cells.csv may be
@@ -480,11 +499,18 @@ static char *kept_rows(const struct campaign *cp, const struct prior *prior,
 		said[0] = '\0';
 		if (cell_path(dir, sizeof(dir), cp->dir, host, release, id) == 0)
 			ini_status(dir, said, sizeof(said));
-		if (strcmp(said, name) == 0)
+		if (strcmp(said, name) != 0) {
+			log_warn("%s: the state says %s, its cell.ini says %s: it runs again", id,
+				 name, said[0] ? said : "nothing (no cell.ini)");
+			return NULL;
+		}
+		if (!measured_files_whole(dir, st, id))
+			return NULL;
+		if (prior_rows_together(prior, id))
 			return prior_rows(prior, id);
-		log_warn("%s: the state says %s, its cell.ini says %s: it runs again", id,
-			 name, said[0] ? said : "nothing (no cell.ini)");
-		return NULL;
+		log_warn("%s: cells.csv holds its rows in more than one place: rebuilt from %s",
+			 id, dir);
+		return ledger_rows_from_dir(cp->cfg, &cp->cells[i], dir, host, release, NULL);
 	}
 	if (find_cell_dir(cp->dir, id, name, dir, sizeof(dir), h, r, sizeof(h)) == 0) {
 		char *rows = ledger_rows_from_dir(cp->cfg, &cp->cells[i], dir, h, r, NULL);

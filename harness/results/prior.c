@@ -181,6 +181,16 @@ static int id_col(const struct prior *p)
 	return p->id_col;
 }
 
+int prior_rows_together(const struct prior *p, const char *id)
+{
+	int first = first_row(p, id), k = first;
+
+	while (k + 1 < p->nby_id && !strcmp(row_id(p, p->by_id[k + 1]), id))
+		k++;
+	/* by_id holds equal ids in file order: together when consecutive */
+	return first >= p->nby_id || p->by_id[k] - p->by_id[first] == k - first;
+}
+
 char *prior_rows(const struct prior *p, const char *id)
 {
 	int col = id_col(p);

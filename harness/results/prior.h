@@ -51,6 +51,9 @@ void prior_free(struct prior *p);
 /* The status recorded for `id` (CELL_PENDING if none). */
 enum cell_status prior_status(const struct prior *p, const char *id);
 
+/* cells.csv's rows of `id` stand together (none: also 1). */
+int prior_rows_together(const struct prior *p, const char *id);
+
 /* cells.csv's rows of `id`, re-serialized as CSV text (malloc), or NULL. */
 char *prior_rows(const struct prior *p, const char *id);
 

@@ -226,6 +226,28 @@ load helper
 	[ -d "$D.partial-2" ]
 }
 
+@test "resume: a finished cell whose summary.csv or hist.csv is damaged runs again; rows in two places are rebuilt" {
+	quick_config
+	printf '[matrix]\nworkload = timer, null\n' >>c.ini
+	run timeout 60 "$LATLAB" run c.ini --duration 200ms -q
+	[ "$status" -eq 0 ]
+	D=$(cell_dir "$WORK/out/t" 0000-none-timer-t1-aspread-1)
+	echo 'xx' >>"$D/hist.csv"
+	run timeout 60 "$LATLAB" run c.ini --duration 200ms
+	[ "$status" -eq 0 ] || run_failed
+	[[ "$output" == *"0000-none-timer-t1-aspread-1: its files are damaged ($D/hist.csv:"* ]] || run_failed
+	[ -d "$D.partial-1" ]
+	run "$LATLAB" report out/t -q
+	[ "$status" -eq 0 ] || run_failed
+	# the first cell's row again after the second cell's: one copy, from its files
+	cp out/t/cells.csv good.csv
+	sed -n 2p out/t/cells.csv >>out/t/cells.csv
+	run timeout 60 "$LATLAB" run c.ini --duration 200ms
+	[ "$status" -eq 0 ] || run_failed
+	[[ "$output" == *"0000-none-timer-t1-aspread-1: cells.csv holds its rows in more than one place: rebuilt from $D"* ]] || run_failed
+	cmp out/t/cells.csv good.csv
+}
+
 @test "a killed writer's temporary files are not carried into .partial-N" {
 	quick_config
 	run timeout 60 "$LATLAB" run c.ini --duration 200ms -q
