@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "config.h"
 #include "exitcodes.h"
@@ -195,6 +196,33 @@ static void rfc2822(const char *iso, int64_t plus_ns, char *out, size_t len)
 	strftime(out, len, "%a, %d %b %Y %H:%M:%S +0000", &tm);
 }
 
+/*
+ * The JSON's sysinfo is the cell's sysinfo.ini: one that is missing, not
+ * a file, or without the kernel's release and the host's name is not
+ * written as an empty sysinfo (-EINVAL, said).
+ */
+static int json_sysinfo_check(const char *dir)
+{
+	char path[PATH_MAX + 16], err[PATH_MAX + 128], release[256], host[256];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/sysinfo.ini", dir);
+	fd = file_open_regular(path, 1 << 20, err, sizeof(err));
+	if (fd < 0) {
+		log_error("%s", err);
+		return fd;
+	}
+	close(fd);
+	file_ini_value(path, "kernel", "release", release, sizeof(release));
+	file_ini_value(path, "host", "hostname", host, sizeof(host));
+	if (!release[0] || !host[0]) {
+		log_error("%s: no %s: damaged, or not latlab's", path,
+			  !release[0] ? "[kernel] release" : "[host] hostname");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int write_json(FILE *fp, const char *dir, const struct cell_data *d)
 {
 	char cell_ini[PATH_MAX + 16], sys_ini[PATH_MAX + 16], v[1024],
@@ -327,6 +355,8 @@ int export_run(const char *format, const char *path, const char *out,
 			log_error("%s", err);
 			goto out;
 		}
+		if (strcmp(format, "json") == 0 && (rc = json_sysinfo_check(path)) != 0)
+			goto out;	/* said */
 	}
 	if (rc) {
 		log_error("%s: %s", path, strerror(-rc));

@@ -405,3 +405,24 @@ EOC
 	done
 	[ "$long" -gt 0 ]
 }
+
+@test "export --format json: a sysinfo.ini that is damaged, missing or a FIFO is named (exit 3), not written as an empty sysinfo" {
+	cp -a "$FIXTURES/export/cell" c
+	sed -i '/^release = /d' c/sysinfo.ini
+	run "$LATLAB" export --format json c -o j.json
+	[ "$status" -eq 3 ] || run_failed
+	[[ "$output" == *"c/sysinfo.ini: no [kernel] release: damaged, or not latlab's"* ]] || run_failed
+	[ ! -e j.json ]
+	rm c/sysinfo.ini
+	mkfifo c/sysinfo.ini
+	run timeout 10 "$LATLAB" export --format json c -o j.json
+	[ "$status" -eq 3 ] || run_failed
+	[[ "$output" == *"c/sysinfo.ini: not a regular file"* ]] || run_failed
+	rm c/sysinfo.ini
+	run "$LATLAB" export --format json c -o j.json
+	[ "$status" -eq 3 ] || run_failed
+	[[ "$output" == *"c/sysinfo.ini: No such file or directory"* ]] || run_failed
+	# the histfile needs no sysinfo
+	run "$LATLAB" export --format cyclictest c -o h.txt
+	[ "$status" -eq 0 ] || run_failed
+}
