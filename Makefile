@@ -7,7 +7,7 @@
 #   make demo-kernels       Debian's stock and RT kernels in qemu, compared
 #   make demo-arm64         the same for arm64 (qemu's virt machine, TCG)
 #   make lava-local         LAVA's lava-run runs configs/lava/latlab.yaml in qemu
-#   make fuzz [FUZZ_SECONDS=60]  libFuzzer on the config parser and the tree reader
+#   make fuzz [FUZZ_SECONDS=60]  libFuzzer on the config parser, the tree reader, the channel
 #   make install PREFIX=/usr/local DESTDIR=
 #   make CROSS=aarch64-linux-gnu-   for arm64 (arm-linux-gnueabihf-: armhf),
 #                   in build/TRIPLET/, against build/sysroot/TRIPLET
@@ -207,7 +207,8 @@ cli: all
 	@LATLAB=$(abspath $(LATLAB)) UNIT_DIR=$(BUILD)/tests \
 		KERNELS=$(abspath kernels) tests/run.sh cli
 
-# libFuzzer (clang) on the config parser and the tree reader, FUZZ_SECONDS
+# libFuzzer (clang) on the config parser, the tree reader and the guest
+# channel's reader, FUZZ_SECONDS
 # each; new inputs go to build/fuzz/corpus-*, crashers to build/fuzz/ (keep
 # them in tests/fuzz/corpus/*: make test replays those under the sanitizer)
 FUZZ_SECONDS ?= 60
@@ -217,7 +218,7 @@ fuzz: deps
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang; }
 	@$(MAKE) --no-print-directory BUILD=build/fuzz CC=clang \
 		EXTRA_CFLAGS="$(FUZZ_FLAGS)" build/fuzz/liblatlab.a build/fuzz/obj/tests/fuzz/targets.o
-	@for t in config tree; do \
+	@for t in config tree channel; do \
 		clang $(CPPFLAGS) -std=c11 -D_GNU_SOURCE -DFUZZ_TARGET=fuzz_$$t \
 			-g -O1 -fsanitize=fuzzer,address,undefined \
 			-o build/fuzz/fuzz_$$t tests/fuzz/libfuzzer.c \

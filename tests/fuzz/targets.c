@@ -3,10 +3,18 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include "channel.h"
 #include "config.h"
 #include "matrix.h"
+#include "prior.h"
+#include "samples.h"
 #include "targets.h"
 #include "tree.h"
+#include "vm.h"
 
 static void write_file(const char *path, const uint8_t *data, size_t size)
 {
@@ -56,7 +64,8 @@ int fuzz_tree(const uint8_t *data, size_t size)
 	static const char *const files[] = {
 		"cells.csv", CELL "/summary.csv", CELL "/hist.csv", CELL "/load.csv",
 		CELL "/series.csv", CELL "/spikes.csv", CELL "/interference.csv",
-		CELL "/timeline.csv",
+		CELL "/timeline.csv", CELL "/cell.ini", CELL "/sysinfo.ini",
+		CELL "/samples.bin", "state",
 	};
 	enum { NFILES = sizeof(files) / sizeof(files[0]) };
 	static char dir[64];
@@ -98,11 +107,104 @@ int fuzz_tree(const uint8_t *data, size_t size)
 	snprintf(path, sizeof(path), "%s/%s", dir, CELL);
 	if (cell_files_read(path, &f, err, sizeof(err)) == 0)
 		cell_files_free(&f);
+	struct tcell one;
+
+	memset(&one, 0, sizeof(one));
+	snprintf(one.dir, sizeof(one.dir), "%s", path);
+	(void)tcell_emulated(&one);
+	snprintf(path, sizeof(path), "%s/%s/samples.bin", dir, CELL);
+	(void)samples_read(path, NULL, NULL, NULL);
+	struct prior p;
+
+	if (prior_read(dir, &p, err, sizeof(err)) == 0) {
+		const char *st, *host, *rel;
+		char *rows = prior_rows(&p, "0000-none-timer-t1-aspread-1");
+
+		free(rows);
+		(void)prior_status(&p, "0000-none-timer-t1-aspread-1");
+		(void)prior_where(&p, "0000-none-timer-t1-aspread-1", &st, &host, &rel);
+		(void)prior_reason(&p, "0000-none-timer-t1-aspread-1");
+		(void)prior_rows_together(&p, "0000-none-timer-t1-aspread-1");
+		prior_free(&p);
+	}
 	/* the next input starts from the real tree */
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	if (had)
 		rename(saved, path);
 	else
 		unlink(path);
+	return 0;
+}
+
+/* The guest was given c1 and c2 only. */
+static int fz_started(void *arg, const char *id)
+{
+	(void)arg;
+	return strcmp(id, "c1") && strcmp(id, "c2") ? -1 : 0;
+}
+
+static int fz_finished(void *arg, const struct vm_cell *c)
+{
+	(void)arg;
+	if (strcmp(c->id, "c1") && strcmp(c->id, "c2"))
+		abort();	/* a cell it was not given */
+	return 0;
+}
+
+/* Every entry below dir is a directory or a regular file: no link, no FIFO. */
+static void only_plain(const char *dir, int depth)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	if (!d)
+		return;
+	while ((e = readdir(d)) != NULL) {
+		char path[1024];
+		struct stat st;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (lstat(path, &st) != 0 || (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode)))
+			abort();
+		/* TREE/HOST/RELEASE/CELL/FILE and no deeper */
+		if (S_ISDIR(st.st_mode) && depth >= 3)
+			abort();
+		if (S_ISREG(st.st_mode) && depth != 3)
+			abort();
+		if (S_ISDIR(st.st_mode))
+			only_plain(path, depth + 1);
+	}
+	closedir(d);
+}
+
+int fuzz_channel(const uint8_t *data, size_t size)
+{
+	static char top[64];
+	char tree[96], stream[96], cmd[320];
+	struct vm_read_opts o = { NULL, "fuzz", 1000000000LL, 1000000000LL, 1000000000LL };
+	struct vm_hooks h = { NULL, fz_started, fz_finished, NULL };
+	struct vm_outcome out;
+	int fd;
+
+	if (!top[0])
+		snprintf(top, sizeof(top), "/tmp/latlab-fuzz-chan-%d", (int)getpid());
+	snprintf(tree, sizeof(tree), "%s/tree", top);
+	snprintf(stream, sizeof(stream), "%s/stream", top);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s && mkdir -p %s", top, tree);
+	if (system(cmd) != 0)
+		abort();
+	write_file(stream, data, size);
+	fd = open(stream, O_RDONLY);
+	if (fd < 0)
+		abort();
+	o.tree = tree;
+	vm_read(fd, &o, &h, &out);
+	close(fd);
+	if (out.sysinfo && strlen(out.sysinfo) > chan_verbs[CHAN_SYSINFO].max)
+		abort();
+	free(out.sysinfo);
+	only_plain(tree, 0);
 	return 0;
 }

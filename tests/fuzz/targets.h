@@ -15,10 +15,20 @@ int fuzz_config(const uint8_t *data, size_t size);
 
 /*
  * The bytes as one file of a real results tree (the first byte picks
- * cells.csv, summary.csv, hist.csv or load.csv of
- * tests/fixtures/compare/stock; the rest is its content): tree_read and
- * cell_files_read.
+ * cells.csv, a cell's summary.csv, hist.csv, load.csv, series.csv,
+ * spikes.csv, interference.csv, timeline.csv, cell.ini, sysinfo.ini or
+ * samples.bin, or the campaign's state, of tests/fixtures/compare/stock;
+ * the rest is its content): tree_read, cell_files_read, the sysinfo and
+ * samples readers, and the resume reader (prior_read and its lookups).
  */
 int fuzz_tree(const uint8_t *data, size_t size);
+
+/*
+ * The bytes as what a guest sends on its channel: vm_read into a tree of
+ * its own, the guest given cells c1 and c2. Nothing it writes may land
+ * outside that tree's HOST/RELEASE directories, and no held blob may pass
+ * its verb's bound.
+ */
+int fuzz_channel(const uint8_t *data, size_t size);
 
 #endif
