@@ -502,6 +502,13 @@ static void fill_page(FILE *fp, void *arg)
 	for (int r = 0; r < c->nrows; r++) {
 		if (c->rows[r].sides < 2)
 			continue;
+		char base[PATH_MAX + 64];
+
+		snprintf(base, sizeof(base), "%s/fig/compare-%d", c->out, fig);
+		if (!plot_drawn(base)) {
+			fig++;
+			continue;
+		}
 		fprintf(fp, "<figure><img src=\"fig/compare-%d.png\" alt=\"comparison %d\">"
 			"<figcaption>", fig, fig);
 		html_text(fp, c->rows[r].key);
@@ -798,8 +805,8 @@ int compare_run(const char *const *dirs, int n, const struct compare_opts *o)
 	for (int r = 0, fig = 0; rc == 0 && r < c->nrows; r++)
 		if (c->rows[r].sides >= 2)
 			rc = figure(c, &c->rows[r], fig++, err, sizeof(err));
-	if (rc == 0)
-		rc = plot_flush(&c->plot, err, sizeof(err));
+	if (rc == 0 && (rc = plot_flush(&c->plot, err, sizeof(err))) == -EIO)
+		rc = 0;	/* a figure that failed was said; the page leaves it out */
 	if (rc == 0 && o->baseline) {
 		rc = afile_write(c->out, "junit.xml", fill_junit, c);
 		if (rc)
@@ -833,7 +840,8 @@ int compare_run(const char *const *dirs, int n, const struct compare_opts *o)
 			  c->regressions, c->regressions == 1 ? " is" : "s are", o->baseline,
 			  100 * o->tolerance, c->out);
 	}
-	status = damaged ? EXIT_RUNTIME : c->regressions ? EXIT_THRESHOLD : EXIT_PASS;
+	status = damaged || c->plot.failed ? EXIT_RUNTIME
+		 : c->regressions ? EXIT_THRESHOLD : EXIT_PASS;
 out:
 	free_cmp(c);
 	return status;

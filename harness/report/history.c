@@ -328,13 +328,19 @@ static void fill_page(FILE *fp, void *arg)
 		fputs("<h2>", fp);
 		html_text(fp, title);
 		fputs("</h2>\n", fp);
-		fprintf(fp, "<figure><img src=\"fig/trend-%d.svg\" alt=\"trend %d\"><figcaption>"
-			"The median of the runs' wake-up maxima (with their range) and of their p99.99, "
-			"point by point (the list above). <a href=\"fig/trend-%d.png\">PNG</a>, "
-			"<a href=\"fig/trend-%d.csv\">data</a></figcaption></figure>\n", r, r, r, r);
-		fprintf(fp, "<figure><img src=\"fig/waterfall-%d.svg\" alt=\"waterfall %d\"><figcaption>"
-			"The wake-up histograms, point by point, its runs merged (OSADL's waterfall). "
-			"<a href=\"fig/waterfall-%d.png\">PNG</a></figcaption></figure>\n", r, r, r);
+		char base[PATH_MAX + 64];
+
+		snprintf(base, sizeof(base), "%s/fig/trend-%d", h->out, r);
+		if (plot_drawn(base))
+			fprintf(fp, "<figure><img src=\"fig/trend-%d.svg\" alt=\"trend %d\"><figcaption>"
+				"The median of the runs' wake-up maxima (with their range) and of their p99.99, "
+				"point by point (the list above). <a href=\"fig/trend-%d.png\">PNG</a>, "
+				"<a href=\"fig/trend-%d.csv\">data</a></figcaption></figure>\n", r, r, r, r);
+		snprintf(base, sizeof(base), "%s/fig/waterfall-%d", h->out, r);
+		if (plot_drawn(base))
+			fprintf(fp, "<figure><img src=\"fig/waterfall-%d.svg\" alt=\"waterfall %d\"><figcaption>"
+				"The wake-up histograms, point by point, its runs merged (OSADL's waterfall). "
+				"<a href=\"fig/waterfall-%d.png\">PNG</a></figcaption></figure>\n", r, r, r);
 	}
 	html_foot(fp);
 }
@@ -377,7 +383,9 @@ static int figures(struct history *h, char *err, size_t errlen)
 		}
 	}
 	free(runs);
-	return rc ? rc : plot_flush(&h->plot, err, errlen);
+	if (rc == 0 && (rc = plot_flush(&h->plot, err, errlen)) == -EIO)
+		rc = 0;	/* a figure that failed was said; the page leaves it out */
+	return rc;
 }
 
 int history_run(const char *const *dirs, int n, const struct history_opts *o)
@@ -444,7 +452,7 @@ int history_run(const char *const *dirs, int n, const struct history_opts *o)
 	}
 	printf("%s/index.html: %d rows over %d points from %d trees\n", h.out, h.nrow,
 	       h.npt, h.ntrees);
-	status = damaged ? EXIT_RUNTIME : EXIT_PASS;
+	status = damaged || h.plot.failed ? EXIT_RUNTIME : EXIT_PASS;
 out:
 	plotter_free(&h.plot);
 	for (int i = 0; i < h.ntrees; i++)

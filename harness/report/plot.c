@@ -4,11 +4,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "cpulist.h"
 #include "files.h"
+#include "log.h"
 #include "plot.h"
 
 static int has_scripts(const char *dir)
@@ -303,12 +305,48 @@ static int gnuplot_read(struct plotter *p, struct gnuplot *g, char *err, size_t 
 			 q->outbase, msg[0] ? msg : "it died");
 		return -EIO;
 	}
+	/* a full disk: gnuplot says nothing and leaves empty files */
+	static const char *const exts[] = { "svg", "png", "pdf" };
+	for (int f = 0; f < (p->pdf ? 3 : 2); f++) {
+		char path[PATH_MAX + 8];
+		struct stat st;
+
+		snprintf(path, sizeof(path), "%s.%s", q->outbase, exts[f]);
+		if (stat(path, &st) != 0 || st.st_size == 0) {
+			snprintf(err, errlen, "gnuplot %s wrote %s %s (is the disk full?)",
+				 q->script, stat(path, &st) != 0 ? "no" : "an empty", path);
+			return -EIO;
+		}
+	}
 	if (msg[0]) {
 		p->warnings++;
 		snprintf(p->last_warning, sizeof(p->last_warning), "%.60s: %.400s",
 			 q->script, msg);
 	}
 	return 1;
+}
+
+int plot_drawn(const char *outbase)
+{
+	char path[PATH_MAX + 8];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s.svg", outbase);
+	return stat(path, &st) == 0 && st.st_size > 0;
+}
+
+/* A figure that failed: said, its files removed (none is half there). */
+static void figure_failed(struct plotter *p, int j, const char *why)
+{
+	static const char *const exts[] = { "svg", "png", "pdf" };
+	char path[PATH_MAX + 8];
+
+	log_error("%s", why);
+	for (int f = 0; f < 3; f++) {
+		snprintf(path, sizeof(path), "%s.%s", p->queue[j].outbase, exts[f]);
+		unlink(path);
+	}
+	p->failed++;
 }
 
 static void drop_queue(struct plotter *p)
@@ -347,7 +385,7 @@ int plot_flush(struct plotter *p, char *err, size_t errlen)
 		rc = gnuplot_start(&g[i]);
 	if (rc && !err[0])
 		snprintf(err, errlen, "cannot start gnuplot: %s", strerror(-rc));
-	/* a figure to each idle gnuplot, until all are drawn or one fails */
+	/* a figure to each idle gnuplot, until all are drawn or given up */
 	while (rc == 0 && done < p->nqueue) {
 		struct pollfd pfd[64];
 		int n = njobs < 64 ? njobs : 64;
@@ -366,11 +404,24 @@ int plot_flush(struct plotter *p, char *err, size_t errlen)
 		for (int i = 0; i < n && rc == 0; i++) {
 			if (!(pfd[i].revents & (POLLIN | POLLHUP | POLLERR)) && !g[i].eof)
 				continue;
-			int r = gnuplot_read(p, &g[i], err, errlen);
+			int job = g[i].job;
+			char why[8192];
+			int r = gnuplot_read(p, &g[i], why, sizeof(why));
 
-			if (r < 0)
-				rc = r;
-			done += r > 0;
+			if (r < 0) {
+				/* one figure lost, not the page: the others go on */
+				figure_failed(p, job, why);
+				if (!err[0])
+					snprintf(err, errlen, "%s", why);
+				if (g[i].eof) {	/* it died: another takes its place */
+					gnuplot_stop(&g[i]);
+					rc = gnuplot_start(&g[i]);
+					if (rc)
+						snprintf(err, errlen, "cannot start gnuplot: %s",
+							 strerror(-rc));
+				}
+			}
+			done += r != 0;
 		}
 	}
 	for (int i = 0; g && i < njobs; i++)
@@ -378,7 +429,7 @@ int plot_flush(struct plotter *p, char *err, size_t errlen)
 	free(g);
 	drop_queue(p);
 	drop_temp(p);
-	return rc;
+	return rc ? rc : p->failed ? -EIO : 0;
 }
 
 void plotter_free(struct plotter *p)

@@ -16,6 +16,7 @@ struct plotter {
 	int pdf;		/* also render PDF */
 	int jobs;		/* gnuplot processes plot_flush runs; 0: one per CPU */
 	int warnings;		/* gnuplot's warnings, all figures */
+	int failed;		/* figures that could not be drawn */
 	char last_warning[512];
 	struct plot_job *queue;	/* figures plot_render queued, for plot_flush */
 	int nqueue, capqueue;
@@ -46,11 +47,17 @@ int plot_temp(struct plotter *p, const char *path);
  * Draw every queued figure on `jobs` long-lived gnuplot processes (one
  * per CPU by default) fed through pipes: each figure starts from `reset
  * session`, and a marker after it tells its messages from the next one's.
- * A message that is not a warning fails the figure. Then the temporary
- * files go. 0, or -EIO with gnuplot's message and the figure in err (the
- * first to fail; nothing more is drawn), or -errno.
+ * A message that is not a warning, or an output file missing or empty (a
+ * full disk), fails the figure: it is said on stderr, its files removed,
+ * p->failed counted, and the other figures are still drawn. Then the
+ * temporary files go. 0; -EIO when a figure failed (err: the first one's
+ * message; pages leave it out: plot_drawn); or -errno, nothing more drawn
+ * (gnuplot could not be started).
  */
 int plot_flush(struct plotter *p, char *err, size_t errlen);
+
+/* OUTBASE's figure was drawn (its .svg is there and not empty). */
+int plot_drawn(const char *outbase);
 
 /* Free what is still queued and remove the temporary files. */
 void plotter_free(struct plotter *p);

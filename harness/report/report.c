@@ -23,7 +23,7 @@
 
 /* The figures made, for the page. */
 struct figure {
-	char base[160];		/* fig/NAME (no extension) */
+	char base[200];		/* fig/NAME (no extension): a whole cell id fits */
 	char caption[512];
 	int cell;		/* the cell whose page shows it; -1: the index */
 };
@@ -1121,6 +1121,20 @@ static void html_spikes(FILE *fp, const struct report *r)
 	}
 }
 
+/* The figures gnuplot could not draw (said by plot_flush) off every page. */
+static void drop_undrawn(struct report *r)
+{
+	char path[PATH_MAX + 256];
+	int kept = 0;
+
+	for (int i = 0; i < r->nfig; i++) {
+		snprintf(path, sizeof(path), "%s/%s", r->out, r->fig[i].base);
+		if (plot_drawn(path))
+			r->fig[kept++] = r->fig[i];
+	}
+	r->nfig = kept;
+}
+
 /* The figures of one page: the index's (cell -1) or a cell's; `up` prefixes their links. */
 static void html_figures(FILE *fp, const struct report *r, int pdf, int cell,
 			 const char *up)
@@ -1466,8 +1480,11 @@ int report_run(const char *dir, int pdf, int jobs, int quiet)
 		snprintf(err, sizeof(err), "out of memory");
 	if (rc == 0)
 		rc = figures(&r, err, sizeof(err));
-	if (rc == 0)
-		rc = plot_flush(&r.plot, err, sizeof(err));
+	if (rc == 0 && (rc = plot_flush(&r.plot, err, sizeof(err))) == -EIO) {
+		/* figures that failed were said; the pages leave them out */
+		drop_undrawn(&r);
+		rc = 0;
+	}
 	if (rc == 0)
 		rc = cell_pages(&r, pdf, err, sizeof(err));
 	if (rc == 0 && pdf)
@@ -1492,7 +1509,7 @@ int report_run(const char *dir, int pdf, int jobs, int quiet)
 	for (int k = 0; k < r.ng; k++)
 		free(r.g[k].run);
 	free(r.g);
-	int damaged = r.t.nbad;
+	int damaged = r.t.nbad + r.plot.failed;
 	tree_free(&r.t);
 	return rc || damaged ? EXIT_RUNTIME : EXIT_PASS;
 }

@@ -96,7 +96,21 @@ int verdict_pair(const struct side_runs *a, const struct side_runs *b,
 	memset(v, 0, sizeof(*v));
 	v->na = a->n;
 	v->nb = b->n;
-	if (x && y) {
+	/* a maximum of 0 ns: nothing above zero to compare, so no ratio
+	 * (against the 1 ns floor it would be a millionfold) */
+	for (int s = 0; s < 2; s++) {
+		const struct side_runs *r = s ? b : a;
+
+		for (int i = 0; i < r->n; i++) {
+			const struct hist *h = r->metric > 0 && r->metric < METRIC_COUNT ?
+				r->run[i]->metric[r->metric] : r->run[i]->wakeup;
+
+			v->zero |= h && h->count && h->max <= 0;
+		}
+	}
+	if (x && y && v->zero) {
+		rc = 0;
+	} else if (x && y) {
 		values(a, 0, x);
 		values(b, 0, y);
 		rc = stats_ratio_ci(x, a->n, y, b->n, VERDICT_CONF, &v->max);
@@ -127,6 +141,11 @@ void verdict_text(const struct pair_verdict *v, const char *a, const char *b,
 	char runs[64];
 
 	runs_text(v->na, v->nb, runs, sizeof(runs));
+	if (v->zero) {
+		snprintf(buf, len, "%s: no ratio (%s/%s): a run's maximum is 0 ns, nothing above zero to compare",
+			 runs, a, b);
+		return;
+	}
 	switch (v->kind) {
 	case V_LOWER:
 		snprintf(buf, len, "%s lower worst case: %.2fx [%.2fx, %.2fx], %s",

@@ -44,6 +44,7 @@ struct pair_verdict {
 	int na, nb;
 	struct ratio_ci max, p9999;	/* a / b */
 	int kind, kind_p9999;		/* a relative to b */
+	int zero;	/* a run's maximum is 0 ns: no ratio (kind too-few) */
 };
 
 /* a against b. 0 or -errno. */

@@ -268,3 +268,68 @@ edit_col() {
 	report_names "$D/series.csv: no rows, though the cell measured"
 	[ -s "$WORK/t/report/index.html" ]
 }
+
+# zero_tree DIR: the tree's every latency made 0 ns, consistently (summary,
+# hist, cells.csv, series agree): a tree the reader cannot fault
+zero_tree() {
+	python3 - "$1" <<'EOP'
+import csv, glob, os, sys
+T = sys.argv[1]
+ns = ['min_ns', 'mean_ns', 'stddev_ns', 'p50_ns', 'p90_ns', 'p99_ns', 'p99.9_ns', 'p99.99_ns', 'max_ns']
+def rewrite(path, rows, head):
+    w = csv.DictWriter(open(path, 'w'), fieldnames=head, lineterminator='\n')
+    w.writeheader(); w.writerows(rows)
+for d in glob.glob(T + '/*/*/0*'):
+    rows = list(csv.DictReader(open(d + '/summary.csv')))
+    for r in rows:
+        for k in ns: r[k] = '0'
+    rewrite(d + '/summary.csv', rows, list(rows[0].keys()))
+    h = csv.writer(open(d + '/hist.csv', 'w'), lineterminator='\n')
+    h.writerow(['thread', 'cpu', 'metric', 'lo_ns', 'hi_ns', 'count'])
+    for r in rows: h.writerow([r['thread'], r['cpu'], r['metric'], 0, 1, r['samples']])
+    s = list(csv.DictReader(open(d + '/series.csv')))
+    for r in s: r['max_ns'] = '0'
+    if s: rewrite(d + '/series.csv', s, list(s[0].keys()))
+cs = list(csv.DictReader(open(T + '/cells.csv')))
+for r in cs:
+    if r['samples']:
+        for k in ns: r[k] = '0'
+rewrite(T + '/cells.csv', cs, list(cs[0].keys()))
+EOP
+}
+
+@test "a tree of 0 ns latencies: no ratio in compare, and a figure gnuplot cannot draw costs that figure, not the page (exit 3)" {
+	damage
+	cp -a "$WORK/t" "$WORK/z"
+	zero_tree "$WORK/z"
+	run timeout 60 "$LATLAB" report "$WORK/z" -q
+	[ "$status" -eq 3 ] || run_failed
+	[[ "$output" == *"gnuplot "*" failed for "* ]] || run_failed
+	[ -s "$WORK/z/report/index.html" ]
+	# no page links a figure that is not there
+	for f in $(grep -oh 'src="[^"]*"' "$WORK/z/report/index.html" "$WORK/z/report/cells/"*.html | sed 's/src="//; s/"$//; s|^\.\./||'); do
+		[ -s "$WORK/z/report/$f" ] || { echo "missing $f"; false; }
+	done
+	run timeout 60 "$LATLAB" compare "$WORK/t" "$WORK/z" -o "$WORK/cmp"
+	[[ "$output" == *"no ratio ("*"): a run's maximum is 0 ns, nothing above zero to compare"* ]] || run_failed
+	[[ "$output" != *"x ["* ]]
+	run timeout 60 "$LATLAB" compare "$WORK/z" "$WORK/z" -o "$WORK/cmp2"
+	[ "$status" -eq 3 ] || run_failed
+	[ -s "$WORK/cmp2/index.html" ]
+}
+
+@test "a report whose disk fills: exit 3, and no page shows an empty figure" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to mount a tmpfs"
+	damage
+	mkdir "$WORK/small"
+	# room for the tree and a few figures, not for all of them
+	kb=$(( $(du -sk "$WORK/t" | cut -f1) + 120 ))
+	mount -t tmpfs -o size=${kb}k tmpfs "$WORK/small" || skip "cannot mount tmpfs"
+	cp -a "$WORK/t" "$WORK/small/t"
+	run timeout 60 "$LATLAB" report "$WORK/small/t" -q
+	st=$status
+	empty=$(find "$WORK/small/t/report" \( -name '*.svg' -o -name '*.png' \) -size 0 | head -3)
+	umount "$WORK/small"
+	[ "$st" -eq 3 ] || { echo "status $st: $output"; false; }
+	[ -z "$empty" ] || { echo "empty figures: $empty"; false; }
+}
