@@ -15,6 +15,7 @@
 #define HAVE_PORTS 1
 #endif
 
+#include "files.h"
 #include "guest.h"
 
 /* Log lines may come from any thread; a message is never split. */
@@ -24,21 +25,13 @@ static int channel_open;
 static int channel_fd = -1;	/* the PCI serial port's tty */
 #endif
 
-/* The first line of DIR/NAME into buf: 0 or -errno. */
+/* The first line of DIR/NAME (a sysfs attribute) into buf: 0 or -errno. */
 static int read_word(const char *dir, const char *name, char *buf, size_t len)
 {
 	char path[PATH_MAX];
-	FILE *fp;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	fp = fopen(path, "re");
-	if (!fp)
-		return -errno;
-	if (!fgets(buf, (int)len, fp))
-		buf[0] = '\0';
-	fclose(fp);
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
+	return file_first_line(path, buf, len);
 }
 
 /* The tty a PCI device drives (DEV/tty/NAME): 0, or -ENODEV. */
