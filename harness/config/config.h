@@ -81,11 +81,14 @@ enum kernel_trace { KTRACE_INHERIT = 0, KTRACE_OFF, KTRACE_SPIKES };
 enum vm_accel { ACCEL_AUTO, ACCEL_KVM, ACCEL_TCG };
 /* a qemu guest's architecture (vm.c has what each boots with) */
 enum vm_arch_id { VM_ARCH_X86_64, VM_ARCH_ARM64 };
-/* the architecture this latlab was built for: its guests alone may use KVM */
+/* the architecture this latlab was built for: its guests alone may use KVM
+ * (-1: none of the guests', as on armhf) */
 #if defined(__aarch64__)
 #define VM_ARCH_HOST VM_ARCH_ARM64
-#else
+#elif defined(__x86_64__)
 #define VM_ARCH_HOST VM_ARCH_X86_64
+#else
+#define VM_ARCH_HOST (-1)
 #endif
 
 struct kernel_def {

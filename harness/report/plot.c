@@ -287,7 +287,15 @@ static int gnuplot_read(struct plotter *p, struct gnuplot *g, char *err, size_t 
 		*marker = '\0';
 	const struct plot_job *q = &p->queue[g->job];
 	char *msg = g->buf + strspn(g->buf, " \n");
-	int failed = g->eof || strstr(msg, "cannot run gnuplot");
+	int failed = g->eof;
+
+	/* no gnuplot at all: nothing can be drawn, no figure is worth a page */
+	if (strstr(msg, "cannot run gnuplot")) {
+		msg[strcspn(msg, "\n")] = '\0';
+		snprintf(err, errlen, "%s", msg);
+		g->job = -1;
+		return -ENOENT;
+	}
 
 	/* an error is a message that is not a warning; gnuplot goes on after it */
 	for (char *line = strstr(msg, "line "); line && !failed; line = strstr(line + 5, "line ")) {
@@ -408,6 +416,11 @@ int plot_flush(struct plotter *p, char *err, size_t errlen)
 			char why[8192];
 			int r = gnuplot_read(p, &g[i], why, sizeof(why));
 
+			if (r == -ENOENT) {
+				snprintf(err, errlen, "%s", why);
+				rc = r;
+				break;
+			}
 			if (r < 0) {
 				/* one figure lost, not the page: the others go on */
 				figure_failed(p, job, why);

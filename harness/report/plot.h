@@ -52,7 +52,7 @@ int plot_temp(struct plotter *p, const char *path);
  * p->failed counted, and the other figures are still drawn. Then the
  * temporary files go. 0; -EIO when a figure failed (err: the first one's
  * message; pages leave it out: plot_drawn); or -errno, nothing more drawn
- * (gnuplot could not be started).
+ * (gnuplot could not be started or run: -ENOENT, err says so).
  */
 int plot_flush(struct plotter *p, char *err, size_t errlen);
 
