@@ -91,7 +91,16 @@ void cp_guest_sysinfo(struct campaign *cp)
 	sysinfo_add(&cp->si, "vm", "runner", "qemu");
 	sysinfo_add(&cp->si, "vm", "variant", "%s", cp->ro->guest);
 	sysinfo_add(&cp->si, "vm", "accel", "%s", accel);
-	if (strcmp(accel, "kvm") != 0)
+	int v = config_kernel_index(cp->cfg, cp->ro->guest);
+
+	if (v >= 0 && cp->cfg->kernel[v].clock == CLOCK_ICOUNT) {
+		const struct kernel_def *k = &cp->cfg->kernel[v];
+
+		sysinfo_add(&cp->si, "vm", "clock", "icount");
+		sysinfo_add(&cp->si, "vm", "icount_shift", "%lld", (long long)k->icount_shift);
+		sysinfo_warn(&cp->si, "instruction-counted clock (qemu -icount shift=%lld): latencies are in instruction time, 1 instruction = %lld ns; they compare kernels' code paths, not hardware (no caches, memory stalls, SMIs or real interrupt controllers in them)",
+			     (long long)k->icount_shift, 1LL << k->icount_shift);
+	} else if (strcmp(accel, "kvm") != 0)
 		sysinfo_warn(&cp->si, "qemu without KVM (accel = %s): the CPU is emulated, so absolute latencies are emulation-bound; only the comparison between kernel variants measured the same way means anything",
 			     accel);
 	fp = open_memstream(&text, &len);

@@ -188,8 +188,8 @@ static int choose_accel(struct campaign *cp, const struct kernel_def *k,
 	*probe = 0;
 	if (k->accel != ACCEL_AUTO)
 		return k->accel;
-	if (!vm_arch_native(k))
-		return ACCEL_TCG;	/* another machine's CPU: emulated */
+	if (!vm_arch_native(k) || k->clock == CLOCK_ICOUNT)
+		return ACCEL_TCG;	/* another machine's CPU, or instruction time */
 	if (cp->qemu.kvm < 0 && !vm_kvm_present()) {
 		log_warn("accel = auto: /dev/kvm cannot be opened: emulating the CPU (TCG)");
 		cp->qemu.kvm = 0;
@@ -345,11 +345,15 @@ int cp_run_qemu(struct campaign *cp, int v)
 		if (rc)
 			break;
 		vm_log_paths(cp, v, console, qlog, sizeof(console));
-		if (accel == ACCEL_TCG)
+		if (k->clock == CLOCK_ICOUNT)
+			log_info("kernel variant %s runs in qemu on an instruction-counted clock (1 instruction = %lld ns): its latencies are the kernel's code paths in instruction time, for comparing variants measured the same way, not a board's",
+				 k->name, 1LL << k->icount_shift);
+		else if (accel == ACCEL_TCG)
 			log_warn("kernel variant %s runs in qemu under TCG (the CPU is emulated): absolute latencies are emulation-bound; only the comparison between variants measured the same way means anything",
 				 k->name);
 		log_info("kernel variant %s: booting %s in qemu (%s, %s%s, %lld CPUs, %lld MiB) for %d cells; console: %s",
-			 k->name, k->image, arch->name, accel == ACCEL_KVM ? "kvm" : "tcg",
+			 k->name, k->image, arch->name,
+			 accel == ACCEL_KVM ? "kvm" : k->clock == CLOCK_ICOUNT ? "tcg, icount" : "tcg",
 			 probe ? ", probing KVM" : "", (long long)k->cpus,
 			 (long long)(k->memory >> 20), pending, console);
 		rc = vm_boot(cfg, v, accel, cpio, console, qlog, cp->dir,

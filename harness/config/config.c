@@ -169,6 +169,12 @@ const struct opt kernel_options[] = {
 	ROW("accel", OPT_ENUM, OFF(struct kernel_def, accel), 0, 0, "auto",
 	  "qemu: kvm, tcg (emulation: only relative figures mean anything) or auto (kvm if a probe boot proves it works)",
 	  "auto|kvm|tcg", 0),
+	ROW("clock", OPT_ENUM, OFF(struct kernel_def, clock), 0, 0, "host",
+	  "qemu: the guest's clock: host (its time is the host's) or icount (qemu counts the instructions it emulates: 1 instruction = 2^icount_shift ns, idle time skipped; TCG, 1 CPU: docs/campaigns.md)",
+	  "host|icount", OPT_ECHO_SET),
+	ROW("icount_shift", OPT_INT, OFF(struct kernel_def, icount_shift), 0, 10, "0",
+	  "qemu, clock = icount: the shift of -icount (an instruction is 2^shift ns of guest time)",
+	  NULL, OPT_ECHO_SET),
 	ROW("boot_timeout", OPT_DURATION, OFF(struct kernel_def, boot_timeout),
 	  NS_PER_S, 3600 * NS_PER_S, "2m",
 	  "qemu: longest wait from start to the guest's first word", NULL, 0),
@@ -887,6 +893,15 @@ struct srcloc config_kernel_loc(const struct config *cfg, const struct kernel_de
 	return config_key_loc(cfg, sec, key, k->loc);
 }
 
+/* [kernel.NAME] KEY was written (in the file or a --set). */
+static int kernel_key_set(const struct config *cfg, const struct kernel_def *k,
+			  const char *key)
+{
+	struct srcloc loc = config_kernel_loc(cfg, k, key);
+
+	return loc.line != k->loc.line || loc.file != k->loc.file;
+}
+
 /*
  * A guest of another architecture: emulated (KVM runs only this
  * machine's own), with programs and a busybox built for it, since this
@@ -921,6 +936,53 @@ static int check_arch(const struct config *cfg, const struct kernel_def *k,
  * A kernel variant's own keys, each check in turn: a qemu variant's image
  * and architecture, qemu_args as argv words, match.
  */
+/*
+ * clock = icount: qemu counts instructions only when it emulates them
+ * (TCG), and with more than one vCPU its round-robin between them is what
+ * the figures would show (docs/campaigns.md, "An instruction-counted
+ * clock"): one CPU (the default then), no -icount of qemu_args' own.
+ */
+static int check_clock(const struct config *cfg, struct kernel_def *k,
+		       char *err, size_t errlen)
+{
+	struct srcloc loc;
+
+	if (k->clock != CLOCK_ICOUNT) {
+		if (kernel_key_set(cfg, k, "icount_shift")) {
+			loc = config_kernel_loc(cfg, k, "icount_shift");
+			return cfg_fail(err, errlen, &loc,
+					"[kernel.%s] icount_shift is for clock = icount", k->name);
+		}
+		return 0;
+	}
+	if (k->runner != RUNNER_QEMU) {
+		loc = config_kernel_loc(cfg, k, "clock");
+		return cfg_fail(err, errlen, &loc,
+				"[kernel.%s] clock = icount is qemu's: it needs runner = qemu", k->name);
+	}
+	if (k->accel == ACCEL_KVM) {
+		loc = config_kernel_loc(cfg, k, "accel");
+		return cfg_fail(err, errlen, &loc,
+				"[kernel.%s] clock = icount runs under TCG only (qemu counts the instructions it emulates): accel = kvm cannot be",
+				k->name);
+	}
+	if (!kernel_key_set(cfg, k, "cpus"))
+		k->cpus = 1;
+	if (k->cpus > 1) {
+		loc = config_kernel_loc(cfg, k, "cpus");
+		return cfg_fail(err, errlen, &loc,
+				"[kernel.%s] clock = icount takes cpus = 1: with more, an x86 guest hangs bringing up CPU 1, and an arm64 one shows qemu's turn-taking between its vCPUs, not the kernel (docs/campaigns.md)",
+				k->name);
+	}
+	if (strstr(k->qemu_args, "-icount")) {
+		loc = config_kernel_loc(cfg, k, "qemu_args");
+		return cfg_fail(err, errlen, &loc,
+				"[kernel.%s] clock = icount sets -icount itself: take it out of qemu_args",
+				k->name);
+	}
+	return 0;
+}
+
 static int check_kernel(const struct config *cfg, struct kernel_def *k,
 			char *err, size_t errlen)
 {
@@ -939,6 +1001,8 @@ static int check_kernel(const struct config *cfg, struct kernel_def *k,
 				k->name, loc.line != k->loc.line ? ": it is empty" : "");
 	}
 	if (k->runner == RUNNER_QEMU && (rc = check_arch(cfg, k, err, errlen)) != 0)
+		return rc;
+	if ((rc = check_clock(cfg, k, err, errlen)) != 0)
 		return rc;
 	if (k->qemu_args[0]) {
 		if (argv_split(k->qemu_args, &words, &nwords) != 0) {

@@ -79,6 +79,8 @@ struct trace_opts {
 enum kernel_runner { RUNNER_HOST, RUNNER_QEMU };
 enum kernel_trace { KTRACE_INHERIT = 0, KTRACE_OFF, KTRACE_SPIKES };
 enum vm_accel { ACCEL_AUTO, ACCEL_KVM, ACCEL_TCG };
+/* a qemu guest's clock: the host's time, or qemu's instruction count */
+enum vm_clock { CLOCK_HOST, CLOCK_ICOUNT };
 /* a qemu guest's architecture (vm.c has what each boots with) */
 enum vm_arch_id { VM_ARCH_X86_64, VM_ARCH_ARM64 };
 /* the architecture this latlab was built for: its guests alone may use KVM
@@ -107,6 +109,8 @@ struct kernel_def {
 	char busybox[OPT_STR_MAX];	/* a static busybox for arch ("": the host's) */
 	int64_t cpus, memory;
 	int accel;			/* enum vm_accel */
+	int clock;			/* enum vm_clock */
+	int64_t icount_shift;		/* clock = icount: 2^shift ns an instruction */
 	int64_t boot_timeout;		/* boot to the guest latlab's hello */
 	int64_t timeout;		/* a cell's time beyond its duration */
 	int trace;			/* enum kernel_trace: [trace] mode for this variant */

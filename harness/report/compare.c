@@ -477,11 +477,12 @@ static void fill_page(FILE *fp, void *arg)
 
 	html_head(fp, "latlab compare");
 	fputs("<h1>latlab compare</h1>\n", fp);
+	int kinds = 0;
+
 	for (int i = 0; i < c->ntrees; i++)
-		if (tree_emulated(&c->t[i])) {
-			html_emulated_banner(fp);
-			break;
-		}
+		kinds |= tree_emulated(&c->t[i]);
+	if (kinds)
+		html_emulated_banner(fp, kinds);
 	for (int i = 0; i < c->ntrees; i++)
 		html_damaged(fp, &c->t[i]);
 	fputs("<p>Kernel variants and hosts compared:</p><ul>\n", fp);

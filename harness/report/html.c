@@ -80,11 +80,18 @@ const char *html_status_class(const char *status)
 	return "pending";
 }
 
-void html_emulated_banner(FILE *fp)
+void html_emulated_banner(FILE *fp, int kinds)
 {
-	fputs("<p class=\"warn\" id=\"emulated\"><b>Measured in qemu without KVM (TCG: the CPU is emulated).</b> "
-	      "Absolute latencies here are bound by the emulator, not by the kernel or the hardware; "
-	      "only the comparison between kernel variants measured the same way means anything.</p>\n", fp);
+	if (kinds & EMU_ICOUNT)
+		fputs("<p class=\"warn\" id=\"icount\"><b>Measured in qemu on an instruction-counted clock "
+		      "(clock = icount: TCG, -icount).</b> Latencies here are in instruction time "
+		      "(1 instruction = 2<sup>shift</sup> ns, idle time skipped): the kernel's own code paths, "
+		      "not time on any hardware. They compare kernel variants measured the same way; "
+		      "caches, memory stalls, SMIs and real interrupt controllers are not in them.</p>\n", fp);
+	if (kinds & EMU_TCG)
+		fputs("<p class=\"warn\" id=\"emulated\"><b>Measured in qemu without KVM (TCG: the CPU is emulated).</b> "
+		      "Absolute latencies here are bound by the emulator, not by the kernel or the hardware; "
+		      "only the comparison between kernel variants measured the same way means anything.</p>\n", fp);
 }
 
 void html_damaged(FILE *fp, const struct tree *t)

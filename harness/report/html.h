@@ -28,7 +28,8 @@ void html_foot(FILE *fp);
 const char *html_status_class(const char *status);
 
 /* The banner of a page whose figures come from an emulated CPU. */
-void html_emulated_banner(FILE *fp);
+/* What an emulated measurement means (kinds: EMU_TCG | EMU_ICOUNT, tree.h). */
+void html_emulated_banner(FILE *fp, int kinds);
 
 struct tree;
 

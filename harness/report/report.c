@@ -1251,8 +1251,10 @@ static void fill_index(FILE *fp, void *arg)
 	html_printf(fp, "%d cells, rendered %s from the CSV files of this directory.",
 		    r->t.n, stamp);
 	fputs("</p>\n", fp);
-	if (tree_emulated(&r->t))
-		html_emulated_banner(fp);
+	int kinds = tree_emulated(&r->t);
+
+	if (kinds)
+		html_emulated_banner(fp, kinds);
 	html_damaged(fp, &r->t);
 	html_overview(fp, r);
 	html_sysinfo(fp, r);
@@ -1315,8 +1317,10 @@ static void fill_cell_page(FILE *fp, void *arg)
 	fputs("<p><a href=\"../index.html\">the campaign's report</a></p>\n<h1>", fp);
 	html_text(fp, c->id);
 	fputs("</h1>\n", fp);
-	if (tcell_emulated(c))
-		html_emulated_banner(fp);
+	int kinds = tcell_emulated(c);
+
+	if (kinds)
+		html_emulated_banner(fp, kinds);
 	fprintf(fp, "<table>\n<tr class=\"%s\"><th class=\"l\">status</th><td class=\"l st\">",
 		html_status_class(c->status));
 	html_text(fp, c->status);

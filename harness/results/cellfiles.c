@@ -165,6 +165,10 @@ static void write_cell_ini(FILE *fp, const struct config *cfg,
 		buf, c->priority, (long long)c->size, c->repeat);
 	units_format_duration(cfg->campaign.duration, buf, sizeof(buf));
 	fprintf(fp, "duration = %s\n", buf);
+	if (cfg->kernel[c->kernel].clock == CLOCK_ICOUNT)
+		fprintf(fp, "clock = icount\nclock_note = latencies are in instruction time: 1 instruction = %lld ns (qemu -icount shift=%lld), idle time skipped\n",
+			1LL << cfg->kernel[c->kernel].icount_shift,
+			(long long)cfg->kernel[c->kernel].icount_shift);
 	fprintf(fp, "policy = %s\n", env->policy == SCHED_OTHER ? "other" : policy_name(c->policy));
 	if (env->policy != SCHED_OTHER && (c->policy == POL_DEADLINE || c->policy == POL_OTHER))
 		fprintf(fp, "priority_applies = no\n");	/* the axis value is not used */

@@ -927,17 +927,21 @@ void tcell_row_key(const struct tcell *c, char *buf, size_t len)
 
 int tcell_emulated(const struct tcell *c)
 {
-	char path[sizeof(c->dir) + 16], accel[32];
+	char path[sizeof(c->dir) + 16], accel[32], clock[32];
 
 	snprintf(path, sizeof(path), "%s/sysinfo.ini", c->dir);
 	file_ini_value(path, "vm", "accel", accel, sizeof(accel));
-	return accel[0] && strncmp(accel, "kvm", 3) != 0;
+	file_ini_value(path, "vm", "clock", clock, sizeof(clock));
+	if (!accel[0] || strncmp(accel, "kvm", 3) == 0)
+		return 0;
+	return strcmp(clock, "icount") == 0 ? EMU_ICOUNT : EMU_TCG;
 }
 
 int tree_emulated(const struct tree *t)
 {
+	int kinds = 0;
+
 	for (int i = 0; i < t->n; i++)
-		if (tcell_emulated(&t->cell[i]))
-			return 1;
-	return 0;
+		kinds |= tcell_emulated(&t->cell[i]);
+	return kinds;
 }

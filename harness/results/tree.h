@@ -96,12 +96,16 @@ int cell_files_read(const char *dir, struct cell_files *f, char *err, size_t len
 void cell_files_free(struct cell_files *f);
 
 /*
- * 1 when the cell was measured in a virtual machine with an emulated CPU
- * (its sysinfo.ini says [vm] accel = tcg): absolute figures mean little.
+ * How the cell was measured in a virtual machine with an emulated CPU
+ * (its sysinfo.ini's [vm] accel and clock): 0 not emulated, EMU_TCG (the
+ * host's clock: absolute figures mean little), EMU_ICOUNT (qemu's
+ * instruction count: latencies in instruction time).
  */
+#define EMU_TCG 1
+#define EMU_ICOUNT 2
 int tcell_emulated(const struct tcell *c);
 
-/* The same for any cell of the tree. */
+/* The kinds of any cells of the tree, or'ed. */
 int tree_emulated(const struct tree *t);
 
 /* The axes that make "the same cell" across kernels and hosts. */

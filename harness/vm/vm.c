@@ -76,6 +76,12 @@ static pid_t start_qemu(const struct config *cfg, int v, int accel,
 	const char *const pci[] = { "-chardev", chardev, "-device",
 				    "pci-serial,chardev=latlab", NULL };
 	const char *const *channel = arch->pci_serial ? pci : port;
+	/* instruction time: 2^shift ns an instruction, idle time skipped,
+	 * never slowed to the host's pace (docs/campaigns.md) */
+	char icount[64];
+
+	snprintf(icount, sizeof(icount), "shift=%lld,sleep=off,align=off",
+		 (long long)k->icount_shift);
 	const char *const fixed[] = {
 		arch->qemu, "-machine", arch->machine,
 		"-accel", accel == ACCEL_KVM ? "kvm" : "tcg",
@@ -93,7 +99,7 @@ static pid_t start_qemu(const struct config *cfg, int v, int accel,
 	/* qemu_args = was checked with the config */
 	if (k->qemu_args[0] && argv_split(k->qemu_args, &extra, &nextra) != 0)
 		return -1;
-	const char **argv = calloc(nfixed + 4 + (size_t)nextra + 1, sizeof(*argv));
+	const char **argv = calloc(nfixed + 6 + (size_t)nextra + 1, sizeof(*argv));
 	if (!argv) {
 		free(extra);
 		return -1;
@@ -101,6 +107,10 @@ static pid_t start_qemu(const struct config *cfg, int v, int accel,
 	memcpy(argv, fixed, sizeof(fixed));
 	while (*channel)
 		argv[n++] = *channel++;
+	if (k->clock == CLOCK_ICOUNT) {
+		argv[n++] = "-icount";
+		argv[n++] = icount;
+	}
 	for (int i = 0; i < nextra; i++)
 		argv[n++] = extra[i];
 

@@ -424,3 +424,24 @@ EOS
 	grep -q '^tracefs = /sys/kernel/tracing' "$C/sysinfo.ini"
 	grep -q '^trace = spikes' "$C/cell.ini"
 }
+
+@test "qemu: clock = icount asks qemu for instruction time, under TCG, on one CPU (fake guest)" {
+	fake_qemu
+	cat >stream.sh <<'EOS'
+echo "LATLAB hello fakehost 9.9-fake"
+echo "LATLAB done 0"
+EOS
+	ACCEL=auto KERNELS=$WORK vm_config stock none 'clock = icount
+icount_shift = 2'
+	PATH=$WORK/bin:$PATH run timeout 60 "$LATLAB" run c.ini
+	grep -qx -- '-icount' qemu.argv
+	grep -qx -- 'shift=2,sleep=off,align=off' qemu.argv
+	[ "$(grep -A1 -x -- '-accel' qemu.argv | tail -1)" = tcg ]
+	[ "$(grep -A1 -x -- '-smp' qemu.argv | tail -1)" = 1 ]
+	grep -q '^clock = icount$' out/v/campaign.ini
+	# a variant without it: no -icount, and its config's echo says nothing of it
+	KERNELS=$WORK vm_config stock none
+	PATH=$WORK/bin:$PATH run timeout 60 "$LATLAB" run c.ini --restart
+	! grep -qx -- '-icount' qemu.argv
+	! grep -q '^clock' out/v/campaign.ini
+}

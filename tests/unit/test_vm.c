@@ -156,6 +156,22 @@ static void test_qemu_options(void **state)
 	assert_int_equal(mine->accel, ACCEL_AUTO);
 	assert_int_equal(mine->cpus, 2);
 	assert_int_equal(mine->memory, 512LL << 20);
+	assert_int_equal(mine->clock, CLOCK_HOST);
+	config_free(cfg);
+
+	/* the instruction clock: one CPU unless told, shift 0 unless told */
+	memset(cfg, 0, sizeof(*cfg));
+	assert_int_equal(load_text(cfg,
+		"[matrix]\nkernel = ic, ic3\n"
+		"[kernel.ic]\nrunner = qemu\nimage = x\nclock = icount\n"
+		"[kernel.ic3]\nrunner = qemu\nimage = x\nclock = icount\nicount_shift = 3\ncpus = 1\n",
+		err, sizeof(err)), 0);
+	const struct kernel_def *ic = &cfg->kernel[config_kernel_index(cfg, "ic")];
+	const struct kernel_def *ic3 = &cfg->kernel[config_kernel_index(cfg, "ic3")];
+	assert_int_equal(ic->clock, CLOCK_ICOUNT);
+	assert_int_equal(ic->cpus, 1);
+	assert_int_equal(ic->icount_shift, 0);
+	assert_int_equal(ic3->icount_shift, 3);
 	config_free(cfg);
 
 	/* each bad config names its file:line and what is wrong */
@@ -177,6 +193,18 @@ static void test_qemu_options(void **state)
 		  ":6: [kernel.rt] arch = arm64 needs 'programs ='" },
 		{ "[matrix]\nkernel = rt\n[kernel.rt]\nrunner = qemu\nimage = x\narch = arm64\nprograms = p\n",
 		  ":6: [kernel.rt] arch = arm64 needs 'busybox ='" },
+		{ "[matrix]\nkernel = rt\n[kernel.rt]\nrunner = qemu\nimage = x\nclock = icount\naccel = kvm\n",
+		  ":7: [kernel.rt] clock = icount runs under TCG only" },
+		{ "[matrix]\nkernel = rt\n[kernel.rt]\nrunner = qemu\nimage = x\ncpus = 2\nclock = icount\n",
+		  ":6: [kernel.rt] clock = icount takes cpus = 1" },
+		{ "[matrix]\nkernel = rt\n[kernel.rt]\nmatch = any\nclock = icount\n",
+		  ":5: [kernel.rt] clock = icount is qemu's: it needs runner = qemu" },
+		{ "[matrix]\nkernel = rt\n[kernel.rt]\nrunner = qemu\nimage = x\nicount_shift = 2\n",
+		  ":6: [kernel.rt] icount_shift is for clock = icount" },
+		{ "[matrix]\nkernel = rt\n[kernel.rt]\nrunner = qemu\nimage = x\nclock = icount\nqemu_args = -icount shift=auto\n",
+		  ":7: [kernel.rt] clock = icount sets -icount itself" },
+		{ "[matrix]\nkernel = rt\n[kernel.rt]\nrunner = qemu\nimage = x\nclock = icount\nicount_shift = 11\n",
+		  ":7: icount_shift = 11 is out of range" },
 #if !defined(__aarch64__)	/* an arm64 latlab may run arm64 guests under KVM */
 		{ "[matrix]\nkernel = rt\n[kernel.rt]\nrunner = qemu\nimage = x\naccel = kvm\narch = arm64\nprograms = p\nbusybox = b\n",
 		  ":6: [kernel.rt] arch = arm64 runs under TCG here" },
