@@ -229,7 +229,7 @@ fuzz: deps
 			tests/fuzz/corpus/$$t || exit 1; \
 	done
 
-bench: all $(BUILD)/bench/ledger_cost
+bench: all kernels $(BUILD)/bench/ledger_cost
 	LATLAB=$(abspath $(LATLAB)) bench/vs-cyclictest.sh
 	LATLAB=$(abspath $(LATLAB)) bench/trace_cost.sh
 	LATLAB=$(abspath $(LATLAB)) bench/ipc_rtt.sh
@@ -237,6 +237,7 @@ bench: all $(BUILD)/bench/ledger_cost
 	LATLAB=$(abspath $(LATLAB)) bench/vs-oslat.sh
 	LATLAB=$(abspath $(LATLAB)) bench/report_scale.sh
 	LATLAB=$(abspath $(LATLAB)) bench/resume_scale.sh
+	LATLAB=$(abspath $(LATLAB)) KERNELS=$(abspath kernels) bench/time_to_verdict.sh
 	$(BUILD)/bench/ledger_cost
 
 # what the campaign's bookkeeping writes per cell, the old way and now

@@ -175,6 +175,8 @@ static int run_here(struct campaign *cp, int i, int nth, int run_n, int lava)
 		env.tick_arg = &tk;
 	}
 	int sig = cell_run(cp->cfg, c, &env, dir, &res);
+
+	snprintf(res.preempt, sizeof(res.preempt), "%s", cp->kernel.model);
 	if (tk.tty && tk.last_ns)
 		fputs("\r\033[K", stderr);	/* the per-cell line replaces it */
 

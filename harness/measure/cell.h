@@ -60,6 +60,7 @@ struct run_env {
 struct cell_result {
 	enum cell_status status;
 	char reason[256];	/* why error/skipped/fail; "" when ok */
+	char preempt[16];	/* the running kernel's preemption model, or "" */
 	int fatal;		/* stop the campaign (no RT privilege) */
 	int nthreads;
 	struct worker *workers;	/* nthreads, owned */

@@ -18,7 +18,8 @@
 /* A cells.csv row's fields before the summary's: the cell and where it ran. */
 static void row_head(struct csvw *w, const struct config *cfg, const struct cell *c,
 		     enum cell_status st, const char *host, const char *release,
-		     const char *policy, const char *reason, const char *why)
+		     const char *policy, const char *reason, const char *why,
+		     const char *preempt)
 {
 	char threads[16];
 
@@ -48,6 +49,7 @@ static void row_head(struct csvw *w, const struct config *cfg, const struct cell
 		csvw_str(w, "none");
 	else
 		csvw_int(w, c->dma_latency);	/* us */
+	csvw_str(w, st == CELL_PENDING ? "" : preempt);
 }
 
 /* How many columns summary.csv has. */
@@ -93,7 +95,7 @@ char *ledger_rows(const struct config *cfg, const struct cell *c,
 		row_head(&w, cfg, c, st, host, release,
 			 policy == SCHED_OTHER ? "other" : policy_name(c->policy),
 			 res ? res->reason : "",
-			 why);
+			 why, res ? res->preempt : "");
 		if (wk)
 			cell_summary_fields(&w, wk, r % METRIC_COUNT);
 		else
@@ -109,7 +111,7 @@ char *ledger_rows_from_dir(const struct config *cfg, const struct cell *c,
 			   enum cell_status *said)
 {
 	char path[PATH_MAX + 32], status[32], policy[16], reason[512],
-		why[256], err[PATH_MAX + 256];
+		why[256], preempt[64], err[PATH_MAX + 256];
 	struct csv_table t;
 	char *text = NULL;
 	size_t len = 0;
@@ -121,6 +123,10 @@ char *ledger_rows_from_dir(const struct config *cfg, const struct cell *c,
 	file_ini_value(path, "cell", "policy", policy, sizeof(policy));
 	file_ini_value(path, "cell", "reason", reason, sizeof(reason));
 	file_ini_value(path, "cell", "why", why, sizeof(why));
+	/* the kernel it ran on: sysinfo.ini's "voluntary (dynamic)" is voluntary */
+	snprintf(path, sizeof(path), "%s/sysinfo.ini", dir);
+	file_ini_value(path, "kernel", "preempt", preempt, sizeof(preempt));
+	preempt[strcspn(preempt, " ")] = '\0';
 	st = cell_status_parse(status);
 	snprintf(path, sizeof(path), "%s/summary.csv", dir);
 	if (st < 0 || st == CELL_PENDING || st == CELL_RUNNING || st == CELL_PARTIAL)
@@ -137,7 +143,7 @@ char *ledger_rows_from_dir(const struct config *cfg, const struct cell *c,
 
 		for (int r = 1; r < t.nrows || (r == 1 && t.nrows <= 1); r++) {
 			row_head(&w, cfg, c, (enum cell_status)st, host, release, policy,
-				 reason, why);
+				 reason, why, preempt);
 			if (r < t.nrows && t.ncols[r] == ncols)
 				for (int k = 0; k < ncols; k++)
 					csvw_str(&w, t.cell[r][k]);
