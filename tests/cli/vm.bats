@@ -495,8 +495,8 @@ EOC
 	[ "$status" -eq 0 ] || run_failed
 	C=$WORK/cmp/compare.csv
 	# stock against rt: [load, verdict, ratio, lo, hi] of each row's first line
-	row() { awk -F, -v load="$1" 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
-		$h["load"] == load { print $h["verdict_max"], $h["max_ratio"], $h["max_ratio_lo"], $h["max_ratio_hi"]; exit }' "$C"; }
+	row() { awk -F, -v want="$1" 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+		$h["load"] == want { print $h["verdict_max"], $h["max_ratio"], $h["max_ratio_lo"], $h["max_ratio_hi"]; exit }' "$C"; }
 	read -r v r lo hi <<<"$(row hackbench)"
 	[ "$(col "$C" side_a | head -1 | cut -d@ -f1)" = stock ]
 	[ "$v" = higher ] && awk -v lo="$lo" 'BEGIN { exit !(lo >= 1.15) }' || { echo "hackbench: $v $r [$lo, $hi]"; false; }
