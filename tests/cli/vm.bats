@@ -491,6 +491,7 @@ EOC
 		grep -q '^clock = icount$' "$c/cell.ini"
 	done
 	grep -q '^preempt = voluntary (dynamic)$' "$D"/*/*/0000-*/sysinfo.ini
+	[ "$(col "$D/cells.csv" preempt | sort -u | tr '\n' ' ')" = "rt voluntary " ]
 	run timeout 60 "$LATLAB" compare "$D" -o "$WORK/cmp"
 	[ "$status" -eq 0 ] || run_failed
 	C=$WORK/cmp/compare.csv
