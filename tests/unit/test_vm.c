@@ -162,9 +162,10 @@ static void test_qemu_options(void **state)
 	/* the instruction clock: one CPU unless told, shift 0 unless told */
 	memset(cfg, 0, sizeof(*cfg));
 	assert_int_equal(load_text(cfg,
-		"[matrix]\nkernel = ic, ic3\n"
+		"[matrix]\nkernel = ic, ic3, ia\n"
 		"[kernel.ic]\nrunner = qemu\nimage = x\nclock = icount\n"
-		"[kernel.ic3]\nrunner = qemu\nimage = x\nclock = icount\nicount_shift = 3\ncpus = 1\n",
+		"[kernel.ic3]\nrunner = qemu\nimage = x\nclock = icount\nicount_shift = 3\ncpus = 1\n"
+		"[kernel.ia]\nrunner = qemu\nimage = x\nclock = icount\narch = arm64\nprograms = p\nbusybox = b\n",
 		err, sizeof(err)), 0);
 	const struct kernel_def *ic = &cfg->kernel[config_kernel_index(cfg, "ic")];
 	const struct kernel_def *ic3 = &cfg->kernel[config_kernel_index(cfg, "ic3")];
@@ -172,6 +173,10 @@ static void test_qemu_options(void **state)
 	assert_int_equal(ic->cpus, 1);
 	assert_int_equal(ic->icount_shift, 0);
 	assert_int_equal(ic3->icount_shift, 3);
+	/* an arm64 guest takes the clock too, on one CPU */
+	const struct kernel_def *ia = &cfg->kernel[config_kernel_index(cfg, "ia")];
+	assert_int_equal(ia->clock, CLOCK_ICOUNT);
+	assert_int_equal(ia->cpus, 1);
 	config_free(cfg);
 
 	/* each bad config names its file:line and what is wrong */
