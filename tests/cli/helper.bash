@@ -59,6 +59,20 @@ fnv1a64() {
 	printf '%016x\n' "$h"
 }
 
+# in_session SID: the processes still in session SID (a command started
+# with setsid leads it: its qemu, its loads), one pid a line. Tests find
+# what a run left behind this way, never by a program's name
+in_session() {
+	ps -o pid= -s "$1"
+}
+
+# run_session CMD...: `run` CMD as the leader of a session of its own,
+# that session's id in $SID
+run_session() {
+	run setsid --wait sh -c 'echo $$ >"$0"; exec "$@"' "$WORK/session" "$@"
+	SID=$(cat "$WORK/session")
+}
+
 # run_failed: what a failed `run` printed, then the tail of every guest
 # console under $WORK (a guest that hung or panicked says why there);
 # returns 1, so `[ "$status" -eq 0 ] || run_failed` fails the test

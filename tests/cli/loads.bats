@@ -139,12 +139,12 @@ load_config() {
 @test "external: a real program (rt-tests hackbench) as the load" {
 	command -v hackbench >/dev/null || skip "rt-tests not installed"
 	load_config "type = external" "command = hackbench -g 1 -l 100000000" "nice = 5"
-	run timeout 60 "$LATLAB" run c.ini --duration 1s -q
+	run_session timeout 60 "$LATLAB" run c.ini --duration 1s -q
 	[ "$status" -eq 0 ]
 	D=$(cell_dir "$WORK/out/t" 0000-l-timer-t1-aspread-1)
 	# ops = CPU milliseconds the program used: it ran
 	[ "$(col "$D/load.csv" ops)" -gt 100 ]
-	! pgrep -x hackbench
+	[ -z "$(in_session "$SID")" ]	# and no hackbench of it is left
 }
 
 @test "a load that exits early is restarted and counted" {
@@ -159,10 +159,10 @@ load_config() {
 
 @test "a load that is not ready in time: cell error, exit 3, nothing left" {
 	load_config "type = hackbench" "groups = 10" "ready_timeout = 1ms"
-	run timeout 60 "$LATLAB" run c.ini --duration 1s
+	run_session timeout 60 "$LATLAB" run c.ini --duration 1s
 	[ "$status" -eq 3 ]
 	[[ "$output" == *"load l: 1 of 1 instances not ready after 1 ms (ready_timeout)"* ]]
-	! pgrep -x latload
+	[ -z "$(in_session "$SID")" ]	# no latload of it is left
 }
 
 @test "a load that fails at start: cell error with its message in log.txt" {

@@ -129,7 +129,7 @@ EOC
 	# panic=0: the crashed guest waits forever, saying nothing
 	DURATION=2s TIMEOUT=1s vm_config stock "crash, none" "append = panic=0"
 	SECONDS=0
-	run timeout 200 "$LATLAB" run c.ini
+	run_session timeout 200 "$LATLAB" run c.ini
 	[ "$status" -eq 1 ] || { echo "$output"; false; }
 	[[ "$output" == *"the guest hung: no word from it for 3s (duration + timeout)"* ]]
 	D=$WORK/out/v
@@ -138,7 +138,7 @@ EOC
 	grep -q 'Kernel panic' "$crash/console.log"
 	grep -q '^status = ok' "$(cell_dir "$D" '0001-none-*')/cell.ini"
 	# qemu was stopped, not left running
-	! pgrep -f "qemu-system-x86_64.*$WORK" >/dev/null
+	[ -z "$(in_session "$SID")" ]
 	[ "$SECONDS" -lt 150 ]
 }
 
@@ -168,13 +168,13 @@ EOS
 	chmod +x bin/qemu-system-x86_64
 	: >fake-kvm
 	ACCEL=auto BOOT_TIMEOUT=15s vm_config stock none
-	PATH=$WORK/bin:$PATH LATLAB_KVM_DEVICE=$WORK/fake-kvm run timeout 200 "$LATLAB" run c.ini
+	PATH=$WORK/bin:$PATH LATLAB_KVM_DEVICE=$WORK/fake-kvm run_session timeout 200 "$LATLAB" run c.ini
 	[ "$status" -eq 0 ] || run_failed
 	[[ "$output" == *"(x86_64, kvm, probing KVM"* ]]
 	[[ "$output" == *"accel = auto: a guest under KVM did not come up (the guest did not start latlab within 15s (boot_timeout)): emulating the CPU (TCG) instead"* ]]
 	c=$(cell_dir "$WORK/out/v" '0000-*')
 	grep -q '^accel = tcg' "$c/sysinfo.ini"
-	! pgrep -f "sleep 600" >/dev/null
+	[ -z "$(in_session "$SID")" ]	# the hung "KVM" qemu too
 }
 
 @test "qemu: errors before any boot: no image, image unreadable, no qemu; --guest outside a guest" {
@@ -223,8 +223,8 @@ modules = $WORK/bogus.ko"
 # latlab run c.ini in the background ($pid, its output in run1.log), back
 # once the guest's first cell has come back; fails after 90 s
 run_until_first_cell() {
-	"$LATLAB" run c.ini -q >run1.log 2>&1 &
-	pid=$!
+	setsid "$LATLAB" run c.ini -q >run1.log 2>&1 &
+	pid=$!	# and its session's id
 	for _ in $(seq 1 900); do
 		grep -q ' = ok$' out/v/state 2>/dev/null && return 0
 		sleep 0.1
@@ -248,10 +248,10 @@ run_until_first_cell() {
 	kill -9 "$pid"
 	wait "$pid" || true
 	for _ in $(seq 1 50); do
-		pgrep -f "qemu-system-x86_64.*$WORK" >/dev/null || break
+		[ -z "$(in_session "$pid")" ] && break
 		sleep 0.1
 	done
-	! pgrep -f "qemu-system-x86_64.*$WORK" >/dev/null
+	[ -z "$(in_session "$pid")" ]
 	run timeout 200 "$LATLAB" run c.ini
 	[ "$status" -eq 0 ] || run_failed
 	[[ "$output" == *"resuming campaign v"*": 1 of 2 cells already done"* ]] || { echo "$output" | head -20; false; }
@@ -270,7 +270,7 @@ run_until_first_cell() {
 	wait "$pid" || rc=$?
 	[ "$rc" -eq 130 ] || { cat run1.log; false; }
 	[ "$SECONDS" -lt 10 ]
-	! pgrep -f "qemu-system-x86_64.*$WORK" >/dev/null
+	[ -z "$(in_session "$pid")" ]
 	grep -q '^0000-none-timer-tall-aspread-1 = ok$' out/v/state
 	grep -q '^0001-hackbench-timer-tall-aspread-1 = pending$' out/v/state
 }
@@ -281,8 +281,8 @@ run_until_first_cell() {
 	mkdir full
 	mount -t tmpfs -o size=32m tmpfs full || skip "cannot mount tmpfs"
 	DURATION=2s vm_config stock "none, hackbench"
-	"$LATLAB" run c.ini -o "$WORK/full" -q >run.log 2>&1 &
-	pid=$!
+	setsid "$LATLAB" run c.ini -o "$WORK/full" -q >run.log 2>&1 &
+	pid=$!	# and its session's id
 	# once qemu has its initramfs (the console log appears), fill the disk
 	for _ in $(seq 1 600); do
 		[ -e full/v/vm/stock-1.console.log ] && break
@@ -295,7 +295,7 @@ run_until_first_cell() {
 	[ "$rc" -eq 3 ] || { cat run.log; false; }
 	# what the guest sent, or the state the host writes at each cell
 	grep -Eq '(kernel variant stock: writing what the guest sent|writing results under).*: No space left on device' run.log
-	! pgrep -f "qemu-system-x86_64.*$WORK" >/dev/null
+	[ -z "$(in_session "$pid")" ]
 	# the cells are still to run, not given up: free the disk and resume
 	! grep -q 'skipped' full/v/state
 	rm full/filler
