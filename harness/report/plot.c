@@ -168,6 +168,9 @@ struct gnuplot {
 
 #define MARKER "latlab-figure-done"
 
+/* the files of a figure: always SVG and PNG, PDF with --pdf */
+static const char *const exts[] = { "svg", "png", "pdf" };
+
 static int gnuplot_start(struct gnuplot *g)
 {
 	int in[2], err[2];
@@ -314,7 +317,6 @@ static int gnuplot_read(struct plotter *p, struct gnuplot *g, char *err, size_t 
 		return -EIO;
 	}
 	/* a full disk: gnuplot says nothing and leaves empty files */
-	static const char *const exts[] = { "svg", "png", "pdf" };
 	for (int f = 0; f < (p->pdf ? 3 : 2); f++) {
 		char path[PATH_MAX + 8];
 		struct stat st;
@@ -346,7 +348,6 @@ int plot_drawn(const char *outbase)
 /* A figure that failed: said, its files removed (none is half there). */
 static void figure_failed(struct plotter *p, int j, const char *why)
 {
-	static const char *const exts[] = { "svg", "png", "pdf" };
 	char path[PATH_MAX + 8];
 
 	log_error("%s", why);
