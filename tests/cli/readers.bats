@@ -1,0 +1,26 @@
+#!/usr/bin/env bats
+# What the readers make of a tree written before a change of the code:
+# tests/fixtures/readers/ holds two trees written by latlab 1375b3e (a.ini,
+# b.ini: 12 cells each, repeats, the noise workload, an rt-hog load, spike
+# captures, samples.bin in a) and, in expected/, every reader's output of
+# them. A reorganisation must leave them byte for byte the same.
+
+load helper
+
+FIX=$BATS_TEST_DIRNAME/../fixtures/readers
+
+@test "report, compare, history, export and status read trees of 1375b3e byte for byte as then" {
+	run timeout 300 "$FIX/outputs.sh" "$LATLAB" "$WORK/now"
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	run diff -r "$FIX/expected" "$WORK/now"
+	[ "$status" -eq 0 ] || { echo "$output" | head -40; false; }
+}
+
+@test "the readers' check fails when an output differs (a cell's summary changed)" {
+	cp -r "$FIX" "$WORK/fix"
+	f=$(ls "$WORK"/fix/a/*/*/0000-*/summary.csv)
+	sed -i '2s/,[0-9]*$/,1/' "$f"
+	run timeout 300 "$WORK/fix/outputs.sh" "$LATLAB" "$WORK/now"
+	run diff -rq "$FIX/expected" "$WORK/now"
+	[ "$status" -ne 0 ]
+}
