@@ -20,7 +20,7 @@
 #include "config.h"
 #include "ledger.h"
 #include "matrix.h"
-#include "results.h"
+#include "atomic.h"
 
 static long long written(void)
 {

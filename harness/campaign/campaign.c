@@ -6,6 +6,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "cellread.h"
 #include "campaign_run.h"
 #include "hwlat.h"
 #include "report.h"
@@ -16,7 +17,7 @@
 #include "files.h"
 #include "guest.h"
 #include "log.h"
-#include "results.h"
+#include "atomic.h"
 #include "thresholds.h"
 #include "tree.h"
 #include "where.h"
@@ -28,14 +29,6 @@ char *cp_rows(const struct campaign *cp, const struct cell *c,
 {
 	return ledger_rows(cp->cfg, c, st, res, cp->host, cp->kernel.release,
 			   cp->env.policy);
-}
-
-static void fill_campaign_ini(FILE *fp, void *arg)
-{
-	const struct campaign *cp = arg;
-
-	fprintf(fp, "; resolved by latlab: every default filled in\n");
-	config_write_ini(fp, cp->cfg);
 }
 
 /* cells.csv, state and junit.xml, before and after every cell */
@@ -417,10 +410,7 @@ static void judge_baseline(const struct campaign *cp, int *status)
 /* The status a cell directory's cell.ini says ("" when none). */
 static void ini_status(const char *dir, char *out, size_t len)
 {
-	char ini[PATH_MAX + CELL_ID_MAX + 320];
-
-	snprintf(ini, sizeof(ini), "%s/cell.ini", dir);
-	file_ini_value(ini, "cell", "status", out, len);
+	cell_ini_get(dir, CELLF_INI, "cell", "status", out, len);
 }
 
 /*
@@ -566,7 +556,7 @@ static int open_campaign(struct campaign *cp)
 	if (resuming)
 		rc = 0;
 	if (rc == 0)
-		rc = afile_write(cp->dir, "campaign.ini", fill_campaign_ini, cp);
+		rc = ledger_write_config(cp->dir, cp->cfg);
 	for (int i = 0; i < cp->ncells; i++) {
 		const char *id = cp->cells[i].id;
 		enum cell_status st = resuming ? prior_status(&prior, id) : CELL_PENDING;

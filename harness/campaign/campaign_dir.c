@@ -13,7 +13,7 @@
 #include "campaign_run.h"
 #include "cpulist.h"
 #include "log.h"
-#include "results.h"
+#include "atomic.h"
 
 /* Move an earlier tree aside to NAME.<time>: results are never overwritten. */
 static int keep_aside(const char *dir)

@@ -135,7 +135,7 @@ int campaign_status(const char *dir, FILE *out)
 		free(cfg);
 		return EXIT_USAGE;
 	}
-	snprintf(path, sizeof(path), "%s/campaign.ini", dir);
+	ledger_config_path(path, sizeof(path), dir);
 	rc = config_load(cfg, path, NULL, 0, err, sizeof(err));
 	if (rc == 0 && config_hash(cfg) != prior.hash) {
 		/* the cells it would list are not the ones the state knows */

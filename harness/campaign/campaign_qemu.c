@@ -11,7 +11,7 @@
 #include "exitcodes.h"
 #include "files.h"
 #include "log.h"
-#include "results.h"
+#include "atomic.h"
 #include "vm.h"
 
 struct vm_run {
@@ -138,11 +138,6 @@ static int copy_file(const char *from, const char *dir, const char *name)
 	return rc;
 }
 
-static void fill_text(FILE *fp, void *arg)
-{
-	fputs(arg, fp);
-}
-
 /*
  * The cell running when the guest hung or died: failed, with the console
  * log (and the guest's sysinfo) in its directory.
@@ -164,7 +159,7 @@ static int vm_fail_cell(struct campaign *cp, int i, const struct vm_outcome *out
 	if (rc == 0 && copy_file(console, dir, "console.log") != 0)
 		log_warn("%s: no console log to keep beside the cell", console);
 	if (rc == 0 && out->sysinfo)
-		rc = afile_write(dir, "sysinfo.ini", fill_text, out->sysinfo);
+		rc = cell_write_sysinfo_text(dir, out->sysinfo);
 	if (rc == 0)
 		rc = cell_write(cp->cfg, c, &cp->env, NULL, &res, dir);
 	cp->lg.status[i] = CELL_FAIL;

@@ -10,7 +10,7 @@
 #include "config.h"
 #include "cpulist.h"
 #include "files.h"
-#include "kernel.h"
+#include "match.h"
 #include "load_ops.h"
 #include "matrix.h"
 #include "log.h"

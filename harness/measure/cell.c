@@ -11,7 +11,7 @@
 #include "place.h"
 #include "load.h"
 #include "log.h"
-#include "results.h"
+#include "atomic.h"
 #include "samples.h"
 #include "units.h"
 

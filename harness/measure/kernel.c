@@ -1,5 +1,4 @@
 #include <errno.h>
-#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,24 +6,6 @@
 
 #include "files.h"
 #include "kernel.h"
-
-static const char *const builtins[][2] = {
-	{ "running", "any" },
-	{ "stock", "!preempt:rt" },
-	{ "rt", "preempt:rt" },
-};
-
-static const char *const models = "|rt|full|voluntary|none|lazy|dynamic|";
-
-const char *kernel_builtin_match(const char *name)
-{
-	for (size_t i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++)
-		if (strcmp(builtins[i][0], name) == 0)
-			return builtins[i][1];
-	return NULL;
-}
-
-/* "none voluntary (full) lazy" -> "full" */
 static int paren_word(const char *s, char *out, size_t len)
 {
 	const char *a = strchr(s, '('), *b = a ? strchr(a, ')') : NULL;
@@ -110,37 +91,4 @@ void kernel_info_read(struct kernel_info *k)
 		snprintf(k->model, sizeof(k->model), "%s",
 			 strstr(k->version, "PREEMPT_LAZY") ? "lazy" : "full");
 	model_from_boot_config(k->release, k->model, sizeof(k->model));
-}
-
-int kernel_match_check(const char *match)
-{
-	const char *m = match[0] == '!' ? match + 1 : match;
-	char word[32];
-
-	if (strcmp(m, "any") == 0)
-		return 0;
-	if (strncmp(m, "release:", 8) == 0)
-		return m[8] ? 0 : -EINVAL;
-	if (strncmp(m, "preempt:", 8) == 0) {
-		snprintf(word, sizeof(word), "|%s|", m + 8);
-		return strlen(m + 8) > 0 && strstr(models, word) ? 0 : -EINVAL;
-	}
-	return -EINVAL;
-}
-
-int kernel_matches(const char *match, const struct kernel_info *k)
-{
-	int neg = match[0] == '!';
-	const char *m = match + neg;
-	int hit = 0;
-
-	if (strcmp(m, "any") == 0)
-		hit = 1;
-	else if (strncmp(m, "release:", 8) == 0)
-		hit = fnmatch(m + 8, k->release, 0) == 0;
-	else if (strcmp(m, "preempt:dynamic") == 0)
-		hit = k->dynamic;
-	else if (strncmp(m, "preempt:", 8) == 0)
-		hit = strcmp(m + 8, k->model) == 0;
-	return neg ? !hit : hit;
 }

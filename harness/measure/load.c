@@ -18,7 +18,7 @@
 #include "files.h"
 #include "load.h"
 #include "load_ops.h"
-#include "results.h"
+#include "csvfile.h"
 #include "units.h"
 
 /* longer than latload's own grace for an external program (2 s) */
@@ -471,23 +471,4 @@ void loadset_free(struct loadset *ls)
 	ls->proc = NULL;
 	ls->n = 0;
 	ls->exe_fd = -1;
-}
-
-void loadset_write_csv(const struct loadset *ls, FILE *fp)
-{
-	struct csvw w = { .fp = fp };
-
-	csvw_header(&w, "load,type,instance,cpus,ops,ops_per_s,restarts");
-	for (int i = 0; i < ls->n; i++) {
-		const struct load_proc *p = &ls->proc[i];
-
-		csvw_str(&w, ls->def->name);
-		csvw_str(&w, ls->def->type);
-		csvw_int(&w, i);
-		csvw_str(&w, p->cpus);
-		csvw_int(&w, (int64_t)p->ops);
-		csvw_num(&w, p->seconds > 0 ? (double)p->ops / p->seconds : 0, 1);
-		csvw_int(&w, p->restarts);
-		csvw_end(&w);
-	}
 }

@@ -63,7 +63,4 @@ void loadset_stop(struct loadset *ls);
 /* Free what start allocated (after stop). */
 void loadset_free(struct loadset *ls);
 
-/* load.csv: load,type,instance,cpus,ops,ops_per_s,restarts */
-void loadset_write_csv(const struct loadset *ls, FILE *fp);
-
 #endif

@@ -14,21 +14,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "results.h"
+#include "atomic.h"
+#include "samplesfile.h"
 #include "worker.h"
 
-#define SAMPLES_MAGIC "LATLABS1"
-#define SAMPLES_BOM 0x01020304u
 #define SAMPLES_SLOTS (1u << 16)	/* per thread: 2.6 MB, 13 s at 200 us */
-
-struct samples_header {
-	char magic[8];		/* "LATLABS1" */
-	uint32_t bom;		/* 0x01020304 as written */
-	uint32_t header_size;	/* sizeof this struct */
-	uint32_t record_size;	/* sizeof(struct sample_rec) */
-	uint32_t threads;
-	int64_t interval_ns;
-};
 
 struct samples_writer {
 	struct afile file;
@@ -54,16 +44,5 @@ int samples_start(struct samples_writer *sw, const char *dir, int nthreads,
  * removed). `dropped` receives the records lost to full rings.
  */
 int samples_finish(struct samples_writer *sw, uint64_t *dropped);
-
-/*
- * Read a samples.bin (any byte order) and call fn for every record (fn
- * NULL: check the header and the size only). *records (when not NULL):
- * how many it holds. 0, or -errno / -EINVAL (not a samples file, a
- * truncated header) / -EBADMSG (cut inside a record: the file is not
- * whole).
- */
-int samples_read(const char *path,
-		 int (*fn)(void *arg, const struct sample_rec *rec), void *arg,
-		 uint64_t *records);
 
 #endif

@@ -20,18 +20,11 @@
 
 #include "hist.h"
 #include "ring.h"
+#include "samplesfile.h"
 #include "tracer.h"
 #include "workload.h"
 
 #define SERIES_SLOTS 256	/* 4 minutes of seconds: the main thread drains every 100 ms */
-
-/* One measured cycle, as samples.bin stores it (native byte order). */
-struct sample_rec {
-	int64_t t_ns;		/* intended wake time, since the shared start */
-	int32_t thread;
-	int32_t reserved;
-	int64_t value_ns[METRIC_CORE];	/* wakeup, io, response */
-};
 
 struct worker {
 	/* set by the caller before worker_start() */

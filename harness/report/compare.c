@@ -6,11 +6,13 @@
 
 #include "exitcodes.h"
 #include "html.h"
+#include "junit.h"
 #include "log.h"
 #include "model.h"
 #include "plot.h"
 #include "report.h"
-#include "results.h"
+#include "atomic.h"
+#include "csvfile.h"
 #include "tree.h"
 #include "verdict.h"
 
@@ -217,7 +219,7 @@ static int figure(struct cmp *c, const struct row *r, int n, char *err,
 		if (!sr.n)
 			continue;
 		verdict_summary(&sr, &sum);
-		snprintf(hist[k], sizeof(hist[k]), "%s/hist.csv", sr.run[sum.typical]->dir);
+		cell_file_path(hist[k], sizeof(hist[k]), sr.run[sum.typical]->dir, CELLF_HIST);
 		paths[k] = hist[k];
 		names[k++] = c->label[i];
 	}
@@ -617,32 +619,35 @@ static void regression_text(const struct cmp *c, const struct pair *p, char *buf
 		 r->ratio, r->lo, r->hi, 100 * c->o->tolerance);
 }
 
+struct junit_rows {
+	const struct cmp *c;
+	char title[1024], text[1200];
+};
+
+/* Judged pair i as a testcase: the row of a side, failed on regression. */
+static void junit_row(int i, struct junit_case *jc, void *arg)
+{
+	struct junit_rows *jr = arg;
+	const struct cmp *c = jr->c;
+	const struct pair *p = &c->judged[i];
+
+	tcell_row_title(any_run(c, &c->rows[p->row]), jr->title, sizeof(jr->title));
+	jc->classname = c->label[p->a];
+	jc->name = jr->title;
+	if (p->which >= 0) {
+		regression_text(c, p, jr->text, sizeof(jr->text));
+		jc->result = JUNIT_FAILURE;
+		jc->message = jr->text;
+	}
+}
+
 /* junit.xml with --baseline: a testcase per row x side, failed on regression. */
 static void fill_junit(FILE *fp, void *arg)
 {
-	const struct cmp *c = arg;
+	struct junit_rows jr = { .c = arg };
 
-	fprintf(fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		"<testsuite name=\"latlab compare --baseline\" tests=\"%d\" failures=\"%d\">\n",
-		c->njudged, c->regressions);
-	for (const struct pair *p = c->judged; p < c->judged + c->njudged; p++) {
-		char title[1024], text[1200];
-
-		tcell_row_title(any_run(c, &c->rows[p->row]), title, sizeof(title));
-		fputs("  <testcase classname=\"", fp);
-		html_text(fp, c->label[p->a]);
-		fputs("\" name=\"", fp);
-		html_text(fp, title);
-		fputs("\">", fp);
-		if (p->which >= 0) {
-			regression_text(c, p, text, sizeof(text));
-			fputs("<failure message=\"", fp);
-			html_text(fp, text);
-			fputs("\"/>", fp);
-		}
-		fputs("</testcase>\n", fp);
-	}
-	fputs("</testsuite>\n", fp);
+	junit_write(fp, &(struct junit_suite){ "latlab compare --baseline", 0 },
+		    jr.c->njudged, junit_row, &jr);
 }
 
 /* Each verdict on stdout, a line per row and pair. */

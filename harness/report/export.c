@@ -14,13 +14,15 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cellread.h"
 #include "config.h"
 #include "exitcodes.h"
 #include "export.h"
 #include "files.h"
 #include "log.h"
-#include "results.h"
-#include "samples.h"
+#include "atomic.h"
+#include "csvfile.h"
+#include "samplesfile.h"
 #include "tree.h"
 #include "units.h"
 
@@ -203,18 +205,17 @@ static void rfc2822(const char *iso, int64_t plus_ns, char *out, size_t len)
  */
 static int json_sysinfo_check(const char *dir)
 {
-	char path[PATH_MAX + 16], err[PATH_MAX + 128], release[256], host[256];
-	int fd;
+	char path[PATH_MAX], err[PATH_MAX + 128], release[256], host[256];
+	FILE *fp = cell_file_open(dir, CELLF_SYSINFO, CELL_INI_MAX, err, sizeof(err));
 
-	snprintf(path, sizeof(path), "%s/sysinfo.ini", dir);
-	fd = file_open_regular(path, 1 << 20, err, sizeof(err));
-	if (fd < 0) {
+	if (!fp) {
 		log_error("%s", err);
-		return fd;
+		return -errno;
 	}
-	close(fd);
-	file_ini_value(path, "kernel", "release", release, sizeof(release));
-	file_ini_value(path, "host", "hostname", host, sizeof(host));
+	fclose(fp);
+	cell_file_path(path, sizeof(path), dir, CELLF_SYSINFO);
+	cell_ini_get(dir, CELLF_SYSINFO, "kernel", "release", release, sizeof(release));
+	cell_ini_get(dir, CELLF_SYSINFO, "host", "hostname", host, sizeof(host));
 	if (!release[0] || !host[0]) {
 		log_error("%s: no %s: damaged, or not latlab's", path,
 			  !release[0] ? "[kernel] release" : "[host] hostname");
@@ -225,21 +226,18 @@ static int json_sysinfo_check(const char *dir)
 
 static int write_json(FILE *fp, const char *dir, const struct cell_data *d)
 {
-	char cell_ini[PATH_MAX + 16], sys_ini[PATH_MAX + 16], v[1024],
-		start[64], end[64], elapsed[32];
+	char v[1024], start[64], end[64], elapsed[32];
 	json_t *root = json_object(), *si = json_object(), *threads = json_object();
 
-	snprintf(cell_ini, sizeof(cell_ini), "%s/cell.ini", dir);
-	snprintf(sys_ini, sizeof(sys_ini), "%s/sysinfo.ini", dir);
-	file_ini_value(cell_ini, "cell", "started", v, sizeof(v));
-	file_ini_value(cell_ini, "cell", "elapsed_ns", elapsed, sizeof(elapsed));
+	cell_ini_get(dir, CELLF_INI, "cell", "started", v, sizeof(v));
+	cell_ini_get(dir, CELLF_INI, "cell", "elapsed_ns", elapsed, sizeof(elapsed));
 	rfc2822(v, 0, start, sizeof(start));
 	rfc2822(v, strtoll(elapsed, NULL, 10), end, sizeof(end));
 	json_object_set_new(root, "file_version", json_integer(1));
-	file_ini_value(sys_ini, "latlab", "command", v, sizeof(v));
+	cell_ini_get(dir, CELLF_SYSINFO, "latlab", "command", v, sizeof(v));
 	/* the colons inside these two keys are cyclictest's own */
 	json_object_set_new(root, "cmdline:", json_string(v));
-	file_ini_value(sys_ini, "latlab", "version", v, sizeof(v));
+	cell_ini_get(dir, CELLF_SYSINFO, "latlab", "version", v, sizeof(v));
 	char ver[1100];
 	snprintf(ver, sizeof(ver), "latlab %s", v);
 	json_object_set_new(root, "rt_test_version:", json_string(ver));
@@ -247,15 +245,15 @@ static int write_json(FILE *fp, const char *dir, const struct cell_data *d)
 	json_object_set_new(root, "end_time", json_string(end));
 	json_object_set_new(root, "return_code", json_integer(0));
 	json_object_set_new(si, "sysname", json_string("Linux"));
-	file_ini_value(sys_ini, "host", "hostname", v, sizeof(v));
+	cell_ini_get(dir, CELLF_SYSINFO, "host", "hostname", v, sizeof(v));
 	json_object_set_new(si, "nodename", json_string(v));
-	file_ini_value(sys_ini, "kernel", "release", v, sizeof(v));
+	cell_ini_get(dir, CELLF_SYSINFO, "kernel", "release", v, sizeof(v));
 	json_object_set_new(si, "release", json_string(v));
-	file_ini_value(sys_ini, "kernel", "version", v, sizeof(v));
+	cell_ini_get(dir, CELLF_SYSINFO, "kernel", "version", v, sizeof(v));
 	json_object_set_new(si, "version", json_string(v));
-	file_ini_value(sys_ini, "kernel", "machine", v, sizeof(v));
+	cell_ini_get(dir, CELLF_SYSINFO, "kernel", "machine", v, sizeof(v));
 	json_object_set_new(si, "machine", json_string(v));
-	file_ini_value(sys_ini, "kernel", "realtime", v, sizeof(v));
+	cell_ini_get(dir, CELLF_SYSINFO, "kernel", "realtime", v, sizeof(v));
 	json_object_set_new(si, "realtime", json_integer(strcmp(v, "1") == 0));
 	json_object_set_new(root, "sysinfo", si);
 	json_object_set_new(root, "num_threads", json_integer(d->n));
@@ -312,7 +310,10 @@ int export_run(const char *format, const char *path, const char *out,
 	}
 	/* validate the input before anything is written */
 	if (samples) {
-		snprintf(bin, sizeof(bin), S_ISDIR(st.st_mode) ? "%s/samples.bin" : "%s", path);
+		if (S_ISDIR(st.st_mode))
+			cell_file_path(bin, sizeof(bin), path, CELLF_SAMPLES);
+		else
+			snprintf(bin, sizeof(bin), "%s", path);
 		uint64_t records = 0;
 		char ini[PATH_MAX + 16], said[32];
 
@@ -327,10 +328,10 @@ int export_run(const char *format, const char *path, const char *out,
 			return EXIT_RUNTIME;
 		}
 		/* a cell's own count says whether whole records are all of them */
-		snprintf(ini, sizeof(ini), "%s/cell.ini", path);
+		cell_file_path(ini, sizeof(ini), path, CELLF_INI);
 		said[0] = '\0';
 		if (rc == 0 && S_ISDIR(st.st_mode))
-			file_ini_value(ini, "cell", "samples_written", said, sizeof(said));
+			cell_ini_get(path, CELLF_INI, "cell", "samples_written", said, sizeof(said));
 		if (said[0] && strtoull(said, NULL, 10) != records) {
 			log_error("%s: %llu records, but %s says samples_written = %s: the file is not whole",
 				  bin, (unsigned long long)records, ini, said);

@@ -11,13 +11,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cellread.h"
 #include "exitcodes.h"
 #include "files.h"
 #include "html.h"
 #include "log.h"
 #include "plot.h"
 #include "report.h"
-#include "results.h"
+#include "atomic.h"
+#include "csvfile.h"
 #include "tree.h"
 #include "verdict.h"
 
@@ -77,10 +79,8 @@ static int find_points(struct history *h)
 			memset(p, 0, sizeof(*p));
 			p->tree = k;
 			p->first = c;
-			char path[sizeof(c->dir) + 16];
-
-			snprintf(path, sizeof(path), "%s/cell.ini", c->dir);
-			file_ini_value(path, "cell", "started", p->started, sizeof(p->started));
+			cell_ini_get(c->dir, CELLF_INI, "cell", "started", p->started,
+				     sizeof(p->started));
 			snprintf(p->label, sizeof(p->label), "%s %s@%s:%s %.10s",
 				 h->t[k].campaign, c->kernel, c->host, c->release, p->started);
 		}

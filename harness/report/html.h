@@ -4,12 +4,7 @@
 
 #include <stdio.h>
 
-/* Write s with & < > " ' escaped. */
-void html_text(FILE *fp, const char *s);
-
-/* printf, then escape what it produced. */
-void html_printf(FILE *fp, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+#include "escape.h"
 
 /*
  * Doctype, head with the inline style (nothing from the network), and the

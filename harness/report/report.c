@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include <time.h>
 
+#include "cellread.h"
 #include "cellfiles.h"
 #include "exitcodes.h"
 #include "files.h"
@@ -15,7 +16,8 @@
 #include "log.h"
 #include "plot.h"
 #include "report.h"
-#include "results.h"
+#include "atomic.h"
+#include "csvfile.h"
 #include "tree.h"
 #include "verdict.h"
 
@@ -428,10 +430,11 @@ static int write_tail_list(const struct report *r, const char *file, char *capti
 
 		if (!c->measured)
 			continue;
-		if (asprintf(&owned[n], "%s/hist.csv", c->dir) < 0) {
-			owned[n] = NULL;
+		char hist[PATH_MAX];
+
+		if (cell_file_path(hist, sizeof(hist), c->dir, CELLF_HIST) != 0 ||
+		    !(owned[n] = strdup(hist)))
 			goto out;
-		}
 		paths[n] = owned[n];
 		names[n++] = c->id;
 	}
@@ -652,7 +655,7 @@ static void html_sysinfo_file(FILE *fp, FILE *in)
  */
 static void html_sysinfo(FILE *fp, const struct report *r)
 {
-	char path[PATH_MAX + 600], err[PATH_MAX + 700];
+	char err[PATH_MAX + 700];
 	char *shown = calloc((size_t)r->t.n + 1, 1);
 	int nshown = 0, machines = 0;
 
@@ -672,8 +675,8 @@ static void html_sysinfo(FILE *fp, const struct report *r)
 
 		for (int j = 0; j < i && !seen; j++)
 			seen = shown[j] && tcell_same_side(&r->t.cell[j], c);
-		snprintf(path, sizeof(path), "%s/sysinfo.ini", c->dir);
-		if (seen || !(in = file_fopen_regular(path, 1 << 20, err, sizeof(err)))) {
+		if (seen || !(in = cell_file_open(c->dir, CELLF_SYSINFO, CELL_INI_MAX,
+						  err, sizeof(err)))) {
 			if (!seen && errno != ENOENT)
 				log_warn("%s", err);
 			continue;
@@ -1280,13 +1283,12 @@ struct cell_page {
 /* The cell's log.txt, escaped, in a <pre>: its first LOG_SHOWN bytes. */
 static void html_cell_log(FILE *fp, const struct tcell *c)
 {
-	char path[PATH_MAX + 600], err[PATH_MAX + 700], *buf = malloc(LOG_SHOWN + 1);
+	char err[PATH_MAX + 700], *buf = malloc(LOG_SHOWN + 1);
 	FILE *in;
 	size_t n;
 
-	snprintf(path, sizeof(path), "%s/log.txt", c->dir);
 	/* any size: only its first LOG_SHOWN bytes are read */
-	if (!buf || !(in = file_fopen_regular(path, LLONG_MAX, err, sizeof(err)))) {
+	if (!buf || !(in = cell_file_open(c->dir, CELLF_LOG, LLONG_MAX, err, sizeof(err)))) {
 		if (buf && errno != ENOENT)
 			log_warn("%s", err);
 		free(buf);

@@ -6,7 +6,8 @@
 
 #include "cellfiles.h"
 #include "log.h"
-#include "results.h"
+#include "atomic.h"
+#include "csvfile.h"
 #include "units.h"
 
 void cell_summary_fields(struct csvw *csv, const struct worker *w, int m)
@@ -293,6 +294,26 @@ static void fill_summary(FILE *fp, void *a)
 	write_summary(fp, ((struct cell_out *)a)->res);
 }
 
+/* load.csv: a row per load instance, what it did. */
+static void write_load(FILE *fp, const struct loadset *ls)
+{
+	struct csvw w = { .fp = fp };
+
+	csvw_header(&w, LOAD_COLUMNS);
+	for (int i = 0; i < ls->n; i++) {
+		const struct load_proc *p = &ls->proc[i];
+
+		csvw_str(&w, ls->def->name);
+		csvw_str(&w, ls->def->type);
+		csvw_int(&w, i);
+		csvw_str(&w, p->cpus);
+		csvw_int(&w, (int64_t)p->ops);
+		csvw_num(&w, p->seconds > 0 ? (double)p->ops / p->seconds : 0, 1);
+		csvw_int(&w, p->restarts);
+		csvw_end(&w);
+	}
+}
+
 static void fill_series(FILE *fp, void *a)
 {
 	write_series(fp, ((struct cell_out *)a)->res);
@@ -300,7 +321,7 @@ static void fill_series(FILE *fp, void *a)
 
 static void fill_load(FILE *fp, void *a)
 {
-	loadset_write_csv(&((struct cell_out *)a)->res->loads, fp);
+	write_load(fp, &((struct cell_out *)a)->res->loads);
 }
 
 static void fill_spikes(FILE *fp, void *a)
@@ -362,4 +383,15 @@ int cell_write(const struct config *cfg, const struct cell *c,
 			log_error("writing %s/%s: %s", dir, files[i].name, strerror(-rc));
 	}
 	return rc;
+}
+
+static void fill_text(FILE *fp, void *arg)
+{
+	fputs(arg, fp);
+}
+
+int cell_write_sysinfo_text(const char *dir, const char *text)
+{
+	/* the cast: afile_write's fill takes void *; fill_text only reads */
+	return afile_write(dir, "sysinfo.ini", fill_text, (void *)text);
 }

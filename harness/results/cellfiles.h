@@ -11,6 +11,9 @@
 #include "config.h"
 #include "sysinfo.h"
 
+/* DIR/sysinfo.ini as text another latlab wrote (a guest's), atomically. 0 or -errno. */
+int cell_write_sysinfo_text(const char *dir, const char *text);
+
 /*
  * Write the cell directory's files (cell.ini, sysinfo.ini unless si is
  * NULL, hist.csv, summary.csv, series.csv, load.csv, log.txt), each

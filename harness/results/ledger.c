@@ -8,11 +8,12 @@
 #include <unistd.h>
 
 #include "files.h"
-#include "html.h"
+#include "junit.h"
 #include "cellfiles.h"
 #include "ledger.h"
 #include "log.h"
-#include "results.h"
+#include "atomic.h"
+#include "csvfile.h"
 #include "units.h"
 
 /* A cells.csv row's fields before the summary's: the cell and where it ran. */
@@ -188,48 +189,40 @@ static void fill_state(FILE *fp, void *arg)
 			cell_status_name(lg->status[i]));
 }
 
+struct junit_cells {
+	const struct ledger *lg;
+	char name[OPT_STR_MAX + 8];	/* latlab.CAMPAIGN */
+};
+
+/* Cell i as a testcase: failed, in error, skipped or not run yet. */
+static void junit_cell(int i, struct junit_case *c, void *arg)
+{
+	const struct junit_cells *jc = arg;
+	const struct ledger *lg = jc->lg;
+	enum cell_status st = lg->status[i];
+	const char *why = lg->reason[i] ? lg->reason[i] : "";
+	int ran = st == CELL_OK || st == CELL_FAIL || st == CELL_INTERRUPTED;
+
+	c->classname = jc->name;
+	c->name = lg->cells[i].id;
+	c->time_s = ran ? (double)lg->cfg->campaign.duration / NS_PER_S : 0.0;
+	c->type = cell_status_name(st);
+	if (st == CELL_FAIL || st == CELL_ERROR || st == CELL_INTERRUPTED) {
+		c->result = st == CELL_FAIL ? JUNIT_FAILURE : JUNIT_ERROR;
+		c->message = why[0] ? why : cell_status_name(st);
+	} else if (st != CELL_OK) {
+		c->result = JUNIT_SKIPPED;
+		c->message = st == CELL_SKIPPED ? why : "not run on this kernel yet";
+	}
+}
+
 /* junit.xml: one testcase per cell, for Jenkins and GitLab. */
 static void fill_junit(FILE *fp, void *arg)
 {
-	const struct ledger *lg = arg;
-	const char *name = lg->cfg->campaign.name;
-	int fail = 0, err = 0, skip = 0;
-	double secs = (double)lg->cfg->campaign.duration / NS_PER_S;
+	struct junit_cells jc = { .lg = arg };
 
-	for (int i = 0; i < lg->ncells; i++) {
-		fail += lg->status[i] == CELL_FAIL;
-		err += lg->status[i] == CELL_ERROR || lg->status[i] == CELL_INTERRUPTED;
-		skip += lg->status[i] == CELL_SKIPPED || lg->status[i] == CELL_PENDING ||
-			lg->status[i] == CELL_RUNNING;
-	}
-	fprintf(fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n"
-		"<testsuite name=\"latlab.");
-	html_text(fp, name);
-	fprintf(fp, "\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\">\n",
-		lg->ncells, fail, err, skip);
-	for (int i = 0; i < lg->ncells; i++) {
-		enum cell_status st = lg->status[i];
-		const char *why = lg->reason[i] ? lg->reason[i] : "";
-		int ran = st == CELL_OK || st == CELL_FAIL || st == CELL_INTERRUPTED;
-
-		fputs("  <testcase classname=\"latlab.", fp);
-		html_text(fp, name);
-		fputs("\" name=\"", fp);
-		html_text(fp, lg->cells[i].id);
-		fprintf(fp, "\" time=\"%.1f\">", ran ? secs : 0.0);
-		if (st == CELL_FAIL || st == CELL_ERROR || st == CELL_INTERRUPTED) {
-			fprintf(fp, "<%s type=\"%s\" message=\"",
-				st == CELL_FAIL ? "failure" : "error", cell_status_name(st));
-			html_text(fp, why[0] ? why : cell_status_name(st));
-			fprintf(fp, "\"/>");
-		} else if (st != CELL_OK) {
-			fputs("<skipped message=\"", fp);
-			html_text(fp, st == CELL_SKIPPED ? why : "not run on this kernel yet");
-			fputs("\"/>", fp);
-		}
-		fputs("</testcase>\n", fp);
-	}
-	fputs("</testsuite>\n</testsuites>\n", fp);
+	snprintf(jc.name, sizeof(jc.name), "latlab.%s", jc.lg->cfg->campaign.name);
+	junit_write(fp, &(struct junit_suite){ jc.name, 1 }, jc.lg->ncells, junit_cell, &jc);
 }
 
 int ledger_write(struct ledger *lg, const char *dir)
@@ -327,4 +320,23 @@ void ledger_free(struct ledger *lg)
 	free(lg->status);
 	lg->rows = lg->reason = NULL;
 	lg->status = NULL;
+}
+
+static void fill_config(FILE *fp, void *arg)
+{
+	fprintf(fp, "; resolved by latlab: every default filled in\n");
+	config_write_ini(fp, arg);
+}
+
+int ledger_write_config(const char *dir, const struct config *cfg)
+{
+	/* the cast: afile_write's fill takes void *; fill_config only reads */
+	return afile_write(dir, "campaign.ini", fill_config, (void *)cfg);
+}
+
+int ledger_config_path(char *buf, size_t len, const char *dir)
+{
+	int n = snprintf(buf, len, "%s/campaign.ini", dir);
+
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }

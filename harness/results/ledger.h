@@ -46,6 +46,15 @@ void ledger_free(struct ledger *lg);
  */
 int ledger_write(struct ledger *lg, const char *dir);
 
+/*
+ * DIR/campaign.ini: the config the campaign runs, resolved (every default
+ * filled in; config_write_ini), atomically. 0 or -errno.
+ */
+int ledger_write_config(const char *dir, const struct config *cfg);
+
+/* DIR/campaign.ini's path, for config_load. 0 or -ENAMETOOLONG. */
+int ledger_config_path(char *buf, size_t len, const char *dir);
+
 /* Cell i's status appended to dir/state and synced. 0 or -errno. */
 int ledger_mark(struct ledger *lg, const char *dir, int i);
 

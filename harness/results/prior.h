@@ -10,7 +10,7 @@
 
 #include "matrix.h"
 #include "model.h"
-#include "results.h"
+#include "csvfile.h"
 
 struct prior_cell {
 	char id[CELL_ID_MAX];

@@ -5,11 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cellread.h"
 #include "model.h"
 #include "config.h"
 #include "files.h"
 #include "log.h"
-#include "results.h"
+#include "csvfile.h"
 #include "tree.h"
 
 static const char *field(const struct csv_table *t, int row, const char *name)
@@ -927,11 +928,10 @@ void tcell_row_key(const struct tcell *c, char *buf, size_t len)
 
 int tcell_emulated(const struct tcell *c)
 {
-	char path[sizeof(c->dir) + 16], accel[32], clock[32];
+	char accel[32], clock[32];
 
-	snprintf(path, sizeof(path), "%s/sysinfo.ini", c->dir);
-	file_ini_value(path, "vm", "accel", accel, sizeof(accel));
-	file_ini_value(path, "vm", "clock", clock, sizeof(clock));
+	cell_ini_get(c->dir, CELLF_SYSINFO, "vm", "accel", accel, sizeof(accel));
+	cell_ini_get(c->dir, CELLF_SYSINFO, "vm", "clock", clock, sizeof(clock));
 	if (!accel[0] || strncmp(accel, "kvm", 3) == 0)
 		return 0;
 	return strcmp(clock, "icount") == 0 ? EMU_ICOUNT : EMU_TCG;

@@ -12,7 +12,7 @@
 #include "hist.h"
 #include "metric.h"
 #include "model.h"
-#include "results.h"
+#include "csvfile.h"
 
 /* One row of a cell's spikes.csv. */
 struct tspike {

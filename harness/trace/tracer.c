@@ -14,8 +14,9 @@
 
 #include "config.h"
 #include "options.h"
-#include "results.h"
+#include "atomic.h"
 #include "tracer.h"
+#include "tracetxt.h"
 #include "units.h"
 
 #define NAME_PREFIX "latlab-"
@@ -567,53 +568,62 @@ static const char *idle_name(void *arg, int state)
 	return in->name[state][0] ? in->name[state] : NULL;
 }
 
-struct trace_file {
+/* The events of a capture's text: the thread's CPU, in the window. */
+struct trace_events {
 	const struct collect *c;
-	const struct spike_trap *trap;
-	const struct capture *cap;
-	const char *name;
+	int64_t from, to, intended;	/* the window, and +0 */
+	int i;
 };
 
-static void write_trace(FILE *fp, void *arg)
+static const char *next_event(void *arg, int64_t *ns)
 {
-	const struct trace_file *f = arg;
-	const struct attribution *a = &f->cap->a;
-	const struct spike_trap *trap = f->trap;
+	struct trace_events *te = arg;
 
-	fprintf(fp, "# latlab capture %d: thread %d (tid %d) on CPU %d, wake-up latency %lld ns\n"
-		"# intended wake %lld ns CLOCK_MONOTONIC (+0 below), woke +%lld ns; instance %s, trace_clock mono\n",
-		f->cap->n, trap->thread, trap->tid, trap->cpu,
-		(long long)f->cap->latency_ns, (long long)trap->intended,
-		(long long)(trap->woke - trap->intended), f->name);
-	if (!a->complete) {
-		fprintf(fp, "# incomplete: %s\n", a->note);
-	} else {
-		fprintf(fp, "# %s; timer expiry +%lld ns, switch-in +%lld ns\n", a->note,
-			(long long)(a->expiry - trap->intended),
-			(long long)(a->switch_in - trap->intended));
-		for (int i = 0; i < a->nitems; i++)
-			fprintf(fp, "#   %-11s %10lld ns  %s%s\n", part_name(a->item[i].part),
-				(long long)a->item[i].ns, a->item[i].name,
-				i == a->culprit ? "   <- culprit" : "");
+	for (; te->i < te->c->n; te->i++) {
+		const struct tev *e = &te->c->ev[te->i];
+
+		if (!te->c->text[te->i] || e->ts < te->from || e->ts > te->to)
+			continue;
+		*ns = e->ts - te->intended;
+		return te->c->text[te->i++];
 	}
+	return NULL;
+}
+
+/* trace-N.txt for a capture (model/tracetxt.c writes it). */
+static int write_trace(const char *dir, const struct collect *c,
+		       const struct spike_trap *trap, const struct capture *cap,
+		       const char *instance)
+{
+	const struct attribution *a = &cap->a;
+	struct tracetxt_part part[ATTR_ITEMS];
+	struct trace_events te = {
+		.c = c, .from = trap->intended - WINDOW_BEFORE_NS,
+		.to = trap->woke + WINDOW_AFTER_NS, .intended = trap->intended,
+	};
+	char name[32];
+
 	/* through the marker, however long the thread took to write it */
-	int64_t end = trap->woke + WINDOW_AFTER_NS;
-	for (int i = 0; i < f->c->n; i++)
-		if (f->c->ev[i].kind == TEV_MARKER && f->c->ev[i].ts >= trap->woke &&
-		    f->c->ev[i].ts > end) {
-			end = f->c->ev[i].ts;
+	for (int i = 0; i < c->n; i++)
+		if (c->ev[i].kind == TEV_MARKER && c->ev[i].ts >= trap->woke &&
+		    c->ev[i].ts > te.to) {
+			te.to = c->ev[i].ts;
 			break;
 		}
-	fprintf(fp, "#\n# %12s  %s\n", "us from wake", "event (CPU of the thread only)");
-	for (int i = 0; i < f->c->n; i++) {
-		const struct tev *e = &f->c->ev[i];
-
-		if (!f->c->text[i] || e->ts < trap->intended - WINDOW_BEFORE_NS ||
-		    e->ts > end)
-			continue;
-		fprintf(fp, "%14.3f  %s\n", (double)(e->ts - trap->intended) / 1000.0,
-			f->c->text[i]);
-	}
+	for (int i = 0; i < a->nitems; i++)
+		part[i] = (struct tracetxt_part){ part_name(a->item[i].part), a->item[i].ns,
+						  a->item[i].name, i == a->culprit };
+	struct tracetxt t = {
+		.capture = cap->n, .thread = trap->thread, .tid = trap->tid, .cpu = trap->cpu,
+		.latency_ns = cap->latency_ns, .intended_ns = trap->intended,
+		.woke_ns = trap->woke - trap->intended, .instance = instance,
+		.complete = a->complete, .note = a->note,
+		.expiry_ns = a->expiry - trap->intended,
+		.switch_in_ns = a->switch_in - trap->intended,
+		.part = part, .nparts = a->nitems, .next = next_event, .arg = &te,
+	};
+	snprintf(name, sizeof(name), "trace-%d.txt", cap->n);
+	return afile_write(dir, name, tracetxt_fill, &t);
 }
 
 int tracer_capture(struct tracer *t, const struct spike_trap *trap, int kprio,
@@ -622,7 +632,6 @@ int tracer_capture(struct tracer *t, const struct spike_trap *trap, int kprio,
 	struct collect c = { .t = t, .text_cpu = trap->cpu };
 	cpu_set_t cpus = t->cpus;
 	struct idle_names in = { .cpu = trap->cpu };
-	char name[32];
 	int rc;
 
 	memset(out, 0, sizeof(*out));
@@ -646,9 +655,7 @@ int tracer_capture(struct tracer *t, const struct spike_trap *trap, int kprio,
 		snprintf(out->a.note + strlen(out->a.note),
 			 sizeof(out->a.note) - strlen(out->a.note),
 			 " (out of memory: only part of the buffer read)");
-	snprintf(name, sizeof(name), "trace-%d.txt", n);
-	struct trace_file f = { &c, trap, out, t->name };
-	rc = afile_write(dir, name, write_trace, &f);
+	rc = write_trace(dir, &c, trap, out, t->name);
 	struct timespec now;
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	out->saved_ns = (int64_t)now.tv_sec * NS_PER_S + now.tv_nsec - trap->woke;

@@ -11,7 +11,7 @@
 #include "channel.h"
 #include "log.h"
 #include "model.h"
-#include "results.h"
+#include "atomic.h"
 #include "units.h"
 #include "vm.h"
 

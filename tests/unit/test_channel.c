@@ -20,7 +20,7 @@
 #include "cell.h"
 #include "channel.h"
 #include "guest.h"
-#include "results.h"
+#include "atomic.h"
 #include "vm.h"
 
 static char tree[64];

@@ -20,7 +20,7 @@
 #include "ledger.h"
 #include "matrix.h"
 #include "prior.h"
-#include "results.h"
+#include "atomic.h"
 #include "tree.h"
 
 static char dir[64];

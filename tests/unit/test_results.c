@@ -15,7 +15,8 @@
 #include "files.h"
 #include "html.h"
 #include "kernel.h"
-#include "results.h"
+#include "atomic.h"
+#include "csvfile.h"
 #include "ring.h"
 
 static char dir[64];

@@ -19,7 +19,6 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "results.h"
 #include "tree.h"
 
 #define CELL "vm/6.1.0-stock/0000-none-timer-t1-aspread-1"

@@ -63,6 +63,9 @@ int cell_status_parse(const char *name);
 /* hist.csv: a histogram's buckets (docs/formats.md) */
 #define HIST_COLUMNS "thread,cpu,metric,lo_ns,hi_ns,count"
 
+/* load.csv: a row per instance of the cell's load */
+#define LOAD_COLUMNS "load,type,instance,cpus,ops,ops_per_s,restarts"
+
 /* interference.csv: what interfered with the measured CPUs (docs/formats.md) */
 #define INTERFERENCE_COLUMNS "cpu,kind,source,count,note"
 
@@ -90,6 +93,18 @@ const char *spike_part_column(int part);	/* "timer_ns" ... "return_ns", or "?" *
  */
 int cell_path(char *buf, size_t len, const char *tree, const char *host,
 	      const char *release, const char *id);
+
+/*
+ * A cell's files that are opened one at a time, by name (the CSV files
+ * are read whole by results/tree.c): what their names are, in one place.
+ */
+enum cell_file { CELLF_INI, CELLF_SYSINFO, CELLF_LOG, CELLF_SAMPLES, CELLF_HIST };
+
+/* "cell.ini", "sysinfo.ini", "log.txt", "samples.bin", "hist.csv" */
+const char *cell_file_name(enum cell_file f);
+
+/* DIR/NAME of a cell's file f. 0, or -ENAMETOOLONG when it does not fit buf. */
+int cell_file_path(char *buf, size_t len, const char *dir, enum cell_file f);
 
 /*
  * Make s (from the machine: a hostname, a kernel release) one directory

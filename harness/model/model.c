@@ -60,3 +60,21 @@ const char *spike_part_column(int part)
 
 	return part >= 0 && part < SPIKE_PARTS ? cols[part] : "?";
 }
+
+const char *cell_file_name(enum cell_file f)
+{
+	static const char *const names[] = {
+		[CELLF_INI] = "cell.ini", [CELLF_SYSINFO] = "sysinfo.ini",
+		[CELLF_LOG] = "log.txt", [CELLF_SAMPLES] = "samples.bin",
+		[CELLF_HIST] = "hist.csv",
+	};
+
+	return names[f];
+}
+
+int cell_file_path(char *buf, size_t len, const char *dir, enum cell_file f)
+{
+	int n = snprintf(buf, len, "%s/%s", dir, cell_file_name(f));
+
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
