@@ -1,0 +1,171 @@
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare_model.h"
+#include "csvfile.h"
+#include "html.h"
+#include "junit.h"
+#include "log.h"
+#include "model.h"
+
+/* A ratio and its interval; the interval empty when there is none (too few). */
+static void ratio_fields(struct csvw *w, const struct ratio_ci *r)
+{
+	csvw_num(w, r->ratio, 4);
+	if (r->ok) {
+		csvw_num(w, r->lo, 4);
+		csvw_num(w, r->hi, 4);
+	} else {
+		csvw_str(w, "");
+		csvw_str(w, "");
+	}
+}
+
+/* A side's wake-ups above a threshold: count, hours, rate and its interval. */
+static void exceed_fields(struct csvw *w, const struct exceed *e)
+{
+	csvw_int(w, (int64_t)e->count);
+	csvw_num(w, e->hours, 6);
+	csvw_num(w, e->rate, 3);
+	csvw_num(w, e->lo, 3);
+	csvw_num(w, e->hi, 3);
+}
+
+/* noise_max's medians (its sides' summaries), ratio and verdict; empty where the row has none. */
+static void noise_fields(struct csvw *w, const struct pair *p,
+			 const struct side_summary *sa, const struct side_summary *sb)
+{
+	if (!p->has_noise) {
+		for (int k = 0; k < 6; k++)
+			csvw_str(w, "");
+		return;
+	}
+	csvw_num(w, sa->max_med, 0);
+	csvw_num(w, sb->max_med, 0);
+	ratio_fields(w, &p->noise.max);
+	csvw_str(w, verdict_keyword(p->noise.kind));
+}
+
+/* compare.csv: a line per row x pair of sides x threshold (docs/formats.md). */
+void cmp_fill_csv(FILE *fp, void *arg)
+{
+	const struct cmp *c = arg;
+	struct csvw w = { .fp = fp };
+
+	csvw_header(&w, COMPARE_COLUMNS);
+	for (const struct pair *p = c->pairs; p < c->pairs + c->npairs; p++) {
+		const struct row *row = &c->rows[p->row];
+		const struct tcell *t = cmp_any(c, row);
+		struct side_runs a = cmp_runs(row, p->a), b = cmp_runs(row, p->b);
+		struct side_summary sa, sb, na = { 0 }, nb = { 0 };
+
+		verdict_summary(&a, &sa);
+		verdict_summary(&b, &sb);
+		if (p->has_noise) {	/* noise_max's, once a pair, not once a threshold */
+			struct side_runs x = a, y = b;
+
+			x.metric = y.metric = METRIC_NOISE_MAX;
+			verdict_summary(&x, &na);
+			verdict_summary(&y, &nb);
+		}
+		for (int k = 0; k < row->nover; k++) {
+			struct exceed ea, eb;
+
+			verdict_exceed(&a, row->over[k], &ea);
+			verdict_exceed(&b, row->over[k], &eb);
+			tcell_row_fields(&w, t);
+			csvw_str(&w, c->label[p->a]);
+			csvw_str(&w, c->label[p->b]);
+			csvw_int(&w, a.n);
+			csvw_int(&w, b.n);
+			csvw_num(&w, sa.max_med, 0);
+			csvw_num(&w, sb.max_med, 0);
+			ratio_fields(&w, &p->v.max);
+			csvw_num(&w, sa.p9999_med, 0);
+			csvw_num(&w, sb.p9999_med, 0);
+			ratio_fields(&w, &p->v.p9999);
+			csvw_str(&w, verdict_keyword(p->v.kind));
+			csvw_str(&w, verdict_keyword(p->v.kind_p9999));
+			csvw_int(&w, row->over[k]);
+			exceed_fields(&w, &ea);
+			exceed_fields(&w, &eb);
+			noise_fields(&w, p, &na, &nb);
+			csvw_end(&w);
+		}
+	}
+}
+
+/* "SIDE against the baseline BASE: max ratio 1.52x [1.31x, 1.80x]": a regression in words. */
+static void regression_text(const struct cmp *c, const struct pair *p, char *buf, size_t len)
+{
+	const struct ratio_ci *r = p->which ? &p->v.p9999 : &p->v.max;
+
+	snprintf(buf, len, "%s against the baseline %s: %s ratio %.2fx [%.2fx, %.2fx], above 1 + %.0f %%",
+		 c->label[p->a], c->label[p->b], p->which ? "p99.99" : "max",
+		 r->ratio, r->lo, r->hi, 100 * c->o->tolerance);
+}
+
+struct junit_rows {
+	const struct cmp *c;
+	char title[1024], text[1200];
+};
+
+/* Judged pair i as a testcase: the row of a side, failed on regression. */
+static void junit_row(int i, struct junit_case *jc, void *arg)
+{
+	struct junit_rows *jr = arg;
+	const struct cmp *c = jr->c;
+	const struct pair *p = &c->judged[i];
+
+	tcell_row_title(cmp_any(c, &c->rows[p->row]), jr->title, sizeof(jr->title));
+	jc->classname = c->label[p->a];
+	jc->name = jr->title;
+	if (p->which >= 0) {
+		regression_text(c, p, jr->text, sizeof(jr->text));
+		jc->result = JUNIT_FAILURE;
+		jc->message = jr->text;
+	}
+}
+
+/* junit.xml with --baseline: a testcase per row x side, failed on regression. */
+void cmp_fill_junit(FILE *fp, void *arg)
+{
+	struct junit_rows jr = { .c = arg };
+
+	junit_write(fp, &(struct junit_suite){ "latlab compare --baseline", 0 },
+		    jr.c->njudged, junit_row, &jr);
+}
+
+/* Each verdict on stdout, a line per row and pair. */
+void cmp_print_verdicts(const struct cmp *c)
+{
+	for (const struct pair *p = c->pairs; p < c->pairs + c->npairs; p++) {
+		char title[1024], text[1200];
+
+		tcell_row_title(cmp_any(c, &c->rows[p->row]), title, sizeof(title));
+		verdict_text(&p->v, c->label[p->a], c->label[p->b], text, sizeof(text));
+		printf("%s: %s\n", title, text);
+		if (p->has_noise) {
+			verdict_text(&p->noise, c->label[p->a], c->label[p->b], text, sizeof(text));
+			printf("%s: noise_max: %s\n", title, text);
+		}
+	}
+}
+
+/* The rows worse than the baseline, named on stderr. */
+void cmp_print_regressions(const struct cmp *c)
+{
+	for (const struct pair *p = c->judged; p < c->judged + c->njudged; p++) {
+		const struct ratio_ci *r = p->which ? &p->v.p9999 : &p->v.max;
+		char title[1024];
+
+		if (p->which < 0)
+			continue;
+		tcell_row_title(cmp_any(c, &c->rows[p->row]), title, sizeof(title));
+		log_error("regression: %s on %s: %s %.2fx [%.2fx, %.2fx] the baseline's (%s), beyond %.0f %%",
+			  title, c->label[p->a], p->which ? "p99.99" : "max", r->ratio,
+			  r->lo, r->hi, c->label[p->b], 100 * c->o->tolerance);
+	}
+}

@@ -1,0 +1,309 @@
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cellread.h"
+#include "compare_model.h"
+#include "html.h"
+#include "plot.h"
+
+int cmp_figure(struct cmp *c, const struct row *r, int n, char *err,
+		  size_t errlen)
+{
+	char vars[16384] = "", title[1024], base[PATH_MAX + 64],
+		list[PATH_MAX + 64], hist[MAX_SIDES][PATH_MAX + 600];
+	const char *paths[MAX_SIDES], *names[MAX_SIDES];
+	const struct tcell *any = cmp_any(c, r);
+	int k = 0, rc;
+
+	for (int i = 0; i < c->nsides; i++) {
+		struct side_runs sr = cmp_runs(r, i);
+		struct side_summary sum;
+
+		if (!sr.n)
+			continue;
+		verdict_summary(&sr, &sum);
+		cell_file_path(hist[k], sizeof(hist[k]), sr.run[sum.typical]->dir, CELLF_HIST);
+		paths[k] = hist[k];
+		names[k++] = c->label[i];
+	}
+	snprintf(list, sizeof(list), "%s/fig/compare-%d.list.gp", c->out, n);
+	rc = plot_write_list(list, paths, names, k);
+	if (rc) {
+		snprintf(err, errlen, "%s: %s", list, strerror(-rc));
+		return rc;
+	}
+	plot_var(vars, sizeof(vars), "list", list);
+	/* the row's axes, not a cell id: ids differ by kernel variant */
+	snprintf(title, sizeof(title), "%s, %s, threads %s, affinity %s, %.0f us: wakeup latency by kernel and host (the run at the median max)",
+		 any->load, any->workload, any->threads, any->affinity,
+		 US(any->interval));
+	plot_var(vars, sizeof(vars), "title", title);
+	snprintf(base, sizeof(base), "%s/fig/compare-%d", c->out, n);
+	rc = plot_temp(&c->plot, list);
+	return rc ? rc : plot_render(&c->plot, "compare.gp", base, vars, err, errlen);
+}
+
+/*
+ * Why each side was late: its captures by culprit kind (count, and the
+ * share of the captured latency), side by side. Nothing when no side traced.
+ */
+static void culprit_kinds(FILE *fp, const struct cmp *c)
+{
+	/* spikes.csv's culprit kinds: a part's name, or incomplete */
+	enum { NKINDS = SPIKE_PARTS + 1 };
+	const char *kinds[NKINDS];
+	int count[MAX_SIDES][NKINDS] = { { 0 } }, total[MAX_SIDES] = { 0 }, traced = 0;
+	double ns[MAX_SIDES][NKINDS] = { { 0 } }, all[MAX_SIDES] = { 0 };
+
+	for (int k = 0; k < NKINDS; k++)
+		kinds[k] = k < SPIKE_PARTS ? spike_part_name(k) : "incomplete";
+
+	for (int i = 0; i < c->nsides; i++)
+		for (int r = 0; r < c->nrows; r++)
+			for (int k = 0; k < c->rows[r].n[i]; k++) {
+				const struct tcell *t = c->rows[r].run[i][k];
+
+				traced |= t->traced;
+				for (int q = 0; q < t->nspikes; q++) {
+					const struct tspike *sp = &t->spikes[q];
+
+					for (int j = 0; j < NKINDS; j++)
+						if (strcmp(sp->kind, kinds[j]) == 0) {
+							count[i][j]++;
+							ns[i][j] += (double)sp->latency_ns;
+						}
+					total[i]++;
+					all[i] += (double)sp->latency_ns;
+				}
+			}
+	if (!traced)
+		return;
+	fputs("<h2>Why it was late: culprits of the spike captures</h2>\n"
+	      "<p>Captures per culprit kind (their share of the captured latency), per "
+	      "side, over every cell it traced. A kind no side has is left out.</p>\n"
+	      "<table>\n<tr><th class=\"l\">culprit kind</th>", fp);
+	for (int i = 0; i < c->nsides; i++) {
+		fputs("<th>", fp);
+		html_text(fp, c->label[i]);
+		fputs("</th>", fp);
+	}
+	fputs("</tr>\n", fp);
+	for (int j = 0; j < NKINDS; j++) {
+		int any = 0;
+
+		for (int i = 0; i < c->nsides; i++)
+			any |= count[i][j] > 0;
+		if (!any)
+			continue;
+		fprintf(fp, "<tr><td class=\"l\">%s</td>", kinds[j]);
+		for (int i = 0; i < c->nsides; i++)
+			fprintf(fp, "<td>%d (%.0f %%)</td>", count[i][j],
+				all[i] > 0 ? 100.0 * ns[i][j] / all[i] : 0.0);
+		fputs("</tr>\n", fp);
+	}
+	fputs("<tr><td class=\"l\">captures</td>", fp);
+	for (int i = 0; i < c->nsides; i++)
+		fprintf(fp, "<td>%d</td>", total[i]);
+	fputs("</tr>\n</table>\n", fp);
+}
+
+/* Every pair of sides the row has, a verdict each. */
+static void html_verdicts(FILE *fp, const struct cmp *c, int row)
+{
+	int first = 1;
+
+	for (const struct pair *p = c->pairs; p < c->pairs + c->npairs; p++) {
+		char text[1200];
+
+		if (p->row != row)
+			continue;
+		verdict_text(&p->v, c->label[p->a], c->label[p->b], text, sizeof(text));
+		if (!first)
+			fputs("<br>", fp);
+		fprintf(fp, "<span class=\"%s\">", verdict_keyword(p->v.kind));
+		html_text(fp, text);
+		fputs("</span>", fp);
+		if (p->v.p9999.ok)	/* the same for p99.99, as compare.csv has it */
+			fprintf(fp, " <small>(p99.99 ratio %.2fx [%.2fx, %.2fx]: %s)</small>",
+				p->v.p9999.ratio, p->v.p9999.lo, p->v.p9999.hi,
+				verdict_keyword(p->v.kind_p9999));
+		if (p->has_noise) {
+			verdict_text(&p->noise, c->label[p->a], c->label[p->b], text, sizeof(text));
+			fprintf(fp, "<br>noise_max: <span class=\"%s\">", verdict_keyword(p->noise.kind));
+			html_text(fp, text);
+			fputs("</span>", fp);
+		}
+		first = 0;
+	}
+}
+
+static void html_rows(FILE *fp, const struct cmp *c)
+{
+	fputs("<h2>Rows measured on more than one side</h2>\n"
+	      "<p>A row is a cell's axes without its repeat; each side holds its runs "
+	      "(n). Wake-up latency in µs, threads merged: the median of the runs' maxima "
+	      "with their range, and the medians of their p99.99 and p99. The verdict "
+	      "compares the medians of the maxima with a 95 % interval "
+	      "(docs/report.md: how sure a verdict is).</p>\n"
+	      "<table>\n<tr><th class=\"l\">row (load, workload, threads, affinity, interval, priority, size)</th>", fp);
+	for (int i = 0; i < c->nsides; i++) {
+		fputs("<th>", fp);
+		html_text(fp, c->label[i]);
+		fputs(" n</th><th>max (median [range])</th><th>p99.99</th><th>p99</th>", fp);
+	}
+	fputs("<th class=\"l\">verdict</th></tr>\n", fp);
+	for (int r = 0; r < c->nrows; r++) {
+		const struct row *row = &c->rows[r];
+		char title[1024];
+
+		if (row->sides < 2)
+			continue;
+		tcell_row_title(cmp_any(c, row), title, sizeof(title));
+		fputs("<tr><td class=\"l\">", fp);
+		html_text(fp, title);
+		fputs("</td>", fp);
+		for (int i = 0; i < c->nsides; i++) {
+			struct side_runs sr = cmp_runs(row, i);
+			struct side_summary s;
+
+			if (!sr.n) {
+				fputs("<td></td><td></td><td></td><td></td>", fp);
+				continue;
+			}
+			verdict_summary(&sr, &s);
+			fprintf(fp, "<td>%d</td><td>%.1f [%.1f, %.1f]</td><td>%.1f</td><td>%.1f</td>",
+				s.n, US(s.max_med), US(s.max_lo), US(s.max_hi),
+				US(s.p9999_med), US(s.p99_med));
+		}
+		fputs("<td class=\"l\">", fp);
+		html_verdicts(fp, c, r);
+		fputs("</td></tr>\n", fp);
+	}
+	fputs("</table>\n", fp);
+}
+
+static void html_exceed(FILE *fp, const struct cmp *c)
+{
+	fputs("<h2>Wake-ups above a threshold, per hour of measuring</h2>\n"
+	      "<p>Counted from the histograms (every wake-up, all runs and threads of "
+	      "a side), per hour of the cells' measuring, with a 95 % Poisson interval. "
+	      "Unlike a maximum, a rate is meaningful from one long run. Thresholds: "
+	      "<code>--over</code>, or the row's pooled p99 and p99.99 rounded up.</p>\n"
+	      "<table>\n<tr><th class=\"l\">row</th><th>above</th>", fp);
+	for (int i = 0; i < c->nsides; i++) {
+		fputs("<th>", fp);
+		html_text(fp, c->label[i]);
+		fputs("</th>", fp);
+	}
+	fputs("</tr>\n", fp);
+	for (int r = 0; r < c->nrows; r++) {
+		const struct row *row = &c->rows[r];
+		char title[1024];
+
+		if (row->sides < 2)
+			continue;
+		tcell_row_title(cmp_any(c, row), title, sizeof(title));
+		for (int k = 0; k < row->nover; k++) {
+			fputs("<tr><td class=\"l\">", fp);
+			if (k == 0)
+				html_text(fp, title);
+			fprintf(fp, "</td><td>%.0f µs</td>", US(row->over[k]));
+			for (int i = 0; i < c->nsides; i++) {
+				struct side_runs sr = cmp_runs(row, i);
+				struct exceed e;
+
+				if (!sr.n) {
+					fputs("<td></td>", fp);
+					continue;
+				}
+				verdict_exceed(&sr, row->over[k], &e);
+				fprintf(fp, "<td>%.3g/h [%.3g, %.3g] (%llu in %.3g h)</td>", e.rate,
+					e.lo, e.hi, (unsigned long long)e.count, e.hours);
+			}
+			fputs("</tr>\n", fp);
+		}
+	}
+	fputs("</table>\n", fp);
+}
+
+static void html_baseline(FILE *fp, const struct cmp *c)
+{
+	if (!c->o->baseline)
+		return;
+	fprintf(fp, "<h2>Against the baseline</h2>\n<p>Each side's rows against the "
+		"baseline's (<code>--baseline</code>), tolerance %.0f %%: a row regresses "
+		"when the 95 %% interval of its ratio to the baseline (max or p99.99) lies "
+		"wholly above 1 + tolerance.</p>\n<table>\n<tr><th class=\"l\">row</th>"
+		"<th class=\"l\">side</th><th>max ratio [95 %%]</th><th>p99.99 ratio [95 %%]</th>"
+		"<th class=\"l\">judgement</th></tr>\n", 100 * c->o->tolerance);
+	for (const struct pair *p = c->judged; p < c->judged + c->njudged; p++) {
+		const struct pair_verdict *v = &p->v;
+		char title[1024];
+
+		tcell_row_title(cmp_any(c, &c->rows[p->row]), title, sizeof(title));
+		fprintf(fp, "<tr class=\"%s\"><td class=\"l\">", p->which >= 0 ? "fail" : "ok");
+		html_text(fp, title);
+		fputs("</td><td class=\"l\">", fp);
+		html_text(fp, c->label[p->a]);
+		fprintf(fp, "</td><td>%.2fx [%.2fx, %.2fx]%s</td><td>%.2fx [%.2fx, %.2fx]%s</td><td class=\"l\">%s</td></tr>\n",
+			v->max.ratio, v->max.lo, v->max.hi, v->max.ok ? "" : " (too few)",
+			v->p9999.ratio, v->p9999.lo, v->p9999.hi,
+			v->p9999.ok ? "" : " (too few)",
+			p->which == 0 ? "regression (max)" : p->which == 1 ? "regression (p99.99)" :
+			v->max.ok ? "within tolerance" : "too few runs to judge");
+	}
+	fputs("</table>\n", fp);
+}
+
+void cmp_fill_page(FILE *fp, void *arg)
+{
+	struct page *pg = arg;
+	struct cmp *c = pg->c;
+	int fig = 0;
+
+	html_head(fp, "latlab compare");
+	fputs("<h1>latlab compare</h1>\n", fp);
+	int kinds = 0;
+
+	for (int i = 0; i < c->ntrees; i++)
+		kinds |= tree_emulated(&c->t[i]);
+	if (kinds)
+		html_emulated_banner(fp, kinds);
+	for (int i = 0; i < c->ntrees; i++)
+		html_damaged(fp, &c->t[i]);
+	fputs("<p>Kernel variants and hosts compared:</p><ul>\n", fp);
+	for (int i = 0; i < c->nsides; i++) {
+		fputs("<li><b>", fp);
+		html_text(fp, c->label[i]);
+		fputs("</b>: ", fp);
+		html_text(fp, c->t[c->side[i].tree].dir);
+		fputs(cmp_is_baseline(c, i) ? " (baseline)</li>\n" : "</li>\n", fp);
+	}
+	fputs("</ul>\n<p>Every number here, machine-readable: <a href=\"compare.csv\">compare.csv</a>"
+	      "</p>\n", fp);
+	html_rows(fp, c);
+	html_exceed(fp, c);
+	html_baseline(fp, c);
+	culprit_kinds(fp, c);
+	fputs("<h2>Figures</h2>\n", fp);
+	for (int r = 0; r < c->nrows; r++) {
+		if (c->rows[r].sides < 2)
+			continue;
+		char base[PATH_MAX + 64];
+
+		snprintf(base, sizeof(base), "%s/fig/compare-%d", c->out, fig);
+		if (!plot_drawn(base)) {
+			fig++;
+			continue;
+		}
+		fprintf(fp, "<figure><img src=\"fig/compare-%d.png\" alt=\"comparison %d\">"
+			"<figcaption>", fig, fig);
+		html_text(fp, c->rows[r].key);
+		fprintf(fp, " <a href=\"fig/compare-%d.svg\">SVG</a></figcaption></figure>\n", fig);
+		fig++;
+	}
+	(void)pg->pdf;
+	html_foot(fp);
+}
