@@ -41,21 +41,7 @@ int compare_run(const char *const *dirs, int n, const struct compare_opts *o)
 	if (cmp_collect(c))
 		goto out;
 	cmp_labels(c);
-	for (int r = 0; r < c->nrows; r++) {
-		struct row *row = &c->rows[r];
-		struct side_runs sides[MAX_SIDES];
-
-		shared += row->sides >= 2;
-		for (int s = 0; s < c->nsides; s++)
-			sides[s] = cmp_runs(row, s);
-		if (o->nover) {
-			memcpy(row->over, o->over, (size_t)o->nover * sizeof(row->over[0]));
-			row->nover = o->nover;
-		} else {
-			row->nover = verdict_default_over(sides, c->nsides, row->over,
-							  COMPARE_OVER_MAX);
-		}
-	}
+	shared = cmp_thresholds(c);
 	if (!shared) {
 		log_error("no cell was measured on two kernel variants or hosts: compare needs the same load, workload, threads, affinity, interval, priority and size in at least two of them");
 		status = EXIT_USAGE;
@@ -74,9 +60,9 @@ int compare_run(const char *const *dirs, int n, const struct compare_opts *o)
 	snprintf(c->out, sizeof(c->out), "%s", o->out ? o->out : "compare");
 	snprintf(path, sizeof(path), "%s/fig", c->out);
 	rc = mkdir_p(path);
-	for (int r = 0, fig = 0; rc == 0 && r < c->nrows; r++)
-		if (c->rows[r].sides >= 2)
-			rc = cmp_figure(c, &c->rows[r], fig++, err, sizeof(err));
+	for (int r = 0, fig = 0; rc == 0 && r < c->m.nrows; r++)
+		if (c->m.row[r].sides >= 2)
+			rc = cmp_figure(c, r, fig++, err, sizeof(err));
 	if (rc == 0 && (rc = plot_flush(&c->plot, err, sizeof(err))) == -EIO)
 		rc = 0;	/* a figure that failed was said; the page leaves it out */
 	if (rc == 0 && o->baseline) {
@@ -105,7 +91,7 @@ int compare_run(const char *const *dirs, int n, const struct compare_opts *o)
 	}
 	cmp_print_verdicts(c);
 	printf("%s/index.html: %d rows compared across %d kernel variants and hosts (%d trees)\n",
-	       c->out, shared, c->nsides, c->ntrees);
+	       c->out, shared, c->m.nsides, c->ntrees);
 	if (c->regressions) {
 		cmp_print_regressions(c);
 		log_error("%d row%s worse than the baseline %s beyond %.0f %% (%s/junit.xml)",

@@ -56,13 +56,12 @@ void cmp_fill_csv(FILE *fp, void *arg)
 
 	csvw_header(&w, COMPARE_COLUMNS);
 	for (const struct pair *p = c->pairs; p < c->pairs + c->npairs; p++) {
-		const struct row *row = &c->rows[p->row];
-		const struct tcell *t = cmp_any(c, row);
-		struct side_runs a = cmp_runs(row, p->a), b = cmp_runs(row, p->b);
-		struct side_summary sa, sb, na = { 0 }, nb = { 0 };
+		const struct row_over *row = &c->over[p->row];
+		const struct tcell *t = cmp_any(c, p->row);
+		struct side_runs a = cmp_runs(c, p->row, p->a), b = cmp_runs(c, p->row, p->b);
+		struct side_summary sa = rows_group(&c->m, p->row, p->a)->sum,
+			sb = rows_group(&c->m, p->row, p->b)->sum, na = { 0 }, nb = { 0 };
 
-		verdict_summary(&a, &sa);
-		verdict_summary(&b, &sb);
 		if (p->has_noise) {	/* noise_max's, once a pair, not once a threshold */
 			struct side_runs x = a, y = b;
 
@@ -119,7 +118,7 @@ static void junit_row(int i, struct junit_case *jc, void *arg)
 	const struct cmp *c = jr->c;
 	const struct pair *p = &c->judged[i];
 
-	tcell_row_title(cmp_any(c, &c->rows[p->row]), jr->title, sizeof(jr->title));
+	tcell_row_title(cmp_any(c, p->row), jr->title, sizeof(jr->title));
 	jc->classname = c->label[p->a];
 	jc->name = jr->title;
 	if (p->which >= 0) {
@@ -144,7 +143,7 @@ void cmp_print_verdicts(const struct cmp *c)
 	for (const struct pair *p = c->pairs; p < c->pairs + c->npairs; p++) {
 		char title[1024], text[1200];
 
-		tcell_row_title(cmp_any(c, &c->rows[p->row]), title, sizeof(title));
+		tcell_row_title(cmp_any(c, p->row), title, sizeof(title));
 		verdict_text(&p->v, c->label[p->a], c->label[p->b], text, sizeof(text));
 		printf("%s: %s\n", title, text);
 		if (p->has_noise) {
@@ -163,7 +162,7 @@ void cmp_print_regressions(const struct cmp *c)
 
 		if (p->which < 0)
 			continue;
-		tcell_row_title(cmp_any(c, &c->rows[p->row]), title, sizeof(title));
+		tcell_row_title(cmp_any(c, p->row), title, sizeof(title));
 		log_error("regression: %s on %s: %s %.2fx [%.2fx, %.2fx] the baseline's (%s), beyond %.0f %%",
 			  title, c->label[p->a], p->which ? "p99.99" : "max", r->ratio,
 			  r->lo, r->hi, c->label[p->b], 100 * c->o->tolerance);

@@ -9,7 +9,7 @@
 /* "rt@host:6.6.0-rt" — what tells the sides apart, no blanks (gnuplot words). */
 static void make_label(struct cmp *c, int s)
 {
-	const struct side *sd = &c->side[s];
+	const struct tcell *sd = c->m.side[s].first;
 
 	snprintf(c->label[s], sizeof(c->label[s]), "%s@%s:%s", sd->kernel,
 		 sd->host, sd->release);
@@ -29,115 +29,66 @@ void cmp_labels(struct cmp *c)
 	int dup[MAX_SIDES] = { 0 };
 
 	memcpy(base, c->label, sizeof(base));
-	for (int i = 0; i < c->nsides; i++)
-		for (int j = 0; j < c->nsides; j++)
+	for (int i = 0; i < c->m.nsides; i++)
+		for (int j = 0; j < c->m.nsides; j++)
 			if (i != j && strcmp(base[i], base[j]) == 0)
 				dup[i] = 1;
-	for (int i = 0; i < c->nsides; i++) {
-		const char *camp = c->t[c->side[i].tree].campaign;
+	for (int i = 0; i < c->m.nsides; i++) {
+		const char *camp = c->t[c->m.side[i].tree].campaign;
 		int same_camp = 0;
 		size_t u = strlen(c->label[i]);
 
 		if (!dup[i])
 			continue;
-		for (int j = 0; j < c->nsides; j++)
+		for (int j = 0; j < c->m.nsides; j++)
 			same_camp |= j != i && strcmp(base[i], base[j]) == 0 &&
-				     strcmp(camp, c->t[c->side[j].tree].campaign) == 0;
+				     strcmp(camp, c->t[c->m.side[j].tree].campaign) == 0;
 		if (camp[0] && !same_camp)
 			snprintf(c->label[i] + u, sizeof(c->label[i]) - u, "#%s", camp);
 		else
 			snprintf(c->label[i] + u, sizeof(c->label[i]) - u, "#%d",
-				 c->side[i].tree + 1);
+				 c->m.side[i].tree + 1);
 		for (char *p = c->label[i]; *p; p++)
 			if (*p == ' ')
 				*p = '_';
 	}
 }
 
-/* The side of tree i that cell belongs to, added when new; -1: too many. */
-static int side_of(struct cmp *c, int i, const struct tcell *cell)
-{
-	for (int s = 0; s < c->nsides; s++) {
-		const struct side *sd = &c->side[s];
-
-		if (sd->tree == i && strcmp(sd->kernel, cell->kernel) == 0 &&
-		    strcmp(sd->host, cell->host) == 0 &&
-		    strcmp(sd->release, cell->release) == 0)
-			return s;
-	}
-	if (c->nsides == MAX_SIDES)
-		return -1;
-	c->side[c->nsides] = (struct side){ i, cell->kernel, cell->host, cell->release };
-	make_label(c, c->nsides);
-	return c->nsides++;
-}
-
-static int add_run(struct row *r, int s, const struct tcell *cell)
-{
-	const struct tcell **run = realloc(r->run[s], (size_t)(r->n[s] + 1) * sizeof(*run));
-
-	if (!run)
-		return -ENOMEM;
-	r->run[s] = run;
-	run[r->n[s]++] = cell;
-	r->sides += r->n[s] == 1;
-	return 0;
-}
-
 int cmp_collect(struct cmp *c)
 {
-	for (int i = 0; i < c->ntrees; i++)
-		for (int k = 0; k < c->t[i].n; k++) {
-			const struct tcell *cell = &c->t[i].cell[k];
-			char key[512];
-			int r, s;
-
-			if (!cell->measured)
-				continue;
-			s = side_of(c, i, cell);
-			if (s < 0) {
-				log_error("more than %d kernel variants and hosts to compare", MAX_SIDES);
-				return -E2BIG;
-			}
-			tcell_row_key(cell, key, sizeof(key));
-			for (r = 0; r < c->nrows; r++)
-				if (strcmp(c->rows[r].key, key) == 0)
-					break;
-			if (r == c->nrows) {
-				struct row *rows = realloc(c->rows,
-					(size_t)(c->nrows + 1) * sizeof(*rows));
-
-				if (!rows)
-					return -ENOMEM;
-				c->rows = rows;
-				memset(&rows[r], 0, sizeof(rows[r]));
-				snprintf(rows[r].key, sizeof(rows[r].key), "%s", key);
-				c->nrows++;
-			}
-			if (add_run(&c->rows[r], s, cell))
-				return -ENOMEM;
-		}
+	if (rows_build(&c->m, c->t, c->ntrees))
+		return -ENOMEM;
+	if (c->m.nsides > MAX_SIDES) {
+		log_error("more than %d kernel variants and hosts to compare", MAX_SIDES);
+		return -E2BIG;
+	}
+	c->over = calloc((size_t)c->m.nrows + 1, sizeof(*c->over));
+	if (!c->over)
+		return -ENOMEM;
+	for (int s = 0; s < c->m.nsides; s++)
+		make_label(c, s);
 	return 0;
 }
 
-struct side_runs cmp_runs(const struct row *r, int s)
+struct side_runs cmp_runs(const struct cmp *c, int r, int s)
 {
-	return (struct side_runs){ r->run[s], r->n[s], METRIC_WAKEUP };
+	return rows_runs(&c->m, r, s, METRIC_WAKEUP);
 }
 
-/* Any run of the row: its axes. */
-const struct tcell *cmp_any(const struct cmp *c, const struct row *r)
+const struct tcell *cmp_any(const struct cmp *c, int r)
 {
-	for (int s = 0; s < c->nsides; s++)
-		if (r->n[s])
-			return r->run[s][0];
+	for (int s = 0; s < c->m.nsides; s++) {
+		const struct rows_group *g = rows_group(&c->m, r, s);
+
+		if (g)
+			return g->run[0];
+	}
 	return NULL;
 }
 
-/* The sides of the row that are not the baseline's. */
 int cmp_is_baseline(const struct cmp *c, int s)
 {
-	return c->o->baseline && c->side[s].tree == 0;
+	return c->o->baseline && c->m.side[s].tree == 0;
 }
 
 /*
@@ -157,7 +108,7 @@ static int regresses(const struct pair_verdict *v, double tol, int *which)
 /* Append a's verdict against b on row r to *list. 0, or -ENOMEM. */
 static int add_pair(struct pair **list, int *n, const struct cmp *c, int r, int a, int b)
 {
-	struct side_runs x = cmp_runs(&c->rows[r], a), y = cmp_runs(&c->rows[r], b);
+	struct side_runs x = cmp_runs(c, r, a), y = cmp_runs(c, r, b);
 	struct pair p = { .row = r, .a = a, .b = b, .which = -1 };
 	struct pair *more;
 
@@ -181,17 +132,40 @@ static int add_pair(struct pair **list, int *n, const struct cmp *c, int r, int 
 	return 0;
 }
 
+int cmp_thresholds(struct cmp *c)
+{
+	const struct compare_opts *o = c->o;
+	int shared = 0;
+
+	for (int r = 0; r < c->m.nrows; r++) {
+		struct row_over *row = &c->over[r];
+		struct side_runs sides[MAX_SIDES];
+
+		shared += c->m.row[r].sides >= 2;
+		for (int s = 0; s < c->m.nsides; s++)
+			sides[s] = cmp_runs(c, r, s);
+		if (o->nover) {
+			memcpy(row->over, o->over, (size_t)o->nover * sizeof(row->over[0]));
+			row->nover = o->nover;
+		} else {
+			row->nover = verdict_default_over(sides, c->m.nsides, row->over,
+							  COMPARE_OVER_MAX);
+		}
+	}
+	return shared;
+}
+
 /* Every verdict the outputs show, once; the regressions counted. 0 or -errno. */
 int cmp_pairs(struct cmp *c)
 {
 	int rc = 0;
 
-	for (int r = 0; rc == 0 && r < c->nrows; r++) {
-		for (int i = 0; rc == 0 && i < c->nsides; i++)
-			for (int j = i + 1; rc == 0 && j < c->nsides; j++)
+	for (int r = 0; rc == 0 && r < c->m.nrows; r++) {
+		for (int i = 0; rc == 0 && i < c->m.nsides; i++)
+			for (int j = i + 1; rc == 0 && j < c->m.nsides; j++)
 				rc = add_pair(&c->pairs, &c->npairs, c, r, i, j);
-		for (int b = 0; rc == 0 && b < c->nsides; b++)
-			for (int s = 0; rc == 0 && cmp_is_baseline(c, b) && s < c->nsides; s++)
+		for (int b = 0; rc == 0 && b < c->m.nsides; b++)
+			for (int s = 0; rc == 0 && cmp_is_baseline(c, b) && s < c->m.nsides; s++)
 				if (!cmp_is_baseline(c, s))
 					rc = add_pair(&c->judged, &c->njudged, c, r, s, b);
 	}
@@ -205,10 +179,8 @@ void cmp_free(struct cmp *c)
 	plotter_free(&c->plot);
 	for (int i = 0; i < c->ntrees; i++)
 		tree_free(&c->t[i]);
-	for (int r = 0; r < c->nrows; r++)
-		for (int s = 0; s < MAX_SIDES; s++)
-			free(c->rows[r].run[s]);
-	free(c->rows);
+	rows_free(&c->m);
+	free(c->over);
 	free(c->pairs);
 	free(c->judged);
 	free(c);

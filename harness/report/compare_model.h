@@ -13,6 +13,7 @@
 
 #include "plot.h"
 #include "report.h"
+#include "rows.h"
 #include "tree.h"
 #include "verdict.h"
 
@@ -20,28 +21,15 @@
 #define MAX_TREES 16
 #define MAX_SIDES 16
 
-/*
- * What is compared: a kernel variant on a host, in one tree. A tree of one
- * campaign that ran several variants (kernel = stock, rt) gives a side each.
- */
-struct side {
-	int tree;
-	const char *kernel, *host, *release;
-};
-
-/* A cell's axes without repeat; per side, its runs (the repeats). */
-struct row {
-	char key[512];
-	const struct tcell **run[MAX_SIDES];
-	int n[MAX_SIDES];
-	int sides;		/* sides with at least one run */
-	int64_t over[COMPARE_OVER_MAX];	/* exceedance thresholds, ns */
+/* A row's exceedance thresholds: --over, or its pooled p99 and p99.99 rounded up. */
+struct row_over {
+	int64_t over[COMPARE_OVER_MAX];	/* ns */
 	int nover;
 };
 
 /* One row's verdict on two of its sides. */
 struct pair {
-	int row, a, b;		/* c->rows, c->side indices */
+	int row, a, b;		/* c->m's row and sides */
 	struct pair_verdict v;	/* a against b */
 	int has_noise;		/* the row's workload records noise_max: */
 	struct pair_verdict noise;	/* a against b on it */
@@ -52,11 +40,14 @@ struct cmp {
 	const struct compare_opts *o;
 	struct tree t[MAX_TREES];
 	int ntrees;
-	struct side side[MAX_SIDES];
+	/*
+	 * What is compared: the rows of every tree against each other on its
+	 * sides, a kernel variant on a host in one tree each (a tree of
+	 * kernel = stock, rt gives two). At most MAX_SIDES.
+	 */
+	struct rows m;
 	char label[MAX_SIDES][400];
-	int nsides;
-	struct row *rows;
-	int nrows;
+	struct row_over *over;	/* per row */
 	/*
 	 * Every verdict, worked out once (make_pairs) for the page, compare.csv,
 	 * junit.xml and stdout: each pair of sides a row has (a < b), and with
@@ -69,6 +60,7 @@ struct cmp {
 	char out[PATH_MAX];
 };
 
+/* The rows and sides of the trees read, each side labelled. 0 or -errno (said). */
 int cmp_collect(struct cmp *c);
 
 /*
@@ -78,15 +70,19 @@ int cmp_collect(struct cmp *c);
  */
 void cmp_labels(struct cmp *c);
 
+/* Each row's exceedance thresholds; how many rows two sides or more share. */
+int cmp_thresholds(struct cmp *c);
+
 /* Every verdict the outputs show, once; the regressions counted. 0 or -errno. */
 int cmp_pairs(struct cmp *c);
 
-struct side_runs cmp_runs(const struct row *r, int s);
+/* Row r's runs on side s, judged on the wake-up. */
+struct side_runs cmp_runs(const struct cmp *c, int r, int s);
 
-/* Any run of the row: its axes. */
-const struct tcell *cmp_any(const struct cmp *c, const struct row *r);
+/* Any run of row r: its axes. */
+const struct tcell *cmp_any(const struct cmp *c, int r);
 
-/* The sides of the row that are not the baseline's. */
+/* Is side s the baseline's (--baseline: the first tree)? */
 int cmp_is_baseline(const struct cmp *c, int s);
 
 void cmp_free(struct cmp *c);
@@ -98,8 +94,7 @@ struct page {
 };
 
 /* compare_page.c: row r's figure (the n-th), queued for gnuplot; the page. */
-int cmp_figure(struct cmp *c, const struct row *r, int n, char *err,
-		  size_t errlen);
+int cmp_figure(struct cmp *c, int r, int n, char *err, size_t errlen);
 void cmp_fill_page(FILE *fp, void *arg);
 
 /* compare_files.c: compare.csv, junit.xml (--baseline), the lines on stdout and stderr. */

@@ -8,8 +8,7 @@
 #include "html.h"
 #include "plot.h"
 
-int cmp_figure(struct cmp *c, const struct row *r, int n, char *err,
-		  size_t errlen)
+int cmp_figure(struct cmp *c, int r, int n, char *err, size_t errlen)
 {
 	char vars[16384] = "", title[1024], base[PATH_MAX + 64],
 		list[PATH_MAX + 64], hist[MAX_SIDES][PATH_MAX + 600];
@@ -17,14 +16,12 @@ int cmp_figure(struct cmp *c, const struct row *r, int n, char *err,
 	const struct tcell *any = cmp_any(c, r);
 	int k = 0, rc;
 
-	for (int i = 0; i < c->nsides; i++) {
-		struct side_runs sr = cmp_runs(r, i);
-		struct side_summary sum;
+	for (int i = 0; i < c->m.nsides; i++) {
+		const struct rows_group *g = rows_group(&c->m, r, i);
 
-		if (!sr.n)
+		if (!g)
 			continue;
-		verdict_summary(&sr, &sum);
-		cell_file_path(hist[k], sizeof(hist[k]), sr.run[sum.typical]->dir, CELLF_HIST);
+		cell_file_path(hist[k], sizeof(hist[k]), g->run[g->sum.typical]->dir, CELLF_HIST);
 		paths[k] = hist[k];
 		names[k++] = c->label[i];
 	}
@@ -60,31 +57,31 @@ static void culprit_kinds(FILE *fp, const struct cmp *c)
 	for (int k = 0; k < NKINDS; k++)
 		kinds[k] = k < SPIKE_PARTS ? spike_part_name(k) : "incomplete";
 
-	for (int i = 0; i < c->nsides; i++)
-		for (int r = 0; r < c->nrows; r++)
-			for (int k = 0; k < c->rows[r].n[i]; k++) {
-				const struct tcell *t = c->rows[r].run[i][k];
+	for (const struct rows_group *g = c->m.group; g < c->m.group + c->m.ngroups; g++)
+		for (int k = 0; k < g->n; k++) {
+			const struct tcell *t = g->run[k];
+			int i = g->side;
 
-				traced |= t->traced;
-				for (int q = 0; q < t->nspikes; q++) {
-					const struct tspike *sp = &t->spikes[q];
+			traced |= t->traced;
+			for (int q = 0; q < t->nspikes; q++) {
+				const struct tspike *sp = &t->spikes[q];
 
-					for (int j = 0; j < NKINDS; j++)
-						if (strcmp(sp->kind, kinds[j]) == 0) {
-							count[i][j]++;
-							ns[i][j] += (double)sp->latency_ns;
-						}
-					total[i]++;
-					all[i] += (double)sp->latency_ns;
-				}
+				for (int j = 0; j < NKINDS; j++)
+					if (strcmp(sp->kind, kinds[j]) == 0) {
+						count[i][j]++;
+						ns[i][j] += (double)sp->latency_ns;
+					}
+				total[i]++;
+				all[i] += (double)sp->latency_ns;
 			}
+		}
 	if (!traced)
 		return;
 	fputs("<h2>Why it was late: culprits of the spike captures</h2>\n"
 	      "<p>Captures per culprit kind (their share of the captured latency), per "
 	      "side, over every cell it traced. A kind no side has is left out.</p>\n"
 	      "<table>\n<tr><th class=\"l\">culprit kind</th>", fp);
-	for (int i = 0; i < c->nsides; i++) {
+	for (int i = 0; i < c->m.nsides; i++) {
 		fputs("<th>", fp);
 		html_text(fp, c->label[i]);
 		fputs("</th>", fp);
@@ -93,18 +90,18 @@ static void culprit_kinds(FILE *fp, const struct cmp *c)
 	for (int j = 0; j < NKINDS; j++) {
 		int any = 0;
 
-		for (int i = 0; i < c->nsides; i++)
+		for (int i = 0; i < c->m.nsides; i++)
 			any |= count[i][j] > 0;
 		if (!any)
 			continue;
 		fprintf(fp, "<tr><td class=\"l\">%s</td>", kinds[j]);
-		for (int i = 0; i < c->nsides; i++)
+		for (int i = 0; i < c->m.nsides; i++)
 			fprintf(fp, "<td>%d (%.0f %%)</td>", count[i][j],
 				all[i] > 0 ? 100.0 * ns[i][j] / all[i] : 0.0);
 		fputs("</tr>\n", fp);
 	}
 	fputs("<tr><td class=\"l\">captures</td>", fp);
-	for (int i = 0; i < c->nsides; i++)
+	for (int i = 0; i < c->m.nsides; i++)
 		fprintf(fp, "<td>%d</td>", total[i]);
 	fputs("</tr>\n</table>\n", fp);
 }
@@ -148,34 +145,31 @@ static void html_rows(FILE *fp, const struct cmp *c)
 	      "compares the medians of the maxima with a 95 % interval "
 	      "(docs/report.md: how sure a verdict is).</p>\n"
 	      "<table>\n<tr><th class=\"l\">row (load, workload, threads, affinity, interval, priority, size)</th>", fp);
-	for (int i = 0; i < c->nsides; i++) {
+	for (int i = 0; i < c->m.nsides; i++) {
 		fputs("<th>", fp);
 		html_text(fp, c->label[i]);
 		fputs(" n</th><th>max (median [range])</th><th>p99.99</th><th>p99</th>", fp);
 	}
 	fputs("<th class=\"l\">verdict</th></tr>\n", fp);
-	for (int r = 0; r < c->nrows; r++) {
-		const struct row *row = &c->rows[r];
+	for (int r = 0; r < c->m.nrows; r++) {
 		char title[1024];
 
-		if (row->sides < 2)
+		if (c->m.row[r].sides < 2)
 			continue;
-		tcell_row_title(cmp_any(c, row), title, sizeof(title));
+		tcell_row_title(cmp_any(c, r), title, sizeof(title));
 		fputs("<tr><td class=\"l\">", fp);
 		html_text(fp, title);
 		fputs("</td>", fp);
-		for (int i = 0; i < c->nsides; i++) {
-			struct side_runs sr = cmp_runs(row, i);
-			struct side_summary s;
+		for (int i = 0; i < c->m.nsides; i++) {
+			const struct rows_group *g = rows_group(&c->m, r, i);
 
-			if (!sr.n) {
+			if (!g) {
 				fputs("<td></td><td></td><td></td><td></td>", fp);
 				continue;
 			}
-			verdict_summary(&sr, &s);
 			fprintf(fp, "<td>%d</td><td>%.1f [%.1f, %.1f]</td><td>%.1f</td><td>%.1f</td>",
-				s.n, US(s.max_med), US(s.max_lo), US(s.max_hi),
-				US(s.p9999_med), US(s.p99_med));
+				g->sum.n, US(g->sum.max_med), US(g->sum.max_lo), US(g->sum.max_hi),
+				US(g->sum.p9999_med), US(g->sum.p99_med));
 		}
 		fputs("<td class=\"l\">", fp);
 		html_verdicts(fp, c, r);
@@ -192,26 +186,26 @@ static void html_exceed(FILE *fp, const struct cmp *c)
 	      "Unlike a maximum, a rate is meaningful from one long run. Thresholds: "
 	      "<code>--over</code>, or the row's pooled p99 and p99.99 rounded up.</p>\n"
 	      "<table>\n<tr><th class=\"l\">row</th><th>above</th>", fp);
-	for (int i = 0; i < c->nsides; i++) {
+	for (int i = 0; i < c->m.nsides; i++) {
 		fputs("<th>", fp);
 		html_text(fp, c->label[i]);
 		fputs("</th>", fp);
 	}
 	fputs("</tr>\n", fp);
-	for (int r = 0; r < c->nrows; r++) {
-		const struct row *row = &c->rows[r];
+	for (int r = 0; r < c->m.nrows; r++) {
+		const struct row_over *row = &c->over[r];
 		char title[1024];
 
-		if (row->sides < 2)
+		if (c->m.row[r].sides < 2)
 			continue;
-		tcell_row_title(cmp_any(c, row), title, sizeof(title));
+		tcell_row_title(cmp_any(c, r), title, sizeof(title));
 		for (int k = 0; k < row->nover; k++) {
 			fputs("<tr><td class=\"l\">", fp);
 			if (k == 0)
 				html_text(fp, title);
 			fprintf(fp, "</td><td>%.0f µs</td>", US(row->over[k]));
-			for (int i = 0; i < c->nsides; i++) {
-				struct side_runs sr = cmp_runs(row, i);
+			for (int i = 0; i < c->m.nsides; i++) {
+				struct side_runs sr = cmp_runs(c, r, i);
 				struct exceed e;
 
 				if (!sr.n) {
@@ -242,7 +236,7 @@ static void html_baseline(FILE *fp, const struct cmp *c)
 		const struct pair_verdict *v = &p->v;
 		char title[1024];
 
-		tcell_row_title(cmp_any(c, &c->rows[p->row]), title, sizeof(title));
+		tcell_row_title(cmp_any(c, p->row), title, sizeof(title));
 		fprintf(fp, "<tr class=\"%s\"><td class=\"l\">", p->which >= 0 ? "fail" : "ok");
 		html_text(fp, title);
 		fputs("</td><td class=\"l\">", fp);
@@ -274,11 +268,11 @@ void cmp_fill_page(FILE *fp, void *arg)
 	for (int i = 0; i < c->ntrees; i++)
 		html_damaged(fp, &c->t[i]);
 	fputs("<p>Kernel variants and hosts compared:</p><ul>\n", fp);
-	for (int i = 0; i < c->nsides; i++) {
+	for (int i = 0; i < c->m.nsides; i++) {
 		fputs("<li><b>", fp);
 		html_text(fp, c->label[i]);
 		fputs("</b>: ", fp);
-		html_text(fp, c->t[c->side[i].tree].dir);
+		html_text(fp, c->t[c->m.side[i].tree].dir);
 		fputs(cmp_is_baseline(c, i) ? " (baseline)</li>\n" : "</li>\n", fp);
 	}
 	fputs("</ul>\n<p>Every number here, machine-readable: <a href=\"compare.csv\">compare.csv</a>"
@@ -288,8 +282,8 @@ void cmp_fill_page(FILE *fp, void *arg)
 	html_baseline(fp, c);
 	culprit_kinds(fp, c);
 	fputs("<h2>Figures</h2>\n", fp);
-	for (int r = 0; r < c->nrows; r++) {
-		if (c->rows[r].sides < 2)
+	for (int r = 0; r < c->m.nrows; r++) {
+		if (c->m.row[r].sides < 2)
 			continue;
 		char base[PATH_MAX + 64];
 
@@ -300,7 +294,7 @@ void cmp_fill_page(FILE *fp, void *arg)
 		}
 		fprintf(fp, "<figure><img src=\"fig/compare-%d.png\" alt=\"comparison %d\">"
 			"<figcaption>", fig, fig);
-		html_text(fp, c->rows[r].key);
+		html_text(fp, c->m.row[r].key);
 		fprintf(fp, " <a href=\"fig/compare-%d.svg\">SVG</a></figcaption></figure>\n", fig);
 		fig++;
 	}

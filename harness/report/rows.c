@@ -1,0 +1,152 @@
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rows.h"
+
+/* The side of tree `tree` that c belongs to, added when new; -1: no memory. */
+static int side_of(struct rows *m, int tree, const struct tcell *c)
+{
+	struct rows_side *more;
+
+	for (int s = 0; s < m->nsides; s++)
+		if (m->side[s].tree == tree && tcell_same_side(m->side[s].first, c))
+			return s;
+	more = realloc(m->side, (size_t)(m->nsides + 1) * sizeof(*more));
+	if (!more)
+		return -1;
+	m->side = more;
+	more[m->nsides] = (struct rows_side){ tree, c };
+	return m->nsides++;
+}
+
+/* The row of key, added when new (c its first run); -1: no memory. */
+static int row_of(struct rows *m, const char *key, const struct tcell *c)
+{
+	struct rows_row *more;
+
+	for (int r = 0; r < m->nrows; r++)
+		if (strcmp(m->row[r].key, key) == 0)
+			return r;
+	more = realloc(m->row, (size_t)(m->nrows + 1) * sizeof(*more));
+	if (!more)
+		return -1;
+	m->row = more;
+	memset(&more[m->nrows], 0, sizeof(more[0]));
+	snprintf(more[m->nrows].key, sizeof(more[0].key), "%s", key);
+	more[m->nrows].any = c;
+	more[m->nrows].first = -1;
+	return m->nrows++;
+}
+
+/* Row r's group on side s, added when new (last in the row's list); -1: no memory. */
+static int group_of(struct rows *m, int r, int s)
+{
+	struct rows_group *more;
+	int last = -1;
+
+	for (int g = m->row[r].first; g >= 0; g = m->group[g].next) {
+		if (m->group[g].side == s)
+			return g;
+		last = g;
+	}
+	more = realloc(m->group, (size_t)(m->ngroups + 1) * sizeof(*more));
+	if (!more)
+		return -1;
+	m->group = more;
+	more[m->ngroups] = (struct rows_group){ .row = r, .side = s, .next = -1 };
+	if (last < 0)
+		m->row[r].first = m->ngroups;
+	else
+		more[last].next = m->ngroups;
+	return m->ngroups++;
+}
+
+static int add_run(struct rows_group *g, const struct tcell *c)
+{
+	const struct tcell **run = realloc(g->run, (size_t)(g->n + 1) * sizeof(*run));
+
+	if (!run)
+		return -ENOMEM;
+	g->run = run;
+	run[g->n++] = c;
+	return 0;
+}
+
+/* Each row's group per side, its sides and trees, and each group's summary. */
+static int finish(struct rows *m)
+{
+	for (int r = 0; r < m->nrows; r++) {
+		struct rows_row *row = &m->row[r];
+		int tree = -1;
+
+		row->group = malloc(((size_t)m->nsides + 1) * sizeof(*row->group));
+		if (!row->group)
+			return -ENOMEM;
+		for (int s = 0; s < m->nsides; s++)
+			row->group[s] = -1;
+		for (int g = row->first; g >= 0; g = m->group[g].next)
+			row->group[m->group[g].side] = g;
+		/* the sides are in tree order: a tree's sides are together */
+		for (int s = 0; s < m->nsides; s++) {
+			if (row->group[s] < 0)
+				continue;
+			row->sides++;
+			row->trees += m->side[s].tree != tree;
+			tree = m->side[s].tree;
+		}
+	}
+	for (int g = 0; g < m->ngroups; g++) {
+		struct rows_group *gr = &m->group[g];
+		struct side_runs sr = { gr->run, gr->n, METRIC_WAKEUP };
+
+		verdict_summary(&sr, &gr->sum);
+	}
+	return 0;
+}
+
+int rows_build(struct rows *m, const struct tree *t, int ntrees)
+{
+	memset(m, 0, sizeof(*m));
+	for (int i = 0; i < ntrees; i++)
+		for (int k = 0; k < t[i].n; k++) {
+			const struct tcell *c = &t[i].cell[k];
+			char key[512];
+			int s, r, g;
+
+			if (!c->measured)
+				continue;
+			tcell_row_key(c, key, sizeof(key));
+			if ((s = side_of(m, i, c)) < 0 || (r = row_of(m, key, c)) < 0 ||
+			    (g = group_of(m, r, s)) < 0 || add_run(&m->group[g], c))
+				return -ENOMEM;
+		}
+	return finish(m);
+}
+
+void rows_free(struct rows *m)
+{
+	for (int r = 0; r < m->nrows; r++)
+		free(m->row[r].group);
+	for (int g = 0; g < m->ngroups; g++)
+		free(m->group[g].run);
+	free(m->row);
+	free(m->group);
+	free(m->side);
+	memset(m, 0, sizeof(*m));
+}
+
+const struct rows_group *rows_group(const struct rows *m, int r, int s)
+{
+	int g = m->row[r].group ? m->row[r].group[s] : -1;
+
+	return g >= 0 ? &m->group[g] : NULL;
+}
+
+struct side_runs rows_runs(const struct rows *m, int r, int s, int metric)
+{
+	const struct rows_group *g = rows_group(m, r, s);
+
+	return g ? (struct side_runs){ g->run, g->n, metric }
+		 : (struct side_runs){ NULL, 0, metric };
+}

@@ -1,0 +1,128 @@
+/*
+ * report/rows.c: the rows x sides x runs model report, compare and history
+ * share. Synthetic trees whose rows and sides interleave: every row, side
+ * and group in the order it first appears, runs in the trees' order, a
+ * row's sides and trees counted, the summary made once per group.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "rows.h"
+
+#define NCELLS 6
+
+static struct hist hists[2][NCELLS];
+static struct tcell cells[2][NCELLS];
+
+/* cell k of tree t: row (its load) and kernel, max wake-up latency */
+static void cell(int t, int k, const char *load, const char *kernel, int64_t max, int measured)
+{
+	struct tcell *c = &cells[t][k];
+
+	memset(c, 0, sizeof(*c));
+	snprintf(c->id, sizeof(c->id), "%04d-%s-%s", k, load, kernel);
+	snprintf(c->load, sizeof(c->load), "%s", load);
+	snprintf(c->kernel, sizeof(c->kernel), "%s", kernel);
+	snprintf(c->host, sizeof(c->host), "h");
+	snprintf(c->release, sizeof(c->release), "6.1");
+	snprintf(c->workload, sizeof(c->workload), "timer");
+	c->interval = 1000000;
+	c->measured = measured;
+	hist_init(&hists[t][k]);
+	hist_add(&hists[t][k], max);
+	c->wakeup = c->metric[METRIC_WAKEUP] = &hists[t][k];
+}
+
+static int ntrees_made(struct tree *t)
+{
+	/* tree 0: rows A and B on stock and rt, interleaved */
+	cell(0, 0, "A", "stock", 100000, 1);
+	cell(0, 1, "B", "rt", 50000, 1);
+	cell(0, 2, "A", "rt", 30000, 1);
+	cell(0, 3, "B", "stock", 200000, 1);
+	cell(0, 4, "A", "stock", 300000, 1);
+	cell(0, 5, "C", "rt", 1, 0);		/* not measured: in no row */
+	/* tree 1: B and a new row C, on stock */
+	cell(1, 0, "B", "stock", 120000, 1);
+	cell(1, 1, "C", "stock", 80000, 1);
+	cell(1, 2, "A", "stock", 1, 0);
+	memset(t, 0, 2 * sizeof(*t));
+	t[0].cell = cells[0];
+	t[0].n = 6;
+	t[1].cell = cells[1];
+	t[1].n = 3;
+	return 2;
+}
+
+static void test_orders_and_counts(void **state)
+{
+	struct tree t[2];
+	struct rows m;
+	int n = ntrees_made(t);
+
+	(void)state;
+	assert_int_equal(rows_build(&m, t, n), 0);
+	/* sides: tree 0 stock, tree 0 rt, tree 1 stock */
+	assert_int_equal(m.nsides, 3);
+	assert_int_equal(m.side[0].tree, 0);
+	assert_string_equal(m.side[0].first->kernel, "stock");
+	assert_string_equal(m.side[1].first->kernel, "rt");
+	assert_int_equal(m.side[2].tree, 1);
+	/* rows: A, B, C (C only from tree 1: tree 0's C was not measured) */
+	assert_int_equal(m.nrows, 3);
+	assert_string_equal(m.row[0].any->load, "A");
+	assert_string_equal(m.row[1].any->load, "B");
+	assert_string_equal(m.row[2].any->load, "C");
+	assert_int_equal(m.row[0].sides, 2);
+	assert_int_equal(m.row[0].trees, 1);
+	assert_int_equal(m.row[1].sides, 3);
+	assert_int_equal(m.row[1].trees, 2);
+	assert_int_equal(m.row[2].sides, 1);
+	/* groups in the order of their first run */
+	assert_int_equal(m.ngroups, 6);
+	const int want[6][2] = { { 0, 0 }, { 1, 1 }, { 0, 1 }, { 1, 0 }, { 1, 2 }, { 2, 2 } };
+	for (int g = 0; g < 6; g++) {
+		assert_int_equal(m.group[g].row, want[g][0]);
+		assert_int_equal(m.group[g].side, want[g][1]);
+	}
+	/* A on stock: its two runs in the tree's order, summarised once */
+	const struct rows_group *a = rows_group(&m, 0, 0);
+	assert_non_null(a);
+	assert_int_equal(a->n, 2);
+	assert_ptr_equal(a->run[0], &cells[0][0]);
+	assert_ptr_equal(a->run[1], &cells[0][4]);
+	assert_int_equal(a->sum.n, 2);
+	assert_true(a->sum.max_lo <= 100000 && a->sum.max_hi >= 300000);
+	/* none where a row did not run */
+	assert_null(rows_group(&m, 0, 2));
+	assert_int_equal(rows_runs(&m, 0, 2, METRIC_WAKEUP).n, 0);
+	assert_int_equal(rows_runs(&m, 1, 2, METRIC_WAKEUP).n, 1);
+	rows_free(&m);
+	assert_int_equal(m.nrows, 0);
+}
+
+static void test_empty(void **state)
+{
+	struct tree t = { 0 };
+	struct rows m;
+
+	(void)state;
+	assert_int_equal(rows_build(&m, &t, 1), 0);
+	assert_int_equal(m.nrows + m.nsides + m.ngroups, 0);
+	rows_free(&m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_orders_and_counts),
+		cmocka_unit_test(test_empty),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
