@@ -20,70 +20,56 @@
 #include "report.h"
 #include "atomic.h"
 #include "csvfile.h"
+#include "rows.h"
 #include "tree.h"
 #include "verdict.h"
 
 #define US(ns) ((double)(ns) / 1000.0)
 
-/* A kernel variant on a host in one tree: a point of every row's history. */
+/* A kernel variant on a host in one tree (a side of rows.h): a point of every row's history. */
 struct point {
-	int tree;
+	int tree, side;
 	const struct tcell *first;	/* its kernel, host, release */
 	char started[32];		/* its first measured cell's start (cell.ini) */
 	char label[512];
-};
-
-/* A row (a cell's axes without kernel and repeat) that two trees or more share. */
-struct hrow {
-	char key[512];
-	const struct tcell *any;
-	int trees;		/* how many trees have it */
-	int last;		/* the last tree counted */
 };
 
 struct history {
 	const struct history_opts *o;
 	struct tree *t;
 	int ntrees;
+	struct rows m;		/* every tree's rows and sides */
 	struct point *pt;
 	int npt;
-	struct hrow *row;
+	int *row;		/* the rows two trees or more have (m's indices) */
 	int nrow;
 	int *shares;		/* per tree: rows it has of those shared */
-	int **rowof;		/* per tree and cell: its row, -1 if none (unmeasured, not shared) */
 	struct plotter plot;
 	char out[PATH_MAX];
 };
 
-/* The points: every kernel variant and host of every tree that shares a row, with when it ran. */
+/* The points: every side of every tree that shares a row, with when it ran. */
 static int find_points(struct history *h)
 {
-	for (int k = 0; k < h->ntrees; k++)
-		for (int i = 0; h->shares[k] && i < h->t[k].n; i++) {
-			const struct tcell *c = &h->t[k].cell[i];
-			int j;
+	h->pt = calloc((size_t)h->m.nsides + 1, sizeof(*h->pt));
+	if (!h->pt)
+		return -ENOMEM;
+	for (int s = 0; s < h->m.nsides; s++) {
+		const struct rows_side *sd = &h->m.side[s];
+		struct point *p = &h->pt[h->npt];
 
-			if (!c->measured)
-				continue;
-			for (j = 0; j < h->npt; j++)
-				if (h->pt[j].tree == k && tcell_same_side(h->pt[j].first, c))
-					break;
-			if (j < h->npt)
-				continue;
-			struct point *p = realloc(h->pt, (size_t)(h->npt + 1) * sizeof(*p));
-
-			if (!p)
-				return -ENOMEM;
-			h->pt = p;
-			p = &h->pt[h->npt++];
-			memset(p, 0, sizeof(*p));
-			p->tree = k;
-			p->first = c;
-			cell_ini_get(c->dir, CELLF_INI, "cell", "started", p->started,
-				     sizeof(p->started));
-			snprintf(p->label, sizeof(p->label), "%s %s@%s:%s %.10s",
-				 h->t[k].campaign, c->kernel, c->host, c->release, p->started);
-		}
+		if (!h->shares[sd->tree])
+			continue;
+		h->npt++;
+		p->tree = sd->tree;
+		p->side = s;
+		p->first = sd->first;
+		cell_ini_get(sd->first->dir, CELLF_INI, "cell", "started", p->started,
+			     sizeof(p->started));
+		snprintf(p->label, sizeof(p->label), "%s %s@%s:%s %.10s",
+			 h->t[sd->tree].campaign, sd->first->kernel, sd->first->host,
+			 sd->first->release, p->started);
+	}
 	return 0;
 }
 
@@ -102,95 +88,47 @@ static int by_order(const void *a, const void *b)
 	return d ? d : x->tree - y->tree;
 }
 
-/* The runs of row `row` at point p, into runs (the caller's, big enough). */
-static int runs_at(const struct history *h, int row, const struct point *p,
-		   const struct tcell **runs)
+/* Row `row`'s runs at point p (NULL: none there). */
+static const struct rows_group *runs_at(const struct history *h, int row,
+					const struct point *p)
 {
-	const struct tree *t = &h->t[p->tree];
-	int n = 0;
-
-	for (int i = 0; i < t->n; i++)
-		if (h->rowof[p->tree][i] == row && tcell_same_side(&t->cell[i], p->first))
-			runs[n++] = &t->cell[i];
-	return n;
+	return rows_group(&h->m, h->row[row], p->side);
 }
 
-/*
- * Every measured cell's row, its key made once: the rows two trees or
- * more have (renumbered), and per tree how many of them it has.
- */
+/* The rows two trees or more have, and per tree how many of them it has. */
 static int find_rows(struct history *h)
 {
-	char key[512];
-	int *keep = NULL, n = 0;
-
-	h->shares = calloc((size_t)(h->ntrees > 0 ? h->ntrees : 1), sizeof(*h->shares));
-	h->rowof = calloc((size_t)(h->ntrees > 0 ? h->ntrees : 1), sizeof(*h->rowof));
-	if (!h->shares || !h->rowof)
+	if (rows_build(&h->m, h->t, h->ntrees))
 		return -ENOMEM;
-	for (int k = 0; k < h->ntrees; k++) {
-		h->rowof[k] = malloc(((size_t)h->t[k].n + 1) * sizeof(**h->rowof));
-		if (!h->rowof[k])
-			return -ENOMEM;
-		for (int i = 0; i < h->t[k].n; i++) {
-			const struct tcell *c = &h->t[k].cell[i];
-			int j;
-
-			h->rowof[k][i] = -1;
-			if (!c->measured)
-				continue;
-			tcell_row_key(c, key, sizeof(key));
-			for (j = 0; j < h->nrow && strcmp(h->row[j].key, key); j++)
-				;
-			if (j == h->nrow) {
-				struct hrow *r = realloc(h->row, (size_t)(h->nrow + 1) * sizeof(*r));
-
-				if (!r)
-					return -ENOMEM;
-				h->row = r;
-				snprintf(r[j].key, sizeof(r[0].key), "%s", key);
-				r[j].any = c;
-				r[j].trees = 0;
-				r[j].last = -1;
-				h->nrow++;
-			}
-			if (h->row[j].last != k) {
-				h->row[j].last = k;
-				h->row[j].trees++;
-			}
-			h->rowof[k][i] = j;
-		}
-	}
-	/* keep the rows of two trees or more, renumbered */
-	keep = malloc(((size_t)h->nrow + 1) * sizeof(*keep));
-	if (!keep)
+	h->shares = calloc((size_t)h->ntrees + 1, sizeof(*h->shares));
+	h->row = calloc((size_t)h->m.nrows + 1, sizeof(*h->row));
+	if (!h->shares || !h->row)
 		return -ENOMEM;
-	for (int j = 0; j < h->nrow; j++) {
-		keep[j] = h->row[j].trees >= 2 ? n : -1;
-		if (keep[j] >= 0) {
-			h->row[n] = h->row[j];
-			h->row[n++].last = -1;
-		}
-	}
-	h->nrow = n;
-	for (int k = 0; k < h->ntrees; k++)
-		for (int i = 0; i < h->t[k].n; i++) {
-			int *r = &h->rowof[k][i];
+	for (int r = 0; r < h->m.nrows; r++) {
+		int tree = -1;
 
-			*r = *r >= 0 ? keep[*r] : -1;
-			if (*r >= 0 && h->row[*r].last != k) {
-				h->row[*r].last = k;
-				h->shares[k]++;
+		if (h->m.row[r].trees < 2)
+			continue;
+		h->row[h->nrow++] = r;
+		/* the sides are in tree order: a tree's sides are together */
+		for (int s = 0; s < h->m.nsides; s++)
+			if (rows_group(&h->m, r, s) && h->m.side[s].tree != tree) {
+				tree = h->m.side[s].tree;
+				h->shares[tree]++;
 			}
-		}
-	free(keep);
+	}
 	return 0;
+}
+
+/* The row's axes (its first run). */
+static const struct tcell *row_any(const struct history *h, int row)
+{
+	return h->m.row[h->row[row]].any;
 }
 
 struct row_files {
 	const struct history *h;
 	int row;
-	const struct tcell **runs;
 };
 
 /* fig/trend-R.csv: per point its n, median max with the range, median p99.99 (µs). */
@@ -201,20 +139,18 @@ static void fill_trend(FILE *fp, void *arg)
 
 	csvw_header(&w, "point,label,n,max_median_us,max_lo_us,max_hi_us,p99.99_median_us");
 	for (int p = 0; p < f->h->npt; p++) {
-		struct side_runs sr = { f->runs, runs_at(f->h, f->row, &f->h->pt[p],
-							  f->runs), METRIC_WAKEUP };
-		struct side_summary s;
+		const struct rows_group *g = runs_at(f->h, f->row, &f->h->pt[p]);
+		const struct side_summary *s = g ? &g->sum : NULL;
 
-		if (!sr.n)
+		if (!g)
 			continue;
-		verdict_summary(&sr, &s);
 		csvw_int(&w, p);
 		csvw_str(&w, f->h->pt[p].label);
-		csvw_int(&w, sr.n);
-		csvw_num(&w, US(s.max_med), 3);
-		csvw_num(&w, US(s.max_lo), 3);
-		csvw_num(&w, US(s.max_hi), 3);
-		csvw_num(&w, US(s.p9999_med), 3);
+		csvw_int(&w, g->n);
+		csvw_num(&w, US(s->max_med), 3);
+		csvw_num(&w, US(s->max_lo), 3);
+		csvw_num(&w, US(s->max_hi), 3);
+		csvw_num(&w, US(s->p9999_med), 3);
 		csvw_end(&w);
 	}
 }
@@ -233,13 +169,13 @@ static void fill_waterfall(FILE *fp, void *arg)
 		return;
 	fputs("# point latency_us count\n", fp);
 	for (int p = 0; p < f->h->npt; p++) {
-		int n = runs_at(f->h, f->row, &f->h->pt[p], f->runs);
+		const struct rows_group *g = runs_at(f->h, f->row, &f->h->pt[p]);
 
-		if (!n)
+		if (!g)
 			continue;
 		hist_init(m);
-		for (int i = 0; i < n; i++)
-			hist_merge(m, f->runs[i]->wakeup);
+		for (int i = 0; i < g->n; i++)
+			hist_merge(m, g->run[i]->wakeup);
 		for (int b = 0; b < HIST_BUCKETS; b++) {
 			int64_t lo, hi;
 
@@ -258,26 +194,17 @@ static void fill_csv(FILE *fp, void *arg)
 {
 	const struct history *h = arg;
 	struct csvw w = { .fp = fp };
-	const struct tcell **runs = NULL;
-	int most = 0;
 
-	for (int k = 0; k < h->ntrees; k++)
-		most = h->t[k].n > most ? h->t[k].n : most;
-	runs = calloc((size_t)most + 1, sizeof(*runs));
-	if (!runs)
-		return;
 	csvw_header(&w, HISTORY_COLUMNS);
 	for (int r = 0; r < h->nrow; r++) {
-		const struct tcell *t = h->row[r].any;
+		const struct tcell *t = row_any(h, r);
 
 		for (int p = 0; p < h->npt; p++) {
-			struct side_runs sr = { runs, runs_at(h, r, &h->pt[p], runs),
-						METRIC_WAKEUP };
-			struct side_summary s;
+			const struct rows_group *g = runs_at(h, r, &h->pt[p]);
+			const struct side_summary *s = g ? &g->sum : NULL;
 
-			if (!sr.n)
+			if (!g)
 				continue;
-			verdict_summary(&sr, &s);
 			tcell_row_fields(&w, t);
 			csvw_int(&w, p);
 			csvw_str(&w, h->t[h->pt[p].tree].dir);
@@ -285,15 +212,14 @@ static void fill_csv(FILE *fp, void *arg)
 			csvw_str(&w, h->pt[p].first->host);
 			csvw_str(&w, h->pt[p].first->release);
 			csvw_str(&w, h->pt[p].started);
-			csvw_int(&w, sr.n);
-			csvw_num(&w, s.max_med, 0);
-			csvw_num(&w, s.max_lo, 0);
-			csvw_num(&w, s.max_hi, 0);
-			csvw_num(&w, s.p9999_med, 0);
+			csvw_int(&w, g->n);
+			csvw_num(&w, s->max_med, 0);
+			csvw_num(&w, s->max_lo, 0);
+			csvw_num(&w, s->max_hi, 0);
+			csvw_num(&w, s->p9999_med, 0);
 			csvw_end(&w);
 		}
 	}
-	free(runs);
 }
 
 static void fill_page(FILE *fp, void *arg)
@@ -324,7 +250,7 @@ static void fill_page(FILE *fp, void *arg)
 	for (int k = 0; k < h->ntrees; k++)
 		html_damaged(fp, &h->t[k]);
 	for (int r = 0; r < h->nrow; r++) {
-		tcell_row_title(h->row[r].any, title, sizeof(title));
+		tcell_row_title(row_any(h, r), title, sizeof(title));
 		fputs("<h2>", fp);
 		html_text(fp, title);
 		fputs("</h2>\n", fp);
@@ -350,19 +276,13 @@ static int figures(struct history *h, char *err, size_t errlen)
 {
 	char dir[PATH_MAX + 16], name[64], path[PATH_MAX + 80], vars[4 * PATH_MAX],
 		title[1200], rowt[1024];
-	const struct tcell **runs;
-	int most = 0, rc = 0;
+	int rc = 0;
 
-	for (int k = 0; k < h->ntrees; k++)
-		most = h->t[k].n > most ? h->t[k].n : most;
-	runs = calloc((size_t)most + 1, sizeof(*runs));
-	if (!runs)
-		return -ENOMEM;
 	snprintf(dir, sizeof(dir), "%s/fig", h->out);
 	for (int r = 0; rc == 0 && r < h->nrow; r++) {
-		struct row_files f = { h, r, runs };
+		struct row_files f = { h, r };
 
-		tcell_row_title(h->row[r].any, rowt, sizeof(rowt));
+		tcell_row_title(row_any(h, r), rowt, sizeof(rowt));
 		for (int kind = 0; rc == 0 && kind < 2; kind++) {
 			snprintf(name, sizeof(name), kind ? "waterfall-%d.dat" : "trend-%d.csv", r);
 			rc = afile_write(dir, name, kind ? fill_waterfall : fill_trend, &f);
@@ -382,7 +302,6 @@ static int figures(struct history *h, char *err, size_t errlen)
 					 err, errlen);
 		}
 	}
-	free(runs);
 	if (rc == 0 && (rc = plot_flush(&h->plot, err, errlen)) == -EIO)
 		rc = 0;	/* a figure that failed was said; the page leaves it out */
 	return rc;
@@ -458,11 +377,9 @@ out:
 	for (int i = 0; i < h.ntrees; i++)
 		tree_free(&h.t[i]);
 	free(h.t);
+	rows_free(&h.m);
 	free(h.pt);
 	free(h.row);
 	free(h.shares);
-	for (int i = 0; h.rowof && i < h.ntrees; i++)
-		free(h.rowof[i]);
-	free(h.rowof);
 	return status;
 }
