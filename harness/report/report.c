@@ -18,6 +18,7 @@
 #include "report.h"
 #include "atomic.h"
 #include "csvfile.h"
+#include "rows.h"
 #include "tree.h"
 #include "verdict.h"
 
@@ -30,18 +31,9 @@ struct figure {
 	int cell;		/* the cell whose page shows it; -1: the index */
 };
 
-/* A row of the tree (a cell's axes without repeat) on one kernel and host: its runs. */
-struct rgroup {
-	char key[1024];
-	char row[512];		/* its row's key (tcell_row_key), without kernel and host */
-	const struct tcell **run;
-	int n;
-};
-
 struct report {
 	struct tree t;
-	struct rgroup *g;
-	int ng;
+	struct rows m;		/* its rows, sides (kernel variants and hosts) and groups */
 	struct plotter plot;
 	char out[PATH_MAX + 16];	/* DIR/report */
 	struct figure *fig;
@@ -60,41 +52,6 @@ static int add_figure(struct report *r, const char *base, const char *caption, i
 	snprintf(f[r->nfig].caption, sizeof(f[0].caption), "%s", caption);
 	f[r->nfig].cell = cell;
 	r->nfig++;
-	return 0;
-}
-
-/* The measured cells grouped by row and side: the repeats together. */
-static int make_groups(struct report *r)
-{
-	for (int i = 0; i < r->t.n; i++) {
-		const struct tcell *c = &r->t.cell[i];
-		char key[1024], row[512];
-		int k;
-
-		if (!c->measured)
-			continue;
-		tcell_row_key(c, row, sizeof(row));
-		snprintf(key, sizeof(key), "%s|%s|%s|%s", row, c->kernel, c->host, c->release);
-		for (k = 0; k < r->ng; k++)
-			if (strcmp(r->g[k].key, key) == 0)
-				break;
-		if (k == r->ng) {
-			struct rgroup *g = realloc(r->g, (size_t)(r->ng + 1) * sizeof(*g));
-
-			if (!g)
-				return -ENOMEM;
-			r->g = g;
-			memset(&g[k], 0, sizeof(g[k]));
-			snprintf(g[k].key, sizeof(g[k].key), "%s", key);
-			snprintf(g[k].row, sizeof(g[k].row), "%s", row);
-			r->ng++;
-		}
-		const struct tcell **run = realloc(r->g[k].run, (size_t)(r->g[k].n + 1) * sizeof(*run));
-		if (!run)
-			return -ENOMEM;
-		r->g[k].run = run;
-		run[r->g[k].n++] = c;
-	}
 	return 0;
 }
 
@@ -152,8 +109,8 @@ static int runmax_figures(struct report *r, char *err, size_t errlen)
 {
 	int rc = 0, fig = 0;
 
-	for (int k = 0; rc == 0 && k < r->ng; k++) {
-		const struct rgroup *g = &r->g[k];
+	for (int k = 0; rc == 0 && k < r->m.ngroups; k++) {
+		const struct rows_group *g = &r->m.group[k];
 		const struct tcell **runs = malloc((size_t)g->n * sizeof(*runs));
 		struct runmax_file f = { runs, g->n < RUNMAX_RUNS ? g->n : RUNMAX_RUNS, 0 };
 		char name[64], path[PATH_MAX + 600], vars[PATH_MAX * 2 + 2048] = "",
@@ -376,12 +333,12 @@ static int by_group_max(const void *a, const void *b, void *arg)
 	const struct report *r = arg;
 	int64_t ma = 0, mb = 0;
 
-	for (int i = 0; i < r->g[*(const int *)a].n; i++)
-		if (r->g[*(const int *)a].run[i]->wakeup->max > ma)
-			ma = r->g[*(const int *)a].run[i]->wakeup->max;
-	for (int i = 0; i < r->g[*(const int *)b].n; i++)
-		if (r->g[*(const int *)b].run[i]->wakeup->max > mb)
-			mb = r->g[*(const int *)b].run[i]->wakeup->max;
+	for (int i = 0; i < r->m.group[*(const int *)a].n; i++)
+		if (r->m.group[*(const int *)a].run[i]->wakeup->max > ma)
+			ma = r->m.group[*(const int *)a].run[i]->wakeup->max;
+	for (int i = 0; i < r->m.group[*(const int *)b].n; i++)
+		if (r->m.group[*(const int *)b].run[i]->wakeup->max > mb)
+			mb = r->m.group[*(const int *)b].run[i]->wakeup->max;
 	return ma < mb ? 1 : ma > mb ? -1 : 0;
 }
 
@@ -395,8 +352,8 @@ static int write_group_hist(const struct report *r, int k, const char *path)
 	if (!h)
 		return -ENOMEM;
 	hist_init(h);
-	for (int i = 0; i < r->g[k].n; i++)
-		hist_merge(h, r->g[k].run[i]->wakeup);
+	for (int i = 0; i < r->m.group[k].n; i++)
+		hist_merge(h, r->m.group[k].run[i]->wakeup);
 	rc = afile_open(&af, path);
 	if (rc == 0) {
 		struct csvw w = { .fp = af.fp };
@@ -416,11 +373,11 @@ static int write_tail_list(const struct report *r, const char *file, char *capti
 
 	for (int i = 0; i < r->t.n; i++)
 		measured += r->t.cell[i].measured;
-	int by_row = measured > TAIL_CELLS, max = by_row ? r->ng : measured;
+	int by_row = measured > TAIL_CELLS, max = by_row ? r->m.ngroups : measured;
 	const char **paths = calloc((size_t)max + 1, sizeof(*paths));
 	const char **names = calloc((size_t)max + 1, sizeof(*names));
 	char **owned = calloc(2 * (size_t)max + 2, sizeof(*owned));
-	int *order = calloc((size_t)r->ng + 1, sizeof(*order));
+	int *order = calloc((size_t)r->m.ngroups + 1, sizeof(*order));
 
 	if (!paths || !names || !owned || !order)
 		goto out;
@@ -439,28 +396,28 @@ static int write_tail_list(const struct report *r, const char *file, char *capti
 		names[n++] = c->id;
 	}
 	if (by_row) {
-		for (int k = 0; k < r->ng; k++)
+		for (int k = 0; k < r->m.ngroups; k++)
 			order[k] = k;
-		qsort_r(order, (size_t)r->ng, sizeof(*order), by_group_max, (void *)r);
-		int shown = r->ng < TAIL_ROWS ? r->ng : TAIL_ROWS;
+		qsort_r(order, (size_t)r->m.ngroups, sizeof(*order), by_group_max, (void *)r);
+		int shown = r->m.ngroups < TAIL_ROWS ? r->m.ngroups : TAIL_ROWS;
 
-		if (shown < r->ng)
+		if (shown < r->m.ngroups)
 			snprintf(caption, caplen, "Fraction of wake-ups later than x (1 − CDF): %d cells, "
 				 "so a curve per row and kernel variant with its repeats merged — the %d "
 				 "rows with the largest maxima, of %d (the data: fig/tail-K.csv).",
-				 measured, shown, r->ng);
+				 measured, shown, r->m.ngroups);
 		else
 			snprintf(caption, caplen, "Fraction of wake-ups later than x (1 − CDF): %d cells, "
 				 "so a curve per row and kernel variant with its repeats merged, all %d "
 				 "(the data: fig/tail-K.csv).", measured, shown);
 		for (int j = 0; j < shown; j++) {
-			const struct tcell *c = r->g[order[j]].run[0];
+			const struct tcell *c = r->m.group[order[j]].run[0];
 
 			if (asprintf(&owned[2 * n], "%s/fig/tail-%d.csv", r->out, j) < 0 ||
 			    asprintf(&owned[2 * n + 1], "%s %s/%s t%s a%s %.0fus p%lld s%lld (%d runs)",
 				     c->kernel, c->load, c->workload, c->threads, c->affinity,
 				     US(c->interval), (long long)c->priority, (long long)c->size,
-				     r->g[order[j]].n) < 0)
+				     r->m.group[order[j]].n) < 0)
 				goto out;
 			rc = write_group_hist(r, order[j], owned[2 * n]);
 			if (rc)
@@ -817,99 +774,61 @@ static void html_cells(FILE *fp, const struct report *r)
  */
 static void html_overview(FILE *fp, const struct report *r)
 {
-	int *col = calloc((size_t)r->ng + 1, sizeof(*col)), *row = calloc((size_t)r->ng + 1, sizeof(*row));
-	int *colrep = calloc((size_t)r->ng + 1, sizeof(*colrep)), *rowrep = calloc((size_t)r->ng + 1, sizeof(*rowrep));
-	int ncol = 0, nrow = 0, *at = NULL;
+	const struct rows *m = &r->m;
 	double lo = INFINITY, hi = 0;
 
-	if (!col || !row || !colrep || !rowrep || !r->ng)
-		goto out;
-	/* a group's column: its kernel and machine; its row: the axes */
-	for (int k = 0; k < r->ng; k++) {
-		const struct tcell *c = r->g[k].run[0];
-		int j;
+	if (!m->ngroups)
+		return;
+	for (int k = 0; k < m->ngroups; k++)
+		for (int i = 0; i < m->group[k].n; i++) {
+			double v = (double)m->group[k].run[i]->wakeup->max;
 
-		for (j = 0; j < ncol; j++) {
-			const struct tcell *o = r->g[colrep[j]].run[0];
-
-			if (tcell_same_side(o, c))
-				break;
+			if (v > 0 && v < lo)
+				lo = v;
+			if (v > hi)
+				hi = v;
 		}
-		if (j == ncol)
-			colrep[ncol++] = k;
-		col[k] = j;
-		for (j = 0; j < nrow && strcmp(r->g[rowrep[j]].row, r->g[k].row); j++)
-			;
-		if (j == nrow)
-			rowrep[nrow++] = k;
-		row[k] = j;
-		for (int i = 0; i < r->g[k].n; i++) {
-			double m = (double)r->g[k].run[i]->wakeup->max;
-
-			if (m > 0 && m < lo)
-				lo = m;
-			if (m > hi)
-				hi = m;
-		}
-	}
-	/* the group at each row and column, -1 where none ran */
-	at = malloc((size_t)nrow * (size_t)ncol * sizeof(*at));
-	if (!at)
-		goto out;
-	for (int i = 0; i < nrow * ncol; i++)
-		at[i] = -1;
-	for (int k = 0; k < r->ng; k++)
-		at[row[k] * ncol + col[k]] = k;
 	fputs("<h2>Overview</h2>\n<p>Each row of the matrix against each kernel variant and "
 	      "host: the median of the runs' wake-up maxima / of their p99.99 in µs, and n "
 	      "(runs). Colour: the maximum on a log scale from the page's lowest (green) to its "
 	      "highest (red). An entry links to the page of its run at the median.</p>\n"
 	      "<table>\n<tr><th class=\"l\">load, workload, threads, affinity, interval, priority, size</th>", fp);
-	for (int j = 0; j < ncol; j++) {
-		const struct tcell *c = r->g[colrep[j]].run[0];
+	for (int j = 0; j < m->nsides; j++) {
+		const struct tcell *c = m->side[j].first;
 
 		fputs("<th>", fp);
 		html_printf(fp, "%s@%s:%s", c->kernel, c->host, c->release);
 		fputs("</th>", fp);
 	}
 	fputs("</tr>\n", fp);
-	for (int i = 0; i < nrow; i++) {
-		const struct tcell *c = r->g[rowrep[i]].run[0];
+	for (int i = 0; i < m->nrows; i++) {
+		const struct tcell *c = m->row[i].any;
 
 		fputs("<tr><td class=\"l\">", fp);
 		html_printf(fp, "%s, %s, %s, %s, %.0f µs, %lld, %lld", c->load, c->workload,
 			    c->threads, c->affinity, US(c->interval), (long long)c->priority,
 			    (long long)c->size);
 		fputs("</td>", fp);
-		for (int j = 0; j < ncol; j++) {
-			int k = at[i * ncol + j];
+		for (int j = 0; j < m->nsides; j++) {
+			const struct rows_group *g = rows_group(m, i, j);
 
-			if (k < 0) {
+			if (!g) {
 				fputs("<td></td>", fp);
 				continue;
 			}
-			struct side_runs sr = { r->g[k].run, r->g[k].n, METRIC_WAKEUP };
-			struct side_summary sum;
-
-			verdict_summary(&sr, &sum);
-			double f = hi > lo && sum.max_med > 0 ?
-				(log(sum.max_med) - log(lo)) / (log(hi) - log(lo)) : 0;
+			const struct side_summary *sum = &g->sum;
+			double f = hi > lo && sum->max_med > 0 ?
+				(log(sum->max_med) - log(lo)) / (log(hi) - log(lo)) : 0;
 			int hue = (int)(120 * (1 - (f < 0 ? 0 : f > 1 ? 1 : f)));
 
 			fprintf(fp, "<td style=\"background:hsl(%d,70%%,85%%)\"><a href=\"cells/", hue);
-			html_text(fp, r->g[k].run[sum.typical]->id);
+			html_text(fp, g->run[sum->typical]->id);
 			fprintf(fp, ".html\">%.1f / %.1f</a> <small>n=%d</small></td>",
-				US(sum.max_med), US(sum.p9999_med), sum.n);
+				US(sum->max_med), US(sum->p9999_med), sum->n);
 		}
 		fputs("</tr>\n", fp);
 	}
 	fputs("</table>\n", fp);
-out:
-	free(at);
-	free(col);
-	free(row);
-	free(colrep);
-	free(rowrep);
 }
 
 /* The repeats of a row together: n, the median max with its range, medians of p99.99, p99. */
@@ -917,8 +836,8 @@ static void html_groups(FILE *fp, const struct report *r)
 {
 	int any = 0;
 
-	for (int k = 0; k < r->ng; k++)
-		any |= r->g[k].n > 1;
+	for (int k = 0; k < r->m.ngroups; k++)
+		any |= r->m.group[k].n > 1;
 	if (!any)
 		return;
 	fputs("<h2>Rows: the repeats together</h2>\n<p>Wake-up latency in µs, threads merged. "
@@ -927,14 +846,12 @@ static void html_groups(FILE *fp, const struct report *r)
 	      "puts an interval on the difference between kernels.</p>\n<table>\n<tr>"
 	      "<th class=\"l\">kernel</th><th class=\"l\">row (load, workload, threads, affinity, interval, priority, size)</th>"
 	      "<th>n</th><th>max (median [range])</th><th>p99.99</th><th>p99</th></tr>\n", fp);
-	for (int k = 0; k < r->ng; k++) {
-		const struct rgroup *g = &r->g[k];
+	for (int k = 0; k < r->m.ngroups; k++) {
+		const struct rows_group *g = &r->m.group[k];
 		const struct tcell *c = g->run[0];
-		struct side_runs sr = { g->run, g->n, METRIC_WAKEUP };
-		struct side_summary sum;
+		const struct side_summary sum = g->sum;
 		char title[512];
 
-		verdict_summary(&sr, &sum);
 		fputs("<tr><td class=\"l\">", fp);
 		html_text(fp, c->kernel);
 		fputs("</td><td class=\"l\">", fp);
@@ -1481,7 +1398,7 @@ int report_run(const char *dir, int pdf, int jobs, int quiet)
 		tree_free(&r.t);
 		return EXIT_RUNTIME;
 	}
-	rc = make_groups(&r);
+	rc = rows_build(&r.m, &r.t, 1);
 	if (rc)
 		snprintf(err, sizeof(err), "out of memory");
 	if (rc == 0)
@@ -1512,9 +1429,7 @@ int report_run(const char *dir, int pdf, int jobs, int quiet)
 		log_error("%s", err);
 	plotter_free(&r.plot);
 	free(r.fig);
-	for (int k = 0; k < r.ng; k++)
-		free(r.g[k].run);
-	free(r.g);
+	rows_free(&r.m);
 	int damaged = r.t.nbad + r.plot.failed;
 	tree_free(&r.t);
 	return rc || damaged ? EXIT_RUNTIME : EXIT_PASS;
