@@ -25,7 +25,7 @@ CFLAGS += -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -Wall -Wextra -Wformat=2
 	  -Wmissing-prototypes -Wshadow -pthread -MMD -MP
 HARNESS_DIRS := $(patsubst %/,%,$(wildcard harness/*/))
 CPPFLAGS += -Icommon -Iharness $(HARNESS_DIRS:%=-I%) -Iworkloads -Iloadgen \
-	    -Itests/fuzz
+	    -Itests/fuzz -I$(BUILD)/gen
 
 # Another architecture: Debian's cross compiler, and the libraries
 # unpacked into a sysroot of latlab's own (tools/cross-sysroot.sh)
@@ -99,6 +99,14 @@ all: $(LATLAB) $(LATLOAD)
 $(BUILD)/obj/%.o: %.c | $(SYSROOT_READY)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+# report_index.c's script, harness/report/table.js, as a C string (its
+# leading // comment lines left out of the page)
+$(BUILD)/gen/table_js.h: harness/report/table.js
+	@mkdir -p $(dir $@)
+	sed -e '/^\/\//d' -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $< >$@
+
+$(BUILD)/obj/harness/report/report_index.o: $(BUILD)/gen/table_js.h
 
 $(BUILD)/liblatlab.a: $(LIB_OBJ)
 	@rm -f $@

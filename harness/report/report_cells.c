@@ -1,0 +1,310 @@
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "atomic.h"
+#include "cellread.h"
+#include "html.h"
+#include "log.h"
+#include "report_parts.h"
+
+void report_td_us(FILE *fp, int64_t ns)
+{
+	fprintf(fp, "<td>%.1f</td>", US(ns));
+}
+
+/* A histogram's min, p50, p99, p99.99 and max, a cell each (µs): the tables' columns. */
+void report_td_spread(FILE *fp, const struct hist *h)
+{
+	report_td_us(fp, h->min);
+	report_td_us(fp, hist_percentile(h, 50));
+	report_td_us(fp, hist_percentile(h, 99));
+	report_td_us(fp, hist_percentile(h, 99.99));
+	report_td_us(fp, h->max);
+}
+
+/* Links to a cell's files; `up` leads from the page to the tree. */
+void report_cell_files(FILE *fp, const struct tcell *c, const char *up)
+{
+	static const char *const files[] = { "summary.csv", "hist.csv", "series.csv",
+					     "load.csv", "cell.ini", "log.txt" };
+
+	if (strcmp(c->status, "pending") != 0)
+		for (size_t k = 0; k < sizeof(files) / sizeof(files[0]); k++) {
+			fputs("<a href=\"", fp);
+			html_printf(fp, "%s%s/%s/%s/%s", up, c->host, c->release, c->id, files[k]);
+			fputs("\">", fp);
+			html_text(fp, files[k]);
+			fputs("</a> ", fp);
+		}
+	if (c->traced) {
+		fputs("<a href=\"", fp);
+		html_printf(fp, "%s%s/%s/%s/spikes.csv", up, c->host, c->release, c->id);
+		fputs("\">spikes.csv</a> ", fp);
+	}
+	if (c->interference[0]) {
+		fputs("<a href=\"", fp);
+		html_printf(fp, "%s%s/%s/%s/interference.csv", up, c->host, c->release, c->id);
+		fputs("\">interference.csv</a> ", fp);
+	}
+}
+
+/* Per cell with captures: each capture's parts and its culprit. */
+/* One cell's spike captures as a table; `up` leads from the page to the tree. */
+void report_cell_spikes(FILE *fp, const struct tcell *c, const char *up)
+{
+	fputs("<table>\n<tr><th>capture</th><th>thread</th><th>at ms</th>"
+	      "<th>latency</th>", fp);
+	for (int p = 0; p < SPIKE_PARTS; p++)
+		fprintf(fp, "<th>%s</th>", spike_part_name(p));
+	fputs("<th class=\"l\">culprit</th><th class=\"l\">trace</th></tr>\n", fp);
+	for (int k = 0; k < c->nspikes; k++) {
+		const struct tspike *s = &c->spikes[k];
+
+		fprintf(fp, "<tr><td>%lld</td><td>%lld</td><td>%.1f</td>",
+			(long long)s->capture, (long long)s->thread,
+			(double)s->t_ns / 1e6);
+		report_td_us(fp, s->latency_ns);
+		for (int p = 0; p < SPIKE_PARTS; p++) {
+			if (s->complete)
+				report_td_us(fp, s->part_ns[p]);
+			else
+				fputs("<td></td>", fp);
+		}
+		fputs("<td class=\"l\">", fp);
+		html_text(fp, s->kind);
+		if (s->culprit[0]) {
+			fputs(": ", fp);
+			html_text(fp, s->culprit);
+			html_printf(fp, " (%.0f %%)", s->latency_ns ?
+				    100.0 * (double)s->culprit_ns / (double)s->latency_ns : 0.0);
+		}
+		fputs("</td><td class=\"l\"><a href=\"", fp);
+		html_printf(fp, "%s%s/%s/%s/trace-%lld.txt", up, c->host, c->release, c->id,
+			    (long long)s->capture);
+		fprintf(fp, "\">trace-%lld.txt</a></td></tr>\n", (long long)s->capture);
+	}
+	fputs("</table>\n", fp);
+}
+
+/* The figures of one page: the index's (cell -1) or a cell's; `up` prefixes their links. */
+void report_figures_html(FILE *fp, const struct report *r, int pdf, int cell,
+			 const char *up)
+{
+	int shown = 0;
+
+	fputs("<h2>Figures</h2>\n", fp);
+	if (pdf && cell < 0)
+		fputs("<p>Every figure of the report, these and each cell's, in one file: "
+		      "<a href=\"report.pdf\">report.pdf</a>.</p>\n", fp);
+	for (int i = 0; i < r->nfig; i++) {
+		const struct figure *f = &r->fig[i];
+
+		if (f->cell != cell)
+			continue;
+		fputs("<figure><img src=\"", fp);
+		html_printf(fp, "%s%s.svg", up, f->base);
+		fputs("\" alt=\"", fp);
+		html_text(fp, f->caption);
+		fputs("\"><figcaption>", fp);
+		html_text(fp, f->caption);
+		fputs(" <a href=\"", fp);
+		html_printf(fp, "%s%s.png", up, f->base);
+		fputs("\">PNG</a>", fp);
+		if (pdf) {
+			fputs(" <a href=\"", fp);
+			html_printf(fp, "%s%s.pdf", up, f->base);
+			fputs("\">PDF</a>", fp);
+		}
+		fputs("</figcaption></figure>\n", fp);
+		shown++;
+	}
+	if (!shown)
+		fputs(cell < 0 ? "<p>No cell has measured samples yet: nothing to draw.</p>\n" :
+		      "<p>Nothing measured: nothing to draw.</p>\n", fp);
+}
+
+struct cell_page {
+	const struct report *r;
+	int i;			/* the cell */
+	int pdf;
+};
+
+#define LOG_SHOWN (64 * 1024)	/* of a cell's log.txt, inline; the file is linked */
+
+/* The cell's log.txt, escaped, in a <pre>: its first LOG_SHOWN bytes. */
+static void html_cell_log(FILE *fp, const struct tcell *c)
+{
+	char err[PATH_MAX + 700], *buf = malloc(LOG_SHOWN + 1);
+	FILE *in;
+	size_t n;
+
+	/* any size: only its first LOG_SHOWN bytes are read */
+	if (!buf || !(in = cell_file_open(c->dir, CELLF_LOG, LLONG_MAX, err, sizeof(err)))) {
+		if (buf && errno != ENOENT)
+			log_warn("%s", err);
+		free(buf);
+		return;
+	}
+	n = fread(buf, 1, LOG_SHOWN, in);
+	buf[n] = '\0';
+	int more = fgetc(in) != EOF;
+
+	fclose(in);
+	fputs("<h2>log.txt</h2>\n<pre>", fp);
+	html_text(fp, buf);
+	if (more)
+		fputs("\n… (the rest is in the file, linked above)", fp);
+	fputs("</pre>\n", fp);
+	free(buf);
+}
+
+/* report/cells/ID.html: one cell, its numbers, figures, files and log. */
+static void fill_cell_page(FILE *fp, void *arg)
+{
+	const struct cell_page *pg = arg;
+	const struct tcell *c = &pg->r->t.cell[pg->i];
+	char title[256];
+
+	snprintf(title, sizeof(title), "latlab cell %s", c->id);
+	html_head(fp, title);
+	fputs("<p><a href=\"../index.html\">the campaign's report</a></p>\n<h1>", fp);
+	html_text(fp, c->id);
+	fputs("</h1>\n", fp);
+	int kinds = tcell_emulated(c);
+
+	if (kinds)
+		html_emulated_banner(fp, kinds);
+	fprintf(fp, "<table>\n<tr class=\"%s\"><th class=\"l\">status</th><td class=\"l st\">",
+		html_status_class(c->status));
+	html_text(fp, c->status);
+	if (c->reason[0]) {
+		fputs(": ", fp);
+		html_text(fp, c->reason);
+	}
+	fputs("</td></tr>\n", fp);
+	const char *const axes[][2] = {
+		{ "kernel", c->kernel }, { "host", c->host }, { "release", c->release },
+		{ "load", c->load }, { "workload", c->workload }, { "threads", c->threads },
+		{ "affinity", c->affinity }, { "policy", c->policy },
+		{ "dma_latency µs", c->dma_latency }, { "why (worst capture)", c->why },
+		{ "interference", c->interference },
+	};
+	for (size_t k = 0; k < sizeof(axes) / sizeof(axes[0]); k++) {
+		fputs("<tr><th class=\"l\">", fp);
+		html_text(fp, axes[k][0]);
+		fputs("</th><td class=\"l\">", fp);
+		html_text(fp, axes[k][1]);
+		fputs("</td></tr>\n", fp);
+	}
+	fprintf(fp, "<tr><th class=\"l\">interval µs, priority, size, repeat</th>"
+		"<td class=\"l\">%.0f, %lld, %lld, %lld</td></tr>\n</table>\n",
+		US(c->interval), (long long)c->priority, (long long)c->size,
+		(long long)c->repeat);
+	if (c->measured) {
+		fputs("<h2>Latency (µs, threads merged)</h2>\n<table>\n<tr><th class=\"l\">metric</th>"
+		      "<th>samples</th><th>min</th><th>p50</th><th>p99</th><th>p99.99</th><th>max</th></tr>\n", fp);
+		for (int m = 0; m < METRIC_COUNT; m++) {
+			const struct hist *h = c->metric[m];
+
+			if (!h)
+				continue;
+			fprintf(fp, "<tr><td class=\"l\">%s</td><td>%llu</td>", metric_name(m),
+				(unsigned long long)h->count);
+			report_td_spread(fp, h);
+			fputs("</tr>\n", fp);
+		}
+		fprintf(fp, "</table>\n<p>%llu overruns, %llu errors", (unsigned long long)c->overruns,
+			(unsigned long long)c->errors);
+		if (c->nsec)
+			fprintf(fp, "; the wake-up's maximum came in second %d of %d", c->max_at_s,
+				c->nsec);
+		fputs(".</p>\n", fp);
+	}
+	if (c->nspikes) {
+		fputs("<h2>Spike captures</h2>\n", fp);
+		report_cell_spikes(fp, c, "../../");
+	}
+	report_figures_html(fp, pg->r, pg->pdf, pg->i, "../");
+	fputs("<h2>Files</h2>\n<p>", fp);
+	report_cell_files(fp, c, "../../");
+	fputs("</p>\n", fp);
+	html_cell_log(fp, c);
+	html_foot(fp);
+}
+
+/*
+ * --pdf: every figure's PDF, the index's then each cell's in page order,
+ * as one report/report.pdf (poppler's pdfunite) for a paper's appendix.
+ * 0, or -errno / -EIO with err.
+ */
+int report_pdf(const struct report *r, char *err, size_t errlen)
+{
+	char **argv = calloc((size_t)r->nfig + 3, sizeof(*argv)), out[PATH_MAX + 32];
+	int n = 0, rc = -ENOMEM, status;
+
+	if (!argv)
+		goto out;
+	argv[n++] = "pdfunite";
+	for (int cell = -1; cell < r->t.n; cell++)
+		for (int i = 0; i < r->nfig; i++)
+			if (r->fig[i].cell == cell &&
+			    asprintf(&argv[n++], "%s/%s.pdf", r->out, r->fig[i].base) < 0) {
+				argv[--n] = NULL;
+				goto out;
+			}
+	snprintf(out, sizeof(out), "%s/report.pdf", r->out);
+	argv[n] = out;
+	if (n == 1) {	/* nothing drawn */
+		rc = 0;
+		goto out;
+	}
+	pid_t pid = fork();
+
+	if (pid < 0) {
+		rc = -errno;
+		goto out;
+	}
+	if (pid == 0) {
+		execvp("pdfunite", argv);
+		fprintf(stderr, "latlab: error: cannot run pdfunite: %s (install poppler-utils)\n",
+			strerror(errno));
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	rc = WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -EIO;
+	if (rc)
+		snprintf(err, errlen, "%s: pdfunite failed (exit %d)", out,
+			 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+out:
+	for (int i = 1; argv && argv[i] && argv[i] != out; i++)
+		free(argv[i]);
+	free(argv);
+	if (rc == -ENOMEM)
+		snprintf(err, errlen, "out of memory");
+	return rc;
+}
+
+/* Every cell's page in report/cells/. 0, or -errno with err. */
+int report_cell_pages(struct report *r, int pdf, char *err, size_t errlen)
+{
+	char dir[PATH_MAX + 32], name[sizeof(r->t.cell[0].id) + 8];
+	int rc;
+
+	snprintf(dir, sizeof(dir), "%s/cells", r->out);
+	rc = mkdir_p(dir);
+	for (int i = 0; rc == 0 && i < r->t.n; i++) {
+		struct cell_page pg = { r, i, pdf };
+
+		snprintf(name, sizeof(name), "%s.html", r->t.cell[i].id);
+		rc = afile_write_derived(dir, name, fill_cell_page, &pg);
+	}
+	if (rc)
+		snprintf(err, errlen, "%s: %s", dir, strerror(-rc));
+	return rc;
+}

@@ -1,0 +1,95 @@
+/*
+ * latlab report's parts, private to them: the run and the choice of
+ * figures (report.c), the data files gnuplot draws from (report_data.c),
+ * the index page (report_index.c), each cell's page and the PDF
+ * (report_cells.c). The rows, sides and groups are rows.h's.
+ */
+#ifndef LATLAB_REPORT_PARTS_H
+#define LATLAB_REPORT_PARTS_H
+
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "plot.h"
+#include "rows.h"
+#include "tree.h"
+
+#define US(ns) ((double)(ns) / 1000.0)
+
+/* The figures made, for the page. */
+struct figure {
+	char base[200];		/* fig/NAME (no extension): a whole cell id fits */
+	char caption[512];
+	int cell;		/* the cell whose page shows it; -1: the index */
+};
+
+struct report {
+	struct tree t;
+	struct rows m;		/* its rows, sides (kernel variants and hosts) and groups */
+	struct plotter plot;
+	char out[PATH_MAX + 16];	/* DIR/report */
+	struct figure *fig;
+	int nfig;
+	char kernels[1024];	/* distinct kernel variants, blank-separated */
+};
+
+struct page {
+	struct report *r;
+	int pdf;
+};
+
+struct runmax_file {
+	const struct tcell **run;	/* the runs drawn */
+	int n;
+	int nsec;
+};
+
+/* report_data.c */
+/* report/cells-summary.csv: one row per measured cell, grouped by load. */
+int report_cells_summary(struct report *r, const char *path);
+
+/*
+ * report/sweep.csv when a workload ran at several sizes; its workloads
+ * (blank-separated) go to `names`. 1 if written, 0 if no sweep, -errno.
+ */
+int report_sweep(struct report *r, const char *path, char *names,
+		       size_t len);
+
+int report_tail_list(const struct report *r, const char *file, char *caption,
+			   size_t caplen);
+
+/* DIR/NAME: the running maximum of run[0..n), second by second (runmax.gp's CSV). */
+int report_runmax_file(const char *dir, const char *name, const struct tcell **run,
+		       int n, int nsec);
+
+/* report_index.c */
+void report_fill_index(FILE *fp, void *arg);
+
+/* report_cells.c: the pages' shared parts, each cell's page, the PDF */
+void report_td_us(FILE *fp, int64_t ns);
+
+/* A histogram's min, p50, p99, p99.99 and max, a cell each (µs): the tables' columns. */
+void report_td_spread(FILE *fp, const struct hist *h);
+
+/* Links to a cell's files; `up` leads from the page to the tree. */
+void report_cell_files(FILE *fp, const struct tcell *c, const char *up);
+
+/* Per cell with captures: each capture's parts and its culprit. */
+void report_cell_spikes(FILE *fp, const struct tcell *c, const char *up);
+
+/* The figures of one page: the index's (cell -1) or a cell's; `up` prefixes their links. */
+void report_figures_html(FILE *fp, const struct report *r, int pdf, int cell,
+			 const char *up);
+
+/* Every cell's page in report/cells/. 0, or -errno with err. */
+int report_cell_pages(struct report *r, int pdf, char *err, size_t errlen);
+
+/*
+ * --pdf: every figure's PDF, the index's then each cell's in page order,
+ * as one report/report.pdf (poppler's pdfunite) for a paper's appendix.
+ * 0, or -errno / -EIO with err.
+ */
+int report_pdf(const struct report *r, char *err, size_t errlen);
+
+#endif
