@@ -66,7 +66,10 @@ const char *cell_file_name(enum cell_file f)
 	static const char *const names[] = {
 		[CELLF_INI] = "cell.ini", [CELLF_SYSINFO] = "sysinfo.ini",
 		[CELLF_LOG] = "log.txt", [CELLF_SAMPLES] = "samples.bin",
-		[CELLF_HIST] = "hist.csv",
+		[CELLF_HIST] = "hist.csv", [CELLF_SUMMARY] = "summary.csv",
+		[CELLF_SERIES] = "series.csv", [CELLF_TIMELINE] = "timeline.csv",
+		[CELLF_LOAD] = "load.csv", [CELLF_SPIKES] = "spikes.csv",
+		[CELLF_INTERFERENCE] = "interference.csv",
 	};
 
 	return names[f];

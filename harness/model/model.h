@@ -94,13 +94,14 @@ const char *spike_part_column(int part);	/* "timer_ns" ... "return_ns", or "?" *
 int cell_path(char *buf, size_t len, const char *tree, const char *host,
 	      const char *release, const char *id);
 
-/*
- * A cell's files that are opened one at a time, by name (the CSV files
- * are read whole by results/tree.c): what their names are, in one place.
- */
-enum cell_file { CELLF_INI, CELLF_SYSINFO, CELLF_LOG, CELLF_SAMPLES, CELLF_HIST };
+/* A cell's files (docs/formats.md): what their names are, in one place. */
+enum cell_file {
+	CELLF_INI, CELLF_SYSINFO, CELLF_LOG, CELLF_SAMPLES, CELLF_HIST,
+	CELLF_SUMMARY, CELLF_SERIES, CELLF_TIMELINE, CELLF_LOAD, CELLF_SPIKES,
+	CELLF_INTERFERENCE,
+};
 
-/* "cell.ini", "sysinfo.ini", "log.txt", "samples.bin", "hist.csv" */
+/* "cell.ini", "sysinfo.ini", "log.txt", "samples.bin", "hist.csv", ... */
 const char *cell_file_name(enum cell_file f);
 
 /* DIR/NAME of a cell's file f. 0, or -ENAMETOOLONG when it does not fit buf. */

@@ -121,7 +121,7 @@ static int campaign_figure(struct report *r, const struct tcell *first,
  * titled with the cell and `what`, captioned "ID: caption".
  */
 static int cell_figure(struct report *r, const struct tcell *c, const char *script,
-		       const char *csv, const char *var, const char *value, const char *kind,
+		       enum cell_file csv, const char *var, const char *value, const char *kind,
 		       const char *what, const char *caption, char *err, size_t errlen)
 {
 	char vars[4 * PATH_MAX], path[PATH_MAX + 600], title[1024], rel[sizeof(c->id) + 32],
@@ -129,7 +129,7 @@ static int cell_figure(struct report *r, const struct tcell *c, const char *scri
 	int rc;
 
 	vars[0] = '\0';
-	snprintf(path, sizeof(path), "%s/%s", c->dir, csv);
+	cell_file_path(path, sizeof(path), c->dir, csv);
 	plot_var(vars, sizeof(vars), "in", path);
 	if (var)
 		plot_var(vars, sizeof(vars), var, value);
@@ -213,29 +213,29 @@ static int figures(struct report *r, char *err, size_t errlen)
 		for (int k = 0; k < c->nspikes; k++)
 			complete += c->spikes[k].complete;
 		if (complete > 0)
-			rc = cell_figure(r, c, "spikes.gp", "spikes.csv", NULL, NULL, "spikes",
+			rc = cell_figure(r, c, "spikes.gp", CELLF_SPIKES, NULL, NULL, "spikes",
 					 "spike captures",
 					 "each spike capture's latency, by part (docs/spikes.md)",
 					 err, errlen);
 		if (rc == 0 && c->metric[METRIC_NOISE_MAX])
-			rc = cell_figure(r, c, "hist.gp", "hist.csv", "metric", "noise_max", "noise",
+			rc = cell_figure(r, c, "hist.gp", CELLF_HIST, "metric", "noise_max", "noise",
 					 "noise_max histogram",
 					 "noise_max histogram (the longest gap of each busy window), per thread",
 					 err, errlen);
 		if (rc == 0)
-			rc = cell_figure(r, c, "hist.gp", "hist.csv", NULL, NULL, "hist",
+			rc = cell_figure(r, c, "hist.gp", CELLF_HIST, NULL, NULL, "hist",
 					 "wakeup latency histogram",
 					 "wake-up latency histogram, 1 µs bins, per thread",
 					 err, errlen);
 		if (rc == 0 && c->nsec > 0)	/* series.csv is optional */
-			rc = cell_figure(r, c, "series.gp", "series.csv", NULL, NULL, "series",
+			rc = cell_figure(r, c, "series.gp", CELLF_SERIES, NULL, NULL, "series",
 					 "per-second maximum",
 					 "each thread's maximum per second", err, errlen);
 		char window[24];
 
 		snprintf(window, sizeof(window), "%lld", (long long)c->timeline_window);
 		if (rc == 0 && c->timeline_windows >= 3)
-			rc = cell_figure(r, c, "timeline.gp", "timeline.csv", "window", window, "timeline",
+			rc = cell_figure(r, c, "timeline.gp", CELLF_TIMELINE, "window", window, "timeline",
 					 "wake-up latency over time",
 					 "wake-up latency over time: samples per window and latency bin, threads merged (timeline.csv)",
 					 err, errlen);

@@ -356,17 +356,17 @@ int cell_write(const struct config *cfg, const struct cell *c,
 {
 	struct cell_out f = { cfg, c, env, si, res };
 	static const struct {
-		const char *name;
+		enum cell_file file;
 		void (*fill)(FILE *, void *);
 	} files[] = {
-		{ "sysinfo.ini", fill_sysinfo }, { "hist.csv", fill_hist },
-		{ "summary.csv", fill_summary }, { "series.csv", fill_series },
-		{ "timeline.csv", fill_timeline },
-		{ "load.csv", fill_load }, { "spikes.csv", fill_spikes },
-		{ "interference.csv", fill_interference },
-		{ "log.txt", fill_log },
+		{ CELLF_SYSINFO, fill_sysinfo }, { CELLF_HIST, fill_hist },
+		{ CELLF_SUMMARY, fill_summary }, { CELLF_SERIES, fill_series },
+		{ CELLF_TIMELINE, fill_timeline },
+		{ CELLF_LOAD, fill_load }, { CELLF_SPIKES, fill_spikes },
+		{ CELLF_INTERFERENCE, fill_interference },
+		{ CELLF_LOG, fill_log },
 		/* last: a cell.ini with a status means the rest is there */
-		{ "cell.ini", fill_cell_ini },
+		{ CELLF_INI, fill_cell_ini },
 	};
 	int rc = mkdir_p(dir);
 
@@ -378,9 +378,11 @@ int cell_write(const struct config *cfg, const struct cell *c,
 		    (!res->nintf && files[i].fill == fill_interference) ||
 		    (!res->timeline_ns && files[i].fill == fill_timeline))
 			continue;
-		rc = afile_write(dir, files[i].name, files[i].fill, &f);
+		const char *name = cell_file_name(files[i].file);
+
+		rc = afile_write(dir, name, files[i].fill, &f);
 		if (rc)		/* the file that failed, by name (ENOSPC) */
-			log_error("writing %s/%s: %s", dir, files[i].name, strerror(-rc));
+			log_error("writing %s/%s: %s", dir, name, strerror(-rc));
 	}
 	return rc;
 }
@@ -393,5 +395,5 @@ static void fill_text(FILE *fp, void *arg)
 int cell_write_sysinfo_text(const char *dir, const char *text)
 {
 	/* the cast: afile_write's fill takes void *; fill_text only reads */
-	return afile_write(dir, "sysinfo.ini", fill_text, (void *)text);
+	return afile_write(dir, cell_file_name(CELLF_SYSINFO), fill_text, (void *)text);
 }

@@ -288,7 +288,7 @@ static int load_rate(const char *dir, double *sum, char *err, size_t len)
 	int rc;
 
 	*sum = 0;
-	rc = optional_csv(dir, "load.csv", &t, err, len);
+	rc = optional_csv(dir, cell_file_name(CELLF_LOAD), &t, err, len);
 	if (rc == 1)
 		return 0;
 	for (int r = 1; rc == 0 && r < t.nrows; r++) {
@@ -311,7 +311,7 @@ static int read_series(struct tcell *c, char *err, size_t len)
 	int64_t last = -1, best = -1;
 	int rc;
 
-	rc = optional_csv(c->dir, "series.csv", &t, err, len);
+	rc = optional_csv(c->dir, cell_file_name(CELLF_SERIES), &t, err, len);
 	if (rc)
 		return rc == 1 ? 0 : rc;
 	rc = has_columns(&t, "t_s,thread,metric,max_ns", err, len);
@@ -367,7 +367,7 @@ static int read_timeline(struct tcell *c, char *err, size_t len)
 	int64_t last = -1;
 	int rc;
 
-	rc = optional_csv(c->dir, "timeline.csv", &t, err, len);
+	rc = optional_csv(c->dir, cell_file_name(CELLF_TIMELINE), &t, err, len);
 	if (rc)
 		return rc == 1 ? 0 : rc;
 	rc = has_columns(&t, TIMELINE_COLUMNS, err, len);
@@ -409,7 +409,7 @@ static int read_interference(struct tcell *c, char *err, size_t len)
 	struct csv_table t;
 	int rc;
 
-	rc = optional_csv(c->dir, "interference.csv", &t, err, len);
+	rc = optional_csv(c->dir, cell_file_name(CELLF_INTERFERENCE), &t, err, len);
 	if (rc)
 		return rc == 1 ? 0 : rc;
 	rc = has_columns(&t, INTERFERENCE_COLUMNS, err, len);
@@ -481,7 +481,7 @@ static int read_spikes(struct tcell *c, char *err, size_t len)
 	struct csv_table t;
 	int rc;
 
-	rc = optional_csv(c->dir, "spikes.csv", &t, err, len);
+	rc = optional_csv(c->dir, cell_file_name(CELLF_SPIKES), &t, err, len);
 	if (rc)
 		return rc == 1 ? 0 : rc;
 	rc = has_columns(&t, SPIKES_COLUMNS, err, len);
