@@ -160,3 +160,31 @@ void cp_guest_check_kernel(struct campaign *cp)
 	cp_write(cp);
 }
 
+/* The cells the host gave this guest, of the variant it is. */
+static int guest_runs_here(const struct campaign *cp, const struct cell *c)
+{
+	return c->kernel == cp->guest.v && cp->guest.want[c - cp->cells];
+}
+
+static void guest_cell_started(const struct campaign *cp, int i)
+{
+	guest_say(CHAN_START, "%s", cp->cells[i].id);
+}
+
+/* The end, whatever it was: the host learns the exit status. */
+static void guest_end(struct campaign *cp, int status)
+{
+	(void)cp;
+	guest_say(CHAN_DONE, "%d", status);
+}
+
+const struct cp_mode cp_guest_mode = {
+	.name = "guest",
+	.setup = cp_guest_setup,
+	.facts = cp_guest_sysinfo,
+	.opened = cp_guest_check_kernel,
+	.runs_here = guest_runs_here,
+	.cell_started = guest_cell_started,
+	.cell_ended = cp_guest_report,
+	.end = guest_end,
+};

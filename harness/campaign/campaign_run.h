@@ -1,13 +1,17 @@
 /*
  * The running campaign, shared by the files that run it (private to
- * campaign*.c; campaign.h is the public face):
+ * campaign*.c; campaign.h is the public face). campaign.c's loop is on
+ * top: it drives the phases and calls the mode; the rest is below it and
+ * never calls it back:
  *
- *   campaign.c        the loop over the cells, resume, the exit fold
- *   campaign_dir.c    the campaign directory: lock, resume, disk space
- *   campaign_console.c  progress lines, the end-of-run table, LAVA
+ *   campaign.c        the phases of a campaign, one loop for every mode
+ *   campaign_host.c   the host's mode: preflight, qemu variants, baseline, reboot
+ *   campaign_guest.c  the guest's mode: the latlab inside a guest, its channel
  *   campaign_qemu.c   a qemu kernel variant's cells, in its guests
  *   campaign_reboot.c --reboot into the next kernel variant
- *   campaign_guest.c  the latlab inside a guest: its side of the channel
+ *   campaign_cells.c  the services: one cell here, its rows, skip, give up, fold
+ *   campaign_dir.c    the campaign directory: lock, resume, disk space
+ *   campaign_console.c  progress lines, the end-of-run table, LAVA
  *   campaign_plan.c   latlab plan and latlab status
  */
 #ifndef LATLAB_CAMPAIGN_RUN_H
@@ -32,9 +36,51 @@
 /* What a guest's boot and power-off cost, for the plan's estimate. */
 #define VM_BOOT_NS (6 * NS_PER_S)
 
+struct campaign;
+
+/*
+ * How this latlab runs its campaign, as rtla's tool_ops: on the host (the
+ * running kernel's cells here, a qemu variant's in its guests, the rest
+ * after a reboot) or as the latlab inside a guest (the cells the host
+ * gave it). The phases are the same; a mode fills in what differs, NULL
+ * where it has nothing to add.
+ */
+struct cp_mode {
+	const char *name;
+	/* before the machine is looked at: the preflight, the hello. An exit status */
+	int (*setup)(struct campaign *cp);
+	/* the machine's facts are in cp->si: the mode's own added */
+	void (*facts)(struct campaign *cp);
+	/* does variant v trace here ([trace] mode = spikes)? NULL: every one */
+	int (*traces)(const struct campaign *cp, int v);
+	/* the directory is open, the cells not started: what the mode checks */
+	void (*opened)(struct campaign *cp);
+	/* does this latlab run cell c now? */
+	int (*runs_here)(const struct campaign *cp, const struct cell *c);
+	/*
+	 * Does the mode run variant v's cells elsewhere (a qemu variant's in
+	 * its guests)? 1 with *rc their exit status (EXIT_INTERRUPTED, or
+	 * -errno when results cannot be written), 0: they run here.
+	 */
+	int (*elsewhere)(struct campaign *cp, int v, int *rc);
+	/* cell i starts here, and has ended (its files in dir) */
+	void (*cell_started)(const struct campaign *cp, int i);
+	void (*cell_ended)(const struct campaign *cp, int i, const char *dir);
+	/* the cells done: the mode's judgement of them (the baseline, --reboot) */
+	void (*finish)(struct campaign *cp, int *status);
+	/* a pending cell that is not run here: is it still this latlab's? */
+	int (*left_here)(const struct campaign *cp, const struct cell *c);
+	int says_others;	/* say how many cells wait for other variants */
+	/* the very end, whatever the status */
+	void (*end)(struct campaign *cp, int status);
+};
+
+extern const struct cp_mode cp_host_mode, cp_guest_mode;
+
 struct campaign {
 	const struct config *cfg;
 	const struct run_opts *ro;
+	const struct cp_mode *mode;
 	struct cell *cells;
 	int ncells;
 	struct ledger lg;	/* every cell's status, rows and reason */
@@ -54,7 +100,16 @@ struct campaign {
 	} guest;		/* inside a guest (ro->guest) */
 };
 
-/* ---- campaign.c ---- */
+/* ---- campaign_cells.c: the services the modes and runners call ---- */
+
+/*
+ * Cell i on this machine: measured, judged, written, said, reported
+ * (nth of run_n here; lava: its maxima as LAVA test cases). 0 to go on
+ * (its status is in the ledger), or the exit status that stops the
+ * campaign: EXIT_INTERRUPTED, or EXIT_RUNTIME (results that cannot be
+ * written, no real-time privilege).
+ */
+int cp_run_here(struct campaign *cp, int i, int nth, int run_n, int lava);
 
 /* The cells.csv rows of a cell run on this machine (malloc'ed). */
 char *cp_rows(const struct campaign *cp, const struct cell *c,

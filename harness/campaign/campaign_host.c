@@ -1,0 +1,128 @@
+#include <stdio.h>
+#include <string.h>
+
+#include "campaign_run.h"
+#include "exitcodes.h"
+#include "log.h"
+#include "report.h"
+#include "tree.h"
+#include "where.h"
+
+/* Everything the cells need is here (or in the guest): before anything is written. */
+static int preflight(struct campaign *cp)
+{
+	const struct config *cfg = cp->cfg;
+	char why[PATH_MAX + 512], err[PATH_MAX + 1024];
+	struct tree base;
+	int rc;
+
+	if (where_preflight(cfg, cp->cells, cp->ncells, 0, why, sizeof(why)) != 0) {
+		log_error("%s", why);
+		return EXIT_USAGE;
+	}
+	if (!cfg->thresholds.baseline[0])
+		return EXIT_PASS;
+	/* read as the judgement at the end will: a baseline it cannot read
+	 * is found now, not after every cell ran */
+	rc = tree_read(&base, cfg->thresholds.baseline, err, sizeof(err));
+	if (rc != 0) {
+		fail_at(why, sizeof(why), rc, cfg->baseline_loc.file, cfg->baseline_loc.line,
+			"baseline = %s: %s (a results tree of an earlier run)",
+			cfg->thresholds.baseline, err);
+		log_error("%s", why);
+		return EXIT_USAGE;
+	}
+	if (base.nbad)
+		log_warn("baseline = %s: %d of its cells are damaged and will be left out of the judgement",
+			 cfg->thresholds.baseline, base.nbad);
+	tree_free(&base);
+	return EXIT_PASS;
+}
+
+/*
+ * [thresholds] baseline: the finished campaign against the baseline tree,
+ * as latlab compare --baseline would judge it (TREE/baseline/ holds its
+ * page, compare.csv and junit.xml). A row worse beyond the tolerance whose
+ * interval says so fails the run (exit 1).
+ */
+static void judge_baseline(const struct campaign *cp, int *status)
+{
+	const struct threshold_opts *t = &cp->cfg->thresholds;
+	char out[PATH_MAX + 16];
+	const char *dirs[1] = { cp->dir };
+	struct compare_opts o = {
+		.out = out, .baseline = t->baseline,
+		.tolerance = (double)t->baseline_tolerance / 100,
+	};
+
+	snprintf(out, sizeof(out), "%s/baseline", cp->dir);
+	log_info("judging the campaign against the baseline %s (tolerance %lld %%)",
+		 t->baseline, (long long)t->baseline_tolerance);
+	int rc = compare_run(dirs, 1, &o);
+	if (rc == EXIT_THRESHOLD) {
+		cp_fold_exit(status, EXIT_THRESHOLD);
+	} else if (rc != EXIT_PASS) {
+		log_error("the baseline judgement could not be made (exit %d): see above", rc);
+		cp_fold_exit(status, EXIT_RUNTIME);
+	}
+}
+
+/* Run by this latlab now: the running kernel is the cell's variant. */
+static int host_runs_here(const struct campaign *cp, const struct cell *c)
+{
+	return where_runs(cp->cfg, c, &cp->kernel) == WHERE_HERE;
+}
+
+/* A qemu variant's cells run in its guests (campaign_qemu.c), the others here. */
+static int host_elsewhere(struct campaign *cp, int v, int *rc)
+{
+	if (where_variant(cp->cfg, v, &cp->kernel) != WHERE_QEMU)
+		return 0;
+	*rc = cp_run_qemu(cp, v);
+	return 1;
+}
+
+/* Started after a reboot latlab asked for: did the variant come up? */
+static void host_opened(struct campaign *cp)
+{
+	if (cp->lg.reboot_to[0])
+		cp_after_reboot(cp);
+}
+
+/* The cells done: against the baseline, then --reboot into the next variant. */
+static void host_finish(struct campaign *cp, int *status)
+{
+	if (cp->cfg->thresholds.baseline[0] &&
+	    (*status == EXIT_PASS || *status == EXIT_THRESHOLD))
+		judge_baseline(cp, status);
+	if (cp->ro->reboot && (*status == EXIT_PASS || *status == EXIT_THRESHOLD)) {
+		int rs = cp_reboot_next(cp);
+
+		if (rs != EXIT_PASS)
+			*status = rs;
+	}
+}
+
+/* A variant traces here when it runs on the host (a guest traces its own). */
+static int host_traces(const struct campaign *cp, int v)
+{
+	return cp->cfg->kernel[v].runner == RUNNER_HOST;
+}
+
+/* A pending cell of a qemu variant is this latlab's to run too. */
+static int host_left_here(const struct campaign *cp, const struct cell *c)
+{
+	return where_runs(cp->cfg, c, &cp->kernel) == WHERE_QEMU;
+}
+
+const struct cp_mode cp_host_mode = {
+	.name = "host",
+	.setup = preflight,
+	.traces = host_traces,
+	.opened = host_opened,
+	.runs_here = host_runs_here,
+	.elsewhere = host_elsewhere,
+	.finish = host_finish,
+	.left_here = host_left_here,
+	.says_others = 1,
+};
