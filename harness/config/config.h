@@ -140,6 +140,9 @@ struct workload_def {
 	struct srcloc loc;
 };
 
+/* The most cells a matrix may have (repeat included). */
+#define MATRIX_MAX_CELLS 100000
+
 struct config_entry;
 
 struct config {
@@ -162,6 +165,16 @@ struct config {
 	struct config_entry *entries;	/* raw key/values, owned */
 	int nentries;
 };
+
+#define MATRIX_AXES 10
+
+/*
+ * The axes in expansion order, outermost first: kernel, load, workload,
+ * threads, affinity, interval, priority, size, policy, dma_latency
+ * (repeat is innermost). The two last came later: with one value each
+ * they change neither the order nor the ids of older configs.
+ */
+void matrix_axes(const struct config *cfg, const struct axis *axes[MATRIX_AXES]);
 
 /* Where `key` was set in `section` (the last one wins), or fallback. */
 struct srcloc config_key_loc(const struct config *cfg, const char *section,

@@ -68,19 +68,6 @@ static void make_id(const struct config *cfg, struct cell *c,
 #pragma GCC diagnostic pop
 }
 
-void matrix_axes(const struct config *cfg, const struct axis *axes[MATRIX_AXES])
-{
-	const struct matrix_opts *m = &cfg->matrix;
-	const struct axis *const order[MATRIX_AXES] = {
-		&m->kernel, &m->load, &m->workload, &m->threads, &m->affinity,
-		&m->interval, &m->priority, &m->size, &m->policy,
-		&m->dma_latency,
-	};
-
-	for (int a = 0; a < MATRIX_AXES; a++)
-		axes[a] = order[a];
-}
-
 int matrix_expand(const struct config *cfg, struct cell **cells)
 {
 	const struct matrix_opts *m = &cfg->matrix;

@@ -16,7 +16,6 @@
 #include "config.h"
 
 #define CELL_ID_MAX 160
-#define MATRIX_MAX_CELLS 100000
 
 struct cell {
 	int index;		/* 0-based position in the plan */
@@ -33,16 +32,6 @@ struct cell {
 	int64_t dma_latency;	/* us written to /dev/cpu_dma_latency; -1: none */
 	int repeat;		/* 1-based */
 };
-
-#define MATRIX_AXES 10
-
-/*
- * The axes in expansion order, outermost first: kernel, load, workload,
- * threads, affinity, interval, priority, size, policy, dma_latency
- * (repeat is innermost). The two last came later: with one value each
- * they change neither the order nor the ids of older configs.
- */
-void matrix_axes(const struct config *cfg, const struct axis *axes[MATRIX_AXES]);
 
 /*
  * Expand cfg into *cells (malloc'ed, caller frees). Returns the number of

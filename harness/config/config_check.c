@@ -1,0 +1,320 @@
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config_parts.h"
+#include "argv.h"
+#include "cpulist.h"
+#include "load_ops.h"
+#include "match.h"
+#include "units.h"
+
+const char *policy_name(int policy)
+{
+	static const char *const names[] = { "fifo", "rr", "deadline", "other" };
+
+	return policy >= 0 && policy <= POL_OTHER ? names[policy] : "?";
+}
+
+int config_dl_value(const char *spec, int64_t period, int64_t *ns)
+{
+	char *end;
+	size_t n = strlen(spec);
+
+	if (n > 1 && spec[n - 1] == '%') {
+		double pct = strtod(spec, &end);
+
+		if (end != spec + n - 1 || !(pct > 0 && pct <= 100))
+			return -EINVAL;
+		*ns = (int64_t)((double)period * pct / 100);
+		return *ns > 0 ? 0 : -EINVAL;
+	}
+	return units_parse_duration(spec, ns) == 0 && *ns > 0 ? 0 : -EINVAL;
+}
+
+/* Where [kernel.NAME] key was set (the last one wins), or the variant's own line. */
+struct srcloc config_kernel_loc(const struct config *cfg, const struct kernel_def *k,
+				const char *key)
+{
+	char sec[CFG_NAME_MAX + 8];
+
+	snprintf(sec, sizeof(sec), "kernel.%s", k->name);
+	return config_key_loc(cfg, sec, key, k->loc);
+}
+
+/* [kernel.NAME] KEY was written (in the file or a --set). */
+static int kernel_key_set(const struct config *cfg, const struct kernel_def *k,
+			  const char *key)
+{
+	struct srcloc loc = config_kernel_loc(cfg, k, key);
+
+	return loc.line != k->loc.line || loc.file != k->loc.file;
+}
+
+/*
+ * A guest of another architecture: emulated (KVM runs only this
+ * machine's own), with programs and a busybox built for it, since this
+ * machine's are not.
+ */
+static int check_arch(const struct config *cfg, const struct kernel_def *k,
+		      char *err, size_t errlen)
+{
+	struct srcloc loc;
+
+	if (k->arch != VM_ARCH_ARM64)
+		return 0;
+	if (k->accel == ACCEL_KVM && k->arch != VM_ARCH_HOST) {
+		loc = config_kernel_loc(cfg, k, "accel");
+		return cfg_fail(err, errlen, &loc,
+				"[kernel.%s] arch = arm64 runs under TCG here (KVM runs only this machine's own architecture): accel = kvm cannot be",
+				k->name);
+	}
+	loc = config_kernel_loc(cfg, k, "arch");
+	if (!k->programs[0])
+		return cfg_fail(err, errlen, &loc,
+				"[kernel.%s] arch = arm64 needs 'programs =': the folder with latlab and latload built for arm64 (make static CROSS=aarch64-linux-gnu- puts them in build/aarch64-linux-gnu/static)",
+				k->name);
+	if (!k->busybox[0])
+		return cfg_fail(err, errlen, &loc,
+				"[kernel.%s] arch = arm64 needs 'busybox =': a static arm64 busybox (make kernels puts one in kernels/arm64/busybox)",
+				k->name);
+	return 0;
+}
+
+/*
+ * A kernel variant's own keys, each check in turn: a qemu variant's image
+ * and architecture, qemu_args as argv words, match.
+ */
+/*
+ * clock = icount: qemu counts instructions only when it emulates them
+ * (TCG), and with more than one vCPU its round-robin between them is what
+ * the figures would show (docs/campaigns.md, "An instruction-counted
+ * clock"): one CPU (the default then), no -icount of qemu_args' own.
+ */
+static int check_clock(const struct config *cfg, struct kernel_def *k,
+		       char *err, size_t errlen)
+{
+	struct srcloc loc;
+
+	if (k->clock != CLOCK_ICOUNT) {
+		if (kernel_key_set(cfg, k, "icount_shift")) {
+			loc = config_kernel_loc(cfg, k, "icount_shift");
+			return cfg_fail(err, errlen, &loc,
+					"[kernel.%s] icount_shift is for clock = icount", k->name);
+		}
+		return 0;
+	}
+	if (k->runner != RUNNER_QEMU) {
+		loc = config_kernel_loc(cfg, k, "clock");
+		return cfg_fail(err, errlen, &loc,
+				"[kernel.%s] clock = icount is qemu's: it needs runner = qemu", k->name);
+	}
+	if (k->accel == ACCEL_KVM) {
+		loc = config_kernel_loc(cfg, k, "accel");
+		return cfg_fail(err, errlen, &loc,
+				"[kernel.%s] clock = icount runs under TCG only (qemu counts the instructions it emulates): accel = kvm cannot be",
+				k->name);
+	}
+	if (!kernel_key_set(cfg, k, "cpus"))
+		k->cpus = 1;
+	if (k->cpus > 1) {
+		loc = config_kernel_loc(cfg, k, "cpus");
+		return cfg_fail(err, errlen, &loc,
+				"[kernel.%s] clock = icount takes cpus = 1: with more, an x86 guest hangs bringing up CPU 1, and an arm64 one shows qemu's turn-taking between its vCPUs, not the kernel (docs/campaigns.md)",
+				k->name);
+	}
+	if (strstr(k->qemu_args, "-icount")) {
+		loc = config_kernel_loc(cfg, k, "qemu_args");
+		return cfg_fail(err, errlen, &loc,
+				"[kernel.%s] clock = icount sets -icount itself: take it out of qemu_args",
+				k->name);
+	}
+	return 0;
+}
+
+static int check_kernel(const struct config *cfg, struct kernel_def *k,
+			char *err, size_t errlen)
+{
+	struct srcloc loc;
+	char **words;
+	int nwords, rc;
+
+	if (!k->match[0] && k->runner == RUNNER_QEMU)
+		/* the guest checks what it booted against it */
+		snprintf(k->match, sizeof(k->match), "%s",
+			 kernel_builtin_match(k->name) ? kernel_builtin_match(k->name) : "any");
+	if (k->runner == RUNNER_QEMU && !k->image[0]) {
+		loc = config_kernel_loc(cfg, k, "image");
+		return cfg_fail(err, errlen, &loc,
+				"[kernel.%s] runner = qemu needs 'image =' (a bzImage or vmlinuz)%s",
+				k->name, loc.line != k->loc.line ? ": it is empty" : "");
+	}
+	if (k->runner == RUNNER_QEMU && (rc = check_arch(cfg, k, err, errlen)) != 0)
+		return rc;
+	if ((rc = check_clock(cfg, k, err, errlen)) != 0)
+		return rc;
+	if (k->qemu_args[0]) {
+		if (argv_split(k->qemu_args, &words, &nwords) != 0) {
+			loc = config_kernel_loc(cfg, k, "qemu_args");
+			return cfg_fail(err, errlen, &loc,
+					"qemu_args = '%s': an unclosed quote or a trailing backslash",
+					k->qemu_args);
+		}
+		free(words);
+	}
+	if (!k->match[0])
+		return cfg_fail(err, errlen, &k->loc, "[kernel.%s] has no 'match ='", k->name);
+	if (kernel_match_check(k->match) != 0) {
+		loc = config_kernel_loc(cfg, k, "match");
+		return cfg_fail(err, errlen, &loc,
+				"match = '%s': expected [!]preempt:rt|full|voluntary|none|lazy|dynamic, [!]release:GLOB or any",
+				k->match);
+	}
+	return 0;
+}
+
+/*
+ * The policy and dma_latency axes: their items' values (a policy; -1 for
+ * none or microseconds), and the deadline options against every interval.
+ */
+static int check_policy_axes(struct config *cfg, char *err, size_t errlen)
+{
+	struct axis *pol = &cfg->matrix.policy, *dma = &cfg->matrix.dma_latency;
+	struct srcloc loc;
+	int deadline = 0;
+
+	for (int i = 0; i < pol->n; i++) {
+		int p = opt_choice_index(POLICY_NAMES, pol->s[i]);
+
+		if (p < 0)
+			return cfg_fail(err, errlen, &pol->loc,
+					"policy = '%s': expected fifo, rr, deadline or other",
+					pol->s[i]);
+		pol->v[i] = p;
+		deadline |= p == POL_DEADLINE;
+	}
+	for (int i = 0; i < dma->n; i++) {
+		int64_t ns;
+
+		if (strcmp(dma->s[i], "none") == 0 || strcmp(dma->s[i], "0") == 0) {
+			dma->v[i] = dma->s[i][0] == '0' ? 0 : -1;	/* 0 needs no unit */
+			continue;
+		}
+		if (units_parse_duration(dma->s[i], &ns) != 0 || ns < 0 ||
+		    ns / NS_PER_US > INT32_MAX)
+			return cfg_fail(err, errlen, &dma->loc,
+					"dma_latency = '%s': expected none or a duration (0, 10us, 1ms)",
+					dma->s[i]);
+		dma->v[i] = ns / NS_PER_US;
+	}
+	for (int i = 0; deadline && i < cfg->matrix.interval.n; i++) {
+		int64_t period = cfg->matrix.interval.v[i], rt, dl;
+		const char *bad = config_dl_value(cfg->campaign.dl_runtime, period, &rt) ?
+			"dl_runtime" : config_dl_value(cfg->campaign.dl_deadline, period, &dl) ?
+			"dl_deadline" : NULL;
+
+		if (!bad && !(rt <= dl && dl <= period))
+			bad = "dl_runtime";
+		if (bad) {
+			loc = config_key_loc(cfg, "campaign", bad, pol->loc);
+			return cfg_fail(err, errlen, &loc,
+					"policy = deadline with interval %lld ns: %s must be a percentage (1%%-100%%) or a duration, and runtime <= deadline <= period (dl_runtime = %s, dl_deadline = %s)",
+					(long long)period, bad, cfg->campaign.dl_runtime,
+					cfg->campaign.dl_deadline);
+		}
+	}
+	return 0;
+}
+
+int config_trace_mode(const struct config *cfg, int k)
+{
+	if (k >= 0 && k < cfg->nkernels && cfg->kernel[k].trace != KTRACE_INHERIT)
+		return cfg->kernel[k].trace == KTRACE_SPIKES ? TRACE_SPIKES : TRACE_OFF;
+	return cfg->trace.mode;
+}
+
+/* events = system:event, ...: the names' shape (whether they exist is the run's) */
+static int check_trace_events(const struct config *cfg, char *err, size_t errlen)
+{
+	const char *p = cfg->trace.events;
+	char word[OPT_STR_MAX];
+
+	while (opt_list_next(&p, word, sizeof(word), 1)) {
+		const char *w = word, *colon = strchr(w, ':');
+
+		int ok = colon && colon != w && colon[1] && !strchr(colon + 1, ':');
+		for (const char *c = w; ok && *c; c++)
+			ok = isalnum((unsigned char)*c) || *c == '_' || *c == ':';
+		if (!ok) {
+			struct srcloc loc = config_key_loc(cfg, "trace", "events", (struct srcloc){ 0 });
+
+			return cfg_fail(err, errlen, &loc,
+					"events: '%s' is not system:event (letters, digits, '_'), e.g. sched:sched_migrate_task",
+					w);
+		}
+	}
+	return 0;
+}
+
+/* The product of the axes (and repeat): at most MATRIX_MAX_CELLS cells. */
+static int check_matrix_size(const struct config *cfg, char *err, size_t errlen)
+{
+	const struct matrix_opts *m = &cfg->matrix;
+	const struct axis *axes[MATRIX_AXES];
+	long double cells = (long double)cfg->campaign.repeat;
+	struct srcloc loc = config_key_loc(cfg, "campaign", "repeat", (struct srcloc){ 0 });
+
+	matrix_axes(cfg, axes);
+	for (int a = 0; a < MATRIX_AXES; a++) {
+		cells *= axes[a]->n;
+		if (axes[a]->n > 1 && axes[a]->loc.file)
+			loc = axes[a]->loc;	/* the last axis that multiplies */
+	}
+	if (cells <= MATRIX_MAX_CELLS)
+		return 0;
+	return cfg_fail(err, errlen, &loc,
+			"the matrix has %.0Lf cells (%d kernels x %d loads x %d workloads x %d threads x %d affinities x %d intervals x %d priorities x %d sizes x %d policies x %d dma_latencies x repeat %lld): at most %d",
+			cells, m->kernel.n, m->load.n, m->workload.n, m->threads.n,
+			m->affinity.n, m->interval.n, m->priority.n, m->size.n,
+			m->policy.n, m->dma_latency.n,
+			(long long)cfg->campaign.repeat, MATRIX_MAX_CELLS);
+}
+
+int validate(struct config *cfg, char *err, size_t errlen)
+{
+	struct srcloc loc;
+	int rc;
+
+	if (!valid_name(cfg->campaign.name)) {
+		loc = config_key_loc(cfg, "campaign", "name", (struct srcloc){ 0 });
+		return cfg_fail(err, errlen, &loc,
+				"campaign name '%s': use letters, digits, '_', '.', '-' (at most %d; not . or ..)",
+				cfg->campaign.name, CFG_NAME_MAX - 1);
+	}
+	if (!cfg->campaign.output[0]) {
+		loc = config_key_loc(cfg, "campaign", "output", (struct srcloc){ 0 });
+		return cfg_fail(err, errlen, &loc, "output is empty");
+	}
+	if (cfg->campaign.timeline % NS_PER_S) {
+		loc = config_key_loc(cfg, "campaign", "timeline", (struct srcloc){ 0 });
+		return cfg_fail(err, errlen, &loc,
+				"timeline = %lld ns: whole seconds (10s, 1m), or 0s for none",
+				(long long)cfg->campaign.timeline);
+	}
+	rc = add_builtin_defs(cfg, err, errlen);
+	if (rc == 0)
+		rc = check_trace_events(cfg, err, errlen);
+	if (rc == 0)
+		rc = check_policy_axes(cfg, err, errlen);
+	for (int i = 0; rc == 0 && i < cfg->nkernels; i++)
+		rc = check_kernel(cfg, &cfg->kernel[i], err, errlen);
+	for (int i = 0; rc == 0 && i < cfg->nloads; i++)
+		rc = resolve_load(cfg, &cfg->load[i], err, errlen);
+	for (int i = 0; rc == 0 && i < cfg->nworkloads; i++)
+		rc = resolve_workload(cfg, &cfg->workload[i], err, errlen);
+	return rc ? rc : check_matrix_size(cfg, err, errlen);
+}

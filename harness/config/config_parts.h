@@ -1,0 +1,55 @@
+/*
+ * The config's parts, private to config/: the option tables
+ * (config_options.c), reading the INI file and --set (config_read.c),
+ * resolving the sections into definitions (config_resolve.c), the checks
+ * across fields (config_check.c), and the whole: load, echo, hash
+ * (config.c). matrix.c only expands and names cells.
+ */
+#ifndef LATLAB_CONFIG_PARTS_H
+#define LATLAB_CONFIG_PARTS_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+#include "config.h"
+#include "log.h"
+
+struct config_entry {
+	char section[64];
+	char key[64];
+	char *value;
+	struct srcloc loc;
+	struct srcloc section_loc;	/* the [section] header's line */
+};
+
+/* The file an entry of --set is said to come from. */
+extern const char set_file[];
+
+int cfg_fail(char *err, size_t len, const struct srcloc *loc,
+		    const char *fmt, ...) PRINTF_LIKE(4, 5);
+
+/* config_read.c: the entries of cfg->path, then of --set, with their lines. 0 or -errno with err. */
+int read_file(struct config *cfg, char *err, size_t errlen);
+int read_sets(struct config *cfg, const char *const *sets, int nsets,
+		     char *err, size_t errlen);
+
+/* config_resolve.c */
+/* ---- pass 2: interpret the entries through the tables ---- */
+int valid_name(const char *s);
+
+int apply_entry(struct config *cfg, const struct config_entry *e,
+		       char *err, size_t errlen);
+
+/* Axis names that are built in get a definition of their own. */
+int add_builtin_defs(struct config *cfg, char *err, size_t errlen);
+
+/* A workload's and a load's own options, checked and resolved. 0 or -EINVAL with err. */
+int resolve_workload(struct config *cfg, struct workload_def *w,
+			    char *err, size_t errlen);
+int resolve_load(struct config *cfg, struct load_def *l, char *err,
+			size_t errlen);
+
+/* config_check.c: every check across fields, after the entries are applied. */
+int validate(struct config *cfg, char *err, size_t errlen);
+
+#endif

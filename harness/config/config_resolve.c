@@ -1,0 +1,404 @@
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config_parts.h"
+#include "cpulist.h"
+#include "load_ops.h"
+#include "match.h"
+#include "units.h"
+
+/* ---- pass 2: interpret the entries through the tables ---- */
+int valid_name(const char *s)
+{
+	if (!*s || strlen(s) >= CFG_NAME_MAX || !strcmp(s, ".") || !strcmp(s, ".."))
+		return 0;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr("_.-", *s))
+			return 0;
+	return 1;
+}
+
+/* Index of the def called `name` in an array of defs (each starts with its name). */
+static int find_def(const void *arr, int n, size_t elem, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp((const char *)arr + (size_t)i * elem, name) == 0)
+			return i;
+	return -1;
+}
+
+int config_kernel_index(const struct config *cfg, const char *name)
+{
+	return find_def(cfg->kernel, cfg->nkernels, sizeof(cfg->kernel[0]), name);
+}
+
+int config_load_index(const struct config *cfg, const char *name)
+{
+	return find_def(cfg->load, cfg->nloads, sizeof(cfg->load[0]), name);
+}
+
+int config_workload_index(const struct config *cfg, const char *name)
+{
+	return find_def(cfg->workload, cfg->nworkloads,
+			sizeof(cfg->workload[0]), name);
+}
+
+/*
+ * The definition called `name` in a [kind.NAME] family, created on first
+ * sight. Returns its address (each def struct starts with its name), or
+ * NULL with err set.
+ */
+static void *get_def(void *arr, int *n, size_t elem, const char *name,
+		     const struct srcloc *loc, const char *kind, char *err,
+		     size_t errlen)
+{
+	char *p = arr;
+	int i = find_def(arr, *n, elem, name);
+
+	if (i >= 0)
+		return p + (size_t)i * elem;
+	if (!valid_name(name)) {
+		cfg_fail(err, errlen, loc,
+			 "[%s.%s]: a name is letters, digits, '_', '.', '-' (at most %d)",
+			 kind, name, CFG_NAME_MAX - 1);
+		return NULL;
+	}
+	if (*n >= CFG_DEFS_MAX) {
+		cfg_fail(err, errlen, loc, "more than %d [%s.*] sections",
+			 CFG_DEFS_MAX, kind);
+		return NULL;
+	}
+	p += (size_t)(*n)++ * elem;
+	memset(p, 0, elem);
+	snprintf(p, CFG_NAME_MAX, "%s", name);
+	return p;
+}
+
+static int set_option(const struct opt *table, void *base,
+		      const struct config_entry *e, char *err, size_t errlen)
+{
+	const struct opt *o = opt_find(table, e->key);
+	char why[256];
+
+	if (!o)
+		return cfg_fail(err, errlen, &e->loc,
+				"unknown key '%s' in [%s] (see latlab list)",
+				e->key, e->section);
+	if (opt_parse(o, base, e->value, why, sizeof(why)) != 0)
+		return cfg_fail(err, errlen, &e->loc, "%s", why);
+	return 0;
+}
+
+int apply_entry(struct config *cfg, const struct config_entry *e,
+		       char *err, size_t errlen)
+{
+	const char *s = e->section;
+	void *def;
+
+	/* values are echoed into campaign.ini and cell.ini: one line each */
+	for (const char *c = e->value; *c; c++)
+		if (((unsigned char)*c < 0x20 && *c != '\t') || *c == 0x7f)
+			return cfg_fail(err, errlen, &e->loc,
+					"%s: a control character (0x%02x) in the value",
+					e->key, (unsigned char)*c);
+	if (strcmp(s, "campaign") == 0)
+		return set_option(campaign_options, &cfg->campaign, e, err,
+				  errlen);
+	if (strcmp(s, "matrix") == 0) {
+		struct matrix_opts *m = &cfg->matrix;
+		int rc = set_option(matrix_options, m, e, err, errlen);
+		const struct opt *o = opt_find(matrix_options, e->key);
+
+		if (rc == 0) {
+			struct axis *ax = (struct axis *)((char *)m +
+							  o->offset);
+			ax->loc = e->loc;
+		}
+		return rc;
+	}
+	if (strcmp(s, "thresholds") == 0) {
+		cfg->has_thresholds = 1;
+		if (strcmp(e->key, "baseline") == 0)
+			cfg->baseline_loc = e->loc;
+		if (opt_find(baseline_options, e->key))
+			return set_option(baseline_options, &cfg->thresholds, e, err, errlen);
+		return set_option(threshold_options, &cfg->thresholds, e, err,
+				  errlen);
+	}
+	if (strncmp(s, "thresholds.", 11) == 0) {
+		int m = opt_choice_index(METRIC_NAMES, s + 11);
+
+		if (m < 0)
+			return cfg_fail(err, errlen, &e->section_loc,
+					"unknown section [%s]: thresholds per metric are [thresholds.M] for M one of %s",
+					s, METRIC_NAMES);
+		if (strncmp(e->key, "baseline", 8) == 0)
+			return cfg_fail(err, errlen, &e->loc,
+					"%s belongs in [thresholds], not in [%s]: a baseline judges the whole campaign",
+					e->key, s);
+		cfg->has_metric_thresholds[m] = 1;
+		/* the table without its first row, metric: the section names it */
+		return set_option(threshold_options + 1,
+				  &cfg->metric_thresholds[m], e, err, errlen);
+	}
+	if (strcmp(s, "trace") == 0) {
+		cfg->has_trace = 1;
+		if (!cfg->trace_loc.file || strcmp(e->key, "mode") == 0)
+			cfg->trace_loc = strcmp(e->key, "mode") == 0 ? e->loc : e->section_loc;
+		return set_option(trace_options, &cfg->trace, e, err, errlen);
+	}
+	if (strncmp(s, "kernel.", 7) == 0) {
+		def = get_def(cfg->kernel, &cfg->nkernels,
+			      sizeof(cfg->kernel[0]), s + 7, &e->loc, "kernel",
+			      err, errlen);
+		if (!def)
+			return -EINVAL;
+		struct kernel_def *k = def;
+		if (!k->loc.file) {
+			opt_defaults(kernel_options, k);
+			k->loc = e->section_loc;
+		}
+		return set_option(kernel_options, k, e, err, errlen);
+	}
+	if (strncmp(s, "load.", 5) == 0) {
+		def = get_def(cfg->load, &cfg->nloads, sizeof(cfg->load[0]),
+			      s + 5, &e->loc, "load", err, errlen);
+		if (!def)
+			return -EINVAL;
+		struct load_def *l = def;
+		if (!l->loc.file) {
+			opt_defaults(load_options, l);
+			l->loc = e->section_loc;
+		}
+		if (opt_find(load_options, e->key))
+			return set_option(load_options, l, e, err, errlen);
+		return 0;	/* type options: checked once the type is known */
+	}
+	if (strncmp(s, "workload.", 9) == 0) {
+		def = get_def(cfg->workload, &cfg->nworkloads,
+			      sizeof(cfg->workload[0]), s + 9, &e->loc,
+			      "workload", err, errlen);
+		if (!def)
+			return -EINVAL;
+		struct workload_def *w = def;
+		if (!w->loc.file)
+			w->loc = e->section_loc;
+		if (strcmp(e->key, "type") == 0) {
+			if (strlen(e->value) >= sizeof(w->type))
+				return cfg_fail(err, errlen, &e->loc,
+						"type too long");
+			snprintf(w->type, sizeof(w->type), "%s", e->value);
+		}
+		return 0;	/* options: checked once the type is known */
+	}
+	return cfg_fail(err, errlen, &e->section_loc,
+			"unknown section [%s]: expected campaign, matrix, thresholds, thresholds.METRIC, trace, kernel.NAME, load.NAME or workload.NAME",
+			s);
+}
+
+struct srcloc config_key_loc(const struct config *cfg, const char *section,
+			     const char *key, struct srcloc fallback)
+{
+	for (int i = cfg->nentries - 1; i >= 0; i--)
+		if (strcmp(cfg->entries[i].section, section) == 0 &&
+		    strcmp(cfg->entries[i].key, key) == 0)
+			return cfg->entries[i].loc;
+	return fallback;
+}
+
+int resolve_workload(struct config *cfg, struct workload_def *w,
+			    char *err, size_t errlen)
+{
+	char section[CFG_NAME_MAX + 16];
+	struct srcloc tloc;
+
+	snprintf(section, sizeof(section), "workload.%s", w->name);
+	tloc = config_key_loc(cfg, section, "type", w->loc);
+	if (!w->type[0])	/* an empty type = is named on its own line */
+		return cfg_fail(err, errlen, &tloc,
+				tloc.line != w->loc.line ? "[%s] type is empty" : "[%s] has no 'type ='",
+				section);
+	w->ops = workload_find(w->type);
+	if (!w->ops)
+		return cfg_fail(err, errlen, &tloc,
+				"unknown workload type '%s' (latlab list shows them)",
+				w->type);
+	w->opts = calloc(1, w->ops->opts_size ? w->ops->opts_size : 1);
+	if (!w->opts)
+		return cfg_fail(err, errlen, NULL, "out of memory");
+	opt_defaults(w->ops->options, w->opts);
+	for (int i = 0; i < cfg->nentries; i++) {
+		const struct config_entry *e = &cfg->entries[i];
+
+		if (strcmp(e->section, section) != 0 ||
+		    strcmp(e->key, "type") == 0)
+			continue;
+		if (!opt_find(w->ops->options, e->key))
+			return cfg_fail(err, errlen, &e->loc,
+					"unknown key '%s' for workload type '%s' (see latlab list)",
+					e->key, w->type);
+		if (set_option(w->ops->options, w->opts, e, err, errlen))
+			return -EINVAL;
+	}
+	char why[256];
+
+	if (w->ops->check && w->ops->check(w->opts, why, sizeof(why)))
+		return cfg_fail(err, errlen, &w->loc, "[workload.%s]: %s", w->name, why);
+	/* against every interval of the matrix, at the offending key's line */
+	for (int i = 0; w->ops->check_period && i < cfg->matrix.interval.n; i++) {
+		const char *key = "type";
+
+		if (w->ops->check_period(w->opts, cfg->matrix.interval.v[i], &key,
+					 why, sizeof(why))) {
+			struct srcloc kloc = config_key_loc(cfg, section, key, w->loc);
+
+			return cfg_fail(err, errlen, &kloc, "[workload.%s] %s with interval = %s",
+					w->name, why, cfg->matrix.interval.s[i]);
+		}
+	}
+	return 0;
+}
+
+/* The CPU list's syntax only: whether its CPUs are online is preflight's. */
+static int check_load_cpus(const struct load_def *l, struct srcloc loc,
+			   char *err, size_t errlen)
+{
+	cpu_set_t set;
+
+	if (strcmp(l->cpus, "all") != 0 && strcmp(l->cpus, "housekeeping") != 0 &&
+	    (cpulist_parse(l->cpus, &set) || CPU_COUNT(&set) == 0))
+		return cfg_fail(err, errlen, &loc,
+				"cpus = '%s': expected all, housekeeping or a CPU list",
+				l->cpus);
+	return 0;
+}
+
+int resolve_load(struct config *cfg, struct load_def *l, char *err,
+			size_t errlen)
+{
+	char section[CFG_NAME_MAX + 16], why[256];
+	struct srcloc tloc;
+	int64_t n = 1;
+
+	snprintf(section, sizeof(section), "load.%s", l->name);
+	tloc = config_key_loc(cfg, section, "type", l->loc);
+	if (!l->type[0])
+		return cfg_fail(err, errlen, &tloc,
+				tloc.line != l->loc.line ? "[%s] type is empty" : "[%s] has no 'type ='",
+				section);
+	if (strcmp(l->type, "none") != 0) {
+		l->ops = load_find(l->type);
+		if (!l->ops)
+			return cfg_fail(err, errlen, &tloc,
+					"unknown load type '%s' (latlab list shows them)",
+					l->type);
+	}
+	l->cpus_loc = config_key_loc(cfg, section, "cpus", l->loc);
+	if (check_load_cpus(l, l->cpus_loc, err, errlen))
+		return -EINVAL;
+	struct srcloc iloc = config_key_loc(cfg, section, "instances", l->loc);
+	if (strcmp(l->instances, "per-cpu") != 0 &&
+	    (units_parse_int(l->instances, &n) || n < 1 || n > 1024))
+		return cfg_fail(err, errlen, &iloc,
+				"instances = '%s': expected a number (1 to 1024) or per-cpu",
+				l->instances);
+	const struct opt *table = l->ops ? l->ops->options : NULL;
+	size_t size = l->ops && l->ops->opts_size ? l->ops->opts_size : 1;
+
+	l->opts = calloc(1, size);
+	if (!l->opts)
+		return cfg_fail(err, errlen, NULL, "out of memory");
+	opt_defaults(table, l->opts);
+	for (int i = 0; i < cfg->nentries; i++) {
+		const struct config_entry *e = &cfg->entries[i];
+
+		if (strcmp(e->section, section) != 0 ||
+		    opt_find(load_options, e->key))
+			continue;
+		if (!opt_find(table, e->key))
+			return cfg_fail(err, errlen, &e->loc,
+					"unknown key '%s' for load type '%s' (see latlab list)",
+					e->key, l->type);
+		if (set_option(table, l->opts, e, err, errlen))
+			return -EINVAL;
+	}
+	if (l->ops && l->ops->check && l->ops->check(l->opts, why, sizeof(why)))
+		return cfg_fail(err, errlen, &l->loc, "[%s]: %s", section, why);
+	/* per-cpu: the CPUs are the machine's; where_fits counts them */
+	int64_t workers = load_workers(l->ops, l->opts);
+	if (strcmp(l->instances, "per-cpu") != 0 && n * workers > LOAD_MAX_WORKERS)
+		return cfg_fail(err, errlen, &iloc,
+				"[%s] instances = %lld x %lld workers each = %lld: at most %d in all",
+				section, (long long)n, (long long)workers,
+				(long long)(n * workers), LOAD_MAX_WORKERS);
+	return 0;
+}
+
+/* Axis names that are built in get a definition of their own. */
+int add_builtin_defs(struct config *cfg, char *err, size_t errlen)
+{
+	const struct matrix_opts *m = &cfg->matrix;
+
+	for (int i = 0; i < m->kernel.n; i++) {
+		const char *name = m->kernel.s[i];
+		const char *match = kernel_builtin_match(name);
+		struct kernel_def *k;
+
+		if (config_kernel_index(cfg, name) >= 0)
+			continue;
+		if (!match)
+			return cfg_fail(err, errlen, &m->kernel.loc,
+					"kernel variant '%s' has no [kernel.%s] section (built in: running, stock, rt)",
+					name, name);
+		k = get_def(cfg->kernel, &cfg->nkernels,
+			    sizeof(cfg->kernel[0]), name, &m->kernel.loc,
+			    "kernel", err, errlen);
+		if (!k)
+			return -EINVAL;
+		opt_defaults(kernel_options, k);
+		snprintf(k->match, sizeof(k->match), "%s", match);
+		k->loc = m->kernel.loc;
+	}
+	for (int i = 0; i < m->load.n; i++) {
+		const char *name = m->load.s[i];
+		struct load_def *l;
+
+		if (config_load_index(cfg, name) >= 0)
+			continue;
+		if (strcmp(name, "none") != 0)
+			return cfg_fail(err, errlen, &m->load.loc,
+					"load '%s' has no [load.%s] section (built in: none)",
+					name, name);
+		l = get_def(cfg->load, &cfg->nloads, sizeof(cfg->load[0]),
+			    name, &m->load.loc, "load", err, errlen);
+		if (!l)
+			return -EINVAL;
+		opt_defaults(load_options, l);
+		snprintf(l->type, sizeof(l->type), "none");
+		l->loc = m->load.loc;
+	}
+	for (int i = 0; i < m->workload.n; i++) {
+		const char *name = m->workload.s[i];
+		struct workload_def *w;
+
+		if (config_workload_index(cfg, name) >= 0)
+			continue;
+		if (!workload_find(name))
+			return cfg_fail(err, errlen, &m->workload.loc,
+					"workload '%s' is neither a workload type nor a [workload.%s] section (latlab list shows the types)",
+					name, name);
+		w = get_def(cfg->workload, &cfg->nworkloads,
+			    sizeof(cfg->workload[0]), name, &m->workload.loc,
+			    "workload", err, errlen);
+		if (!w)
+			return -EINVAL;
+		snprintf(w->type, sizeof(w->type), "%s", name);
+		w->loc = m->workload.loc;
+	}
+	return 0;
+}
