@@ -1,8 +1,9 @@
 #include <stdio.h>
 
+#include "atomic.h"
 #include "tracetxt.h"
 
-void tracetxt_fill(FILE *fp, void *arg)
+static void fill(FILE *fp, void *arg)
 {
 	const struct tracetxt *t = arg;
 	const char *text;
@@ -25,4 +26,13 @@ void tracetxt_fill(FILE *fp, void *arg)
 	fprintf(fp, "#\n# %12s  %s\n", "us from wake", "event (CPU of the thread only)");
 	while ((text = t->next(t->arg, &ns)))
 		fprintf(fp, "%14.3f  %s\n", (double)ns / 1000.0, text);
+}
+
+int tracetxt_write(const char *dir, const struct tracetxt *t)
+{
+	char name[32];
+
+	snprintf(name, sizeof(name), "trace-%d.txt", t->capture);
+	/* the cast: afile_write's fill takes void *; fill only reads */
+	return afile_write(dir, name, fill, (void *)t);
 }

@@ -32,7 +32,7 @@ struct tracetxt {
 	void *arg;
 };
 
-/* Write the capture to fp (afile_write's fill: arg is a struct tracetxt). */
-void tracetxt_fill(FILE *fp, void *arg);
+/* DIR/trace-N.txt (N: t->capture), atomically. 0 or -errno. */
+int tracetxt_write(const char *dir, const struct tracetxt *t);
 
 #endif

@@ -17,7 +17,6 @@
 #include "tree.h"
 #include "verdict.h"
 
-#define US(ns) ((double)(ns) / 1000.0)
 #define MAX_TREES 16
 #define MAX_SIDES 16
 

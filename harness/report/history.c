@@ -24,7 +24,6 @@
 #include "tree.h"
 #include "verdict.h"
 
-#define US(ns) ((double)(ns) / 1000.0)
 
 /* A kernel variant on a host in one tree (a side of rows.h): a point of every row's history. */
 struct point {

@@ -15,7 +15,6 @@
 #include "rows.h"
 #include "tree.h"
 
-#define US(ns) ((double)(ns) / 1000.0)
 
 /* The figures made, for the page. */
 struct figure {

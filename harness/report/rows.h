@@ -13,6 +13,9 @@
 #include "tree.h"
 #include "verdict.h"
 
+/* The readers show nanoseconds as µs. */
+#define US(ns) ((double)(ns) / 1000.0)
+
 struct rows_side {
 	int tree;			/* index into the trees given */
 	const struct tcell *first;	/* its first run: kernel, host, release */

@@ -14,7 +14,6 @@
 
 #include "config.h"
 #include "options.h"
-#include "atomic.h"
 #include "tracer.h"
 #include "tracetxt.h"
 #include "units.h"
@@ -601,7 +600,6 @@ static int write_trace(const char *dir, const struct collect *c,
 		.c = c, .from = trap->intended - WINDOW_BEFORE_NS,
 		.to = trap->woke + WINDOW_AFTER_NS, .intended = trap->intended,
 	};
-	char name[32];
 
 	/* through the marker, however long the thread took to write it */
 	for (int i = 0; i < c->n; i++)
@@ -622,8 +620,7 @@ static int write_trace(const char *dir, const struct collect *c,
 		.switch_in_ns = a->switch_in - trap->intended,
 		.part = part, .nparts = a->nitems, .next = next_event, .arg = &te,
 	};
-	snprintf(name, sizeof(name), "trace-%d.txt", cap->n);
-	return afile_write(dir, name, tracetxt_fill, &t);
+	return tracetxt_write(dir, &t);
 }
 
 int tracer_capture(struct tracer *t, const struct spike_trap *trap, int kprio,
