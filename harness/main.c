@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "campaign.h"
+#include "cellfiles.h"
 #include "config.h"
 #include "exitcodes.h"
 #include "export.h"
@@ -383,7 +384,7 @@ static int cmd_sysinfo(int argc, char **argv)
 	if (!si)
 		return EXIT_RUNTIME;
 	sysinfo_collect(si, cmdline_text);
-	sysinfo_write(si, stdout);
+	cell_sysinfo_write(si, stdout);
 	free(si);
 	return EXIT_PASS;
 }

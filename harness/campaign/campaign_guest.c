@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "campaign_run.h"
+#include "cellfiles.h"
 #include "exitcodes.h"
 #include "guest.h"
 #include "log.h"
@@ -106,7 +107,7 @@ void cp_guest_sysinfo(struct campaign *cp)
 	fp = open_memstream(&text, &len);
 	if (!fp)
 		return;
-	sysinfo_write(&cp->si, fp);
+	cell_sysinfo_write(&cp->si, fp);
 	fclose(fp);
 	guest_blob(CHAN_SYSINFO, text, len);
 	free(text);

@@ -234,19 +234,3 @@ const char *sysinfo_get(const struct sysinfo *si, const char *section,
 			return si->kv[i].value;
 	return NULL;
 }
-
-void sysinfo_write(const struct sysinfo *si, FILE *fp)
-{
-	const char *section = NULL;
-
-	for (int i = 0; i < si->n; i++) {
-		if (!section || strcmp(section, si->kv[i].section) != 0) {
-			section = si->kv[i].section;
-			fprintf(fp, "%s[%s]\n", i ? "\n" : "", section);
-		}
-		fprintf(fp, "%s = %s\n", si->kv[i].key, si->kv[i].value);
-	}
-	fprintf(fp, "\n[warnings]\n");
-	for (int i = 0; i < si->nwarn; i++)
-		fprintf(fp, "w%d = %s\n", i + 1, si->warn[i]);
-}

@@ -40,7 +40,5 @@ void sysinfo_warn(struct sysinfo *si, const char *fmt, ...)
 const char *sysinfo_get(const struct sysinfo *si, const char *section,
 			const char *key);
 
-/* INI text: [section] key = value ..., then [warnings]. */
-void sysinfo_write(const struct sysinfo *si, FILE *fp);
 
 #endif

@@ -279,9 +279,25 @@ static void fill_cell_ini(FILE *fp, void *a)
 	write_cell_ini(fp, f->cfg, f->c, f->env, f->res);
 }
 
+void cell_sysinfo_write(const struct sysinfo *si, FILE *fp)
+{
+	const char *section = NULL;
+
+	for (int i = 0; i < si->n; i++) {
+		if (!section || strcmp(section, si->kv[i].section) != 0) {
+			section = si->kv[i].section;
+			fprintf(fp, "%s[%s]\n", i ? "\n" : "", section);
+		}
+		fprintf(fp, "%s = %s\n", si->kv[i].key, si->kv[i].value);
+	}
+	fprintf(fp, "\n[warnings]\n");
+	for (int i = 0; i < si->nwarn; i++)
+		fprintf(fp, "w%d = %s\n", i + 1, si->warn[i]);
+}
+
 static void fill_sysinfo(FILE *fp, void *a)
 {
-	sysinfo_write(((struct cell_out *)a)->si, fp);
+	cell_sysinfo_write(((struct cell_out *)a)->si, fp);
 }
 
 static void fill_hist(FILE *fp, void *a)

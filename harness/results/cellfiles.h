@@ -11,6 +11,9 @@
 #include "config.h"
 #include "sysinfo.h"
 
+/* sysinfo.ini's text: what the machine is, section by section, then [warnings]. */
+void cell_sysinfo_write(const struct sysinfo *si, FILE *fp);
+
 /* DIR/sysinfo.ini as text another latlab wrote (a guest's), atomically. 0 or -errno. */
 int cell_write_sysinfo_text(const char *dir, const char *text);
 
