@@ -7,12 +7,14 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "load_ops.h"
+#include "log.h"
 
 enum { DISK_FSYNC, DISK_FDATASYNC, DISK_NONE };
 
@@ -61,6 +63,20 @@ static int open_anon(const char *dir)
 	return fd;
 }
 
+/* The directory is there and may be written. */
+static int disk_preflight(const void *p, const char **key, char *err, size_t len)
+{
+	const struct disk_opts *o = p;
+	struct stat st;
+	int rc = stat(o->dir, &st) != 0 ? -errno : !S_ISDIR(st.st_mode) ? -ENOTDIR
+		 : access(o->dir, W_OK) != 0 ? -errno : 0;
+
+	*key = "dir";
+	if (rc)
+		snprintf(err, len, "dir = %s: %s", o->dir, strerror(-rc));
+	return rc;
+}
+
 static int64_t disk_run(struct load_ctx *ctx)
 {
 	const struct disk_opts *o = ctx->opts;
@@ -68,11 +84,13 @@ static int64_t disk_run(struct load_ctx *ctx)
 	int fd = open_anon(o->dir), rc;
 	int64_t off = 0;
 
+	if (fd < 0)
+		log_error("disk: dir = %s: %s", o->dir, strerror(-fd));
 	if (!buf || fd < 0) {
 		free(buf);
 		if (fd >= 0)
 			close(fd);
-		return fd < 0 ? fd : -ENOMEM;
+		return fd < 0 ? LOAD_SAID : -ENOMEM;
 	}
 	memset(buf, 0x5a, (size_t)o->block);
 	rc = ctx->ready(ctx);
@@ -103,5 +121,6 @@ const struct load_ops load_disk = {
 	.options = disk_options,
 	.opts_size = sizeof(struct disk_opts),
 	.check = disk_check,
+	.preflight = disk_preflight,
 	.run = disk_run,
 };

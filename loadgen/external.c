@@ -9,11 +9,15 @@
  * starts, and at the stop (SIGTERM, or its own parent dying) ends the
  * whole group — so a program's children never outlive the load.
  * ops = CPU time in milliseconds used by the program and its children:
- * the proof that it ran.
+ * the proof that it ran. The program is started before latload says it
+ * is ready (it runs a few milliseconds before go): a program that cannot
+ * be executed is named, and the load never reports ready.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -23,7 +27,9 @@
 #include <unistd.h>
 
 #include "argv.h"
+#include "files.h"
 #include "load_ops.h"
+#include "log.h"
 
 #define GRACE_MS 2000
 
@@ -53,6 +59,27 @@ static int ext_check(const void *p, char *err, size_t len)
 	}
 	free(argv);
 	return 0;
+}
+
+/* The program is there and may be run: on PATH, or the path given. */
+static int ext_preflight(const void *p, const char **key, char *err, size_t len)
+{
+	const struct ext_opts *o = p;
+	char **argv, path[PATH_MAX];
+	int argc, rc = argv_split(o->command, &argv, &argc);
+
+	*key = "command";
+	if (rc)
+		return rc;
+	if (strchr(argv[0], '/'))
+		rc = access(argv[0], X_OK) == 0 ? 0 : -errno;
+	else
+		rc = path_lookup(argv[0], path, sizeof(path));
+	if (rc)
+		snprintf(err, len, "command = %s: %s: %s", o->command, argv[0],
+			 strchr(argv[0], '/') ? strerror(-rc) : "not found on PATH");
+	free(argv);
+	return rc;
 }
 
 static int64_t cpu_ms(void)
@@ -136,14 +163,23 @@ static int64_t ext_run(struct load_ctx *ctx)
 	if (rc)
 		return rc;
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
-	rc = ctx->ready(ctx);
-	pid = rc ? rc : start(argv);
+	/* ready only once the program runs: an exec that fails is said before */
+	pid = start(argv);
+	if (pid < 0)
+		log_error("external: cannot run %s: %s", argv[0], strerror((int)-pid));
 	free(argv);
 	if (pid < 0)
-		return pid;
-	while (!atomic_load(ctx->stop)) {
-		int st;
+		return LOAD_SAID;
+	rc = ctx->ready(ctx);
+	if (rc) {
+		kill(-pid, SIGKILL);
+		while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
+			;
+		return rc;
+	}
+	int st = 0;
 
+	while (!atomic_load(ctx->stop)) {
 		if (waitpid(pid, &st, WNOHANG) == pid) {
 			exited = 1;	/* ended by itself: the harness restarts us */
 			break;
@@ -163,6 +199,15 @@ static int64_t ext_run(struct load_ctx *ctx)
 	while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
 		;
 	load_count(ctx, 0, (uint64_t)(cpu_ms() - cpu0));
+	/* a program that ended in an error is this load's error, named */
+	if (exited && WIFEXITED(st) && WEXITSTATUS(st) != 0) {
+		log_error("external: %s exited with status %d", o->command, WEXITSTATUS(st));
+		return LOAD_SAID;
+	}
+	if (exited && WIFSIGNALED(st)) {
+		log_error("external: %s was killed by signal %d", o->command, WTERMSIG(st));
+		return LOAD_SAID;
+	}
 	return (int64_t)load_total(ctx);
 }
 
@@ -172,5 +217,6 @@ const struct load_ops load_external = {
 	.options = ext_options,
 	.opts_size = sizeof(struct ext_opts),
 	.check = ext_check,
+	.preflight = ext_preflight,
 	.run = ext_run,
 };

@@ -12,6 +12,7 @@
 #ifndef LATLAB_LOAD_OPS_H
 #define LATLAB_LOAD_OPS_H
 
+#include <errno.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -62,10 +63,20 @@ struct load_ops {
 	const struct load_flag *flags;	/* NULL-terminated by short_opt 0 */
 	/* cross-option checks after parsing; 0 or -EINVAL with err set */
 	int (*check)(const void *opts, char *err, size_t errlen);
+	/*
+	 * What the machine must have for the load to run (its program on
+	 * PATH, its directory): looked at by latlab plan and run before any
+	 * cell, and by latload before it is ready. 0, or -errno with err
+	 * and *key the option it is about. NULL: nothing to look at.
+	 */
+	int (*preflight)(const void *opts, const char **key, char *err, size_t errlen);
 	/* the processes or threads one instance starts; NULL: one */
 	int64_t (*workers)(const void *opts);
 	int64_t (*run)(struct load_ctx *ctx);
 };
+
+/* What run() returns for an error it has said itself (latload adds nothing). */
+#define LOAD_SAID (-ECANCELED)
 
 /* The most workers (processes or threads) one load may start in all. */
 #define LOAD_MAX_WORKERS 65536

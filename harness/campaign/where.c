@@ -91,6 +91,17 @@ int where_fits(const struct config *cfg, const struct cell *c, int guest,
 			return fail(why, len, &tloc, "[trace] mode = spikes%s: %s",
 				    guest ? " in the guest" : "", tw);
 	}
+	if (local && l->ops && l->ops->preflight) {
+		char lw[512], section[CFG_NAME_MAX + 8];
+		const char *key = "type";
+
+		if (l->ops->preflight(l->opts, &key, lw, sizeof(lw)) != 0) {
+			snprintf(section, sizeof(section), "load.%s", l->name);
+			struct srcloc kl = config_key_loc(cfg, section, key, l->loc);
+
+			return fail(why, len, &kl, "[load.%s] %s%s", l->name, lw, machine);
+		}
+	}
 	int64_t workers = load_workers(l->ops, l->opts) * CPU_COUNT(&have);
 	if (l->ops && strcmp(l->instances, "per-cpu") == 0 && workers > LOAD_MAX_WORKERS)
 		return fail(why, len, &l->loc,

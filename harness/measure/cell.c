@@ -356,7 +356,7 @@ static int wait_workers(struct cell_result *res, _Atomic int *stop,
 {
 	struct timespec poll = { 0, POLL_NS };
 	sigset_t sigs;
-	int sig = 0;
+	int sig = 0, load_failed = 0;
 
 	sigemptyset(&sigs);
 	sigaddset(&sigs, SIGINT);
@@ -374,6 +374,13 @@ static int wait_workers(struct cell_result *res, _Atomic int *stop,
 		drain(res);
 		spikes_poll(sp, res);
 		loadset_poll(&res->loads);
+		if (res->loads.failed[0] && !load_failed) {
+			/* measuring on would publish idle numbers as loaded ones */
+			load_failed = 1;
+			atomic_store(stop, 1);
+			cell_log(res, "error: load %s: %s: stopping the cell",
+				 res->loads.def->name, res->loads.failed);
+		}
 		checkpoint_poll(ck, res, clock_ns(CLOCK_MONOTONIC) - start);
 		if (env->tick)
 			env->tick(env->tick_arg, clock_ns(CLOCK_MONOTONIC) - start,
@@ -660,6 +667,32 @@ static int measure(const struct config *cfg, const struct cell *c,
 	return sig;
 }
 
+/*
+ * The load proved it ran, or the cell is an error: it failed while
+ * measuring, or an instance did no work over the whole cell (an idle
+ * machine's numbers are not the loaded ones the row claims).
+ */
+static void judge_load(const struct config *cfg, const struct cell *c,
+		       struct cell_result *res)
+{
+	const struct loadset *ls = &res->loads;
+	const char *name = cfg->load[c->load].name;
+
+	if (ls->failed[0]) {
+		res->status = CELL_ERROR;
+		snprintf(res->reason, sizeof(res->reason), "load %s: %.180s", name, ls->failed);
+		return;
+	}
+	for (int i = 0; i < ls->n; i++)
+		if (ls->proc[i].ops == 0) {
+			res->status = CELL_ERROR;
+			snprintf(res->reason, sizeof(res->reason),
+				 "load %s: instance %d did no work over the cell (ops = 0)%s%.120s",
+				 name, i, ls->proc[i].last[0] ? ": " : "", ls->proc[i].last);
+			return;
+		}
+}
+
 int cell_run(const struct config *cfg, const struct cell *c,
 	     const struct run_env *env, const char *dir,
 	     struct cell_result *res)
@@ -689,10 +722,8 @@ int cell_run(const struct config *cfg, const struct cell *c,
 	if (dma >= 0)
 		close(dma);
 	loadset_stop(&res->loads);
-	for (int i = 0; i < res->loads.n; i++)
-		if (res->loads.proc[i].ops == 0)
-			cell_log(res, "warning: load %s[%d] reported no operations",
-				 cfg->load[c->load].name, i);
+	if (!sig && res->status == CELL_OK)
+		judge_load(cfg, c, res);
 out_teardown:
 	teardown_workloads(wd, res, ready);
 	if (res->status != CELL_OK)

@@ -215,8 +215,11 @@ static void drain_output(struct load_proc *p)
 	}
 }
 
-/* Read the "latload-result ..." line of a run that ended; log the rest. */
-static void collect(struct loadset *ls, struct load_proc *p, int status)
+/*
+ * Read the "latload-result ..." line of a run that ended; log the rest.
+ * 1 when the run ended in an error (an exit status, a signal not ours).
+ */
+static int collect(struct loadset *ls, struct load_proc *p, int status)
 {
 	drain_output(p);
 	if (p->out >= 0)
@@ -237,6 +240,7 @@ static void collect(struct loadset *ls, struct load_proc *p, int status)
 		} else if (*line) {
 			lslog(ls, "load %s[%d]: %s", ls->def->name,
 			      (int)(p - ls->proc), line);
+			snprintf(p->last, sizeof(p->last), "%.255s", line);
 		}
 	}
 	p->textlen = 0;
@@ -247,6 +251,8 @@ static void collect(struct loadset *ls, struct load_proc *p, int status)
 	else if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
 		lslog(ls, "load %s[%d] exited with status %d", ls->def->name,
 		      (int)(p - ls->proc), WEXITSTATUS(status));
+	return !ls->stopping && (WIFSIGNALED(status) ||
+				 (WIFEXITED(status) && WEXITSTATUS(status) != 0));
 }
 
 /* Where the instances run: one each per CPU, or all on the set. */
@@ -336,9 +342,8 @@ static int wait_ready(struct loadset *ls, int want, char *err, size_t errlen)
 
 			if (p->pid && waitpid(p->pid, &st, WNOHANG) == p->pid) {
 				collect(ls, p, st);
-				snprintf(err, errlen,
-					 "instance %d ended before it was ready (see log.txt)",
-					 i);
+				snprintf(err, errlen, "instance %d ended before it was ready: %s", i,
+					 p->last[0] ? p->last : "it said nothing (see log.txt)");
 				return -ECHILD;
 			}
 		}
@@ -410,7 +415,15 @@ void loadset_poll(struct loadset *ls)
 		drain_output(p);
 		if (!p->pid || waitpid(p->pid, &st, WNOHANG) != p->pid)
 			continue;
-		collect(ls, p, st);
+		p->failing = collect(ls, p, st) ? p->failing + 1 : 0;
+		if (p->failing >= LOAD_FAILS_MAX) {
+			/* not a load that ends and starts again: one that cannot run */
+			snprintf(ls->failed, sizeof(ls->failed),
+				 "instance %d ended in an error %d times in a row: %.255s", i,
+				 p->failing, p->last[0] ? p->last : "it said nothing");
+			lslog(ls, "load %s[%d] failed: not started again", ls->def->name, i);
+			continue;
+		}
 		/* a load that ends early is started again, and counted */
 		rc = spawn(ls, p, 0);
 		p->restarts++;

@@ -26,7 +26,12 @@ struct load_proc {
 	int restarts;
 	char text[1024];	/* what it printed, for the cell's log */
 	size_t textlen;
+	char last[256];		/* the last line it printed (not its result) */
+	int failing;		/* its runs in a row that ended in an error */
 };
+
+/* An instance whose runs end in an error this many times in a row fails its load. */
+#define LOAD_FAILS_MAX 3
 
 struct loadset {
 	const struct load_def *def;
@@ -34,6 +39,7 @@ struct loadset {
 	struct load_proc *proc;
 	int ready[2], go[2];	/* pipes; -1 when closed */
 	int stopping;
+	char failed[384];	/* why the load failed while measuring; "" if it did not */
 	int exe_fd;		/* latload, opened once, run with fexecve */
 	void (*log)(void *arg, const char *line);
 	void *log_arg;

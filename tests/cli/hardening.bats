@@ -134,7 +134,8 @@ load helper
 	printf '[matrix]\nworkload = w\n[workload.w]\ntype = null\nfail_every = 1\n' >>c.ini
 	run timeout 60 "$LATLAB" run c.ini --duration 200ms -q --set thresholds.errors=0
 	[ "$status" -ne 0 ]
-	printf '[load.l]\ntype = disk\ndir = /nonexistent/dir\n' >>c.ini
+	# a load that cannot be ready in time: the cell errs at run time
+	printf '[load.l]\ntype = hackbench\ngroups = 10\nready_timeout = 1ms\n' >>c.ini
 	run timeout 60 "$LATLAB" run c.ini --duration 200ms -q --set matrix.load=l --restart
 	[ "$status" -eq 3 ]
 	[[ "$output" == *"error: [1/1] 0000-l-w-t1-aspread-1: error: load l:"* ]]

@@ -100,7 +100,7 @@ load_config() {
 }
 
 @test "every load type under the harness: a load.csv row per instance, ops > 0" {
-	for t in hackbench cpu memory disk fork net timer; do
+	for t in hackbench cpu memory disk fork net timer rt-hog; do
 		load_config "type = $t" "instances = 2"
 		run timeout 60 "$LATLAB" run c.ini --duration 1s -q
 		[ "$status" -eq 0 ] || { echo "$t: $output"; false; }
@@ -148,13 +148,67 @@ load_config() {
 }
 
 @test "a load that exits early is restarted and counted" {
-	load_config "type = external" 'command = sh -c "sleep 0.2"'
+	# busy for 0.2 s, then ends well: a finite load, started again each time
+	load_config "type = external" "command = sh -c \"timeout 0.2 sh -c 'while :; do :; done'; exit 0\""
 	run timeout 60 "$LATLAB" run c.ini --duration 1500ms -q
-	[ "$status" -eq 0 ]
+	[ "$status" -eq 0 ] || { echo "$output"; cat "$WORK"/out/t/*/*/0000*/log.txt; false; }
 	D=$(cell_dir "$WORK/out/t" 0000-l-timer-t1-aspread-1)
 	r=$(col "$D/load.csv" restarts)
 	[ "$r" -ge 3 ] && [ "$r" -le 8 ] || { cat "$D/load.csv"; false; }
 	grep -q "load l\[0\] ended early: restart 1" "$D/log.txt"
+}
+
+@test "a load whose program is not on PATH: plan says so at its line, run refuses it (exit 2), nothing measured" {
+	load_config "type = external" "command = stress-ngg --cpu 1"
+	line=$(grep -n '^command = ' c.ini | cut -d: -f1)
+	# plan says so, run refuses
+	run timeout 60 "$LATLAB" plan c.ini --duration 1s
+	[[ "$output" == *"cannot run on this machine: c.ini:$line: [load.l] command = stress-ngg --cpu 1: stress-ngg: not found on PATH"* ]] || { echo "$output"; false; }
+	run timeout 60 "$LATLAB" run c.ini --duration 1s
+	[ "$status" -eq 2 ] || { echo "$output"; false; }
+	[[ "$output" == *"c.ini:$line: [load.l] command = stress-ngg --cpu 1: stress-ngg: not found on PATH"* ]] || { echo "$output"; false; }
+	[ ! -e "$WORK/out/t/cells.csv" ]
+}
+
+@test "a disk load's missing directory: plan says so at its line, run refuses it (exit 2)" {
+	load_config "type = disk" "dir = /nonexistent/dir"
+	line=$(grep -n '^dir = ' c.ini | cut -d: -f1)
+	run timeout 60 "$LATLAB" plan c.ini --duration 1s
+	[[ "$output" == *"cannot run on this machine: c.ini:$line: [load.l] dir = /nonexistent/dir: No such file or directory"* ]] || { echo "$output"; false; }
+	run timeout 60 "$LATLAB" run c.ini --duration 1s
+	[ "$status" -eq 2 ] || { echo "$output"; false; }
+	[[ "$output" == *"c.ini:$line: [load.l] dir = /nonexistent/dir: No such file or directory"* ]] || { echo "$output"; false; }
+}
+
+@test "a program that cannot be executed after all: the cell is an error naming it, exit 3, the load never said ready" {
+	# on PATH and executable, but its interpreter is missing: exec fails
+	printf '#!/nonexistent/interpreter\n' >"$WORK/prog"
+	chmod +x "$WORK/prog"
+	load_config "type = external" "command = $WORK/prog"
+	run timeout 60 "$LATLAB" run c.ini --duration 1s
+	[ "$status" -eq 3 ] || { echo "$output"; false; }
+	[[ "$output" == *"load l: instance 0 ended before it was ready: latload: error: external: cannot run $WORK/prog: No such file or directory"* ]] || { echo "$output"; false; }
+	grep -q '^status = error$' "$WORK"/out/t/*/*/0000*/cell.ini
+	grep -q "cannot run $WORK/prog" "$WORK"/out/t/*/*/0000*/log.txt
+}
+
+@test "a load that keeps failing stops the cell early: error, exit 3, its message the reason" {
+	load_config "type = external" 'command = sh -c "exit 7"'
+	SECONDS=0
+	run timeout 60 "$LATLAB" run c.ini --duration 20s
+	[ "$status" -eq 3 ] || { echo "$output"; false; }
+	[ "$SECONDS" -lt 15 ]	# not the whole 20 s
+	[[ "$output" == *"load l: instance 0 ended in an error 3 times in a row: latload: error: external: sh -c \"exit 7\" exited with status 7"* ]] || { echo "$output"; false; }
+	grep -q 'stopping the cell' "$WORK"/out/t/*/*/0000*/log.txt
+}
+
+@test "a load that does no work over a cell is the cell's error, not an ok under load" {
+	# latload's testing aid: every instance reports 0 operations
+	load_config "type = cpu"
+	run env LATLOAD_FAKE_OPS=0 timeout 60 "$LATLAB" run c.ini --duration 1s
+	[ "$status" -eq 3 ] || { echo "$output"; false; }
+	[[ "$output" == *"load l: instance 0 did no work over the cell (ops = 0)"* ]] || { echo "$output"; false; }
+	grep -q '^status = error$' "$WORK"/out/t/*/*/0000*/cell.ini
 }
 
 @test "a load that is not ready in time: cell error, exit 3, nothing left" {
@@ -163,14 +217,6 @@ load_config() {
 	[ "$status" -eq 3 ]
 	[[ "$output" == *"load l: 1 of 1 instances not ready after 1 ms (ready_timeout)"* ]]
 	[ -z "$(in_session "$SID")" ]	# no latload of it is left
-}
-
-@test "a load that fails at start: cell error with its message in log.txt" {
-	load_config "type = disk" "dir = /nonexistent/dir"
-	run timeout 60 "$LATLAB" run c.ini --duration 1s -q
-	[ "$status" -eq 3 ]
-	grep -q 'No such file or directory' "$WORK"/out/t/*/*/0000*/log.txt
-	grep -q '^status = error$' "$WORK"/out/t/*/*/0000*/cell.ini
 }
 
 # killed_run CONFIG-LINES: SIGKILL latlab mid-cell, then nothing may survive
