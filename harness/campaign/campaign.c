@@ -211,6 +211,7 @@ static int open_campaign(struct campaign *cp)
 		if (cp_done(st) && (cp->lg.rows[i] = reconcile_rows(cfg, cp->dir, &prior, &cp->cells[i], st))) {
 			cp->lg.status[i] = st;
 			cp->lg.reason[i] = strdup(prior_reason(&prior, id));
+			cp->kept[i] = 1;
 			kept++;
 			continue;
 		}
@@ -374,7 +375,8 @@ int campaign_run(const struct config *cfg, const struct run_opts *ro)
 		return EXIT_USAGE;
 	}
 	cp.brief = calloc((size_t)cp.ncells, sizeof(*cp.brief));
-	if (ledger_init(&cp.lg, cfg, cp.cells, cp.ncells) != 0 || !cp.brief)
+	cp.kept = calloc((size_t)cp.ncells + 1, 1);
+	if (ledger_init(&cp.lg, cfg, cp.cells, cp.ncells) != 0 || !cp.brief || !cp.kept)
 		goto out;
 	kernel_info_read(&cp.kernel);
 	gethostname(cp.host, sizeof(cp.host) - 1);
@@ -393,6 +395,7 @@ out:
 		cp.mode->end(&cp, status);
 	ledger_free(&cp.lg);
 	free(cp.brief);
+	free(cp.kept);
 	free(cp.cells);
 	free(cp.guest.want);
 	if (cp.lock_fd >= 0)

@@ -190,8 +190,13 @@ void cp_print_table(const struct campaign *cp, FILE *out)
 		fprintf(out, "%-*s %-11s", w, cp->cells[i].id,
 			cell_status_name(cp->lg.status[i]));
 		if (!b->measured) {
-			fprintf(out, "%s\n", cp_done(cp->lg.status[i])
-				? " (from an earlier run: see cells.csv)" : "");
+			const char *reason = cp->lg.reason[i] ? cp->lg.reason[i] : "";
+
+			if (cp->kept[i])
+				fputs(" (from an earlier run: see cells.csv)", out);
+			else if (reason[0])
+				fprintf(out, " (%s)", reason);
+			fputc('\n', out);
 			continue;
 		}
 		fprintf(out, " %8llu %5llu %5llu | %6.1f %6.1f %6.1f %7.1f %7.1f | %6.1f %7.1f%s%s\n",

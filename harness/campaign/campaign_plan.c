@@ -196,8 +196,19 @@ int campaign_status(const char *dir, FILE *out)
 	fprintf(out, "\n%d cells left on this kernel%s (%s): about %s\n", left_here,
 		vms ? " and in qemu" : "",
 		k.release, est);
-	if (next)
-		fprintf(out, "next: %s (latlab run %s resumes there)\n", next, path);
+	if (next) {
+		/* from anywhere: the tree's config, and its output (the tree's parent) */
+		char abs[PATH_MAX], parent[PATH_MAX];
+
+		if (!realpath(dir, abs))
+			snprintf(abs, sizeof(abs), "%s", dir);
+		snprintf(parent, sizeof(parent), "%s", abs);
+		char *slash = strrchr(parent, '/');
+		if (slash && slash != parent)
+			*slash = '\0';
+		fprintf(out, "next: %s (latlab run %s/campaign.ini -o %s resumes there)\n",
+			next, abs, parent);
+	}
 	free(cells);
 	config_free(cfg);
 	free(cfg);

@@ -85,6 +85,7 @@ struct campaign {
 	int ncells;
 	struct ledger lg;	/* every cell's status, rows and reason */
 	struct chan_brief *brief;	/* per cell, for the end-of-run table */
+	unsigned char *kept;	/* per cell: its status is an earlier run's */
 	char dir[PATH_MAX];	/* OUTPUT/NAME */
 	char host[128];
 	struct kernel_info kernel;

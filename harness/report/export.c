@@ -308,6 +308,11 @@ int export_run(const char *format, const char *path, const char *out,
 		log_error("%s: %s", path, strerror(errno));
 		return EXIT_USAGE;
 	}
+	if (S_ISDIR(st.st_mode) && tree_is_campaign(path)) {
+		log_error("%s is a campaign's tree, not a cell: export one cell's directory (%s/HOST/RELEASE/CELL)",
+			  path, path);
+		return EXIT_USAGE;
+	}
 	/* validate the input before anything is written */
 	if (samples) {
 		if (S_ISDIR(st.st_mode))

@@ -1,9 +1,11 @@
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cellread.h"
 #include "model.h"
@@ -816,6 +818,28 @@ static int left_out_twice(struct tree *t)
 	return rc;
 }
 
+/* The campaign trees right below dir (an output root): "a, b" into buf. */
+static void campaigns_in(const char *dir, char *buf, size_t len)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char path[PATH_MAX + 300];
+	size_t used = 0;
+	struct stat st;
+
+	buf[0] = '\0';
+	while (d && (e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/cells.csv", dir, e->d_name);
+		if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || used + strlen(e->d_name) + 3 >= len)
+			continue;
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "", e->d_name);
+	}
+	if (d)
+		closedir(d);
+}
+
 int tree_read(struct tree *t, const char *dir, char *err, size_t errlen)
 {
 	struct csv_table cs;
@@ -826,9 +850,17 @@ int tree_read(struct tree *t, const char *dir, char *err, size_t errlen)
 	snprintf(t->dir, sizeof(t->dir), "%s", dir);
 	snprintf(path, sizeof(path), "%s/cells.csv", dir);
 	rc = csv_table_read(path, &cs, err, errlen);
-	if (rc == -ENOENT || rc == -ENOTDIR)
-		snprintf(err, errlen, "%s: %s (not a latlab results directory)",
-			 path, strerror(-rc));
+	if (rc == -ENOENT || rc == -ENOTDIR) {
+		char names[512];
+
+		campaigns_in(dir, names, sizeof(names));
+		if (names[0])
+			snprintf(err, errlen, "%s: %s (not a latlab results directory: it holds the campaigns %s; name one, as %s/%.*s)",
+				 path, strerror(-rc), names, dir, (int)strcspn(names, ","), names);
+		else
+			snprintf(err, errlen, "%s: %s (not a latlab results directory)",
+				 path, strerror(-rc));
+	}
 	if (rc)
 		return rc;
 	if (has_columns(&cs, CELLS_REQUIRED SUMMARY_COLUMNS, err, errlen)) {
@@ -944,4 +976,13 @@ int tree_emulated(const struct tree *t)
 	for (int i = 0; i < t->n; i++)
 		kinds |= tcell_emulated(&t->cell[i]);
 	return kinds;
+}
+
+int tree_is_campaign(const char *dir)
+{
+	char path[PATH_MAX + 16];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/cells.csv", dir);
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }

@@ -76,6 +76,9 @@ struct tree {
  * (-ENOENT / -ENOTDIR: not a results directory).
  */
 int tree_read(struct tree *t, const char *dir, char *err, size_t errlen);
+
+/* Is dir a campaign's tree (it has a cells.csv), not a cell of one? */
+int tree_is_campaign(const char *dir);
 void tree_free(struct tree *t);
 
 /* Each damaged cell of t on stderr, with why; returns t->nbad. */

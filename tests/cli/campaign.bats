@@ -53,6 +53,41 @@ three_cells() {
 	[ -z "$(find "$WORK/out" -name '*.tmp.*')" ]
 }
 
+@test "status's resume command works from any directory, for a campaign whose output is relative" {
+	three_cells
+	sed -i "s|^output = .*|output = rel|" c.ini
+	mkdir "$WORK/here" && cd "$WORK/here"
+	"$LATLAB" run ../c.ini --duration 2s -q >"$WORK/log" 2>&1 &
+	pid=$!
+	sleep 3
+	kill -INT $pid
+	wait $pid || true
+	cd /
+	run "$LATLAB" status "$WORK/here/rel/t"
+	[ "$status" -eq 0 ]
+	cmd=$(sed -n 's/^next: .* (\(latlab run .*\) resumes there)$/\1/p' <<<"$output")
+	[[ "$cmd" == "latlab run $WORK/here/rel/t/campaign.ini -o $WORK/here/rel" ]] || { echo "$output"; false; }
+	# run from elsewhere: it resumes that tree, it starts no other
+	cd "$WORK"
+	run timeout 60 "$LATLAB" ${cmd#latlab } --duration 2s -q
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[ "$(grep -c ' = ok$' "$WORK/here/rel/t/state")" -eq 3 ]
+	[ ! -e "$WORK/rel" ] && [ ! -e "/rel" ]
+}
+
+@test "the end-of-run table: a cell skipped now says why, one kept from an earlier run says so" {
+	quick_config
+	printf '[workload.i2c]\ntype = i2c-read\nbus = 254\n[matrix]\nworkload = timer, i2c\n' >>c.ini
+	run timeout 60 "$LATLAB" run c.ini --duration 300ms
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	line=$(grep '^0001-none-i2c-t1-aspread-1 ' <<<"$output")
+	[[ "$line" == *"skipped"*"(no /dev/i2c-254)"* ]] || { echo "$output"; false; }
+	[[ "$line" != *"earlier run"* ]]
+	run timeout 60 "$LATLAB" run c.ini --duration 300ms
+	line=$(grep '^0001-none-i2c-t1-aspread-1 ' <<<"$output")
+	[[ "$line" == *"(from an earlier run: see cells.csv)"* ]] || { echo "$output"; false; }
+}
+
 @test "status: counts per kernel variant and the time left" {
 	quick_config
 	printf '[kernel.other]\nmatch = release:nope\n[matrix]\nkernel = running, other\nworkload = timer, null\n' >>c.ini

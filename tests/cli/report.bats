@@ -134,6 +134,16 @@ browse() {
 	[ "$status" -eq 2 ]
 }
 
+@test "report of an output root names the campaigns in it (exit 2)" {
+	mkdir -p "$WORK/root/night1" "$WORK/root/night2" "$WORK/root/other"
+	printf 'campaign\n' >"$WORK/root/night1/cells.csv"
+	printf 'campaign\n' >"$WORK/root/night2/cells.csv"
+	run "$LATLAB" report "$WORK/root"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"not a latlab results directory: it holds the campaigns night"[12]", night"[12]"; name one, as $WORK/root/night"* ]] || { echo "$output"; false; }
+	[[ "$output" != *"other"* ]]
+}
+
 @test "compare stock against rt: the runs table, a verdict that will not call one run, the overlay" {
 	run timeout 60 "$LATLAB" compare "$FIXTURES/compare/stock" "$FIXTURES/compare/rt" -o "$WORK/cmp"
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
@@ -186,6 +196,16 @@ browse() {
 	[[ "$output" == *"no cell was measured on two kernel variants or hosts"* ]]
 	run "$LATLAB" compare "$FIXTURES/compare/stock"
 	[ "$status" -eq 2 ]
+}
+
+@test "export of a campaign's tree instead of a cell says so, in every format (exit 2)" {
+	T="$BATS_TEST_DIRNAME/../fixtures/readers/b"
+	for f in csv cyclictest json; do
+		run "$LATLAB" export --format $f "$T"
+		[ "$status" -eq 2 ] || { echo "$f: $output"; false; }
+		[[ "$output" == *"$T is a campaign's tree, not a cell: export one cell's directory ($T/HOST/RELEASE/CELL)"* ]] || { echo "$output"; false; }
+		[[ "$output" != *"No such file"* ]]
+	done
 }
 
 @test "export --format cyclictest: the --histfile layout, line by line" {
