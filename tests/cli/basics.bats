@@ -141,3 +141,21 @@ EOC
 		[ "$status" -eq 0 ] || { echo "$c: $output"; false; }
 	done
 }
+
+@test "the man page lists every command and every option latlab help shows" {
+	MAN="$BATS_TEST_DIRNAME/../../docs/latlab.1"
+	run "$LATLAB" help
+	cmds=$(sed -n '/^commands:/,/^$/s/^  \([a-z]*\) .*/\1/p' <<<"$output")
+	[ -n "$cmds" ]
+	for c in $cmds; do
+		grep -q "^\.B latlab $c\b" "$MAN" || { echo "no synopsis of $c"; false; }
+		usage=$("$LATLAB" help "$c" 2>&1 | sed -n 's/^usage: //p')
+		for o in $(grep -oE -- '--[a-z][a-z-]*' <<<"$usage"); do
+			esc=$(sed 's/-/\\\\-/g' <<<"$o")
+			grep -q -- "$esc" "$MAN" || { echo "$c: $o is not in the man page"; false; }
+		done
+	done
+	for s in '.BR rtla (1)' '.BR stress\-ng (1)' '.BR rteval (8)'; do
+		grep -qxF "$s," "$MAN" || grep -qxF "$s" "$MAN" || { echo "SEE ALSO lacks $s"; false; }
+	done
+}
