@@ -114,6 +114,14 @@ static int parse_number(const struct opt *o, const char *text, int64_t *v,
 				   text, err, len);
 	if (rc == -ERANGE)
 		return fail_with(err, len, rc, "%s = '%s' is out of range", o->key, text);
+	if (rc == -EILSEQ)
+		return fail_with(err, len, -EINVAL,
+				 "%s = '%s' has a blank between the number and its unit: write it without",
+				 o->key, text);
+	if (rc == -EDOM)
+		return fail_with(err, len, -EINVAL,
+				 "%s = '%s': KB, MB and GB are refused (1000 or 1024?): write KiB, MiB, GiB or k, M, G (powers of 1024), or the bytes",
+				 o->key, text);
 	if (rc)
 		return fail_with(err, len, rc, "%s = '%s' is not %s", o->key, text,
 			    what);

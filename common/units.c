@@ -25,9 +25,9 @@ static const struct unit duration_units[] = {
 
 static const struct unit size_units[] = {
 	{ "", 1 }, { "b", 1 },
-	{ "k", 1LL << 10 }, { "kib", 1LL << 10 }, { "kb", 1LL << 10 },
-	{ "m", 1LL << 20 }, { "mib", 1LL << 20 }, { "mb", 1LL << 20 },
-	{ "g", 1LL << 30 }, { "gib", 1LL << 30 }, { "gb", 1LL << 30 },
+	{ "k", 1LL << 10 }, { "kib", 1LL << 10 },
+	{ "m", 1LL << 20 }, { "mib", 1LL << 20 },
+	{ "g", 1LL << 30 }, { "gib", 1LL << 30 },
 	{ NULL, 0 },
 };
 
@@ -65,6 +65,13 @@ static int parse_scaled(const char *s, const struct unit *units,
 
 	while (ulen > 0 && isspace((unsigned char)u[ulen - 1]))
 		ulen--;
+	int blank = 0;
+
+	while (ulen > 0 && isspace((unsigned char)*u)) {
+		u++;		/* "1 ms": said below, once "ms" is a unit */
+		ulen--;
+		blank = 1;
+	}
 	for (const struct unit *it = units; it->name; it++) {
 		int same = case_fold ? strncasecmp(u, it->name, ulen) == 0
 				     : strncmp(u, it->name, ulen) == 0;
@@ -75,6 +82,8 @@ static int parse_scaled(const char *s, const struct unit *units,
 	}
 	if (mult == 0)
 		return -EINVAL;
+	if (blank && ulen > 0)
+		return -EILSEQ;	/* a blank between the number and its unit */
 	if (whole > INT64_MAX / mult)
 		return -ERANGE;
 	/* frac_val / frac_div * mult, rounded to nearest, without overflow */
@@ -94,7 +103,16 @@ int units_parse_duration(const char *s, int64_t *ns)
 
 int units_parse_size(const char *s, int64_t *bytes)
 {
-	return parse_scaled(s, size_units, 1, bytes);
+	int rc = parse_scaled(s, size_units, 1, bytes);
+	size_t n = strlen(s);
+
+	while (n > 0 && isspace((unsigned char)s[n - 1]))
+		n--;
+	/* KB, MB, GB: 1000 or 1024 is anyone's guess, so neither */
+	if (rc == -EINVAL && n >= 2 && strchr("kKmMgG", s[n - 2]) &&
+	    (s[n - 1] == 'b' || s[n - 1] == 'B'))
+		return -EDOM;
+	return rc;
 }
 
 int units_parse_int(const char *s, int64_t *v)

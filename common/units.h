@@ -19,6 +19,11 @@ int units_parse_duration(const char *s, int64_t *ns);
  * Parse "512", "4k", "4KiB", "1M", "2GiB" (binary multiples; "B" optional).
  * 0 or -EINVAL / -ERANGE.
  */
+/*
+ * Bytes, or with k/KiB, M/MiB, G/GiB (powers of 1024, any case). -EDOM
+ * for KB, MB, GB (refused: 1000 or 1024?), -EILSEQ for a blank between
+ * the number and its unit; -EINVAL, -ERANGE.
+ */
 int units_parse_size(const char *s, int64_t *bytes);
 
 /*

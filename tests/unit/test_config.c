@@ -57,6 +57,8 @@ static void test_bad_configs(void **state)
 		{ "[matrix]\nload = hb\n[load.hb]\ntype = hackbenk\n", "4: unknown load type 'hackbenk'" },
 		{ "[matrix]\nload = hb\n[load.hb]\ngroups = 2\n", "3: [load.hb] has no 'type ='" },
 		{ "[load.hb]\ntype = hackbench\ngroop = 2\n", "3: unknown key 'groop' for load type 'hackbench'" },
+		{ "[matrix]\nsize = 4KB\n", "2: size = '4KB': KB, MB and GB are refused (1000 or 1024?): write KiB, MiB, GiB or k, M, G (powers of 1024), or the bytes" },
+		{ "[matrix]\ninterval = 1 ms\n", "2: interval = '1 ms' has a blank between the number and its unit: write it without" },
 		{ "[load.hb]\ntype = hackbench\ngroups = 0\n", "3: groups = 0 is out of range (1 to 1000)" },
 		{ "[load.hb]\ntype = hackbench\nmode = fibers\n", "3: mode = 'fibers': expected one of process|thread" },
 		{ "[load.hb]\ntype = hackbench\ninstances = many\n", "3: instances = 'many': expected a number (1 to 1024) or per-cpu" },

@@ -20,6 +20,7 @@ static void test_durations(void **state)
 		{ "1ns", 0, 1 },
 		{ "250us", 0, 250000 },
 		{ "1.5us", 0, 1500 },
+		{ "1 ms", -EILSEQ, 0 },
 		{ "1000us", 0, 1000000 },
 		{ "10ms", 0, 10000000 },
 		{ "60s", 0, 60000000000LL },
@@ -71,6 +72,12 @@ static void test_sizes(void **state)
 		{ "2G", 0, 2147483648LL },
 		{ "1.5k", 0, 1536 },
 		{ "4x", -EINVAL, 0 },
+		/* KB, MB, GB: 1000 or 1024? refused, never guessed */
+		{ "4KB", -EDOM, 0 },
+		{ "4kb", -EDOM, 0 },
+		{ "1MB", -EDOM, 0 },
+		{ "2 GB", -EDOM, 0 },
+		{ "4 KiB", -EILSEQ, 0 },
 		{ "k", -EINVAL, 0 },
 		{ "", -EINVAL, 0 },
 	};
