@@ -21,6 +21,66 @@ const struct opt *opt_find(const struct opt *table, const char *key)
 	return NULL;
 }
 
+/* Edits from a to b (optimal string alignment: swaps count as one), any case. */
+static int edits(const char *a, const char *b)
+{
+	enum { MAX = 64 };
+	int la = (int)strlen(a), lb = (int)strlen(b);
+	int d[MAX + 1][MAX + 1];
+
+	if (la > MAX || lb > MAX)
+		return MAX;
+	for (int i = 0; i <= la; i++)
+		d[i][0] = i;
+	for (int j = 0; j <= lb; j++)
+		d[0][j] = j;
+	for (int i = 1; i <= la; i++)
+		for (int j = 1; j <= lb; j++) {
+			int same = tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 1]);
+			int v = d[i - 1][j - 1] + !same;
+
+			if (d[i - 1][j] + 1 < v)
+				v = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < v)
+				v = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 2]) &&
+			    tolower((unsigned char)a[i - 2]) == tolower((unsigned char)b[j - 1]) &&
+			    d[i - 2][j - 2] + 1 < v)
+				v = d[i - 2][j - 2] + 1;
+			d[i][j] = v;
+		}
+	return d[la][lb];
+}
+
+const char *opt_nearest(const char *word, const char *const *names, int n)
+{
+	const char *best = NULL;
+	int best_d = 3, len = (int)strlen(word);
+
+	for (int i = 0; i < n; i++) {
+		int e = edits(word, names[i]);
+
+		if (e < best_d && 2 * e < len) {
+			best = names[i];
+			best_d = e;
+		}
+	}
+	return best;
+}
+
+const char *opt_suggest(const char *key, const struct opt *table,
+			const struct opt *more)
+{
+	const char *names[256];
+	int n = 0;
+
+	for (const struct opt *o = table; o && o->key && n < 256; o++)
+		names[n++] = o->key;
+	for (const struct opt *o = more; o && o->key && n < 256; o++)
+		names[n++] = o->key;
+	return opt_nearest(key, names, n);
+}
+
 int opt_choice_index(const char *choices, const char *word)
 {
 	size_t wlen = strlen(word);
@@ -286,10 +346,21 @@ int opt_parse(const struct opt *o, void *base, const char *value,
 		return 0;
 	case OPT_ENUM:
 		idx = opt_choice_index(o->choices, value);
-		if (idx < 0)
+		if (idx < 0) {
+			char words[OPT_STR_MAX];
+			const char *names[64];
+			int n = 0;
+
+			snprintf(words, sizeof(words), "%s", o->choices);
+			for (char *w = strtok(words, "|"); w && n < 64; w = strtok(NULL, "|"))
+				names[n++] = w;
+			const char *near = opt_nearest(value, names, n);
+
 			return fail_with(err, len, -EINVAL,
-				    "%s = '%s': expected one of %s", o->key,
-				    value, o->choices);
+				    "%s = '%s': expected one of %s%s%s%s", o->key,
+				    value, o->choices, near ? " (did you mean '" : "",
+				    near ? near : "", near ? "'?)" : "");
+		}
 		*FIELD(base, o, int) = idx;
 		return 0;
 	case OPT_INT:

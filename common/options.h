@@ -73,6 +73,17 @@ struct opt {
 /* The row for `key` in a NULL-key-terminated table, or NULL. */
 const struct opt *opt_find(const struct opt *table, const char *key);
 
+/*
+ * "Did you mean": the name of names[0..n) nearest to word — at most two
+ * edits (a letter added, dropped, changed, or two swapped; any case), and
+ * fewer than half of word's length — or NULL when none is that near.
+ */
+const char *opt_nearest(const char *word, const char *const *names, int n);
+
+/* The same among the keys of table and of more (either may be NULL). */
+const char *opt_suggest(const char *key, const struct opt *table,
+			const struct opt *more);
+
 /* Fill every option of `table` in `base` with its default. */
 void opt_defaults(const struct opt *table, void *base);
 

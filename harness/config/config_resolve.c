@@ -79,16 +79,47 @@ static void *get_def(void *arr, int *n, size_t elem, const char *name,
 	return p;
 }
 
+/* " (did you mean 'X'?)" when X is near; "" otherwise. */
+static const char *mean(char *buf, size_t len, const char *near)
+{
+	if (!near)
+		return "";
+	snprintf(buf, len, " (did you mean '%s'?)", near);
+	return buf;
+}
+
+/* The registry's names, for a "did you mean" of a type. */
+static const char *nearest_workload(const char *type)
+{
+	const char *names[64];
+	int n = 0;
+
+	for (int i = 0; workload_registry[i] && n < 64; i++)
+		names[n++] = workload_registry[i]->name;
+	return opt_nearest(type, names, n);
+}
+
+static const char *nearest_load(const char *type)
+{
+	const char *names[64] = { "none" };
+	int n = 1;
+
+	for (int i = 0; load_registry[i] && n < 64; i++)
+		names[n++] = load_registry[i]->name;
+	return opt_nearest(type, names, n);
+}
+
 static int set_option(const struct opt *table, void *base,
 		      const struct config_entry *e, char *err, size_t errlen)
 {
 	const struct opt *o = opt_find(table, e->key);
-	char why[256];
+	char why[256], dym[96];
 
 	if (!o)
 		return cfg_fail(err, errlen, &e->loc,
-				"unknown key '%s' in [%s] (see latlab list)",
-				e->key, e->section);
+				"unknown key '%s' in [%s]%s (see latlab list)",
+				e->key, e->section,
+				mean(dym, sizeof(dym), opt_suggest(e->key, table, NULL)));
 	if (opt_parse(o, base, e->value, why, sizeof(why)) != 0)
 		return cfg_fail(err, errlen, &e->loc, "%s", why);
 	return 0;
@@ -196,9 +227,21 @@ int apply_entry(struct config *cfg, const struct config_entry *e,
 		}
 		return 0;	/* options: checked once the type is known */
 	}
+	static const char *const sections[] = {
+		"campaign", "matrix", "thresholds", "trace", "kernel", "load", "workload",
+	};
+	char head[64], dym[96];
+
+	/* [lod.hb]: the part before the dot is what was mistyped */
+	snprintf(head, sizeof(head), "%.*s", (int)strcspn(s, "."), s);
+	const char *near = opt_nearest(head, sections, (int)(sizeof(sections) / sizeof(sections[0])));
+	dym[0] = '\0';
+	if (near)
+		snprintf(dym, sizeof(dym), " (did you mean [%s%.40s]?)", near,
+			 strchr(s, '.') ? strchr(s, '.') : "");
 	return cfg_fail(err, errlen, &e->section_loc,
-			"unknown section [%s]: expected campaign, matrix, thresholds, thresholds.METRIC, trace, kernel.NAME, load.NAME or workload.NAME",
-			s);
+			"unknown section [%s]%s: expected campaign, matrix, thresholds, thresholds.METRIC, trace, kernel.NAME, load.NAME or workload.NAME",
+			s, dym);
 }
 
 struct srcloc config_key_loc(const struct config *cfg, const char *section,
@@ -225,9 +268,13 @@ int resolve_workload(struct config *cfg, struct workload_def *w,
 				section);
 	w->ops = workload_find(w->type);
 	if (!w->ops)
+	{
+		char dym[96];
+
 		return cfg_fail(err, errlen, &tloc,
-				"unknown workload type '%s' (latlab list shows them)",
-				w->type);
+				"unknown workload type '%s'%s (latlab list shows them)",
+				w->type, mean(dym, sizeof(dym), nearest_workload(w->type)));
+	}
 	w->opts = calloc(1, w->ops->opts_size ? w->ops->opts_size : 1);
 	if (!w->opts)
 		return cfg_fail(err, errlen, NULL, "out of memory");
@@ -238,10 +285,14 @@ int resolve_workload(struct config *cfg, struct workload_def *w,
 		if (strcmp(e->section, section) != 0 ||
 		    strcmp(e->key, "type") == 0)
 			continue;
-		if (!opt_find(w->ops->options, e->key))
+		if (!opt_find(w->ops->options, e->key)) {
+			char dym[96];
+
 			return cfg_fail(err, errlen, &e->loc,
-					"unknown key '%s' for workload type '%s' (see latlab list)",
-					e->key, w->type);
+					"unknown key '%s' for workload type '%s'%s (see latlab list)",
+					e->key, w->type,
+					mean(dym, sizeof(dym), opt_suggest(e->key, w->ops->options, NULL)));
+		}
 		if (set_option(w->ops->options, w->opts, e, err, errlen))
 			return -EINVAL;
 	}
@@ -293,10 +344,13 @@ int resolve_load(struct config *cfg, struct load_def *l, char *err,
 				section);
 	if (strcmp(l->type, "none") != 0) {
 		l->ops = load_find(l->type);
-		if (!l->ops)
+		if (!l->ops) {
+			char dym[96];
+
 			return cfg_fail(err, errlen, &tloc,
-					"unknown load type '%s' (latlab list shows them)",
-					l->type);
+					"unknown load type '%s'%s (latlab list shows them)",
+					l->type, mean(dym, sizeof(dym), nearest_load(l->type)));
+		}
 	}
 	l->cpus_loc = config_key_loc(cfg, section, "cpus", l->loc);
 	if (check_load_cpus(l, l->cpus_loc, err, errlen))
@@ -320,10 +374,14 @@ int resolve_load(struct config *cfg, struct load_def *l, char *err,
 		if (strcmp(e->section, section) != 0 ||
 		    opt_find(load_options, e->key))
 			continue;
-		if (!opt_find(table, e->key))
+		if (!opt_find(table, e->key)) {
+			char dym[96];
+
 			return cfg_fail(err, errlen, &e->loc,
-					"unknown key '%s' for load type '%s' (see latlab list)",
-					e->key, l->type);
+					"unknown key '%s' for load type '%s'%s (see latlab list)",
+					e->key, l->type,
+					mean(dym, sizeof(dym), opt_suggest(e->key, table, load_options)));
+		}
 		if (set_option(table, l->opts, e, err, errlen))
 			return -EINVAL;
 	}

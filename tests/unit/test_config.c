@@ -57,6 +57,13 @@ static void test_bad_configs(void **state)
 		{ "[matrix]\nload = hb\n[load.hb]\ntype = hackbenk\n", "4: unknown load type 'hackbenk'" },
 		{ "[matrix]\nload = hb\n[load.hb]\ngroups = 2\n", "3: [load.hb] has no 'type ='" },
 		{ "[load.hb]\ntype = hackbench\ngroop = 2\n", "3: unknown key 'groop' for load type 'hackbench'" },
+		/* did you mean: a key, a type, a section, an enum value; nothing when none is near */
+		{ "[matrix]\nworklod = timer\n", "2: unknown key 'worklod' in [matrix] (did you mean 'workload'?)" },
+		{ "[lod.hb]\ntype = cpu\n", "1: unknown section [lod.hb] (did you mean [load.hb]?)" },
+		{ "[matrix]\nload = hb\n[load.hb]\ntype = hackbenk\n", "4: unknown load type 'hackbenk' (did you mean 'hackbench'?)" },
+		{ "[load.hb]\ntype = hackbench\nready_timout = 2s\n", "3: unknown key 'ready_timout' for load type 'hackbench' (did you mean 'ready_timeout'?)" },
+		{ "[load.hb]\ntype = hackbench\nmode = proces\n", "3: mode = 'proces': expected one of process|thread (did you mean 'process'?)" },
+		{ "[campaign]\nzzz = 1\n", "2: unknown key 'zzz' in [campaign] (see latlab list)" },
 		{ "[matrix]\nsize = 4KB\n", "2: size = '4KB': KB, MB and GB are refused (1000 or 1024?): write KiB, MiB, GiB or k, M, G (powers of 1024), or the bytes" },
 		{ "[matrix]\ninterval = 1 ms\n", "2: interval = '1 ms' has a blank between the number and its unit: write it without" },
 		{ "[load.hb]\ntype = hackbench\ngroups = 0\n", "3: groups = 0 is out of range (1 to 1000)" },
