@@ -20,6 +20,9 @@ static int preflight(struct campaign *cp)
 		log_error("%s", why);
 		return EXIT_USAGE;
 	}
+	int stacked = where_stacked_cells(cfg, cp->cells, cp->ncells, why, sizeof(why));
+	if (stacked)
+		log_warn("%s%s", why, stacked > 1 ? " (and so in more cells)" : "");
 	if (!cfg->thresholds.baseline[0])
 		return EXIT_PASS;
 	/* read as the judgement at the end will: a baseline it cannot read

@@ -96,6 +96,9 @@ int campaign_plan(const struct config *cfg, FILE *out)
 		n, count[WHERE_HERE], k.release, k.model, k.dynamic ? ", dynamic" : "",
 		count[WHERE_QEMU], count[WHERE_OTHER]);
 	misfit = plan_misfits(cfg, cells, n, whys, out);
+	int stacked = where_stacked_cells(cfg, cells, n, why, sizeof(why));
+	if (stacked)
+		fprintf(out, "warning: %s%s\n", why, stacked > 1 ? " (and so in more cells)" : "");
 	if (misfit)
 		fprintf(out, "latlab run refuses this config on this machine (exit 2) until every cell fits\n");
 	for (int i = 0; i < cfg->matrix.policy.n; i++) {

@@ -5,6 +5,7 @@
 
 #include "cpulist.h"
 #include "load_ops.h"
+#include "place.h"
 #include "log.h"
 #include "tracer.h"
 #include "vm.h"
@@ -192,4 +193,43 @@ int where_preflight(const struct config *cfg, const struct cell *cells,
 			return rc;
 	}
 	return 0;
+}
+
+int where_stacked(const struct config *cfg, const struct cell *c, char *why,
+		  size_t len)
+{
+	static int cpus[CPU_SETSIZE];
+	int count[CPU_SETSIZE] = { 0 }, worst = -1;
+	const struct axis *ax = &cfg->matrix.threads;
+	cpu_set_t mask;
+	int n;
+
+	if (c->policy != POL_FIFO && c->policy != POL_RR)
+		return 0;
+	n = place_threads(cfg, c, cpus, &mask);
+	for (int i = 0; i < n; i++)
+		if (cpus[i] >= 0 && cpus[i] < CPU_SETSIZE &&
+		    ++count[cpus[i]] > (worst < 0 ? 1 : count[worst]))
+			worst = cpus[i];
+	if (worst < 0)
+		return 0;
+	const char *file = ax->loc.file ? ax->loc.file : cfg->path;
+
+	snprintf(why, len, "%s:%d: %d real-time threads of %s share CPU %d (threads = %d, affinity = %s): they delay each other, so their latency is the design's, not the kernel's",
+		 file, ax->loc.line, count[worst], c->id, worst, n,
+		 cfg->matrix.affinity.s[c->affinity]);
+	return 1;
+}
+
+int where_stacked_cells(const struct config *cfg, const struct cell *cells, int n,
+			char *why, size_t len)
+{
+	char one[1024];
+	int stacked = 0;
+
+	for (int i = 0; i < n; i++)
+		if (cfg->kernel[cells[i].kernel].runner == RUNNER_HOST &&
+		    where_stacked(cfg, &cells[i], one, sizeof(one)) && !stacked++)
+			snprintf(why, len, "%s", one);
+	return stacked;
 }

@@ -40,6 +40,18 @@ const char *where_name(enum where w);
  * guest of the variant's cpus = CPUs, whose isolated CPUs it cannot know.
  * Else -ENODEV with "FILE:LINE: reason" in why.
  */
+/*
+ * A warning, not a refusal: real-time (fifo, rr) measured threads of c
+ * stacked on one CPU of this machine (threads = 3, affinity = 1), which
+ * delay each other by design. 1 with "FILE:LINE: ..." in why, else 0.
+ */
+int where_stacked(const struct config *cfg, const struct cell *c, char *why,
+		  size_t len);
+
+/* How many of cells (those run on this host) stack threads; why of the first. */
+int where_stacked_cells(const struct config *cfg, const struct cell *cells, int n,
+			char *why, size_t len);
+
 int where_fits(const struct config *cfg, const struct cell *c, int guest,
 	       char *why, size_t len);
 

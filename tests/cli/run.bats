@@ -155,3 +155,17 @@ load helper
 	[ -s "$WORK/elsewhere/t/cells.csv" ]
 	[ ! -e "$WORK/out" ]
 }
+
+@test "real-time threads stacked on one CPU: a warning in plan and run naming the line; spread, none" {
+	quick_config
+	printf '[matrix]\nthreads = 3\naffinity = 1\n' >>c.ini
+	line=$(grep -n '^threads = 3' c.ini | cut -d: -f1)
+	run "$LATLAB" plan c.ini
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"warning: c.ini:$line: 3 real-time threads of 0000-none-timer-t3-a1-1 share CPU 1 (threads = 3, affinity = 1): they delay each other"* ]] || { echo "$output"; false; }
+	run timeout 60 "$LATLAB" run c.ini --duration 300ms -q
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"warning: c.ini:$line: 3 real-time threads"*"share CPU 1"* ]] || { echo "$output"; false; }
+	run "$LATLAB" plan c.ini --set matrix.affinity=spread --set matrix.threads=1
+	[[ "$output" != *"share CPU"* ]] || { echo "$output"; false; }
+}
