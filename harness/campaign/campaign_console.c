@@ -43,7 +43,8 @@ void cp_progress(const struct cell *c, const struct cell_result *res,
 	int64_t worst = 0, noise = -1;
 	uint64_t errors = 0;
 	int first = 0;
-	char errs[96] = "", own[64] = "";
+	double missed = 0;
+	char errs[96] = "", own[64] = "", miss[48] = "";
 
 	for (int i = 0; i < res->nthreads; i++) {
 		const struct worker *w = &res->workers[i];
@@ -56,7 +57,12 @@ void cp_progress(const struct cell *c, const struct cell_result *res,
 		if (w->errors && !errors)
 			first = w->first_errno;
 		errors += w->errors;
+		if (w->cycles + w->overruns &&
+		    100.0 * (double)w->overruns / (double)(w->cycles + w->overruns) > missed)
+			missed = 100.0 * (double)w->overruns / (double)(w->cycles + w->overruns);
 	}
+	if (missed > 0)		/* the worst thread's share of its periods */
+		snprintf(miss, sizeof(miss), ", missed %.1f %% of periods", missed);
 	if (errors)
 		snprintf(errs, sizeof(errs), ", %llu I/O errors (%s)",
 			 (unsigned long long)errors, strerror(first));
@@ -64,9 +70,9 @@ void cp_progress(const struct cell *c, const struct cell_result *res,
 		snprintf(own, sizeof(own), ", noise max %.1f us", noise / 1e3);
 	if (res->status == CELL_OK || res->status == CELL_FAIL ||
 	    res->status == CELL_INTERRUPTED)
-		log_info("[%d/%d] %s: %s, wakeup max %.1f us%s%s%s%s", done_n,
+		log_info("[%d/%d] %s: %s, wakeup max %.1f us%s%s%s%s%s", done_n,
 			 run_n, c->id, cell_status_name(res->status),
-			 worst / 1e3, own, errs, res->reason[0] ? ": " : "",
+			 worst / 1e3, own, miss, errs, res->reason[0] ? ": " : "",
 			 res->reason);
 	else if (res->status == CELL_ERROR)	/* -q hides progress, not errors */
 		log_error("[%d/%d] %s: %s: %s", done_n, run_n, c->id,

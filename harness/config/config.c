@@ -20,6 +20,7 @@ int config_load(struct config *cfg, const char *path,
 	opt_defaults(matrix_options, &cfg->matrix);
 	opt_defaults(threshold_options, &cfg->thresholds);
 	opt_defaults(baseline_options, &cfg->thresholds);
+	opt_defaults(missed_options, &cfg->thresholds);
 	opt_defaults(trace_options, &cfg->trace);
 	for (int m = 0; m < METRIC_COUNT; m++)
 		opt_defaults(threshold_options + 1, &cfg->metric_thresholds[m]);
@@ -62,6 +63,7 @@ void config_write_ini(FILE *fp, const struct config *cfg)
 		opt_write_ini(fp, threshold_options, &cfg->thresholds);
 		if (cfg->thresholds.baseline[0])	/* older configs keep their hash */
 			opt_write_ini(fp, baseline_options, &cfg->thresholds);
+		opt_write_ini(fp, missed_options, &cfg->thresholds);
 	}
 	for (int m = 0; m < METRIC_COUNT; m++) {
 		if (!cfg->has_metric_thresholds[m])

@@ -60,6 +60,9 @@ struct threshold_opts {
 	int metric;			/* enum metric the latency limits apply to */
 	int64_t max, p50, p90, p99, p99_9, p99_99;	/* ns, OPT_UNSET if none */
 	int64_t overruns, errors;	/* most allowed, OPT_UNSET if none */
+	/* [thresholds] only: the most periods a thread may miss ("1%", "off") */
+	char missed[16];
+	int64_t missed_ppm;	/* the same in parts per million; -1: off */
 	/* [thresholds] only: judge the campaign against a baseline tree */
 	char baseline[OPT_STR_MAX];	/* a results tree, or "" */
 	int64_t baseline_tolerance;	/* percent */
@@ -187,6 +190,7 @@ extern const struct opt campaign_options[];
 extern const struct opt matrix_options[];
 extern const struct opt threshold_options[];
 extern const struct opt baseline_options[];
+extern const struct opt missed_options[];
 extern const struct opt kernel_options[];
 extern const struct opt trace_options[];
 extern const struct opt load_options[];

@@ -284,6 +284,37 @@ static int check_matrix_size(const struct config *cfg, char *err, size_t errlen)
 			(long long)cfg->campaign.repeat, MATRIX_MAX_CELLS);
 }
 
+/*
+ * [thresholds] missed = P% (0 to 100, up to 4 decimals) or off, into
+ * parts per million. 0, or -EINVAL at the key's line.
+ */
+static int check_missed(struct config *cfg, char *err, size_t errlen)
+{
+	const char *s = cfg->thresholds.missed;
+	int64_t whole = 0, frac = 0, div = 1;
+	const char *p = s;
+
+	if (strcmp(s, "off") == 0) {
+		cfg->thresholds.missed_ppm = -1;
+		return 0;
+	}
+	for (; isdigit((unsigned char)*p) && whole < 1000; p++)
+		whole = whole * 10 + (*p - '0');
+	if (*p == '.')
+		for (p++; isdigit((unsigned char)*p) && div < 10000; p++) {
+			frac = frac * 10 + (*p - '0');
+			div *= 10;
+		}
+	if (p == s || strcmp(p, "%") != 0 || whole > 100 || (whole == 100 && frac)) {
+		struct srcloc loc = config_key_loc(cfg, "thresholds", "missed", (struct srcloc){ 0 });
+
+		return cfg_fail(err, errlen, &loc,
+				"missed = '%s': a share of the periods from 0%% to 100%% (as 1%% or 0.5%%), or off", s);
+	}
+	cfg->thresholds.missed_ppm = whole * 10000 + frac * 10000 / div;
+	return 0;
+}
+
 int validate(struct config *cfg, char *err, size_t errlen)
 {
 	struct srcloc loc;
@@ -305,7 +336,9 @@ int validate(struct config *cfg, char *err, size_t errlen)
 				"timeline = %lld ns: whole seconds (10s, 1m), or 0s for none",
 				(long long)cfg->campaign.timeline);
 	}
-	rc = add_builtin_defs(cfg, err, errlen);
+	rc = check_missed(cfg, err, errlen);
+	if (rc == 0)
+		rc = add_builtin_defs(cfg, err, errlen);
 	if (rc == 0)
 		rc = check_trace_events(cfg, err, errlen);
 	if (rc == 0)

@@ -158,6 +158,8 @@ int apply_entry(struct config *cfg, const struct config_entry *e,
 			cfg->baseline_loc = e->loc;
 		if (opt_find(baseline_options, e->key))
 			return set_option(baseline_options, &cfg->thresholds, e, err, errlen);
+		if (opt_find(missed_options, e->key))
+			return set_option(missed_options, &cfg->thresholds, e, err, errlen);
 		return set_option(threshold_options, &cfg->thresholds, e, err,
 				  errlen);
 	}

@@ -73,6 +73,26 @@ void cell_check_thresholds(const struct config *cfg, struct cell_result *res)
 			strncat(res->reason, ")", sizeof(res->reason) - strlen(res->reason) - 1);
 		return;
 	}
+	/*
+	 * Periods missed: a share of a thread's, the same for every metric.
+	 * Judged from MISSED_MIN of them: one stall of a few periods in a short
+	 * cell (a VM's steal) is said in every file, not called a failure.
+	 */
+	for (int i = 0; cfg->thresholds.missed_ppm >= 0 && i < res->nthreads; i++) {
+		const struct worker *w = &res->workers[i];
+		uint64_t periods = w->cycles + w->overruns;
+
+		if (periods && w->overruns >= MISSED_MIN &&
+		    w->overruns * 1000000 > (uint64_t)cfg->thresholds.missed_ppm * periods) {
+			res->status = CELL_FAIL;
+			snprintf(res->reason, sizeof(res->reason),
+				 "thread %d missed %.1f %% of its periods (%llu of %llu) > missed = %s",
+				 i, 100.0 * (double)w->overruns / (double)periods,
+				 (unsigned long long)w->overruns, (unsigned long long)periods,
+				 cfg->thresholds.missed);
+			return;
+		}
+	}
 	if (cfg->has_thresholds &&
 	    check_limits(&cfg->thresholds, cfg->thresholds.metric, res)) {
 		res->status = CELL_FAIL;

@@ -13,4 +13,7 @@
  */
 void cell_check_thresholds(const struct config *cfg, struct cell_result *res);
 
+/* The fewest missed periods [thresholds] missed = judges. */
+#define MISSED_MIN 10
+
 #endif

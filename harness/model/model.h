@@ -35,7 +35,7 @@ int cell_status_parse(const char *name);
 #define CELLS_REQUIRED "campaign,cell,index,host,kernel_release,kernel,load," \
 	"workload,threads,affinity,interval_ns,priority,size,repeat,policy," \
 	"status,reason,"
-#define CELLS_COLUMNS CELLS_REQUIRED "why,dma_latency,preempt,"
+#define CELLS_COLUMNS CELLS_REQUIRED "why,dma_latency,preempt,missed_pct,"
 
 /* compare.csv: a line per row x pair of sides x threshold (docs/formats.md) */
 /* a row of cells (a cell's axes without kernel and repeat) in compare's and history's CSV */

@@ -224,6 +224,12 @@ static void fill_cell_page(FILE *fp, void *arg)
 			fprintf(fp, "; the wake-up's maximum came in second %d of %d", c->max_at_s,
 				c->nsec);
 		fputs(".</p>\n", fp);
+		if (c->missed_pct > 0)
+			fprintf(fp, "<p%s>Missed periods: thread %d missed %.1f %% of its periods "
+				"(a cycle that ended past its next period skips those it covered; "
+				"the latencies above leave them out).</p>\n",
+				c->missed_pct >= 1 ? " class=\"warn\"" : "", c->missed_thread,
+				c->missed_pct);
 	}
 	if (c->nspikes) {
 		fputs("<h2>Spike captures</h2>\n", fp);

@@ -116,7 +116,7 @@ static void html_cells(FILE *fp, const struct report *r)
 	      "<th class=\"l\">cell</th><th class=\"l\">kernel</th><th class=\"l\">load</th>"
 	      "<th class=\"l\">workload</th><th>threads</th><th class=\"l\">affinity</th>"
 	      "<th>interval µs</th><th>prio</th><th>size</th><th class=\"l\">policy</th>"
-	      "<th>dma µs</th><th class=\"l\">status</th>"
+	      "<th>dma µs</th><th class=\"l\">status</th><th>missed %</th>"
 	      "<th>samples</th><th>min</th><th>p50</th><th>p99</th><th>p99.99</th><th>max</th>"
 	      "<th>response max</th><th>max at s</th><th>overruns</th><th>errors</th><th>load ops/s</th>"
 	      "<th class=\"l\">why (worst capture)</th><th class=\"l\">files</th></tr>\n", fp);
@@ -149,6 +149,12 @@ static void html_cells(FILE *fp, const struct report *r)
 			html_text(fp, c->reason);
 		}
 		fputs("</td>", fp);
+		/* the worst thread's share of its periods missed: not buried at the right */
+		if (c->measured)
+			fprintf(fp, "<td%s>%.1f</td>", c->missed_pct >= 1 ? " class=\"warn\"" : "",
+				c->missed_pct);
+		else
+			fputs("<td></td>", fp);
 		if (c->measured) {
 			fprintf(fp, "<td>%llu</td>", (unsigned long long)c->wakeup->count);
 			report_td_spread(fp, c->wakeup);
@@ -232,8 +238,17 @@ static void html_overview(FILE *fp, const struct report *r)
 
 			fprintf(fp, "<td style=\"background:hsl(%d,70%%,85%%)\"><a href=\"cells/", hue);
 			html_text(fp, g->run[sum->typical]->id);
-			fprintf(fp, ".html\">%.1f / %.1f</a> <small>n=%d</small></td>",
+			fprintf(fp, ".html\">%.1f / %.1f</a> <small>n=%d</small>",
 				US(sum->max_med), US(sum->p9999_med), sum->n);
+			double missed = 0;
+
+			for (int k = 0; k < g->n; k++)
+				if (g->run[k]->missed_pct > missed)
+					missed = g->run[k]->missed_pct;
+			if (missed >= 0.1)	/* its numbers leave those periods out */
+				fprintf(fp, "<br><small class=\"warn\">missed %.1f %% of periods</small>",
+					missed);
+			fputs("</td>", fp);
 		}
 		fputs("</tr>\n", fp);
 	}

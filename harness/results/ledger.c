@@ -20,7 +20,7 @@
 static void row_head(struct csvw *w, const struct config *cfg, const struct cell *c,
 		     enum cell_status st, const char *host, const char *release,
 		     const char *policy, const char *reason, const char *why,
-		     const char *preempt)
+		     const char *preempt, const char *missed)
 {
 	char threads[16];
 
@@ -51,6 +51,16 @@ static void row_head(struct csvw *w, const struct config *cfg, const struct cell
 	else
 		csvw_int(w, c->dma_latency);	/* us */
 	csvw_str(w, st == CELL_PENDING ? "" : preempt);
+	csvw_str(w, missed);
+}
+
+/* A thread's share of its periods missed, in percent ("" when it has none). */
+static void missed_pct(char *buf, size_t len, uint64_t samples, uint64_t overruns)
+{
+	if (samples + overruns == 0)
+		buf[0] = '\0';
+	else
+		snprintf(buf, len, "%.2f", 100.0 * (double)overruns / (double)(samples + overruns));
 }
 
 /* How many columns summary.csv has. */
@@ -90,13 +100,16 @@ char *ledger_rows(const struct config *cfg, const struct cell *c,
 		cell_why(res, why, sizeof(why));
 	for (int r = 0; r < nrows; r++) {
 		const struct worker *wk = measured ? &res->workers[r / METRIC_COUNT] : NULL;
+		char missed[24] = "";
 
 		if (wk && !worker_has_metric(wk, r % METRIC_COUNT))
 			continue;
+		if (wk)
+			missed_pct(missed, sizeof(missed), wk->cycles, wk->overruns);
 		row_head(&w, cfg, c, st, host, release,
 			 policy == SCHED_OTHER ? "other" : policy_name(c->policy),
 			 res ? res->reason : "",
-			 why, res ? res->preempt : "");
+			 why, res ? res->preempt : "", missed);
 		if (wk)
 			cell_summary_fields(&w, wk, r % METRIC_COUNT);
 		else
@@ -143,8 +156,14 @@ char *ledger_rows_from_dir(const struct config *cfg, const struct cell *c,
 		int ncols = summary_ncols();
 
 		for (int r = 1; r < t.nrows || (r == 1 && t.nrows <= 1); r++) {
+			char missed[24] = "";
+
+			if (r < t.nrows)
+				missed_pct(missed, sizeof(missed),
+					   strtoull(csv_table_str(&t, r, "samples"), NULL, 10),
+					   strtoull(csv_table_str(&t, r, "overruns"), NULL, 10));
 			row_head(&w, cfg, c, (enum cell_status)st, host, release, policy,
-				 reason, why, preempt);
+				 reason, why, preempt, missed);
 			if (r < t.nrows && t.ncols[r] == ncols)
 				for (int k = 0; k < ncols; k++)
 					csvw_str(&w, t.cell[r][k]);

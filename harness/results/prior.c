@@ -8,6 +8,7 @@
 
 #include "files.h"
 #include "log.h"
+#include "model.h"
 #include "prior.h"
 
 /* A state file larger than this is not latlab's (a line per cell). */
@@ -89,6 +90,7 @@ void prior_free(struct prior *p)
 	free(p->cell);
 	free(p->last);
 	free(p->by_id);
+	free(p->col_of);
 	csv_table_free(&p->rows);
 	memset(p, 0, sizeof(*p));
 }
@@ -123,6 +125,19 @@ static int by_row_id(const void *a, const void *b, void *arg)
 static int index_prior(struct prior *p)
 {
 	p->id_col = csv_table_col(&p->rows, "cell");
+	/* the columns of now, by name in the rows read */
+	char names[] = CELLS_COLUMNS SUMMARY_COLUMNS;
+
+	p->ncols_now = 1;
+	for (const char *q = names; *q; q++)
+		p->ncols_now += *q == ',';
+	p->col_of = malloc((size_t)p->ncols_now * sizeof(*p->col_of));
+	if (!p->col_of)
+		return -ENOMEM;
+	int k = 0;
+	for (char *name = strtok(names, ","); name && k < p->ncols_now; name = strtok(NULL, ","))
+		p->col_of[k++] = p->rows.nrows ? csv_table_col(&p->rows, name) : -1;
+	p->ncols_now = k;
 	p->last = malloc(((size_t)p->n + 1) * sizeof(*p->last));
 	p->by_id = malloc(((size_t)p->rows.nrows + 1) * sizeof(*p->by_id));
 	if (!p->last || !p->by_id)
@@ -207,8 +222,12 @@ char *prior_rows(const struct prior *p, const char *id)
 	for (int k = first_row(p, id); k < p->nby_id && !strcmp(row_id(p, p->by_id[k]), id); k++) {
 		int r = p->by_id[k];
 
-		for (int c = 0; c < p->rows.ncols[r]; c++)
-			csvw_str(&w, p->rows.cell[r][c]);
+		/* as cells.csv is now, whatever the version that wrote it */
+		for (int c = 0; c < p->ncols_now; c++) {
+			int from = p->col_of[c];
+
+			csvw_str(&w, from >= 0 && from < p->rows.ncols[r] ? p->rows.cell[r][from] : "");
+		}
 		csvw_end(&w);
 	}
 	fclose(fp);

@@ -36,6 +36,13 @@ struct prior {
 	int *by_id;		/* cells.csv's rows (1..), by id then row */
 	int nby_id;
 	int id_col;		/* cells.csv's cell column, or -1 */
+	/*
+	 * Each column cells.csv has now (CELLS_COLUMNS SUMMARY_COLUMNS), in
+	 * order: its place in the file read, or -1 (a column added since the
+	 * file was written: an older latlab's campaign, resumed).
+	 */
+	int *col_of;
+	int ncols_now;
 };
 
 /*

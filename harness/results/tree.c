@@ -711,6 +711,15 @@ static int measure_cell(struct tcell *c, const struct rows *rs, char *err,
 		c->nthreads++;
 		listed += (uint64_t)csv_table_checked(cs, r, "samples");
 		c->overruns += (uint64_t)csv_table_checked(cs, r, "overruns");
+		/* missed: overruns of all its periods (samples + overruns), from any tree */
+		double periods = (double)csv_table_checked(cs, r, "samples") +
+				 (double)csv_table_checked(cs, r, "overruns");
+		double missed = periods > 0 ? 100.0 * (double)csv_table_checked(cs, r, "overruns") / periods : 0;
+
+		if (missed > c->missed_pct) {
+			c->missed_pct = missed;
+			c->missed_thread = (int)csv_table_checked(cs, r, "thread");
+		}
 		c->errors += (uint64_t)csv_table_checked(cs, r, "errors");
 		c->bytes += (uint64_t)csv_table_checked(cs, r, "bytes");
 		c->bytes_per_s += strtod(field(cs, r, "bytes_per_s"), NULL);

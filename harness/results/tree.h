@@ -35,6 +35,8 @@ struct tcell {
 	struct hist *metric[METRIC_COUNT];
 	struct hist *wakeup, *response;	/* metric[WAKEUP], metric[RESPONSE]: not owned */
 	uint64_t overruns, errors, bytes;
+	double missed_pct;	/* the share of its periods the worst thread missed, % */
+	int missed_thread;	/* that thread */
 	double bytes_per_s;	/* over threads: bytes / time in I/O */
 	int64_t io_p99;
 	double io_mean;		/* ns, over threads: the mean time in run() */

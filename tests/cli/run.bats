@@ -169,3 +169,38 @@ load helper
 	run "$LATLAB" plan c.ini --set matrix.affinity=spread --set matrix.threads=1
 	[[ "$output" != *"share CPU"* ]] || { echo "$output"; false; }
 }
+
+# hog_config: a cell whose thread an rt-hog on its CPU holds off 4 ms in 10
+hog_config() {
+	quick_config
+	printf '[matrix]\naffinity = 1\npriority = 80\nload = hog\n[load.hog]\ntype = rt-hog\ncpus = 1\nbusy = 4ms\nevery = 10ms\n' >>c.ini
+}
+
+@test "missed periods: said on the console, in cells.csv, the report and the cell page; above 1 % the cell fails" {
+	hog_config
+	run timeout 60 "$LATLAB" run c.ini --duration 2s
+	[ "$status" -eq 1 ] || { echo "$output"; false; }
+	[[ "$output" =~ 0000-hog-timer-t1-a1-1:\ fail,\ wakeup\ max\ [0-9.]+\ us,\ missed\ [0-9.]+\ %\ of\ periods:\ thread\ 0\ missed\ [0-9.]+\ %\ of\ its\ periods\ \([0-9]+\ of\ [0-9]+\)\ \>\ missed\ =\ 1% ]] || { echo "$output"; false; }
+	pct=$(col "$WORK/out/t/cells.csv" missed_pct | head -1)
+	# 4 ms of every 10 held: about 30 % of the 1 ms periods (measured 29.9 %)
+	awk -v p="$pct" 'BEGIN { exit !(p > 15 && p < 45) }' || { echo "missed_pct $pct"; false; }
+	run "$LATLAB" report "$WORK/out/t" -q
+	grep -q '<th>missed %</th>' "$WORK/out/t/report/index.html"
+	grep -q 'missed [0-9.]* % of periods</small>' "$WORK/out/t/report/index.html"
+	grep -q 'Missed periods: thread 0 missed' "$WORK"/out/t/report/cells/0000-*.html
+}
+
+@test "[thresholds] missed: off, or a larger share, lets the cell pass; a bad value is refused at its line" {
+	hog_config
+	run timeout 60 "$LATLAB" run c.ini --duration 1s -q --set thresholds.missed=off
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	printf '[thresholds]\nmissed = 90%%\n' >>c.ini
+	run timeout 60 "$LATLAB" run c.ini --duration 1s -q --restart
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	grep -q '^missed = 90%$' "$WORK/out/t/campaign.ini"
+	printf '[thresholds]\nmissed = lots\n' >>c.ini
+	line=$(grep -n '^missed = lots' c.ini | cut -d: -f1)
+	run "$LATLAB" plan c.ini
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"c.ini:$line: missed = 'lots': a share of the periods from 0% to 100% (as 1% or 0.5%), or off"* ]] || { echo "$output"; false; }
+}
