@@ -60,7 +60,7 @@ struct threshold_opts {
 	int metric;			/* enum metric the latency limits apply to */
 	int64_t max, p50, p90, p99, p99_9, p99_99;	/* ns, OPT_UNSET if none */
 	int64_t overruns, errors;	/* most allowed, OPT_UNSET if none */
-	/* [thresholds] only: the most periods a thread may miss ("1%", "off") */
+	/* [thresholds] only: the most periods a thread may miss ("1%"; "off", the default) */
 	char missed[16];
 	int64_t missed_ppm;	/* the same in parts per million; -1: off */
 	/* [thresholds] only: judge the campaign against a baseline tree */

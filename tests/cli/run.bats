@@ -176,9 +176,9 @@ hog_config() {
 	printf '[matrix]\naffinity = 1\npriority = 80\nload = hog\n[load.hog]\ntype = rt-hog\ncpus = 1\nbusy = 4ms\nevery = 10ms\n' >>c.ini
 }
 
-@test "missed periods: said on the console, in cells.csv, the report and the cell page; above 1 % the cell fails" {
+@test "missed periods: said on the console, in cells.csv, the report and the cell page; above missed = 1% the cell fails" {
 	hog_config
-	run timeout 60 "$LATLAB" run c.ini --duration 2s
+	run timeout 60 "$LATLAB" run c.ini --duration 2s --set thresholds.missed=1%
 	[ "$status" -eq 1 ] || { echo "$output"; false; }
 	[[ "$output" =~ 0000-hog-timer-t1-a1-1:\ fail,\ wakeup\ max\ [0-9.]+\ us,\ missed\ [0-9.]+\ %\ of\ periods:\ thread\ 0\ missed\ [0-9.]+\ %\ of\ its\ periods\ \([0-9]+\ of\ [0-9]+\)\ \>\ missed\ =\ 1% ]] || { echo "$output"; false; }
 	pct=$(col "$WORK/out/t/cells.csv" missed_pct | head -1)
@@ -190,9 +190,13 @@ hog_config() {
 	grep -q 'Missed periods: thread 0 missed' "$WORK"/out/t/report/cells/0000-*.html
 }
 
-@test "[thresholds] missed: off, or a larger share, lets the cell pass; a bad value is refused at its line" {
+@test "[thresholds] missed: off (the default), or a larger share, lets the cell pass; a bad value is refused at its line" {
 	hog_config
-	run timeout 60 "$LATLAB" run c.ini --duration 1s -q --set thresholds.missed=off
+	run timeout 60 "$LATLAB" run c.ini --duration 1s -q
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[ -n "$(col "$WORK/out/t/cells.csv" missed_pct | head -1)" ]
+	! grep -q '^missed' "$WORK/out/t/campaign.ini"	# the default is not echoed
+	run timeout 60 "$LATLAB" run c.ini --duration 1s -q --restart --set thresholds.missed=off
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
 	printf '[thresholds]\nmissed = 90%%\n' >>c.ini
 	run timeout 60 "$LATLAB" run c.ini --duration 1s -q --restart
