@@ -57,9 +57,8 @@ void cp_progress(const struct cell *c, const struct cell_result *res,
 		if (w->errors && !errors)
 			first = w->first_errno;
 		errors += w->errors;
-		if (w->cycles + w->overruns &&
-		    100.0 * (double)w->overruns / (double)(w->cycles + w->overruns) > missed)
-			missed = 100.0 * (double)w->overruns / (double)(w->cycles + w->overruns);
+		if (missed_pct(w->cycles, w->overruns) > missed)
+			missed = missed_pct(w->cycles, w->overruns);
 	}
 	if (missed > 0)		/* the worst thread's share of its periods */
 		snprintf(miss, sizeof(miss), ", missed %.1f %% of periods", missed);

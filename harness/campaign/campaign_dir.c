@@ -10,10 +10,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "atomic.h"
 #include "campaign_run.h"
 #include "cpulist.h"
 #include "log.h"
-#include "atomic.h"
 
 /* Move an earlier tree aside to NAME.<time>: results are never overwritten. */
 static int keep_aside(const char *dir)

@@ -6,12 +6,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "atomic.h"
 #include "campaign_run.h"
 #include "cellfiles.h"
 #include "exitcodes.h"
 #include "files.h"
 #include "log.h"
-#include "atomic.h"
 #include "vm.h"
 
 struct vm_run {

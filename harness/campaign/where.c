@@ -5,8 +5,8 @@
 
 #include "cpulist.h"
 #include "load_ops.h"
-#include "place.h"
 #include "log.h"
+#include "place.h"
 #include "tracer.h"
 #include "vm.h"
 #include "where.h"

@@ -6,8 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "config_parts.h"
 #include "argv.h"
+#include "config_parts.h"
 #include "cpulist.h"
 #include "load_ops.h"
 #include "match.h"

@@ -7,11 +7,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "atomic.h"
 #include "cell.h"
-#include "place.h"
 #include "load.h"
 #include "log.h"
-#include "atomic.h"
+#include "place.h"
 #include "samples.h"
 #include "units.h"
 

@@ -15,10 +15,10 @@
 
 #include "config.h"
 #include "cpulist.h"
+#include "csvfile.h"
 #include "files.h"
 #include "load.h"
 #include "load_ops.h"
-#include "csvfile.h"
 #include "units.h"
 
 /* longer than latload's own grace for an external program (2 s) */

@@ -87,7 +87,7 @@ void cell_check_thresholds(const struct config *cfg, struct cell_result *res)
 			res->status = CELL_FAIL;
 			snprintf(res->reason, sizeof(res->reason),
 				 "thread %d missed %.1f %% of its periods (%llu of %llu) > missed = %s",
-				 i, 100.0 * (double)w->overruns / (double)periods,
+				 i, missed_pct(w->cycles, w->overruns),
 				 (unsigned long long)w->overruns, (unsigned long long)periods,
 				 cfg->thresholds.missed);
 			return;

@@ -81,3 +81,8 @@ int cell_file_path(char *buf, size_t len, const char *dir, enum cell_file f)
 
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
+
+double missed_pct(uint64_t samples, uint64_t overruns)
+{
+	return samples + overruns ? 100.0 * (double)overruns / (double)(samples + overruns) : 0;
+}

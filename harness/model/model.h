@@ -8,6 +8,7 @@
 #define LATLAB_MODEL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 enum cell_status {
 	CELL_PENDING,		/* not run: other kernel variant, or not yet */
@@ -93,6 +94,13 @@ const char *spike_part_column(int part);	/* "timer_ns" ... "return_ns", or "?" *
  */
 int cell_path(char *buf, size_t len, const char *tree, const char *host,
 	      const char *release, const char *id);
+
+/*
+ * A thread's share of its periods missed, in percent: overruns of all its
+ * periods (samples + overruns); 0 when it had none. cells.csv's
+ * missed_pct, the console, the report and [thresholds] missed's message.
+ */
+double missed_pct(uint64_t samples, uint64_t overruns);
 
 /* A cell's files (docs/formats.md): what their names are, in one place. */
 enum cell_file {

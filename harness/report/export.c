@@ -14,14 +14,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "atomic.h"
 #include "cellread.h"
 #include "config.h"
+#include "csvfile.h"
 #include "exitcodes.h"
 #include "export.h"
 #include "files.h"
 #include "log.h"
-#include "atomic.h"
-#include "csvfile.h"
 #include "samplesfile.h"
 #include "tree.h"
 #include "units.h"

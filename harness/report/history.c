@@ -11,15 +11,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "atomic.h"
 #include "cellread.h"
+#include "csvfile.h"
 #include "exitcodes.h"
 #include "files.h"
 #include "html.h"
 #include "log.h"
 #include "plot.h"
 #include "report.h"
-#include "atomic.h"
-#include "csvfile.h"
 #include "rows.h"
 #include "tree.h"
 #include "verdict.h"

@@ -4,10 +4,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "cellfiles.h"
-#include "log.h"
 #include "atomic.h"
+#include "cellfiles.h"
 #include "csvfile.h"
+#include "log.h"
 #include "units.h"
 
 void cell_summary_fields(struct csvw *csv, const struct worker *w, int m)

@@ -7,13 +7,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "files.h"
-#include "junit.h"
+#include "atomic.h"
 #include "cellfiles.h"
+#include "cellread.h"
+#include "csvfile.h"
+#include "junit.h"
 #include "ledger.h"
 #include "log.h"
-#include "atomic.h"
-#include "csvfile.h"
 #include "units.h"
 
 /* A cells.csv row's fields before the summary's: the cell and where it ran. */
@@ -54,13 +54,13 @@ static void row_head(struct csvw *w, const struct config *cfg, const struct cell
 	csvw_str(w, missed);
 }
 
-/* A thread's share of its periods missed, in percent ("" when it has none). */
-static void missed_pct(char *buf, size_t len, uint64_t samples, uint64_t overruns)
+/* missed_pct as cells.csv has it: two decimals, "" for a thread with no period. */
+static void missed_field(char *buf, size_t len, uint64_t samples, uint64_t overruns)
 {
 	if (samples + overruns == 0)
 		buf[0] = '\0';
 	else
-		snprintf(buf, len, "%.2f", 100.0 * (double)overruns / (double)(samples + overruns));
+		snprintf(buf, len, "%.2f", missed_pct(samples, overruns));
 }
 
 /* How many columns summary.csv has. */
@@ -105,7 +105,7 @@ char *ledger_rows(const struct config *cfg, const struct cell *c,
 		if (wk && !worker_has_metric(wk, r % METRIC_COUNT))
 			continue;
 		if (wk)
-			missed_pct(missed, sizeof(missed), wk->cycles, wk->overruns);
+			missed_field(missed, sizeof(missed), wk->cycles, wk->overruns);
 		row_head(&w, cfg, c, st, host, release,
 			 policy == SCHED_OTHER ? "other" : policy_name(c->policy),
 			 res ? res->reason : "",
@@ -132,17 +132,15 @@ char *ledger_rows_from_dir(const struct config *cfg, const struct cell *c,
 	FILE *fp;
 	int st;
 
-	snprintf(path, sizeof(path), "%s/cell.ini", dir);
-	file_ini_value(path, "cell", "status", status, sizeof(status));
-	file_ini_value(path, "cell", "policy", policy, sizeof(policy));
-	file_ini_value(path, "cell", "reason", reason, sizeof(reason));
-	file_ini_value(path, "cell", "why", why, sizeof(why));
+	cell_ini_get(dir, CELLF_INI, "cell", "status", status, sizeof(status));
+	cell_ini_get(dir, CELLF_INI, "cell", "policy", policy, sizeof(policy));
+	cell_ini_get(dir, CELLF_INI, "cell", "reason", reason, sizeof(reason));
+	cell_ini_get(dir, CELLF_INI, "cell", "why", why, sizeof(why));
 	/* the kernel it ran on: sysinfo.ini's "voluntary (dynamic)" is voluntary */
-	snprintf(path, sizeof(path), "%s/sysinfo.ini", dir);
-	file_ini_value(path, "kernel", "preempt", preempt, sizeof(preempt));
+	cell_ini_get(dir, CELLF_SYSINFO, "kernel", "preempt", preempt, sizeof(preempt));
 	preempt[strcspn(preempt, " ")] = '\0';
 	st = cell_status_parse(status);
-	snprintf(path, sizeof(path), "%s/summary.csv", dir);
+	cell_file_path(path, sizeof(path), dir, CELLF_SUMMARY);
 	if (st < 0 || st == CELL_PENDING || st == CELL_RUNNING || st == CELL_PARTIAL)
 		return NULL;
 	/* a cell that measured nothing has no summary.csv: one row, empty */
@@ -159,7 +157,7 @@ char *ledger_rows_from_dir(const struct config *cfg, const struct cell *c,
 			char missed[24] = "";
 
 			if (r < t.nrows)
-				missed_pct(missed, sizeof(missed),
+				missed_field(missed, sizeof(missed),
 					   strtoull(csv_table_str(&t, r, "samples"), NULL, 10),
 					   strtoull(csv_table_str(&t, r, "overruns"), NULL, 10));
 			row_head(&w, cfg, c, (enum cell_status)st, host, release, policy,

@@ -8,11 +8,11 @@
 #include <sys/stat.h>
 
 #include "cellread.h"
-#include "model.h"
 #include "config.h"
+#include "csvfile.h"
 #include "files.h"
 #include "log.h"
-#include "csvfile.h"
+#include "model.h"
 #include "tree.h"
 
 static const char *field(const struct csv_table *t, int row, const char *name)
@@ -711,10 +711,9 @@ static int measure_cell(struct tcell *c, const struct rows *rs, char *err,
 		c->nthreads++;
 		listed += (uint64_t)csv_table_checked(cs, r, "samples");
 		c->overruns += (uint64_t)csv_table_checked(cs, r, "overruns");
-		/* missed: overruns of all its periods (samples + overruns), from any tree */
-		double periods = (double)csv_table_checked(cs, r, "samples") +
-				 (double)csv_table_checked(cs, r, "overruns");
-		double missed = periods > 0 ? 100.0 * (double)csv_table_checked(cs, r, "overruns") / periods : 0;
+		/* from samples and overruns, so trees from before missed_pct have it too */
+		double missed = missed_pct((uint64_t)csv_table_checked(cs, r, "samples"),
+					   (uint64_t)csv_table_checked(cs, r, "overruns"));
 
 		if (missed > c->missed_pct) {
 			c->missed_pct = missed;
@@ -832,16 +831,15 @@ static void campaigns_in(const char *dir, char *buf, size_t len)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
-	char path[PATH_MAX + 300];
+	char sub[PATH_MAX + 300];
 	size_t used = 0;
-	struct stat st;
 
 	buf[0] = '\0';
 	while (d && (e = readdir(d)) != NULL) {
 		if (e->d_name[0] == '.')
 			continue;
-		snprintf(path, sizeof(path), "%s/%s/cells.csv", dir, e->d_name);
-		if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || used + strlen(e->d_name) + 3 >= len)
+		snprintf(sub, sizeof(sub), "%s/%s", dir, e->d_name);
+		if (!tree_is_campaign(sub) || used + strlen(e->d_name) + 3 >= len)
 			continue;
 		used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "", e->d_name);
 	}
@@ -991,7 +989,8 @@ int tree_is_campaign(const char *dir)
 {
 	char path[PATH_MAX + 16];
 	struct stat st;
+	int n = snprintf(path, sizeof(path), "%s/cells.csv", dir);
 
-	snprintf(path, sizeof(path), "%s/cells.csv", dir);
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+	return n > 0 && (size_t)n < sizeof(path) && stat(path, &st) == 0 &&
+	       S_ISREG(st.st_mode);
 }

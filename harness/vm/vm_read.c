@@ -8,10 +8,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "atomic.h"
 #include "channel.h"
 #include "log.h"
 #include "model.h"
-#include "atomic.h"
 #include "units.h"
 #include "vm.h"
 
