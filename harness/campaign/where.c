@@ -198,8 +198,7 @@ int where_preflight(const struct config *cfg, const struct cell *cells,
 int where_stacked(const struct config *cfg, const struct cell *c, char *why,
 		  size_t len)
 {
-	static int cpus[CPU_SETSIZE];
-	int count[CPU_SETSIZE] = { 0 }, worst = -1;
+	int cpus[CPU_SETSIZE], count[CPU_SETSIZE] = { 0 }, worst = -1;
 	const struct axis *ax = &cfg->matrix.threads;
 	cpu_set_t mask;
 	int n;
