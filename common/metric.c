@@ -3,7 +3,7 @@
 #include "metric.h"
 
 static const char *const names[METRIC_COUNT] = {
-	"wakeup", "io", "response", "noise_max", "noise_total",
+	"wakeup", "io", "response", "noise_max", "noise_total", "wakeup_corrected",
 };
 
 const char *metric_name(int metric)

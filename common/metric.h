@@ -10,6 +10,10 @@
  * .metrics): a cell has their rows only when its workload records them.
  *   noise_max   the largest gap between two clock reads of a busy window
  *   noise_total the time stolen from it (every gap above the threshold)
+ * and one a cell records when [campaign] corrected = on:
+ *   wakeup_corrected  the wake-up with every missed period counted at the
+ *               latency it would have had (done - its intended wake-up),
+ *               as wrk's stats_correct undoes coordinated omission
  */
 #ifndef LATLAB_METRIC_H
 #define LATLAB_METRIC_H
@@ -17,13 +21,14 @@
 enum metric {
 	METRIC_WAKEUP, METRIC_IO, METRIC_RESPONSE,
 	METRIC_NOISE_MAX, METRIC_NOISE_TOTAL,
+	METRIC_WAKEUP_CORRECTED,
 	METRIC_COUNT
 };
 #define METRIC_CORE 3		/* wakeup, io, response: every cell's */
 #define METRIC_BIT(m) (1u << (m))
 #define METRICS_CORE (METRIC_BIT(METRIC_WAKEUP) | METRIC_BIT(METRIC_IO) | \
 		      METRIC_BIT(METRIC_RESPONSE))
-#define METRIC_NAMES "wakeup|io|response|noise_max|noise_total"
+#define METRIC_NAMES "wakeup|io|response|noise_max|noise_total|wakeup_corrected"
 
 /* A metric's name in every file ("wakeup" ...), "?" if out of range. */
 const char *metric_name(int metric);

@@ -55,10 +55,10 @@ static const struct command commands[] = {
 	  cmd_plan },
 	{ "list", "list", "print the axes, every option with its type, default and help, the workloads and the loads",
 	  cmd_list },
-	{ "report", "report DIR [--pdf] [--jobs N] [-q]",
+	{ "report", "report DIR [--metric M] [--pdf] [--jobs N] [-q]",
 	  "render DIR's figures (gnuplot) and DIR/report/index.html",
 	  cmd_report },
-	{ "compare", "compare DIR... [-o OUT] [--pdf] [--jobs N] [--over 100us,1ms] [--baseline TREE [--tolerance 20%]]",
+	{ "compare", "compare DIR... [-o OUT] [--metric M] [--pdf] [--jobs N] [--over 100us,1ms] [--baseline TREE [--tolerance 20%]]",
 	  "line up the same cells across kernel variants, hosts and campaigns (one tree of several variants, or several trees)",
 	  cmd_compare },
 	{ "history", "history DIR... [-o OUT] [--by time|release] [--jobs N]",
@@ -410,15 +410,27 @@ static int parse_jobs(const char *arg, int *jobs)
 	return 0;
 }
 
+/* --metric M: one of METRIC_NAMES. 0, or -EINVAL after saying why. */
+static int parse_metric(const char *arg, int *metric)
+{
+	*metric = metric_parse(arg);
+	if (*metric < 0) {
+		log_error("--metric: '%s' is not a metric (%s)", arg, METRIC_NAMES);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int cmd_report(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "pdf", no_argument, NULL, 'p' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "metric", required_argument, NULL, 'm' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int opt, pdf = 0, quiet = 0, jobs = 0;
+	int opt, pdf = 0, quiet = 0, jobs = 0, metric = -1;
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "qj:", longopts, NULL)) != -1) {
@@ -429,12 +441,15 @@ static int cmd_report(int argc, char **argv)
 		else if (opt == 'j') {
 			if (parse_jobs(optarg, &jobs))
 				return EXIT_USAGE;
+		} else if (opt == 'm') {
+			if (parse_metric(optarg, &metric))
+				return EXIT_USAGE;
 		} else
 			return bad_usage("report");
 	}
 	if (optind != argc - 1)
 		return bad_usage("report");
-	return report_run(argv[optind], pdf, jobs, quiet);
+	return report_run(argv[optind], pdf, jobs, quiet, metric);
 }
 
 /* --over 50us,100us,1ms: 0, or -EINVAL with the bad word in err. */
@@ -484,9 +499,10 @@ static int cmd_compare(int argc, char **argv)
 		{ "baseline", required_argument, NULL, 'b' },
 		{ "tolerance", required_argument, NULL, 't' },
 		{ "jobs", required_argument, NULL, 'j' },
+		{ "metric", required_argument, NULL, 'm' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct compare_opts o = { .tolerance = 0.2 };
+	struct compare_opts o = { .tolerance = 0.2, .metric = -1 };
 	char err[256];
 	int opt, tol_set = 0;
 
@@ -504,6 +520,9 @@ static int cmd_compare(int argc, char **argv)
 				log_error("%s", err);
 				return EXIT_USAGE;
 			}
+		} else if (opt == 'm') {
+			if (parse_metric(optarg, &o.metric))
+				return EXIT_USAGE;
 		} else if (opt == 'b') {
 			o.baseline = optarg;
 		} else if (opt == 't') {

@@ -1,7 +1,7 @@
 # Tail plot: the fraction of samples above x (1 - CDF, log) against latency
 # (us, log), several cells on one axis (their threads merged).
 #   gnuplot -e "ins='A/hist.csv B/hist.csv'; labels='stock rt'; out='tail.png'" plots/tail.gp
-# Optional: metric, title, fmt, lib. Labels are blank-separated words.
+# Optional: metric, xlabel, title, fmt, lib. Labels are blank-separated words.
 if (!exists("lib")) lib = 'plots/common.gp'
 if (!exists("metric")) metric = 'wakeup'
 if (!exists("labels") && exists("ins")) labels = ins
@@ -20,12 +20,18 @@ if (exists("list")) {
 		names[i] = word(labels, i)
 	}
 }
+# each curve's metric: the list's metrics[] (latlab's report: each cell's
+# workload's own), else `metric` for all
+if (!exists("metrics")) {
+	array metrics[n]
+	do for [i = 1:n] { metrics[i] = metric }
+}
 # 1 - CDF at each bucket's upper edge, overflow included (hi = max + 1).
 # Other metrics' rows weigh 0 rather than being undefined: an undefined
 # point would split the data, and cnormal normalises over all pieces.
 set table $TAIL
 do for [i = 1:n] {
-	plot paths[i] every ::1 using ($5 / 1000.0):(strcol(3) eq metric && $4 >= 0 ? $6 : 0) smooth cnormal
+	plot paths[i] every ::1 using ($5 / 1000.0):(strcol(3) eq metrics[i] && $4 >= 0 ? $6 : 0) smooth cnormal
 }
 unset table
 set datafile separator whitespace	# the table is blank-separated
@@ -35,7 +41,8 @@ set xrange [STATS_min * 0.8 : *]
 set logscale xy
 set format y '10^{%T}'
 set title title noenhanced
-set xlabel sprintf('%s latency (µs)', metric)
+if (!exists("xlabel")) xlabel = sprintf('%s latency (µs)', metric)
+set xlabel xlabel noenhanced
 set ylabel 'fraction of samples above'
 set yrange [:1.5]
 plot for [i = 1:n] $TAIL index (i - 1) using 1:(1 - $2 > 1e-12 ? 1 - $2 : NaN) \

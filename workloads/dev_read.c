@@ -88,6 +88,7 @@ const struct workload_ops workload_dev_read = {
 	.help = "read `size` bytes from a character device (default /dev/urandom)",
 	.options = dev_options,
 	.opts_size = sizeof(struct dev_opts),
+	.primary = METRIC_RESPONSE,
 	.setup = dev_setup,
 	.run = dev_run,
 	.teardown = dev_teardown,

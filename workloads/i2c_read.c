@@ -106,6 +106,7 @@ const struct workload_ops workload_i2c_read = {
 	.help = "SMBus byte read of `register` from `address` on /dev/i2c-N",
 	.options = i2c_options,
 	.opts_size = sizeof(struct i2c_opts),
+	.primary = METRIC_RESPONSE,
 	.setup = i2c_setup,
 	.run = i2c_run,
 	.teardown = i2c_teardown,

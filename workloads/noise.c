@@ -85,5 +85,6 @@ const struct workload_ops workload_noise = {
 	.opts_size = sizeof(struct noise_opts),
 	.check_period = noise_check_period,
 	.metrics = METRIC_BIT(METRIC_NOISE_MAX) | METRIC_BIT(METRIC_NOISE_TOTAL),
+	.primary = METRIC_NOISE_MAX,
 	.run = noise_run,
 };

@@ -53,6 +53,7 @@ const struct workload_ops workload_null = {
 	.help = "does nothing; fail_every = N makes every N-th cycle fail (for tests)",
 	.options = null_options,
 	.opts_size = sizeof(struct null_opts),
+	.primary = METRIC_WAKEUP,
 	.setup = null_setup,
 	.run = null_run,
 	.teardown = null_teardown,

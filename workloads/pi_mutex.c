@@ -280,6 +280,7 @@ const struct workload_ops workload_pi_mutex = {
 	.options = pi_options,
 	.opts_size = sizeof(struct pi_opts),
 	.check = pi_check,
+	.primary = METRIC_RESPONSE,
 	.setup = pi_setup,
 	.run = pi_run,
 	.teardown = pi_teardown,

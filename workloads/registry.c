@@ -63,6 +63,12 @@ int workload_registry_check(const struct workload_ops *const *reg)
 				  w->name, w->metrics);
 			return -EINVAL;
 		}
+		if (w->primary < 0 || w->primary >= METRIC_COUNT ||
+		    (w->primary >= METRIC_CORE && !(w->metrics & METRIC_BIT(w->primary)))) {
+			log_error("workload %s's primary metric %d is not one it records",
+				  w->name, w->primary);
+			return -EINVAL;
+		}
 		for (int j = 0; j < i; j++)
 			if (strcmp(reg[j]->name, w->name) == 0) {
 				log_error("two workloads are called %s", w->name);

@@ -582,7 +582,8 @@ static int sig_setup(struct workload_ctx *ctx) { return rtt_setup(ctx, &tp_sig);
 #define RTT_WORKLOAD(var, wname, whelp, wsetup) \
 	const struct workload_ops var = { \
 		.name = wname, .help = whelp, .options = rtt_options, \
-		.opts_size = sizeof(struct rtt_opts), .setup = wsetup, \
+		.opts_size = sizeof(struct rtt_opts), .primary = METRIC_RESPONSE, \
+		.setup = wsetup, \
 		.run = rtt_run, .teardown = rtt_teardown, \
 	}
 

@@ -103,6 +103,7 @@ const struct workload_ops workload_sysfs_read = {
 	.help = "pread an integer attribute from offset 0 (sysfs/procfs), validated",
 	.options = sysfs_options,
 	.opts_size = sizeof(struct sysfs_opts),
+	.primary = METRIC_RESPONSE,
 	.setup = sysfs_setup,
 	.run = sysfs_run,
 	.teardown = sysfs_teardown,

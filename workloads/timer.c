@@ -13,5 +13,6 @@ static int64_t timer_run(struct workload_ctx *ctx)
 const struct workload_ops workload_timer = {
 	.name = "timer",
 	.help = "no I/O: wake on the period only (what cyclictest measures)",
+	.primary = METRIC_WAKEUP,
 	.run = timer_run,
 };

@@ -51,6 +51,12 @@ struct workload_ops {
 			    char *err, size_t errlen);
 	/* metrics beyond the core three that run() records (METRIC_BIT()s) */
 	unsigned metrics;
+	/*
+	 * the metric the workload exists for (enum metric): what the console,
+	 * the report's colours and figures and compare's verdicts judge.
+	 * response for I/O (what the application sees), wakeup for no I/O.
+	 */
+	int primary;
 	int (*setup)(struct workload_ctx *ctx);		/* optional */
 	int64_t (*run)(struct workload_ctx *ctx);	/* required */
 	void (*teardown)(struct workload_ctx *ctx);	/* optional */

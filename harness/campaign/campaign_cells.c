@@ -153,7 +153,7 @@ int cp_run_here(struct campaign *cp, int i, int nth, int run_n, int lava)
 	cp->lg.rows[i] = cp_rows(cp, c, res.status, &res);
 	if (rc == 0)
 		rc = ledger_progress(&cp->lg, cp->dir, i);
-	cp_progress(c, &res, nth, run_n);
+	cp_progress(c, &res, cp->cfg->workload[c->workload].ops->primary, nth, run_n);
 	if (cp->mode->cell_ended)
 		cp->mode->cell_ended(cp, i, dir);
 	if (lava)

@@ -37,42 +37,62 @@ void cp_tick(void *arg, int64_t elapsed, const int64_t max[METRIC_CORE])
 	fflush(stderr);
 }
 
-void cp_progress(const struct cell *c, const struct cell_result *res,
+/* "response max 8612.0 us": a metric's worst over the threads, in words. */
+static void worst_of(const struct cell_result *res, int m, char *buf, size_t len)
+{
+	int64_t worst = -1;
+
+	for (int i = 0; i < res->nthreads; i++)
+		if (worker_has_metric(&res->workers[i], m) &&
+		    res->workers[i].hist[m].max > worst)
+			worst = res->workers[i].hist[m].max;
+	if (worst < 0)
+		buf[0] = '\0';
+	else
+		snprintf(buf, len, "%s max %.1f us", m == METRIC_NOISE_MAX ? "noise" :
+			 metric_name(m), worst / 1e3);
+}
+
+/*
+ * The cell's line: its workload's own metric first (response for I/O),
+ * then the wake-up cyclictest would show, the share of periods missed
+ * and the I/O errors.
+ */
+void cp_progress(const struct cell *c, const struct cell_result *res, int primary,
 		 int done_n, int run_n)
 {
-	int64_t worst = 0, noise = -1;
 	uint64_t errors = 0;
 	int first = 0;
 	double missed = 0;
-	char errs[96] = "", own[64] = "", miss[48] = "";
+	char errs[96] = "", own[64] = "", wake[64] = "", miss[48] = "";
 
 	for (int i = 0; i < res->nthreads; i++) {
 		const struct worker *w = &res->workers[i];
 
-		if (w->hist[METRIC_WAKEUP].max > worst)
-			worst = w->hist[METRIC_WAKEUP].max;
-		if (worker_has_metric(w, METRIC_NOISE_MAX) &&
-		    w->hist[METRIC_NOISE_MAX].max > noise)
-			noise = w->hist[METRIC_NOISE_MAX].max;
 		if (w->errors && !errors)
 			first = w->first_errno;
 		errors += w->errors;
 		if (missed_pct(w->cycles, w->overruns) > missed)
 			missed = missed_pct(w->cycles, w->overruns);
 	}
+	worst_of(res, primary, own, sizeof(own));
+	if (!own[0])	/* a workload that did not record its own: the wake-up */
+		primary = METRIC_WAKEUP;
+	if (primary != METRIC_WAKEUP)
+		worst_of(res, METRIC_WAKEUP, wake, sizeof(wake));
+	else
+		worst_of(res, METRIC_WAKEUP, own, sizeof(own));
 	if (missed > 0)		/* the worst thread's share of its periods */
 		snprintf(miss, sizeof(miss), ", missed %.1f %% of periods", missed);
 	if (errors)
 		snprintf(errs, sizeof(errs), ", %llu I/O errors (%s)",
 			 (unsigned long long)errors, strerror(first));
-	if (noise >= 0)
-		snprintf(own, sizeof(own), ", noise max %.1f us", noise / 1e3);
 	if (res->status == CELL_OK || res->status == CELL_FAIL ||
 	    res->status == CELL_INTERRUPTED)
-		log_info("[%d/%d] %s: %s, wakeup max %.1f us%s%s%s%s%s", done_n,
-			 run_n, c->id, cell_status_name(res->status),
-			 worst / 1e3, own, miss, errs, res->reason[0] ? ": " : "",
-			 res->reason);
+		log_info("[%d/%d] %s: %s, %s%s%s%s%s%s%s", done_n, run_n, c->id,
+			 cell_status_name(res->status), own[0] ? own : "wakeup max 0.0 us",
+			 wake[0] ? ", " : "", wake, miss, errs,
+			 res->reason[0] ? ": " : "", res->reason);
 	else if (res->status == CELL_ERROR)	/* -q hides progress, not errors */
 		log_error("[%d/%d] %s: %s: %s", done_n, run_n, c->id,
 			  cell_status_name(res->status), res->reason);

@@ -167,8 +167,8 @@ struct ticker {
 
 /* run_env.tick: the progress line of the running cell (arg: a ticker). */
 void cp_tick(void *arg, int64_t elapsed, const int64_t max[METRIC_CORE]);
-/* The line said when a cell ends. */
-void cp_progress(const struct cell *c, const struct cell_result *res,
+/* The line said when a cell ends, led by its workload's primary metric. */
+void cp_progress(const struct cell *c, const struct cell_result *res, int primary,
 		 int done_n, int run_n);
 /* A measured cell's line of the end-of-run table. */
 void cp_brief(struct chan_brief *b, const struct cell_result *res);

@@ -32,6 +32,7 @@ struct campaign_opts {
 	char dl_runtime[OPT_STR_MAX];	/* SCHED_DEADLINE runtime: "50%" of the interval or a duration */
 	char dl_deadline[OPT_STR_MAX];	/* SCHED_DEADLINE relative deadline, the same way */
 	int dl_wait;		/* enum dl_wait: how a deadline thread waits for its next period */
+	int corrected;		/* 0 off, 1 on: record wakeup_corrected */
 };
 
 /* [campaign] dl_wait: sleep to the period (every policy's loop) or sched_yield (cyclicdeadline's) */

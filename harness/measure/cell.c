@@ -488,6 +488,7 @@ static int make_workers(const struct config *cfg, const struct cell *c,
 		w->dl_yield = w->policy == SCHED_DEADLINE &&
 			      cfg->campaign.dl_wait == DL_WAIT_YIELD;
 		w->interval_ns = c->interval;
+		w->corrected = cfg->campaign.corrected;
 		w->duration_ns = cfg->campaign.duration;
 		w->ops = wd->ops;
 		w->ctx.opts = wd->opts;

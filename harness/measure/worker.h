@@ -42,6 +42,7 @@ struct worker {
 	 */
 	int dl_yield;
 	int64_t interval_ns;
+	int corrected;		/* record METRIC_WAKEUP_CORRECTED too */
 	/*
 	 * The shared start (CLOCK_MONOTONIC ns; the first period is
 	 * start + interval), stored by the main thread before it closes the

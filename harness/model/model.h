@@ -38,17 +38,24 @@ int cell_status_parse(const char *name);
 	"status,reason,"
 #define CELLS_COLUMNS CELLS_REQUIRED "why,dma_latency,preempt,missed_pct,"
 
-/* compare.csv: a line per row x pair of sides x threshold (docs/formats.md) */
+/*
+ * compare.csv: a line per row x pair of sides x threshold, judged on the
+ * row's metric (`metric`), then each metric's verdict, in enum metric
+ * order: empty where the row has none (docs/formats.md)
+ */
 /* a row of cells (a cell's axes without kernel and repeat) in compare's and history's CSV */
 #define ROW_COLUMNS "load,workload,threads,affinity,interval_ns,priority,size,policy,dma_latency"
 
-#define COMPARE_COLUMNS ROW_COLUMNS ",side_a,side_b,n_a,n_b,max_median_a_ns,max_median_b_ns,max_ratio," \
-	"max_ratio_lo,max_ratio_hi,p99.99_median_a_ns,p99.99_median_b_ns," \
-	"p99.99_ratio,p99.99_ratio_lo,p99.99_ratio_hi,verdict_max,verdict_p99.99," \
-	"over_ns,count_a,hours_a,rate_a_per_h,rate_a_lo,rate_a_hi,count_b," \
-	"hours_b,rate_b_per_h,rate_b_lo,rate_b_hi,noise_max_median_a_ns," \
-	"noise_max_median_b_ns,noise_max_ratio,noise_max_ratio_lo," \
-	"noise_max_ratio_hi,verdict_noise_max"
+#define METRIC_VERDICT_COLUMNS(m) m "_median_a_ns," m "_median_b_ns," m "_ratio," \
+	m "_ratio_lo," m "_ratio_hi,verdict_" m
+#define COMPARE_COLUMNS ROW_COLUMNS ",side_a,side_b,metric,n_a,n_b,max_median_a_ns," \
+	"max_median_b_ns,max_ratio,max_ratio_lo,max_ratio_hi,p99.99_median_a_ns," \
+	"p99.99_median_b_ns,p99.99_ratio,p99.99_ratio_lo,p99.99_ratio_hi,verdict_max," \
+	"verdict_p99.99,over_ns,count_a,hours_a,rate_a_per_h,rate_a_lo,rate_a_hi,count_b," \
+	"hours_b,rate_b_per_h,rate_b_lo,rate_b_hi," \
+	METRIC_VERDICT_COLUMNS("wakeup") "," METRIC_VERDICT_COLUMNS("io") "," \
+	METRIC_VERDICT_COLUMNS("response") "," METRIC_VERDICT_COLUMNS("noise_max") "," \
+	METRIC_VERDICT_COLUMNS("noise_total") "," METRIC_VERDICT_COLUMNS("wakeup_corrected")
 
 /*
  * timeline.csv: per window and thread, a metric's samples in a log-spaced
@@ -59,7 +66,7 @@ int cell_status_parse(const char *name);
 
 /* history.csv: latlab history's rows, point by point (docs/formats.md) */
 #define HISTORY_COLUMNS ROW_COLUMNS ",point,tree,kernel,host,kernel_release,started,n,max_median_ns,max_lo_ns," \
-	"max_hi_ns,p99.99_median_ns"
+	"max_hi_ns,p99.99_median_ns,metric"
 
 /* hist.csv: a histogram's buckets (docs/formats.md) */
 #define HIST_COLUMNS "thread,cpu,metric,lo_ns,hi_ns,count"

@@ -42,6 +42,12 @@ int compare_run(const char *const *dirs, int n, const struct compare_opts *o)
 		goto out;
 	cmp_labels(c);
 	shared = cmp_thresholds(c);
+	if (!shared && c->m.nomit && !c->m.nrows) {
+		log_error("no measured cell has %s (--metric): nothing to compare",
+			  metric_name(o->metric));
+		status = EXIT_USAGE;
+		goto out;
+	}
 	if (!shared) {
 		log_error("no cell was measured on two kernel variants or hosts: compare needs the same load, workload, threads, affinity, interval, priority and size in at least two of them");
 		status = EXIT_USAGE;

@@ -33,22 +33,31 @@ static void exceed_fields(struct csvw *w, const struct exceed *e)
 	csvw_num(w, e->hi, 3);
 }
 
-/* noise_max's medians (its sides' summaries), ratio and verdict; empty where the row has none. */
-static void noise_fields(struct csvw *w, const struct pair *p,
-			 const struct side_summary *sa, const struct side_summary *sb)
+/* Metric m's medians (its sides' summaries), ratio and verdict; empty where the row has none. */
+static void metric_fields(struct csvw *w, const struct pair *p, int m,
+			  const struct side_runs *a, const struct side_runs *b)
 {
-	if (!p->has_noise) {
+	struct side_runs x = *a, y = *b;
+	struct side_summary sa, sb;
+
+	if (!(p->has & METRIC_BIT(m))) {
 		for (int k = 0; k < 6; k++)
 			csvw_str(w, "");
 		return;
 	}
-	csvw_num(w, sa->max_med, 0);
-	csvw_num(w, sb->max_med, 0);
-	ratio_fields(w, &p->noise.max);
-	csvw_str(w, verdict_keyword(p->noise.kind));
+	x.metric = y.metric = m;
+	verdict_summary(&x, &sa);
+	verdict_summary(&y, &sb);
+	csvw_num(w, sa.max_med, 0);
+	csvw_num(w, sb.max_med, 0);
+	ratio_fields(w, &p->by[m].max);
+	csvw_str(w, verdict_keyword(p->by[m].kind));
 }
 
-/* compare.csv: a line per row x pair of sides x threshold (docs/formats.md). */
+/*
+ * compare.csv: a line per row x pair of sides x threshold, judged on the
+ * row's metric, then every metric's verdict (docs/formats.md).
+ */
 void cmp_fill_csv(FILE *fp, void *arg)
 {
 	const struct cmp *c = arg;
@@ -60,15 +69,8 @@ void cmp_fill_csv(FILE *fp, void *arg)
 		const struct tcell *t = cmp_any(c, p->row);
 		struct side_runs a = cmp_runs(c, p->row, p->a), b = cmp_runs(c, p->row, p->b);
 		struct side_summary sa = rows_group(&c->m, p->row, p->a)->sum,
-			sb = rows_group(&c->m, p->row, p->b)->sum, na = { 0 }, nb = { 0 };
+			sb = rows_group(&c->m, p->row, p->b)->sum;
 
-		if (p->has_noise) {	/* noise_max's, once a pair, not once a threshold */
-			struct side_runs x = a, y = b;
-
-			x.metric = y.metric = METRIC_NOISE_MAX;
-			verdict_summary(&x, &na);
-			verdict_summary(&y, &nb);
-		}
 		for (int k = 0; k < row->nover; k++) {
 			struct exceed ea, eb;
 
@@ -77,6 +79,7 @@ void cmp_fill_csv(FILE *fp, void *arg)
 			tcell_row_fields(&w, t);
 			csvw_str(&w, c->label[p->a]);
 			csvw_str(&w, c->label[p->b]);
+			csvw_str(&w, metric_name(a.metric));
 			csvw_int(&w, a.n);
 			csvw_int(&w, b.n);
 			csvw_num(&w, sa.max_med, 0);
@@ -90,7 +93,8 @@ void cmp_fill_csv(FILE *fp, void *arg)
 			csvw_int(&w, row->over[k]);
 			exceed_fields(&w, &ea);
 			exceed_fields(&w, &eb);
-			noise_fields(&w, p, &na, &nb);
+			for (int m = 0; m < METRIC_COUNT; m++)
+				metric_fields(&w, p, m, &a, &b);
 			csvw_end(&w);
 		}
 	}
@@ -145,11 +149,7 @@ void cmp_print_verdicts(const struct cmp *c)
 
 		tcell_row_title(cmp_any(c, p->row), title, sizeof(title));
 		verdict_text(&p->v, c->label[p->a], c->label[p->b], text, sizeof(text));
-		printf("%s: %s\n", title, text);
-		if (p->has_noise) {
-			verdict_text(&p->noise, c->label[p->a], c->label[p->b], text, sizeof(text));
-			printf("%s: noise_max: %s\n", title, text);
-		}
+		printf("%s: %s: %s\n", title, rows_metric_words(c->m.row[p->row].metric), text);
 	}
 }
 

@@ -56,8 +56,11 @@ void cmp_labels(struct cmp *c)
 
 int cmp_collect(struct cmp *c)
 {
-	if (rows_build(&c->m, c->t, c->ntrees))
+	if (rows_build(&c->m, c->t, c->ntrees, c->o->metric))
 		return -ENOMEM;
+	if (c->m.nomit)
+		log_warn("%d measured cells have no %s: left out", c->m.nomit,
+			 metric_name(c->o->metric));
 	if (c->m.nsides > MAX_SIDES) {
 		log_error("more than %d kernel variants and hosts to compare", MAX_SIDES);
 		return -E2BIG;
@@ -72,7 +75,7 @@ int cmp_collect(struct cmp *c)
 
 struct side_runs cmp_runs(const struct cmp *c, int r, int s)
 {
-	return rows_runs(&c->m, r, s, METRIC_WAKEUP);
+	return rows_runs(&c->m, r, s);
 }
 
 const struct tcell *cmp_any(const struct cmp *c, int r)
@@ -117,10 +120,12 @@ static int add_pair(struct pair **list, int *n, const struct cmp *c, int r, int 
 	int rc = verdict_pair(&x, &y, &p.v);
 	if (rc)
 		return rc;
-	if (side_has_metric(&x, METRIC_NOISE_MAX) && side_has_metric(&y, METRIC_NOISE_MAX)) {
-		x.metric = y.metric = METRIC_NOISE_MAX;
-		p.has_noise = 1;
-		rc = verdict_pair(&x, &y, &p.noise);
+	for (int m = 0; m < METRIC_COUNT; m++) {	/* every metric, for compare.csv */
+		x.metric = y.metric = m;
+		if (!side_has_metric(&x, m) || !side_has_metric(&y, m))
+			continue;
+		p.has |= METRIC_BIT(m);
+		rc = verdict_pair(&x, &y, &p.by[m]);
 		if (rc)
 			return rc;
 	}

@@ -29,9 +29,9 @@ struct row_over {
 /* One row's verdict on two of its sides. */
 struct pair {
 	int row, a, b;		/* c->m's row and sides */
-	struct pair_verdict v;	/* a against b */
-	int has_noise;		/* the row's workload records noise_max: */
-	struct pair_verdict noise;	/* a against b on it */
+	struct pair_verdict v;	/* a against b on the row's metric (rows_row.metric) */
+	unsigned has;		/* METRIC_BIT()s both sides' runs all have: */
+	struct pair_verdict by[METRIC_COUNT];	/* a against b on each */
 	int which;		/* judged: regression on max (0) or p99.99 (1); -1 none */
 };
 
@@ -75,7 +75,7 @@ int cmp_thresholds(struct cmp *c);
 /* Every verdict the outputs show, once; the regressions counted. 0 or -errno. */
 int cmp_pairs(struct cmp *c);
 
-/* Row r's runs on side s, judged on the wake-up. */
+/* Row r's runs on side s, judged on the row's metric. */
 struct side_runs cmp_runs(const struct cmp *c, int r, int s);
 
 /* Any run of row r: its axes. */

@@ -26,17 +26,18 @@ int cmp_figure(struct cmp *c, int r, int n, char *err, size_t errlen)
 		names[k++] = c->label[i];
 	}
 	snprintf(list, sizeof(list), "%s/fig/compare-%d.list.gp", c->out, n);
-	rc = plot_write_list(list, paths, names, k);
+	rc = plot_write_list(list, paths, names, NULL, k);
 	if (rc) {
 		snprintf(err, errlen, "%s: %s", list, strerror(-rc));
 		return rc;
 	}
 	plot_var(vars, sizeof(vars), "list", list);
 	/* the row's axes, not a cell id: ids differ by kernel variant */
-	snprintf(title, sizeof(title), "%s, %s, threads %s, affinity %s, %.0f us: wakeup latency by kernel and host (the run at the median max)",
+	snprintf(title, sizeof(title), "%s, %s, threads %s, affinity %s, %.0f us: %s latency by kernel and host (the run at the median max)",
 		 any->load, any->workload, any->threads, any->affinity,
-		 US(any->interval));
+		 US(any->interval), rows_metric_words(c->m.row[r].metric));
 	plot_var(vars, sizeof(vars), "title", title);
+	plot_var(vars, sizeof(vars), "metric", metric_name(c->m.row[r].metric));
 	snprintf(base, sizeof(base), "%s/fig/compare-%d", c->out, n);
 	rc = plot_temp(&c->plot, list);
 	return rc ? rc : plot_render(&c->plot, "compare.gp", base, vars, err, errlen);
@@ -126,11 +127,14 @@ static void html_verdicts(FILE *fp, const struct cmp *c, int row)
 			fprintf(fp, " <small>(p99.99 ratio %.2fx [%.2fx, %.2fx]: %s)</small>",
 				p->v.p9999.ratio, p->v.p9999.lo, p->v.p9999.hi,
 				verdict_keyword(p->v.kind_p9999));
-		if (p->has_noise) {
-			verdict_text(&p->noise, c->label[p->a], c->label[p->b], text, sizeof(text));
-			fprintf(fp, "<br>noise_max: <span class=\"%s\">", verdict_keyword(p->noise.kind));
+		for (int m = 0; m < METRIC_COUNT; m++) {	/* the others, smaller */
+			if (!(p->has & METRIC_BIT(m)) || m == c->m.row[row].metric)
+				continue;
+			verdict_text(&p->by[m], c->label[p->a], c->label[p->b], text, sizeof(text));
+			fprintf(fp, "<br><small>%s: <span class=\"%s\">", rows_metric_words(m),
+				verdict_keyword(p->by[m].kind));
 			html_text(fp, text);
-			fputs("</span>", fp);
+			fputs("</span></small>", fp);
 		}
 		first = 0;
 	}
@@ -140,11 +144,15 @@ static void html_rows(FILE *fp, const struct cmp *c)
 {
 	fputs("<h2>Rows measured on more than one side</h2>\n"
 	      "<p>A row is a cell's axes without its repeat; each side holds its runs "
-	      "(n). Wake-up latency in µs, threads merged: the median of the runs' maxima "
+	      "(n). Each row is judged on its workload's own metric (response for I/O, "
+	      "wake-up for timer, noise max for noise; <code>--metric</code> picks another), "
+	      "in µs, threads merged: the median of the runs' maxima "
 	      "with their range, and the medians of their p99.99 and p99. The verdict "
 	      "compares the medians of the maxima with a 95 % interval "
-	      "(docs/report.md: how sure a verdict is).</p>\n"
-	      "<table>\n<tr><th class=\"l\">row (load, workload, threads, affinity, interval, priority, size)</th>", fp);
+	      "(docs/report.md: how sure a verdict is); the other metrics' verdicts "
+	      "follow it, smaller, and all are in compare.csv.</p>\n"
+	      "<table>\n<tr><th class=\"l\">row (load, workload, threads, affinity, interval, priority, size)</th>"
+	      "<th class=\"l\">metric</th>", fp);
 	for (int i = 0; i < c->m.nsides; i++) {
 		fputs("<th>", fp);
 		html_text(fp, c->label[i]);
@@ -159,7 +167,7 @@ static void html_rows(FILE *fp, const struct cmp *c)
 		tcell_row_title(cmp_any(c, r), title, sizeof(title));
 		fputs("<tr><td class=\"l\">", fp);
 		html_text(fp, title);
-		fputs("</td>", fp);
+		fprintf(fp, "</td><td class=\"l\">%s</td>", rows_metric_words(c->m.row[r].metric));
 		for (int i = 0; i < c->m.nsides; i++) {
 			const struct rows_group *g = rows_group(&c->m, r, i);
 
@@ -180,8 +188,8 @@ static void html_rows(FILE *fp, const struct cmp *c)
 
 static void html_exceed(FILE *fp, const struct cmp *c)
 {
-	fputs("<h2>Wake-ups above a threshold, per hour of measuring</h2>\n"
-	      "<p>Counted from the histograms (every wake-up, all runs and threads of "
+	fputs("<h2>Samples above a threshold, per hour of measuring</h2>\n"
+	      "<p>Counted from the histograms of the row's metric (every sample, all runs and threads of "
 	      "a side), per hour of the cells' measuring, with a 95 % Poisson interval. "
 	      "Unlike a maximum, a rate is meaningful from one long run. Thresholds: "
 	      "<code>--over</code>, or the row's pooled p99 and p99.99 rounded up.</p>\n"

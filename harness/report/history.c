@@ -97,7 +97,7 @@ static const struct rows_group *runs_at(const struct history *h, int row,
 /* The rows two trees or more have, and per tree how many of them it has. */
 static int find_rows(struct history *h)
 {
-	if (rows_build(&h->m, h->t, h->ntrees))
+	if (rows_build(&h->m, h->t, h->ntrees, ROWS_OWN_METRIC))
 		return -ENOMEM;
 	h->shares = calloc((size_t)h->ntrees + 1, sizeof(*h->shares));
 	h->row = calloc((size_t)h->m.nrows + 1, sizeof(*h->row));
@@ -155,7 +155,7 @@ static void fill_trend(FILE *fp, void *arg)
 }
 
 /*
- * fig/waterfall-R.dat: per point its runs' wake-up histograms merged, a
+ * fig/waterfall-R.dat: per point its runs' histograms of the row's metric merged, a
  * block each (blank-line separated, for splot): point, latency (µs, the
  * bucket's lower edge), count.
  */
@@ -173,8 +173,8 @@ static void fill_waterfall(FILE *fp, void *arg)
 		if (!g)
 			continue;
 		hist_init(m);
-		for (int i = 0; i < g->n; i++)
-			hist_merge(m, g->run[i]->wakeup);
+		for (int i = 0; i < g->n; i++)	/* rows_build made sure it is there */
+			hist_merge(m, g->run[i]->metric[f->h->m.row[f->h->row[f->row]].metric]);
 		for (int b = 0; b < HIST_BUCKETS; b++) {
 			int64_t lo, hi;
 
@@ -216,6 +216,7 @@ static void fill_csv(FILE *fp, void *arg)
 			csvw_num(&w, s->max_lo, 0);
 			csvw_num(&w, s->max_hi, 0);
 			csvw_num(&w, s->p9999_med, 0);
+			csvw_str(&w, metric_name(h->m.row[h->row[r]].metric));
 			csvw_end(&w);
 		}
 	}
@@ -255,17 +256,21 @@ static void fill_page(FILE *fp, void *arg)
 		fputs("</h2>\n", fp);
 		char base[PATH_MAX + 64];
 
+		const char *what = rows_metric_words(h->m.row[h->row[r]].metric);
+
 		snprintf(base, sizeof(base), "%s/fig/trend-%d", h->out, r);
 		if (plot_drawn(base))
 			fprintf(fp, "<figure><img src=\"fig/trend-%d.svg\" alt=\"trend %d\"><figcaption>"
-				"The median of the runs' wake-up maxima (with their range) and of their p99.99, "
+				"The median of the runs' %s maxima (with their range) and of their p99.99, "
 				"point by point (the list above). <a href=\"fig/trend-%d.png\">PNG</a>, "
-				"<a href=\"fig/trend-%d.csv\">data</a></figcaption></figure>\n", r, r, r, r);
+				"<a href=\"fig/trend-%d.csv\">data</a></figcaption></figure>\n", r, r,
+				what, r, r);
 		snprintf(base, sizeof(base), "%s/fig/waterfall-%d", h->out, r);
 		if (plot_drawn(base))
 			fprintf(fp, "<figure><img src=\"fig/waterfall-%d.svg\" alt=\"waterfall %d\"><figcaption>"
-				"The wake-up histograms, point by point, its runs merged (OSADL's waterfall). "
-				"<a href=\"fig/waterfall-%d.png\">PNG</a></figcaption></figure>\n", r, r, r);
+				"The %s histograms, point by point, its runs merged (OSADL's waterfall). "
+				"<a href=\"fig/waterfall-%d.png\">PNG</a></figcaption></figure>\n", r, r,
+				what, r);
 	}
 	html_foot(fp);
 }
@@ -292,9 +297,9 @@ static int figures(struct history *h, char *err, size_t errlen)
 			vars[0] = '\0';
 			snprintf(path, sizeof(path), "%s/%s", dir, name);
 			plot_var(vars, sizeof(vars), "in", path);
-			snprintf(title, sizeof(title), "%s — %s", rowt,
-				 kind ? "wake-up histograms, point by point" :
-					"wake-up latency, point by point");
+			snprintf(title, sizeof(title), "%s — %s %s, point by point", rowt,
+				 rows_metric_words(h->m.row[h->row[r]].metric),
+				 kind ? "histograms" : "latency");
 			plot_var(vars, sizeof(vars), "title", title);
 			snprintf(path, sizeof(path), "%s/%s-%d", dir, kind ? "waterfall" : "trend", r);
 			rc = plot_render(&h->plot, kind ? "waterfall.gp" : "trend.gp", path, vars,

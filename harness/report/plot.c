@@ -81,7 +81,7 @@ static void quoted(FILE *fp, const char *value)
 }
 
 int plot_write_list(const char *file, const char *const *paths,
-		    const char *const *names, int n)
+		    const char *const *names, const char *const *metrics, int n)
 {
 	FILE *fp = fopen(file, "we");
 	int rc = 0;
@@ -89,11 +89,17 @@ int plot_write_list(const char *file, const char *const *paths,
 	if (!fp)
 		return -errno;
 	fprintf(fp, "n = %d\narray paths[%d]\narray names[%d]\n", n, n, n);
+	if (metrics)
+		fprintf(fp, "array metrics[%d]\n", n);
 	for (int i = 0; i < n; i++) {
 		fprintf(fp, "paths[%d] = ", i + 1);
 		quoted(fp, paths[i]);
 		fprintf(fp, "\nnames[%d] = ", i + 1);
 		quoted(fp, names[i]);
+		if (metrics) {
+			fprintf(fp, "\nmetrics[%d] = ", i + 1);
+			quoted(fp, metrics[i]);
+		}
 		fputc('\n', fp);
 	}
 	if (ferror(fp))

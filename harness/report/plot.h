@@ -71,11 +71,12 @@ int plot_var(char *vars, size_t len, const char *name, const char *value);
 
 /*
  * The curves of a figure as a gnuplot script file: n, and arrays
- * paths[1..n] and names[1..n], each element quoted, so a figure has any
+ * paths[1..n] and names[1..n] (and metrics[1..n], each curve's metric,
+ * unless metrics is NULL), each element quoted, so a figure has any
  * number of curves and a path any blank. tail.gp and compare.gp load the
  * file named by their `list` variable. 0 or -errno.
  */
 int plot_write_list(const char *file, const char *const *paths,
-		    const char *const *names, int n);
+		    const char *const *names, const char *const *metrics, int n);
 
 #endif

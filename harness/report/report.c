@@ -166,10 +166,18 @@ static int figures(struct report *r, char *err, size_t errlen)
 	vars[0] = '\0';
 	plot_var(vars, sizeof(vars), "in", path);
 	plot_var(vars, sizeof(vars), "kernels", r->kernels);
-	rc = campaign_figure(r, first, vars, sizeof(vars), "summary",
-			     "wakeup latency per cell",
-			     "Max (bar, by kernel variant), p99.99 and p99 (marks) of the wake-up latency, threads merged, grouped by load.",
-			     err, errlen);
+	char label[96], what[160], summary_caption[384];
+
+	report_metric_label(r, label, sizeof(label));
+	plot_var(vars, sizeof(vars), "ylabel", label);
+	snprintf(what, sizeof(what), "%s per cell", label);
+	snprintf(summary_caption, sizeof(summary_caption),
+		 "Max (bar, by kernel variant), p99.99 and p99 (marks) of each cell's %s, threads merged, grouped by load.",
+		 r->metric == ROWS_OWN_METRIC ?
+		 "workload's own metric (response for I/O, wake-up for timer, noise max for noise; cells-summary.csv names it)" :
+		 metric_name(r->metric));
+	rc = campaign_figure(r, first, vars, sizeof(vars), "summary", what,
+			     summary_caption, err, errlen);
 
 	char caption[512];
 
@@ -182,10 +190,12 @@ static int figures(struct report *r, char *err, size_t errlen)
 	if (rc == 0) {
 		vars[0] = '\0';
 		plot_var(vars, sizeof(vars), "list", path);
+		plot_var(vars, sizeof(vars), "xlabel", label);
+		snprintf(what, sizeof(what), "tail of the %s", label);
 		rc = plot_temp(&r->plot, path);
 		if (rc == 0)
 			rc = campaign_figure(r, first, vars, sizeof(vars), "tail",
-					     "tail of the wakeup latency", caption, err, errlen);
+					     what, caption, err, errlen);
 	}
 	snprintf(path, sizeof(path), "%s/sweep.csv", r->out);
 	int has_sweep = rc == 0 ? report_sweep(r, path, sweep, sizeof(sweep)) : 0;
@@ -217,15 +227,25 @@ static int figures(struct report *r, char *err, size_t errlen)
 					 "spike captures",
 					 "each spike capture's latency, by part (docs/spikes.md)",
 					 err, errlen);
-		if (rc == 0 && c->metric[METRIC_NOISE_MAX])
-			rc = cell_figure(r, c, "hist.gp", CELLF_HIST, "metric", "noise_max", "noise",
-					 "noise_max histogram",
-					 "noise_max histogram (the longest gap of each busy window), per thread",
-					 err, errlen);
+		/* its workload's own metric per thread, then every metric it has */
+		char hwhat[96], hcaption[256], metrics[128] = "";
+
+		snprintf(hwhat, sizeof(hwhat), "%s histogram", rows_metric_words(c->primary));
+		snprintf(hcaption, sizeof(hcaption), "%s histogram, 1 µs bins, per thread%s",
+			 rows_metric_words(c->primary), c->primary == METRIC_NOISE_MAX ?
+			 " (the longest gap of each busy window)" : c->primary == METRIC_RESPONSE ?
+			 " (from the intended wake-up to the end of the I/O)" : "");
 		if (rc == 0)
-			rc = cell_figure(r, c, "hist.gp", CELLF_HIST, NULL, NULL, "hist",
-					 "wakeup latency histogram",
-					 "wake-up latency histogram, 1 µs bins, per thread",
+			rc = cell_figure(r, c, "hist.gp", CELLF_HIST, "metric",
+					 metric_name(c->primary), "hist", hwhat, hcaption, err, errlen);
+		for (int m = 0; m < METRIC_COUNT; m++)
+			if (c->metric[m])
+				snprintf(metrics + strlen(metrics), sizeof(metrics) - strlen(metrics),
+					 "%s%s", metrics[0] ? " " : "", metric_name(m));
+		if (rc == 0)
+			rc = cell_figure(r, c, "metrics.gp", CELLF_HIST, "metrics", metrics,
+					 "metrics", "every metric's histogram",
+					 "every metric's histogram, threads merged: wake-up, time in the I/O, response (and the workload's own)",
 					 err, errlen);
 		if (rc == 0 && c->nsec > 0)	/* series.csv is optional */
 			rc = cell_figure(r, c, "series.gp", CELLF_SERIES, NULL, NULL, "series",
@@ -243,6 +263,33 @@ static int figures(struct report *r, char *err, size_t errlen)
 	return rc;
 }
 
+int report_metric_of(const struct report *r, const struct tcell *c)
+{
+	if (r->metric == ROWS_OWN_METRIC)
+		return c->primary;
+	return c->metric[r->metric] ? r->metric : -1;
+}
+
+void report_metric_label(const struct report *r, char *buf, size_t len)
+{
+	int m = -1, mixed = 0;
+
+	for (int i = 0; i < r->t.n; i++) {
+		const struct tcell *c = &r->t.cell[i];
+		int k = c->measured ? report_metric_of(r, c) : -1;
+
+		if (k < 0)
+			continue;
+		mixed |= m >= 0 && k != m;
+		m = k;
+	}
+	if (mixed || m < 0)
+		snprintf(buf, len, "latency (µs): each workload's own metric");
+	else
+		snprintf(buf, len, "%s %s(µs)", rows_metric_words(m),
+			 m >= METRIC_NOISE_MAX ? "" : "latency ");
+}
+
 /* The figures gnuplot could not draw (said by plot_flush) off every page. */
 static void drop_undrawn(struct report *r)
 {
@@ -257,13 +304,14 @@ static void drop_undrawn(struct report *r)
 	r->nfig = kept;
 }
 
-int report_run(const char *dir, int pdf, int jobs, int quiet)
+int report_run(const char *dir, int pdf, int jobs, int quiet, int metric)
 {
 	struct report r;
 	char err[8192], path[PATH_MAX + 64];
 	int rc;
 
 	memset(&r, 0, sizeof(r));
+	r.metric = metric;
 	rc = tree_read(&r.t, dir, err, sizeof(err));
 	if (rc) {
 		log_error("%s", err);
@@ -285,9 +333,12 @@ int report_run(const char *dir, int pdf, int jobs, int quiet)
 		tree_free(&r.t);
 		return EXIT_RUNTIME;
 	}
-	rc = rows_build(&r.m, &r.t, 1);
+	rc = rows_build(&r.m, &r.t, 1, metric);
 	if (rc)
 		snprintf(err, sizeof(err), "out of memory");
+	else if (r.m.nomit)
+		log_warn("%d measured cells have no %s: left out of the overview and the figures",
+			 r.m.nomit, metric_name(metric));
 	if (rc == 0)
 		rc = figures(&r, err, sizeof(err));
 	if (rc == 0 && (rc = plot_flush(&r.plot, err, sizeof(err))) == -EIO) {

@@ -7,8 +7,11 @@
 #ifndef LATLAB_REPORT_H
 #define LATLAB_REPORT_H
 
-/* Returns the exit status. */
-int report_run(const char *dir, int pdf, int jobs, int quiet);
+/*
+ * Returns the exit status. metric: what the overview, the summary and tail
+ * figures judge (enum metric), or -1 for each row's workload's own.
+ */
+int report_run(const char *dir, int pdf, int jobs, int quiet, int metric);
 
 #include <stdint.h>
 
@@ -22,6 +25,7 @@ struct compare_opts {
 	int nover;		/* 0: defaults from the data */
 	const char *baseline;	/* --baseline TREE, or NULL */
 	double tolerance;	/* --tolerance, a fraction (0.2) */
+	int metric;		/* --metric (enum metric), or -1: each row's workload's own */
 };
 
 /*

@@ -91,7 +91,7 @@ int report_cells_summary(struct report *r, const char *path)
 	if (!sorted)
 		return -ENOMEM;
 	for (int i = 0; i < r->t.n; i++)
-		if (r->t.cell[i].measured)
+		if (r->t.cell[i].measured && report_metric_of(r, &r->t.cell[i]) >= 0)
 			sorted[n++] = &r->t.cell[i];
 	qsort(sorted, (size_t)n, sizeof(*sorted), by_load);
 	rc = afile_open(&af, path);
@@ -100,9 +100,10 @@ int report_cells_summary(struct report *r, const char *path)
 		return rc;
 	}
 	struct csvw w = { .fp = af.fp };
-	csvw_header(&w, "index,cell,kernel,kernel_index,load,label,p50_us,p99_us,p99.99_us,max_us");
+	csvw_header(&w, "index,cell,kernel,kernel_index,load,label,p50_us,p99_us,p99.99_us,max_us,metric");
 	for (int i = 0; i < n; i++) {
 		const struct tcell *c = sorted[i];
+		const struct hist *h = c->metric[report_metric_of(r, c)];
 		char label[256];
 
 		snprintf(label, sizeof(label), "%s", c->id + 5);	/* no NNNN- */
@@ -119,10 +120,11 @@ int report_cells_summary(struct report *r, const char *path)
 		csvw_int(&w, k);
 		csvw_str(&w, c->load);
 		csvw_str(&w, label);
-		csvw_num(&w, US(hist_percentile(c->wakeup, 50)), 3);
-		csvw_num(&w, US(hist_percentile(c->wakeup, 99)), 3);
-		csvw_num(&w, US(hist_percentile(c->wakeup, 99.99)), 3);
-		csvw_num(&w, US(c->wakeup->max), 3);
+		csvw_num(&w, US(hist_percentile(h, 50)), 3);
+		csvw_num(&w, US(hist_percentile(h, 99)), 3);
+		csvw_num(&w, US(hist_percentile(h, 99.99)), 3);
+		csvw_num(&w, US(h->max), 3);
+		csvw_str(&w, metric_name(report_metric_of(r, c)));
 		csvw_end(&w);
 	}
 	free(sorted);
@@ -189,24 +191,31 @@ int report_sweep(struct report *r, const char *path, char *names,
 
 #define TAIL_ROWS 24
 
+/* The largest max of group g's runs on its row's metric. */
+static int64_t group_max(const struct report *r, int g)
+{
+	const struct rows_group *gr = &r->m.group[g];
+	int m = r->m.row[gr->row].metric;
+	int64_t max = 0;
+
+	for (int i = 0; i < gr->n; i++)
+		if (gr->run[i]->metric[m]->max > max)
+			max = gr->run[i]->metric[m]->max;
+	return max;
+}
+
 static int by_group_max(const void *a, const void *b, void *arg)
 {
-	const struct report *r = arg;
-	int64_t ma = 0, mb = 0;
+	int64_t ma = group_max(arg, *(const int *)a), mb = group_max(arg, *(const int *)b);
 
-	for (int i = 0; i < r->m.group[*(const int *)a].n; i++)
-		if (r->m.group[*(const int *)a].run[i]->wakeup->max > ma)
-			ma = r->m.group[*(const int *)a].run[i]->wakeup->max;
-	for (int i = 0; i < r->m.group[*(const int *)b].n; i++)
-		if (r->m.group[*(const int *)b].run[i]->wakeup->max > mb)
-			mb = r->m.group[*(const int *)b].run[i]->wakeup->max;
 	return ma < mb ? 1 : ma > mb ? -1 : 0;
 }
 
-/* fig/tail-K.csv: group k's wake-up histogram, its runs merged (hist.csv's columns). */
+/* fig/tail-K.csv: group k's histogram of its row's metric, its runs merged (hist.csv's columns). */
 static int write_group_hist(const struct report *r, int k, const char *path)
 {
 	struct hist *h = malloc(sizeof(*h));
+	int m = r->m.row[r->m.group[k].row].metric;
 	struct afile af;
 	int rc;
 
@@ -214,13 +223,13 @@ static int write_group_hist(const struct report *r, int k, const char *path)
 		return -ENOMEM;
 	hist_init(h);
 	for (int i = 0; i < r->m.group[k].n; i++)
-		hist_merge(h, r->m.group[k].run[i]->wakeup);
+		hist_merge(h, r->m.group[k].run[i]->metric[m]);
 	rc = afile_open(&af, path);
 	if (rc == 0) {
 		struct csvw w = { .fp = af.fp };
 
 		csvw_header(&w, HIST_COLUMNS);
-		cell_hist_rows(&w, h, 0, -1, "wakeup");
+		cell_hist_rows(&w, h, 0, -1, metric_name(m));
 		rc = afile_commit(&af);
 	}
 	free(h);
@@ -233,21 +242,23 @@ int report_tail_list(const struct report *r, const char *file, char *caption,
 	int measured = 0, n = 0, rc = -ENOMEM;
 
 	for (int i = 0; i < r->t.n; i++)
-		measured += r->t.cell[i].measured;
+		measured += r->t.cell[i].measured && report_metric_of(r, &r->t.cell[i]) >= 0;
 	int by_row = measured > TAIL_CELLS, max = by_row ? r->m.ngroups : measured;
 	const char **paths = calloc((size_t)max + 1, sizeof(*paths));
 	const char **names = calloc((size_t)max + 1, sizeof(*names));
+	const char **metrics = calloc((size_t)max + 1, sizeof(*metrics));
 	char **owned = calloc(2 * (size_t)max + 2, sizeof(*owned));
 	int *order = calloc((size_t)r->m.ngroups + 1, sizeof(*order));
 
-	if (!paths || !names || !owned || !order)
+	if (!paths || !names || !metrics || !owned || !order)
 		goto out;
-	snprintf(caption, caplen, "Fraction of wake-ups later than x (1 − CDF), every cell on one axis.");
+	snprintf(caption, caplen, "Fraction of samples later than x (1 − CDF), every cell on one axis, each on its workload's metric.");
 	for (int i = 0; !by_row && i < r->t.n; i++) {
 		const struct tcell *c = &r->t.cell[i];
 
-		if (!c->measured)
+		if (!c->measured || report_metric_of(r, c) < 0)
 			continue;
+		metrics[n] = metric_name(report_metric_of(r, c));
 		char hist[PATH_MAX];
 
 		if (cell_file_path(hist, sizeof(hist), c->dir, CELLF_HIST) != 0 ||
@@ -263,12 +274,12 @@ int report_tail_list(const struct report *r, const char *file, char *caption,
 		int shown = r->m.ngroups < TAIL_ROWS ? r->m.ngroups : TAIL_ROWS;
 
 		if (shown < r->m.ngroups)
-			snprintf(caption, caplen, "Fraction of wake-ups later than x (1 − CDF): %d cells, "
+			snprintf(caption, caplen, "Fraction of samples later than x (1 − CDF): %d cells, "
 				 "so a curve per row and kernel variant with its repeats merged — the %d "
 				 "rows with the largest maxima, of %d (the data: fig/tail-K.csv).",
 				 measured, shown, r->m.ngroups);
 		else
-			snprintf(caption, caplen, "Fraction of wake-ups later than x (1 − CDF): %d cells, "
+			snprintf(caption, caplen, "Fraction of samples later than x (1 − CDF): %d cells, "
 				 "so a curve per row and kernel variant with its repeats merged, all %d "
 				 "(the data: fig/tail-K.csv).", measured, shown);
 		for (int j = 0; j < shown; j++) {
@@ -285,16 +296,18 @@ int report_tail_list(const struct report *r, const char *file, char *caption,
 				goto out;
 			paths[n] = owned[2 * n];
 			names[n] = owned[2 * n + 1];
+			metrics[n] = metric_name(r->m.row[r->m.group[order[j]].row].metric);
 			n++;
 		}
 	}
-	rc = plot_write_list(file, paths, names, n);
+	rc = plot_write_list(file, paths, names, metrics, n);
 out:
 	for (int i = 0; owned && i < 2 * max + 2; i++)
 		free(owned[i]);
 	free(owned);
 	free(paths);
 	free(names);
+	free(metrics);
 	free(order);
 	return rc;
 }

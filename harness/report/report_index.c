@@ -196,7 +196,7 @@ static void html_overview(FILE *fp, const struct report *r)
 		return;
 	for (int k = 0; k < m->ngroups; k++)
 		for (int i = 0; i < m->group[k].n; i++) {
-			double v = (double)m->group[k].run[i]->wakeup->max;
+			double v = (double)m->group[k].run[i]->metric[m->row[m->group[k].row].metric]->max;
 
 			if (v > 0 && v < lo)
 				lo = v;
@@ -204,10 +204,14 @@ static void html_overview(FILE *fp, const struct report *r)
 				hi = v;
 		}
 	fputs("<h2>Overview</h2>\n<p>Each row of the matrix against each kernel variant and "
-	      "host: the median of the runs' wake-up maxima / of their p99.99 in µs, and n "
-	      "(runs). Colour: the maximum on a log scale from the page's lowest (green) to its "
+	      "host, on the row's metric: the median of the runs' maxima / of their p99.99 in µs, and n "
+	      "(runs). A row's metric is what its workload exists for — the response (from the "
+	      "intended wake-up to the end of the I/O) for I/O workloads, the wake-up for timer, "
+	      "the noise max for noise — unless <code>latlab report --metric</code> named one. "
+	      "Colour: the maximum on a log scale from the page's lowest (green) to its "
 	      "highest (red). An entry links to the page of its run at the median.</p>\n"
-	      "<table>\n<tr><th class=\"l\">load, workload, threads, affinity, interval, priority, size</th>", fp);
+	      "<table>\n<tr><th class=\"l\">load, workload, threads, affinity, interval, priority, size</th>"
+	      "<th class=\"l\">metric</th>", fp);
 	for (int j = 0; j < m->nsides; j++) {
 		const struct tcell *c = m->side[j].first;
 
@@ -223,7 +227,7 @@ static void html_overview(FILE *fp, const struct report *r)
 		html_printf(fp, "%s, %s, %s, %s, %.0f µs, %lld, %lld", c->load, c->workload,
 			    c->threads, c->affinity, US(c->interval), (long long)c->priority,
 			    (long long)c->size);
-		fputs("</td>", fp);
+		fprintf(fp, "</td><td class=\"l\">%s</td>", rows_metric_words(m->row[i].metric));
 		for (int j = 0; j < m->nsides; j++) {
 			const struct rows_group *g = rows_group(m, i, j);
 
@@ -264,12 +268,12 @@ static void html_groups(FILE *fp, const struct report *r)
 		any |= r->m.group[k].n > 1;
 	if (!any)
 		return;
-	fputs("<h2>Rows: the repeats together</h2>\n<p>Wake-up latency in µs, threads merged. "
+	fputs("<h2>Rows: the repeats together</h2>\n<p>Each row's metric (the overview's) in µs, threads merged. "
 	      "One run's maximum is the noisiest number a latency test gives: the median "
 	      "of the runs' maxima, with their range, says more. <code>latlab compare</code> "
 	      "puts an interval on the difference between kernels.</p>\n<table>\n<tr>"
 	      "<th class=\"l\">kernel</th><th class=\"l\">row (load, workload, threads, affinity, interval, priority, size)</th>"
-	      "<th>n</th><th>max (median [range])</th><th>p99.99</th><th>p99</th></tr>\n", fp);
+	      "<th class=\"l\">metric</th><th>n</th><th>max (median [range])</th><th>p99.99</th><th>p99</th></tr>\n", fp);
 	for (int k = 0; k < r->m.ngroups; k++) {
 		const struct rows_group *g = &r->m.group[k];
 		const struct tcell *c = g->run[0];
@@ -281,8 +285,8 @@ static void html_groups(FILE *fp, const struct report *r)
 		fputs("</td><td class=\"l\">", fp);
 		tcell_row_title(c, title, sizeof(title));
 		html_text(fp, title);
-		fprintf(fp, "</td><td>%d</td><td>%.1f [%.1f, %.1f]</td><td>%.1f</td><td>%.1f</td></tr>\n",
-			sum.n, US(sum.max_med), US(sum.max_lo), US(sum.max_hi),
+		fprintf(fp, "</td><td class=\"l\">%s</td><td>%d</td><td>%.1f [%.1f, %.1f]</td><td>%.1f</td><td>%.1f</td></tr>\n",
+			rows_metric_words(r->m.row[g->row].metric), sum.n, US(sum.max_med), US(sum.max_lo), US(sum.max_hi),
 			US(sum.p9999_med), US(sum.p99_med));
 	}
 	fputs("</table>\n", fp);

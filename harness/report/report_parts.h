@@ -31,7 +31,20 @@ struct report {
 	struct figure *fig;
 	int nfig;
 	char kernels[1024];	/* distinct kernel variants, blank-separated */
+	int metric;		/* --metric (enum metric), or ROWS_OWN_METRIC */
 };
+
+/*
+ * The metric cell c is shown on: --metric's, or its workload's own; -1
+ * when --metric asked for one it does not have (it is left out).
+ */
+int report_metric_of(const struct report *r, const struct tcell *c);
+
+/*
+ * What the page's figures show, in words: "response latency (µs)", or
+ * "latency (µs): each workload's own metric" when the cells differ.
+ */
+void report_metric_label(const struct report *r, char *buf, size_t len);
 
 struct page {
 	struct report *r;

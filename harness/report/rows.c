@@ -73,12 +73,26 @@ static int add_run(struct rows_group *g, const struct tcell *c)
 	return 0;
 }
 
-/* Each row's group per side, its sides and trees, and each group's summary. */
-static int finish(struct rows *m)
+/* Have all of row r's runs a histogram of metric? */
+static int row_has(const struct rows *m, int r, int metric)
+{
+	for (int g = m->row[r].first; g >= 0; g = m->group[g].next)
+		for (int i = 0; i < m->group[g].n; i++)
+			if (!m->group[g].run[i]->metric[metric])
+				return 0;
+	return 1;
+}
+
+/* Each row's group per side, its sides, trees and metric, and each group's summary. */
+static int finish(struct rows *m, int metric)
 {
 	for (int r = 0; r < m->nrows; r++) {
 		struct rows_row *row = &m->row[r];
 		int tree = -1;
+
+		row->metric = metric == ROWS_OWN_METRIC ? row->any->primary : metric;
+		if (!row_has(m, r, row->metric))	/* runs that disagree: the common one */
+			row->metric = METRIC_WAKEUP;
 
 		row->group = malloc(((size_t)m->nsides + 1) * sizeof(*row->group));
 		if (!row->group)
@@ -98,14 +112,14 @@ static int finish(struct rows *m)
 	}
 	for (int g = 0; g < m->ngroups; g++) {
 		struct rows_group *gr = &m->group[g];
-		struct side_runs sr = { gr->run, gr->n, METRIC_WAKEUP };
+		struct side_runs sr = { gr->run, gr->n, m->row[gr->row].metric };
 
 		verdict_summary(&sr, &gr->sum);
 	}
 	return 0;
 }
 
-int rows_build(struct rows *m, const struct tree *t, int ntrees)
+int rows_build(struct rows *m, const struct tree *t, int ntrees, int metric)
 {
 	memset(m, 0, sizeof(*m));
 	for (int i = 0; i < ntrees; i++)
@@ -116,12 +130,16 @@ int rows_build(struct rows *m, const struct tree *t, int ntrees)
 
 			if (!c->measured)
 				continue;
+			if (metric != ROWS_OWN_METRIC && !c->metric[metric]) {
+				m->nomit++;	/* nothing to judge it on */
+				continue;
+			}
 			tcell_row_key(c, key, sizeof(key));
 			if ((s = side_of(m, i, c)) < 0 || (r = row_of(m, key, c)) < 0 ||
 			    (g = group_of(m, r, s)) < 0 || add_run(&m->group[g], c))
 				return -ENOMEM;
 		}
-	return finish(m);
+	return finish(m, metric);
 }
 
 void rows_free(struct rows *m)
@@ -143,10 +161,27 @@ const struct rows_group *rows_group(const struct rows *m, int r, int s)
 	return g >= 0 ? &m->group[g] : NULL;
 }
 
-struct side_runs rows_runs(const struct rows *m, int r, int s, int metric)
+struct side_runs rows_runs(const struct rows *m, int r, int s)
 {
 	const struct rows_group *g = rows_group(m, r, s);
+	int metric = m->row[r].metric;
 
 	return g ? (struct side_runs){ g->run, g->n, metric }
 		 : (struct side_runs){ NULL, 0, metric };
+}
+
+const char *rows_metric_words(int metric)
+{
+	switch (metric) {
+	case METRIC_WAKEUP:
+		return "wake-up";
+	case METRIC_NOISE_MAX:
+		return "noise max";
+	case METRIC_NOISE_TOTAL:
+		return "noise total";
+	case METRIC_WAKEUP_CORRECTED:
+		return "wake-up with missed periods";
+	default:
+		return metric_name(metric);
+	}
 }

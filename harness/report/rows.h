@@ -27,6 +27,7 @@ struct rows_row {
 	int *group;			/* per side: its group, -1 where it has no run */
 	int sides;			/* sides with a run */
 	int trees;			/* trees with a run */
+	int metric;			/* what its runs are judged on (enum metric) */
 	int first;			/* its first group (building) */
 };
 
@@ -35,7 +36,7 @@ struct rows_group {
 	int row, side;
 	const struct tcell **run;
 	int n;
-	struct side_summary sum;	/* the wake-up's (verdict_summary), made once */
+	struct side_summary sum;	/* its row's metric's (verdict_summary), made once */
 	int next;			/* the row's next group (building) */
 };
 
@@ -46,20 +47,28 @@ struct rows {
 	int nrows;
 	struct rows_group *group;	/* in the order of their first run */
 	int ngroups;
+	int nomit;			/* rows without the metric asked for */
 };
 
 /*
  * The measured cells of trees t[0..ntrees) as rows, sides and groups,
- * each in the order it first appears (tree by tree, cell by cell). 0 or
- * -ENOMEM. Free with rows_free, also after an error.
+ * each in the order it first appears (tree by tree, cell by cell), every
+ * row judged on `metric` (enum metric), or with ROWS_OWN_METRIC on its
+ * workload's own (tcell.primary). A row whose runs do not all have the
+ * metric is left out (m->nomit counts them). 0 or -ENOMEM. Free with
+ * rows_free, also after an error.
  */
-int rows_build(struct rows *m, const struct tree *t, int ntrees);
+#define ROWS_OWN_METRIC (-1)
+int rows_build(struct rows *m, const struct tree *t, int ntrees, int metric);
 void rows_free(struct rows *m);
 
 /* Row r's group on side s, or NULL where the row has no run there. */
 const struct rows_group *rows_group(const struct rows *m, int r, int s);
 
-/* Row r's runs on side s for verdict.h, judged on metric (n 0: none). */
-struct side_runs rows_runs(const struct rows *m, int r, int s, int metric);
+/* Row r's runs on side s for verdict.h, judged on its metric (n 0: none). */
+struct side_runs rows_runs(const struct rows *m, int r, int s);
+
+/* "response", or "noise max": a metric in the readers' words. */
+const char *rows_metric_words(int metric);
 
 #endif

@@ -155,8 +155,9 @@ static void write_cell_ini(FILE *fp, const struct config *cfg,
 	struct tm tm;
 
 	fprintf(fp, "[cell]\nid = %s\nindex = %d\n", c->id, c->index);
-	fprintf(fp, "kernel = %s\nload = %s\nworkload = %s\n",
-		cfg->kernel[c->kernel].name, cfg->load[c->load].name, wd->name);
+	fprintf(fp, "kernel = %s\nload = %s\nworkload = %s\nmetric = %s\n",
+		cfg->kernel[c->kernel].name, cfg->load[c->load].name, wd->name,
+		metric_name(wd->ops->primary));
 	fprintf(fp, "threads = %d\naffinity = %s\ncpus = ", res->nthreads,
 		cfg->matrix.affinity.s[c->affinity]);
 	for (int i = 0; i < res->nthreads; i++)

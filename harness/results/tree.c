@@ -14,6 +14,7 @@
 #include "log.h"
 #include "model.h"
 #include "tree.h"
+#include "workload.h"
 
 static const char *field(const struct csv_table *t, int row, const char *name)
 {
@@ -650,6 +651,24 @@ static int add_cell(struct tree *t, const struct csv_table *cs, int r,
 }
 
 /*
+ * The metric the cell's workload exists for: cell.ini's `metric`, else (a
+ * tree from before it) what the workload of that name declares, else the
+ * wake-up; always one the cell has a histogram of.
+ */
+static int cell_primary(const struct tcell *c)
+{
+	char name[32];
+	const struct workload_ops *w = workload_find(c->workload);
+	int m;
+
+	cell_ini_get(c->dir, CELLF_INI, "cell", "metric", name, sizeof(name));
+	m = metric_parse(name);
+	if (m < 0 && w)
+		m = w->primary;
+	return m >= 0 && m < METRIC_COUNT && c->metric[m] ? m : METRIC_WAKEUP;
+}
+
+/*
  * cells.csv's rows of a cell repeat its summary.csv: each row is one of
  * summary's, every summary column the same text. A number edited in one
  * and not the other is damage, not a figure.
@@ -734,10 +753,9 @@ static int measure_cell(struct tcell *c, const struct rows *rs, char *err,
 		cell_files_free(&f);
 		return rc;
 	}
-	/* wakeup and response always; a workload's own metrics where it has rows */
+	/* the core three always; a workload's own metrics where it has rows */
 	for (int m = 0; m < METRIC_COUNT; m++) {
-		if (m != METRIC_WAKEUP && m != METRIC_RESPONSE &&
-		    (m < METRIC_CORE || !cell_lists_metric(rs, metric_name(m))))
+		if (m >= METRIC_CORE && !cell_lists_metric(rs, metric_name(m)))
 			continue;
 		c->metric[m] = malloc(sizeof(*c->metric[m]));
 		if (!c->metric[m]) {
@@ -758,6 +776,7 @@ static int measure_cell(struct tcell *c, const struct rows *rs, char *err,
 		return -EINVAL;
 	}
 	c->measured = c->wakeup->count > 0;
+	c->primary = cell_primary(c);
 	rc = read_spikes(c, err, len);
 	if (rc == 0)
 		rc = read_series(c, err, len);

@@ -34,6 +34,7 @@ struct tcell {
 	/* each metric, threads merged, owned; NULL where the cell has none */
 	struct hist *metric[METRIC_COUNT];
 	struct hist *wakeup, *response;	/* metric[WAKEUP], metric[RESPONSE]: not owned */
+	int primary;		/* its workload's own metric (enum metric), one it has */
 	uint64_t overruns, errors, bytes;
 	double missed_pct;	/* the share of its periods the worst thread missed, % */
 	int missed_thread;	/* that thread */

@@ -48,8 +48,9 @@ browse() {
 	[ "$(grep -c '<img src="fig/' "$R/index.html")" -eq 2 ]
 	grep -q "href=\"../$(hostname)/$(uname -r)/0000-none-timer-t2-a0-1/summary.csv\"" "$R/index.html"
 	P="$R/cells/0000-none-timer-t2-a0-1.html"
-	[ "$(grep -c '<img src="../fig/' "$P")" -eq 2 ]
+	[ "$(grep -c '<img src="../fig/' "$P")" -eq 3 ]
 	grep -q '<img src="../fig/hist-0000-none-timer-t2-a0-1.svg"' "$P"
+	grep -q '<img src="../fig/metrics-0000-none-timer-t2-a0-1.svg"' "$P"
 	grep -q "href=\"../../$(hostname)/$(uname -r)/0000-none-timer-t2-a0-1/log.txt\"" "$P"
 	grep -q '<h2>log.txt</h2>' "$P" && grep -q 'href="../index.html"' "$P"
 	[ "$(ls "$R/cells" | wc -l)" -eq 2 ]
@@ -95,7 +96,7 @@ browse() {
 	dom=$(browse "$WORK/stock/report/cells/0000-none-timer-t1-aspread-1.html")
 	n=$(sed -n 's/.*data-figures="\([0-9]*\)".*/\1/p' <<<"$dom")
 	ok=$(sed -n 's/.*data-figures-loaded="\([0-9]*\)".*/\1/p' <<<"$dom")
-	[ -n "$n" ] && [ "$n" -eq 2 ] && [ "$ok" -eq "$n" ] || { echo "cell page: figures $n loaded $ok"; false; }
+	[ -n "$n" ] && [ "$n" -eq 3 ] && [ "$ok" -eq "$n" ] || { echo "cell page: figures $n loaded $ok"; false; }
 	# a missing figure is noticed
 	rm "$WORK/stock/report/fig/tail.svg"
 	dom=$(browse "$WORK/stock/report/index.html")
@@ -149,7 +150,7 @@ browse() {
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
 	[[ "$output" == *"1 rows compared across 2 kernel variants and hosts (2 trees)"* ]]
 	# one run each: the figures, never a verdict word
-	[[ "$output" == *"none, timer, threads 1, affinity spread, 1000 µs, priority 90, size 4096, fifo, dma_latency 0: one run each: too few to call (stock@vm:6.1.0-stock/rt@vm:6.6.0-rt15 1.74x; 3 runs each at least)"* ]] || { echo "$output"; false; }
+	[[ "$output" == *"none, timer, threads 1, affinity spread, 1000 µs, priority 90, size 4096, fifo, dma_latency 0: wake-up: one run each: too few to call (stock@vm:6.1.0-stock/rt@vm:6.6.0-rt15 1.74x; 3 runs each at least)"* ]] || { echo "$output"; false; }
 	[[ "$output" != *"lower worst case"* ]]
 	H="$WORK/cmp/index.html"
 	grep -q '<th>stock@vm:6.1.0-stock n</th><th>max (median \[range\])</th><th>p99.99</th><th>p99</th><th>rt@vm:6.6.0-rt15 n</th>' "$H"
@@ -158,9 +159,13 @@ browse() {
 	[[ "$row" == *"<td>1</td><td>1403.3 [1403.3, 1403.3]</td>"* ]]
 	[[ "$row" == *"<td>1</td><td>806.6 [806.6, 806.6]</td>"* ]]
 	[[ "$row" == *'<span class="too-few">one run each: too few to call'* ]]
-	# compare.csv: the same numbers, a line per threshold
+	# compare.csv: the same numbers, a line per threshold, judged on the
+	# timer's own metric; every metric's verdict beside it
 	C="$WORK/cmp/compare.csv"
-	[ "$(head -1 "$C" | tr ',' '\n' | wc -l)" -eq 42 ]
+	[ "$(head -1 "$C" | tr "," "\n" | wc -l)" -eq 73 ]
+	[ "$(col "$C" metric | sort -u)" = wakeup ]
+	[ "$(col "$C" wakeup_median_a_ns | sort -u)" = 1403254 ]
+	[ -n "$(col "$C" response_median_a_ns | sort -u)" ] && [ -n "$(col "$C" io_ratio | sort -u)" ]
 	# a timer row has no noise_max: its six columns are empty
 	[ -z "$(col "$C" noise_max_ratio | sort -u)" ] && [ -z "$(col "$C" verdict_noise_max | sort -u)" ]
 	[ "$(col "$C" verdict_max | sort -u)" = too-few ]
@@ -448,4 +453,74 @@ EOC
 	# the histfile needs no sysinfo
 	run "$LATLAB" export --format cyclictest c -o h.txt
 	[ "$status" -eq 0 ] || run_failed
+}
+
+@test "each workload is judged on its own metric: console, overview, figures and compare; --metric picks another" {
+	write_config c.ini <<EOC
+[campaign]
+name = t
+duration = 1s
+output = $WORK/out
+
+[matrix]
+workload = timer, fw
+threads = 1
+affinity = 0
+interval = 1ms
+
+[workload.fw]
+type = file-write
+path = $WORK/io.dat
+region = 4MiB
+EOC
+	run timeout 60 "$LATLAB" run c.ini
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	# the console leads with the workload's metric: response for I/O
+	[[ "$output" == *"0000-none-timer-t1-a0-1: ok, wakeup max "*" us"* ]] || { echo "$output"; false; }
+	[[ "$output" == *"0001-none-fw-t1-a0-1: ok, response max "*" us, wakeup max "*" us"* ]] || { echo "$output"; false; }
+	grep -qx "metric = response" "$(cell_dir "$WORK/out/t" 0001-none-fw-t1-a0-1)/cell.ini"
+	run timeout 120 "$LATLAB" report "$WORK/out/t" -q
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	S="$WORK/out/t/report/cells-summary.csv"
+	[ "$(col "$S" metric | tr '\n' ' ')" = "wakeup response " ]
+	# the summary bar of the fw cell is its response max, not its wake-up's
+	D=$(cell_dir "$WORK/out/t" 0001-none-fw-t1-a0-1)
+	resp=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+		$h["metric"] == "response" { print $h["max_ns"] }' "$D/summary.csv")
+	[ "$(col "$S" max_us | tail -1)" = "$(awk -v n="$resp" 'BEGIN { printf "%.3f", n / 1000 }')" ]
+	H="$WORK/out/t/report/index.html"
+	grep -q '<td class="l">none, fw, 1, 0, 1000 µs, 90, 4096</td><td class="l">response</td>' "$H"
+	grep -q '<td class="l">none, timer, 1, 0, 1000 µs, 90, 4096</td><td class="l">wake-up</td>' "$H"
+	# the cell page: its metric per thread, and every metric's histogram
+	grep -q '>response latency (µs)<' "$WORK/out/t/report/fig/hist-0001-none-fw-t1-a0-1.svg"
+	for m in wakeup io response; do
+		grep -q ">$m<" "$WORK/out/t/report/fig/metrics-0001-none-fw-t1-a0-1.svg"
+	done
+	grep -q 'fig/metrics-0001-none-fw-t1-a0-1.svg' "$WORK/out/t/report/cells/0001-none-fw-t1-a0-1.html"
+	# --metric wakeup: every row on the wake-up
+	run timeout 120 "$LATLAB" report "$WORK/out/t" -q --metric wakeup
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[ "$(col "$S" metric | tr '\n' ' ')" = "wakeup wakeup " ]
+	# --metric noise_max: no cell has it, all left out and said
+	run timeout 120 "$LATLAB" report "$WORK/out/t" -q --metric noise_max
+	[[ "$output" == *"2 measured cells have no noise_max: left out"* ]] || { echo "$output"; false; }
+	run "$LATLAB" report "$WORK/out/t" --metric latency
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--metric: 'latency' is not a metric (wakeup|io|response|noise_max|noise_total|wakeup_corrected)"* ]]
+	# compare: the fw row judged on the response, every metric in compare.csv
+	cp -r "$WORK/out/t" "$WORK/t2"
+	run timeout 120 "$LATLAB" compare "$WORK/out/t" "$WORK/t2" -o "$WORK/cmp"
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[[ "$output" == *"none, fw, threads 1, affinity 0, 1000 µs, priority 90, size 4096, fifo, dma_latency 0: response: one run each"* ]] || { echo "$output"; false; }
+	[[ "$output" == *"none, timer, threads 1, affinity 0, 1000 µs, priority 90, size 4096, fifo, dma_latency 0: wake-up: one run each"* ]]
+	C="$WORK/cmp/compare.csv"
+	fw=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+		$h["workload"] == "fw" { print $h["metric"], $h["max_median_a_ns"] == $h["response_median_a_ns"], $h["verdict_io"]; exit }' "$C")
+	[ "$fw" = "response 1 too-few" ] || { echo "$fw"; false; }
+	run timeout 120 "$LATLAB" compare "$WORK/out/t" "$WORK/t2" -o "$WORK/cmp" --metric wakeup
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[ "$(col "$C" metric | sort -u)" = wakeup ]
+	run timeout 60 "$LATLAB" compare "$WORK/out/t" "$WORK/t2" -o "$WORK/cmp" --metric noise_total
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"no measured cell has noise_total (--metric): nothing to compare"* ]]
 }

@@ -66,7 +66,7 @@ static void test_orders_and_counts(void **state)
 	int n = ntrees_made(t);
 
 	(void)state;
-	assert_int_equal(rows_build(&m, t, n), 0);
+	assert_int_equal(rows_build(&m, t, n, ROWS_OWN_METRIC), 0);
 	/* sides: tree 0 stock, tree 0 rt, tree 1 stock */
 	assert_int_equal(m.nsides, 3);
 	assert_int_equal(m.side[0].tree, 0);
@@ -100,10 +100,59 @@ static void test_orders_and_counts(void **state)
 	assert_true(a->sum.max_lo <= 100000 && a->sum.max_hi >= 300000);
 	/* none where a row did not run */
 	assert_null(rows_group(&m, 0, 2));
-	assert_int_equal(rows_runs(&m, 0, 2, METRIC_WAKEUP).n, 0);
-	assert_int_equal(rows_runs(&m, 1, 2, METRIC_WAKEUP).n, 1);
+	assert_int_equal(rows_runs(&m, 0, 2).n, 0);
+	assert_int_equal(rows_runs(&m, 1, 2).n, 1);
 	rows_free(&m);
 	assert_int_equal(m.nrows, 0);
+}
+
+/*
+ * Each row is judged on its workload's own metric unless one is asked
+ * for; cells without the metric asked for are left out, and counted.
+ */
+static void test_metric(void **state)
+{
+	static struct hist wake, resp;
+	struct tcell c[2];
+	struct tree t = { .cell = c, .n = 2 };
+	struct rows m;
+
+	(void)state;
+	memset(c, 0, sizeof(c));
+	hist_init(&wake);
+	hist_init(&resp);
+	hist_add(&wake, 20000);
+	hist_add(&resp, 8000000);
+	for (int i = 0; i < 2; i++) {
+		snprintf(c[i].kernel, sizeof(c[i].kernel), "%s", i ? "rt" : "stock");
+		snprintf(c[i].workload, sizeof(c[i].workload), "file-write");
+		c[i].measured = 1;
+		c[i].wakeup = c[i].metric[METRIC_WAKEUP] = &wake;
+		c[i].response = c[i].metric[METRIC_RESPONSE] = &resp;
+		c[i].primary = METRIC_RESPONSE;
+	}
+	assert_int_equal(rows_build(&m, &t, 1, ROWS_OWN_METRIC), 0);
+	assert_int_equal(m.nrows, 1);
+	assert_int_equal(m.row[0].metric, METRIC_RESPONSE);
+	assert_int_equal(rows_runs(&m, 0, 1).metric, METRIC_RESPONSE);
+	assert_true(m.group[0].sum.max_med >= 8000000);
+	rows_free(&m);
+	assert_int_equal(rows_build(&m, &t, 1, METRIC_WAKEUP), 0);
+	assert_int_equal(m.row[0].metric, METRIC_WAKEUP);
+	assert_true(m.group[0].sum.max_med < 100000);
+	rows_free(&m);
+	/* no noise_max in a file-write cell: no row, both cells counted */
+	assert_int_equal(rows_build(&m, &t, 1, METRIC_NOISE_MAX), 0);
+	assert_int_equal(m.nrows, 0);
+	assert_int_equal(m.nomit, 2);
+	rows_free(&m);
+	/* a primary one run lacks: the row falls back to the wake-up */
+	c[1].response = c[1].metric[METRIC_RESPONSE] = NULL;
+	assert_int_equal(rows_build(&m, &t, 1, ROWS_OWN_METRIC), 0);
+	assert_int_equal(m.row[0].metric, METRIC_WAKEUP);
+	rows_free(&m);
+	assert_string_equal(rows_metric_words(METRIC_NOISE_MAX), "noise max");
+	assert_string_equal(rows_metric_words(METRIC_RESPONSE), "response");
 }
 
 static void test_empty(void **state)
@@ -112,7 +161,7 @@ static void test_empty(void **state)
 	struct rows m;
 
 	(void)state;
-	assert_int_equal(rows_build(&m, &t, 1), 0);
+	assert_int_equal(rows_build(&m, &t, 1, ROWS_OWN_METRIC), 0);
 	assert_int_equal(m.nrows + m.nsides + m.ngroups, 0);
 	rows_free(&m);
 }
@@ -121,6 +170,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_orders_and_counts),
+		cmocka_unit_test(test_metric),
 		cmocka_unit_test(test_empty),
 	};
 

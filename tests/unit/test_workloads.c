@@ -28,9 +28,17 @@ static void test_registry_valid(void **state)
 	assert_null(workload_find("nosuch"));
 	for (int i = 0; workload_registry[i]; i++)
 		assert_non_null(workload_registry[i]->help);
+	/* each judged on what it exists for */
+	assert_int_equal(workload_find("timer")->primary, METRIC_WAKEUP);
+	assert_int_equal(workload_find("file-write")->primary, METRIC_RESPONSE);
+	assert_int_equal(workload_find("udp-rtt")->primary, METRIC_RESPONSE);
+	assert_int_equal(workload_find("noise")->primary, METRIC_NOISE_MAX);
 }
 
-/* Start-up refuses a descriptor without run(), a name, or a unique name. */
+/*
+ * Start-up refuses a descriptor without run(), a name, a unique name, or
+ * with a primary metric it does not record.
+ */
 static void test_registry_rejects(void **state)
 {
 	static const struct workload_ops no_run = { .name = "x" };
@@ -40,12 +48,23 @@ static void test_registry_rejects(void **state)
 	const struct workload_ops *bad1[] = { &a, &no_run, NULL };
 	const struct workload_ops *bad2[] = { &no_name, NULL };
 	const struct workload_ops *bad3[] = { &a, &a2, NULL };
-	const struct workload_ops *good[] = { &a, NULL };
+	static const struct workload_ops own = { .name = "o", .run = ok_run,
+						 .primary = METRIC_NOISE_MAX };
+	static const struct workload_ops wild = { .name = "w", .run = ok_run,
+						  .primary = METRIC_COUNT };
+	static const struct workload_ops both = { .name = "b", .run = ok_run,
+						  .metrics = METRIC_BIT(METRIC_NOISE_MAX),
+						  .primary = METRIC_NOISE_MAX };
+	const struct workload_ops *good[] = { &a, &both, NULL };
+	const struct workload_ops *bad4[] = { &own, NULL };
+	const struct workload_ops *bad5[] = { &wild, NULL };
 
 	(void)state;
 	assert_int_equal(workload_registry_check(bad1), -EINVAL);
 	assert_int_equal(workload_registry_check(bad2), -EINVAL);
 	assert_int_equal(workload_registry_check(bad3), -EINVAL);
+	assert_int_equal(workload_registry_check(bad4), -EINVAL);
+	assert_int_equal(workload_registry_check(bad5), -EINVAL);
 	assert_int_equal(workload_registry_check(good), 0);
 }
 
