@@ -48,6 +48,16 @@ void log_error(const char *fmt, ...)
 	va_end(ap);
 }
 
+void log_error_lines(const char *text)
+{
+	for (const char *p = text; *p;) {
+		size_t n = strcspn(p, "\n");
+
+		log_error("%.*s", (int)n, p);
+		p += n + (p[n] == '\n');
+	}
+}
+
 void log_warn(const char *fmt, ...)
 {
 	va_list ap;

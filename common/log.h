@@ -9,6 +9,8 @@
 
 /* "latlab: error: ..." */
 void log_error(const char *fmt, ...) PRINTF_LIKE(1, 2);
+/* Each line of text as an error of its own (a config's errors, one a line). */
+void log_error_lines(const char *text);
 /* "latlab: warning: ..." */
 void log_warn(const char *fmt, ...) PRINTF_LIKE(1, 2);
 /* "latlab: ..." unless quiet; for progress */

@@ -11,7 +11,13 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define OPT_STR_MAX 256
+/*
+ * A string option's room: the longest line the config reader takes, so no
+ * value a line can hold (a stress-ng or kernel-build command line, a long
+ * path) is cut or refused for its length; the line's limit is said at its
+ * line.
+ */
+#define OPT_STR_MAX 4096
 #define AXIS_MAX 64
 #define AXIS_ITEM_MAX 48
 

@@ -202,10 +202,10 @@ static int parse_cfg_args(const char *cmd, int argc, char **argv,
 
 static int load_config(const struct cfg_args *a, struct config *cfg)
 {
-	char err[512];
+	char err[(CONFIG_ERRORS_MAX + 1) * 512];
 
 	if (config_load(cfg, a->path, a->sets, a->nsets, err, sizeof(err))) {
-		log_error("%s", err);
+		log_error_lines(err);
 		config_free(cfg);
 		return EXIT_USAGE;
 	}

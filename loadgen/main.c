@@ -282,7 +282,8 @@ int main(int argc, char **argv)
 	uint64_t *slots = mmap(NULL, slots_len, PROT_READ | PROT_WRITE,
 			       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (slots == MAP_FAILED) {
-		log_error("mmap: %s", strerror(errno));
+		log_error("%s: the counters shared with its workers (mmap of %zu bytes): %s",
+			  ops->name, slots_len, strerror(errno));
 		free(opts);
 		return EXIT_RUNTIME;
 	}
@@ -329,7 +330,7 @@ int main(int argc, char **argv)
 	/* the duration counts from go; until then, no deadline */
 	rc = pthread_create(&sig_tid, NULL, signal_thread, &sigs);
 	if (rc) {
-		log_error("pthread_create: %s", strerror(rc));
+		log_error("%s: its signal thread (pthread_create): %s", ops->name, strerror(rc));
 		return EXIT_RUNTIME;
 	}
 	duration_ns = a.duration;

@@ -74,7 +74,7 @@ int cp_reboot_next(struct campaign *cp)
 	rc = cp_write(cp);
 	sync();
 	if (rc) {
-		log_error("writing the state before the reboot: %s", strerror(-rc));
+		log_error("%s/state: writing it before the reboot: %s", cp->dir, strerror(-rc));
 		return EXIT_RUNTIME;
 	}
 	if (argv_split(cfg->kernel[v].reboot, &argv, &argc)) {

@@ -10,6 +10,26 @@
 #include "load_ops.h"
 #include "units.h"
 
+/*
+ * The earlier entry of the file that sets entry i's key in its section,
+ * or NULL. --set may override anything: its entries are never twice.
+ */
+static const struct config_entry *first_set(const struct config *cfg, int i)
+{
+	const struct config_entry *e = &cfg->entries[i];
+
+	if (e->loc.file == set_file)
+		return NULL;
+	for (int j = 0; j < i; j++) {
+		const struct config_entry *f = &cfg->entries[j];
+
+		if (f->loc.file == e->loc.file && !strcmp(f->section, e->section) &&
+		    !strcmp(f->key, e->key))
+			return f;
+	}
+	return NULL;
+}
+
 int config_load(struct config *cfg, const char *path,
 		const char *const *sets, int nsets, char *err, size_t errlen)
 {
@@ -32,11 +52,28 @@ int config_load(struct config *cfg, const char *path,
 	}
 	if (rc == 0)
 		rc = read_sets(cfg, sets, nsets, err, errlen);
-	for (int i = 0; rc == 0 && i < cfg->nentries; i++)
-		rc = apply_entry(cfg, &cfg->entries[i], err, errlen);
-	if (rc == 0)
-		rc = validate(cfg, err, errlen);
-	return rc;
+	if (rc)
+		return rc;	/* the file itself cannot be read: nothing more to say */
+
+	struct cfg_errs errs = { err, errlen, 0 };
+	char one[1024];
+
+	err[0] = '\0';
+	for (int i = 0; i < cfg->nentries; i++) {
+		const struct config_entry *e = &cfg->entries[i], *twice = first_set(cfg, i);
+
+		if (twice) {
+			cfg_fail(one, sizeof(one), &e->loc,
+				 "%s is set twice in [%s]: here and at line %d (one would win in silence; --set %s.%s=VALUE overrides a value)",
+				 e->key, e->section, twice->loc.line, e->section, e->key);
+			cfg_errs_add(&errs, one);
+		} else if (apply_entry(cfg, e, one, sizeof(one))) {
+			cfg_errs_add(&errs, one);
+		}
+	}
+	validate(cfg, &errs);	/* with the entries that could be applied */
+	cfg_errs_end(&errs);
+	return errs.n ? -EINVAL : 0;
 }
 
 void config_free(struct config *cfg)

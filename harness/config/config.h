@@ -198,10 +198,13 @@ extern const struct opt load_options[];
 
 /*
  * Read `path` (NULL: defaults only) and apply `sets` ("section.key=value",
- * later wins). 0 on success; -EINVAL with "file:line: reason" in err
- * on any problem. cfg is zeroed first and must be freed with
- * config_free() in both cases.
+ * later wins; in the file, a key given twice in a section is an error).
+ * 0 on success; -EINVAL with "file:line: reason" in err on any problem,
+ * a line each, up to CONFIG_ERRORS_MAX of them (log_error_lines says
+ * them). cfg is zeroed first and must be freed with config_free() in
+ * both cases.
  */
+#define CONFIG_ERRORS_MAX 20
 int config_load(struct config *cfg, const char *path,
 		const char *const *sets, int nsets, char *err, size_t errlen);
 

@@ -315,39 +315,52 @@ static int check_missed(struct config *cfg, char *err, size_t errlen)
 	return 0;
 }
 
-int validate(struct config *cfg, char *err, size_t errlen)
+int validate(struct config *cfg, struct cfg_errs *errs)
 {
 	struct srcloc loc;
-	int rc;
+	char err[1024];
+	size_t errlen = sizeof(err);
+	int defs;
 
 	if (!valid_name(cfg->campaign.name)) {
 		loc = config_key_loc(cfg, "campaign", "name", (struct srcloc){ 0 });
-		return cfg_fail(err, errlen, &loc,
-				"campaign name '%s': use letters, digits, '_', '.', '-' (at most %d; not . or ..)",
-				cfg->campaign.name, CFG_NAME_MAX - 1);
+		cfg_fail(err, errlen, &loc,
+			 "campaign name '%s': use letters, digits, '_', '.', '-' (at most %d; not . or ..)",
+			 cfg->campaign.name, CFG_NAME_MAX - 1);
+		cfg_errs_add(errs, err);
 	}
 	if (!cfg->campaign.output[0]) {
 		loc = config_key_loc(cfg, "campaign", "output", (struct srcloc){ 0 });
-		return cfg_fail(err, errlen, &loc, "output is empty");
+		cfg_fail(err, errlen, &loc, "output is empty");
+		cfg_errs_add(errs, err);
 	}
 	if (cfg->campaign.timeline % NS_PER_S) {
 		loc = config_key_loc(cfg, "campaign", "timeline", (struct srcloc){ 0 });
-		return cfg_fail(err, errlen, &loc,
-				"timeline = %lld ns: whole seconds (10s, 1m), or 0s for none",
-				(long long)cfg->campaign.timeline);
+		cfg_fail(err, errlen, &loc,
+			 "timeline = %lld ns: whole seconds (10s, 1m), or 0s for none",
+			 (long long)cfg->campaign.timeline);
+		cfg_errs_add(errs, err);
 	}
-	rc = check_missed(cfg, err, errlen);
-	if (rc == 0)
-		rc = add_builtin_defs(cfg, err, errlen);
-	if (rc == 0)
-		rc = check_trace_events(cfg, err, errlen);
-	if (rc == 0)
-		rc = check_policy_axes(cfg, err, errlen);
-	for (int i = 0; rc == 0 && i < cfg->nkernels; i++)
-		rc = check_kernel(cfg, &cfg->kernel[i], err, errlen);
-	for (int i = 0; rc == 0 && i < cfg->nloads; i++)
-		rc = resolve_load(cfg, &cfg->load[i], err, errlen);
-	for (int i = 0; rc == 0 && i < cfg->nworkloads; i++)
-		rc = resolve_workload(cfg, &cfg->workload[i], err, errlen);
-	return rc ? rc : check_matrix_size(cfg, err, errlen);
+	if (check_missed(cfg, err, errlen))
+		cfg_errs_add(errs, err);
+	defs = add_builtin_defs(cfg, err, errlen);
+	if (defs)
+		cfg_errs_add(errs, err);
+	if (check_trace_events(cfg, err, errlen))
+		cfg_errs_add(errs, err);
+	if (check_policy_axes(cfg, err, errlen))
+		cfg_errs_add(errs, err);
+	for (int i = 0; i < cfg->nkernels; i++)
+		if (check_kernel(cfg, &cfg->kernel[i], err, errlen))
+			cfg_errs_add(errs, err);
+	/* the definitions the axes name exist only once the built-ins are added */
+	for (int i = 0; defs == 0 && i < cfg->nloads; i++)
+		if (resolve_load(cfg, &cfg->load[i], err, errlen))
+			cfg_errs_add(errs, err);
+	for (int i = 0; defs == 0 && i < cfg->nworkloads; i++)
+		if (resolve_workload(cfg, &cfg->workload[i], err, errlen))
+			cfg_errs_add(errs, err);
+	if (errs->n == 0 && check_matrix_size(cfg, err, errlen))
+		cfg_errs_add(errs, err);
+	return errs->n ? -EINVAL : 0;
 }

@@ -28,6 +28,24 @@ extern const char set_file[];
 int cfg_fail(char *err, size_t len, const struct srcloc *loc,
 		    const char *fmt, ...) PRINTF_LIKE(4, 5);
 
+/*
+ * The errors of one config, a line each in the caller's err: the first
+ * CONFIG_ERRORS_MAX, then how many more. One mistake does not hide the
+ * next: every entry is tried, and every check that does not need another
+ * to have passed.
+ */
+struct cfg_errs {
+	char *buf;
+	size_t len;
+	int n;			/* errors seen */
+};
+
+/* Note one error (a "FILE:LINE: why" line); returns -EINVAL. */
+int cfg_errs_add(struct cfg_errs *e, const char *msg);
+
+/* The "and N more" line, when there were more than CONFIG_ERRORS_MAX. */
+void cfg_errs_end(struct cfg_errs *e);
+
 /* config_read.c: the entries of cfg->path, then of --set, with their lines. 0 or -errno with err. */
 int read_file(struct config *cfg, char *err, size_t errlen);
 int read_sets(struct config *cfg, const char *const *sets, int nsets,
@@ -49,7 +67,7 @@ int resolve_workload(struct config *cfg, struct workload_def *w,
 int resolve_load(struct config *cfg, struct load_def *l, char *err,
 			size_t errlen);
 
-/* config_check.c: every check across fields, after the entries are applied. */
-int validate(struct config *cfg, char *err, size_t errlen);
+/* config_check.c: every check across fields, after the entries are applied, each error noted. */
+int validate(struct config *cfg, struct cfg_errs *errs);
 
 #endif

@@ -27,6 +27,25 @@ int cfg_fail(char *err, size_t len, const struct srcloc *loc,
 	return -EINVAL;
 }
 
+int cfg_errs_add(struct cfg_errs *e, const char *msg)
+{
+	size_t used = e->n ? strlen(e->buf) : 0;
+
+	if (e->n++ < CONFIG_ERRORS_MAX && used + 1 < e->len)
+		snprintf(e->buf + used, e->len - used, "%s%s", used ? "\n" : "", msg);
+	return -EINVAL;
+}
+
+void cfg_errs_end(struct cfg_errs *e)
+{
+	size_t used = strlen(e->buf);
+
+	if (e->n > CONFIG_ERRORS_MAX && used + 1 < e->len)
+		snprintf(e->buf + used, e->len - used,
+			 "\n%d more errors not shown: fix these and run again",
+			 e->n - CONFIG_ERRORS_MAX);
+}
+
 /* ---- pass 1: collect key/values with their lines ---- */
 struct reader {
 	FILE *fp;
@@ -156,7 +175,7 @@ int read_file(struct config *cfg, char *err, size_t errlen)
 	/* Debian's libinih makes these run-time settings */
 	ini_allow_multiline = 0;	/* one entry, one line: exact lines */
 	ini_use_stack = 0;
-	ini_max_line = 4096;
+	ini_max_line = OPT_STR_MAX;	/* every value a line holds fits its option */
 	/* the heap buffer's size: 200 by default, which cut lines of 199+ */
 	ini_initial_alloc = ini_max_line;
 	ini_allow_realloc = 0;

@@ -403,7 +403,7 @@ int export_run(const char *format, const char *path, const char *out,
 		goto out;
 	}
 	if (!out && fflush(stdout) != 0) {
-		log_error("writing the output: %s", strerror(errno));
+		log_error("standard output: writing the export of %s: %s", path, strerror(errno));
 		goto out;
 	}
 	status = EXIT_PASS;

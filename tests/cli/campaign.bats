@@ -6,7 +6,7 @@ load helper
 # three_cells: 2 s cells of timer, null and sysfs-read
 three_cells() {
 	quick_config
-	printf '[matrix]\nworkload = timer, null, sysfs-read\n' >>c.ini
+	printf '[matrix]\nworkload = timer, null, sysfs-read\n' | ini_merge c.ini
 }
 
 @test "SIGINT, then run again: done cells kept, the interrupted one rerun, its data kept beside" {
@@ -77,7 +77,7 @@ three_cells() {
 
 @test "the end-of-run table: a cell skipped now says why, one kept from an earlier run says so" {
 	quick_config
-	printf '[workload.i2c]\ntype = i2c-read\nbus = 254\n[matrix]\nworkload = timer, i2c\n' >>c.ini
+	printf '[workload.i2c]\ntype = i2c-read\nbus = 254\n[matrix]\nworkload = timer, i2c\n' | ini_merge c.ini
 	run timeout 60 "$LATLAB" run c.ini --duration 300ms
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
 	line=$(grep '^0001-none-i2c-t1-aspread-1 ' <<<"$output")
@@ -90,7 +90,7 @@ three_cells() {
 
 @test "status: counts per kernel variant and the time left" {
 	quick_config
-	printf '[kernel.other]\nmatch = release:nope\n[matrix]\nkernel = running, other\nworkload = timer, null\n' >>c.ini
+	printf '[kernel.other]\nmatch = release:nope\n[matrix]\nkernel = running, other\nworkload = timer, null\n' | ini_merge c.ini
 	run timeout 60 "$LATLAB" run c.ini --duration 300ms -q
 	[ "$status" -eq 0 ]
 	run "$LATLAB" status "$WORK/out/t"
@@ -121,7 +121,7 @@ three_cells() {
 
 @test "junit.xml: a testcase per cell, failures name the threshold and value" {
 	quick_config
-	printf '[workload.i2c]\ntype = i2c-read\nbus = 254\n[matrix]\nworkload = timer, i2c\n[thresholds]\nmax = 1ns\n' >>c.ini
+	printf '[workload.i2c]\ntype = i2c-read\nbus = 254\n[matrix]\nworkload = timer, i2c\n[thresholds]\nmax = 1ns\n' | ini_merge c.ini
 	run timeout 60 "$LATLAB" run c.ini --duration 300ms -q
 	[ "$status" -eq 1 ]
 	J="$WORK/out/t/junit.xml"
@@ -157,7 +157,7 @@ three_cells() {
 
 @test "soak: 24 cells, SIGKILL at random moments five times, resumed each time" {
 	quick_config
-	cat >>c.ini <<'EOC'
+	ini_merge c.ini <<'EOC'
 [load.hb]
 type = hackbench
 groups = 1
@@ -213,7 +213,7 @@ LATLAB_FAKE_KERNEL_RELEASE="\$1" exec "$LATLAB" run "$WORK/c.ini" --reboot
 EOS
 	chmod +x "$WORK/fake-reboot"
 	quick_config
-	cat >>c.ini <<EOC
+	ini_merge c.ini <<EOC
 [campaign]
 duration = 300ms
 [matrix]
@@ -258,7 +258,7 @@ EOC
 
 @test "--reboot with a reboot command that fails: exit 3, the intent recorded" {
 	quick_config
-	printf '[matrix]\nkernel = running, other\n[kernel.other]\nmatch = release:nope\nreboot = /bin/false\n' >>c.ini
+	printf '[matrix]\nkernel = running, other\n[kernel.other]\nmatch = release:nope\nreboot = /bin/false\n' | ini_merge c.ini
 	run timeout 60 "$LATLAB" run c.ini --reboot --duration 200ms
 	[ "$status" -eq 3 ]
 	[[ "$output" == *"the reboot command for kernel variant other failed"* ]]
@@ -276,7 +276,7 @@ EOC
 		"$WORK" >"$WORK/bin/lava-test-case"
 	chmod +x "$WORK/bin/lava-test-case"
 	quick_config
-	printf '[matrix]\nworkload = timer, null\n[thresholds]\nmax = 10s\n' >>c.ini
+	printf '[matrix]\nworkload = timer, null\n[thresholds]\nmax = 10s\n' | ini_merge c.ini
 	PATH="$WORK/bin:$PATH" run timeout 60 "$LATLAB" run c.ini --duration 300ms -q
 	[ "$status" -eq 0 ]
 	[ "$(wc -l <"$WORK/lava.log")" -eq 6 ]
@@ -322,7 +322,7 @@ EOC
 
 @test "checkpoints: a cell killed mid-measurement keeps its data so far, beside the rerun" {
 	quick_config
-	printf '[campaign]\ncheckpoint = 1s\n[matrix]\nthreads = 2\n' >>c.ini
+	printf '[campaign]\ncheckpoint = 1s\n[matrix]\nthreads = 2\n' | ini_merge c.ini
 	"$LATLAB" run c.ini --duration 4s -q >"$WORK/log" 2>&1 &
 	pid=$!
 	sleep 2.9

@@ -127,3 +127,29 @@ check_bad() {
 	run "$LATLAB" plan c.ini
 	[ "$status" -eq 0 ] || run_failed
 }
+
+@test "a key given twice is an error at both lines; --set overrides without one" {
+	check_bad '[matrix]\ninterval = 1ms\nthreads = 1\ninterval = 2ms\n' \
+		"7: interval is set twice in [matrix]: here and at line 5 (one would win in silence; --set matrix.interval=VALUE overrides a value)"
+	printf '[campaign]\nname = ok\noutput = %s/out\n[matrix]\ninterval = 1ms\n' "$WORK" >ok.ini
+	run "$LATLAB" plan ok.ini --set matrix.interval=2ms
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
+@test "every mistake of a config in one run, each at its line, then exit 2; at most 20" {
+	printf '[campaign]\nname = bad\noutput = %s/out\nduraton = 1s\n[matrix]\npriorty = 90\nthreads = 0\ninterval = 1 ms\n[workload.w]\ntype = null\nfail_evry = 2\n' "$WORK" >bad.ini
+	run "$LATLAB" run bad.ini
+	[ "$status" -eq 2 ]
+	[ "$(grep -c '^latlab: error: bad.ini:' <<<"$output")" -eq 5 ] || { echo "$output"; false; }
+	[[ "$output" == *"bad.ini:4: unknown key 'duraton' in [campaign] (did you mean 'duration'?)"* ]]
+	[[ "$output" == *"bad.ini:6: unknown key 'priorty' in [matrix] (did you mean 'priority'?)"* ]]
+	[[ "$output" == *"bad.ini:7: threads = 0 is out of range"* ]]
+	[[ "$output" == *"bad.ini:8: interval = '1 ms' has a blank between the number and its unit"* ]]
+	[[ "$output" == *"bad.ini:11: unknown key 'fail_evry' for workload type 'null'"* ]]
+	[ ! -e "$WORK/out" ]
+	{ printf '[campaign]\n'; for i in $(seq 1 30); do echo "key$i = 1"; done; } >many.ini
+	run "$LATLAB" plan many.ini
+	[ "$status" -eq 2 ]
+	[ "$(grep -c "^latlab: error: many.ini:[0-9]*: unknown key" <<<"$output")" -eq 20 ]
+	[[ "$output" == *"latlab: error: 10 more errors not shown: fix these and run again"* ]] || { echo "$output"; false; }
+}

@@ -51,7 +51,7 @@ nobody_setup() {
 # interrupt SIGNAL: a 30 s cell stopped after 1.5 s
 interrupt() {
 	quick_config
-	printf '[matrix]\nworkload = timer, null\n' >>c.ini
+	printf '[matrix]\nworkload = timer, null\n' | ini_merge c.ini
 	"$LATLAB" run c.ini --duration 30s -q >"$WORK/log" 2>&1 &
 	pid=$!
 	sleep 1.5
@@ -84,7 +84,7 @@ interrupt() {
 	mkdir "$WORK/full"
 	mount -t tmpfs -o size=96k tmpfs "$WORK/full" || skip "cannot mount tmpfs"
 	quick_config
-	printf '[matrix]\nworkload = timer, null\nthreads = 1, 2\n' >>c.ini
+	printf '[matrix]\nworkload = timer, null\nthreads = 1, 2\n' | ini_merge c.ini
 	run timeout 60 "$LATLAB" run c.ini -o "$WORK/full" --duration 300ms
 	[ "$status" -eq 3 ]
 	# caught by the space check before a cell, or by ENOSPC while writing

@@ -34,6 +34,63 @@ cell_dir() {
 	echo "$d"
 }
 
+# ini_merge FILE < INI: FILE with INI's keys set, each in its section — a
+# key FILE has is replaced where it stands, a new one goes at the end of
+# its section, a new section at the end. Keys before any [section] in INI
+# belong to FILE's last section, as if appended. latlab refuses a key
+# given twice, so tests change a config this way, never by appending.
+ini_merge() {
+	local f=$1 new
+	new=$(mktemp)
+	cat >"$new"
+	[ -s "$new" ] || { rm -f "$new"; return 0; }
+	awk '
+	function trim(x) { sub(/^[ \t]+/, "", x); sub(/[ \t]+$/, "", x); return x }
+	function head(x) { return x ~ /^[ \t]*\[[^]]*\][ \t]*$/ }
+	function name(x) { x = trim(x); return substr(x, 2, length(x) - 2) }
+	function iskey(x) { return x !~ /^[ \t]*[;#]/ && index(x, "=") > 0 }
+	function key(x) { return trim(substr(x, 1, index(x, "=") - 1)) }
+	function flush(s,   i, k) {	# the keys of s not placed yet
+		for (i = 1; i <= nk[s]; i++) {
+			k = ks[s, i]
+			if (!((s, k) in used)) { print val[s, k]; used[s, k] = 1 }
+		}
+	}
+	FNR == 1 { pass++ }
+	pass == 1 {	# the new keys, by section
+		if (head($0)) { sec = name($0); if (!(sec in known)) { known[sec] = 1; order[++ns] = sec }; next }
+		if (!iskey($0)) next
+		s = (sec == "" ? "\001" : sec)
+		if (!(s in known)) { known[s] = 1; order[++ns] = s }
+		k = key($0)
+		if (!((s, k) in val)) ks[s, ++nk[s]] = k
+		val[s, k] = $0
+		next
+	}
+	pass == 2 { if (head($0)) last = name($0); next }	# its last section
+	{
+		if (head($0)) {
+			flush(cur); if (cur == last) flush("\001")
+			cur = name($0); seen[cur] = 1; print; next
+		}
+		s = cur
+		if (iskey($0) && (s, key($0)) in val) { print val[s, key($0)]; used[s, key($0)] = 1; next }
+		if (iskey($0) && s == last && ("\001", key($0)) in val) { print val["\001", key($0)]; used["\001", key($0)] = 1; next }
+		print
+	}
+	END {
+		flush(cur); if (cur == last) flush("\001")
+		for (i = 1; i <= ns; i++)
+			if (order[i] != "\001" && !(order[i] in seen)) { print "[" order[i] "]"; flush(order[i]) }
+	}' "$new" "$f" "$f" >"$new.out" && mv "$new.out" "$f"
+	rm -f "$new"
+}
+
+# line_of FILE REGEX: the number of FILE's first line that matches
+line_of() {
+	grep -n -m1 -- "$2" "$1" | cut -d: -f1
+}
+
 # A small config: 1 s cells of the timer workload.
 quick_config() {
 	write_config "${1:-c.ini}" <<EOC

@@ -95,8 +95,8 @@ result_ops() {
 # load_config TYPE-LINES...: a 1 s cell with load `l`
 load_config() {
 	quick_config
-	printf '[matrix]\nload = l\n[load.l]\n' >>c.ini
-	printf '%s\n' "$@" >>c.ini
+	printf '[matrix]\nload = l\n[load.l]\n' | ini_merge c.ini
+	printf '%s\n' "$@" | ini_merge c.ini
 }
 
 @test "every load type under the harness: a load.csv row per instance, ops > 0" {
@@ -275,7 +275,7 @@ softirq_count() {
 @test "interference.csv: a net load's NET_RX softirqs on the measured CPU, within a hand count; SMI unavailable, not 0" {
 	[ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs"
 	quick_config
-	printf '[matrix]\naffinity = 1\nload = n\n[load.n]\ntype = net\ncpus = 1\n' >>c.ini
+	printf '[matrix]\naffinity = 1\nload = n\n[load.n]\ntype = net\ncpus = 1\n' | ini_merge c.ini
 	before=$(softirq_count NET_RX 1)
 	run timeout 60 "$LATLAB" run c.ini --duration 2s -q
 	[ "$status" -eq 0 ] || { echo "$output"; false; }

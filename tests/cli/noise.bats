@@ -28,7 +28,7 @@ busy = 400us
 
 [load.bg]
 EOC
-	printf '%s\n' "$@" >>"$name.ini"
+	printf '%s\n' "$@" | ini_merge "$name.ini"
 }
 
 # metric_field CELL-DIR METRIC COLUMN: summary.csv, thread 0
@@ -103,7 +103,7 @@ setup_file() {
 @test "[thresholds.noise_max]: a cell whose noise exceeds it fails (exit 1); a cell without the metric is not judged" {
 	noise_config hog "type = rt-hog" "cpus = 1" "priority = 95" "busy = 5ms" "every = 100300us"
 	sed -i 's/^duration = 2s/duration = 1s/; s/^workload = n/workload = n, timer/' hog.ini
-	printf '[thresholds.noise_max]\nmax = 2ms\n' >>hog.ini
+	printf '[thresholds.noise_max]\nmax = 2ms\n' | ini_merge hog.ini
 	run timeout 60 "$LATLAB" run hog.ini
 	[ "$status" -eq 1 ] || { echo "$output"; false; }
 	[[ "$output" == *"0000-bg-n-t1-a1-1: fail, noise max "*"thread 0 noise_max max = "*" ns > 2000000 ns"* ]] || { echo "$output"; false; }

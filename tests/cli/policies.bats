@@ -5,7 +5,7 @@ load helper
 
 @test "policy = fifo, rr, deadline, other: all four measured, deadline's parameters in cell.ini, side by side in the report" {
 	quick_config
-	printf '[matrix]\naffinity = all\npolicy = fifo, rr, deadline, other\n' >>c.ini
+	printf '[matrix]\naffinity = all\npolicy = fifo, rr, deadline, other\n' | ini_merge c.ini
 	run "$LATLAB" plan c.ini
 	[[ "$output" == *"policy deadline: the priority axis does not apply to its cells (ignored)"* ]] || { echo "$output"; false; }
 	run timeout 60 "$LATLAB" run c.ini --duration 1s -q
@@ -28,7 +28,7 @@ load helper
 
 @test "policy = deadline on a pinned thread: the cell is skipped with the kernel's reason" {
 	quick_config
-	printf '[matrix]\npolicy = deadline\n[campaign]\ndl_runtime = 200us\n' >>c.ini
+	printf '[matrix]\npolicy = deadline\n[campaign]\ndl_runtime = 200us\n' | ini_merge c.ini
 	run timeout 60 "$LATLAB" run c.ini --duration 500ms
 	D=$(cell_dir "$WORK/out/t" '0000-*')
 	grep -q '^status = skipped$' "$D/cell.ini"
@@ -37,21 +37,21 @@ load helper
 
 @test "policy, dma_latency and deadline options: bad values are exit 2 with file:line" {
 	quick_config
-	printf '[matrix]\npolicy = fifo, batch\n' >>c.ini
+	printf '[matrix]\npolicy = fifo, batch\n' | ini_merge c.ini
 	run "$LATLAB" run c.ini
-	[ "$status" -eq 2 ] && [[ "$output" == *"c.ini:11: policy = 'batch': expected fifo, rr, deadline or other"* ]] || { echo "$output"; false; }
+	[ "$status" -eq 2 ] && [[ "$output" == *"c.ini:$(line_of c.ini '^policy'): policy = 'batch': expected fifo, rr, deadline or other"* ]] || { echo "$output"; false; }
 	quick_config
-	printf '[matrix]\ndma_latency = 10\n' >>c.ini
+	printf '[matrix]\ndma_latency = 10\n' | ini_merge c.ini
 	run "$LATLAB" run c.ini
-	[ "$status" -eq 2 ] && [[ "$output" == *"c.ini:11: dma_latency = '10': expected none or a duration"* ]] || { echo "$output"; false; }
+	[ "$status" -eq 2 ] && [[ "$output" == *"c.ini:$(line_of c.ini '^dma_latency'): dma_latency = '10': expected none or a duration"* ]] || { echo "$output"; false; }
 	quick_config
-	printf '[matrix]\npolicy = deadline\n[campaign]\ndl_runtime = 2ms\n' >>c.ini
+	printf '[matrix]\npolicy = deadline\n[campaign]\ndl_runtime = 2ms\n' | ini_merge c.ini
 	run "$LATLAB" run c.ini
-	[ "$status" -eq 2 ] && [[ "$output" == *"c.ini:13: policy = deadline with interval 1000000 ns: dl_runtime must be"* ]] || { echo "$output"; false; }
+	[ "$status" -eq 2 ] && [[ "$output" == *"c.ini:$(line_of c.ini '^dl_runtime'): policy = deadline with interval 1000000 ns: dl_runtime must be"* ]] || { echo "$output"; false; }
 	quick_config
-	printf '[matrix]\npolicy = deadline\n[campaign]\ndl_deadline = 150%%\n' >>c.ini
+	printf '[matrix]\npolicy = deadline\n[campaign]\ndl_deadline = 150%%\n' | ini_merge c.ini
 	run "$LATLAB" run c.ini
-	[ "$status" -eq 2 ] && [[ "$output" == *"c.ini:13: policy = deadline with interval 1000000 ns: dl_deadline must be"* ]] || { echo "$output"; false; }
+	[ "$status" -eq 2 ] && [[ "$output" == *"c.ini:$(line_of c.ini '^dl_deadline'): policy = deadline with interval 1000000 ns: dl_deadline must be"* ]] || { echo "$output"; false; }
 }
 
 # holds_dma PID: whether latlab PID holds /dev/cpu_dma_latency open now
@@ -64,7 +64,7 @@ holds_dma() {
 	for v in none 0 20us; do
 		rm -rf "$WORK/out"
 		quick_config
-		printf '[matrix]\ndma_latency = %s\n' "$v" >>c.ini
+		printf '[matrix]\ndma_latency = %s\n' "$v" | ini_merge c.ini
 		"$LATLAB" run c.ini --duration 3s -q >"$WORK/log" 2>&1 &
 		pid=$!
 		sleep 1.5
@@ -90,7 +90,7 @@ syscalls() {
 @test "dl_wait = yield: the deadline thread ends each job with sched_yield; sleep (the default) does not; fifo cells are untouched" {
 	command -v strace >/dev/null || skip "no strace"
 	quick_config
-	printf '[matrix]\naffinity = all\npolicy = deadline, fifo\n[campaign]\ndl_wait = yield\n' >>c.ini
+	printf '[matrix]\naffinity = all\npolicy = deadline, fifo\n[campaign]\ndl_wait = yield\n' | ini_merge c.ini
 	# (LeakSanitizer cannot run under ptrace: a sanitizer build skips it here)
 	ASAN_OPTIONS=detect_leaks=0 run timeout 60 strace -f -qq -c -o "$WORK/yield.st" \
 		-e trace=sched_yield,clock_nanosleep "$LATLAB" run c.ini --duration 1s -q
@@ -117,7 +117,7 @@ syscalls() {
 	# a wait it does not know: exit 2 at its line
 	sed -i 's/^dl_wait = sleep$/dl_wait = spin/' c.ini
 	run "$LATLAB" plan c.ini
-	[ "$status" -eq 2 ] && [[ "$output" == *"c.ini:14: dl_wait = 'spin': expected one of sleep|yield"* ]] || { echo "$output"; false; }
+	[ "$status" -eq 2 ] && [[ "$output" == *"c.ini:$(line_of c.ini '^dl_wait'): dl_wait = 'spin': expected one of sleep|yield"* ]] || { echo "$output"; false; }
 }
 
 @test "compare and history: rows that differ only in policy stay two rows, each named with its policy" {

@@ -28,7 +28,7 @@ browse() {
 
 @test "report of a real short run: every figure, valid PNG and SVG, no gnuplot warning" {
 	quick_config
-	printf '[matrix]\nworkload = timer, null\nthreads = 2\naffinity = 0\n' >>c.ini
+	printf '[matrix]\nworkload = timer, null\nthreads = 2\naffinity = 0\n' | ini_merge c.ini
 	run timeout 60 "$LATLAB" run c.ini --duration 500ms -q
 	[ "$status" -eq 0 ]
 	run timeout 120 "$LATLAB" report "$WORK/out/t"
@@ -194,7 +194,7 @@ browse() {
 
 @test "compare refuses trees that share no cell, and a single tree" {
 	quick_config
-	printf '[matrix]\nworkload = null\n' >>c.ini
+	printf '[matrix]\nworkload = null\n' | ini_merge c.ini
 	run timeout 60 "$LATLAB" run c.ini --duration 300ms -q
 	run "$LATLAB" compare "$FIXTURES/compare/stock" "$WORK/out/t"
 	[ "$status" -eq 2 ]
@@ -301,7 +301,7 @@ browse() {
 @test "report of 1 000 cells in headless Chromium: the overview, 20 cell pages whose images all load, the table sorted and filtered" {
 	command -v chromium >/dev/null || skip "chromium not installed (make deps)"
 	quick_config
-	printf '[matrix]\nworkload = timer, null\naffinity = 1\n' >>c.ini
+	printf '[matrix]\nworkload = timer, null\naffinity = 1\n' | ini_merge c.ini
 	run timeout 60 "$LATLAB" run c.ini --duration 500ms -q
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
 	"$BATS_TEST_DIRNAME/../../tools/synth-tree.sh" "$WORK/out/t" 1000 "$WORK/big"
@@ -392,7 +392,7 @@ EOC
 
 @test "report: a size sweep of two workloads, one's name inside the other's: both drawn" {
 	quick_config
-	printf '[matrix]\nworkload = dev-read, dev-read-2\nsize = 512, 4096\n[workload.dev-read-2]\ntype = dev-read\n' >>c.ini
+	printf '[matrix]\nworkload = dev-read, dev-read-2\nsize = 512, 4096\n[workload.dev-read-2]\ntype = dev-read\n' | ini_merge c.ini
 	run timeout 60 "$LATLAB" run c.ini --duration 300ms -q
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
 	run timeout 60 "$LATLAB" report "$WORK/out/t" -q

@@ -77,7 +77,7 @@ load helper
 
 @test "a failed threshold is exit 1 and status fail" {
 	quick_config
-	printf '[thresholds]\nmetric = wakeup\nmax = 1ns\n' >>c.ini
+	printf '[thresholds]\nmetric = wakeup\nmax = 1ns\n' | ini_merge c.ini
 	run timeout 60 "$LATLAB" run c.ini --duration 300ms
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"fail"*"wakeup max"*"> 1 ns"* ]]
@@ -87,7 +87,7 @@ load helper
 
 @test "thresholds per metric: [thresholds.io] fails a cell the wakeup limits pass" {
 	quick_config
-	printf '[thresholds]\nmetric = wakeup\nmax = 10s\n[thresholds.io]\nmax = 1ns\n' >>c.ini
+	printf '[thresholds]\nmetric = wakeup\nmax = 10s\n[thresholds.io]\nmax = 1ns\n' | ini_merge c.ini
 	run timeout 60 "$LATLAB" run c.ini --duration 300ms
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"fail"*"thread 0 io max = "*"> 1 ns"* ]]
@@ -96,14 +96,14 @@ load helper
 
 @test "a passing threshold is exit 0" {
 	quick_config
-	printf '[thresholds]\nmax = 10s\nerrors = 0\n' >>c.ini
+	printf '[thresholds]\nmax = 10s\nerrors = 0\n' | ini_merge c.ini
 	run timeout 60 "$LATLAB" run c.ini --duration 300ms
 	[ "$status" -eq 0 ]
 }
 
 @test "I/O errors are counted with the first errno, never as fast samples" {
 	quick_config
-	printf '[workload.flaky]\ntype = null\nfail_every = 4\n' >>c.ini
+	printf '[workload.flaky]\ntype = null\nfail_every = 4\n' | ini_merge c.ini
 	run timeout 60 "$LATLAB" run c.ini --set matrix.workload=flaky --duration 1s
 	[ "$status" -eq 0 ]
 	D=$(cell_dir "$WORK/out/t" 0000-none-flaky-t1-aspread-1)
@@ -118,7 +118,7 @@ load helper
 
 @test "the errors threshold fails a cell with errors" {
 	quick_config
-	printf '[workload.flaky]\ntype = null\nfail_every = 2\n[thresholds]\nerrors = 0\n' >>c.ini
+	printf '[workload.flaky]\ntype = null\nfail_every = 2\n[thresholds]\nerrors = 0\n' | ini_merge c.ini
 	run timeout 60 "$LATLAB" run c.ini --set matrix.workload=flaky --duration 300ms
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"errors = "*"> 0"* ]]
@@ -126,7 +126,7 @@ load helper
 
 @test "a cell of another kernel variant stays pending" {
 	quick_config
-	printf '[kernel.other]\nmatch = release:not-this-kernel\n' >>c.ini
+	printf '[kernel.other]\nmatch = release:not-this-kernel\n' | ini_merge c.ini
 	run timeout 60 "$LATLAB" run c.ini --set matrix.kernel=running,other --duration 300ms
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"1 cells pending for other kernel variants"* ]]
@@ -158,7 +158,7 @@ load helper
 
 @test "real-time threads stacked on one CPU: a warning in plan and run naming the line; spread, none" {
 	quick_config
-	printf '[matrix]\nthreads = 3\naffinity = 1\n' >>c.ini
+	printf '[matrix]\nthreads = 3\naffinity = 1\n' | ini_merge c.ini
 	line=$(grep -n '^threads = 3' c.ini | cut -d: -f1)
 	run "$LATLAB" plan c.ini
 	[ "$status" -eq 0 ]
@@ -173,7 +173,7 @@ load helper
 # hog_config: a cell whose thread an rt-hog on its CPU holds off 4 ms in 10
 hog_config() {
 	quick_config
-	printf '[matrix]\naffinity = 1\npriority = 80\nload = hog\n[load.hog]\ntype = rt-hog\ncpus = 1\nbusy = 4ms\nevery = 10ms\n' >>c.ini
+	printf '[matrix]\naffinity = 1\npriority = 80\nload = hog\n[load.hog]\ntype = rt-hog\ncpus = 1\nbusy = 4ms\nevery = 10ms\n' | ini_merge c.ini
 }
 
 @test "missed periods: said on the console, in cells.csv, the report and the cell page; above missed = 1% the cell fails" {
@@ -229,11 +229,11 @@ hog_config() {
 	! grep -q '^missed' "$WORK/out/t/campaign.ini"	# the default is not echoed
 	run timeout 60 "$LATLAB" run c.ini --duration 1s -q --restart --set thresholds.missed=off
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
-	printf '[thresholds]\nmissed = 90%%\n' >>c.ini
+	printf '[thresholds]\nmissed = 90%%\n' | ini_merge c.ini
 	run timeout 60 "$LATLAB" run c.ini --duration 1s -q --restart
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
 	grep -q '^missed = 90%$' "$WORK/out/t/campaign.ini"
-	printf '[thresholds]\nmissed = lots\n' >>c.ini
+	printf '[thresholds]\nmissed = lots\n' | ini_merge c.ini
 	line=$(grep -n '^missed = lots' c.ini | cut -d: -f1)
 	run "$LATLAB" plan c.ini
 	[ "$status" -eq 2 ]

@@ -33,7 +33,7 @@ mode = spikes
 threshold = 6ms
 captures = 3
 EOC
-	for line in "$@"; do echo "$line" >>c.ini; done
+	printf '%s\n' "$@" | ini_merge c.ini
 }
 
 # the top-level tracing state latlab must never change
@@ -142,13 +142,13 @@ setup_file() {
 	[ "$status" -eq 2 ] && [[ "$output" == *"100ms"* ]] || { echo "$output"; false; }
 	hog_config "mode = always"
 	run "$LATLAB" run c.ini
-	[ "$status" -eq 2 ] && [[ "$output" == *"c.ini:22:"*"off|spikes"* ]] || { echo "$output"; false; }
+	[ "$status" -eq 2 ] && [[ "$output" == *"c.ini:$(line_of c.ini '^mode'):"*"off|spikes"* ]] || { echo "$output"; false; }
 }
 
 @test "a kernel variant's trace = off wins over [trace] mode = spikes" {
 	hog_config
 	sed -i 's/^load = hog/load = none\nkernel = here/' c.ini
-	printf '\n[kernel.here]\nmatch = any\ntrace = off\n' >>c.ini
+	printf '\n[kernel.here]\nmatch = any\ntrace = off\n' | ini_merge c.ini
 	run timeout 60 "$LATLAB" run c.ini -q
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
 	D=$(cell_dir "$WORK/out/t" '0000-*')

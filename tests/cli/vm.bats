@@ -209,7 +209,7 @@ EOS
 	echo "not a module" >bogus.ko
 	DURATION=1s WORKLOADS=extra vm_config stock none "initrd = $WORK/extra.cpio
 modules = $WORK/bogus.ko"
-	printf '[workload.extra]\ntype = sysfs-read\npath = /etc/latlab-extra\n' >>c.ini
+	printf '[workload.extra]\ntype = sysfs-read\npath = /etc/latlab-extra\n' | ini_merge c.ini
 	run timeout 200 "$LATLAB" run c.ini
 	[ "$status" -eq 0 ] || run_failed
 	c=$(cell_dir "$WORK/out/v" '0000-*')
@@ -412,7 +412,7 @@ EOS
 	vm_config "rt" "none"
 	sed -i 's/^threads = all/threads = 1/' c.ini
 	# TCG's own spikes are hundreds of µs: a low threshold always fires
-	printf '\n[trace]\nmode = spikes\nthreshold = 50us\ncaptures = 2\n' >>c.ini
+	printf '\n[trace]\nmode = spikes\nthreshold = 50us\ncaptures = 2\n' | ini_merge c.ini
 	run timeout 200 "$LATLAB" run c.ini
 	[ "$status" -eq 0 ] || run_failed
 	C=$(echo "$WORK"/out/v/*/*/0000-*)

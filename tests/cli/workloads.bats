@@ -6,7 +6,7 @@ load helper
 # wl_config [LINES...]: 1 s cells at 1 ms, with extra config lines
 wl_config() {
 	quick_config
-	printf '%s\n' "$@" >>c.ini
+	printf '%s\n' "$@" | ini_merge c.ini
 }
 
 # summary_field CELL-DIR METRIC COLUMN

@@ -1,4 +1,5 @@
 /* Config parsing: a table of good and bad inputs, --set, the echo. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -86,6 +87,12 @@ static void test_bad_configs(void **state)
 		{ "[bogus]\nkey = 1\n", "1: unknown section [bogus]" },
 		{ "[campaign]\nthis line has no equals sign\n", "2: syntax error" },
 		{ "[campaign\nname = x\n", "1: syntax error" },
+		/* a key given twice: named at the second, with the first's line */
+		{ "[matrix]\ninterval = 1ms\nthreads = 1\ninterval = 2ms\n",
+		  "4: interval is set twice in [matrix]: here and at line 2" },
+		{ "[matrix]\nthreads = 1\n[campaign]\nname = a\n[matrix]\nthreads = 2\n",
+		  "6: threads is set twice in [matrix]: here and at line 2" },
+		{ "[load.a]\ntype = cpu\ntype = cpu\n", "3: type is set twice in [load.a]" },
 	};
 	char err[512];
 
@@ -105,6 +112,47 @@ static void test_bad_configs(void **state)
 		config_free(cfg);
 		free(cfg);
 	}
+}
+
+/* One run names every mistake, a line each, up to CONFIG_ERRORS_MAX. */
+static void test_many_errors(void **state)
+{
+	struct config *cfg = malloc(sizeof(*cfg));
+	char err[(CONFIG_ERRORS_MAX + 1) * 512], text[2048] = "[campaign]\n", want[128];
+	int lines = 1;
+
+	(void)state;
+	assert_non_null(cfg);
+	assert_int_equal(write_config("[campaign]\nduraton = 1s\n[matrix]\nthreads = 0\n"
+				      "[workload.w]\ntype = null\nfail_evry = 2\n"), 0);
+	assert_int_equal(config_load(cfg, path, NULL, 0, err, sizeof(err)), -EINVAL);
+	config_free(cfg);
+	snprintf(want, sizeof(want), "%s:2: unknown key 'duraton'", path);
+	assert_non_null(strstr(err, want));
+	snprintf(want, sizeof(want), "\n%s:4: threads = 0 is out of range", path);
+	assert_non_null(strstr(err, want));
+	snprintf(want, sizeof(want), "\n%s:7: unknown key 'fail_evry'", path);
+	assert_non_null(strstr(err, want));
+	/* 25 unknown keys: the first 20, then how many more */
+	for (int i = 0; i < 25; i++)
+		snprintf(text + strlen(text), sizeof(text) - strlen(text), "k%d = 1\n", i);
+	assert_int_equal(write_config(text), 0);
+	assert_int_equal(config_load(cfg, path, NULL, 0, err, sizeof(err)), -EINVAL);
+	config_free(cfg);
+	for (const char *p = err; (p = strchr(p, '\n')); p++)
+		lines++;
+	assert_int_equal(lines, CONFIG_ERRORS_MAX + 1);
+	assert_non_null(strstr(err, "k19"));
+	assert_null(strstr(err, "k20"));
+	assert_non_null(strstr(err, "\n5 more errors not shown"));
+	/* --set overrides a key of the file: never "twice" */
+	const char *sets[] = { "matrix.threads=2", "matrix.threads=3" };
+
+	assert_int_equal(write_config("[matrix]\nthreads = 1\n"), 0);
+	assert_int_equal(config_load(cfg, path, sets, 2, err, sizeof(err)), 0);
+	assert_int_equal(cfg->matrix.threads.v[0], 3);
+	config_free(cfg);
+	free(cfg);
 }
 
 static void test_long_line(void **state)
@@ -299,6 +347,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bad_configs),
+		cmocka_unit_test(test_many_errors),
 		cmocka_unit_test(test_long_line),
 		cmocka_unit_test(test_good_config),
 		cmocka_unit_test(test_defaults),
