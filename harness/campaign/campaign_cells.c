@@ -141,7 +141,9 @@ int cp_run_here(struct campaign *cp, int i, int nth, int run_n, int lava)
 	if (tk.tty && tk.last_ns)
 		fputs("\r\033[K", stderr);	/* the per-cell line replaces it */
 
-	cell_check_thresholds(cp->cfg, &res);
+	/* a guest under TCG: its CPU is emulated (the host passes kvm or tcg) */
+	cell_check_thresholds(cp->cfg, &res, cp->ro->guest && cp->ro->guest_accel &&
+			      strcmp(cp->ro->guest_accel, "kvm") != 0);
 	rc = res.nthreads || res.status != CELL_OK
 		? cell_write(cp->cfg, c, &cp->env, &cp->si, &res, dir)
 		: 0;

@@ -62,8 +62,9 @@ struct threshold_opts {
 	int64_t max, p50, p90, p99, p99_9, p99_99;	/* ns, OPT_UNSET if none */
 	int64_t overruns, errors;	/* most allowed, OPT_UNSET if none */
 	/* [thresholds] only: the most periods a thread may miss ("1%"; "off", the default) */
-	char missed[16];
+	char missed[OPT_STR_MAX];	/* an OPT_STRING: its field is OPT_STR_MAX */
 	int64_t missed_ppm;	/* the same in parts per million; -1: off */
+	int missed_given;	/* missed = in the config, not the default */
 	/* [thresholds] only: judge the campaign against a baseline tree */
 	char baseline[OPT_STR_MAX];	/* a results tree, or "" */
 	int64_t baseline_tolerance;	/* percent */

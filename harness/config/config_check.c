@@ -294,6 +294,8 @@ static int check_missed(struct config *cfg, char *err, size_t errlen)
 	int64_t whole = 0, frac = 0, div = 1;
 	const char *p = s;
 
+	cfg->thresholds.missed_given =
+		config_key_loc(cfg, "thresholds", "missed", (struct srcloc){ 0 }).file != NULL;
 	if (strcmp(s, "off") == 0) {
 		cfg->thresholds.missed_ppm = -1;
 		return 0;

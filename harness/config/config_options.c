@@ -113,8 +113,8 @@ const struct opt threshold_options[] = {
 /* [thresholds] also takes these (not [thresholds.METRIC]): the whole campaign against a tree */
 /* [thresholds] only; echoed only when set, so older configs keep their hash */
 const struct opt missed_options[] = {
-	ROW("missed", OPT_STRING, OFF(struct threshold_opts, missed), 0, 0, "off",
-	  "fail a cell a thread of which missed more than this share of its periods (0% to 100%, or off)",
+	ROW("missed", OPT_STRING, OFF(struct threshold_opts, missed), 0, 0, "1%",
+	  "fail a cell a thread of which missed more than this share of its periods (0% to 100%, or off; the default is not applied on an emulated CPU, qemu's TCG, one written here is)",
 	  NULL, OPT_ECHO_SET),
 	{ 0 },
 };

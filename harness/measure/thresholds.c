@@ -54,7 +54,7 @@ static int check_limits(const struct threshold_opts *t, int metric,
 	return 0;
 }
 
-void cell_check_thresholds(const struct config *cfg, struct cell_result *res)
+void cell_check_thresholds(const struct config *cfg, struct cell_result *res, int emulated)
 {
 	if (res->status != CELL_OK)
 		return;
@@ -78,7 +78,10 @@ void cell_check_thresholds(const struct config *cfg, struct cell_result *res)
 	 * Judged from MISSED_MIN of them: one stall of a few periods in a short
 	 * cell (a VM's steal) is said in every file, not called a failure.
 	 */
-	for (int i = 0; cfg->thresholds.missed_ppm >= 0 && i < res->nthreads; i++) {
+	int judge_missed = cfg->thresholds.missed_ppm >= 0 &&
+			   (cfg->thresholds.missed_given || !emulated);
+
+	for (int i = 0; judge_missed && i < res->nthreads; i++) {
 		const struct worker *w = &res->workers[i];
 		uint64_t periods = w->cycles + w->overruns;
 
@@ -86,7 +89,7 @@ void cell_check_thresholds(const struct config *cfg, struct cell_result *res)
 		    w->overruns * 1000000 > (uint64_t)cfg->thresholds.missed_ppm * periods) {
 			res->status = CELL_FAIL;
 			snprintf(res->reason, sizeof(res->reason),
-				 "thread %d missed %.1f %% of its periods (%llu of %llu) > missed = %s",
+				 "thread %d missed %.1f %% of its periods (%llu of %llu) > missed = %.16s",
 				 i, missed_pct(w->cycles, w->overruns),
 				 (unsigned long long)w->overruns, (unsigned long long)periods,
 				 cfg->thresholds.missed);

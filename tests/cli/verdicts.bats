@@ -31,6 +31,8 @@ output = $BATS_FILE_TMPDIR/out
 affinity = 1
 priority = 80
 load = bg
+[thresholds]
+missed = off
 [load.bg]
 type = none
 EOC

@@ -65,6 +65,10 @@ EOC
 @test "qemu: Debian's stock and rt kernels under TCG, each variant's cells done, compared" {
 	vm_setup
 	WORKLOADS="timer, file-write" vm_config "stock, rt" "none, hackbench"
+	# the default [thresholds] missed (1 %), not written: under TCG the
+	# guest misses periods at the emulator's pace (68 % for rt under
+	# hackbench was seen), and the default is not applied there
+	sed -i '/^missed = off$/d' c.ini
 	run timeout 280 "$LATLAB" run c.ini
 	[ "$status" -eq 0 ] || run_failed
 	[[ "$output" == *"kernel variant stock runs in qemu under TCG"* ]]
