@@ -61,16 +61,21 @@ static void lock_memory(struct campaign *cp)
 }
 
 /*
- * Every cell still to run, a kernel variant at a time (kernel is the
- * outermost axis, so a variant's cells are one run of the plan): those
- * the mode runs elsewhere (a qemu variant's in its guests) by the mode,
- * the others here when the mode says they run here. The exit status of
- * the whole campaign's cells.
+ * Every cell still to run, in the campaign's order (matrix_run_order),
+ * a round at a time: in round r each kernel variant's cells of repeat r,
+ * those the mode runs elsewhere (a qemu variant's, in a guest booted for
+ * that round) by the mode, the others here when the mode says they run
+ * here. order = blocked is one round of every repeat, a variant at a
+ * time. A host variant that needs a reboot runs none here: its cells wait
+ * for the boot into it, so host variants stay blocked whatever the order.
+ * The exit status of the whole campaign's cells.
  */
 static int run_cells(struct campaign *cp)
 {
-	int run_n = 0, nth = 0, status = EXIT_PASS, rc, next;
+	const struct config *cfg = cp->cfg;
+	int run_n = 0, nth = 0, status = EXIT_PASS, rc;
 	int lava = cp_lava_present();
+	int rounds = cfg->campaign.order == ORDER_BLOCKED ? 1 : (int)cfg->campaign.repeat;
 
 	/* cells kept from an earlier run count in the exit status too */
 	for (int i = 0; i < cp->ncells; i++) {
@@ -79,28 +84,35 @@ static int run_cells(struct campaign *cp)
 		else
 			run_n += cp->mode->runs_here(cp, &cp->cells[i]);
 	}
-	for (int first = 0; first < cp->ncells; first = next) {
-		int v = cp->cells[first].kernel;
+	for (int r = 1; r <= rounds; r++) {
+		cp->round = rounds > 1 ? r : 0;
+		for (int first = 0, next; first < cp->ncells; first = next) {
+			int v = cp->cells[cp->order[first]].kernel;
 
-		for (next = first; next < cp->ncells && cp->cells[next].kernel == v;)
-			next++;
-		if (cp->mode->elsewhere && cp->mode->elsewhere(cp, v, &rc)) {
-			if (rc < 0)
-				return EXIT_RUNTIME;
-			if (rc == EXIT_INTERRUPTED)
-				return rc;
-			cp_fold_exit(&status, rc);
-			continue;
-		}
-		for (int i = first; i < next; i++) {
-			if (cp_done(cp->lg.status[i]) || !cp->mode->runs_here(cp, &cp->cells[i]))
+			for (next = first; next < cp->ncells && cp->cells[cp->order[next]].kernel == v;)
+				next++;
+			if (cp->mode->elsewhere && cp->mode->elsewhere(cp, v, &rc)) {
+				if (rc < 0)
+					return EXIT_RUNTIME;
+				if (rc == EXIT_INTERRUPTED)
+					return rc;
+				cp_fold_exit(&status, rc);
 				continue;
-			rc = cp_run_here(cp, i, ++nth, run_n, lava);
-			if (rc)
-				return rc;
-			cp_fold(&status, cp->lg.status[i]);
+			}
+			for (int k = first; k < next; k++) {
+				int i = cp->order[k];
+
+				if ((cp->round && cp->cells[i].repeat != cp->round) ||
+				    cp_done(cp->lg.status[i]) || !cp->mode->runs_here(cp, &cp->cells[i]))
+					continue;
+				rc = cp_run_here(cp, i, ++nth, run_n, lava);
+				if (rc)
+					return rc;
+				cp_fold(&status, cp->lg.status[i]);
+			}
 		}
 	}
+	cp->round = 0;
 	return status;
 }
 
@@ -376,8 +388,11 @@ int campaign_run(const struct config *cfg, const struct run_opts *ro)
 	}
 	cp.brief = calloc((size_t)cp.ncells, sizeof(*cp.brief));
 	cp.kept = calloc((size_t)cp.ncells + 1, 1);
-	if (ledger_init(&cp.lg, cfg, cp.cells, cp.ncells) != 0 || !cp.brief || !cp.kept)
+	cp.order = calloc((size_t)cp.ncells + 1, sizeof(*cp.order));
+	if (ledger_init(&cp.lg, cfg, cp.cells, cp.ncells) != 0 || !cp.brief || !cp.kept ||
+	    !cp.order)
 		goto out;
+	matrix_run_order(cfg, cp.cells, cp.ncells, cp.order);
 	kernel_info_read(&cp.kernel);
 	gethostname(cp.host, sizeof(cp.host) - 1);
 	/* both name directories of the results tree: one name each */
@@ -396,6 +411,7 @@ out:
 	ledger_free(&cp.lg);
 	free(cp.brief);
 	free(cp.kept);
+	free(cp.order);
 	free(cp.cells);
 	free(cp.guest.want);
 	if (cp.lock_fd >= 0)

@@ -110,6 +110,17 @@ int campaign_plan(const struct config *cfg, FILE *out)
 		if (p == POL_DEADLINE && strcmp(cfg->matrix.affinity.s[0], "all") != 0)
 			fprintf(out, "policy deadline: a thread pinned to one CPU is refused by the kernel (skipped): use affinity = all\n");
 	}
+	if (cfg->campaign.repeat > 1 && cfg->campaign.order == ORDER_BLOCKED)
+		fprintf(out, "run order: blocked: the matrix's order, each cell's %lld repeats back to back\n",
+			(long long)cfg->campaign.repeat);
+	else if (cfg->campaign.repeat > 1)
+		fprintf(out, "run order: %s: %lld rounds, each every cell once%s (a qemu variant boots once a round; host variants that need a reboot one after the other)\n",
+			cfg->campaign.order == ORDER_SHUFFLED ? "shuffled" : "interleaved",
+			(long long)cfg->campaign.repeat,
+			cfg->campaign.order == ORDER_SHUFFLED ? ", in a random order" : ", in the matrix's order");
+	if (cfg->campaign.repeat > 1 && cfg->campaign.order == ORDER_SHUFFLED)
+		fprintf(out, "seed: %llu%s\n", (unsigned long long)matrix_order_seed(cfg),
+			cfg->campaign.seed ? "" : " (from the config: [campaign] seed = N picks another)");
 	fprintf(out, "estimated wall time: %s (%s per cell)\n", est, dur);
 	for (int i = 0; i < n; i++)
 		free(whys[i]);

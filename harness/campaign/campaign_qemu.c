@@ -200,8 +200,10 @@ static int choose_accel(struct campaign *cp, const struct kernel_def *k,
 #define KVM_PROBE_NS (30 * NS_PER_S)
 
 /*
- * The ids of variant v's cells still to run, one a line (malloc'ed), with
- * their count and the index of the first; NULL when there are none.
+ * The ids of variant v's cells still to run (of round cp->round when it
+ * is set: a boot per round and variant), in run order, one a line
+ * (malloc'ed), with their count and the index of the first; NULL when
+ * there are none.
  */
 static char *pending_ids(const struct campaign *cp, int v, int *n, int *first)
 {
@@ -211,14 +213,19 @@ static char *pending_ids(const struct campaign *cp, int v, int *n, int *first)
 
 	*n = 0;
 	*first = -1;
-	for (int i = 0; fp && i < cp->ncells; i++)
-		/* an error is final for this run, as here (a resume runs it again) */
+	for (int k = 0; fp && k < cp->ncells; k++) {
+		int i = cp->order[k];
+
+		/* an error is final for this run, as here (a resume runs it
+		 * again); a round's boot takes that round's cells */
 		if (cp->cells[i].kernel == v && !cp_done(cp->lg.status[i]) &&
-		    cp->lg.status[i] != CELL_ERROR) {
+		    cp->lg.status[i] != CELL_ERROR &&
+		    (!cp->round || cp->cells[i].repeat == cp->round)) {
 			fprintf(fp, "%s\n", cp->cells[i].id);
 			if (!(*n)++)
 				*first = i;
 		}
+	}
 	if (fp)
 		fclose(fp);
 	if (*n == 0) {
@@ -346,11 +353,16 @@ int cp_run_qemu(struct campaign *cp, int v)
 		else if (accel == ACCEL_TCG)
 			log_warn("kernel variant %s runs in qemu under TCG (the CPU is emulated): absolute latencies are emulation-bound; only the comparison between variants measured the same way means anything",
 				 k->name);
-		log_info("kernel variant %s: booting %s in qemu (%s, %s%s, %lld CPUs, %lld MiB) for %d cells; console: %s",
+		char round[48] = "";
+
+		if (cp->round)
+			snprintf(round, sizeof(round), " of round %d of %lld", cp->round,
+				 (long long)cfg->campaign.repeat);
+		log_info("kernel variant %s: booting %s in qemu (%s, %s%s, %lld CPUs, %lld MiB) for %d cells%s; console: %s",
 			 k->name, k->image, arch->name,
 			 accel == ACCEL_KVM ? "kvm" : k->clock == CLOCK_ICOUNT ? "tcg, icount" : "tcg",
 			 probe ? ", probing KVM" : "", (long long)k->cpus,
-			 (long long)(k->memory >> 20), pending, console);
+			 (long long)(k->memory >> 20), pending, round, console);
 		rc = vm_boot(cfg, v, accel, cpio, console, qlog, cp->dir,
 			     probe && k->boot_timeout > KVM_PROBE_NS ? KVM_PROBE_NS
 								     : k->boot_timeout,

@@ -83,6 +83,8 @@ struct campaign {
 	const struct cp_mode *mode;
 	struct cell *cells;
 	int ncells;
+	int *order;		/* the cells in their run order (matrix_run_order) */
+	int round;		/* the round a qemu boot runs (its repeat); 0: all */
 	struct ledger lg;	/* every cell's status, rows and reason */
 	struct chan_brief *brief;	/* per cell, for the end-of-run table */
 	unsigned char *kept;	/* per cell: its status is an earlier run's */

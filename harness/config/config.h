@@ -33,7 +33,12 @@ struct campaign_opts {
 	char dl_deadline[OPT_STR_MAX];	/* SCHED_DEADLINE relative deadline, the same way */
 	int dl_wait;		/* enum dl_wait: how a deadline thread waits for its next period */
 	int corrected;		/* 0 off, 1 on: record wakeup_corrected */
+	int order;		/* enum run_order: the cells' order of running */
+	int64_t seed;		/* order = shuffled: its seed; 0: one from the config's hash */
 };
+
+/* [campaign] order: every cell's run r before any's r + 1, the same shuffled, or the matrix's */
+enum run_order { ORDER_INTERLEAVED, ORDER_SHUFFLED, ORDER_BLOCKED };
 
 /* [campaign] dl_wait: sleep to the period (every policy's loop) or sched_yield (cyclicdeadline's) */
 enum dl_wait { DL_WAIT_SLEEP, DL_WAIT_YIELD };

@@ -113,3 +113,57 @@ int matrix_expand(const struct config *cfg, struct cell **cells)
 	*cells = out;
 	return (int)total;
 }
+
+uint64_t matrix_order_seed(const struct config *cfg)
+{
+	/* the config's hash: [campaign] order and seed are echoed only when
+	 * set, so it is the same on every resume of the same config */
+	return cfg->campaign.seed ? (uint64_t)cfg->campaign.seed : config_hash(cfg) | 1;
+}
+
+/* splitmix64: a small, good generator, the same on every machine */
+static uint64_t next_random(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+void matrix_run_order(const struct config *cfg, const struct cell *cells, int n, int *order)
+{
+	int k = 0;
+
+	if (cfg->campaign.order == ORDER_BLOCKED) {
+		for (int i = 0; i < n; i++)
+			order[i] = i;
+		return;
+	}
+	/* the matrix has kernel outermost: each variant's cells are a block */
+	for (int first = 0, next; first < n; first = next) {
+		for (next = first; next < n && cells[next].kernel == cells[first].kernel;)
+			next++;
+		for (int r = 1; r <= cfg->campaign.repeat; r++) {
+			int from = k;
+
+			for (int i = first; i < next; i++)
+				if (cells[i].repeat == r)
+					order[k++] = i;
+			if (cfg->campaign.order != ORDER_SHUFFLED)
+				continue;
+			/* Fisher-Yates, seeded per variant and round: what a
+			 * round holds does not depend on what ran before it */
+			uint64_t st = matrix_order_seed(cfg) ^
+				      ((uint64_t)cells[first].kernel << 40) ^ (uint64_t)r << 20;
+
+			for (int i = k - 1; i > from; i--) {
+				int j = from + (int)(next_random(&st) % (uint64_t)(i - from + 1));
+				int t = order[i];
+
+				order[i] = order[j];
+				order[j] = t;
+			}
+		}
+	}
+}

@@ -39,4 +39,18 @@ struct cell {
  */
 int matrix_expand(const struct config *cfg, struct cell **cells);
 
+/*
+ * The order in which cells[0..n) run ([campaign] order), into order[n]
+ * (indices into cells). Kernel variants stay in the matrix's order, a
+ * block each; inside a variant, interleaved runs round by round (every
+ * cell's repeat r, in the matrix's order, before any cell's r + 1),
+ * shuffled the same rounds each in a random order from the seed, blocked
+ * the matrix's order. The same config gives the same order every time: a
+ * resume runs what is left in it.
+ */
+void matrix_run_order(const struct config *cfg, const struct cell *cells, int n, int *order);
+
+/* The seed order = shuffled uses: [campaign] seed, or one made from the config. */
+uint64_t matrix_order_seed(const struct config *cfg);
+
 #endif

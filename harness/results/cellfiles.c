@@ -165,6 +165,11 @@ static void write_cell_ini(FILE *fp, const struct config *cfg,
 	units_format_duration(c->interval, buf, sizeof(buf));
 	fprintf(fp, "\ninterval = %s\npriority = %d\nsize = %lld\nrepeat = %d\n",
 		buf, c->priority, (long long)c->size, c->repeat);
+	/* when it ran, among the others: its round is its repeat */
+	fprintf(fp, "order = %s\n", cfg->campaign.order == ORDER_SHUFFLED ? "shuffled" :
+		cfg->campaign.order == ORDER_BLOCKED ? "blocked" : "interleaved");
+	if (cfg->campaign.order == ORDER_SHUFFLED)
+		fprintf(fp, "seed = %llu\n", (unsigned long long)matrix_order_seed(cfg));
 	units_format_duration(cfg->campaign.duration, buf, sizeof(buf));
 	fprintf(fp, "duration = %s\n", buf);
 	if (cfg->kernel[c->kernel].clock == CLOCK_ICOUNT)

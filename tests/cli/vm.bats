@@ -463,6 +463,9 @@ icount_shift = 2'
 name = ic
 duration = 1s
 repeat = 5
+; one boot per variant: this test is about icount's determinism, not
+; the run order (interleaved would boot each variant five times)
+order = blocked
 output = $WORK/out
 boot_attempts = 1
 [matrix]

@@ -169,10 +169,68 @@ static void test_placement(void **state)
 	}
 }
 
+/* The run order: rounds, a seeded shuffle of each, or the matrix's. */
+static void test_run_order(void **state)
+{
+	const char *sets[] = {
+		"matrix.workload=timer,null,sysfs-read", "campaign.repeat=3",
+		"campaign.order=interleaved",
+	};
+	struct config *cfg = load(sets, 3);
+	struct cell *cells;
+	int n, order[9], again[9], seen[9] = { 0 };
+
+	(void)state;
+	n = matrix_expand(cfg, &cells);
+	assert_int_equal(n, 9);
+	/* interleaved: every cell's repeat 1, then 2, then 3, each round in the matrix's order */
+	matrix_run_order(cfg, cells, n, order);
+	for (int k = 0; k < n; k++) {
+		assert_int_equal(cells[order[k]].repeat, k / 3 + 1);
+		assert_int_equal(cells[order[k]].workload, cells[k % 3 * 3].workload);
+	}
+	release(cfg);
+	/* blocked: the matrix's order */
+	sets[2] = "campaign.order=blocked";
+	cfg = load(sets, 3);
+	matrix_run_order(cfg, cells, n, order);
+	for (int k = 0; k < n; k++)
+		assert_int_equal(order[k], k);
+	release(cfg);
+	/* shuffled: rounds still, each a permutation of its cells; the same seed the same order */
+	const char *shuf[] = { sets[0], sets[1], "campaign.order=shuffled", "campaign.seed=7" };
+	int differs = 0;
+
+	cfg = load(shuf, 4);
+	matrix_run_order(cfg, cells, n, order);
+	matrix_run_order(cfg, cells, n, again);
+	assert_memory_equal(order, again, sizeof(order));
+	for (int k = 0; k < n; k++) {
+		assert_int_equal(cells[order[k]].repeat, k / 3 + 1);
+		seen[order[k]]++;
+		differs |= order[k] != k / 3 + (k % 3) * 3;
+	}
+	for (int i = 0; i < n; i++)
+		assert_int_equal(seen[i], 1);
+	release(cfg);
+	/* another seed: another order (for these two, checked); none set: from the config */
+	shuf[3] = "campaign.seed=8";
+	cfg = load(shuf, 4);
+	matrix_run_order(cfg, cells, n, again);
+	assert_true(differs || memcmp(order, again, sizeof(order)) != 0);
+	assert_true(memcmp(order, again, sizeof(order)) != 0);
+	release(cfg);
+	cfg = load(shuf, 3);
+	assert_int_not_equal(matrix_order_seed(cfg), 0);
+	release(cfg);
+	free(cells);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_single_cell),
+		cmocka_unit_test(test_run_order),
 		cmocka_unit_test(test_product_and_ids),
 		cmocka_unit_test(test_kernel_in_id),
 		cmocka_unit_test(test_too_many_cells),
