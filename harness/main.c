@@ -19,6 +19,7 @@
 #include "log.h"
 #include "report.h"
 #include "sysinfo.h"
+#include "tree.h"
 #include "units.h"
 #include "version.h"
 #include "workload.h"
@@ -58,8 +59,8 @@ static const struct command commands[] = {
 	{ "report", "report DIR [--metric M] [--pdf] [--jobs N] [-q]",
 	  "render DIR's figures (gnuplot) and DIR/report/index.html",
 	  cmd_report },
-	{ "compare", "compare DIR... [-o OUT] [--metric M] [--pdf] [--jobs N] [--over 100us,1ms] [--baseline TREE [--tolerance 20%]]",
-	  "line up the same cells across kernel variants, hosts and campaigns (one tree of several variants, or several trees)",
+	{ "compare", "compare DIR... [-o OUT] [--axis AXIS] [--metric M] [--pdf] [--jobs N] [--over 100us,1ms] [--baseline TREE [--tolerance 20%]]",
+	  "line up the same cells across kernel variants, hosts and campaigns (one tree of several variants, or several trees), or along any axis (--axis load)",
 	  cmd_compare },
 	{ "history", "history DIR... [-o OUT] [--by time|release] [--jobs N]",
 	  "the same cells across many campaign trees: a trend and a waterfall per row, the trees listed",
@@ -500,9 +501,10 @@ static int cmd_compare(int argc, char **argv)
 		{ "tolerance", required_argument, NULL, 't' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "metric", required_argument, NULL, 'm' },
+		{ "axis", required_argument, NULL, 'a' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct compare_opts o = { .tolerance = 0.2, .metric = -1 };
+	struct compare_opts o = { .tolerance = 0.2, .metric = -1, .axis = TAXIS_KERNEL };
 	char err[256];
 	int opt, tol_set = 0;
 
@@ -523,6 +525,12 @@ static int cmd_compare(int argc, char **argv)
 		} else if (opt == 'm') {
 			if (parse_metric(optarg, &o.metric))
 				return EXIT_USAGE;
+		} else if (opt == 'a') {
+			o.axis = taxis_parse(optarg);
+			if (o.axis < 0) {
+				log_error("--axis: '%s' is not an axis (%s)", optarg, TAXIS_NAMES);
+				return EXIT_USAGE;
+			}
 		} else if (opt == 'b') {
 			o.baseline = optarg;
 		} else if (opt == 't') {

@@ -133,3 +133,14 @@ uint64_t hist_count_above(const struct hist *h, int64_t ns)
 	}
 	return n;
 }
+
+uint64_t hist_support(double p)
+{
+	/* 1 / (1 - p/100), rounded up, with p99.99 exactly 10 000 */
+	return p >= 100 ? UINT64_MAX : (uint64_t)ceil(100.0 / (100.0 - p) - 1e-9);
+}
+
+int hist_has_support(const struct hist *h, double p)
+{
+	return h->count >= hist_support(p);
+}

@@ -72,6 +72,16 @@ void hist_merge(struct hist *dst, const struct hist *src);
  */
 int64_t hist_percentile(const struct hist *h, double p);
 
+/*
+ * The samples percentile p needs behind it: at least one above it, so
+ * 1 / (1 - p/100) of them (p99: 100, p99.99: 10 000). Below that the
+ * percentile is the maximum under another name.
+ */
+uint64_t hist_support(double p);
+
+/* Has h enough samples for percentile p? */
+int hist_has_support(const struct hist *h, double p);
+
 /* Mean and standard deviation of the in-range samples, ns (0 if empty). */
 double hist_mean(const struct hist *h);
 double hist_stddev(const struct hist *h);

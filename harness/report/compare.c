@@ -48,8 +48,15 @@ int compare_run(const char *const *dirs, int n, const struct compare_opts *o)
 		status = EXIT_USAGE;
 		goto out;
 	}
+	if (!shared && o->axis == TAXIS_KERNEL) {
+		log_error("no cell was measured on two kernel variants or hosts: compare needs the same load, workload, threads, affinity, interval, priority and size in at least two of them (or --axis AXIS: two values of another axis, %s)",
+			  TAXIS_NAMES);
+		status = EXIT_USAGE;
+		goto out;
+	}
 	if (!shared) {
-		log_error("no cell was measured on two kernel variants or hosts: compare needs the same load, workload, threads, affinity, interval, priority and size in at least two of them");
+		log_error("no two cells differ only in %s: --axis %s compares cells whose other axes (and kernel variant) are the same",
+			  taxis_name(o->axis), taxis_name(o->axis));
 		status = EXIT_USAGE;
 		goto out;
 	}
@@ -96,8 +103,12 @@ int compare_run(const char *const *dirs, int n, const struct compare_opts *o)
 		goto out;
 	}
 	cmp_print_verdicts(c);
-	printf("%s/index.html: %d rows compared across %d kernel variants and hosts (%d trees)\n",
-	       c->out, shared, c->m.nsides, c->ntrees);
+	if (o->axis == TAXIS_KERNEL)
+		printf("%s/index.html: %d rows compared across %d kernel variants and hosts (%d trees)\n",
+		       c->out, shared, c->m.nsides, c->ntrees);
+	else
+		printf("%s/index.html: %d rows compared across %d values of %s (%d trees)\n",
+		       c->out, shared, c->m.nsides, taxis_name(o->axis), c->ntrees);
 	if (c->regressions) {
 		cmp_print_regressions(c);
 		log_error("%d row%s worse than the baseline %s beyond %.0f %% (%s/junit.xml)",

@@ -31,6 +31,7 @@ static void exceed_fields(struct csvw *w, const struct exceed *e)
 	csvw_num(w, e->rate, 3);
 	csvw_num(w, e->lo, 3);
 	csvw_num(w, e->hi, 3);
+	csvw_num(w, e->dispersion, 3);
 }
 
 /* Metric m's medians (its sides' summaries), ratio and verdict; empty where the row has none. */
@@ -76,7 +77,8 @@ void cmp_fill_csv(FILE *fp, void *arg)
 
 			verdict_exceed(&a, row->over[k], &ea);
 			verdict_exceed(&b, row->over[k], &eb);
-			tcell_row_fields(&w, t);
+			tcell_row_fields_along(&w, t, c->m.axis);
+			csvw_str(&w, taxis_name(c->m.axis));
 			csvw_str(&w, c->label[p->a]);
 			csvw_str(&w, c->label[p->b]);
 			csvw_str(&w, metric_name(a.metric));
@@ -85,9 +87,14 @@ void cmp_fill_csv(FILE *fp, void *arg)
 			csvw_num(&w, sa.max_med, 0);
 			csvw_num(&w, sb.max_med, 0);
 			ratio_fields(&w, &p->v.max);
-			csvw_num(&w, sa.p9999_med, 0);
-			csvw_num(&w, sb.p9999_med, 0);
-			ratio_fields(&w, &p->v.p9999);
+			if (p->v.p9999_short) {	/* a p99.99 of too few samples: none */
+				for (int f = 0; f < 5; f++)
+					csvw_str(&w, "");
+			} else {
+				csvw_num(&w, sa.p9999_med, 0);
+				csvw_num(&w, sb.p9999_med, 0);
+				ratio_fields(&w, &p->v.p9999);
+			}
 			csvw_str(&w, verdict_keyword(p->v.kind));
 			csvw_str(&w, verdict_keyword(p->v.kind_p9999));
 			csvw_int(&w, row->over[k]);
@@ -122,7 +129,7 @@ static void junit_row(int i, struct junit_case *jc, void *arg)
 	const struct cmp *c = jr->c;
 	const struct pair *p = &c->judged[i];
 
-	tcell_row_title(cmp_any(c, p->row), jr->title, sizeof(jr->title));
+	rows_row_title(&c->m, p->row, jr->title, sizeof(jr->title));
 	jc->classname = c->label[p->a];
 	jc->name = jr->title;
 	if (p->which >= 0) {
@@ -147,7 +154,7 @@ void cmp_print_verdicts(const struct cmp *c)
 	for (const struct pair *p = c->pairs; p < c->pairs + c->npairs; p++) {
 		char title[1024], text[1200];
 
-		tcell_row_title(cmp_any(c, p->row), title, sizeof(title));
+		rows_row_title(&c->m, p->row, title, sizeof(title));
 		verdict_text(&p->v, c->label[p->a], c->label[p->b], text, sizeof(text));
 		printf("%s: %s: %s\n", title, rows_metric_words(c->m.row[p->row].metric), text);
 	}
@@ -162,7 +169,7 @@ void cmp_print_regressions(const struct cmp *c)
 
 		if (p->which < 0)
 			continue;
-		tcell_row_title(cmp_any(c, p->row), title, sizeof(title));
+		rows_row_title(&c->m, p->row, title, sizeof(title));
 		log_error("regression: %s on %s: %s %.2fx [%.2fx, %.2fx] the baseline's (%s), beyond %.0f %%",
 			  title, c->label[p->a], p->which ? "p99.99" : "max", r->ratio,
 			  r->lo, r->hi, c->label[p->b], 100 * c->o->tolerance);

@@ -6,13 +6,14 @@
 #include "compare_model.h"
 #include "log.h"
 
-/* "rt@host:6.6.0-rt" — what tells the sides apart, no blanks (gnuplot words). */
+/*
+ * What tells the sides apart, no blanks (gnuplot words): along the kernel
+ * "rt@host:6.6.0-rt", along another axis its value ("hackbench",
+ * "1000us", "threads_2").
+ */
 static void make_label(struct cmp *c, int s)
 {
-	const struct tcell *sd = c->m.side[s].first;
-
-	snprintf(c->label[s], sizeof(c->label[s]), "%s@%s:%s", sd->kernel,
-		 sd->host, sd->release);
+	tcell_axis_value(c->m.side[s].first, c->m.axis, c->label[s], sizeof(c->label[s]));
 	for (char *p = c->label[s]; *p; p++)
 		if (*p == ' ')
 			*p = '_';
@@ -56,13 +57,14 @@ void cmp_labels(struct cmp *c)
 
 int cmp_collect(struct cmp *c)
 {
-	if (rows_build(&c->m, c->t, c->ntrees, c->o->metric))
+	if (rows_build(&c->m, c->t, c->ntrees, c->o->metric, c->o->axis))
 		return -ENOMEM;
 	if (c->m.nomit)
 		log_warn("%d measured cells have no %s: left out", c->m.nomit,
 			 metric_name(c->o->metric));
 	if (c->m.nsides > MAX_SIDES) {
-		log_error("more than %d kernel variants and hosts to compare", MAX_SIDES);
+		log_error("more than %d sides to compare (values of %s in each tree)", MAX_SIDES,
+			  taxis_name(c->m.axis));
 		return -E2BIG;
 	}
 	c->over = calloc((size_t)c->m.nrows + 1, sizeof(*c->over));

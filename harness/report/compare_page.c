@@ -149,6 +149,8 @@ static void html_rows(FILE *fp, const struct cmp *c)
 	      "in µs, threads merged: the median of the runs' maxima "
 	      "with their range, and the medians of their p99.99 and p99. The verdict "
 	      "compares the medians of the maxima with a 95 % interval "
+	      "(a percentile is shown where every run has the samples it needs: p99.99 10,000, "
+	      "p99 100; — where not) "
 	      "(docs/report.md: how sure a verdict is); the other metrics' verdicts "
 	      "follow it, smaller, and all are in compare.csv.</p>\n"
 	      "<table>\n<tr><th class=\"l\">row (load, workload, threads, affinity, interval, priority, size)</th>"
@@ -164,7 +166,7 @@ static void html_rows(FILE *fp, const struct cmp *c)
 
 		if (c->m.row[r].sides < 2)
 			continue;
-		tcell_row_title(cmp_any(c, r), title, sizeof(title));
+		rows_row_title(&c->m, r, title, sizeof(title));
 		fputs("<tr><td class=\"l\">", fp);
 		html_text(fp, title);
 		fprintf(fp, "</td><td class=\"l\">%s</td>", rows_metric_words(c->m.row[r].metric));
@@ -175,9 +177,12 @@ static void html_rows(FILE *fp, const struct cmp *c)
 				fputs("<td></td><td></td><td></td><td></td>", fp);
 				continue;
 			}
-			fprintf(fp, "<td>%d</td><td>%.1f [%.1f, %.1f]</td><td>%.1f</td><td>%.1f</td>",
+			char p4[32], p2[32];
+
+			fprintf(fp, "<td>%d</td><td>%.1f [%.1f, %.1f]</td><td>%s</td><td>%s</td>",
 				g->sum.n, US(g->sum.max_med), US(g->sum.max_lo), US(g->sum.max_hi),
-				US(g->sum.p9999_med), US(g->sum.p99_med));
+				rows_pct_text(&g->sum, 0, p4, sizeof(p4)),
+				rows_pct_text(&g->sum, 1, p2, sizeof(p2)));
 		}
 		fputs("<td class=\"l\">", fp);
 		html_verdicts(fp, c, r);
@@ -190,7 +195,9 @@ static void html_exceed(FILE *fp, const struct cmp *c)
 {
 	fputs("<h2>Samples above a threshold, per hour of measuring</h2>\n"
 	      "<p>Counted from the histograms of the row's metric (every sample, all runs and threads of "
-	      "a side), per hour of the cells' measuring, with a 95 % Poisson interval. "
+	      "a side), per hour of the cells' measuring, with a 95 % Poisson interval, "
+	      "widened by the runs' own dispersion when they vary more than independent counts "
+	      "would (quasi-Poisson). "
 	      "Unlike a maximum, a rate is meaningful from one long run. Thresholds: "
 	      "<code>--over</code>, or the row's pooled p99 and p99.99 rounded up.</p>\n"
 	      "<table>\n<tr><th class=\"l\">row</th><th>above</th>", fp);
@@ -206,7 +213,7 @@ static void html_exceed(FILE *fp, const struct cmp *c)
 
 		if (c->m.row[r].sides < 2)
 			continue;
-		tcell_row_title(cmp_any(c, r), title, sizeof(title));
+		rows_row_title(&c->m, r, title, sizeof(title));
 		for (int k = 0; k < row->nover; k++) {
 			fputs("<tr><td class=\"l\">", fp);
 			if (k == 0)
@@ -221,8 +228,12 @@ static void html_exceed(FILE *fp, const struct cmp *c)
 					continue;
 				}
 				verdict_exceed(&sr, row->over[k], &e);
-				fprintf(fp, "<td>%.3g/h [%.3g, %.3g] (%llu in %.3g h)</td>", e.rate,
+				fprintf(fp, "<td>%.3g/h [%.3g, %.3g] (%llu in %.3g h", e.rate,
 					e.lo, e.hi, (unsigned long long)e.count, e.hours);
+				if (e.dispersion > 1)
+					fprintf(fp, "; runs %.1fx as dispersed as independent counts: widened",
+						e.dispersion);
+				fputs(")</td>", fp);
 			}
 			fputs("</tr>\n", fp);
 		}
@@ -244,7 +255,7 @@ static void html_baseline(FILE *fp, const struct cmp *c)
 		const struct pair_verdict *v = &p->v;
 		char title[1024];
 
-		tcell_row_title(cmp_any(c, p->row), title, sizeof(title));
+		rows_row_title(&c->m, p->row, title, sizeof(title));
 		fprintf(fp, "<tr class=\"%s\"><td class=\"l\">", p->which >= 0 ? "fail" : "ok");
 		html_text(fp, title);
 		fputs("</td><td class=\"l\">", fp);
@@ -275,7 +286,13 @@ void cmp_fill_page(FILE *fp, void *arg)
 		html_emulated_banner(fp, kinds);
 	for (int i = 0; i < c->ntrees; i++)
 		html_damaged(fp, &c->t[i]);
-	fputs("<p>Kernel variants and hosts compared:</p><ul>\n", fp);
+	if (c->m.axis == TAXIS_KERNEL)
+		fputs("<p>Kernel variants and hosts compared:</p><ul>\n", fp);
+	else
+		fprintf(fp, "<p>Compared along <b>%s</b> (<code>--axis %s</code>): a row is the cells "
+			"whose other axes and kernel variant are the same, a side one value of %s "
+			"in one tree:</p><ul>\n", taxis_name(c->m.axis), taxis_name(c->m.axis),
+			taxis_name(c->m.axis));
 	for (int i = 0; i < c->m.nsides; i++) {
 		fputs("<li><b>", fp);
 		html_text(fp, c->label[i]);
@@ -302,7 +319,10 @@ void cmp_fill_page(FILE *fp, void *arg)
 		}
 		fprintf(fp, "<figure><img src=\"fig/compare-%d.png\" alt=\"comparison %d\">"
 			"<figcaption>", fig, fig);
-		html_text(fp, c->m.row[r].key);
+		char title[1024];
+
+		rows_row_title(&c->m, r, title, sizeof(title));
+		html_text(fp, title);
 		fprintf(fp, " <a href=\"fig/compare-%d.svg\">SVG</a></figcaption></figure>\n", fig);
 		fig++;
 	}

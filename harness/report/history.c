@@ -97,7 +97,7 @@ static const struct rows_group *runs_at(const struct history *h, int row,
 /* The rows two trees or more have, and per tree how many of them it has. */
 static int find_rows(struct history *h)
 {
-	if (rows_build(&h->m, h->t, h->ntrees, ROWS_OWN_METRIC))
+	if (rows_build(&h->m, h->t, h->ntrees, ROWS_OWN_METRIC, TAXIS_KERNEL))
 		return -ENOMEM;
 	h->shares = calloc((size_t)h->ntrees + 1, sizeof(*h->shares));
 	h->row = calloc((size_t)h->m.nrows + 1, sizeof(*h->row));
@@ -149,7 +149,10 @@ static void fill_trend(FILE *fp, void *arg)
 		csvw_num(&w, US(s->max_med), 3);
 		csvw_num(&w, US(s->max_lo), 3);
 		csvw_num(&w, US(s->max_hi), 3);
-		csvw_num(&w, US(s->p9999_med), 3);
+		if (s->p9999_ok)
+			csvw_num(&w, US(s->p9999_med), 3);
+		else
+			csvw_str(&w, "");	/* too few samples for it */
 		csvw_end(&w);
 	}
 }
@@ -215,7 +218,10 @@ static void fill_csv(FILE *fp, void *arg)
 			csvw_num(&w, s->max_med, 0);
 			csvw_num(&w, s->max_lo, 0);
 			csvw_num(&w, s->max_hi, 0);
-			csvw_num(&w, s->p9999_med, 0);
+			if (s->p9999_ok)
+				csvw_num(&w, s->p9999_med, 0);
+			else
+				csvw_str(&w, "");	/* too few samples for it */
 			csvw_str(&w, metric_name(h->m.row[h->row[r]].metric));
 			csvw_end(&w);
 		}

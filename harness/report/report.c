@@ -333,7 +333,7 @@ int report_run(const char *dir, int pdf, int jobs, int quiet, int metric)
 		tree_free(&r.t);
 		return EXIT_RUNTIME;
 	}
-	rc = rows_build(&r.m, &r.t, 1, metric);
+	rc = rows_build(&r.m, &r.t, 1, metric, TAXIS_KERNEL);
 	if (rc)
 		snprintf(err, sizeof(err), "out of memory");
 	else if (r.m.nomit)

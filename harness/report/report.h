@@ -26,6 +26,7 @@ struct compare_opts {
 	const char *baseline;	/* --baseline TREE, or NULL */
 	double tolerance;	/* --tolerance, a fraction (0.2) */
 	int metric;		/* --metric (enum metric), or -1: each row's workload's own */
+	int axis;		/* --axis (enum taxis): what the sides are values of; 0 kernel */
 };
 
 /*

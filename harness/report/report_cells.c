@@ -18,12 +18,22 @@ void report_td_us(FILE *fp, int64_t ns)
 }
 
 /* A histogram's min, p50, p99, p99.99 and max, a cell each (µs): the tables' columns. */
+/* Percentile p of h, a cell; "—" where h has too few samples for it (said on hover). */
+static void td_pct(FILE *fp, const struct hist *h, double p)
+{
+	if (hist_has_support(h, p))
+		report_td_us(fp, hist_percentile(h, p));
+	else
+		fprintf(fp, "<td title=\"p%g needs %llu samples; %llu here\">—</td>", p,
+			(unsigned long long)hist_support(p), (unsigned long long)h->count);
+}
+
 void report_td_spread(FILE *fp, const struct hist *h)
 {
 	report_td_us(fp, h->min);
 	report_td_us(fp, hist_percentile(h, 50));
-	report_td_us(fp, hist_percentile(h, 99));
-	report_td_us(fp, hist_percentile(h, 99.99));
+	td_pct(fp, h, 99);
+	td_pct(fp, h, 99.99);
 	report_td_us(fp, h->max);
 }
 

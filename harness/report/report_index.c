@@ -242,8 +242,10 @@ static void html_overview(FILE *fp, const struct report *r)
 
 			fprintf(fp, "<td style=\"background:hsl(%d,70%%,85%%)\"><a href=\"cells/", hue);
 			html_text(fp, g->run[sum->typical]->id);
-			fprintf(fp, ".html\">%.1f / %.1f</a> <small>n=%d</small>",
-				US(sum->max_med), US(sum->p9999_med), sum->n);
+			char p4[32];
+
+			fprintf(fp, ".html\">%.1f / %s</a> <small>n=%d</small>",
+				US(sum->max_med), rows_pct_text(sum, 0, p4, sizeof(p4)), sum->n);
 			double missed = 0;
 
 			for (int k = 0; k < g->n; k++)
@@ -285,9 +287,11 @@ static void html_groups(FILE *fp, const struct report *r)
 		fputs("</td><td class=\"l\">", fp);
 		tcell_row_title(c, title, sizeof(title));
 		html_text(fp, title);
-		fprintf(fp, "</td><td class=\"l\">%s</td><td>%d</td><td>%.1f [%.1f, %.1f]</td><td>%.1f</td><td>%.1f</td></tr>\n",
+		char p4[32], p2[32];
+
+		fprintf(fp, "</td><td class=\"l\">%s</td><td>%d</td><td>%.1f [%.1f, %.1f]</td><td>%s</td><td>%s</td></tr>\n",
 			rows_metric_words(r->m.row[g->row].metric), sum.n, US(sum.max_med), US(sum.max_lo), US(sum.max_hi),
-			US(sum.p9999_med), US(sum.p99_med));
+			rows_pct_text(&sum, 0, p4, sizeof(p4)), rows_pct_text(&sum, 1, p2, sizeof(p2)));
 	}
 	fputs("</table>\n", fp);
 }

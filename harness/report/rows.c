@@ -10,7 +10,7 @@ static int side_of(struct rows *m, int tree, const struct tcell *c)
 	struct rows_side *more;
 
 	for (int s = 0; s < m->nsides; s++)
-		if (m->side[s].tree == tree && tcell_same_side(m->side[s].first, c))
+		if (m->side[s].tree == tree && tcell_same_side_along(m->side[s].first, c, m->axis))
 			return s;
 	more = realloc(m->side, (size_t)(m->nsides + 1) * sizeof(*more));
 	if (!more)
@@ -119,13 +119,14 @@ static int finish(struct rows *m, int metric)
 	return 0;
 }
 
-int rows_build(struct rows *m, const struct tree *t, int ntrees, int metric)
+int rows_build(struct rows *m, const struct tree *t, int ntrees, int metric, int axis)
 {
 	memset(m, 0, sizeof(*m));
+	m->axis = axis;
 	for (int i = 0; i < ntrees; i++)
 		for (int k = 0; k < t[i].n; k++) {
 			const struct tcell *c = &t[i].cell[k];
-			char key[512];
+			char key[1024];
 			int s, r, g;
 
 			if (!c->measured)
@@ -134,7 +135,7 @@ int rows_build(struct rows *m, const struct tree *t, int ntrees, int metric)
 				m->nomit++;	/* nothing to judge it on */
 				continue;
 			}
-			tcell_row_key(c, key, sizeof(key));
+			tcell_row_key_along(c, axis, key, sizeof(key));
 			if ((s = side_of(m, i, c)) < 0 || (r = row_of(m, key, c)) < 0 ||
 			    (g = group_of(m, r, s)) < 0 || add_run(&m->group[g], c))
 				return -ENOMEM;
@@ -168,6 +169,20 @@ struct side_runs rows_runs(const struct rows *m, int r, int s)
 
 	return g ? (struct side_runs){ g->run, g->n, metric }
 		 : (struct side_runs){ NULL, 0, metric };
+}
+
+void rows_row_title(const struct rows *m, int r, char *buf, size_t len)
+{
+	tcell_row_title_along(m->row[r].any, m->axis, buf, len);
+}
+
+const char *rows_pct_text(const struct side_summary *s, int p99, char *buf, size_t len)
+{
+	if (!(p99 ? s->p99_ok : s->p9999_ok))
+		snprintf(buf, len, "—");
+	else
+		snprintf(buf, len, "%.1f", US(p99 ? s->p99_med : s->p9999_med));
+	return buf;
 }
 
 const char *rows_metric_words(int metric)

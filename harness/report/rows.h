@@ -1,8 +1,9 @@
 /*
  * The one model the readers share: a tree's (or several trees') measured
- * cells as rows x sides x runs. A row is a cell's axes without kernel
- * and repeat (tcell_row_key); a side is a kernel variant on a host and
- * release in one tree; a row's runs on a side are its repeats, a group,
+ * cells as rows x sides x runs, along an axis (enum taxis; the kernel by
+ * default). A row is a cell's axes without that axis and the repeat
+ * (tcell_row_key_along); a side is one value of the axis in one tree —
+ * along the kernel, a kernel variant on a host and release; a row's runs on a side are its repeats, a group,
  * with their summary worked out once. report draws the groups of one
  * tree, compare the sides of a row against each other, history a row
  * along the sides of many trees.
@@ -22,7 +23,7 @@ struct rows_side {
 };
 
 struct rows_row {
-	char key[512];			/* tcell_row_key */
+	char key[1024];			/* tcell_row_key_along */
 	const struct tcell *any;	/* its first run: the axes */
 	int *group;			/* per side: its group, -1 where it has no run */
 	int sides;			/* sides with a run */
@@ -48,6 +49,7 @@ struct rows {
 	struct rows_group *group;	/* in the order of their first run */
 	int ngroups;
 	int nomit;			/* rows without the metric asked for */
+	int axis;			/* enum taxis: what the sides are values of */
 };
 
 /*
@@ -59,7 +61,10 @@ struct rows {
  * rows_free, also after an error.
  */
 #define ROWS_OWN_METRIC (-1)
-int rows_build(struct rows *m, const struct tree *t, int ntrees, int metric);
+int rows_build(struct rows *m, const struct tree *t, int ntrees, int metric, int axis);
+
+/* Row r in words: its axes, the compared one left out. */
+void rows_row_title(const struct rows *m, int r, char *buf, size_t len);
 void rows_free(struct rows *m);
 
 /* Row r's group on side s, or NULL where the row has no run there. */
@@ -67,6 +72,12 @@ const struct rows_group *rows_group(const struct rows *m, int r, int s);
 
 /* Row r's runs on side s for verdict.h, judged on its metric (n 0: none). */
 struct side_runs rows_runs(const struct rows *m, int r, int s);
+
+/*
+ * A side's p99.99 or p99 median in µs ("806.6"), or "—" when a run has too
+ * few samples for it (hist_support): the readers' one way to show it.
+ */
+const char *rows_pct_text(const struct side_summary *s, int p99, char *buf, size_t len);
 
 /* "response", or "noise max": a metric in the readers' words. */
 const char *rows_metric_words(int metric);

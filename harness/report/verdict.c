@@ -14,6 +14,14 @@ const char *verdict_keyword(int kind)
 	return kind >= 0 && kind <= V_TOO_FEW ? names[kind] : "?";
 }
 
+/* Run c's histogram of the side's metric (its wake-up's when it has none). */
+static const struct hist *metric_of(const struct side_runs *s, const struct tcell *c)
+{
+	const struct hist *h = s->metric >= 0 && s->metric < METRIC_COUNT ? c->metric[s->metric] : NULL;
+
+	return h ? h : c->wakeup;
+}
+
 int side_has_metric(const struct side_runs *s, int m)
 {
 	if (m < 0 || m >= METRIC_COUNT || s->n < 1)
@@ -73,6 +81,15 @@ void verdict_summary(const struct side_runs *s, struct side_summary *out)
 	values(s, 2, v);
 	out->p99_med = stats_median(v, s->n);
 	free(v);
+	out->fewest = UINT64_MAX;
+	for (int i = 0; i < s->n; i++) {
+		const struct hist *h = metric_of(s, s->run[i]);
+
+		if (h->count < out->fewest)
+			out->fewest = h->count;
+	}
+	out->p9999_ok = out->fewest >= hist_support(99.99);
+	out->p99_ok = out->fewest >= hist_support(99);
 }
 
 static int kind_of(const struct ratio_ci *r)
@@ -118,6 +135,15 @@ int verdict_pair(const struct side_runs *a, const struct side_runs *b,
 		values(b, 1, y);
 		if (rc == 0)
 			rc = stats_ratio_ci(x, a->n, y, b->n, VERDICT_CONF, &v->p9999);
+		/* a p99.99 of fewer than 10 000 samples is a maximum: not judged */
+		for (int s = 0; s < 2; s++) {
+			const struct side_runs *r = s ? b : a;
+
+			for (int i = 0; i < r->n; i++)
+				v->p9999_short |= !hist_has_support(metric_of(r, r->run[i]), 99.99);
+		}
+		if (v->p9999_short)
+			v->p9999.ok = 0;
 	}
 	v->kind = kind_of(&v->max);
 	v->kind_p9999 = kind_of(&v->p9999);
@@ -167,23 +193,63 @@ void verdict_text(const struct pair_verdict *v, const char *a, const char *b,
 	}
 }
 
+/* Hours run c measured: its periods, kept and missed, of one thread. */
+static double run_hours(const struct tcell *c)
+{
+	int threads = c->nthreads > 0 ? c->nthreads : 1;
+
+	return ((double)c->wakeup->count + (double)c->overruns) / threads *
+	       (double)c->interval / 3.6e12;
+}
+
 void verdict_exceed(const struct side_runs *s, int64_t over_ns, struct exceed *e)
 {
+	double *cnt = calloc((size_t)s->n + 1, sizeof(*cnt));
+	double *hrs = calloc((size_t)s->n + 1, sizeof(*hrs));
+
 	memset(e, 0, sizeof(*e));
 	e->over_ns = over_ns;
+	e->dispersion = 1;
+	e->runs = s->n;
 	for (int i = 0; i < s->n; i++) {
 		const struct tcell *c = s->run[i];
-		int threads = c->nthreads > 0 ? c->nthreads : 1;
+		uint64_t k = hist_count_above(metric_of(s, c), over_ns);
 
-		e->count += hist_count_above(c->wakeup, over_ns);
-		/* each thread wakes once an interval: its wake-ups are its time */
-		e->hours += (double)c->wakeup->count / threads * (double)c->interval / 3.6e12;
+		e->count += k;
+		e->hours += run_hours(c);
+		if (cnt && hrs) {
+			cnt[i] = (double)k;
+			hrs[i] = run_hours(c);
+		}
 	}
-	stats_poisson_ci((long long)e->count, VERDICT_CONF, &e->lo, &e->hi);
+	/*
+	 * Samples above a threshold come in bursts (a stall makes several
+	 * late at once) and runs differ: the runs' own spread, as Pearson's
+	 * dispersion of their counts about the pooled rate, widens the
+	 * Poisson interval when it is above 1 (quasi-Poisson: the interval
+	 * of count / dispersion, rounded, on hours / dispersion).
+	 */
+	if (cnt && hrs && s->n >= 2 && e->count > 0 && e->hours > 0) {
+		double lambda = (double)e->count / e->hours, chi = 0;
+
+		for (int i = 0; i < s->n; i++)
+			if (hrs[i] > 0)
+				chi += (cnt[i] - lambda * hrs[i]) * (cnt[i] - lambda * hrs[i]) /
+				       (lambda * hrs[i]);
+		if (chi / (s->n - 1) > 1)
+			e->dispersion = chi / (s->n - 1);
+	}
+	free(cnt);
+	free(hrs);
+	double eff = (double)e->count / e->dispersion, eff_hours = e->hours / e->dispersion;
+	long long k = llround(eff);
+	double fix = k > 0 ? eff / (double)k : 1;	/* the rounding, undone */
+
+	stats_poisson_ci(k, VERDICT_CONF, &e->lo, &e->hi);
 	if (e->hours > 0) {
 		e->rate = (double)e->count / e->hours;
-		e->lo /= e->hours;
-		e->hi /= e->hours;
+		e->lo = e->lo * fix / eff_hours;
+		e->hi = e->hi * fix / eff_hours;
 	}
 }
 
@@ -213,7 +279,7 @@ int verdict_default_over(const struct side_runs *sides, int nsides,
 	hist_init(all);
 	for (int s = 0; s < nsides; s++)
 		for (int i = 0; i < sides[s].n; i++)
-			hist_merge(all, sides[s].run[i]->wakeup);
+			hist_merge(all, metric_of(&sides[s], sides[s].run[i]));
 	const double pct[] = { 99, 99.99 };
 	for (int k = 0; k < 2 && n < max; k++) {
 		int64_t v = nice_up((double)hist_percentile(all, pct[k]));

@@ -31,6 +31,8 @@ struct side_summary {
 	double max_med, max_lo, max_hi;	/* ns: median of the runs' maxima, range */
 	double p9999_med, p99_med;	/* ns: medians of the runs' percentiles */
 	int typical;			/* the run whose max is the (lower) median */
+	uint64_t fewest;		/* samples of its run with the fewest */
+	int p9999_ok, p99_ok;		/* every run has enough for it (hist_support) */
 };
 
 void verdict_summary(const struct side_runs *s, struct side_summary *out);
@@ -45,6 +47,7 @@ struct pair_verdict {
 	struct ratio_ci max, p9999;	/* a / b */
 	int kind, kind_p9999;		/* a relative to b */
 	int zero;	/* a run's maximum is 0 ns: no ratio (kind too-few) */
+	int p9999_short;	/* a run has fewer than 10 000 samples: no p99.99 verdict */
 };
 
 /* a against b. 0 or -errno. */
@@ -62,11 +65,18 @@ void verdict_text(const struct pair_verdict *v, const char *a, const char *b,
 
 struct exceed {
 	int64_t over_ns;
-	uint64_t count;		/* wake-ups above over_ns, all runs and threads */
-	double hours;		/* of measuring, all runs */
-	double rate, lo, hi;	/* per hour, and its 95 % Poisson interval */
+	uint64_t count;		/* samples above over_ns, all runs and threads */
+	double hours;		/* of measuring, all runs: their periods, kept and missed */
+	double rate, lo, hi;	/* per hour, and its 95 % interval */
+	double dispersion;	/* the runs' counts' variance / mean (Pearson), >= 1 */
+	int runs;
 };
 
+/*
+ * Side s's samples above over_ns per hour, with a 95 % interval: the exact
+ * Poisson one, widened by the runs' over-dispersion (quasi-Poisson) when
+ * they vary more than counts of independent events would.
+ */
 void verdict_exceed(const struct side_runs *s, int64_t over_ns, struct exceed *e);
 
 /*

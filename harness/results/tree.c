@@ -984,6 +984,137 @@ void tcell_row_key(const struct tcell *c, char *buf, size_t len)
 		 (long long)c->priority, (long long)c->size, c->policy, c->dma_latency);
 }
 
+int taxis_parse(const char *name)
+{
+	for (int a = 0; a < TAXIS_COUNT; a++)
+		if (strcmp(taxis_name(a), name) == 0)
+			return a;
+	return -1;
+}
+
+const char *taxis_name(int axis)
+{
+	static const char *const names[TAXIS_COUNT] = {
+		"kernel", "host", "load", "workload", "threads", "affinity", "interval",
+		"priority", "size", "policy", "dma_latency",
+	};
+
+	return axis >= 0 && axis < TAXIS_COUNT ? names[axis] : "?";
+}
+
+void tcell_axis_value(const struct tcell *c, int axis, char *buf, size_t len)
+{
+	switch (axis) {
+	case TAXIS_KERNEL:
+		snprintf(buf, len, "%s@%s:%s", c->kernel, c->host, c->release);
+		break;
+	case TAXIS_HOST:
+		snprintf(buf, len, "%s:%s", c->host, c->release);
+		break;
+	case TAXIS_LOAD:
+		snprintf(buf, len, "%s", c->load);
+		break;
+	case TAXIS_WORKLOAD:
+		snprintf(buf, len, "%s", c->workload);
+		break;
+	case TAXIS_THREADS:
+		snprintf(buf, len, "threads %s", c->threads);
+		break;
+	case TAXIS_AFFINITY:
+		snprintf(buf, len, "affinity %s", c->affinity);
+		break;
+	case TAXIS_INTERVAL:
+		snprintf(buf, len, "%.0fus", (double)c->interval / 1000.0);
+		break;
+	case TAXIS_PRIORITY:
+		snprintf(buf, len, "priority %lld", (long long)c->priority);
+		break;
+	case TAXIS_SIZE:
+		snprintf(buf, len, "size %lld", (long long)c->size);
+		break;
+	case TAXIS_POLICY:
+		snprintf(buf, len, "%s", c->policy);
+		break;
+	default:
+		snprintf(buf, len, "dma_latency %s", c->dma_latency);
+		break;
+	}
+}
+
+void tcell_row_key_along(const struct tcell *c, int axis, char *buf, size_t len)
+{
+	char v[TAXIS_COUNT][TAXIS_VALUE_MAX];
+
+	for (int a = 0; a < TAXIS_COUNT; a++)
+		tcell_axis_value(c, a, v[a], sizeof(v[a]));
+	/* along the kernel the host goes too (a side is a variant on a host); along the host, the kernel's name stays */
+	if (axis == TAXIS_KERNEL || axis == TAXIS_HOST)
+		v[TAXIS_KERNEL][0] = v[TAXIS_HOST][0] = '\0';
+	if (axis == TAXIS_HOST)
+		snprintf(v[TAXIS_KERNEL], sizeof(v[0]), "%s", c->kernel);
+	v[axis][0] = '\0';
+	buf[0] = '\0';
+	for (int a = 0; a < TAXIS_COUNT; a++)
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s|", v[a]);
+}
+
+int tcell_same_side_along(const struct tcell *a, const struct tcell *b, int axis)
+{
+	char x[TAXIS_VALUE_MAX], y[TAXIS_VALUE_MAX];
+
+	if (axis == TAXIS_KERNEL)
+		return tcell_same_side(a, b);
+	tcell_axis_value(a, axis, x, sizeof(x));
+	tcell_axis_value(b, axis, y, sizeof(y));
+	return strcmp(x, y) == 0;
+}
+
+void tcell_row_title_along(const struct tcell *c, int axis, char *buf, size_t len)
+{
+	char v[TAXIS_COUNT][TAXIS_VALUE_MAX];
+	const int order[] = {
+		TAXIS_LOAD, TAXIS_WORKLOAD, TAXIS_THREADS, TAXIS_AFFINITY, TAXIS_INTERVAL,
+		TAXIS_PRIORITY, TAXIS_SIZE, TAXIS_POLICY, TAXIS_DMA,
+	};
+
+	if (axis == TAXIS_KERNEL) {
+		tcell_row_title(c, buf, len);
+		return;
+	}
+	for (int a = 0; a < TAXIS_COUNT; a++)
+		tcell_axis_value(c, a, v[a], sizeof(v[a]));
+	snprintf(v[TAXIS_INTERVAL], sizeof(v[0]), "%.0f µs", (double)c->interval / 1000.0);
+	if (axis == TAXIS_HOST)
+		snprintf(buf, len, "%s", c->kernel);
+	else
+		snprintf(buf, len, "%s", v[TAXIS_KERNEL]);
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++)
+		if (order[i] != axis)
+			snprintf(buf + strlen(buf), len - strlen(buf), ", %s", v[order[i]]);
+}
+
+void tcell_row_fields_along(struct csvw *w, const struct tcell *c, int axis)
+{
+	char k[TAXIS_VALUE_MAX];
+
+	axis == TAXIS_LOAD ? csvw_str(w, "") : csvw_str(w, c->load);
+	axis == TAXIS_WORKLOAD ? csvw_str(w, "") : csvw_str(w, c->workload);
+	axis == TAXIS_THREADS ? csvw_str(w, "") : csvw_str(w, c->threads);
+	axis == TAXIS_AFFINITY ? csvw_str(w, "") : csvw_str(w, c->affinity);
+	axis == TAXIS_INTERVAL ? csvw_str(w, "") : csvw_int(w, c->interval);
+	axis == TAXIS_PRIORITY ? csvw_str(w, "") : csvw_int(w, c->priority);
+	axis == TAXIS_SIZE ? csvw_str(w, "") : csvw_int(w, c->size);
+	axis == TAXIS_POLICY ? csvw_str(w, "") : csvw_str(w, c->policy);
+	axis == TAXIS_DMA ? csvw_str(w, "") : csvw_str(w, c->dma_latency);
+	if (axis == TAXIS_KERNEL)
+		k[0] = '\0';
+	else if (axis == TAXIS_HOST)
+		snprintf(k, sizeof(k), "%s", c->kernel);
+	else
+		tcell_axis_value(c, TAXIS_KERNEL, k, sizeof(k));
+	csvw_str(w, k);
+}
+
 int tcell_emulated(const struct tcell *c)
 {
 	char accel[32], clock[32];

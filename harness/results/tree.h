@@ -114,6 +114,40 @@ int tcell_emulated(const struct tcell *c);
 /* The kinds of any cells of the tree, or'ed. */
 int tree_emulated(const struct tree *t);
 
+/*
+ * The axes a comparison runs along (latlab compare --axis): a row is the
+ * cells that differ only in that axis (and their repeat), a side one value
+ * of it. kernel (the default) is a kernel variant on a host and release,
+ * host a machine and release with the kernel variant in the row.
+ */
+enum taxis {
+	TAXIS_KERNEL, TAXIS_HOST, TAXIS_LOAD, TAXIS_WORKLOAD, TAXIS_THREADS,
+	TAXIS_AFFINITY, TAXIS_INTERVAL, TAXIS_PRIORITY, TAXIS_SIZE, TAXIS_POLICY,
+	TAXIS_DMA, TAXIS_COUNT
+};
+/* the longest value tcell_axis_value writes, its NUL included */
+#define TAXIS_VALUE_MAX 384
+#define TAXIS_NAMES "kernel|host|load|workload|threads|affinity|interval|priority|size|policy|dma_latency"
+
+/* The axis called name, or -1; an axis's name. */
+int taxis_parse(const char *name);
+const char *taxis_name(int axis);
+
+/* c's value on axis, as a word ("hackbench", "1000us", "stock@host:6.1.0"). */
+void tcell_axis_value(const struct tcell *c, int axis, char *buf, size_t len);
+
+/* The key of c's row along axis: every axis but it and the repeat. */
+void tcell_row_key_along(const struct tcell *c, int axis, char *buf, size_t len);
+
+/* Are a and b on one side along axis (the same value of it, in one tree)? */
+int tcell_same_side_along(const struct tcell *a, const struct tcell *b, int axis);
+
+/* c's row along axis in words: its axes, the compared one left out, the kernel in when it is not compared. */
+void tcell_row_title_along(const struct tcell *c, int axis, char *buf, size_t len);
+
+/* A row's columns along axis (ROW_COLUMNS, the compared one empty; then row_kernel). */
+void tcell_row_fields_along(struct csvw *w, const struct tcell *c, int axis);
+
 /* The axes that make "the same cell" across kernels and hosts. */
 void tcell_key(const struct tcell *c, char *buf, size_t len);
 

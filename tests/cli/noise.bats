@@ -28,7 +28,7 @@ busy = 400us
 
 [load.bg]
 EOC
-	printf '%s\n' "$@" | ini_merge "$name.ini"
+	printf '[load.bg]\n%s\n' "$@" | ini_merge "$name.ini"
 }
 
 # metric_field CELL-DIR METRIC COLUMN: summary.csv, thread 0

@@ -33,7 +33,7 @@ mode = spikes
 threshold = 6ms
 captures = 3
 EOC
-	printf '%s\n' "$@" | ini_merge c.ini
+	printf '[trace]\n%s\n' "$@" | ini_merge c.ini
 }
 
 # the top-level tracing state latlab must never change

@@ -137,3 +137,50 @@ EOC
 	run "$LATLAB" run c.ini -q
 	[ "$status" -eq 2 ] && [[ "$output" == *"c.ini:$(grep -n '^baseline' c.ini | tail -1 | cut -d: -f1): baseline belongs in [thresholds], not in [thresholds.wakeup]"* ]] || { echo "$output"; false; }
 }
+
+@test "--axis load inside one interleaved tree: two identical loads get no verdict, the hog against either a confident one" {
+	write_config c.ini <<EOC
+[campaign]
+name = axis
+duration = 500ms
+repeat = 5
+output = $WORK/out
+[matrix]
+affinity = 1
+priority = 80
+load = q1, q2, hog
+[load.q1]
+type = none
+[load.q2]
+type = none
+[load.hog]
+type = rt-hog
+cpus = 1
+priority = 95
+busy = 20ms
+every = 100ms
+EOC
+	run timeout 120 "$LATLAB" run c.ini -q
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	maxima "$WORK/out/axis"
+	# kernel, the default axis: one variant, nothing to compare
+	run "$LATLAB" compare "$WORK/out/axis" -o "$WORK/cmp"
+	[ "$status" -eq 2 ] && [[ "$output" == *"(or --axis AXIS: two values of another axis"* ]] || { echo "$output"; false; }
+	run timeout 120 "$LATLAB" compare "$WORK/out/axis" --axis load -o "$WORK/cmp"
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	echo "$output"
+	[[ "$output" == *"1 rows compared across 3 values of load (1 trees)"* ]]
+	[[ "$(grep 'q1/q2' <<<"$output")" == *"no clear difference (q1/q2 "*", 5 runs each)"* ]] || false
+	[[ "$output" == *"q1 lower worst case: "*"x ["*"x, "*"x], 5 runs each"* ]] || false
+	[[ "$output" == *"q2 lower worst case: "*"x ["*"x, "*"x], 5 runs each"* ]] || false
+	C="$WORK/cmp/compare.csv"
+	[ "$(col "$C" axis | sort -u)" = load ] && [ -z "$(col "$C" load | sort -u)" ]
+	[ "$(col "$C" row_kernel | sort -u | cut -d@ -f1)" = running ]
+	[ "$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+		{ print $h["side_a"] "/" $h["side_b"] "=" $h["verdict_max"] }' "$C" | sort -u | tr '\n' ' ')" = "q1/hog=lower q1/q2=no-difference q2/hog=lower " ]
+	grep -q 'Compared along <b>load</b>' "$WORK/cmp/index.html"
+	run "$LATLAB" compare "$WORK/out/axis" --axis interval -o "$WORK/cmp"
+	[ "$status" -eq 2 ] && [[ "$output" == *"no two cells differ only in interval"* ]]
+	run "$LATLAB" compare "$WORK/out/axis" --axis loads
+	[ "$status" -eq 2 ] && [[ "$output" == *"--axis: 'loads' is not an axis (kernel|host|load|"* ]]
+}

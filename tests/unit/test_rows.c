@@ -66,7 +66,7 @@ static void test_orders_and_counts(void **state)
 	int n = ntrees_made(t);
 
 	(void)state;
-	assert_int_equal(rows_build(&m, t, n, ROWS_OWN_METRIC), 0);
+	assert_int_equal(rows_build(&m, t, n, ROWS_OWN_METRIC, TAXIS_KERNEL), 0);
 	/* sides: tree 0 stock, tree 0 rt, tree 1 stock */
 	assert_int_equal(m.nsides, 3);
 	assert_int_equal(m.side[0].tree, 0);
@@ -131,24 +131,24 @@ static void test_metric(void **state)
 		c[i].response = c[i].metric[METRIC_RESPONSE] = &resp;
 		c[i].primary = METRIC_RESPONSE;
 	}
-	assert_int_equal(rows_build(&m, &t, 1, ROWS_OWN_METRIC), 0);
+	assert_int_equal(rows_build(&m, &t, 1, ROWS_OWN_METRIC, TAXIS_KERNEL), 0);
 	assert_int_equal(m.nrows, 1);
 	assert_int_equal(m.row[0].metric, METRIC_RESPONSE);
 	assert_int_equal(rows_runs(&m, 0, 1).metric, METRIC_RESPONSE);
 	assert_true(m.group[0].sum.max_med >= 8000000);
 	rows_free(&m);
-	assert_int_equal(rows_build(&m, &t, 1, METRIC_WAKEUP), 0);
+	assert_int_equal(rows_build(&m, &t, 1, METRIC_WAKEUP, TAXIS_KERNEL), 0);
 	assert_int_equal(m.row[0].metric, METRIC_WAKEUP);
 	assert_true(m.group[0].sum.max_med < 100000);
 	rows_free(&m);
 	/* no noise_max in a file-write cell: no row, both cells counted */
-	assert_int_equal(rows_build(&m, &t, 1, METRIC_NOISE_MAX), 0);
+	assert_int_equal(rows_build(&m, &t, 1, METRIC_NOISE_MAX, TAXIS_KERNEL), 0);
 	assert_int_equal(m.nrows, 0);
 	assert_int_equal(m.nomit, 2);
 	rows_free(&m);
 	/* a primary one run lacks: the row falls back to the wake-up */
 	c[1].response = c[1].metric[METRIC_RESPONSE] = NULL;
-	assert_int_equal(rows_build(&m, &t, 1, ROWS_OWN_METRIC), 0);
+	assert_int_equal(rows_build(&m, &t, 1, ROWS_OWN_METRIC, TAXIS_KERNEL), 0);
 	assert_int_equal(m.row[0].metric, METRIC_WAKEUP);
 	rows_free(&m);
 	assert_string_equal(rows_metric_words(METRIC_NOISE_MAX), "noise max");
@@ -161,7 +161,7 @@ static void test_empty(void **state)
 	struct rows m;
 
 	(void)state;
-	assert_int_equal(rows_build(&m, &t, 1, ROWS_OWN_METRIC), 0);
+	assert_int_equal(rows_build(&m, &t, 1, ROWS_OWN_METRIC, TAXIS_KERNEL), 0);
 	assert_int_equal(m.nrows + m.nsides + m.ngroups, 0);
 	rows_free(&m);
 }

@@ -1,0 +1,134 @@
+/*
+ * report/verdict.c: exceedance rates and their intervals (Poisson, widened
+ * by the runs' over-dispersion), and the verdict on two sides' maxima.
+ * Synthetic runs: one-sample histograms of known values.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "verdict.h"
+
+#define RUNS 5
+
+static struct hist hists[2][RUNS];
+static struct tcell cells[2][RUNS];
+static const struct tcell *runs[2][RUNS];
+
+/*
+ * Side s's run i: `periods` wake-ups at 1 ms, `late` of them at 5 ms and
+ * the rest at 20 µs, its maximum `max` ns.
+ */
+static void run(int s, int i, uint64_t periods, uint64_t late, int64_t max)
+{
+	struct tcell *c = &cells[s][i];
+	struct hist *h = &hists[s][i];
+
+	memset(c, 0, sizeof(*c));
+	hist_init(h);
+	for (uint64_t k = 0; k < periods; k++)
+		hist_add(h, k < late ? 5000000 : 20000);
+	if (max)
+		hist_add(h, max);
+	c->wakeup = c->metric[METRIC_WAKEUP] = h;
+	c->interval = 1000000;
+	c->nthreads = 1;
+	c->measured = 1;
+	runs[s][i] = c;
+}
+
+/* Equal runs: dispersion 1, the exact Poisson interval of the total count. */
+static void test_exceed_poisson(void **state)
+{
+	struct side_runs sr = { runs[0], RUNS, METRIC_WAKEUP };
+	struct exceed e;
+	double lo, hi;
+
+	(void)state;
+	for (int i = 0; i < RUNS; i++)
+		run(0, i, 36000, 4, 0);	/* 36 s of 1 ms periods, 4 late each */
+	verdict_exceed(&sr, 1000000, &e);
+	assert_int_equal(e.count, 20);
+	assert_true(e.hours > 0.0499 && e.hours < 0.0501);
+	assert_true(e.dispersion == 1);
+	stats_poisson_ci(20, VERDICT_CONF, &lo, &hi);
+	assert_true(e.rate > 399.9 && e.rate < 400.1);	/* 20 in 0.05 h */
+	assert_true(e.lo > lo / 0.05 - 1e-6 && e.lo < lo / 0.05 + 1e-6);
+	assert_true(e.hi > hi / 0.05 - 1e-6 && e.hi < hi / 0.05 + 1e-6);
+}
+
+/* The same 20, all in one run: far more spread than Poisson; the interval widens, the rate stays. */
+static void test_exceed_overdispersed(void **state)
+{
+	struct side_runs sr = { runs[0], RUNS, METRIC_WAKEUP };
+	struct exceed even, bursty;
+
+	(void)state;
+	for (int i = 0; i < RUNS; i++)
+		run(0, i, 36000, 4, 0);
+	verdict_exceed(&sr, 1000000, &even);
+	for (int i = 0; i < RUNS; i++)
+		run(0, i, 36000, i == 2 ? 20 : 0, 0);
+	verdict_exceed(&sr, 1000000, &bursty);
+	assert_int_equal(bursty.count, 20);
+	/* counts 0 0 20 0 0 about a mean of 4: chi2 = (4 x 16 + 256) / 4 = 80, over 4 df */
+	assert_true(bursty.dispersion > 19.99 && bursty.dispersion < 20.01);
+	assert_true(bursty.rate > 399.9 && bursty.rate < 400.1);
+	assert_true(bursty.lo < even.lo / 2 && bursty.hi > even.hi * 1.5);
+	assert_true(bursty.lo <= bursty.rate && bursty.rate <= bursty.hi);
+	/* one run: no spread to see, Poisson */
+	sr.n = 1;
+	verdict_exceed(&sr, 1000000, &bursty);
+	assert_true(bursty.dispersion == 1);
+}
+
+/* Hours count the missed periods too: they were measured time. */
+static void test_exceed_hours_with_overruns(void **state)
+{
+	struct side_runs sr = { runs[0], 1, METRIC_WAKEUP };
+	struct exceed e;
+
+	(void)state;
+	run(0, 0, 3000, 0, 0);
+	cells[0][0].overruns = 600;
+	verdict_exceed(&sr, 1000000, &e);
+	assert_true(e.hours > 3600 / 3.6e6 - 1e-9 && e.hours < 3600 / 3.6e6 + 1e-9);
+}
+
+/* Maxima apart: a confident verdict; the same: none. */
+static void test_pair(void **state)
+{
+	struct side_runs a = { runs[0], RUNS, METRIC_WAKEUP }, b = { runs[1], RUNS, METRIC_WAKEUP };
+	struct pair_verdict v;
+	char text[256];
+
+	(void)state;
+	for (int i = 0; i < RUNS; i++) {
+		run(0, i, 100, 0, 200000 + 10000 * i);
+		run(1, i, 100, 0, 2000000 + 100000 * i);
+	}
+	assert_int_equal(verdict_pair(&a, &b, &v), 0);
+	assert_int_equal(v.kind, V_LOWER);
+	verdict_text(&v, "quiet", "hog", text, sizeof(text));
+	assert_non_null(strstr(text, "quiet lower worst case: "));
+	assert_non_null(strstr(text, "5 runs each"));
+	for (int i = 0; i < RUNS; i++)
+		run(1, i, 100, 0, 200000 + 10000 * (RUNS - 1 - i));
+	assert_int_equal(verdict_pair(&a, &b, &v), 0);
+	assert_int_equal(v.kind, V_NO_DIFFERENCE);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_exceed_poisson),
+		cmocka_unit_test(test_exceed_overdispersed),
+		cmocka_unit_test(test_exceed_hours_with_overruns),
+		cmocka_unit_test(test_pair),
+	};
+
+	return cmocka_run_group_tests_name("verdict", tests, NULL, NULL);
+}
