@@ -34,6 +34,22 @@ static void exceed_fields(struct csvw *w, const struct exceed *e)
 	csvw_num(w, e->dispersion, 3);
 }
 
+/* The tail's percentile, medians, ratio and verdict (empty without one), and when the sides ran. */
+static void tail_fields(struct csvw *w, const struct pair_verdict *v)
+{
+	if (v->tail_pct > 0) {
+		csvw_num(w, v->tail_pct, 4);
+		csvw_num(w, v->tail_med_a, 0);
+		csvw_num(w, v->tail_med_b, 0);
+		ratio_fields(w, &v->tail);
+	} else {
+		for (int k = 0; k < 6; k++)
+			csvw_str(w, "");
+	}
+	csvw_str(w, verdict_keyword(v->kind_tail));
+	csvw_str(w, v->apart == 1 ? "apart" : v->apart == 0 ? "together" : "");
+}
+
 /* Metric m's medians (its sides' summaries), ratio and verdict; empty where the row has none. */
 static void metric_fields(struct csvw *w, const struct pair *p, int m,
 			  const struct side_runs *a, const struct side_runs *b)
@@ -97,6 +113,7 @@ void cmp_fill_csv(FILE *fp, void *arg)
 			}
 			csvw_str(&w, verdict_keyword(p->v.kind));
 			csvw_str(&w, verdict_keyword(p->v.kind_p9999));
+			tail_fields(&w, &p->v);
 			csvw_int(&w, row->over[k]);
 			exceed_fields(&w, &ea);
 			exceed_fields(&w, &eb);

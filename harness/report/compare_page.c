@@ -127,6 +127,12 @@ static void html_verdicts(FILE *fp, const struct cmp *c, int row)
 			fprintf(fp, " <small>(p99.99 ratio %.2fx [%.2fx, %.2fx]: %s)</small>",
 				p->v.p9999.ratio, p->v.p9999.lo, p->v.p9999.hi,
 				verdict_keyword(p->v.kind_p9999));
+		if (p->v.tail_pct > 0 && p->v.tail.ok)	/* the tail: more than one sample a run */
+			fprintf(fp, " <small>(tail p%.4g ratio %.2fx [%.2fx, %.2fx]: %s)</small>",
+				p->v.tail_pct, p->v.tail.ratio, p->v.tail.lo, p->v.tail.hi,
+				verdict_keyword(p->v.kind_tail));
+		if (p->v.apart == 1)
+			fputs(" <small class=\"warn\">(the sides ran apart in time)</small>", fp);
 		for (int m = 0; m < METRIC_COUNT; m++) {	/* the others, smaller */
 			if (!(p->has & METRIC_BIT(m)) || m == c->m.row[row].metric)
 				continue;

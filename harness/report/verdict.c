@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "hist.h"
+#include "units.h"
 #include "verdict.h"
 
 const char *verdict_keyword(int kind)
@@ -48,6 +49,65 @@ static void values(const struct side_runs *s, int what, double *v)
 		if (v[i] < 1)
 			v[i] = 1;	/* a ratio needs > 0: 1 ns is below any clock */
 	}
+}
+
+/* Per run: percentile pct (ns) of the side's metric, into v (as values). */
+static void values_at(const struct side_runs *s, double pct, double *v)
+{
+	for (int i = 0; i < s->n; i++) {
+		v[i] = (double)hist_percentile(metric_of(s, s->run[i]), pct);
+		if (v[i] < 1)
+			v[i] = 1;
+	}
+}
+
+/* The fewest samples of a run of a and b, on their metric. */
+static uint64_t fewest_samples(const struct side_runs *a, const struct side_runs *b)
+{
+	uint64_t n = UINT64_MAX;
+
+	for (int s = 0; s < 2; s++) {
+		const struct side_runs *r = s ? b : a;
+
+		for (int i = 0; i < r->n; i++)
+			if (metric_of(r, r->run[i])->count < n)
+				n = metric_of(r, r->run[i])->count;
+	}
+	return n;
+}
+
+/* A side's runs from the first start to the last end, s; 0 when a run does not say. */
+static int span(const struct side_runs *s, int64_t *from, int64_t *to)
+{
+	*from = INT64_MAX;
+	*to = 0;
+	for (int i = 0; i < s->n; i++) {
+		const struct tcell *c = s->run[i];
+
+		if (!c->started)
+			return 0;
+		if (c->started < *from)
+			*from = c->started;
+		if (c->started + c->elapsed_ns / 1000000000 > *to)
+			*to = c->started + c->elapsed_ns / 1000000000;
+	}
+	return s->n > 0;
+}
+
+/*
+ * Did a's and b's runs share their time? Apart when their spans do not
+ * meet (one side's runs all ended before the other's began: another
+ * campaign, a block of a blocked order, a reboot between host variants).
+ */
+static void ran_apart(const struct side_runs *a, const struct side_runs *b, struct pair_verdict *v)
+{
+	int64_t fa, ta, fb, tb;
+
+	v->apart = -1;
+	if (!span(a, &fa, &ta) || !span(b, &fb, &tb))
+		return;
+	v->apart = ta < fb || tb < fa;
+	v->apart_s = !v->apart ? 0 : ta < fb ? fb - ta : fa - tb;
 }
 
 void verdict_summary(const struct side_runs *s, struct side_summary *out)
@@ -144,9 +204,21 @@ int verdict_pair(const struct side_runs *a, const struct side_runs *b,
 		}
 		if (v->p9999_short)
 			v->p9999.ok = 0;
+		uint64_t few = fewest_samples(a, b);
+
+		if (rc == 0 && few >= TAIL_MIN_SAMPLES) {
+			v->tail_pct = 100.0 * (1.0 - (double)TAIL_SAMPLES / (double)few);
+			values_at(a, v->tail_pct, x);
+			values_at(b, v->tail_pct, y);
+			rc = stats_ratio_ci(x, a->n, y, b->n, VERDICT_CONF, &v->tail);
+			v->tail_med_a = stats_median(x, a->n);
+			v->tail_med_b = stats_median(y, b->n);
+		}
 	}
+	ran_apart(a, b, v);
 	v->kind = kind_of(&v->max);
 	v->kind_p9999 = kind_of(&v->p9999);
+	v->kind_tail = v->tail_pct > 0 ? kind_of(&v->tail) : V_TOO_FEW;
 	free(x);
 	free(y);
 	return rc;
@@ -190,6 +262,25 @@ void verdict_text(const struct pair_verdict *v, const char *a, const char *b,
 			 a, b, r->ratio,
 			 v->na < 3 || v->nb < 3 ? "3 runs each at least" :
 						  "no exact 95 % interval with so few");
+	}
+	size_t n = strlen(buf);
+	const struct ratio_ci *t = &v->tail;
+
+	/* the tail, when it says something the maximum does not */
+	if (v->kind_tail != v->kind && (v->kind_tail == V_LOWER || v->kind_tail == V_HIGHER))
+		snprintf(buf + n, len - n, "; its tail (p%.4g, %d samples above it in a run): %s lower, %.2fx [%.2fx, %.2fx]",
+			 v->tail_pct, TAIL_SAMPLES, v->kind_tail == V_LOWER ? a : b,
+			 v->kind_tail == V_LOWER ? 1 / t->ratio : t->ratio,
+			 v->kind_tail == V_LOWER ? 1 / t->hi : t->lo,
+			 v->kind_tail == V_LOWER ? 1 / t->lo : t->hi);
+	n = strlen(buf);
+	if (v->apart == 1 && (v->kind == V_LOWER || v->kind == V_HIGHER || v->kind_tail == V_LOWER ||
+			      v->kind_tail == V_HIGHER)) {
+		char gap[32];
+
+		units_format_elapsed(v->apart_s * 1000000000LL, gap, sizeof(gap));
+		snprintf(buf + n, len - n, "; the sides ran %s apart: the interval does not count what changed in between",
+			 gap);
 	}
 }
 

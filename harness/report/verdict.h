@@ -42,12 +42,28 @@ enum verdict_kind { V_LOWER, V_HIGHER, V_NO_DIFFERENCE, V_TOO_FEW };
 /* "lower", "higher", "no-difference", "too-few" (compare.csv) */
 const char *verdict_keyword(int kind);
 
+/*
+ * The tail: one run's maximum is one sample, and one stall of a VM or a
+ * daemon makes it; the percentile with TAIL_SAMPLES samples above it in
+ * the run with the fewest samples (p99 of 1 000, p99.9 of 10 000) takes
+ * more than one event to move. Judged from TAIL_MIN_SAMPLES a run.
+ */
+#define TAIL_SAMPLES 10
+#define TAIL_MIN_SAMPLES 100
+
 struct pair_verdict {
 	int na, nb;
 	struct ratio_ci max, p9999;	/* a / b */
 	int kind, kind_p9999;		/* a relative to b */
 	int zero;	/* a run's maximum is 0 ns: no ratio (kind too-few) */
 	int p9999_short;	/* a run has fewer than 10 000 samples: no p99.99 verdict */
+	double tail_pct;	/* the tail's percentile; 0: too few samples for one */
+	struct ratio_ci tail;	/* a / b at it */
+	double tail_med_a, tail_med_b;	/* ns: the runs' medians at it */
+	int kind_tail;
+	/* 1: the sides' runs did not share their time (their spans do not meet); 0: they did; -1 unknown */
+	int apart;
+	int64_t apart_s;	/* then the gap between the spans, s */
 };
 
 /* a against b. 0 or -errno. */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "cellread.h"
 #include "config.h"
@@ -655,6 +656,22 @@ static int add_cell(struct tree *t, const struct csv_table *cs, int r,
  * tree from before it) what the workload of that name declares, else the
  * wake-up; always one the cell has a histogram of.
  */
+/* When the cell ran: cell.ini's started (UTC, whole seconds) and elapsed_ns. */
+static void cell_started(struct tcell *c)
+{
+	char text[40], *end;
+	struct tm tm;
+
+	memset(&tm, 0, sizeof(tm));
+	cell_ini_get(c->dir, CELLF_INI, "cell", "started", text, sizeof(text));
+	end = strptime(text, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	c->started = end && !*end ? (int64_t)timegm(&tm) : 0;
+	cell_ini_get(c->dir, CELLF_INI, "cell", "elapsed_ns", text, sizeof(text));
+	c->elapsed_ns = strtoll(text, &end, 10);
+	if (end == text || *end || c->elapsed_ns < 0)
+		c->elapsed_ns = 0;
+}
+
 static int cell_primary(const struct tcell *c)
 {
 	char name[32];
@@ -777,6 +794,7 @@ static int measure_cell(struct tcell *c, const struct rows *rs, char *err,
 	}
 	c->measured = c->wakeup->count > 0;
 	c->primary = cell_primary(c);
+	cell_started(c);
 	rc = read_spikes(c, err, len);
 	if (rc == 0)
 		rc = read_series(c, err, len);

@@ -181,8 +181,7 @@ EOC
 	run "$LATLAB" plan c.ini
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"c.ini:9: [kernel.stock] arch = arm64 needs 'programs ='"* ]]
-	echo "programs = $A64" | ini_merge c.ini
-	echo "accel = kvm" | ini_merge c.ini
+	printf '[kernel.stock]\nprograms = %s\naccel = kvm\n' "$A64" | ini_merge c.ini
 	run "$LATLAB" plan c.ini
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"c.ini:12: [kernel.stock] arch = arm64 runs under TCG here"* ]]
@@ -193,7 +192,7 @@ EOC
 	[ ! -e "$WORK/out" ]
 	# a program that is missing, or for another machine: exit 2 before
 	# anything is written
-	echo "busybox = $WORK/none" | ini_merge c.ini
+	printf '[kernel.stock]\nbusybox = %s/none\n' "$WORK" | ini_merge c.ini
 	run "$LATLAB" run c.ini
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"c.ini:11: [kernel.stock] busybox = $WORK/none: No such file or directory (make kernels puts one in kernels/arm64/busybox)"* ]]

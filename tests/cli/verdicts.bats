@@ -142,7 +142,7 @@ EOC
 	write_config c.ini <<EOC
 [campaign]
 name = axis
-duration = 500ms
+duration = 300ms
 repeat = 5
 output = $WORK/out
 [matrix]
