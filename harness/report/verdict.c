@@ -266,8 +266,13 @@ void verdict_text(const struct pair_verdict *v, const char *a, const char *b,
 	size_t n = strlen(buf);
 	const struct ratio_ci *t = &v->tail;
 
-	/* the tail, when it says something the maximum does not */
-	if (v->kind_tail != v->kind && (v->kind_tail == V_LOWER || v->kind_tail == V_HIGHER))
+	/*
+	 * the tail, when it says something the maximum does not, of sides
+	 * that ran together: across time it is called far too often
+	 * (bench/calibration.sh: 56 % of A/A pairs of trees run apart)
+	 */
+	if (v->apart == 0 && v->kind_tail != v->kind &&
+	    (v->kind_tail == V_LOWER || v->kind_tail == V_HIGHER))
 		snprintf(buf + n, len - n, "; its tail (p%.4g, %d samples above it in a run): %s lower, %.2fx [%.2fx, %.2fx]",
 			 v->tail_pct, TAIL_SAMPLES, v->kind_tail == V_LOWER ? a : b,
 			 v->kind_tail == V_LOWER ? 1 / t->ratio : t->ratio,

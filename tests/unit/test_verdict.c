@@ -121,6 +121,64 @@ static void test_pair(void **state)
 	assert_int_equal(v.kind, V_NO_DIFFERENCE);
 }
 
+/*
+ * One quiet run with one 5 ms stall against a load that delays the thread
+ * 50 times a run: no verdict on maxima, a confident one on the tail.
+ */
+static void test_tail_outlier(void **state)
+{
+	struct side_runs a = { runs[0], RUNS, METRIC_WAKEUP }, b = { runs[1], RUNS, METRIC_WAKEUP };
+	struct pair_verdict v;
+	char text[512];
+
+	(void)state;
+	for (int i = 0; i < RUNS; i++) {
+		run(0, i, 1000, 0, i == 4 ? 5000000 : 0);	/* 20 us, and one 5 ms stall */
+		run(1, i, 1000, 50, 0);			/* 50 of 1000 at 5 ms: a real load */
+		hist_init(&hists[1][i]);
+		for (int k = 0; k < 1000; k++)
+			hist_add(&hists[1][i], k < 50 ? 3000000 + 1000 * i : 20000);
+	}
+	assert_int_equal(verdict_pair(&a, &b, &v), 0);
+	assert_int_equal(v.kind, V_NO_DIFFERENCE);
+	assert_true(v.tail_pct > 98.99 && v.tail_pct < 99.01);	/* 10 of 1000 above it */
+	assert_int_equal(v.kind_tail, V_LOWER);
+	assert_int_equal(v.apart, -1);	/* no cell.ini: when they ran is unknown */
+	verdict_text(&v, "quiet", "hog", text, sizeof(text));
+	assert_non_null(strstr(text, "no clear difference (quiet/hog "));
+	assert_null(strstr(text, "its tail"));	/* said only of sides that ran together */
+	for (int i = 0; i < RUNS; i++) {	/* interleaved rounds */
+		cells[0][i].started = 1000 + 10 * i;
+		cells[1][i].started = 1005 + 10 * i;
+		cells[0][i].elapsed_ns = cells[1][i].elapsed_ns = 2000000000;
+	}
+	assert_int_equal(verdict_pair(&a, &b, &v), 0);
+	assert_int_equal(v.apart, 0);
+	verdict_text(&v, "quiet", "hog", text, sizeof(text));
+	assert_non_null(strstr(text, "; its tail (p99, 10 samples above it in a run): quiet lower, "));
+	/* apart in time: said with a confident verdict (here the maxima's) */
+	for (int i = 0; i < RUNS; i++) {
+		cells[1][i].started = 5000 + 10 * i;
+		run(0, i, 1000, 0, 0);	/* no stall now: the maxima call it */
+		cells[0][i].started = 1000 + 10 * i;
+		cells[0][i].elapsed_ns = 2000000000;
+	}
+	assert_int_equal(verdict_pair(&a, &b, &v), 0);
+	assert_int_equal(v.apart, 1);
+	assert_int_equal(v.apart_s, 5000 - 1042);
+	assert_int_equal(v.kind, V_LOWER);
+	verdict_text(&v, "quiet", "hog", text, sizeof(text));
+	assert_non_null(strstr(text, "apart: the interval does not count what changed in between"));
+	/* too few samples for a tail */
+	for (int i = 0; i < RUNS; i++) {
+		run(0, i, 50, 0, 0);
+		run(1, i, 50, 5, 0);
+	}
+	assert_int_equal(verdict_pair(&a, &b, &v), 0);
+	assert_true(v.tail_pct == 0);
+	assert_int_equal(v.kind_tail, V_TOO_FEW);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -128,6 +186,7 @@ int main(void)
 		cmocka_unit_test(test_exceed_overdispersed),
 		cmocka_unit_test(test_exceed_hours_with_overruns),
 		cmocka_unit_test(test_pair),
+		cmocka_unit_test(test_tail_outlier),
 	};
 
 	return cmocka_run_group_tests_name("verdict", tests, NULL, NULL);
