@@ -76,7 +76,7 @@ static uint64_t fewest_samples(const struct side_runs *a, const struct side_runs
 	return n;
 }
 
-/* A side's runs from the first start to the last end, s; 0 when a run does not say. */
+/* A side's runs from the first start to the last end, ns; 0 when a run does not say. */
 static int span(const struct side_runs *s, int64_t *from, int64_t *to)
 {
 	*from = INT64_MAX;
@@ -88,8 +88,8 @@ static int span(const struct side_runs *s, int64_t *from, int64_t *to)
 			return 0;
 		if (c->started < *from)
 			*from = c->started;
-		if (c->started + c->elapsed_ns / 1000000000 > *to)
-			*to = c->started + c->elapsed_ns / 1000000000;
+		if (c->started + c->elapsed_ns > *to)
+			*to = c->started + c->elapsed_ns;
 	}
 	return s->n > 0;
 }
@@ -107,7 +107,7 @@ static void ran_apart(const struct side_runs *a, const struct side_runs *b, stru
 	if (!span(a, &fa, &ta) || !span(b, &fb, &tb))
 		return;
 	v->apart = ta < fb || tb < fa;
-	v->apart_s = !v->apart ? 0 : ta < fb ? fb - ta : fa - tb;
+	v->apart_ns = !v->apart ? 0 : ta < fb ? fb - ta : fa - tb;
 }
 
 void verdict_summary(const struct side_runs *s, struct side_summary *out)
@@ -283,7 +283,7 @@ void verdict_text(const struct pair_verdict *v, const char *a, const char *b,
 			      v->kind_tail == V_HIGHER)) {
 		char gap[32];
 
-		units_format_elapsed(v->apart_s * 1000000000LL, gap, sizeof(gap));
+		units_format_elapsed(v->apart_ns, gap, sizeof(gap));
 		snprintf(buf + n, len - n, "; the sides ran %s apart: the interval does not count what changed in between",
 			 gap);
 	}

@@ -63,7 +63,7 @@ struct pair_verdict {
 	int kind_tail;
 	/* 1: the sides' runs did not share their time (their spans do not meet); 0: they did; -1 unknown */
 	int apart;
-	int64_t apart_s;	/* then the gap between the spans, s */
+	int64_t apart_ns;	/* then the gap between the spans */
 };
 
 /* a against b. 0 or -errno. */

@@ -194,8 +194,8 @@ static void write_cell_ini(FILE *fp, const struct config *cfg,
 		fprintf(fp, "dma_latency = not held\n");
 	gmtime_r(&t, &tm);
 	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	fprintf(fp, "started = %s\nelapsed_ns = %lld\n", buf,
-		(long long)res->elapsed_ns);
+	fprintf(fp, "started = %s\nstarted_ns = %lld\nelapsed_ns = %lld\n", buf,
+		(long long)res->started_real, (long long)res->elapsed_ns);
 	fprintf(fp, "status = %s\nreason = %s\n", cell_status_name(res->status),
 		res->reason);
 	if (res->traced) {

@@ -656,16 +656,24 @@ static int add_cell(struct tree *t, const struct csv_table *cs, int r,
  * tree from before it) what the workload of that name declares, else the
  * wake-up; always one the cell has a histogram of.
  */
-/* When the cell ran: cell.ini's started (UTC, whole seconds) and elapsed_ns. */
+/*
+ * When the cell ran: cell.ini's started_ns, or (a tree from before it) its
+ * started (UTC, whole seconds), and elapsed_ns.
+ */
 static void cell_started(struct tcell *c)
 {
 	char text[40], *end;
 	struct tm tm;
 
 	memset(&tm, 0, sizeof(tm));
+	cell_ini_get(c->dir, CELLF_INI, "cell", "started_ns", text, sizeof(text));
+	c->started = strtoll(text, &end, 10);
+	if (end != text && !*end && c->started > 0)
+		goto elapsed;
 	cell_ini_get(c->dir, CELLF_INI, "cell", "started", text, sizeof(text));
 	end = strptime(text, "%Y-%m-%dT%H:%M:%SZ", &tm);
-	c->started = end && !*end ? (int64_t)timegm(&tm) : 0;
+	c->started = end && !*end ? (int64_t)timegm(&tm) * 1000000000LL : 0;
+elapsed:
 	cell_ini_get(c->dir, CELLF_INI, "cell", "elapsed_ns", text, sizeof(text));
 	c->elapsed_ns = strtoll(text, &end, 10);
 	if (end == text || *end || c->elapsed_ns < 0)

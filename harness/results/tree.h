@@ -35,7 +35,7 @@ struct tcell {
 	struct hist *metric[METRIC_COUNT];
 	struct hist *wakeup, *response;	/* metric[WAKEUP], metric[RESPONSE]: not owned */
 	int primary;		/* its workload's own metric (enum metric), one it has */
-	int64_t started;	/* cell.ini's started, s since the epoch; 0 unknown */
+	int64_t started;	/* when it started, ns since the epoch (cell.ini); 0 unknown */
 	int64_t elapsed_ns;	/* cell.ini's elapsed_ns: how long it took */
 	uint64_t overruns, errors, bytes;
 	double missed_pct;	/* the share of its periods the worst thread missed, % */

@@ -148,8 +148,8 @@ static void test_tail_outlier(void **state)
 	assert_non_null(strstr(text, "no clear difference (quiet/hog "));
 	assert_null(strstr(text, "its tail"));	/* said only of sides that ran together */
 	for (int i = 0; i < RUNS; i++) {	/* interleaved rounds */
-		cells[0][i].started = 1000 + 10 * i;
-		cells[1][i].started = 1005 + 10 * i;
+		cells[0][i].started = (1000 + 10 * i) * 1000000000LL;
+		cells[1][i].started = (1005 + 10 * i) * 1000000000LL;
 		cells[0][i].elapsed_ns = cells[1][i].elapsed_ns = 2000000000;
 	}
 	assert_int_equal(verdict_pair(&a, &b, &v), 0);
@@ -158,14 +158,14 @@ static void test_tail_outlier(void **state)
 	assert_non_null(strstr(text, "; its tail (p99, 10 samples above it in a run): quiet lower, "));
 	/* apart in time: said with a confident verdict (here the maxima's) */
 	for (int i = 0; i < RUNS; i++) {
-		cells[1][i].started = 5000 + 10 * i;
+		cells[1][i].started = (5000 + 10 * i) * 1000000000LL;
 		run(0, i, 1000, 0, 0);	/* no stall now: the maxima call it */
-		cells[0][i].started = 1000 + 10 * i;
+		cells[0][i].started = (1000 + 10 * i) * 1000000000LL;
 		cells[0][i].elapsed_ns = 2000000000;
 	}
 	assert_int_equal(verdict_pair(&a, &b, &v), 0);
 	assert_int_equal(v.apart, 1);
-	assert_int_equal(v.apart_s, 5000 - 1042);
+	assert_int_equal(v.apart_ns, (5000 - 1042) * 1000000000LL);
 	assert_int_equal(v.kind, V_LOWER);
 	verdict_text(&v, "quiet", "hog", text, sizeof(text));
 	assert_non_null(strstr(text, "apart: the interval does not count what changed in between"));
