@@ -207,8 +207,8 @@ static int axis_push(const struct opt *o, struct axis *ax, const char *text,
 		return fail_with(err, len, -ERANGE, "%s has more than %d values",
 			    o->key, AXIS_MAX);
 	if (strlen(text) >= AXIS_ITEM_MAX)
-		return fail_with(err, len, -EINVAL, "%s value '%s' is too long",
-			    o->key, text);
+		return fail_with(err, len, -EINVAL, "%s value '%.40s...' is longer than %d characters",
+			    o->key, text, AXIS_ITEM_MAX - 1);
 	/* numbers are the same when their values are: 1ms and 1000us, 1 and 0x1 */
 	int numeric = o->type == OPT_AXIS_INT || o->type == OPT_AXIS_DURATION ||
 		      o->type == OPT_AXIS_SIZE;

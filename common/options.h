@@ -19,7 +19,12 @@
  */
 #define OPT_STR_MAX 4096
 #define AXIS_MAX 64
-#define AXIS_ITEM_MAX 48
+/*
+ * An axis item's room: a CPU list of a big machine ("1+3+5+...+63")
+ * fits; the names items refer to are shorter (CFG_NAME_MAX: they are in
+ * every cell's id and directory).
+ */
+#define AXIS_ITEM_MAX 256
 
 enum opt_type {
 	OPT_INT,		/* int64_t */

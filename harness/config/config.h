@@ -16,7 +16,7 @@
 #include "options.h"
 #include "workload.h"
 
-#define CFG_NAME_MAX AXIS_ITEM_MAX
+#define CFG_NAME_MAX 48	/* a load, workload, kernel variant or campaign name, NUL included */
 #define CFG_DEFS_MAX 32
 
 struct campaign_opts {

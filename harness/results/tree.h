@@ -9,10 +9,11 @@
 #include <limits.h>
 #include <stdint.h>
 
+#include "csvfile.h"
 #include "hist.h"
 #include "metric.h"
 #include "model.h"
-#include "csvfile.h"
+#include "options.h"
 
 /* One row of a cell's spikes.csv. */
 struct tspike {
@@ -25,7 +26,7 @@ struct tspike {
 
 struct tcell {
 	char id[160], host[128], release[128], kernel[64], load[64],
-		workload[64], threads[16], affinity[64], status[16],
+		workload[64], threads[16], affinity[AXIS_ITEM_MAX], status[16],
 		reason[256], policy[16];
 	int64_t index, interval, priority, size, repeat;
 	int line;		/* its first row's line in cells.csv */

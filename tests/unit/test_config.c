@@ -93,6 +93,9 @@ static void test_bad_configs(void **state)
 		{ "[matrix]\nthreads = 1\n[campaign]\nname = a\n[matrix]\nthreads = 2\n",
 		  "6: threads is set twice in [matrix]: here and at line 2" },
 		{ "[load.a]\ntype = cpu\ntype = cpu\n", "3: type is set twice in [load.a]" },
+		/* an axis item has room for a big machine's CPU list, not more */
+		{ "[matrix]\naffinity = 0+1+0+1+0+1+0+1+0+1+0+1+0+1+0+1+0+1+0+1+0+1+0+1+0+1+0+1+0+1+0+1+0+1+0+1+0+1+0+1+0+1+0+1+0+1+0+1+0+1+0+1+0+1+0+1+0+1+0+1+0+1+0+1+0+1+0+1+0+1+0+1+0+1+0+1+0+1+0+1+0+1+0+1+0+1+0+1+0+1+0+1+0+1+0+1+0+1+0+1+0+1+0+1+0+1+0+1+0+1+0+1+0+1+0+1+0+1+0+1+0+1+0+1+0+1+0+1+0+1+0+1+0+1+0+1\n",
+		  "2: affinity value '0+1+0+1+0+1+0+1+0+1+0+1+0+1+0+1+0+1+0+1+...' is longer than 255 characters" },
 	};
 	char err[512];
 
