@@ -52,28 +52,11 @@ missed = off
 type = none
 [load.q2]
 type = none
-[load.h300]
-type = rt-hog
-cpus = 1
-priority = 95
-busy = 300us
-every = 100ms
-jitter = 50ms
-[load.h1ms]
-type = rt-hog
-cpus = 1
-priority = 95
-busy = 1ms
-every = 100ms
-jitter = 50ms
-[load.h3ms]
-type = rt-hog
-cpus = 1
-priority = 95
-busy = 3ms
-every = 100ms
-jitter = 50ms
 EOC
+for h in 300us:h300 1ms:h1ms 3ms:h3ms; do	# the hogs: busy:name
+	printf '[load.%s]\ntype = rt-hog\ncpus = 1\npriority = 95\nbusy = %s\nevery = 100ms\njitter = 50ms\n' \
+		"${h#*:}" "${h%%:*}" >>"$tmp/c.ini"
+done
 
 # wilson K N: "K of N, P % [LO, HI]" with the Wilson 95 % interval
 wilson() {

@@ -15,10 +15,16 @@ const char *verdict_keyword(int kind)
 	return kind >= 0 && kind <= V_TOO_FEW ? names[kind] : "?";
 }
 
-/* Run c's histogram of the side's metric (its wake-up's when it has none). */
+/* Run c's histogram of the side's metric, or NULL when it has none. */
+static const struct hist *run_hist(const struct side_runs *s, const struct tcell *c)
+{
+	return s->metric >= 0 && s->metric < METRIC_COUNT ? c->metric[s->metric] : c->wakeup;
+}
+
+/* The same, its wake-up's when it has none. */
 static const struct hist *metric_of(const struct side_runs *s, const struct tcell *c)
 {
-	const struct hist *h = s->metric >= 0 && s->metric < METRIC_COUNT ? c->metric[s->metric] : NULL;
+	const struct hist *h = run_hist(s, c);
 
 	return h ? h : c->wakeup;
 }
@@ -33,46 +39,32 @@ int side_has_metric(const struct side_runs *s, int m)
 	return 1;
 }
 
-/* Per run: its max, p99.99 or p99 (ns) of the side's metric, into v. */
-static void values(const struct side_runs *s, int what, double *v)
+#define MAX_PCT 100	/* values_at's percentile for the maximum */
+
+/* Per run: percentile pct (MAX_PCT: the max) of the side's metric, ns, into v. */
+static void values_at(const struct side_runs *s, double pct, double *v)
 {
 	for (int i = 0; i < s->n; i++) {
-		const struct hist *h = s->metric > 0 && s->metric < METRIC_COUNT ?
-			s->run[i]->metric[s->metric] : s->run[i]->wakeup;
+		const struct hist *h = run_hist(s, s->run[i]);
 
 		if (!h) {	/* not this run's metric: callers check side_has_metric */
 			v[i] = 1;
 			continue;
 		}
-		v[i] = what == 0 ? (double)h->max :
-		       (double)hist_percentile(h, what == 1 ? 99.99 : 99);
+		v[i] = pct >= MAX_PCT ? (double)h->max : (double)hist_percentile(h, pct);
 		if (v[i] < 1)
 			v[i] = 1;	/* a ratio needs > 0: 1 ns is below any clock */
 	}
 }
 
-/* Per run: percentile pct (ns) of the side's metric, into v (as values). */
-static void values_at(const struct side_runs *s, double pct, double *v)
-{
-	for (int i = 0; i < s->n; i++) {
-		v[i] = (double)hist_percentile(metric_of(s, s->run[i]), pct);
-		if (v[i] < 1)
-			v[i] = 1;
-	}
-}
-
-/* The fewest samples of a run of a and b, on their metric. */
-static uint64_t fewest_samples(const struct side_runs *a, const struct side_runs *b)
+/* The fewest samples of a run of s, on its metric. */
+static uint64_t fewest_of(const struct side_runs *s)
 {
 	uint64_t n = UINT64_MAX;
 
-	for (int s = 0; s < 2; s++) {
-		const struct side_runs *r = s ? b : a;
-
-		for (int i = 0; i < r->n; i++)
-			if (metric_of(r, r->run[i])->count < n)
-				n = metric_of(r, r->run[i])->count;
-	}
+	for (int i = 0; i < s->n; i++)
+		if (metric_of(s, s->run[i])->count < n)
+			n = metric_of(s, s->run[i])->count;
 	return n;
 }
 
@@ -120,7 +112,7 @@ void verdict_summary(const struct side_runs *s, struct side_summary *out)
 		free(v);
 		return;
 	}
-	values(s, 0, v);
+	values_at(s, MAX_PCT, v);
 	out->max_med = stats_median(v, s->n);
 	out->max_lo = out->max_hi = v[0];
 	for (int i = 0; i < s->n; i++) {
@@ -136,18 +128,12 @@ void verdict_summary(const struct side_runs *s, struct side_summary *out)
 			best = out->max_med - v[i];
 			out->typical = i;
 		}
-	values(s, 1, v);
+	values_at(s, 99.99, v);
 	out->p9999_med = stats_median(v, s->n);
-	values(s, 2, v);
+	values_at(s, 99, v);
 	out->p99_med = stats_median(v, s->n);
 	free(v);
-	out->fewest = UINT64_MAX;
-	for (int i = 0; i < s->n; i++) {
-		const struct hist *h = metric_of(s, s->run[i]);
-
-		if (h->count < out->fewest)
-			out->fewest = h->count;
-	}
+	out->fewest = fewest_of(s);
 	out->p9999_ok = out->fewest >= hist_support(99.99);
 	out->p99_ok = out->fewest >= hist_support(99);
 }
@@ -179,8 +165,7 @@ int verdict_pair(const struct side_runs *a, const struct side_runs *b,
 		const struct side_runs *r = s ? b : a;
 
 		for (int i = 0; i < r->n; i++) {
-			const struct hist *h = r->metric > 0 && r->metric < METRIC_COUNT ?
-				r->run[i]->metric[r->metric] : r->run[i]->wakeup;
+			const struct hist *h = run_hist(r, r->run[i]);
 
 			v->zero |= h && h->count && h->max <= 0;
 		}
@@ -188,23 +173,19 @@ int verdict_pair(const struct side_runs *a, const struct side_runs *b,
 	if (x && y && v->zero) {
 		rc = 0;
 	} else if (x && y) {
-		values(a, 0, x);
-		values(b, 0, y);
+		values_at(a, MAX_PCT, x);
+		values_at(b, MAX_PCT, y);
 		rc = stats_ratio_ci(x, a->n, y, b->n, VERDICT_CONF, &v->max);
-		values(a, 1, x);
-		values(b, 1, y);
+		values_at(a, 99.99, x);
+		values_at(b, 99.99, y);
 		if (rc == 0)
 			rc = stats_ratio_ci(x, a->n, y, b->n, VERDICT_CONF, &v->p9999);
-		/* a p99.99 of fewer than 10 000 samples is a maximum: not judged */
-		for (int s = 0; s < 2; s++) {
-			const struct side_runs *r = s ? b : a;
+		uint64_t few = fewest_of(a) < fewest_of(b) ? fewest_of(a) : fewest_of(b);
 
-			for (int i = 0; i < r->n; i++)
-				v->p9999_short |= !hist_has_support(metric_of(r, r->run[i]), 99.99);
-		}
+		/* a p99.99 of fewer than 10 000 samples is a maximum: not judged */
+		v->p9999_short = few < hist_support(99.99);
 		if (v->p9999_short)
 			v->p9999.ok = 0;
-		uint64_t few = fewest_samples(a, b);
 
 		if (rc == 0 && few >= TAIL_MIN_SAMPLES) {
 			v->tail_pct = 100.0 * (1.0 - (double)TAIL_SAMPLES / (double)few);
@@ -310,12 +291,13 @@ void verdict_exceed(const struct side_runs *s, int64_t over_ns, struct exceed *e
 	for (int i = 0; i < s->n; i++) {
 		const struct tcell *c = s->run[i];
 		uint64_t k = hist_count_above(metric_of(s, c), over_ns);
+		double h = run_hours(c);
 
 		e->count += k;
-		e->hours += run_hours(c);
+		e->hours += h;
 		if (cnt && hrs) {
 			cnt[i] = (double)k;
-			hrs[i] = run_hours(c);
+			hrs[i] = h;
 		}
 	}
 	/*

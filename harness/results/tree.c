@@ -652,11 +652,6 @@ static int add_cell(struct tree *t, const struct csv_table *cs, int r,
 }
 
 /*
- * The metric the cell's workload exists for: cell.ini's `metric`, else (a
- * tree from before it) what the workload of that name declares, else the
- * wake-up; always one the cell has a histogram of.
- */
-/*
  * When the cell ran: cell.ini's started_ns, or (a tree from before it) its
  * started (UTC, whole seconds), and elapsed_ns.
  */
@@ -680,6 +675,11 @@ elapsed:
 		c->elapsed_ns = 0;
 }
 
+/*
+ * The metric the cell's workload exists for: cell.ini's `metric`, else (a
+ * tree from before it) what the workload of that name declares, else the
+ * wake-up; always one the cell has a histogram of.
+ */
 static int cell_primary(const struct tcell *c)
 {
 	char name[32];
@@ -990,24 +990,23 @@ int tcell_same_side(const struct tcell *a, const struct tcell *b)
 	       !strcmp(a->release, b->release);
 }
 
-void tcell_row_fields(struct csvw *w, const struct tcell *c)
+/* ROW_COLUMNS of c, the one of `axis` empty (along the kernel, none is). */
+static void row_fields(struct csvw *w, const struct tcell *c, int axis)
 {
-	csvw_str(w, c->load);
-	csvw_str(w, c->workload);
-	csvw_str(w, c->threads);
-	csvw_str(w, c->affinity);
-	csvw_int(w, c->interval);
-	csvw_int(w, c->priority);
-	csvw_int(w, c->size);
-	csvw_str(w, c->policy);
-	csvw_str(w, c->dma_latency);
+	axis == TAXIS_LOAD ? csvw_str(w, "") : csvw_str(w, c->load);
+	axis == TAXIS_WORKLOAD ? csvw_str(w, "") : csvw_str(w, c->workload);
+	axis == TAXIS_THREADS ? csvw_str(w, "") : csvw_str(w, c->threads);
+	axis == TAXIS_AFFINITY ? csvw_str(w, "") : csvw_str(w, c->affinity);
+	axis == TAXIS_INTERVAL ? csvw_str(w, "") : csvw_int(w, c->interval);
+	axis == TAXIS_PRIORITY ? csvw_str(w, "") : csvw_int(w, c->priority);
+	axis == TAXIS_SIZE ? csvw_str(w, "") : csvw_int(w, c->size);
+	axis == TAXIS_POLICY ? csvw_str(w, "") : csvw_str(w, c->policy);
+	axis == TAXIS_DMA ? csvw_str(w, "") : csvw_str(w, c->dma_latency);
 }
 
-void tcell_row_key(const struct tcell *c, char *buf, size_t len)
+void tcell_row_fields(struct csvw *w, const struct tcell *c)
 {
-	snprintf(buf, len, "%s|%s|%s|%s|%lld|%lld|%lld|%s|%s", c->load, c->workload,
-		 c->threads, c->affinity, (long long)c->interval,
-		 (long long)c->priority, (long long)c->size, c->policy, c->dma_latency);
+	row_fields(w, c, TAXIS_KERNEL);
 }
 
 int taxis_parse(const char *name)
@@ -1123,15 +1122,7 @@ void tcell_row_fields_along(struct csvw *w, const struct tcell *c, int axis)
 {
 	char k[TAXIS_VALUE_MAX];
 
-	axis == TAXIS_LOAD ? csvw_str(w, "") : csvw_str(w, c->load);
-	axis == TAXIS_WORKLOAD ? csvw_str(w, "") : csvw_str(w, c->workload);
-	axis == TAXIS_THREADS ? csvw_str(w, "") : csvw_str(w, c->threads);
-	axis == TAXIS_AFFINITY ? csvw_str(w, "") : csvw_str(w, c->affinity);
-	axis == TAXIS_INTERVAL ? csvw_str(w, "") : csvw_int(w, c->interval);
-	axis == TAXIS_PRIORITY ? csvw_str(w, "") : csvw_int(w, c->priority);
-	axis == TAXIS_SIZE ? csvw_str(w, "") : csvw_int(w, c->size);
-	axis == TAXIS_POLICY ? csvw_str(w, "") : csvw_str(w, c->policy);
-	axis == TAXIS_DMA ? csvw_str(w, "") : csvw_str(w, c->dma_latency);
+	row_fields(w, c, axis);
 	if (axis == TAXIS_KERNEL)
 		k[0] = '\0';
 	else if (axis == TAXIS_HOST)

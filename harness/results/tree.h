@@ -163,7 +163,5 @@ int tcell_same_side(const struct tcell *a, const struct tcell *b);
 /* A row's columns (ROW_COLUMNS: compare.csv's and history.csv's first nine). */
 void tcell_row_fields(struct csvw *w, const struct tcell *c);
 
-/* The same without repeat: the row a cell's repeats share in compare. */
-void tcell_row_key(const struct tcell *c, char *buf, size_t len);
 
 #endif
