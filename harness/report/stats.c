@@ -98,17 +98,20 @@ double stats_mw_cdf(int n, int m, long u)
 	return 0.5 * erfc(-((double)u + 0.5 - mean) / (sd * sqrt(2.0)));
 }
 
+/* Is every one of v[0..n) above 0 (a ratio's logarithm needs it)? */
+static int all_positive(const double *v, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (!(v[i] > 0))
+			return 0;
+	return 1;
+}
+
 int stats_ratio_ci(const double *a, int n, const double *b, int m,
 		   double conf, struct ratio_ci *out)
 {
 	memset(out, 0, sizeof(*out));
-	for (int i = 0; i < n; i++)
-		if (!(a[i] > 0))
-			return -EINVAL;
-	for (int j = 0; j < m; j++)
-		if (!(b[j] > 0))
-			return -EINVAL;
-	if (n < 1 || m < 1)
+	if (!all_positive(a, n) || !all_positive(b, m) || n < 1 || m < 1)
 		return -EINVAL;
 	out->ratio = stats_median(a, n) / stats_median(b, m);
 	out->lo = out->hi = out->ratio;
@@ -234,4 +237,89 @@ void stats_poisson_ci(long long k, double conf, double *lo, double *hi)
 
 	*lo = k == 0 ? 0 : solve(p_at_least, k, half, 0, top, 1);
 	*hi = solve(p_at_most, k, half, 0, top, 0);
+}
+
+/* The regularized incomplete beta I_x(a, b) by its continued fraction (Lentz). */
+static double beta_i(double a, double b, double x)
+{
+	if (x <= 0)
+		return 0;
+	if (x >= 1)
+		return 1;
+	if (x > (a + 1) / (a + b + 2))	/* the fraction converges fast below this */
+		return 1 - beta_i(b, a, 1 - x);
+	double lead = lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log(1 - x);
+	double tiny = 1e-300, c = 1, d = 1 - (a + b) * x / (a + 1), h;
+
+	d = 1 / (fabs(d) < tiny ? tiny : d);
+	h = d;
+	for (int m = 1; m < 10000; m++) {
+		for (int odd = 0; odd < 2; odd++) {
+			double num = odd ? -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))
+					 : m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m));
+
+			d = 1 + num * d;
+			d = 1 / (fabs(d) < tiny ? tiny : d);
+			c = 1 + num / c;
+			if (fabs(c) < tiny)
+				c = tiny;
+			h *= d * c;
+			if (odd && fabs(d * c - 1) < 1e-15)
+				return exp(lead) * h / a;
+		}
+	}
+	return exp(lead) * h / a;
+}
+
+double stats_t_cdf(double t, double df)
+{
+	double tail = 0.5 * beta_i(df / 2, 0.5, df / (df + t * t));
+
+	return t >= 0 ? 1 - tail : tail;
+}
+
+double stats_t_quantile(double p, double df)
+{
+	double lo = -1e6, hi = 1e6;
+
+	for (int i = 0; i < 200; i++) {
+		double mid = (lo + hi) / 2;
+
+		if (stats_t_cdf(mid, df) < p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+int stats_ratio_t_ci(const double *a, int n, const double *b, int m,
+		     double conf, struct ratio_ci *out)
+{
+	double ma = 0, mb = 0, ss = 0;
+	int df = n + m - 2;
+
+	memset(out, 0, sizeof(*out));
+	if (!all_positive(a, n) || !all_positive(b, m))
+		return -EINVAL;
+	if (n < 1 || m < 1)
+		return 0;
+	for (int i = 0; i < n; i++)
+		ma += log(a[i]) / n;
+	for (int j = 0; j < m; j++)
+		mb += log(b[j]) / m;
+	out->ratio = exp(ma - mb);
+	if (df < STATS_T_MIN_DF)
+		return 0;
+	for (int i = 0; i < n; i++)
+		ss += (log(a[i]) - ma) * (log(a[i]) - ma);
+	for (int j = 0; j < m; j++)
+		ss += (log(b[j]) - mb) * (log(b[j]) - mb);
+	double half = stats_t_quantile(1 - (1 - conf) / 2, df) * sqrt(ss / df * (1.0 / n + 1.0 / m));
+
+	out->ok = 1;
+	out->lo = exp(ma - mb - half);
+	out->hi = exp(ma - mb + half);
+	out->conf = conf;
+	return 0;
 }

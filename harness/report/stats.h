@@ -8,6 +8,8 @@
  *   two samples' logarithms, turned back into a ratio. It assumes the
  *   runs are independent and that the two sides' log-maxima differ by a
  *   shift (one side's runs are the other's times a factor).
+ * - The same ratio between campaigns (a few per side, each one value):
+ *   the pooled t interval of their logarithms.
  * - Exceedance counts: the exact (Garwood) Poisson interval of a count.
  */
 #ifndef LATLAB_STATS_H
@@ -37,6 +39,23 @@ int stats_ratio_ci(const double *a, int n, const double *b, int m,
  * exact for n * m <= 10000, the normal approximation above.
  */
 double stats_mw_cdf(int n, int m, long u);
+
+/* Student's t with df degrees of freedom: P(T <= t), and its p-quantile. */
+double stats_t_cdf(double t, double df);
+double stats_t_quantile(double p, double df);
+
+/*
+ * The ratio of a's to b's geometric means (all values > 0) with the
+ * pooled two-sample t interval of the difference of their logarithms:
+ * for a few values of each side that are themselves summaries (one per
+ * campaign), where a rank interval has no 95 % with so few. ok = 0
+ * below STATS_T_MIN_DF degrees of freedom (n + m - 2). It assumes the
+ * logs are normal with one variance on both sides. 0, or -EINVAL for a
+ * value <= 0.
+ */
+#define STATS_T_MIN_DF 2
+int stats_ratio_t_ci(const double *a, int n, const double *b, int m,
+		     double conf, struct ratio_ci *out);
 
 /* The exact two-sided Poisson interval of a count k, confidence conf. */
 void stats_poisson_ci(long long k, double conf, double *lo, double *hi);

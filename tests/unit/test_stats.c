@@ -120,6 +120,49 @@ static void test_poisson(void **state)
 	}
 }
 
+/* Student's t: the tables' 97.5 % points, and the Cauchy (df 1) in closed form */
+static void test_t(void **state)
+{
+	(void)state;
+	CLOSE(stats_t_cdf(1, 1), 0.75, 1e-9);
+	CLOSE(stats_t_cdf(0, 7), 0.5, 1e-12);
+	CLOSE(stats_t_cdf(-2, 3), 1 - stats_t_cdf(2, 3), 1e-12);
+	CLOSE(stats_t_quantile(0.975, 1), 12.706205, 1e-6);
+	CLOSE(stats_t_quantile(0.975, 2), 4.302653, 1e-6);
+	CLOSE(stats_t_quantile(0.975, 3), 3.182446, 1e-6);
+	CLOSE(stats_t_quantile(0.975, 4), 2.776445, 1e-6);
+	CLOSE(stats_t_quantile(0.975, 10), 2.228139, 1e-6);
+	CLOSE(stats_t_quantile(0.975, 30), 2.042272, 1e-6);
+	CLOSE(stats_t_quantile(0.025, 30), -2.042272, 1e-6);
+}
+
+/* The campaigns' interval: geometric means and the pooled t of their logs (Python, by hand) */
+static void test_ratio_t(void **state)
+{
+	const double a[] = { 200, 300, 250 }, b[] = { 100, 120 };
+	struct ratio_ci r;
+
+	(void)state;
+	assert_int_equal(stats_ratio_t_ci(a, 3, b, 2, 0.95, &r), 0);
+	assert_true(r.ok);
+	CLOSE(r.ratio, 2.251333307837342, 1e-9);
+	CLOSE(r.lo, 1.327780859696448, 1e-6);
+	CLOSE(r.hi, 3.817272726868927, 1e-6);
+	assert_int_equal(stats_ratio_t_ci(b, 2, a, 3, 0.95, &r), 0);
+	CLOSE(r.lo, 1 / 3.817272726868927, 1e-6);
+	/* 1 and 2: one degree of freedom, below STATS_T_MIN_DF: the ratio, no interval */
+	assert_int_equal(stats_ratio_t_ci(a, 1, b, 2, 0.95, &r), 0);
+	assert_false(r.ok);
+	CLOSE(r.ratio, 200 / sqrt(12000.0), 1e-9);
+	/* every campaign the same: an interval of width 0 is still one */
+	const double c[] = { 5, 5 }, d[] = { 10, 10 };
+	assert_int_equal(stats_ratio_t_ci(c, 2, d, 2, 0.95, &r), 0);
+	assert_true(r.ok && r.lo == r.hi);
+	CLOSE(r.ratio, 0.5, 1e-12);
+	const double z[] = { 0, 5 };
+	assert_int_equal(stats_ratio_t_ci(z, 2, d, 2, 0.95, &r), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -129,6 +172,8 @@ int main(void)
 		cmocka_unit_test(test_ratio_no_difference),
 		cmocka_unit_test(test_ratio_too_few),
 		cmocka_unit_test(test_poisson),
+		cmocka_unit_test(test_t),
+		cmocka_unit_test(test_ratio_t),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
