@@ -12,17 +12,31 @@
 # on CPU 1, that latlab does not know of, as another experiment or a
 # cron job on a shared machine would be).
 #
-# Per setting it prints the comparisons, the confident calls and their
-# share with a Wilson 95 % interval (the comparisons of one setting share
-# campaigns, so they are not all independent: the interval is a guide),
-# on the verdict of the maxima and on that of the tail (verdict.h):
-#   A/A in one tree     q1 against q2 with --axis load, one per campaign
-#   A/A across trees    every pair of campaigns, row q1 (and q2), the
-#                       default axis: the same config run at two times
-#   power, hog H        q1 and q2 against the hog H in one tree: calls
-#                       that the quiet load is lower
+# Per setting it prints the comparisons and the confident calls with a
+# Wilson 95 % interval (the comparisons of one setting share campaigns,
+# so they are not all independent: the interval is a guide), on the
+# verdict of the maxima, on that of the tail (verdict.h) and on either
+# (the verdict line says both: a call by either is a call):
+#   A/A in one tree      q1 against q2 with --axis load, one per campaign
+#   A/A, SIDE trees together  q1 against q2 in the SIDE campaigns of one
+#                        side of a split (below): the runs are the units
+#   A/A, 1 campaign a side   every pair of campaigns, rows q1 and q2: the
+#                        same config run at two times (no call is right:
+#                        the campaigns are the units, one a side is none)
+#   A/A, SIDE campaigns a side   SPLITS random splits of the campaigns
+#                        into two sides of SIDE each (A,B,C D,E,F),
+#                        rows q1 and q2, judged between campaigns
+#   A/A baseline gate    each campaign judged against every earlier one
+#                        as --baseline (tolerance 20 %, one campaign a
+#                        side: the runs' interval): rows q1, q2 that fail
+#   power in one tree    q1 and q2 against each hog in one campaign:
+#                        calls that the quiet load is lower (and wrong: higher)
+#   power between campaigns  the splits again with --axis load: q1 and q2
+#                        of one side's campaigns against a hog of the other's
 #
-#   bench/calibration.sh      (LATLAB=build/latlab CAMPAIGNS=10 REPEAT=5 DURATION=1)
+#   bench/calibration.sh   (LATLAB=build/latlab CAMPAIGNS=10 REPEAT=5 DURATION=1 SIDE=3 SPLITS=10)
+#   KEEP=DIR keeps the campaigns; FROM=DIR judges campaigns kept before
+#   (with today's latlab) without measuring again.
 set -eu
 cd "$(dirname "$0")/.."
 LATLAB=${LATLAB:-$PWD/build/latlab}
@@ -30,13 +44,27 @@ LATLOAD=${LATLOAD:-$(dirname "$LATLAB")/latload}
 CAMPAIGNS=${CAMPAIGNS:-10}
 REPEAT=${REPEAT:-5}
 DURATION=${DURATION:-1}
-[ "$(id -u)" -eq 0 ] || { echo "needs root for SCHED_FIFO" >&2; exit 2; }
-[ "$(nproc)" -ge 2 ] || { echo "needs 2 CPUs (the measured one is CPU 1)" >&2; exit 2; }
+SIDE=${SIDE:-3}
+SPLITS=${SPLITS:-10}
+FROM=${FROM:-}
+[ "$((2 * SIDE))" -le "$CAMPAIGNS" ] || { echo "SIDE: two sides of $SIDE need $((2 * SIDE)) campaigns" >&2; exit 2; }
 [ "$CAMPAIGNS" -le 16 ] || { echo "CAMPAIGNS: at most 16 (compare takes 16 trees)" >&2; exit 2; }
-tmp=$(mktemp -d /tmp/latlab-bench.XXXXXX)
+if [ -z "$FROM" ]; then
+	[ "$(id -u)" -eq 0 ] || { echo "needs root for SCHED_FIFO" >&2; exit 2; }
+	[ "$(nproc)" -ge 2 ] || { echo "needs 2 CPUs (the measured one is CPU 1)" >&2; exit 2; }
+fi
+if [ -n "$FROM" ]; then
+	tmp=$(cd "$FROM" && pwd)
+elif [ -n "${KEEP:-}" ]; then
+	mkdir -p "$KEEP" && tmp=$(cd "$KEEP" && pwd)
+else
+	tmp=$(mktemp -d /tmp/latlab-bench.XXXXXX)
+fi
 bg=
-trap '[ -n "$bg" ] && kill "$bg" 2>/dev/null; rm -rf "$tmp"' EXIT
-cat >"$tmp/c.ini" <<EOC
+trap '[ -n "$bg" ] && kill "$bg" 2>/dev/null; [ -n "${KEEP:-}$FROM" ] || rm -rf "$tmp"' EXIT
+work=$(mktemp -d /tmp/latlab-bench-cmp.XXXXXX)
+trap '[ -n "$bg" ] && kill "$bg" 2>/dev/null; [ -n "${KEEP:-}$FROM" ] || rm -rf "$tmp"; rm -rf "$work"' EXIT
+[ -n "$FROM" ] || cat >"$tmp/c.ini" <<EOC
 [campaign]
 name = cal
 duration = ${DURATION}s
@@ -53,7 +81,7 @@ type = none
 [load.q2]
 type = none
 EOC
-for h in 300us:h300 1ms:h1ms 3ms:h3ms; do	# the hogs: busy:name
+[ -n "$FROM" ] || for h in 300us:h300 1ms:h1ms 3ms:h3ms; do	# the hogs: busy:name
 	printf '[load.%s]\ntype = rt-hog\ncpus = 1\npriority = 95\nbusy = %s\nevery = 100ms\njitter = 50ms\n' \
 		"${h#*:}" "${h%%:*}" >>"$tmp/c.ini"
 done
@@ -64,66 +92,98 @@ wilson() {
 		z = 1.96; p = k / n; d = 1 + z * z / n
 		c = (p + z * z / (2 * n)) / d; h = z * sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
 		lo = c - h < 0 ? 0 : c - h; hi = c + h > 1 ? 1 : c + h
-		printf "%d of %d, %.1f %% [%.1f, %.1f]\n", k, n, 100 * p, 100 * lo, 100 * hi }'
+		printf "%d of %d, %.1f %% [%.1f, %.1f]", k, n, 100 * p, 100 * lo, 100 * hi }'
 }
 
-# verdicts CSV ROW-LOAD: "side_a side_b verdict_max verdict_tail" of compare.csv's first line per pair
+# verdicts CSV: "a b design verdict_max verdict_tail load" of compare.csv's
+# first line per pair; a and b without their "#..." (along --axis load
+# they are loads, along the kernel the row's load is the 6th field)
 verdicts() {
-	awk -F, -v row="$2" 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
-		row == "" || $h["load"] == row {
-			k = $h["side_a"] " " $h["side_b"]
-			if (!(k in seen)) { seen[k] = 1; print $h["side_a"], $h["side_b"], $h["verdict_max"], $h["verdict_tail"] } }' "$1"
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+		{ k = $h["side_a"] " " $h["side_b"] " " $h["load"]
+		  if (k in seen) next; seen[k] = 1
+		  a = $h["side_a"]; b = $h["side_b"]; sub(/#.*/, "", a); sub(/#.*/, "", b)
+		  print a, b, $h["design"], $h["verdict_max"], $h["verdict_tail"], ($h["load"] == "" ? "-" : $h["load"]) }' "$1"
 }
 
-# calls FILE FIELD AWK-CONDITION: "K N" — lines matching, and of them those called on FIELD (3 max, 4 tail)
-calls() {
-	awk -v f="$2" "$3"' { n++; if ($f == "lower" || $f == "higher") k++ } END { print k + 0, n + 0 }' "$1"
-}
-
-# lower FILE FIELD AWK-CONDITION: "K N W" — called lower (the quiet side), of N, and W the wrong way
-lower() {
-	awk -v f="$2" "$3"' { n++; if ($f == "lower") k++; if ($f == "higher") w++ } END { print k + 0, n + 0, w + 0 }' "$1"
+# tally FILE AWK-CONDITION WANT: a row "max | tail | either" of calls among
+# the lines matching; WANT "any" counts lower and higher, "lower" counts
+# lower and says how many were higher (the wrong way)
+tally() {
+	local out="" f k n w
+	for f in 4 5 0; do
+		read -r k n w <<<"$(awk -v f="$f" -v want="$3" "$2"' {
+			n++; v = f ? $f : ($4 == "lower" || $4 == "higher" ? $4 : $5)
+			if (f == 0 && $4 == "lower") v = "lower"
+			if (v == "lower" || (want == "any" && v == "higher")) k++
+			else if (v == "higher") w++ } END { print k + 0, n + 0, w + 0 }' "$1")"
+		out+="$(printf '%-30s' "$(wilson "$k" "$n")$([ "$3" = lower ] && [ "$w" -gt 0 ] && echo " ($w wrong)")")  "
+	done
+	echo "$out"
 }
 
 for mode in quiet disturbed; do
 	trees=()
 	for k in $(seq "$CAMPAIGNS"); do
 		out=$tmp/$mode-$k
-		if [ "$mode" = disturbed ] && [ $((k % 2)) -eq 1 ]; then
-			taskset -c 1 "$LATLOAD" rt-hog --priority=95 --busy=2ms --every=20ms --jitter=10ms \
-				--duration=3600s >/dev/null 2>&1 &
-			bg=$!
+		if [ -z "$FROM" ]; then
+			if [ "$mode" = disturbed ] && [ $((k % 2)) -eq 1 ]; then
+				taskset -c 1 "$LATLOAD" rt-hog --priority=95 --busy=2ms --every=20ms --jitter=10ms \
+					--duration=3600s >/dev/null 2>&1 &
+				bg=$!
+			fi
+			"$LATLAB" run "$tmp/c.ini" -o "$out" -q >/dev/null 2>&1 || true
+			if [ -n "$bg" ]; then
+				kill "$bg" 2>/dev/null || true
+				wait "$bg" 2>/dev/null || true
+				bg=
+			fi
 		fi
-		"$LATLAB" run "$tmp/c.ini" -o "$out" -q >/dev/null 2>&1 || true
-		if [ -n "$bg" ]; then
-			kill "$bg" 2>/dev/null || true
-			wait "$bg" 2>/dev/null || true
-			bg=
-		fi
+		[ -f "$out/cal/cells.csv" ] || { echo "$out/cal: no campaign" >&2; exit 1; }
 		trees+=("$out/cal")
-		"$LATLAB" compare "$out/cal" --axis load -o "$tmp/cmp-$mode-$k" >/dev/null 2>&1 || true
-		verdicts "$tmp/cmp-$mode-$k/compare.csv" "" >>"$tmp/within-$mode"
+		"$LATLAB" compare "$out/cal" --axis load -o "$work/in-$mode-$k" >/dev/null 2>&1 || true
+		verdicts "$work/in-$mode-$k/compare.csv" >>"$work/within-$mode"
 	done
-	"$LATLAB" compare "${trees[@]}" -o "$tmp/across-$mode" >/dev/null 2>&1 || true
-	verdicts "$tmp/across-$mode/compare.csv" q1 >"$tmp/across-$mode.txt"
-	verdicts "$tmp/across-$mode/compare.csv" q2 >>"$tmp/across-$mode.txt"
-	echo "== $mode: $CAMPAIGNS campaigns, $REPEAT runs of ${DURATION} s per cell, interleaved"
-	printf '%-38s %-34s %s\n' "" "on the maxima" "on the tail"
-	for f in 3 4; do
-		read -r k n <<<"$(calls "$tmp/within-$mode" "$f" '$1 == "q1" && $2 == "q2"')"
-		row[$f]=$(wilson "$k" "$n")
-	done
-	printf '%-38s %-34s %s\n' "A/A in one tree (q1/q2, --axis load)" "${row[3]}" "${row[4]}"
-	for f in 3 4; do
-		read -r k n <<<"$(calls "$tmp/across-$mode.txt" "$f" '1')"
-		row[$f]=$(wilson "$k" "$n")
-	done
-	printf '%-38s %-34s %s\n' "A/A across trees (rows q1, q2)" "${row[3]}" "${row[4]}"
-	for h in h300 h1ms h3ms; do
-		for f in 3 4; do
-			read -r k n w <<<"$(lower "$tmp/within-$mode" "$f" '($1 == "q1" || $1 == "q2") && $2 == "'"$h"'"')"
-			row[$f]="$(wilson "$k" "$n") wrong $w"
+	"$LATLAB" compare "${trees[@]}" -o "$work/pairs-$mode" >/dev/null 2>&1 || true
+	verdicts "$work/pairs-$mode/compare.csv" >"$work/pairs-$mode.txt"
+	: >"$work/gate-$mode.txt"	# every later campaign against every earlier one as its baseline
+	for i in $(seq 0 $((CAMPAIGNS - 2))); do
+		for j in $(seq $((i + 1)) $((CAMPAIGNS - 1))); do
+			"$LATLAB" compare "${trees[$j]}" --baseline "${trees[$i]}" -o "$work/gate" 2>&1 >/dev/null |
+				awk '/regression: q1,/ { a = 1 } /regression: q2,/ { b = 1 }
+					END { print (a ? "lower" : "no-difference"); print (b ? "lower" : "no-difference") }' |
+				awk '{ print "q", "q", "gate", $1, $1, "-" }' >>"$work/gate-$mode.txt"
 		done
-		printf '%-38s %-34s %s\n' "power: quiet below $h, one tree" "${row[3]}" "${row[4]}"
+	done
+	: >"$work/split-$mode.txt"
+	for s in $(seq "$SPLITS"); do	# a seeded split: SIDE campaigns against SIDE others
+		read -r -a pick <<<"$(seq 0 $((CAMPAIGNS - 1)) | awk -v seed="$s" 'BEGIN { srand(seed) }
+			{ v[NR] = $1; r[NR] = rand() } END { for (i = 1; i <= NR; i++) for (j = i + 1; j <= NR; j++)
+			if (r[j] < r[i]) { t = r[i]; r[i] = r[j]; r[j] = t; t = v[i]; v[i] = v[j]; v[j] = t }
+			for (i = 1; i <= NR; i++) printf "%s ", v[i] }')"
+		a=$(for i in $(seq 0 $((SIDE - 1))); do printf '%s,' "${trees[${pick[$i]}]}"; done)
+		b=$(for i in $(seq "$SIDE" $((2 * SIDE - 1))); do printf '%s,' "${trees[${pick[$i]}]}"; done)
+		"$LATLAB" compare "${a%,}" "${b%,}" --axis load -o "$work/split-$mode-$s" >/dev/null 2>&1 || true
+		verdicts "$work/split-$mode-$s/compare.csv" >>"$work/split-$mode.txt"
+	done
+	echo "== $mode: $CAMPAIGNS campaigns, $REPEAT runs of ${DURATION} s per cell, interleaved; $SPLITS splits of $SIDE campaigns a side"
+	printf '%-44s %-32s%-32s%s\n' "" "on the maxima" "on the tail" "either"
+	printf '%-44s %s\n' "A/A in one tree (q1/q2, --axis load)" \
+		"$(tally "$work/within-$mode" '$1 == "q1" && $2 == "q2"' any)"
+	printf '%-44s %s\n' "A/A, $SIDE trees together (q1/q2, a side's)" \
+		"$(tally "$work/split-$mode.txt" '$3 == "runs" && $1 == "q1" && $2 == "q2"' any)"
+	printf '%-44s %s\n' "A/A, one campaign a side (rows q1, q2)" \
+		"$(tally "$work/pairs-$mode.txt" '($6 == "q1" || $6 == "q2")' any)"
+	printf '%-44s %s\n' "A/A, $SIDE campaigns a side (q1/q1, q2/q2)" \
+		"$(tally "$work/split-$mode.txt" '$3 == "campaigns" && $1 == $2 && ($1 == "q1" || $1 == "q2")' any)"
+	printf '%-44s %s\n' "A/A baseline gate, one campaign a side, 20 %" \
+		"$(tally "$work/gate-$mode.txt" '1' any)"
+	for h in h300 h1ms h3ms; do
+		printf '%-44s %s\n' "power in one tree: quiet below $h" \
+			"$(tally "$work/within-$mode" '($1 == "q1" || $1 == "q2") && $2 == "'"$h"'"' lower)"
+	done
+	for h in h300 h1ms h3ms; do
+		printf '%-44s %s\n' "power, $SIDE campaigns a side: quiet below $h" \
+			"$(tally "$work/split-$mode.txt" '$3 == "campaigns" && ($1 == "q1" || $1 == "q2") && $2 == "'"$h"'"' lower)"
 	done
 done

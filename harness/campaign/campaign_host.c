@@ -26,19 +26,24 @@ static int preflight(struct campaign *cp)
 	if (!cfg->thresholds.baseline[0])
 		return EXIT_PASS;
 	/* read as the judgement at the end will: a baseline it cannot read
-	 * is found now, not after every cell ran */
-	rc = tree_read(&base, cfg->thresholds.baseline, err, sizeof(err));
-	if (rc != 0) {
-		fail_at(why, sizeof(why), rc, cfg->baseline_loc.file, cfg->baseline_loc.line,
-			"baseline = %s: %s (a results tree of an earlier run)",
-			cfg->thresholds.baseline, err);
-		log_error("%s", why);
-		return EXIT_USAGE;
+	 * is found now, not after every cell ran; "A,B,C" is campaigns of it */
+	char list[sizeof(cfg->thresholds.baseline)], *save = NULL;
+
+	snprintf(list, sizeof(list), "%s", cfg->thresholds.baseline);
+	for (char *one = strtok_r(list, ",", &save); one; one = strtok_r(NULL, ",", &save)) {
+		rc = tree_read(&base, one, err, sizeof(err));
+		if (rc != 0) {
+			fail_at(why, sizeof(why), rc, cfg->baseline_loc.file, cfg->baseline_loc.line,
+				"baseline = %s: %s (a results tree of an earlier run)",
+				cfg->thresholds.baseline, err);
+			log_error("%s", why);
+			return EXIT_USAGE;
+		}
+		if (base.nbad)
+			log_warn("baseline = %s: %d of its cells are damaged and will be left out of the judgement",
+				 one, base.nbad);
+		tree_free(&base);
 	}
-	if (base.nbad)
-		log_warn("baseline = %s: %d of its cells are damaged and will be left out of the judgement",
-			 cfg->thresholds.baseline, base.nbad);
-	tree_free(&base);
 	return EXIT_PASS;
 }
 

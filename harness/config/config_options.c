@@ -127,7 +127,7 @@ const struct opt missed_options[] = {
 
 const struct opt baseline_options[] = {
 	ROW("baseline", OPT_STRING, OFF(struct threshold_opts, baseline), 0, 0, "",
-	  "a results tree: the run fails (exit 1) where a row is worse than the baseline's beyond baseline_tolerance and the 95 % interval says so (latlab compare --baseline)",
+	  "a results tree, or several joined by commas (campaigns of the baseline): the run fails (exit 1) where a row is worse than the baseline's beyond baseline_tolerance and the 95 % interval says so (latlab compare --baseline)",
 	  NULL, 0),
 	ROW("baseline_tolerance", OPT_INT, OFF(struct threshold_opts, baseline_tolerance),
 	  0, 1000, "20", "percent worse than the baseline that is tolerated",

@@ -2,32 +2,75 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "atomic.h"
 #include "compare_model.h"
 #include "exitcodes.h"
 #include "log.h"
 
+/*
+ * One argument's trees: "A,B,C" are campaigns of one side, each of its
+ * own tree; a path that is a directory as it stands is one tree, commas
+ * and all. Copies into out[0..max); returns how many, -E2BIG past max,
+ * -ENOMEM.
+ */
+static int split_trees(const char *arg, char **out, int max)
+{
+	struct stat st;
+	int n = 0;
+
+	if (stat(arg, &st) == 0 || !strchr(arg, ',')) {
+		if (max < 1)
+			return -E2BIG;
+		out[0] = strdup(arg);
+		return out[0] ? 1 : -ENOMEM;
+	}
+	for (const char *p = arg; *p; ) {
+		size_t len = strcspn(p, ",");
+
+		if (len && (n >= max || !(out[n] = strndup(p, len)))) {
+			int rc = n >= max ? -E2BIG : -ENOMEM;
+
+			while (n > 0)
+				free(out[--n]);
+			return rc;
+		}
+		n += len > 0;
+		p += len + (p[len] == ',');
+	}
+	return n;
+}
+
 int compare_run(const char *const *dirs, int n, const struct compare_opts *o)
 {
 	struct cmp *c = calloc(1, sizeof(*c));
 	char err[8192] = "", path[PATH_MAX + 16];
 	int rc = 0, shared = 0, damaged = 0, status = EXIT_RUNTIME;
-	const char *all[MAX_TREES + 1];
-	int ntrees = 0;
+	char *all[MAX_TREES + 1];
+	int group[MAX_TREES + 1], ntrees = 0;
 
 	if (!c)
 		return EXIT_RUNTIME;
 	c->o = o;
-	if (o->baseline)
-		all[ntrees++] = o->baseline;
-	if (n + ntrees > MAX_TREES) {
-		log_error("at most %d trees", MAX_TREES);
-		free(c);
-		return EXIT_USAGE;
+	/* the baseline first (side group 1), then each argument (2, 3 ...) */
+	for (int i = o->baseline ? -1 : 0; i < n; i++) {
+		int more = split_trees(i < 0 ? o->baseline : dirs[i], all + ntrees,
+				       MAX_TREES - ntrees);
+
+		if (more == -E2BIG) {
+			log_error("at most %d trees", MAX_TREES);
+			status = EXIT_USAGE;
+			goto out;
+		}
+		if (more < 0) {
+			log_error("out of memory");
+			goto out;
+		}
+		for (int k = 0; k < more; k++)
+			group[ntrees + k] = i + 2;
+		ntrees += more;
 	}
-	for (int i = 0; i < n; i++)
-		all[ntrees++] = dirs[i];
 	for (int i = 0; i < ntrees; i++) {
 		rc = tree_read(&c->t[i], all[i], err, sizeof(err));
 		if (rc) {
@@ -35,6 +78,7 @@ int compare_run(const char *const *dirs, int n, const struct compare_opts *o)
 			status = rc == -ENOENT || rc == -ENOTDIR ? EXIT_USAGE : EXIT_RUNTIME;
 			goto out;
 		}
+		c->t[i].side_group = group[i];
 		damaged += tree_log_damaged(&c->t[i]);
 		c->ntrees++;
 	}
@@ -119,5 +163,7 @@ int compare_run(const char *const *dirs, int n, const struct compare_opts *o)
 		 : c->regressions ? EXIT_THRESHOLD : EXIT_PASS;
 out:
 	cmp_free(c);
+	for (int i = 0; i < ntrees; i++)
+		free(all[i]);
 	return status;
 }

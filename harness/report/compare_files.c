@@ -48,6 +48,9 @@ static void tail_fields(struct csvw *w, const struct pair_verdict *v)
 	}
 	csvw_str(w, verdict_keyword(v->kind_tail));
 	csvw_str(w, v->apart == 1 ? "apart" : v->apart == 0 ? "together" : "");
+	csvw_str(w, verdict_design_name(v->design));
+	csvw_int(w, v->ca);
+	csvw_int(w, v->cb);
 }
 
 /* Metric m's medians (its sides' summaries), ratio and verdict; empty where the row has none. */
@@ -127,11 +130,13 @@ void cmp_fill_csv(FILE *fp, void *arg)
 /* "SIDE against the baseline BASE: max ratio 1.52x [1.31x, 1.80x]": a regression in words. */
 static void regression_text(const struct cmp *c, const struct pair *p, char *buf, size_t len)
 {
-	const struct ratio_ci *r = p->which ? &p->v.p9999 : &p->v.max;
+	int within;
+	const struct ratio_ci *r = cmp_gate(&p->v, p->which, &within);
 
-	snprintf(buf, len, "%s against the baseline %s: %s ratio %.2fx [%.2fx, %.2fx], above 1 + %.0f %%",
+	snprintf(buf, len, "%s against the baseline %s: %s ratio %.2fx [%.2fx, %.2fx], above 1 + %.0f %%%s",
 		 c->label[p->a], c->label[p->b], p->which ? "p99.99" : "max",
-		 r->ratio, r->lo, r->hi, 100 * c->o->tolerance);
+		 r->ratio, r->lo, r->hi, 100 * c->o->tolerance,
+		 within ? " (within campaigns: one a side)" : "");
 }
 
 struct junit_rows {
@@ -181,14 +186,17 @@ void cmp_print_verdicts(const struct cmp *c)
 void cmp_print_regressions(const struct cmp *c)
 {
 	for (const struct pair *p = c->judged; p < c->judged + c->njudged; p++) {
-		const struct ratio_ci *r = p->which ? &p->v.p9999 : &p->v.max;
 		char title[1024];
+		int within;
 
 		if (p->which < 0)
 			continue;
+		const struct ratio_ci *r = cmp_gate(&p->v, p->which, &within);
+
 		rows_row_title(&c->m, p->row, title, sizeof(title));
-		log_error("regression: %s on %s: %s %.2fx [%.2fx, %.2fx] the baseline's (%s), beyond %.0f %%",
+		log_error("regression: %s on %s: %s %.2fx [%.2fx, %.2fx] the baseline's (%s), beyond %.0f %%%s",
 			  title, c->label[p->a], p->which ? "p99.99" : "max", r->ratio,
-			  r->lo, r->hi, c->label[p->b], 100 * c->o->tolerance);
+			  r->lo, r->hi, c->label[p->b], 100 * c->o->tolerance,
+			  within ? " (within campaigns: one a side)" : "");
 	}
 }

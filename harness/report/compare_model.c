@@ -22,7 +22,8 @@ static void make_label(struct cmp *c, int s)
 /*
  * Sides from different trees with the same variant, host and release
  * (two campaigns on one machine) are told apart by their campaign's name,
- * or by the tree's number when that is the same too.
+ * or by the tree's number when that is the same too (the numbers of its
+ * trees for a side of several campaigns: "#1+2+3").
  */
 void cmp_labels(struct cmp *c)
 {
@@ -44,11 +45,20 @@ void cmp_labels(struct cmp *c)
 		for (int j = 0; j < c->m.nsides; j++)
 			same_camp |= j != i && strcmp(base[i], base[j]) == 0 &&
 				     strcmp(camp, c->t[c->m.side[j].tree].campaign) == 0;
-		if (camp[0] && !same_camp)
+		if (camp[0] && !same_camp) {
 			snprintf(c->label[i] + u, sizeof(c->label[i]) - u, "#%s", camp);
-		else
-			snprintf(c->label[i] + u, sizeof(c->label[i]) - u, "#%d",
-				 c->m.side[i].tree + 1);
+		} else {	/* its trees' numbers: "#2", a side of campaigns "#1+3+5" */
+			int group = c->t[c->m.side[i].tree].side_group;
+			char sep = '#';
+
+			for (int k = 0; k < c->ntrees; k++) {
+				if (k != c->m.side[i].tree && (!group || c->t[k].side_group != group))
+					continue;
+				u = strlen(c->label[i]);
+				snprintf(c->label[i] + u, sizeof(c->label[i]) - u, "%c%d", sep, k + 1);
+				sep = '+';
+			}
+		}
 		for (char *p = c->label[i]; *p; p++)
 			if (*p == ' ')
 				*p = '_';
@@ -96,17 +106,33 @@ int cmp_is_baseline(const struct cmp *c, int s)
 	return c->o->baseline && c->m.side[s].tree == 0;
 }
 
+const struct ratio_ci *cmp_gate(const struct pair_verdict *v, int which, int *within)
+{
+	const struct ratio_ci *by = which ? &v->p9999 : &v->max;
+	const struct ratio_ci *runs = which ? &v->p9999_runs : &v->max_runs;
+
+	*within = !by->ok && v->design == VD_CAMPAIGNS && runs->ok;
+	return *within ? runs : by;
+}
+
 /*
  * Against the baseline: a side's row regresses when the interval of its
  * ratio to the baseline (max or p99.99) lies wholly above 1 + tolerance.
+ * A baseline ran at another time by nature: with one campaign a side
+ * there is no interval between campaigns, and the runs' interval is
+ * judged instead, the tolerance standing for what changed in between.
  */
 static int regresses(const struct pair_verdict *v, double tol, int *which)
 {
+	int within;
+
 	*which = -1;
-	if (v->max.ok && v->max.lo > 1 + tol)
-		*which = 0;
-	else if (v->p9999.ok && v->p9999.lo > 1 + tol)
-		*which = 1;
+	for (int k = 0; k < 2 && *which < 0; k++) {
+		const struct ratio_ci *r = cmp_gate(v, k, &within);
+
+		if (r->ok && r->lo > 1 + tol)
+			*which = k;
+	}
 	return *which >= 0;
 }
 

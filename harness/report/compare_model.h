@@ -35,6 +35,14 @@ struct pair {
 	int which;		/* judged: regression on max (0) or p99.99 (1); -1 none */
 };
 
+/*
+ * The interval a baseline judgement stands on, of the max (which 0) or
+ * p99.99 (1): between campaigns where there are enough of them, else
+ * (*within = 1) the runs', with the tolerance for what changes between
+ * campaigns (docs/report.md, "Baselines for CI").
+ */
+const struct ratio_ci *cmp_gate(const struct pair_verdict *v, int which, int *within);
+
 struct cmp {
 	const struct compare_opts *o;
 	struct tree t[MAX_TREES];

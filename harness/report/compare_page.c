@@ -266,12 +266,15 @@ static void html_baseline(FILE *fp, const struct cmp *c)
 		html_text(fp, title);
 		fputs("</td><td class=\"l\">", fp);
 		html_text(fp, c->label[p->a]);
-		fprintf(fp, "</td><td>%.2fx [%.2fx, %.2fx]%s</td><td>%.2fx [%.2fx, %.2fx]%s</td><td class=\"l\">%s</td></tr>\n",
-			v->max.ratio, v->max.lo, v->max.hi, v->max.ok ? "" : " (too few)",
-			v->p9999.ratio, v->p9999.lo, v->p9999.hi,
-			v->p9999.ok ? "" : " (too few)",
+		int wm, wp;
+		const struct ratio_ci *m = cmp_gate(v, 0, &wm), *q = cmp_gate(v, 1, &wp);
+
+		fprintf(fp, "</td><td>%.2fx [%.2fx, %.2fx]%s</td><td>%.2fx [%.2fx, %.2fx]%s</td><td class=\"l\">%s%s</td></tr>\n",
+			m->ratio, m->lo, m->hi, m->ok ? "" : " (too few)",
+			q->ratio, q->lo, q->hi, q->ok ? "" : " (too few)",
 			p->which == 0 ? "regression (max)" : p->which == 1 ? "regression (p99.99)" :
-			v->max.ok ? "within tolerance" : "too few runs to judge");
+			m->ok ? "within tolerance" : "too few runs to judge",
+			wm ? " <small>(within campaigns: one a side, the tolerance for what changed between them)</small>" : "");
 	}
 	fputs("</table>\n", fp);
 }

@@ -4,13 +4,20 @@
 
 #include "rows.h"
 
+/* The trees whose sides are one: a tree's own, or its side_group's. */
+static int group_id(const struct tree *t, int i)
+{
+	return t[i].side_group ? t[i].side_group : -(i + 1);
+}
+
 /* The side of tree `tree` that c belongs to, added when new; -1: no memory. */
-static int side_of(struct rows *m, int tree, const struct tcell *c)
+static int side_of(struct rows *m, const struct tree *t, int tree, const struct tcell *c)
 {
 	struct rows_side *more;
 
 	for (int s = 0; s < m->nsides; s++)
-		if (m->side[s].tree == tree && tcell_same_side_along(m->side[s].first, c, m->axis))
+		if (group_id(t, m->side[s].tree) == group_id(t, tree) &&
+		    tcell_same_side_along(m->side[s].first, c, m->axis))
 			return s;
 	more = realloc(m->side, (size_t)(m->nsides + 1) * sizeof(*more));
 	if (!more)
@@ -62,13 +69,19 @@ static int group_of(struct rows *m, int r, int s)
 	return m->ngroups++;
 }
 
-static int add_run(struct rows_group *g, const struct tcell *c)
+static int add_run(struct rows_group *g, const struct tcell *c, int tree)
 {
 	const struct tcell **run = realloc(g->run, (size_t)(g->n + 1) * sizeof(*run));
+	int *camp;
 
 	if (!run)
 		return -ENOMEM;
 	g->run = run;
+	camp = realloc(g->camp, (size_t)(g->n + 1) * sizeof(*camp));
+	if (!camp)
+		return -ENOMEM;
+	g->camp = camp;
+	camp[g->n] = tree;
 	run[g->n++] = c;
 	return 0;
 }
@@ -112,7 +125,7 @@ static int finish(struct rows *m, int metric)
 	}
 	for (int g = 0; g < m->ngroups; g++) {
 		struct rows_group *gr = &m->group[g];
-		struct side_runs sr = { gr->run, gr->n, m->row[gr->row].metric };
+		struct side_runs sr = { gr->run, gr->n, m->row[gr->row].metric, gr->camp };
 
 		verdict_summary(&sr, &gr->sum);
 	}
@@ -136,8 +149,8 @@ int rows_build(struct rows *m, const struct tree *t, int ntrees, int metric, int
 				continue;
 			}
 			tcell_row_key_along(c, axis, key, sizeof(key));
-			if ((s = side_of(m, i, c)) < 0 || (r = row_of(m, key, c)) < 0 ||
-			    (g = group_of(m, r, s)) < 0 || add_run(&m->group[g], c))
+			if ((s = side_of(m, t, i, c)) < 0 || (r = row_of(m, key, c)) < 0 ||
+			    (g = group_of(m, r, s)) < 0 || add_run(&m->group[g], c, i))
 				return -ENOMEM;
 		}
 	return finish(m, metric);
@@ -147,8 +160,10 @@ void rows_free(struct rows *m)
 {
 	for (int r = 0; r < m->nrows; r++)
 		free(m->row[r].group);
-	for (int g = 0; g < m->ngroups; g++)
+	for (int g = 0; g < m->ngroups; g++) {
 		free(m->group[g].run);
+		free(m->group[g].camp);
+	}
 	free(m->row);
 	free(m->group);
 	free(m->side);
@@ -167,8 +182,8 @@ struct side_runs rows_runs(const struct rows *m, int r, int s)
 	const struct rows_group *g = rows_group(m, r, s);
 	int metric = m->row[r].metric;
 
-	return g ? (struct side_runs){ g->run, g->n, metric }
-		 : (struct side_runs){ NULL, 0, metric };
+	return g ? (struct side_runs){ g->run, g->n, metric, g->camp }
+		 : (struct side_runs){ NULL, 0, metric, NULL };
 }
 
 void rows_row_title(const struct rows *m, int r, char *buf, size_t len)

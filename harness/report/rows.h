@@ -2,7 +2,8 @@
  * The one model the readers share: a tree's (or several trees') measured
  * cells as rows x sides x runs, along an axis (enum taxis; the kernel by
  * default). A row is a cell's axes without that axis and the repeat
- * (tcell_row_key_along); a side is one value of the axis in one tree —
+ * (tcell_row_key_along); a side is one value of the axis in one tree (or
+ * in the trees of one side_group, each a campaign of it) —
  * along the kernel, a kernel variant on a host and release; a row's runs on a side are its repeats, a group,
  * with their summary worked out once. report draws the groups of one
  * tree, compare the sides of a row against each other, history a row
@@ -18,7 +19,7 @@
 #define US(ns) ((double)(ns) / 1000.0)
 
 struct rows_side {
-	int tree;			/* index into the trees given */
+	int tree;			/* index into the trees given: its first */
 	const struct tcell *first;	/* its first run: kernel, host, release */
 };
 
@@ -36,6 +37,7 @@ struct rows_row {
 struct rows_group {
 	int row, side;
 	const struct tcell **run;
+	int *camp;			/* per run, the tree it came from: its campaign */
 	int n;
 	struct side_summary sum;	/* its row's metric's (verdict_summary), made once */
 	int next;			/* the row's next group (building) */

@@ -68,38 +68,134 @@ static uint64_t fewest_of(const struct side_runs *s)
 	return n;
 }
 
-/* A side's runs from the first start to the last end, ns; 0 when a run does not say. */
-static int span(const struct side_runs *s, int64_t *from, int64_t *to)
+/* Run i's campaign. */
+static int camp_of(const struct side_runs *s, int i)
 {
+	return s->camp ? s->camp[i] : 0;
+}
+
+/*
+ * The runs of s in campaign k (every campaign when k < 0) from the first
+ * start to the last end, ns. 0 when it has none there, or a run does not
+ * say when it ran (a tree from before started_ns).
+ */
+static int span(const struct side_runs *s, int k, int64_t *from, int64_t *to)
+{
+	int any = 0;
+
 	*from = INT64_MAX;
 	*to = 0;
 	for (int i = 0; i < s->n; i++) {
 		const struct tcell *c = s->run[i];
 
+		if (k >= 0 && camp_of(s, i) != k)
+			continue;
 		if (!c->started)
 			return 0;
+		any = 1;
 		if (c->started < *from)
 			*from = c->started;
 		if (c->started + c->elapsed_ns > *to)
 			*to = c->started + c->elapsed_ns;
 	}
-	return s->n > 0;
+	return any;
 }
 
-/*
- * Did a's and b's runs share their time? Apart when their spans do not
- * meet (one side's runs all ended before the other's began: another
- * campaign, a block of a blocked order, a reboot between host variants).
- */
-static void ran_apart(const struct side_runs *a, const struct side_runs *b, struct pair_verdict *v)
+/* Did a's and b's runs (in campaign k; all: k < 0) share their time? 1 apart, 0 together, -1 unknown. */
+static int apart_in(const struct side_runs *a, const struct side_runs *b, int k, int64_t *gap)
 {
 	int64_t fa, ta, fb, tb;
 
-	v->apart = -1;
-	if (!span(a, &fa, &ta) || !span(b, &fb, &tb))
-		return;
-	v->apart = ta < fb || tb < fa;
-	v->apart_ns = !v->apart ? 0 : ta < fb ? fb - ta : fa - tb;
+	*gap = 0;
+	if (!span(a, k, &fa, &ta) || !span(b, k, &fb, &tb))
+		return -1;
+	if (ta >= fb && tb >= fa)
+		return 0;
+	*gap = ta < fb ? fb - ta : fa - tb;
+	return 1;
+}
+
+static int has_camp(const struct side_runs *s, int k)
+{
+	for (int i = 0; i < s->n; i++)
+		if (camp_of(s, i) == k)
+			return 1;
+	return 0;
+}
+
+/* How many campaigns s's runs come from. */
+static int campaigns(const struct side_runs *s)
+{
+	int n = 0;
+
+	for (int i = 0; i < s->n; i++) {
+		int seen = 0;
+
+		for (int j = 0; j < i && !seen; j++)
+			seen = camp_of(s, j) == camp_of(s, i);
+		n += !seen;
+	}
+	return n;
+}
+
+const char *verdict_design_name(int design)
+{
+	static const char *const names[] = { "runs", "campaigns", "instruction-clock" };
+
+	return design >= 0 && design <= VD_ICOUNT ? names[design] : "?";
+}
+
+/*
+ * What the units of a's against b's are. The runs, when every campaign
+ * that holds a run of one side holds the other's too and in each the two
+ * sides' runs met in time (interleaved rounds): then whatever the machine
+ * did in a campaign reached both. Else the campaigns, for runs of one
+ * campaign share its moment and a side's runs from other moments say
+ * nothing of the difference between moments. Runs on an instruction-
+ * counted clock are units wherever they ran: the host's moment does not
+ * reach their clock.
+ */
+static int design_of(const struct side_runs *a, const struct side_runs *b)
+{
+	int icount = a->n > 0 && b->n > 0;
+	int64_t gap;
+
+	for (int s = 0; s < 2; s++) {
+		const struct side_runs *r = s ? b : a;
+
+		for (int i = 0; i < r->n; i++)
+			icount &= r->run[i]->emulated == EMU_ICOUNT;
+	}
+	if (icount)
+		return VD_ICOUNT;
+	for (int s = 0; s < 2; s++) {
+		const struct side_runs *r = s ? b : a, *o = s ? a : b;
+
+		for (int i = 0; i < r->n; i++)
+			if (!has_camp(o, camp_of(r, i)) || apart_in(a, b, camp_of(r, i), &gap) == 1)
+				return VD_CAMPAIGNS;
+	}
+	return VD_RUNS;
+}
+
+/* s's values v (one per run) as one per campaign, the median of its runs', into u. Returns how many. */
+static int per_campaign(const struct side_runs *s, const double *v, double *u, double *tmp)
+{
+	int n = 0;
+
+	for (int i = 0; i < s->n; i++) {
+		int k = camp_of(s, i), m = 0, seen = 0;
+
+		for (int j = 0; j < i && !seen; j++)
+			seen = camp_of(s, j) == k;
+		if (seen)
+			continue;
+		for (int j = i; j < s->n; j++)
+			if (camp_of(s, j) == k)
+				tmp[m++] = v[j];
+		u[n++] = stats_median(tmp, m);
+	}
+	return n;
 }
 
 void verdict_summary(const struct side_runs *s, struct side_summary *out)
@@ -149,16 +245,55 @@ static int kind_of(const struct ratio_ci *r)
 	return V_NO_DIFFERENCE;
 }
 
+/* Buffers for judge: a's and b's values per run, per campaign, and scratch. */
+struct judging {
+	double *x, *y, *ux, *uy, *tmp;
+};
+
+/*
+ * a / b at percentile pct (MAX_PCT: the maxima): with the runs as units
+ * into *runs, and by the design into *out (the same for RUNS and ICOUNT).
+ * The runs' medians at it into *med_a, *med_b. 0 or -errno.
+ */
+static int judge(const struct side_runs *a, const struct side_runs *b, int design, double pct,
+		 struct judging *j, struct ratio_ci *runs, struct ratio_ci *out,
+		 double *med_a, double *med_b)
+{
+	values_at(a, pct, j->x);
+	values_at(b, pct, j->y);
+	if (med_a && med_b) {
+		*med_a = stats_median(j->x, a->n);
+		*med_b = stats_median(j->y, b->n);
+	}
+	int rc = stats_ratio_ci(j->x, a->n, j->y, b->n, VERDICT_CONF, runs);
+
+	if (rc || design != VD_CAMPAIGNS) {
+		*out = *runs;
+		return rc;
+	}
+	int na = per_campaign(a, j->x, j->ux, j->tmp), nb = per_campaign(b, j->y, j->uy, j->tmp);
+
+	return stats_ratio_t_ci(j->ux, na, j->uy, nb, VERDICT_CONF, out);
+}
+
 int verdict_pair(const struct side_runs *a, const struct side_runs *b,
 		 struct pair_verdict *v)
 {
-	double *x = calloc((size_t)a->n + 1, sizeof(*x));
-	double *y = calloc((size_t)b->n + 1, sizeof(*y));
+	size_t most = (size_t)(a->n > b->n ? a->n : b->n) + 1;
+	struct judging j = {
+		calloc(most, sizeof(double)), calloc(most, sizeof(double)),
+		calloc(most, sizeof(double)), calloc(most, sizeof(double)),
+		calloc(most, sizeof(double)),
+	};
 	int rc = -ENOMEM;
 
 	memset(v, 0, sizeof(*v));
 	v->na = a->n;
 	v->nb = b->n;
+	v->ca = campaigns(a);
+	v->cb = campaigns(b);
+	v->design = design_of(a, b);
+	v->apart = apart_in(a, b, -1, &v->apart_ns);
 	/* a maximum of 0 ns: nothing above zero to compare, so no ratio
 	 * (against the 1 ns floor it would be a millionfold) */
 	for (int s = 0; s < 2; s++) {
@@ -170,56 +305,70 @@ int verdict_pair(const struct side_runs *a, const struct side_runs *b,
 			v->zero |= h && h->count && h->max <= 0;
 		}
 	}
-	if (x && y && v->zero) {
+	if (j.x && j.y && j.ux && j.uy && j.tmp && v->zero) {
 		rc = 0;
-	} else if (x && y) {
-		values_at(a, MAX_PCT, x);
-		values_at(b, MAX_PCT, y);
-		rc = stats_ratio_ci(x, a->n, y, b->n, VERDICT_CONF, &v->max);
-		values_at(a, 99.99, x);
-		values_at(b, 99.99, y);
+	} else if (j.x && j.y && j.ux && j.uy && j.tmp) {
+		rc = judge(a, b, v->design, MAX_PCT, &j, &v->max_runs, &v->max, NULL, NULL);
 		if (rc == 0)
-			rc = stats_ratio_ci(x, a->n, y, b->n, VERDICT_CONF, &v->p9999);
+			rc = judge(a, b, v->design, 99.99, &j, &v->p9999_runs, &v->p9999, NULL, NULL);
 		uint64_t few = fewest_of(a) < fewest_of(b) ? fewest_of(a) : fewest_of(b);
 
 		/* a p99.99 of fewer than 10 000 samples is a maximum: not judged */
 		v->p9999_short = few < hist_support(99.99);
 		if (v->p9999_short)
-			v->p9999.ok = 0;
+			v->p9999.ok = v->p9999_runs.ok = 0;
 
 		if (rc == 0 && few >= TAIL_MIN_SAMPLES) {
+			struct ratio_ci runs;
+
 			v->tail_pct = 100.0 * (1.0 - (double)TAIL_SAMPLES / (double)few);
-			values_at(a, v->tail_pct, x);
-			values_at(b, v->tail_pct, y);
-			rc = stats_ratio_ci(x, a->n, y, b->n, VERDICT_CONF, &v->tail);
-			v->tail_med_a = stats_median(x, a->n);
-			v->tail_med_b = stats_median(y, b->n);
+			rc = judge(a, b, v->design, v->tail_pct, &j, &runs, &v->tail,
+				   &v->tail_med_a, &v->tail_med_b);
 		}
 	}
-	ran_apart(a, b, v);
 	v->kind = kind_of(&v->max);
 	v->kind_p9999 = kind_of(&v->p9999);
 	v->kind_tail = v->tail_pct > 0 ? kind_of(&v->tail) : V_TOO_FEW;
-	free(x);
-	free(y);
+	free(j.x);
+	free(j.y);
+	free(j.ux);
+	free(j.uy);
+	free(j.tmp);
 	return rc;
 }
 
-static void runs_text(int na, int nb, char *buf, size_t len)
+static void count_text(int na, int nb, const char *what, char *buf, size_t len)
 {
-	if (na == nb)
-		snprintf(buf, len, na == 1 ? "one run each" : "%d runs each", na);
+	if (na == nb && na == 1)
+		snprintf(buf, len, "one %s each", what);
+	else if (na == nb)
+		snprintf(buf, len, "%d %ss each", na, what);
 	else
-		snprintf(buf, len, "%d and %d runs", na, nb);
+		snprintf(buf, len, "%d and %d %ss", na, nb, what);
+}
+
+/* "5 runs each", or between campaigns "3 campaigns each (15 runs each)" */
+static void runs_text(const struct pair_verdict *v, char *buf, size_t len)
+{
+	char runs[64], camps[64];
+
+	count_text(v->na, v->nb, "run", runs, sizeof(runs));
+	if (v->design != VD_CAMPAIGNS) {
+		snprintf(buf, len, "%s", runs);
+		return;
+	}
+	count_text(v->ca, v->cb, "campaign", camps, sizeof(camps));
+	snprintf(buf, len, "%s (%s)", camps, runs);
 }
 
 void verdict_text(const struct pair_verdict *v, const char *a, const char *b,
 		  char *buf, size_t len)
 {
 	const struct ratio_ci *r = &v->max;
-	char runs[64];
+	char runs[160];
+	int between = v->design == VD_CAMPAIGNS;
 
-	runs_text(v->na, v->nb, runs, sizeof(runs));
+	runs_text(v, runs, sizeof(runs));
 	if (v->zero) {
 		snprintf(buf, len, "%s: no ratio (%s/%s): a run's maximum is 0 ns, nothing above zero to compare",
 			 runs, a, b);
@@ -227,47 +376,43 @@ void verdict_text(const struct pair_verdict *v, const char *a, const char *b,
 	}
 	switch (v->kind) {
 	case V_LOWER:
-		snprintf(buf, len, "%s lower worst case: %.2fx [%.2fx, %.2fx], %s",
-			 a, 1 / r->ratio, 1 / r->hi, 1 / r->lo, runs);
+		snprintf(buf, len, "%s lower worst case: %.2fx [%.2fx, %.2fx], %s%s",
+			 a, 1 / r->ratio, 1 / r->hi, 1 / r->lo, runs, between ? ", between campaigns" : "");
 		break;
 	case V_HIGHER:
-		snprintf(buf, len, "%s lower worst case: %.2fx [%.2fx, %.2fx], %s",
-			 b, r->ratio, r->lo, r->hi, runs);
+		snprintf(buf, len, "%s lower worst case: %.2fx [%.2fx, %.2fx], %s%s",
+			 b, r->ratio, r->lo, r->hi, runs, between ? ", between campaigns" : "");
 		break;
 	case V_NO_DIFFERENCE:
-		snprintf(buf, len, "no clear difference (%s/%s %.2fx-%.2fx, %s)",
-			 a, b, r->lo, r->hi, runs);
+		snprintf(buf, len, "no clear difference (%s/%s %.2fx-%.2fx, %s%s)",
+			 a, b, r->lo, r->hi, runs, between ? ", between campaigns" : "");
 		break;
 	default:
-		snprintf(buf, len, "%s: too few to call (%s/%s %.2fx; %s)", runs,
-			 a, b, r->ratio,
-			 v->na < 3 || v->nb < 3 ? "3 runs each at least" :
-						  "no exact 95 % interval with so few");
+		if (between && v->na >= 3 && v->nb >= 3)	/* runs are the first thing short */
+			snprintf(buf, len, "%s, %s: too few campaigns to call%s (%s/%s %.2fx; %d campaigns in all at least, or the sides interleaved in one campaign)",
+				 v->apart == 1 ? "ran apart" : "in different campaigns", runs,
+				 v->apart == 1 ? " across time" : "", a, b, r->ratio, STATS_T_MIN_DF + 2);
+		else {
+			count_text(v->na, v->nb, "run", runs, sizeof(runs));
+			snprintf(buf, len, "%s: too few to call (%s/%s %.2fx; %s)", runs,
+				 a, b, r->ratio,
+				 v->na < 3 || v->nb < 3 ? "3 runs each at least" :
+							  "no exact 95 % interval with so few");
+		}
 	}
 	size_t n = strlen(buf);
 	const struct ratio_ci *t = &v->tail;
 
-	/*
-	 * the tail, when it says something the maximum does not, of sides
-	 * that ran together: across time it is called far too often
-	 * (bench/calibration.sh: 56 % of A/A pairs of trees run apart)
-	 */
-	if (v->apart == 0 && v->kind_tail != v->kind &&
-	    (v->kind_tail == V_LOWER || v->kind_tail == V_HIGHER))
+	/* the tail, when it says something the maximum does not */
+	if (v->kind_tail != v->kind && (v->kind_tail == V_LOWER || v->kind_tail == V_HIGHER))
 		snprintf(buf + n, len - n, "; its tail (p%.4g, %d samples above it in a run): %s lower, %.2fx [%.2fx, %.2fx]",
 			 v->tail_pct, TAIL_SAMPLES, v->kind_tail == V_LOWER ? a : b,
 			 v->kind_tail == V_LOWER ? 1 / t->ratio : t->ratio,
 			 v->kind_tail == V_LOWER ? 1 / t->hi : t->lo,
 			 v->kind_tail == V_LOWER ? 1 / t->lo : t->hi);
 	n = strlen(buf);
-	if (v->apart == 1 && (v->kind == V_LOWER || v->kind == V_HIGHER || v->kind_tail == V_LOWER ||
-			      v->kind_tail == V_HIGHER)) {
-		char gap[32];
-
-		units_format_elapsed(v->apart_ns, gap, sizeof(gap));
-		snprintf(buf + n, len - n, "; the sides ran %s apart: the interval does not count what changed in between",
-			 gap);
-	}
+	if (v->apart == 1 && v->design == VD_ICOUNT)
+		snprintf(buf + n, len - n, "; apart in time, on an instruction-counted clock the host's moment does not reach");
 }
 
 /* Hours run c measured: its periods, kept and missed, of one thread. */

@@ -21,6 +21,7 @@ struct side_runs {
 	const struct tcell **run;
 	int n;
 	int metric;	/* what summary and pair judge (enum metric): 0 is wakeup */
+	const int *camp;	/* per run, its campaign (a tree); NULL: all one */
 };
 
 /* Do all of s's runs have metric m (a workload's own, like noise_max)? */
@@ -45,15 +46,38 @@ const char *verdict_keyword(int kind);
 /*
  * The tail: one run's maximum is one sample, and one stall of a VM or a
  * daemon makes it; the percentile with TAIL_SAMPLES samples above it in
- * the run with the fewest samples (p99 of 1 000, p99.9 of 10 000) takes
- * more than one event to move. Judged from TAIL_MIN_SAMPLES a run.
+ * the run with the fewest samples (p99.5 of 1 000, p99.95 of 10 000)
+ * takes more than a few events to move. Five: quiet runs on this VM had
+ * up to three stall samples each, and a load that delays the thread ten
+ * times a run (a 1 ms burst every 100 ms) must still reach it — at ten
+ * its bursts sat just above the percentile and went unseen
+ * (bench/calibration.sh). Judged from TAIL_MIN_SAMPLES a run.
  */
-#define TAIL_SAMPLES 10
+#define TAIL_SAMPLES 5
 #define TAIL_MIN_SAMPLES 100
+
+/*
+ * How a pair is judged (docs/report.md, "When the sides ran"):
+ *  RUNS       the runs are the units: the sides ran together, interleaved
+ *             in the same campaigns, so what changed over time met both
+ *  CAMPAIGNS  the campaigns are: the sides ran apart (other campaigns, or
+ *             blocks of one), so runs of one campaign share its moment;
+ *             each campaign is one value (its runs' median), and the
+ *             interval is the pooled t of those (stats_ratio_t_ci)
+ *  ICOUNT     every run on an instruction-counted clock: the host's
+ *             moment does not reach it, the runs are the units
+ */
+enum verdict_design { VD_RUNS, VD_CAMPAIGNS, VD_ICOUNT };
+
+/* "runs", "campaigns", "instruction-clock" (compare.csv) */
+const char *verdict_design_name(int design);
 
 struct pair_verdict {
 	int na, nb;
-	struct ratio_ci max, p9999;	/* a / b */
+	int design;			/* enum verdict_design */
+	int ca, cb;			/* campaigns of each side */
+	struct ratio_ci max, p9999;	/* a / b, by the design */
+	struct ratio_ci max_runs, p9999_runs;	/* the same with the runs as units, whatever the design */
 	int kind, kind_p9999;		/* a relative to b */
 	int zero;	/* a run's maximum is 0 ns: no ratio (kind too-few) */
 	int p9999_short;	/* a run has fewer than 10 000 samples: no p99.99 verdict */
@@ -74,7 +98,9 @@ int verdict_pair(const struct side_runs *a, const struct side_runs *b,
  * The verdict on the worst case in words, with the interval and n:
  * "rt lower worst case: 1.7x [1.3x, 2.4x], 8 runs each",
  * "no clear difference (a/b 0.83x-1.24x, 5 runs each)",
- * "one run each: too few to call (a/b 0.57x)".
+ * "one run each: too few to call (a/b 0.57x)",
+ * "rt lower worst case: 2.1x [1.4x, 3.2x], 3 campaigns each (15 runs each), between campaigns",
+ * "ran apart, 1 campaign each: too few campaigns to call across time (...)".
  */
 void verdict_text(const struct pair_verdict *v, const char *a, const char *b,
 		  char *buf, size_t len);

@@ -803,6 +803,7 @@ static int measure_cell(struct tcell *c, const struct rows *rs, char *err,
 	c->measured = c->wakeup->count > 0;
 	c->primary = cell_primary(c);
 	cell_started(c);
+	c->emulated = tcell_emulated(c);
 	rc = read_spikes(c, err, len);
 	if (rc == 0)
 		rc = read_series(c, err, len);

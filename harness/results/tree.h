@@ -38,6 +38,7 @@ struct tcell {
 	int primary;		/* its workload's own metric (enum metric), one it has */
 	int64_t started;	/* when it started, ns since the epoch (cell.ini); 0 unknown */
 	int64_t elapsed_ns;	/* cell.ini's elapsed_ns: how long it took */
+	int emulated;		/* tcell_emulated's answer, read once */
 	uint64_t overruns, errors, bytes;
 	double missed_pct;	/* the share of its periods the worst thread missed, % */
 	int missed_thread;	/* that thread */
@@ -69,6 +70,12 @@ struct tree {
 	int n;
 	struct tcell *cell;
 	int nbad;		/* cells with bad set */
+	/*
+	 * Trees with the same non-zero side_group are campaigns of one side
+	 * (compare's A,B,C): their cells of one axis value are one side's
+	 * runs. 0: the tree's sides are its own.
+	 */
+	int side_group;
 };
 
 /*

@@ -5,8 +5,9 @@
 # captures, samples.bin in a) and, in expected/, every reader's output of
 # them. A reorganisation must leave them byte for byte the same; a change of
 # output on purpose makes expected/ anew (outputs.sh) in the same commit, so
-# its diff shows what users will read differently (last: the missed periods'
-# column, overview note and cell-page line, issue 25).
+# its diff shows what users will read differently (last: compare judging
+# sides apart in time between campaigns, compare.csv's design and campaigns
+# columns, issue 26).
 
 load helper
 

@@ -106,6 +106,36 @@ static void test_orders_and_counts(void **state)
 	assert_int_equal(m.nrows, 0);
 }
 
+/* Trees of one side_group are campaigns of one side: their runs pool, each with its tree */
+static void test_side_group(void **state)
+{
+	struct tree t[2];
+	struct rows m;
+	int n = ntrees_made(t);
+
+	(void)state;
+	t[0].side_group = t[1].side_group = 2;
+	assert_int_equal(rows_build(&m, t, n, ROWS_OWN_METRIC, TAXIS_KERNEL), 0);
+	/* sides: stock (trees 0 and 1), rt (tree 0) */
+	assert_int_equal(m.nsides, 2);
+	assert_int_equal(m.side[0].tree, 0);
+	assert_string_equal(m.side[0].first->kernel, "stock");
+	/* B on stock: tree 0's run and tree 1's, each with its campaign */
+	const struct rows_group *b = rows_group(&m, 1, 0);
+	assert_non_null(b);
+	assert_int_equal(b->n, 2);
+	assert_int_equal(b->camp[0], 0);
+	assert_int_equal(b->camp[1], 1);
+	struct side_runs r = rows_runs(&m, 1, 0);
+	assert_ptr_equal(r.camp, b->camp);
+	rows_free(&m);
+	/* other groups: sides apart again */
+	t[1].side_group = 3;
+	assert_int_equal(rows_build(&m, t, n, ROWS_OWN_METRIC, TAXIS_KERNEL), 0);
+	assert_int_equal(m.nsides, 3);
+	rows_free(&m);
+}
+
 /*
  * Each row is judged on its workload's own metric unless one is asked
  * for; cells without the metric asked for are left out, and counted.
@@ -171,6 +201,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_orders_and_counts),
 		cmocka_unit_test(test_metric),
+		cmocka_unit_test(test_side_group),
 		cmocka_unit_test(test_empty),
 	};
 

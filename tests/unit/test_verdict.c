@@ -43,7 +43,7 @@ static void run(int s, int i, uint64_t periods, uint64_t late, int64_t max)
 /* Equal runs: dispersion 1, the exact Poisson interval of the total count. */
 static void test_exceed_poisson(void **state)
 {
-	struct side_runs sr = { runs[0], RUNS, METRIC_WAKEUP };
+	struct side_runs sr = { runs[0], RUNS, METRIC_WAKEUP, NULL };
 	struct exceed e;
 	double lo, hi;
 
@@ -63,7 +63,7 @@ static void test_exceed_poisson(void **state)
 /* The same 20, all in one run: far more spread than Poisson; the interval widens, the rate stays. */
 static void test_exceed_overdispersed(void **state)
 {
-	struct side_runs sr = { runs[0], RUNS, METRIC_WAKEUP };
+	struct side_runs sr = { runs[0], RUNS, METRIC_WAKEUP, NULL };
 	struct exceed even, bursty;
 
 	(void)state;
@@ -88,7 +88,7 @@ static void test_exceed_overdispersed(void **state)
 /* Hours count the missed periods too: they were measured time. */
 static void test_exceed_hours_with_overruns(void **state)
 {
-	struct side_runs sr = { runs[0], 1, METRIC_WAKEUP };
+	struct side_runs sr = { runs[0], 1, METRIC_WAKEUP, NULL };
 	struct exceed e;
 
 	(void)state;
@@ -101,7 +101,7 @@ static void test_exceed_hours_with_overruns(void **state)
 /* Maxima apart: a confident verdict; the same: none. */
 static void test_pair(void **state)
 {
-	struct side_runs a = { runs[0], RUNS, METRIC_WAKEUP }, b = { runs[1], RUNS, METRIC_WAKEUP };
+	struct side_runs a = { runs[0], RUNS, METRIC_WAKEUP, NULL }, b = { runs[1], RUNS, METRIC_WAKEUP, NULL };
 	struct pair_verdict v;
 	char text[256];
 
@@ -127,7 +127,7 @@ static void test_pair(void **state)
  */
 static void test_tail_outlier(void **state)
 {
-	struct side_runs a = { runs[0], RUNS, METRIC_WAKEUP }, b = { runs[1], RUNS, METRIC_WAKEUP };
+	struct side_runs a = { runs[0], RUNS, METRIC_WAKEUP, NULL }, b = { runs[1], RUNS, METRIC_WAKEUP, NULL };
 	struct pair_verdict v;
 	char text[512];
 
@@ -141,12 +141,13 @@ static void test_tail_outlier(void **state)
 	}
 	assert_int_equal(verdict_pair(&a, &b, &v), 0);
 	assert_int_equal(v.kind, V_NO_DIFFERENCE);
-	assert_true(v.tail_pct > 98.99 && v.tail_pct < 99.01);	/* 10 of 1000 above it */
+	assert_true(v.tail_pct > 99.49 && v.tail_pct < 99.51);	/* 5 of 1000 above it */
 	assert_int_equal(v.kind_tail, V_LOWER);
 	assert_int_equal(v.apart, -1);	/* no cell.ini: when they ran is unknown */
 	verdict_text(&v, "quiet", "hog", text, sizeof(text));
 	assert_non_null(strstr(text, "no clear difference (quiet/hog "));
-	assert_null(strstr(text, "its tail"));	/* said only of sides that ran together */
+	assert_int_equal(v.design, VD_RUNS);	/* one campaign, time unknown: its runs */
+	assert_non_null(strstr(text, "its tail"));
 	for (int i = 0; i < RUNS; i++) {	/* interleaved rounds */
 		cells[0][i].started = (1000 + 10 * i) * 1000000000LL;
 		cells[1][i].started = (1005 + 10 * i) * 1000000000LL;
@@ -155,20 +156,56 @@ static void test_tail_outlier(void **state)
 	assert_int_equal(verdict_pair(&a, &b, &v), 0);
 	assert_int_equal(v.apart, 0);
 	verdict_text(&v, "quiet", "hog", text, sizeof(text));
-	assert_non_null(strstr(text, "; its tail (p99, 10 samples above it in a run): quiet lower, "));
-	/* apart in time: said with a confident verdict (here the maxima's) */
+	assert_non_null(strstr(text, "; its tail (p99.5, 5 samples above it in a run): quiet lower, "));
+	/* apart in time in one campaign (blocked): one campaign a side, no call across time */
 	for (int i = 0; i < RUNS; i++) {
 		cells[1][i].started = (5000 + 10 * i) * 1000000000LL;
-		run(0, i, 1000, 0, 0);	/* no stall now: the maxima call it */
+		run(0, i, 1000, 0, 0);	/* no stall now: the runs would call it */
 		cells[0][i].started = (1000 + 10 * i) * 1000000000LL;
 		cells[0][i].elapsed_ns = 2000000000;
 	}
 	assert_int_equal(verdict_pair(&a, &b, &v), 0);
 	assert_int_equal(v.apart, 1);
 	assert_int_equal(v.apart_ns, (5000 - 1042) * 1000000000LL);
+	assert_int_equal(v.design, VD_CAMPAIGNS);
+	assert_int_equal(v.ca, 1);
+	assert_int_equal(v.cb, 1);
+	assert_int_equal(v.kind, V_TOO_FEW);
+	assert_int_equal(v.max_runs.ok, 1);	/* what a baseline with one campaign judges */
+	assert_true(v.max_runs.hi < 1);
+	verdict_text(&v, "quiet", "hog", text, sizeof(text));
+	assert_non_null(strstr(text, "ran apart, one campaign each (5 runs each): too few campaigns to call across time (quiet/hog "));
+	/* three campaigns against two: the campaigns' medians, between campaigns */
+	static const int ka[RUNS] = { 0, 0, 1, 1, 2 }, kb[RUNS] = { 3, 3, 4, 4, 4 };
+	a.camp = ka;
+	b.camp = kb;
+	assert_int_equal(verdict_pair(&a, &b, &v), 0);
+	assert_int_equal(v.design, VD_CAMPAIGNS);
+	assert_int_equal(v.ca, 3);
+	assert_int_equal(v.cb, 2);
 	assert_int_equal(v.kind, V_LOWER);
 	verdict_text(&v, "quiet", "hog", text, sizeof(text));
-	assert_non_null(strstr(text, "apart: the interval does not count what changed in between"));
+	assert_non_null(strstr(text, "3 and 2 campaigns (5 runs each), between campaigns"));
+	/* the same campaigns holding both sides, interleaved: the runs again */
+	b.camp = ka;
+	for (int i = 0; i < RUNS; i++)
+		cells[1][i].started = (1001 + 10 * i) * 1000000000LL;
+	assert_int_equal(verdict_pair(&a, &b, &v), 0);
+	assert_int_equal(v.design, VD_RUNS);
+	/* one campaign on an instruction-counted clock, blocked: the runs */
+	for (int i = 0; i < RUNS; i++) {
+		cells[1][i].started = (5000 + 10 * i) * 1000000000LL;
+		cells[0][i].emulated = cells[1][i].emulated = EMU_ICOUNT;
+	}
+	a.camp = b.camp = NULL;
+	assert_int_equal(verdict_pair(&a, &b, &v), 0);
+	assert_int_equal(v.apart, 1);
+	assert_int_equal(v.design, VD_ICOUNT);
+	assert_int_equal(v.kind, V_LOWER);
+	verdict_text(&v, "quiet", "hog", text, sizeof(text));
+	assert_non_null(strstr(text, "on an instruction-counted clock"));
+	for (int i = 0; i < RUNS; i++)
+		cells[0][i].emulated = cells[1][i].emulated = 0;
 	/* too few samples for a tail */
 	for (int i = 0; i < RUNS; i++) {
 		run(0, i, 50, 0, 0);
