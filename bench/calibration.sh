@@ -142,7 +142,9 @@ for mode in quiet disturbed; do
 		[ -f "$out/cal/cells.csv" ] || { echo "$out/cal: no campaign" >&2; exit 1; }
 		trees+=("$out/cal")
 		"$LATLAB" compare "$out/cal" --axis load -o "$work/in-$mode-$k" >/dev/null 2>&1 || true
-		verdicts "$work/in-$mode-$k/compare.csv" >>"$work/within-$mode"
+		# the 7th field: was the disturbance on in this campaign (d) or not (q)
+		verdicts "$work/in-$mode-$k/compare.csv" |
+			sed "s/\$/ $([ "$mode" = disturbed ] && [ $((k % 2)) -eq 1 ] && echo d || echo q)/" >>"$work/within-$mode"
 	done
 	"$LATLAB" compare "${trees[@]}" -o "$work/pairs-$mode" >/dev/null 2>&1 || true
 	verdicts "$work/pairs-$mode/compare.csv" >"$work/pairs-$mode.txt"
@@ -181,6 +183,10 @@ for mode in quiet disturbed; do
 	for h in h300 h1ms h3ms; do
 		printf '%-44s %s\n' "power in one tree: quiet below $h" \
 			"$(tally "$work/within-$mode" '($1 == "q1" || $1 == "q2") && $2 == "'"$h"'"' lower)"
+	done
+	[ "$mode" = disturbed ] && for h in h300 h1ms h3ms; do
+		printf '%-44s %s\n' "  of them in the undisturbed campaigns: $h" \
+			"$(tally "$work/within-$mode" '$7 == "q" && ($1 == "q1" || $1 == "q2") && $2 == "'"$h"'"' lower)"
 	done
 	for h in h300 h1ms h3ms; do
 		printf '%-44s %s\n' "power, $SIDE campaigns a side: quiet below $h" \
