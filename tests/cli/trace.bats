@@ -228,7 +228,10 @@ wait_instance() {
 	# the config_hash latlab 821c844 (before them) wrote for this config
 	cp "$BATS_TEST_DIRNAME/../fixtures/hash/quick-2026-11.ini" c.ini
 	run timeout 120 "$LATLAB" run c.ini -o "$WORK/out" --duration 100ms -q
-	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	# 0, or 1 when a 100 ms cell under hackbench missed more than 1 % of its
+	# periods on this VM (the default [thresholds] missed; the config cannot
+	# say off without changing the hash this test is about)
+	[ "$status" -eq 0 ] || [ "$status" -eq 1 ] || { echo "$output"; false; }
 	grep -q '^config_hash = 45bdcde627bddae1$' "$WORK/out/quick/state"
 	! grep -q '^trace = \|^hwlat = \|^baseline' "$WORK/out/quick/campaign.ini"
 }
