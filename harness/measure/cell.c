@@ -2,6 +2,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -150,14 +151,49 @@ struct spikes {
 	int kprio;		/* the measured thread's kernel priority */
 	int64_t start;
 	const char *dir;
+	int64_t steal[CPU_SETSIZE];	/* each CPU's steal at the last poll, ns; -1 unknown */
 };
+
+/*
+ * Each CPU's steal time so far (/proc/stat's 8th number, in USER_HZ
+ * ticks), ns, into steal[]; -1 where the kernel does not say.
+ */
+static void read_steal(int64_t *steal)
+{
+	char line[512];
+	long hz = sysconf(_SC_CLK_TCK);
+	FILE *fp = fopen("/proc/stat", "r");
+
+	for (int i = 0; i < CPU_SETSIZE; i++)
+		steal[i] = -1;
+	if (!fp)
+		return;
+	while (fgets(line, sizeof(line), fp)) {
+		unsigned long long v[8];
+		int cpu;
+
+		if (strncmp(line, "cpu", 3) != 0 || line[3] < '0' || line[3] > '9')
+			continue;
+		if (sscanf(line, "cpu%d %llu %llu %llu %llu %llu %llu %llu %llu", &cpu, &v[0], &v[1],
+			   &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) == 9 &&
+		    cpu >= 0 && cpu < CPU_SETSIZE && hz > 0)
+			steal[cpu] = (int64_t)(v[7] * (NS_PER_S / (unsigned long long)hz));
+	}
+	fclose(fp);
+}
 
 /* A fired trap: its capture saved, tracing re-armed while captures remain. */
 static void spikes_poll(struct spikes *sp, struct cell_result *res)
 {
-	if (!sp->tracer || res->ncaptures >= sp->max ||
-	    !atomic_load_explicit(&sp->trap.fired, memory_order_acquire))
+	if (!sp->tracer || res->ncaptures >= sp->max)
 		return;
+	if (!atomic_load_explicit(&sp->trap.fired, memory_order_acquire)) {
+		read_steal(sp->steal);	/* a capture's steal is since the poll before it */
+		return;
+	}
+	int64_t steal[CPU_SETSIZE];
+
+	read_steal(steal);
 	struct capture *c = realloc(res->captures,
 				    (size_t)(res->ncaptures + 1) * sizeof(*c));
 	if (!c)
@@ -166,6 +202,10 @@ static void spikes_poll(struct spikes *sp, struct cell_result *res)
 	c = &res->captures[res->ncaptures];
 	int rc = tracer_capture(sp->tracer, &sp->trap, sp->kprio, sp->start,
 				res->ncaptures + 1, sp->dir, c);
+	int cpu = c->cpu >= 0 && c->cpu < CPU_SETSIZE ? c->cpu : 0;
+
+	c->steal_ns = steal[cpu] >= 0 && sp->steal[cpu] >= 0 ? steal[cpu] - sp->steal[cpu] : -1;
+	memcpy(sp->steal, steal, sizeof(steal));
 	res->ncaptures++;
 	if (rc)
 		cell_log(res, "warning: capture %d: trace-%d.txt not written: %s",
@@ -256,6 +296,7 @@ static void spikes_open(const struct config *cfg, const struct cell *c,
 	sp->kprio = c->policy == POL_OTHER || policy == SCHED_OTHER ? 120
 		    : c->policy == POL_DEADLINE ? -1 : 99 - c->priority;
 	sp->dir = dir;
+	read_steal(sp->steal);
 	int rc = mkdir_p(dir);	/* trace-N.txt is written while measuring */
 	if (rc) {
 		cell_log(res, "warning: no spike captures in this cell: %s: %s", dir,

@@ -221,7 +221,7 @@ static void write_spikes(FILE *fp, const struct cell_result *res)
 {
 	struct csvw csv = { .fp = fp };
 
-	csvw_header(&csv, SPIKES_COLUMNS);
+	csvw_header(&csv, SPIKES_COLUMNS_WRITTEN);
 	for (int i = 0; i < res->ncaptures; i++) {
 		const struct capture *c = &res->captures[i];
 		const struct attribution *a = &c->a;
@@ -246,6 +246,10 @@ static void write_spikes(FILE *fp, const struct cell_result *res)
 			csvw_str(&csv, "");
 		csvw_int(&csv, a->complete);
 		csvw_str(&csv, a->note);
+		if (c->steal_ns >= 0)
+			csvw_int(&csv, c->steal_ns);
+		else
+			csvw_str(&csv, "");
 		csvw_end(&csv);
 	}
 }

@@ -82,6 +82,15 @@ struct cpu_state {
 	char cur_comm[TEV_COMM];
 	int64_t idle;		/* state or IDLE_ANY; -1 running, -2 unknown */
 	uint64_t our_timer;	/* its hrtimer, or 0 */
+	int64_t last_tick;	/* the last tick's time, 0 none seen */
+	int irqs_off;		/* preemptirq: interrupts off in the current task */
+	int64_t irqs_on_at;	/* when they came on again (what was held comes then) */
+};
+
+/* What the walk needs beside the state: the query and the tick's period. */
+struct walk {
+	const struct spike_query *q;
+	int64_t tick_ns;
 };
 
 static void push(struct cpu_state *s, int kind, int part, const char *prefix,
@@ -107,8 +116,21 @@ static void pop(struct cpu_state *s, int kind)
 	/* its entry came before the trace: nothing to close */
 }
 
-static void label_segment(struct attribution *a, const struct cpu_state *s,
-			  const struct spike_query *q, int64_t from, int64_t to)
+/* "sh:2751 current", "in local_timer vector", "CPU idle": what s was doing. */
+static void current_name(const struct cpu_state *s, char *buf, size_t len)
+{
+	if (s->depth > 0)
+		snprintf(buf, len, "in %s", s->stack[s->depth - 1].name);
+	else if (!s->known)
+		snprintf(buf, len, "nothing known current");
+	else if (s->cur_pid == 0)
+		snprintf(buf, len, "CPU idle");
+	else
+		snprintf(buf, len, "%.15s:%d current", s->cur_comm, s->cur_pid);
+}
+
+static void label_plain(struct attribution *a, const struct cpu_state *s,
+			const struct spike_query *q, int64_t from, int64_t to)
 {
 	char name[64];
 
@@ -118,6 +140,13 @@ static void label_segment(struct attribution *a, const struct cpu_state *s,
 		to = q->woke;
 	if (to <= from)
 		return;
+	if (s->depth == 0 && s->irqs_off && s->known && s->cur_pid != 0 &&
+	    s->cur_pid != q->tid && from < a->switch_in) {
+		/* preemptirq events say the task had interrupts off: its time */
+		snprintf(name, sizeof(name), "%.15s:%d (interrupts off)", s->cur_comm, s->cur_pid);
+		add(a, PART_BLOCKING, name, to - from);
+		return;
+	}
 	if (s->depth > 0) {
 		add(a, s->stack[s->depth - 1].part, s->stack[s->depth - 1].name,
 		    to - from);
@@ -151,10 +180,12 @@ static void label_segment(struct attribution *a, const struct cpu_state *s,
 	if (!s->known || s->cur_pid == q->tid) {
 		add(a, PART_UNEXPLAINED, "no event", to - from);
 	} else if (s->cur_pid == 0) {
-		add(a, PART_UNEXPLAINED, "CPU idle, thread runnable", to - from);
-	} else if (s->cur_prio >= 0 && s->cur_prio < 100 && s->cur_prio < q->prio) {
-		snprintf(name, sizeof(name), "%.15s:%d (SCHED_FIFO %d)", s->cur_comm,
-			 s->cur_pid, 99 - s->cur_prio);
+		add(a, PART_UNEXPLAINED, "CPU idle while the thread was runnable", to - from);
+	} else if (s->cur_prio >= 0 && s->cur_prio < 100 && s->cur_prio <= q->prio) {
+		/* at the thread's own priority too: FIFO does not preempt an equal */
+		snprintf(name, sizeof(name), "%.15s:%d (SCHED_FIFO %d%s)", s->cur_comm,
+			 s->cur_pid, 99 - s->cur_prio,
+			 s->cur_prio == q->prio ? " equal: FIFO does not preempt" : "");
 		add(a, PART_RT, name, to - from);
 	} else {
 		snprintf(name, sizeof(name), "%.15s:%d", s->cur_comm, s->cur_pid);
@@ -163,39 +194,146 @@ static void label_segment(struct attribution *a, const struct cpu_state *s,
 }
 
 /*
- * A task's kernel priority and name from the first switch or wake-up
- * event that names it: the name an event itself carries is the task's at
- * that moment, where the pid's name in the trace's cmdline cache may be
- * older (a child recorded between fork and exec keeps its parent's name).
- * Priority -1, and comm left as it is, when no such event names the task.
+ * When the next event was due after `from` (INT64_MAX: none was): the
+ * next tick while a task runs, and before the expiry the thread's own
+ * timer, ATTR_GAP_SLACK_NS late at most (attrib.h).
  */
-static int task_of(const struct ord *o, int no, int pid, char *comm,
+static int64_t due_by(const struct attribution *a, const struct cpu_state *s,
+		      const struct walk *w, int64_t from)
+{
+	const struct spike_query *q = w->q;
+	/* in a handler the CPU is out of idle, whatever it was before */
+	int idle = s->depth == 0 && (s->idle >= 0 || (s->known && s->cur_pid == 0));
+	int64_t due = INT64_MAX;
+
+	if (!idle && s->known) {	/* a task runs: its tick comes */
+		int64_t tick = s->last_tick && s->last_tick + w->tick_ns >= from ?
+			s->last_tick + w->tick_ns : from + w->tick_ns;
+
+		due = tick + ATTR_GAP_SLACK_NS;
+	}
+	if (from < a->expiry) {	/* the thread's timer is due at intended */
+		int64_t exit_ns = 0;
+
+		if (idle) {	/* its state's exit; unknown state: the deepest's */
+			int st = s->idle >= 0 && s->idle != IDLE_ANY ? (int)s->idle : -1;
+
+			exit_ns = q->idle_exit_ns ? q->idle_exit_ns(q->idle_arg, st) : -1;
+			if (exit_ns < 0)
+				exit_ns = ATTR_IDLE_EXIT_MAX_NS;
+		}
+		int64_t at = q->intended > s->irqs_on_at ? q->intended : s->irqs_on_at;
+
+		if (exit_ns >= 0 && at + exit_ns + ATTR_GAP_SLACK_NS < due)
+			due = at + exit_ns + ATTR_GAP_SLACK_NS;
+	}
+	return due;
+}
+
+/*
+ * [from, to) with no event between: what was due and did not come is a
+ * gap, unexplained whatever task was current (the hypervisor, an SMI,
+ * interrupts off where no event shows it); the rest as its state says.
+ */
+static void label_segment(struct attribution *a, const struct cpu_state *s,
+			  const struct walk *w, int64_t from, int64_t to)
+{
+	int64_t due = s->irqs_off ? INT64_MAX : due_by(a, s, w, from);
+	int64_t lo = due > w->q->intended ? due : w->q->intended;
+
+	if (lo < from)
+		lo = from;
+	int64_t hi = to < w->q->woke ? to : w->q->woke;
+
+	if (due >= to || hi <= lo || lo >= a->switch_in) {
+		label_plain(a, s, w->q, from, to);
+		return;
+	}
+	char name[112], cur[64];
+
+	label_plain(a, s, w->q, from, lo);
+	current_name(s, cur, sizeof(cur));
+	snprintf(name, sizeof(name), "no event for %lld us (%s)",
+		 (long long)((to - from) / 1000), cur);
+	add(a, PART_UNEXPLAINED, name, hi - lo);
+	a->ngaps++;
+	if (to - from > a->gap_ns) {
+		a->gap_from = from;
+		a->gap_ns = to - from;
+	}
+}
+
+/* Is e the tick: the periodic hrtimer's callback? */
+static int is_tick(const struct tev *e)
+{
+	return e->kind == TEV_HRT_ENTRY && strncmp(e->name, "tick_", 5) == 0;
+}
+
+/*
+ * The tick's period: the shortest spacing of the ticks of this CPU in
+ * the trace (at least 100 us: two callbacks of one interrupt are one),
+ * else ATTR_TICK_NS.
+ */
+static int64_t tick_period(const struct ord *o, int no)
+{
+	int64_t last = 0, best = INT64_MAX;
+
+	for (int i = 0; i < no; i++) {
+		if (o[i].nmi_entry || !is_tick(o[i].e))
+			continue;
+		if (last && o[i].ts - last >= 100000 && o[i].ts - last < best)
+			best = o[i].ts - last;
+		last = o[i].ts;
+	}
+	return best == INT64_MAX ? ATTR_TICK_NS : best;
+}
+
+/*
+ * A task's kernel priority and name as of time ts: from the last switch
+ * or wake-up event naming it at or before ts, else the first after. The
+ * name an event carries is the task's at that moment, where the pid's
+ * name in the trace's cmdline cache may be older (a child recorded
+ * between fork and exec keeps its parent's), and a pid reused later in
+ * the buffer is another task. Priority -1, and comm left as it is, when
+ * no such event names the task.
+ */
+static int task_of(const struct ord *o, int no, int pid, int64_t ts, char *comm,
 		   size_t size)
 {
-	int prio = -1, named = 0;
+	int prio = -1, before = 0;
+	const char *name = NULL;
 
-	for (int i = 0; i < no && (prio < 0 || !named); i++) {
+	for (int i = 0; i < no; i++) {
 		const struct tev *e = o[i].e;
-		const char *name = NULL;
-		int p = -1;
+		const char *n;
+		int p;
 
 		if (e->kind == TEV_SWITCH && e->prev_pid == pid) {
-			name = e->prev_comm;
+			n = e->prev_comm;
 			p = e->prev_prio;
 		} else if ((e->kind == TEV_SWITCH || e->kind == TEV_WAKING) &&
 			   e->next_pid == pid) {
-			name = e->next_comm;
+			n = e->next_comm;
 			p = e->next_prio;
 		} else {
 			continue;
 		}
-		if (prio < 0)
+		if (o[i].ts <= ts) {	/* the latest at or before ts wins */
 			prio = p;
-		if (!named && name[0]) {
-			snprintf(comm, size, "%s", name);
-			named = 1;
+			before = 1;
+			if (n[0])
+				name = n;
+		} else {		/* after it: only what is still missing */
+			if (!before && prio < 0)
+				prio = p;
+			if (!name && n[0])
+				name = n;
+			if (prio >= 0 && name)
+				break;
 		}
 	}
+	if (name)
+		snprintf(comm, size, "%s", name);
 	return prio;
 }
 
@@ -213,7 +351,7 @@ static void current_from(struct cpu_state *s, const struct tev *e,
 	s->cur_pid = e->pid;
 	snprintf(s->cur_comm, sizeof(s->cur_comm), "%s", e->comm[0] ? e->comm : "?");
 	s->cur_prio = e->pid == 0 ? 120 :
-		task_of(o, no, e->pid, s->cur_comm, sizeof(s->cur_comm));
+		task_of(o, no, e->pid, e->ts, s->cur_comm, sizeof(s->cur_comm));
 }
 
 /*
@@ -233,7 +371,7 @@ static void untraced_wake(struct cpu_state *s, const struct ord *next,
 	s->cur_pid = pid;
 	snprintf(s->cur_comm, sizeof(s->cur_comm), "%s",
 		 e->kind == TEV_SWITCH ? e->prev_comm : e->comm[0] ? e->comm : "?");
-	s->cur_prio = task_of(all, no, pid, s->cur_comm, sizeof(s->cur_comm));
+	s->cur_prio = task_of(all, no, pid, e->ts, s->cur_comm, sizeof(s->cur_comm));
 }
 
 static void apply(struct cpu_state *s, const struct ord *o, const struct ord *all,
@@ -246,8 +384,18 @@ static void apply(struct cpu_state *s, const struct ord *o, const struct ord *al
 		push(s, TEV_NMI, PART_NMI, "", "nmi");
 		return;
 	}
+	if (is_tick(e))
+		s->last_tick = o->ts;
 	switch (e->kind) {
+	case TEV_IRQS_OFF:
+		s->irqs_off = 1;
+		break;
+	case TEV_IRQS_ON:
+		s->irqs_off = 0;
+		s->irqs_on_at = o->ts;
+		break;
 	case TEV_SWITCH:
+		s->irqs_off = 0;	/* a switch has them on again on the other side */
 		s->known = 1;
 		s->cur_pid = e->next_pid;
 		s->cur_prio = e->next_prio;
@@ -402,6 +550,7 @@ int attrib_explain(struct tev *evs, int n, const struct spike_query *q,
 		a->switch_in = q->woke;
 
 	struct cpu_state s = { .idle = -2, .our_timer = timer };
+	struct walk w = { q, q->tick_ns > 0 ? q->tick_ns : tick_period(o + first, no - first) };
 
 	/* before its first switch, the CPU ran that switch's prev */
 	for (int i = first; i < no; i++)
@@ -422,13 +571,20 @@ int attrib_explain(struct tev *evs, int n, const struct spike_query *q,
 
 	for (int i = first; i < no && last < q->woke; i++) {
 		untraced_wake(&s, &o[i], o, no);
-		label_segment(a, &s, q, last, o[i].ts);
+		label_segment(a, &s, &w, last, o[i].ts);
 		apply(&s, &o[i], o, no);
 		last = o[i].ts;
 	}
-	label_segment(a, &s, q, last, q->woke);
+	label_segment(a, &s, &w, last, q->woke);
 	a->complete = 1;
 	snprintf(a->note, sizeof(a->note), "expiry from %s%s", how, switched);
+	if (a->ngaps) {
+		size_t u = strlen(a->note);
+
+		snprintf(a->note + u, sizeof(a->note) - u, "; %d gap%s, the longest %lld us at %+lld us",
+			 a->ngaps, a->ngaps == 1 ? "" : "s", (long long)(a->gap_ns / 1000),
+			 (long long)((a->gap_from - q->intended) / 1000));
+	}
 	for (int i = 0; i < a->nitems; i++)
 		if (a->culprit < 0 || a->item[i].ns > a->item[a->culprit].ns)
 			a->culprit = i;

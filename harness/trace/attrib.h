@@ -11,13 +11,18 @@
  *   irq        inside a hard interrupt handler (per IRQ or vector name)
  *   softirq    inside a softirq (per softirq name)
  *   timer      before the thread's hrtimer expired (the timer interrupt was
- *              late: interrupts off, an idle exit — the state is named —, or
- *              the hypervisor)
- *   rt-thread  after the expiry, a higher-priority real-time task ran
+ *              late: an idle exit — the state is named —, or the interrupt's
+ *              own path, shorter than a gap)
+ *   rt-thread  after the expiry, a real-time task of the thread's priority
+ *              or higher ran (at equal priority FIFO does not preempt)
  *   blocking   after the expiry, another task held the CPU (on a stock
- *              kernel: non-preemptible kernel work)
- *   unexplained after the expiry, the CPU idle with no event saying why the
- *              thread did not run (hypervisor, SMI, hardware)
+ *              kernel: non-preemptible kernel work); and a task's stretch
+ *              with interrupts off where preemptirq events show it
+ *   unexplained a gap: no event on the CPU past the time one was due (the
+ *              next tick, the thread's own timer), whatever task was
+ *              current; and after the expiry the CPU idle with no event
+ *              saying why the thread did not run (hypervisor, SMI,
+ *              hardware)
  *   return     the measured thread itself, from its switch-in to its clock
  *              read
  * so the parts add up to the latency exactly (nested interrupts counted
@@ -46,6 +51,8 @@ enum tev_kind {
 	TEV_IDLE,		/* value: state, or -1 for the exit */
 	TEV_MARKER,
 	TEV_LOST,		/* events were lost before this point */
+	TEV_IRQS_OFF,		/* preemptirq:irq_disable (where traced) */
+	TEV_IRQS_ON,		/* preemptirq:irq_enable */
 };
 
 #define TEV_COMM 16
@@ -81,8 +88,24 @@ struct spike_query {
 	int64_t intended, woke;	/* CLOCK_MONOTONIC ns */
 	/* the name of idle state N ("C1"), or NULL; the hook may be NULL */
 	const char *(*idle_name)(void *arg, int state);
+	/* state N's exit latency in ns (N -1: the deepest state's), or -1 unknown; the hook may be NULL */
+	int64_t (*idle_exit_ns)(void *arg, int state);
 	void *idle_arg;
+	/* the tick's period, ns; 0: from the trace's ticks, else ATTR_TICK_NS */
+	int64_t tick_ns;
 };
+
+/*
+ * A gap is a stretch with no event on the CPU past the time one was due:
+ * the next tick (the last tick + the period; none while the CPU idles,
+ * its tick may be stopped) or, before the expiry, the thread's own timer
+ * (intended + the idle state's exit latency while idle: the deepest
+ * state's when the trace does not say which, ATTR_IDLE_EXIT_MAX_NS when
+ * cpuidle does not say either). ATTR_GAP_SLACK_NS late is still on time.
+ */
+#define ATTR_TICK_NS 4000000	/* HZ = 250, Debian's */
+#define ATTR_GAP_SLACK_NS 50000
+#define ATTR_IDLE_EXIT_MAX_NS 2000000	/* longer than any C-state exit */
 
 #define ATTR_ITEMS 32
 
@@ -101,6 +124,8 @@ struct attribution {
 	int culprit;		/* index in item, the largest; -1 if none */
 	int64_t expiry;		/* the timer's expiry (ts), or 0 if unknown */
 	int64_t switch_in;	/* the switch to the thread (ts), or 0 */
+	int64_t gap_from, gap_ns;	/* the longest gap: its start (ts) and length; 0 none */
+	int ngaps;
 };
 
 /*

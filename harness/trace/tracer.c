@@ -10,7 +10,26 @@
 #include <unistd.h>
 
 #include <event-parse.h>
+#include <spawn.h>
+#include <sys/wait.h>
 #include <tracefs.h>
+
+/*
+ * libtracecmd reads each capture's trace-N.dat back, where latlab is linked
+ * with it; the static build for guests is not (Debian has no libtracecmd.a):
+ * its functions are weak, NULL there, and the capture is read from tracefs.
+ */
+#if __has_include(<trace-cmd.h>)
+#include <trace-cmd.h>
+#define HAVE_TRACECMD 1
+#pragma weak tracecmd_open
+#pragma weak tracecmd_close
+#pragma weak tracecmd_buffer_instances
+#pragma weak tracecmd_buffer_instance_name
+#pragma weak tracecmd_buffer_instance_handle
+#pragma weak tracecmd_get_tep
+#pragma weak tracecmd_iterate_events
+#endif
 
 #include "config.h"
 #include "options.h"
@@ -51,6 +70,9 @@ struct tracer {
 	/* event ids -> kinds, found once */
 	int id_switch, id_waking, id_hstart, id_hentry, id_hexit, id_irq,
 	    id_irqx, id_soft, id_softx, id_nmi, id_idle, id_print;
+	/* the events enabled, "system:event" (trace-cmd extract disables them) */
+	char **enabled;
+	int nenabled;
 };
 
 void spike_trap_check(struct spike_trap *t, int thread, int tid,
@@ -246,6 +268,13 @@ static int enable(struct tracer *t, const char *spec, char *missing,
 		add_missing(missing, mlen, name);
 		return 0;
 	}
+	char **more = realloc(t->enabled, (size_t)(t->nenabled + 1) * sizeof(*more));
+
+	if (more) {
+		t->enabled = more;
+		if ((more[t->nenabled] = strdup(name)))
+			t->nenabled++;
+	}
 	for (int i = 0; i < *nsys; i++)
 		if (strcmp(sys_list[i], sys) == 0)
 			return 0;
@@ -383,6 +412,7 @@ fail:
 /* The events read from the buffers, and each one's text. */
 struct collect {
 	struct tracer *t;
+	struct tep_handle *tep;	/* the formats the records are parsed with */
 	struct tev *ev;
 	int n, cap;
 	char **text;		/* per event, for the capture's CPU; or NULL */
@@ -464,9 +494,9 @@ static int collect_one(struct tep_event *e, struct tep_record *r, int cpu, void 
 	memset(v, 0, sizeof(*v));
 	v->ts = (int64_t)r->ts;
 	v->cpu = cpu;
-	v->pid = tep_data_pid(t->tep, r);
+	v->pid = tep_data_pid(c->tep, r);
 	snprintf(v->comm, sizeof(v->comm), "%s", v->pid == 0 ? "<idle>" :
-		 tep_data_comm_from_pid(t->tep, v->pid));
+		 tep_data_comm_from_pid(c->tep, v->pid));
 	clean(v->comm);
 	if (e->id == t->id_switch) {
 		v->kind = TEV_SWITCH;
@@ -488,7 +518,7 @@ static int collect_one(struct tep_event *e, struct tep_record *r, int cpu, void 
 		if (v->kind == TEV_HRT_START)
 			v->expires = field(e, r, "expires");
 		if (v->kind != TEV_HRT_EXIT) {
-			const char *fn = tep_find_function(t->tep,
+			const char *fn = tep_find_function(c->tep,
 				(unsigned long long)field(e, r, "function"));
 
 			snprintf(v->name, sizeof(v->name), "%s", fn ? fn : "callback");
@@ -515,6 +545,12 @@ static int collect_one(struct tep_event *e, struct tep_record *r, int cpu, void 
 			v->value = -1;
 	} else if (e->id == t->id_print) {
 		v->kind = TEV_MARKER;
+	} else if (strcmp(e->system, "preemptirq") == 0) {
+		/* where [trace] events asks for them: interrupts off in a task */
+		if (strcmp(e->name, "irq_disable") == 0)
+			v->kind = TEV_IRQS_OFF;
+		else if (strcmp(e->name, "irq_enable") == 0)
+			v->kind = TEV_IRQS_ON;
 	} else if (strcmp(e->system, "irq_vectors") == 0) {
 		size_t l = strlen(e->name);
 		int entry = l > 6 && strcmp(e->name + l - 6, "_entry") == 0;
@@ -531,7 +567,7 @@ static int collect_one(struct tep_event *e, struct tep_record *r, int cpu, void 
 		struct trace_seq s;
 
 		trace_seq_init(&s);
-		tep_print_event(t->tep, &s, r, "%16s-%-7d %s: %s", TEP_PRINT_COMM,
+		tep_print_event(c->tep, &s, r, "%16s-%-7d %s: %s", TEP_PRINT_COMM,
 				TEP_PRINT_PID, TEP_PRINT_NAME, TEP_PRINT_INFO);
 		trace_seq_terminate(&s);
 		c->text[c->n] = strdup(s.buffer);
@@ -565,6 +601,36 @@ static const char *idle_name(void *arg, int state)
 	fclose(fp);
 	in->name[state][strcspn(in->name[state], "\n")] = 0;
 	return in->name[state][0] ? in->name[state] : NULL;
+}
+
+/* cpuidle's exit latency of a CPU's idle state, ns; -1 unknown */
+static int64_t idle_exit_ns(void *arg, int state)
+{
+	struct idle_names *in = arg;
+	char path[128];
+	long long us = -1;
+	FILE *fp;
+
+	if (state < 0) {	/* the deepest: the longest exit of them all */
+		int64_t most = -1;
+
+		for (int k = 0; k < 8; k++) {
+			int64_t ns = idle_exit_ns(arg, k);
+
+			if (ns > most)
+				most = ns;
+		}
+		return most;
+	}
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpuidle/state%d/latency",
+		 in->cpu, state);
+	fp = fopen(path, "r");
+	if (!fp)
+		return -1;
+	if (fscanf(fp, "%lld", &us) != 1)
+		us = -1;
+	fclose(fp);
+	return us >= 0 ? us * 1000 : -1;
 }
 
 /* The events of a capture's text: the thread's CPU, in the window. */
@@ -623,10 +689,105 @@ static int write_trace(const char *dir, const struct collect *c,
 	return tracetxt_write(dir, &t);
 }
 
+/* trace-cmd, or LATLAB_TRACE_CMD's program (the tests point it elsewhere) */
+static const char *trace_cmd(void)
+{
+	const char *p = getenv("LATLAB_TRACE_CMD");
+
+	return p && *p ? p : "trace-cmd";
+}
+
+/*
+ * The instance's buffers into path with `trace-cmd extract -B NAME`:
+ * read once, so emptied. posix_spawn, not fork: a fork of this locked,
+ * multi-threaded process would give the real-time threads copy-on-write
+ * faults until the child execs. 0, or -errno (-ENOENT: no trace-cmd).
+ */
+static int extract_dat(const struct tracer *t, const char *path)
+{
+	extern char **environ;
+	char *argv[] = { (char *)trace_cmd(), "extract", "-B", (char *)t->name, "-o",
+			 (char *)path, NULL };
+	posix_spawn_file_actions_t fa;
+	pid_t pid;
+	int st, rc;
+
+	if (posix_spawn_file_actions_init(&fa) != 0)
+		return -ENOMEM;
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (rc)
+		return -rc;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+		return 0;
+	return WIFEXITED(st) && WEXITSTATUS(st) == 127 ? -ENOENT : -EIO;
+}
+
+/* The events enabled again: trace-cmd extract turns an instance's off when it is done. */
+static void reenable(const struct tracer *t)
+{
+	char sys[64], ev[128];
+	const char *name;
+
+	for (int i = 0; i < t->nenabled; i++)
+		if (split_event(t->enabled[i], &name, sys, sizeof(sys), ev, sizeof(ev)) == 0)
+			tracefs_event_enable(t->inst, sys, ev);
+}
+
+#ifdef HAVE_TRACECMD
+static int dat_one(struct tracecmd_input *h, struct tep_record *r, int cpu, void *arg)
+{
+	struct collect *c = arg;
+	struct tep_event *e = tep_find_event_by_record(c->tep, r);
+
+	(void)h;
+	return e ? collect_one(e, r, cpu, c) : 0;
+}
+#endif
+
+/*
+ * The capture's events from its trace.dat (libtracecmd: the instance's
+ * buffer in it). 0, or -errno: no libtracecmd linked (-ENOSYS), a file
+ * it cannot open (-EIO).
+ */
+static int read_dat(const char *path, const char *instance, cpu_set_t *cpus,
+		    struct collect *c)
+{
+#ifdef HAVE_TRACECMD
+	struct tracecmd_input *top, *h = NULL;
+
+	if (!tracecmd_open || !tracecmd_iterate_events)
+		return -ENOSYS;
+	top = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (!top)
+		return -EIO;
+	for (int i = 0; !h && i < tracecmd_buffer_instances(top); i++)
+		if (strcmp(tracecmd_buffer_instance_name(top, i), instance) == 0)
+			h = tracecmd_buffer_instance_handle(top, i);
+	if (!h) {
+		tracecmd_close(top);
+		return -EIO;
+	}
+	c->tep = tracecmd_get_tep(h);
+	tracecmd_iterate_events(h, cpus, sizeof(*cpus), dat_one, c);
+	tracecmd_close(h);
+	tracecmd_close(top);
+	return 0;
+#else
+	(void)path, (void)instance, (void)cpus, (void)c;
+	return -ENOSYS;
+#endif
+}
+
 int tracer_capture(struct tracer *t, const struct spike_trap *trap, int kprio,
 		   int64_t start, int n, const char *dir, struct capture *out)
 {
-	struct collect c = { .t = t, .text_cpu = trap->cpu };
+	struct collect c = { .t = t, .tep = t->tep, .text_cpu = trap->cpu };
 	cpu_set_t cpus = t->cpus;
 	struct idle_names in = { .cpu = trap->cpu };
 	int rc;
@@ -639,13 +800,35 @@ int tracer_capture(struct tracer *t, const struct spike_trap *trap, int kprio,
 	out->t_ns = trap->intended - start;
 	out->latency_ns = trap->woke - trap->intended;
 	tracefs_trace_off(t->inst);
-	tracefs_load_cmdlines(NULL, t->tep);
-	tracefs_iterate_raw_events(t->tep, t->inst, &cpus, sizeof(cpus), collect_one, &c);
+	/*
+	 * trace-N.dat for trace-cmd report and KernelShark, read back with
+	 * libtracecmd; where either is missing, the buffers straight from
+	 * tracefs (and no .dat)
+	 */
+	char dat[PATH_MAX];
+	int dat_rc = -ENOSYS;
+
+	snprintf(dat, sizeof(dat), "%s/trace-%d.dat", dir, n);
+#ifdef HAVE_TRACECMD
+	if (tracecmd_open) {
+		dat_rc = extract_dat(t, dat);
+		if (dat_rc != -ENOENT)
+			reenable(t);
+	}
+#endif
+	if (dat_rc == 0 && (dat_rc = read_dat(dat, t->name, &cpus, &c)) != 0)
+		unlink(dat);	/* written but unreadable: the buffers are gone with it */
+	out->dat = dat_rc == 0;
+	if (dat_rc != 0 && c.n == 0) {
+		c.tep = t->tep;
+		tracefs_load_cmdlines(NULL, t->tep);
+		tracefs_iterate_raw_events(t->tep, t->inst, &cpus, sizeof(cpus), collect_one, &c);
+	}
 
 	struct spike_query q = {
 		.tid = trap->tid, .prio = kprio, .cpu = trap->cpu,
 		.intended = trap->intended, .woke = trap->woke,
-		.idle_name = idle_name, .idle_arg = &in,
+		.idle_name = idle_name, .idle_exit_ns = idle_exit_ns, .idle_arg = &in,
 	};
 	attrib_explain(c.ev, c.n, &q, &out->a);
 	if (c.oom && out->a.complete)
@@ -694,6 +877,9 @@ void tracer_close(struct tracer *t, struct spike_trap *trap)
 	}
 	if (t->tep)
 		tep_free(t->tep);
+	for (int i = 0; i < t->nenabled; i++)
+		free(t->enabled[i]);
+	free(t->enabled);
 	free(t);
 }
 

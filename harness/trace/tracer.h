@@ -48,6 +48,9 @@ struct capture {
 	int64_t latency_ns;
 	struct attribution a;
 	int64_t saved_ns;	/* from the spike to trace-N.txt on disk */
+	/* the CPU's steal time (/proc/stat) over the poll that saw it: <= 100 ms, 10 ms steps; -1 unknown */
+	int64_t steal_ns;
+	int dat;		/* trace-N.dat was written (trace-cmd and libtracecmd there) */
 };
 
 struct tracer;

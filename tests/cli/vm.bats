@@ -411,6 +411,40 @@ EOS
 	[ -z "$(find "$WORK/out" -name '*.incoming')" ]
 }
 
+# qemu_of PID: the qemu among PID's descendants (found by our pid, never by a name alone)
+qemu_of() {
+	local k
+	for k in $(ps -o pid= --ppid "$1" 2>/dev/null); do
+		case "$(cat "/proc/$k/comm" 2>/dev/null)" in qemu*) echo "$k"; return 0 ;; esac
+		qemu_of "$k"
+	done
+}
+
+# Ground truth for a stall the guest cannot see: its qemu stopped with
+# SIGSTOP for 40 ms, again and again, in the middle of a cell. (QMP's
+# stop/cont would not do: qemu stops the guest's virtual clock with it,
+# cpu_disable_ticks, so the guest sees no time pass and no spike.)
+@test "qemu: a guest whose qemu is stopped mid-cell: the spike is unexplained, a gap, not the task it interrupted" {
+	vm_setup
+	DURATION=4s vm_config "stock" "none"
+	sed -i 's/^threads = all/threads = 1/' c.ini
+	printf '\n[trace]\nmode = spikes\nthreshold = 20ms\ncaptures = 2\n' | ini_merge c.ini
+	"$LATLAB" run c.ini -q >"$WORK/log" 2>&1 &
+	pid=$!
+	while kill -0 "$pid" 2>/dev/null; do	# from the boot on: it only slows the boot
+		q=$(qemu_of "$pid" | head -1)
+		[ -n "$q" ] && kill -STOP "$q" 2>/dev/null && sleep 0.04 && kill -CONT "$q" 2>/dev/null
+		sleep 0.7
+	done
+	wait "$pid" || { cat "$WORK/log"; false; }
+	C=$(echo "$WORK"/out/v/*/*/0000-*)
+	[ -s "$C/spikes.csv" ] || { cat "$C/log.txt"; false; }
+	n=$(col "$C/spikes.csv" capture | wc -l)
+	[ "$n" -ge 1 ] || { cat "$C/spikes.csv"; false; }
+	[ "$(col "$C/spikes.csv" culprit_kind | sort -u)" = unexplained ] || { cat "$C/spikes.csv"; false; }
+	col "$C/spikes.csv" culprit | grep -q '^no event for [0-9]* us (' || { cat "$C/spikes.csv"; false; }
+}
+
 @test "qemu: [trace] mode = spikes in the Debian rt guest brings back spikes.csv and trace-N.txt" {
 	vm_setup
 	vm_config "rt" "none"

@@ -376,6 +376,164 @@ static void test_bad_query(void **state)
 	assert_string_equal(part_name(PART_COUNT), "?");
 }
 
+
+#define US 1000	/* the tests above are in ns; these need microseconds */
+
+/*
+ * No event at all for 5.2 ms while a task ran, not even the thread's
+ * timer: what was due (the timer, at +0) and did not come is a gap,
+ * unexplained, whatever task was current — not "late interrupt while sh
+ * ran" (a VM's stall looked exactly so).
+ */
+static void test_gap_while_task_ran(void **state)
+{
+	struct seq s = { .n = 0 };
+	struct attribution a;
+
+	(void)state;
+	slept(&s);
+	sw(&s, 500, 0, 120, "swapper/1", 50, 120, "sh");
+	fires(&s, T0 + 5228 * US, 50);
+	sw(&s, T0 + 5229 * US, 50, 120, "sh", TID, 9, "latlab");
+	explain(&s, T0 + 5229 * US + 50, &a);
+	assert_true(a.complete);
+	assert_int_equal(a.part_ns[PART_TIMER], ATTR_GAP_SLACK_NS + 10);	/* on time, then the callback */
+	assert_int_equal(a.part_ns[PART_UNEXPLAINED], 5228 * US - ATTR_GAP_SLACK_NS);
+	assert_int_equal(a.item[a.culprit].part, PART_UNEXPLAINED);
+	assert_string_equal(culprit(&a), "no event for 5228 us (sh:50 current)");
+	assert_int_equal(a.ngaps, 1);
+	assert_int_equal(a.gap_from, 500);
+	assert_non_null(strstr(a.note, "; 1 gap, the longest 5228 us at +0 us"));
+}
+
+/* 375 us inside a local_timer handler without an event, the thread's timer overdue: a gap too */
+static void test_gap_in_handler(void **state)
+{
+	struct seq s = { .n = 0 };
+	struct attribution a;
+
+	(void)state;
+	slept(&s);
+	named(&s, T0 + 2 * US, TEV_VECTOR_ENTRY, 0, "local_timer vector");
+	fires(&s, T0 + 377 * US, 0);
+	ev(&s, T0 + 378 * US, TEV_VECTOR_EXIT, 0);
+	sw(&s, T0 + 379 * US, 0, 120, "swapper/1", TID, 9, "latlab");
+	explain(&s, T0 + 380 * US, &a);
+	assert_true(a.complete);
+	assert_int_equal(item(&a, PART_UNEXPLAINED, "no event for 375 us (in local_timer vector)"),
+			 377 * US - ATTR_GAP_SLACK_NS);
+	assert_int_equal(a.part_ns[PART_IRQ], ATTR_GAP_SLACK_NS - 2 * US + 1 * US - 10);
+}
+
+/* A FIFO task at the thread's own priority: rt-thread (it is not preempted), said so */
+static void test_equal_priority(void **state)
+{
+	struct seq s = { .n = 0 };
+	struct attribution a;
+
+	(void)state;
+	slept(&s);
+	fires(&s, T0 + 2 * US, 0);
+	sw(&s, T0 + 3 * US, 0, 120, "swapper/1", 70, 9, "peer");
+	sw(&s, T0 + 40 * US, 70, 9, "peer", TID, 9, "latlab");
+	explain(&s, T0 + 41 * US, &a);
+	assert_true(a.complete);
+	assert_int_equal(a.part_ns[PART_RT], 37 * US);
+	assert_int_equal(a.part_ns[PART_BLOCKING], 0);
+	assert_string_equal(culprit(&a), "peer:70 (SCHED_FIFO 90 equal: FIFO does not preempt)");
+}
+
+/* preemptirq events show interrupts off in a task: its time, blocking, no gap */
+static void test_irqs_off(void **state)
+{
+	struct seq s = { .n = 0 };
+	struct attribution a;
+
+	(void)state;
+	slept(&s);
+	sw(&s, 500, 0, 120, "swapper/1", 50, 120, "sh");
+	ev(&s, 600, TEV_IRQS_OFF, 50);
+	ev(&s, T0 + 300 * US, TEV_IRQS_ON, 50);
+	fires(&s, T0 + 301 * US, 50);
+	sw(&s, T0 + 302 * US, 50, 120, "sh", TID, 9, "latlab");
+	explain(&s, T0 + 302 * US + 50, &a);
+	assert_true(a.complete);
+	assert_int_equal(a.ngaps, 0);
+	assert_int_equal(a.part_ns[PART_UNEXPLAINED], 0);
+	assert_int_equal(item(&a, PART_BLOCKING, "sh:50 (interrupts off)"), 300 * US);
+	assert_string_equal(culprit(&a), "sh:50 (interrupts off)");
+}
+
+/*
+ * After the expiry a task holds the CPU, its ticks every 1 ms, then none
+ * for 2.9 ms: the tick due at +2100 us (+ the slack) and missing is a
+ * gap; before it the task's time is blocking.
+ */
+static void test_missing_ticks(void **state)
+{
+	struct seq s = { .n = 0 };
+	struct attribution a;
+
+	(void)state;
+	slept(&s);
+	fires(&s, T0 + 10 * US, 0);
+	sw(&s, T0 + 20 * US, 0, 120, "swapper/1", 50, 120, "kworker/1:2");
+	named(&s, T0 + 100 * US, TEV_HRT_ENTRY, 50, "tick_nohz_handler");
+	ev(&s, T0 + 101 * US, TEV_HRT_EXIT, 50);
+	named(&s, T0 + 1100 * US, TEV_HRT_ENTRY, 50, "tick_nohz_handler");
+	ev(&s, T0 + 1101 * US, TEV_HRT_EXIT, 50);
+	sw(&s, T0 + 4000 * US, 50, 120, "kworker/1:2", TID, 9, "latlab");
+	explain(&s, T0 + 4001 * US, &a);
+	assert_true(a.complete);
+	assert_int_equal(a.ngaps, 1);
+	assert_int_equal(item(&a, PART_UNEXPLAINED, "no event for 2899 us (kworker/1:2:50 current)"),
+			 4000 * US - (2100 * US + ATTR_GAP_SLACK_NS));
+	assert_int_equal(item(&a, PART_BLOCKING, "kworker/1:2:50"),
+			 (2100 * US + ATTR_GAP_SLACK_NS) - 20 * US - 2 * US);
+}
+
+/*
+ * An idle CPU whose state the trace does not say (no cpu_idle event), the
+ * thread's interrupt 6 ms late: no idle exit takes that long (the deepest
+ * state's exit bounds it, else ATTR_IDLE_EXIT_MAX_NS): a gap, not "late
+ * interrupt" as before.
+ */
+static void test_idle_stall(void **state)
+{
+	struct seq s = { .n = 0 };
+	struct attribution a;
+
+	(void)state;
+	slept(&s);
+	fires(&s, T0 + 6000 * US, 0);
+	sw(&s, T0 + 6001 * US, 0, 120, "swapper/1", TID, 9, "latlab");
+	explain(&s, T0 + 6002 * US, &a);
+	assert_true(a.complete);
+	assert_int_equal(a.ngaps, 1);
+	assert_int_equal(item(&a, PART_UNEXPLAINED, "no event for 6000 us (CPU idle)"),
+			 6000 * US - ATTR_IDLE_EXIT_MAX_NS - ATTR_GAP_SLACK_NS);
+	assert_int_equal(item(&a, PART_TIMER, "late interrupt"), ATTR_IDLE_EXIT_MAX_NS + ATTR_GAP_SLACK_NS);
+}
+
+/* A pid reused in the buffer: the task is named as of the time it ran */
+static void test_name_of_its_time(void **state)
+{
+	struct seq s = { .n = 0 };
+	struct attribution a;
+
+	(void)state;
+	sw(&s, 5, 0, 120, "swapper/1", 70, 4, "old");		/* pid 70 once, FIFO 95 */
+	sw(&s, 8, 70, 4, "old", 0, 120, "swapper/1");
+	slept(&s);
+	fires(&s, T0 + 2 * US, 0);
+	sw(&s, T0 + 3 * US, 0, 120, "swapper/1", 70, 120, "new");	/* another task, SCHED_OTHER */
+	sw(&s, T0 + 30 * US, 70, 120, "new", TID, 9, "latlab");
+	explain(&s, T0 + 31 * US, &a);
+	assert_true(a.complete);
+	assert_string_equal(culprit(&a), "new:70");
+	assert_int_equal(a.item[a.culprit].part, PART_BLOCKING);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -392,6 +550,13 @@ int main(void)
 		cmocka_unit_test(test_untraced_switch_in),
 		cmocka_unit_test(test_no_wakeup),
 		cmocka_unit_test(test_bad_query),
+		cmocka_unit_test(test_gap_while_task_ran),
+		cmocka_unit_test(test_gap_in_handler),
+		cmocka_unit_test(test_equal_priority),
+		cmocka_unit_test(test_irqs_off),
+		cmocka_unit_test(test_missing_ticks),
+		cmocka_unit_test(test_name_of_its_time),
+		cmocka_unit_test(test_idle_stall),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# Spike forensics against causes injected on purpose: for each cause,
+# what [trace] mode = spikes labels its captures — the confusion table
+# (cause x culprit_kind) of docs/spikes.md.
+#
+# A SCHED_FIFO 80 thread on CPU 1 (1 ms), REPEAT runs of DURATION each,
+# up to 3 captures a run above THRESHOLD, with on the same CPU:
+#   quiet        nothing: what this machine does alone (a VM: its stalls)
+#   fifo-above   an rt-hog at FIFO 95 busy 3 ms every 100 ms   -> rt-thread
+#   fifo-equal   an rt-hog at FIFO 80 (the thread's own) busy 3 ms -> rt-thread
+#   kernel-work  a SCHED_OTHER loop writing /proc/sys/vm/drop_caches
+#                                  -> blocking (a gap where interrupts were off)
+#   softirq      a loopback UDP flood (the net load)              -> softirq
+#   stall        a qemu guest (Debian's stock kernel, TCG) whose qemu is
+#                stopped for STALL every 700 ms with SIGSTOP and SIGCONT:
+#                a stall the guest cannot see              -> unexplained
+#                (needs KERNELS=DIR with vmlinuz-stock: make kernels)
+# A capture counts for the label of its culprit (the largest part).
+#
+#   bench/forensics.sh   (LATLAB=build/latlab REPEAT=3 DURATION=3s THRESHOLD=1ms STALL=0.04)
+set -eu
+cd "$(dirname "$0")/.."
+LATLAB=${LATLAB:-$PWD/build/latlab}
+REPEAT=${REPEAT:-3}
+DURATION=${DURATION:-3s}
+THRESHOLD=${THRESHOLD:-1ms}
+STALL=${STALL:-0.04}
+KERNELS=${KERNELS:-$PWD/kernels}
+[ "$(id -u)" -eq 0 ] || { echo "needs root for SCHED_FIFO and tracefs" >&2; exit 2; }
+[ "$(nproc)" -ge 2 ] || { echo "needs 2 CPUs (the measured one is CPU 1)" >&2; exit 2; }
+tmp=$(mktemp -d /tmp/latlab-forensics.XXXXXX)
+stopper=
+trap '[ -n "$stopper" ] && kill "$stopper" 2>/dev/null; rm -rf "$tmp"' EXIT
+labels="timer irq softirq nmi rt-thread blocking unexplained return incomplete"
+
+# config NAME LOAD-LINES...: a campaign of the measured thread and one load
+config() {
+	local name=$1
+	shift
+	cat >"$tmp/$name.ini" <<EOC
+[campaign]
+name = $name
+duration = $DURATION
+repeat = $REPEAT
+output = $tmp/out
+[matrix]
+affinity = 1
+priority = 80
+load = l
+[thresholds]
+missed = off
+[trace]
+mode = spikes
+threshold = $THRESHOLD
+captures = 3
+[load.l]
+EOC
+	printf '%s\n' "$@" >>"$tmp/$name.ini"
+}
+
+config quiet "type = none"
+config fifo-above "type = rt-hog" "cpus = 1" "priority = 95" "busy = 3ms" "every = 100ms"
+config fifo-equal "type = rt-hog" "cpus = 1" "priority = 80" "busy = 3ms" "every = 100ms"
+config kernel-work "type = external" "cpus = 1" \
+	'command = /bin/sh -c "while :; do echo 1 > /proc/sys/vm/drop_caches; done"'
+config softirq "type = net" "cpus = 1" "size = 32KiB"
+causes="quiet fifo-above fifo-equal kernel-work softirq"
+
+if [ -s "$KERNELS/vmlinuz-stock" ]; then
+	config stall "type = none"
+	sed -i 's/^affinity = 1/affinity = 0/; s/^threshold = .*/threshold = 15ms/' "$tmp/stall.ini"
+	printf '[matrix]\nkernel = stock\n[kernel.stock]\nrunner = qemu\nimage = %s\naccel = tcg\nboot_timeout = 120s\n' \
+		"$KERNELS/vmlinuz-stock" >>"$tmp/stall.ini"
+	causes="$causes stall"
+else
+	echo "no $KERNELS/vmlinuz-stock (make kernels): the stall cause is left out" >&2
+fi
+
+# qemu_of PID: the qemu process among PID's descendants (ours, by pid, never by name alone)
+qemu_of() {
+	local kids k
+	kids=$(ps -o pid= --ppid "$1" 2>/dev/null) || return 0
+	for k in $kids; do
+		case "$(cat "/proc/$k/comm" 2>/dev/null)" in qemu*) echo "$k"; return 0 ;; esac
+		qemu_of "$k"
+	done
+}
+
+# stop_loop PID: while PID runs, stop its qemu for STALL seconds every 0.7 s
+stop_loop() {
+	while kill -0 "$1" 2>/dev/null; do
+		q=$(qemu_of "$1" | head -1)
+		if [ -n "$q" ]; then
+			kill -STOP "$q" 2>/dev/null && sleep "$STALL"
+			kill -CONT "$q" 2>/dev/null || true
+		fi
+		sleep 0.7
+	done
+}
+
+printf '%-12s' cause
+for l in $labels; do printf ' %11s' "$l"; done
+printf '  captures\n'
+for c in $causes; do
+	if [ "$c" = stall ]; then
+		"$LATLAB" run "$tmp/$c.ini" -q >"$tmp/$c.log" 2>&1 &
+		run=$!
+		stop_loop "$run" &
+		stopper=$!
+		wait "$run" || true
+		kill "$stopper" 2>/dev/null || true
+		wait "$stopper" 2>/dev/null || true
+		stopper=
+	else
+		"$LATLAB" run "$tmp/$c.ini" -q >"$tmp/$c.log" 2>&1 || true
+	fi
+	cat "$tmp"/out/"$c"/*/*/*/spikes.csv 2>/dev/null |
+		awk -F, -v labels="$labels" -v cause="$c" '
+			$1 == "capture" { for (i = 1; i <= NF; i++) h[$i] = i; next }
+			{ n++; k[$h["culprit_kind"]]++ }
+			END { printf "%-12s", cause; m = split(labels, L, " ")
+			      for (i = 1; i <= m; i++) printf " %11d", k[L[i]]; printf "  %d\n", n }'
+done
