@@ -193,6 +193,29 @@ void units_format_size(int64_t bytes, char *buf, size_t len)
 	snprintf(buf, len, "%lld", (long long)bytes);
 }
 
+void units_format_count(double v, char *buf, size_t len)
+{
+	static const char *const suffix[] = { "", "k", "M", "G", "T" };
+	double a = v < 0 ? -v : v;
+	int k = 0;
+
+	if (v == 0) {
+		snprintf(buf, len, "0");
+		return;
+	}
+	if (a < 1) {	/* a rate below one: two decimals, never e-notation */
+		snprintf(buf, len, "%.2f", v);
+		return;
+	}
+	while (k < 4 && a >= 999.5) {
+		a /= 1000;
+		v /= 1000;
+		k++;
+	}
+	/* three significant digits, as %.3g would, but never in e-notation */
+	snprintf(buf, len, a >= 99.95 ? "%.0f%s" : a >= 9.995 ? "%.1f%s" : "%.2f%s", v, suffix[k]);
+}
+
 int64_t units_now_ns(void)
 {
 	struct timespec ts;

@@ -44,6 +44,12 @@ void units_format_elapsed(int64_t ns, char *buf, size_t len);
 /* "4096" -> "4KiB" when exact, else bytes. */
 void units_format_size(int64_t bytes, char *buf, size_t len);
 
+/*
+ * A count or rate for people: three significant digits with an SI suffix,
+ * never e-notation ("29.4k", "3.69M", "124", "7.20", "0.04").
+ */
+void units_format_count(double v, char *buf, size_t len);
+
 /* CLOCK_MONOTONIC now, in ns: for deadlines. */
 int64_t units_now_ns(void);
 

@@ -7,6 +7,7 @@
 #include "compare_model.h"
 #include "html.h"
 #include "plot.h"
+#include "units.h"
 
 int cmp_figure(struct cmp *c, int r, int n, char *err, size_t errlen)
 {
@@ -234,8 +235,14 @@ static void html_exceed(FILE *fp, const struct cmp *c)
 					continue;
 				}
 				verdict_exceed(&sr, row->over[k], &e);
-				fprintf(fp, "<td>%.3g/h [%.3g, %.3g] (%llu in %.3g h", e.rate,
-					e.lo, e.hi, (unsigned long long)e.count, e.hours);
+				char rate[24], lo[24], hi[24], took[48];
+
+				units_format_count(e.rate, rate, sizeof(rate));
+				units_format_count(e.lo, lo, sizeof(lo));
+				units_format_count(e.hi, hi, sizeof(hi));
+				units_format_elapsed((int64_t)(e.hours * 3.6e12), took, sizeof(took));
+				fprintf(fp, "<td>%s/h [%s, %s] (%llu in %s", rate, lo, hi,
+					(unsigned long long)e.count, took);
 				if (e.dispersion > 1)
 					fprintf(fp, "; runs %.1fx as dispersed as independent counts: widened",
 						e.dispersion);

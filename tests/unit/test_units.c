@@ -120,6 +120,16 @@ static void test_format_roundtrip(void **state)
 	assert_string_equal(buf, "1m 02s");
 	units_format_elapsed(3723 * 1000000000LL, buf, sizeof(buf));
 	assert_string_equal(buf, "1h 02m");
+	/* counts and rates: SI suffixes, three digits, no e-notation */
+	static const struct { double v; const char *want; } counts[] = {
+		{ 29400, "29.4k" }, { 36900.4, "36.9k" }, { 3.69e6, "3.69M" }, { 124, "124" },
+		{ 7.2, "7.20" }, { 0.04, "0.04" }, { 0, "0" }, { 999.4, "999" },
+		{ 999.6, "1.00k" }, { 2.3e4, "23.0k" }, { 5e13, "50.0T" }, { 5e16, "50000T" },
+	};
+	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+		units_format_count(counts[i].v, buf, sizeof(buf));
+		assert_string_equal(buf, counts[i].want);
+	}
 }
 
 /* Estimates that do not fit say so instead of wrapping. */
