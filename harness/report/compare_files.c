@@ -134,7 +134,7 @@ static void regression_text(const struct cmp *c, const struct pair *p, char *buf
 	const struct ratio_ci *r = cmp_gate(&p->v, p->which, &within);
 
 	snprintf(buf, len, "%s against the baseline %s: %s ratio %.2fx [%.2fx, %.2fx], above 1 + %.0f %%%s",
-		 c->label[p->a], c->label[p->b], p->which ? "p99.99" : "max",
+		 c->label[p->a], c->label[p->b], cmp_gate_name(p->which),
 		 r->ratio, r->lo, r->hi, 100 * c->o->tolerance,
 		 within ? " (within campaigns: one a side)" : "");
 }
@@ -195,7 +195,7 @@ void cmp_print_regressions(const struct cmp *c)
 
 		rows_row_title(&c->m, p->row, title, sizeof(title));
 		log_error("regression: %s on %s: %s %.2fx [%.2fx, %.2fx] the baseline's (%s), beyond %.0f %%%s",
-			  title, c->label[p->a], p->which ? "p99.99" : "max", r->ratio,
+			  title, c->label[p->a], cmp_gate_name(p->which), r->ratio,
 			  r->lo, r->hi, c->label[p->b], 100 * c->o->tolerance,
 			  within ? " (within campaigns: one a side)" : "");
 	}

@@ -32,16 +32,21 @@ struct pair {
 	struct pair_verdict v;	/* a against b on the row's metric (rows_row.metric) */
 	unsigned has;		/* METRIC_BIT()s both sides' runs all have: */
 	struct pair_verdict by[METRIC_COUNT];	/* a against b on each */
-	int which;		/* judged: regression on max (0) or p99.99 (1); -1 none */
+	int which;		/* judged: regression on enum gate; -1 none */
 };
 
 /*
- * The interval a baseline judgement stands on, of the max (which 0) or
- * p99.99 (1): between campaigns where there are enough of them, else
- * (*within = 1) the runs', with the tolerance for what changes between
- * campaigns (docs/report.md, "Baselines for CI").
+ * The interval a baseline judgement stands on, of the max, p99.99 or the
+ * tail (enum gate): between campaigns where there are enough of them,
+ * else (*within = 1) the runs' for the max and p99.99, with the
+ * tolerance for what changes between campaigns (docs/report.md,
+ * "Baselines for CI"); the tail only where it is not within.
  */
+enum gate { GATE_MAX, GATE_P9999, GATE_TAIL };
 const struct ratio_ci *cmp_gate(const struct pair_verdict *v, int which, int *within);
+
+/* "max", "p99.99", "tail" */
+const char *cmp_gate_name(int which);
 
 struct cmp {
 	const struct compare_opts *o;

@@ -279,7 +279,8 @@ static void html_baseline(FILE *fp, const struct cmp *c)
 		fprintf(fp, "</td><td>%.2fx [%.2fx, %.2fx]%s</td><td>%.2fx [%.2fx, %.2fx]%s</td><td class=\"l\">%s%s</td></tr>\n",
 			m->ratio, m->lo, m->hi, m->ok ? "" : " (too few)",
 			q->ratio, q->lo, q->hi, q->ok ? "" : " (too few)",
-			p->which == 0 ? "regression (max)" : p->which == 1 ? "regression (p99.99)" :
+			p->which == GATE_MAX ? "regression (max)" : p->which == GATE_P9999 ? "regression (p99.99)" :
+			p->which == GATE_TAIL ? "regression (tail)" :
 			m->ok ? "within tolerance" : "too few runs to judge",
 			wm ? " <small>(within campaigns: one a side, the tolerance for what changed between them)</small>" : "");
 	}
