@@ -48,12 +48,9 @@ CPPFLAGS += $(shell pkg-config --cflags libtracefs libtraceevent 2>/dev/null || 
 		echo -I/usr/include/tracefs -I/usr/include/traceevent)
 LIB_LIBS := $(shell pkg-config --libs inih numa jansson libtracefs libtraceevent 2>/dev/null || \
 		echo -linih -lnuma -ljansson -ltracefs -ltraceevent)
-# libtracecmd reads spike captures' trace-N.dat back (harness/trace/tracer.c:
-# optional, its functions weak, so the static and cross builds go without;
-# weak references alone do not make --as-needed keep it)
+# libtracecmd reads spike captures' trace-N.dat back (harness/trace/tracer.c):
+# its header here, the library loaded when a capture needs it
 CPPFLAGS += $(shell pkg-config --cflags-only-I libtracecmd 2>/dev/null)
-TRACECMD_LIBS := -Wl,--no-as-needed -ltracecmd -Wl,--as-needed
-LIB_LIBS += $(if $(shell pkg-config --exists libtracecmd 2>/dev/null && echo y),$(TRACECMD_LIBS))
 SYSROOT_READY :=
 endif
 LDLIBS += $(LIB_LIBS) -lcsv -lm -pthread

@@ -245,7 +245,7 @@ static void label_segment(struct attribution *a, const struct cpu_state *s,
 		lo = from;
 	int64_t hi = to < w->q->woke ? to : w->q->woke;
 
-	if (due >= to || hi <= lo || lo >= a->switch_in) {
+	if (due >= to || hi <= lo) {
 		label_plain(a, s, w->q, from, to);
 		return;
 	}
@@ -269,23 +269,40 @@ static int is_tick(const struct tev *e)
 	return e->kind == TEV_HRT_ENTRY && strncmp(e->name, "tick_", 5) == 0;
 }
 
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
 /*
- * The tick's period: the shortest spacing of the ticks of this CPU in
- * the trace (at least 100 us: two callbacks of one interrupt are one),
- * else ATTR_TICK_NS.
+ * The tick's period: the median spacing of the ticks of this CPU in the
+ * trace (at least 100 us: two callbacks of one interrupt are one), else
+ * ATTR_TICK_NS. Not the shortest: a tick restarted after idle (nohz)
+ * comes at another phase, and one short spacing would make every later
+ * tick look late.
  */
 static int64_t tick_period(const struct ord *o, int no)
 {
-	int64_t last = 0, best = INT64_MAX;
+	int64_t last = 0, *gap = malloc(((size_t)no + 1) * sizeof(*gap)), period = ATTR_TICK_NS;
+	int n = 0;
 
+	if (!gap)
+		return period;
 	for (int i = 0; i < no; i++) {
 		if (o[i].nmi_entry || !is_tick(o[i].e))
 			continue;
-		if (last && o[i].ts - last >= 100000 && o[i].ts - last < best)
-			best = o[i].ts - last;
+		if (last && o[i].ts - last >= 100000)
+			gap[n++] = o[i].ts - last;
 		last = o[i].ts;
 	}
-	return best == INT64_MAX ? ATTR_TICK_NS : best;
+	if (n > 0) {
+		qsort(gap, (size_t)n, sizeof(*gap), cmp_i64);
+		period = gap[n / 2];
+	}
+	free(gap);
+	return period;
 }
 
 /*
@@ -581,7 +598,7 @@ int attrib_explain(struct tev *evs, int n, const struct spike_query *q,
 	if (a->ngaps) {
 		size_t u = strlen(a->note);
 
-		snprintf(a->note + u, sizeof(a->note) - u, "; %d gap%s, the longest %lld us at %+lld us",
+		snprintf(a->note + u, sizeof(a->note) - u, "; %d gap%s (the longest %lld us at %+lld us)",
 			 a->ngaps, a->ngaps == 1 ? "" : "s", (long long)(a->gap_ns / 1000),
 			 (long long)((a->gap_from - q->intended) / 1000));
 	}

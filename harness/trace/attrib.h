@@ -24,7 +24,7 @@
  *              saying why the thread did not run (hypervisor, SMI,
  *              hardware)
  *   return     the measured thread itself, from its switch-in to its clock
- *              read
+ *              read (but for a gap there)
  * so the parts add up to the latency exactly (nested interrupts counted
  * once). A capture whose window the events do not cover (the buffer
  * overflowed or began too late) is incomplete: no parts, never a guess.

@@ -15,20 +15,58 @@
 #include <tracefs.h>
 
 /*
- * libtracecmd reads each capture's trace-N.dat back, where latlab is linked
- * with it; the static build for guests is not (Debian has no libtracecmd.a):
- * its functions are weak, NULL there, and the capture is read from tracefs.
+ * libtracecmd reads each capture's trace-N.dat back. It is loaded when a
+ * capture needs it (dlopen), not linked: a dependency mapped into every
+ * run counted against an unprivileged user's RLIMIT_MEMLOCK under
+ * mlockall (MCL_FUTURE) and made their allocations fail. The static build
+ * for guests never loads it (a second libtraceevent beside its own would
+ * not share its types): it reads tracefs, as a host without the library.
  */
 #if __has_include(<trace-cmd.h>)
+#include <dlfcn.h>
+#include <sys/auxv.h>
 #include <trace-cmd.h>
 #define HAVE_TRACECMD 1
-#pragma weak tracecmd_open
-#pragma weak tracecmd_close
-#pragma weak tracecmd_buffer_instances
-#pragma weak tracecmd_buffer_instance_name
-#pragma weak tracecmd_buffer_instance_handle
-#pragma weak tracecmd_get_tep
-#pragma weak tracecmd_iterate_events
+
+typedef int (*tcmd_cb)(struct tracecmd_input *, struct tep_record *, int, void *);
+static struct {
+	int tried;
+	struct tracecmd_input *(*open)(const char *, int);
+	void (*close)(struct tracecmd_input *);
+	int (*instances)(struct tracecmd_input *);
+	const char *(*instance_name)(struct tracecmd_input *, int);
+	struct tracecmd_input *(*instance_handle)(struct tracecmd_input *, int);
+	struct tep_handle *(*get_tep)(struct tracecmd_input *);
+	int (*iterate)(struct tracecmd_input *, cpu_set_t *, int, tcmd_cb, void *);
+} tcmd;
+
+/* libtracecmd's functions, loaded once; 0 when this process cannot have them. */
+static int tcmd_load(void)
+{
+	void *h;
+
+	if (tcmd.tried)
+		return tcmd.iterate != NULL;
+	tcmd.tried = 1;
+	if (getauxval(AT_BASE) == 0)	/* no dynamic loader: the static build */
+		return 0;
+	h = dlopen("libtracecmd.so.1", RTLD_NOW | RTLD_LOCAL);
+	if (!h)
+		return 0;
+	*(void **)&tcmd.open = dlsym(h, "tracecmd_open");
+	*(void **)&tcmd.close = dlsym(h, "tracecmd_close");
+	*(void **)&tcmd.instances = dlsym(h, "tracecmd_buffer_instances");
+	*(void **)&tcmd.instance_name = dlsym(h, "tracecmd_buffer_instance_name");
+	*(void **)&tcmd.instance_handle = dlsym(h, "tracecmd_buffer_instance_handle");
+	*(void **)&tcmd.get_tep = dlsym(h, "tracecmd_get_tep");
+	*(void **)&tcmd.iterate = dlsym(h, "tracecmd_iterate_events");
+	if (!tcmd.open || !tcmd.close || !tcmd.instances || !tcmd.instance_name ||
+	    !tcmd.instance_handle || !tcmd.get_tep || !tcmd.iterate) {
+		tcmd.iterate = NULL;
+		return 0;
+	}
+	return 1;
+}
 #endif
 
 #include "config.h"
@@ -761,22 +799,22 @@ static int read_dat(const char *path, const char *instance, cpu_set_t *cpus,
 #ifdef HAVE_TRACECMD
 	struct tracecmd_input *top, *h = NULL;
 
-	if (!tracecmd_open || !tracecmd_iterate_events)
+	if (!tcmd_load())
 		return -ENOSYS;
-	top = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	top = tcmd.open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!top)
 		return -EIO;
-	for (int i = 0; !h && i < tracecmd_buffer_instances(top); i++)
-		if (strcmp(tracecmd_buffer_instance_name(top, i), instance) == 0)
-			h = tracecmd_buffer_instance_handle(top, i);
+	for (int i = 0; !h && i < tcmd.instances(top); i++)
+		if (strcmp(tcmd.instance_name(top, i), instance) == 0)
+			h = tcmd.instance_handle(top, i);
 	if (!h) {
-		tracecmd_close(top);
+		tcmd.close(top);
 		return -EIO;
 	}
-	c->tep = tracecmd_get_tep(h);
-	tracecmd_iterate_events(h, cpus, sizeof(*cpus), dat_one, c);
-	tracecmd_close(h);
-	tracecmd_close(top);
+	c->tep = tcmd.get_tep(h);
+	tcmd.iterate(h, cpus, sizeof(*cpus), dat_one, c);
+	tcmd.close(h);
+	tcmd.close(top);
 	return 0;
 #else
 	(void)path, (void)instance, (void)cpus, (void)c;
@@ -810,7 +848,7 @@ int tracer_capture(struct tracer *t, const struct spike_trap *trap, int kprio,
 
 	snprintf(dat, sizeof(dat), "%s/trace-%d.dat", dir, n);
 #ifdef HAVE_TRACECMD
-	if (tracecmd_open) {
+	if (tcmd_load()) {
 		dat_rc = extract_dat(t, dat);
 		if (dat_rc != -ENOENT)
 			reenable(t);

@@ -403,7 +403,7 @@ static void test_gap_while_task_ran(void **state)
 	assert_string_equal(culprit(&a), "no event for 5228 us (sh:50 current)");
 	assert_int_equal(a.ngaps, 1);
 	assert_int_equal(a.gap_from, 500);
-	assert_non_null(strstr(a.note, "; 1 gap, the longest 5228 us at +0 us"));
+	assert_non_null(strstr(a.note, "; 1 gap (the longest 5228 us at +0 us)"));
 }
 
 /* 375 us inside a local_timer handler without an event, the thread's timer overdue: a gap too */
