@@ -431,10 +431,20 @@ qemu_of() {
 	printf '\n[trace]\nmode = spikes\nthreshold = 20ms\ncaptures = 2\n' | ini_merge c.ini
 	"$LATLAB" run c.ini -q >"$WORK/log" 2>&1 &
 	pid=$!
-	while kill -0 "$pid" 2>/dev/null; do	# from the boot on: it only slows the boot
+	# once the guest's campaign runs (not during its boot): four stalls
+	for _ in $(seq 1200); do
+		grep -q 'guest stock: campaign v' "$WORK/log" && break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	sleep 0.5
+	for _ in 1 2 3 4; do
 		q=$(qemu_of "$pid" | head -1)
-		[ -n "$q" ] && kill -STOP "$q" 2>/dev/null && sleep 0.04 && kill -CONT "$q" 2>/dev/null
-		sleep 0.7
+		[ -n "$q" ] || break
+		kill -STOP "$q" 2>/dev/null || break
+		sleep 0.04
+		kill -CONT "$q"
+		sleep 0.6
 	done
 	wait "$pid" || { cat "$WORK/log"; false; }
 	C=$(echo "$WORK"/out/v/*/*/0000-*)
