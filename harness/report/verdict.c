@@ -123,18 +123,22 @@ static int has_camp(const struct side_runs *s, int k)
 	return 0;
 }
 
+/* Is run i the first of its campaign in s? */
+static int first_of_camp(const struct side_runs *s, int i)
+{
+	for (int j = 0; j < i; j++)
+		if (camp_of(s, j) == camp_of(s, i))
+			return 0;
+	return 1;
+}
+
 /* How many campaigns s's runs come from. */
 static int campaigns(const struct side_runs *s)
 {
 	int n = 0;
 
-	for (int i = 0; i < s->n; i++) {
-		int seen = 0;
-
-		for (int j = 0; j < i && !seen; j++)
-			seen = camp_of(s, j) == camp_of(s, i);
-		n += !seen;
-	}
+	for (int i = 0; i < s->n; i++)
+		n += first_of_camp(s, i);
 	return n;
 }
 
@@ -184,11 +188,9 @@ static int per_campaign(const struct side_runs *s, const double *v, double *u, d
 	int n = 0;
 
 	for (int i = 0; i < s->n; i++) {
-		int k = camp_of(s, i), m = 0, seen = 0;
+		int k = camp_of(s, i), m = 0;
 
-		for (int j = 0; j < i && !seen; j++)
-			seen = camp_of(s, j) == k;
-		if (seen)
+		if (!first_of_camp(s, i))
 			continue;
 		for (int j = i; j < s->n; j++)
 			if (camp_of(s, j) == k)
@@ -311,7 +313,7 @@ int verdict_pair(const struct side_runs *a, const struct side_runs *b,
 		rc = judge(a, b, v->design, MAX_PCT, &j, &v->max_runs, &v->max, NULL, NULL);
 		if (rc == 0)
 			rc = judge(a, b, v->design, 99.99, &j, &v->p9999_runs, &v->p9999, NULL, NULL);
-		uint64_t few = fewest_of(a) < fewest_of(b) ? fewest_of(a) : fewest_of(b);
+		uint64_t fa = fewest_of(a), fb = fewest_of(b), few = fa < fb ? fa : fb;
 
 		/* a p99.99 of fewer than 10 000 samples is a maximum: not judged */
 		v->p9999_short = few < hist_support(99.99);
