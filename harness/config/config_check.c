@@ -124,7 +124,7 @@ static int check_clock(const struct config *cfg, struct kernel_def *k,
 	if (k->cpus > 1) {
 		loc = config_kernel_loc(cfg, k, "cpus");
 		return cfg_fail(err, errlen, &loc,
-				"[kernel.%s] clock = icount takes cpus = 1: with more, an x86 guest hangs bringing up CPU 1, and an arm64 one shows qemu's turn-taking between its vCPUs, not the kernel (docs/campaigns.md)",
+				"[kernel.%s] clock = icount takes cpus = 1: with more, qemu 7.2 hangs bringing up an x86 guest's CPU 1, and where the guest boots (arm64; x86 on qemu 10) its figures are qemu's turn-taking between vCPUs, not the kernel (docs/campaigns.md)",
 				k->name);
 	}
 	if (strstr(k->qemu_args, "-icount")) {
