@@ -155,7 +155,8 @@ static void html_rows(FILE *fp, const struct cmp *c)
 	      "wake-up for timer, noise max for noise; <code>--metric</code> picks another), "
 	      "in µs, threads merged: the median of the runs' maxima "
 	      "with their range, and the medians of their p99.99 and p99. The verdict "
-	      "compares the medians of the maxima with a 95 % interval "
+	      "compares the medians of the maxima with a 97.5 % interval, as the tail's, "
+	      "so that the two together call a difference that is not there at most 5 % of the time "
 	      "(a percentile is shown where every run has the samples it needs: p99.99 10,000, "
 	      "p99 100; — where not) "
 	      "(docs/report.md: how sure a verdict is); the other metrics' verdicts "
@@ -260,9 +261,9 @@ static void html_baseline(FILE *fp, const struct cmp *c)
 		return;
 	fprintf(fp, "<h2>Against the baseline</h2>\n<p>Each side's rows against the "
 		"baseline's (<code>--baseline</code>), tolerance %.0f %%: a row regresses "
-		"when the 95 %% interval of its ratio to the baseline (max or p99.99) lies "
+		"when the 97.5 %% interval of its ratio to the baseline (max or p99.99) lies "
 		"wholly above 1 + tolerance.</p>\n<table>\n<tr><th class=\"l\">row</th>"
-		"<th class=\"l\">side</th><th>max ratio [95 %%]</th><th>p99.99 ratio [95 %%]</th>"
+		"<th class=\"l\">side</th><th>max ratio [97.5 %%]</th><th>p99.99 ratio [97.5 %%]</th>"
 		"<th class=\"l\">judgement</th></tr>\n", 100 * c->o->tolerance);
 	for (const struct pair *p = c->judged; p < c->judged + c->njudged; p++) {
 		const struct pair_verdict *v = &p->v;

@@ -267,7 +267,7 @@ static int judge(const struct side_runs *a, const struct side_runs *b, int desig
 		*med_a = stats_median(j->x, a->n);
 		*med_b = stats_median(j->y, b->n);
 	}
-	int rc = stats_ratio_ci(j->x, a->n, j->y, b->n, VERDICT_CONF, runs);
+	int rc = stats_ratio_ci(j->x, a->n, j->y, b->n, VERDICT_CONF_EACH, runs);
 
 	if (rc || design != VD_CAMPAIGNS) {
 		*out = *runs;
@@ -275,7 +275,7 @@ static int judge(const struct side_runs *a, const struct side_runs *b, int desig
 	}
 	int na = per_campaign(a, j->x, j->ux, j->tmp), nb = per_campaign(b, j->y, j->uy, j->tmp);
 
-	return stats_ratio_t_ci(j->ux, na, j->uy, nb, VERDICT_CONF, out);
+	return stats_ratio_t_ci(j->ux, na, j->uy, nb, VERDICT_CONF_EACH, out);
 }
 
 int verdict_pair(const struct side_runs *a, const struct side_runs *b,
@@ -399,7 +399,7 @@ void verdict_text(const struct pair_verdict *v, const char *a, const char *b,
 			snprintf(buf, len, "%s: too few to call (%s/%s %.2fx; %s)", runs,
 				 a, b, r->ratio,
 				 v->na < 3 || v->nb < 3 ? "3 runs each at least" :
-							  "no exact 95 % interval with so few");
+							  "no exact 97.5 % interval with so few: 4 and 5 runs give one");
 		}
 	}
 	size_t n = strlen(buf);

@@ -122,6 +122,38 @@ static void test_pair(void **state)
 }
 
 /*
+ * Either statistic may call, so each interval is 97.5 % (Bonferroni): 5
+ * and 5 runs apart are called with an interval of at least that; 4 and 4
+ * are not, however far apart (their exact rank interval reaches 97.1 %),
+ * and the line says what would give one.
+ */
+static void test_each_at_97_5(void **state)
+{
+	struct side_runs a = { runs[0], RUNS, METRIC_WAKEUP, NULL }, b = { runs[1], RUNS, METRIC_WAKEUP, NULL };
+	struct pair_verdict v;
+	char text[256];
+
+	(void)state;
+	assert_true(VERDICT_CONF_EACH > 0.974 && VERDICT_CONF_EACH < 0.976);
+	for (int i = 0; i < RUNS; i++) {
+		run(0, i, 100, 0, 200000 + 10000 * i);
+		run(1, i, 100, 0, 2000000 + 100000 * i);
+	}
+	assert_int_equal(verdict_pair(&a, &b, &v), 0);
+	assert_int_equal(v.kind, V_LOWER);
+	assert_true(v.max.conf >= VERDICT_CONF_EACH);
+	a.n = b.n = 4;
+	assert_int_equal(verdict_pair(&a, &b, &v), 0);
+	assert_int_equal(v.kind, V_TOO_FEW);
+	verdict_text(&v, "quiet", "hog", text, sizeof(text));
+	assert_non_null(strstr(text, "4 runs each: too few to call (quiet/hog "));
+	assert_non_null(strstr(text, "no exact 97.5 % interval with so few: 4 and 5 runs give one"));
+	b.n = 5;
+	assert_int_equal(verdict_pair(&a, &b, &v), 0);
+	assert_int_equal(v.kind, V_LOWER);
+}
+
+/*
  * One quiet run with one 5 ms stall against a load that delays the thread
  * 50 times a run: no verdict on maxima, a confident one on the tail.
  */
@@ -223,6 +255,7 @@ int main(void)
 		cmocka_unit_test(test_exceed_overdispersed),
 		cmocka_unit_test(test_exceed_hours_with_overruns),
 		cmocka_unit_test(test_pair),
+		cmocka_unit_test(test_each_at_97_5),
 		cmocka_unit_test(test_tail_outlier),
 	};
 
