@@ -28,3 +28,13 @@ set border 3
 set tics nomirror
 # the histogram bucket holding values >= 2^42 ns (hist.csv's overflow row)
 OVERFLOW_NS = 4398046511104.0
+# Ticks on a log y axis from tick_lo to tick_hi (> 0), labelled in plain
+# numbers: gnuplot's own ticks are decades, and a range inside one decade
+# got no label at all. 1-2-5 per decade; within a decade, finer (1, 1.5,
+# 2, 3, 4, 5, 7); over more than three decades, the decades. Use:
+#   tick_lo = ...; tick_hi = ...; eval log_yticks
+log_yticks = "tick_m = tick_hi / tick_lo < 10 ? '1 1.5 2 3 4 5 7' : (tick_hi / tick_lo > 1000 ? '1' : '1 2 5'); " . \
+	"set ytics ('' 1e300); " . \
+	"do for [tick_e = floor(log10(tick_lo)) : ceil(log10(tick_hi))] { " . \
+	"do for [tick_s in tick_m] { tick_v = real(tick_s) * 10.0**tick_e; " . \
+	"if (tick_v >= tick_lo && tick_v <= tick_hi) { set ytics add (sprintf('%g', tick_v) tick_v) } } }"

@@ -22,6 +22,9 @@ do for [i = 2:ncol] {
 }
 set yrange [ymin / 1.5 : ymax * 1.5]
 set logscale y
+tick_lo = ymin / 1.5
+tick_hi = ymax * 1.5
+eval log_yticks
 set title title noenhanced
 set xlabel 'time since the start (s)'
 set ylabel 'largest wake-up latency so far (µs)'
