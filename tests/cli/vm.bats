@@ -431,14 +431,18 @@ qemu_of() {
 	printf '\n[trace]\nmode = spikes\nthreshold = 20ms\ncaptures = 2\n' | ini_merge c.ini
 	"$LATLAB" run c.ini -q >"$WORK/log" 2>&1 &
 	pid=$!
-	# once the guest's campaign runs (not during its boot): four stalls
+	# once the guest's campaign runs (not during its boot), until latlab
+	# ends: a stall every 0.64 s. Not a fixed few: the cell measures only
+	# once the guest's tracing is armed, seconds later, 18 s when the
+	# guest's latlab is the sanitizer build (make SANITIZE=1 test)
 	for _ in $(seq 1200); do
 		grep -q 'guest stock: campaign v' "$WORK/log" && break
 		kill -0 "$pid" 2>/dev/null || break
 		sleep 0.1
 	done
 	sleep 0.5
-	for _ in 1 2 3 4; do
+	for _ in $(seq 300); do
+		kill -0 "$pid" 2>/dev/null || break
 		q=$(qemu_of "$pid" | head -1)
 		[ -n "$q" ] || break
 		kill -STOP "$q" 2>/dev/null || break
