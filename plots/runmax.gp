@@ -20,10 +20,10 @@ do for [i = 2:ncol] {
 	if (STATS_min < ymin) { ymin = STATS_min }
 	if (STATS_max > ymax) { ymax = STATS_max }
 }
-set yrange [ymin / 1.5 : ymax * 1.5]
-set logscale y
 tick_lo = ymin / 1.5
 tick_hi = ymax * 1.5
+set yrange [tick_lo : tick_hi]
+set logscale y
 eval log_yticks
 set title title noenhanced
 set xlabel 'time since the start (s)'

@@ -1,8 +1,8 @@
 /*
  * What compare says about a row: per side, the summary of its runs
  * (repeats); per pair of sides, the ratio of their medians with a 97.5 %
- * interval (VERDICT_CONF_EACH) and a verdict in words that always carries the interval and
- * n; per side, wake-ups above a threshold per hour with a Poisson
+ * interval (VERDICT_CONF_EACH) and a verdict in words that always carries
+ * the interval and n; per side, wake-ups above a threshold per hour with a Poisson
  * interval. The statistics are stats.h's; docs/report.md explains them.
  */
 #ifndef LATLAB_VERDICT_H
