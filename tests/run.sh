@@ -68,8 +68,9 @@ fi
 if [ "$what" = all ] || [ "$what" = cli ]; then
 	echo "== command-line tests (bats)"
 	# a guard against a hang, not a pace: the sanitizer build's run took
-	# 14 min 51 s here on 2026-12-01 and was cut at the old 900 s
-	out=$(timeout 1800 bats --tap tests/cli 2>&1)
+	# 14 min 51 s here on 2026-12-01 and was cut at the old 900 s;
+	# --timing: each test's time on its line, to see where the suite goes
+	out=$(timeout 1800 bats --tap --timing tests/cli 2>&1)
 	rc=$?
 	printf '%s\n' "$out"
 	p=$(printf '%s\n' "$out" | grep -c '^ok ')
