@@ -56,7 +56,7 @@ static const struct command commands[] = {
 	  cmd_plan },
 	{ "list", "list", "print the axes, every option with its type, default and help, the workloads and the loads",
 	  cmd_list },
-	{ "report", "report DIR [--metric M] [--pdf] [--jobs N] [-q]",
+	{ "report", "report DIR [--axis AXIS] [--metric M] [--pdf] [--jobs N] [-q]",
 	  "render DIR's figures (gnuplot) and DIR/report/index.html",
 	  cmd_report },
 	{ "compare", "compare DIR[,DIR...]... [-o OUT] [--axis AXIS] [--metric M] [--pdf] [--jobs N] [--over 100us,1ms] [--baseline TREE[,TREE...] [--tolerance 20%]]",
@@ -411,6 +411,17 @@ static int parse_jobs(const char *arg, int *jobs)
 	return 0;
 }
 
+/* --axis AXIS: one of TAXIS_NAMES. 0, or -EINVAL after saying why. */
+static int parse_axis(const char *arg, int *axis)
+{
+	*axis = taxis_parse(arg);
+	if (*axis < 0) {
+		log_error("--axis: '%s' is not an axis (%s)", arg, TAXIS_NAMES);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* --metric M: one of METRIC_NAMES. 0, or -EINVAL after saying why. */
 static int parse_metric(const char *arg, int *metric)
 {
@@ -429,9 +440,10 @@ static int cmd_report(int argc, char **argv)
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "metric", required_argument, NULL, 'm' },
+		{ "axis", required_argument, NULL, 'a' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int opt, pdf = 0, quiet = 0, jobs = 0, metric = -1;
+	int opt, pdf = 0, quiet = 0, jobs = 0, metric = -1, axis = TAXIS_KERNEL;
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "qj:", longopts, NULL)) != -1) {
@@ -445,12 +457,15 @@ static int cmd_report(int argc, char **argv)
 		} else if (opt == 'm') {
 			if (parse_metric(optarg, &metric))
 				return EXIT_USAGE;
+		} else if (opt == 'a') {
+			if (parse_axis(optarg, &axis))
+				return EXIT_USAGE;
 		} else
 			return bad_usage("report");
 	}
 	if (optind != argc - 1)
 		return bad_usage("report");
-	return report_run(argv[optind], pdf, jobs, quiet, metric);
+	return report_run(argv[optind], pdf, jobs, quiet, metric, axis);
 }
 
 /* --over 50us,100us,1ms: 0, or -EINVAL with the bad word in err. */
@@ -526,11 +541,8 @@ static int cmd_compare(int argc, char **argv)
 			if (parse_metric(optarg, &o.metric))
 				return EXIT_USAGE;
 		} else if (opt == 'a') {
-			o.axis = taxis_parse(optarg);
-			if (o.axis < 0) {
-				log_error("--axis: '%s' is not an axis (%s)", optarg, TAXIS_NAMES);
+			if (parse_axis(optarg, &o.axis))
 				return EXIT_USAGE;
-			}
 		} else if (opt == 'b') {
 			o.baseline = optarg;
 		} else if (opt == 't') {

@@ -5,14 +5,20 @@ if (!exists("fmt")) fmt = 'png'
 # then `eval term_png; set output ...; replot` for the other formats
 term_png = "set terminal pngcairo size 1000,560 enhanced font 'Sans,10'"
 term_svg = "set terminal svg size 1000,560 dynamic enhanced font 'Sans,10'"
-term_pdf = "set terminal pdfcairo size 10in,5.6in enhanced font 'Sans,10'"
+# PDF is for papers: one column of a two-column paper (3.5 in, IEEE's and
+# near ACM's 3.33 in) at 1:1, vector, its fonts embedded (cairo subsets
+# them), 6 pt text; no title (the paper's caption carries it)
+term_pdf = "set terminal pdfcairo size 3.5in,2.45in enhanced font 'Sans,6' linewidth 0.7; unset title"
 if (fmt eq 'png') eval term_png
 if (fmt eq 'svg') eval term_svg
 if (fmt eq 'pdf') eval term_pdf
 set output out
 set datafile separator ","
 # one palette for every figure (Okabe and Ito's, told apart with colour
-# blindness): curve i of any figure has the same colour everywhere
+# blindness; their yellow left out, too pale for a line on white). latlab
+# gives each side (a kernel variant, a host, a value of the compared axis)
+# its colour by its name (plot_colors in harness/report/plot.c), so rt is
+# one colour in every figure of the report, compare and history.
 set linetype 1 lc rgb '#0072B2' lw 1.5
 set linetype 2 lc rgb '#D55E00' lw 1.5
 set linetype 3 lc rgb '#009E73' lw 1.5
@@ -20,8 +26,7 @@ set linetype 4 lc rgb '#CC79A7' lw 1.5
 set linetype 5 lc rgb '#E69F00' lw 1.5
 set linetype 6 lc rgb '#56B4E9' lw 1.5
 set linetype 7 lc rgb '#000000' lw 1.5
-set linetype 8 lc rgb '#F0E442' lw 1.5
-set linetype cycle 8
+set linetype cycle 7
 set grid xtics ytics mxtics mytics lc rgb '#dddddd'
 set key outside right top noenhanced
 set border 3

@@ -9,16 +9,21 @@ if (!exists("labels") && exists("ins")) labels = ins
 if (!exists("title")) title = 'kernel comparison'
 load lib
 # latlab passes `list`, a script defining n, paths[] and names[] (any
-# number of curves, blanks in paths); by hand, blank-separated ins/labels
+# number of curves, blanks in paths, each with its colour and dash type:
+# colors[], dashes[]); by hand, blank-separated ins/labels
 if (exists("list")) {
 	load list
 } else {
 	n = words(ins)
 	array paths[n]
 	array names[n]
+	array colors[n]
+	array dashes[n]
 	do for [i = 1:n] {
 		paths[i] = word(ins, i)
 		names[i] = word(labels, i)
+		colors[i] = i
+		dashes[i] = 1
 	}
 }
 set title title noenhanced
@@ -37,4 +42,4 @@ set datafile separator whitespace	# the table is blank-separated
 set logscale xy
 set format y '10^{%T}'
 plot for [i = 1:n] $MERGED index (i - 1) using 1:($2 > 0 && $1 > 1e-6 ? $2 : NaN) \
-	with linespoints pt 7 ps 0.3 lw 1.5 lc i title names[i]
+	with linespoints pt 7 ps 0.3 lw 1.5 lc colors[i] dt dashes[i] title names[i]

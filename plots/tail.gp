@@ -8,16 +8,21 @@ if (!exists("labels") && exists("ins")) labels = ins
 if (!exists("title")) title = 'tail latency'
 load lib
 # latlab passes `list`, a script defining n, paths[] and names[] (any
-# number of curves, blanks in paths); by hand, blank-separated ins/labels
+# number of curves, blanks in paths, each with its colour and dash type:
+# colors[], dashes[]); by hand, blank-separated ins/labels
 if (exists("list")) {
 	load list
 } else {
 	n = words(ins)
 	array paths[n]
 	array names[n]
+	array colors[n]
+	array dashes[n]
 	do for [i = 1:n] {
 		paths[i] = word(ins, i)
 		names[i] = word(labels, i)
+		colors[i] = i
+		dashes[i] = 1
 	}
 }
 # each curve's metric: the list's metrics[] (latlab's report: each cell's
@@ -45,5 +50,7 @@ if (!exists("xlabel")) xlabel = sprintf('%s latency (µs)', metric)
 set xlabel xlabel noenhanced
 set ylabel 'fraction of samples above'
 set yrange [:1.5]
+# the lower left of a tail is empty: the legend there, the curves the width
+set key inside left bottom noenhanced box opaque
 plot for [i = 1:n] $TAIL index (i - 1) using 1:(1 - $2 > 1e-12 ? 1 - $2 : NaN) \
-	with steps lw 2 lc i title names[i]
+	with steps lw 2 lc colors[i] dt dashes[i] title names[i]

@@ -2,7 +2,7 @@
 # by point (a kernel variant on a host in one campaign tree), each a line
 # in depth: latency (µs, log) across, the point in depth, samples (log) up.
 # From history's fig/waterfall-R.dat (blank-separated blocks: point,
-# latency_us, count).
+# latency_us, count, color: the point's kernel variant's colour).
 #   gnuplot -e "in='history/fig/waterfall-0.dat'; out='w.png'" plots/waterfall.gp
 # Optional: title, fmt, lib.
 if (!exists("lib")) lib = 'plots/common.gp'
@@ -19,4 +19,4 @@ set ylabel 'point'
 set zlabel 'samples' rotate
 set ytics 1
 set key off
-splot in using 2:1:3:($1 + 1) with lines lw 1.5 lc variable
+splot in using 2:1:3:4 with lines lw 1.5 lc variable

@@ -2,17 +2,20 @@
 # synth-tree.sh SRC-TREE N OUT-TREE: a results tree of N cells made by
 # copying SRC-TREE's measured cells round-robin (for report benchmarks
 # and tests at scale). Each copy gets its own id, index and repeat; its
-# files are the source cell's, so every number in it is real.
+# files are the source cell's, so every number in it is real. With
+# ROWS=1 in the environment each copy gets a priority of its own too
+# (1 + its index mod 98), so the copies are rows, not repeats of one.
 set -eu
 src=$1 n=$2 out=$3
 [ -s "$src/cells.csv" ] || { echo "synth-tree: $src is not a results tree" >&2; exit 2; }
 rm -rf "$out"
 mkdir -p "$out"
 cp "$src/campaign.ini" "$src/state" "$out/" 2>/dev/null || true
-awk -F, -v n="$n" -v out="$out" -v src="$src" '
+awk -F, -v n="$n" -v out="$out" -v src="$src" -v ownrows="${ROWS:-0}" '
 	function copyrow(row, newid, i, repeat,    f, k, s) {
 		split(row, f, ",")
 		f[c["cell"]] = newid; f[c["index"]] = i; f[c["repeat"]] = repeat
+		if (ownrows) f[c["priority"]] = 1 + i % 98
 		s = f[1]
 		for (k = 2; k <= nf; k++) s = s "," f[k]
 		return s

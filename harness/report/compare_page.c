@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cellread.h"
 #include "compare_model.h"
@@ -11,9 +12,9 @@
 
 int cmp_figure(struct cmp *c, int r, int n, char *err, size_t errlen)
 {
-	char vars[16384] = "", title[1024], base[PATH_MAX + 64],
+	char vars[16384] = "", title[1200], words[1024], base[PATH_MAX + 64],
 		list[PATH_MAX + 64], hist[MAX_SIDES][PATH_MAX + 600];
-	const char *paths[MAX_SIDES], *names[MAX_SIDES];
+	struct plot_curve curve[MAX_SIDES];
 	const struct tcell *any = cmp_any(c, r);
 	int k = 0, rc;
 
@@ -23,20 +24,20 @@ int cmp_figure(struct cmp *c, int r, int n, char *err, size_t errlen)
 		if (!g)
 			continue;
 		cell_file_path(hist[k], sizeof(hist[k]), g->run[g->sum.typical]->dir, CELLF_HIST);
-		paths[k] = hist[k];
-		names[k++] = c->label[i];
+		curve[k] = (struct plot_curve){ hist[k], c->label[i], NULL, c->m.side[i].color, 1 };
+		k++;
 	}
 	snprintf(list, sizeof(list), "%s/fig/compare-%d.list.gp", c->out, n);
-	rc = plot_write_list(list, paths, names, NULL, k);
+	rc = plot_write_list(list, curve, k);
 	if (rc) {
 		snprintf(err, errlen, "%s: %s", list, strerror(-rc));
 		return rc;
 	}
 	plot_var(vars, sizeof(vars), "list", list);
-	/* the row's axes, not a cell id: ids differ by kernel variant */
-	snprintf(title, sizeof(title), "%s, %s, threads %s, affinity %s, %.0f us: %s latency by kernel and host (the run at the median max)",
-		 any->load, any->workload, any->threads, any->affinity,
-		 US(any->interval), rows_metric_words(c->m.row[r].metric));
+	/* the row's axes in words, not a cell id: ids differ by kernel variant */
+	tcell_row_words(any, c->m.axis, words, sizeof(words));
+	snprintf(title, sizeof(title), "%s — %s, each side's run at the median max", words,
+		 rows_metric_words(c->m.row[r].metric));
 	plot_var(vars, sizeof(vars), "title", title);
 	plot_var(vars, sizeof(vars), "metric", metric_name(c->m.row[r].metric));
 	snprintf(base, sizeof(base), "%s/fig/compare-%d", c->out, n);
@@ -312,10 +313,32 @@ void cmp_fill_page(FILE *fp, void *arg)
 			"in one tree:</p><ul>\n", taxis_name(c->m.axis), taxis_name(c->m.axis),
 			taxis_name(c->m.axis));
 	for (int i = 0; i < c->m.nsides; i++) {
+		const char *dir = c->t[c->m.side[i].tree].dir;
+		char report[PATH_MAX + 32], link[PATH_MAX];
+
 		fputs("<li><b>", fp);
 		html_text(fp, c->label[i]);
 		fputs("</b>: ", fp);
-		html_text(fp, c->t[c->m.side[i].tree].dir);
+		html_text(fp, dir);
+		/*
+		 * the way back to its tree's report: linked even before it is
+		 * rendered (make demo-kernels compares, then reports, so that
+		 * the report can link here), and said so
+		 */
+		snprintf(report, sizeof(report), "%s/report/index.html", dir);
+		if (html_rel_path(c->out, dir, link, sizeof(link)) == 0) {
+			struct stat st;
+
+			fputs(" (<a href=\"", fp);
+			html_text(fp, link);
+			fputs("/report/index.html\">its report</a>", fp);
+			if (stat(report, &st) != 0) {
+				fputs(", not rendered yet: <code>latlab report ", fp);
+				html_text(fp, dir);
+				fputs("</code>", fp);
+			}
+			fputs(")", fp);
+		}
 		fputs(cmp_is_baseline(c, i) ? " (baseline)</li>\n" : "</li>\n", fp);
 	}
 	fputs("</ul>\n<p>Every number here, machine-readable: <a href=\"compare.csv\">compare.csv</a>"
@@ -337,11 +360,13 @@ void cmp_fill_page(FILE *fp, void *arg)
 		}
 		fprintf(fp, "<figure><img src=\"fig/compare-%d.png\" alt=\"comparison %d\">"
 			"<figcaption>", fig, fig);
-		char title[1024];
+		char words[1024];
 
-		rows_row_title(&c->m, r, title, sizeof(title));
-		html_text(fp, title);
-		fprintf(fp, " <a href=\"fig/compare-%d.svg\">SVG</a></figcaption></figure>\n", fig);
+		tcell_row_words(c->m.row[r].any, c->m.axis, words, sizeof(words));
+		html_text(fp, words);
+		fprintf(fp, ": the %s histogram of each side's run at the median maximum, a colour per side "
+			"<a href=\"fig/compare-%d.svg\">SVG</a></figcaption></figure>\n",
+			rows_metric_words(c->m.row[r].metric), fig);
 		fig++;
 	}
 	(void)pg->pdf;

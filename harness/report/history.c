@@ -136,7 +136,7 @@ static void fill_trend(FILE *fp, void *arg)
 	const struct row_files *f = arg;
 	struct csvw w = { .fp = fp };
 
-	csvw_header(&w, "point,label,n,max_median_us,max_lo_us,max_hi_us,p99.99_median_us");
+	csvw_header(&w, "point,label,n,max_median_us,max_lo_us,max_hi_us,p99.99_median_us,tick");
 	for (int p = 0; p < f->h->npt; p++) {
 		const struct rows_group *g = runs_at(f->h, f->row, &f->h->pt[p]);
 		const struct side_summary *s = g ? &g->sum : NULL;
@@ -153,6 +153,19 @@ static void fill_trend(FILE *fp, void *arg)
 			csvw_num(&w, US(s->p9999_med), 3);
 		else
 			csvw_str(&w, "");	/* too few samples for it */
+		/* the x axis's label: its release (--by release), or when it ran */
+		char tick[300];
+		const struct point *pt = &f->h->pt[p];
+
+		if (f->h->o->by_release)
+			snprintf(tick, sizeof(tick), "%s %s", pt->first->kernel, pt->first->release);
+		else
+			snprintf(tick, sizeof(tick), "%s %.16s", pt->first->kernel,
+				 pt->started[0] ? pt->started : "?");
+		for (char *c = tick; *c; c++)
+			if (*c == 'T')
+				*c = ' ';
+		csvw_str(&w, tick);
 		csvw_end(&w);
 	}
 }
@@ -160,7 +173,8 @@ static void fill_trend(FILE *fp, void *arg)
 /*
  * fig/waterfall-R.dat: per point its runs' histograms of the row's metric merged, a
  * block each (blank-line separated, for splot): point, latency (µs, the
- * bucket's lower edge), count.
+ * bucket's lower edge), count, and its side's colour (plot_colors: rt is
+ * rt's colour here as in report and compare).
  */
 static void fill_waterfall(FILE *fp, void *arg)
 {
@@ -169,7 +183,7 @@ static void fill_waterfall(FILE *fp, void *arg)
 
 	if (!m)
 		return;
-	fputs("# point latency_us count\n", fp);
+	fputs("# point latency_us count color\n", fp);
 	for (int p = 0; p < f->h->npt; p++) {
 		const struct rows_group *g = runs_at(f->h, f->row, &f->h->pt[p]);
 
@@ -184,8 +198,8 @@ static void fill_waterfall(FILE *fp, void *arg)
 			if (!m->bucket[b])
 				continue;
 			hist_bucket_range(b, &lo, &hi);
-			fprintf(fp, "%d %.3f %llu\n", p, US(lo > 0 ? lo : 1),
-				(unsigned long long)m->bucket[b]);
+			fprintf(fp, "%d %.3f %llu %d\n", p, US(lo > 0 ? lo : 1),
+				(unsigned long long)m->bucket[b], f->h->m.side[f->h->pt[p].side].color);
 		}
 		fputs("\n\n", fp);
 	}
@@ -256,7 +270,7 @@ static void fill_page(FILE *fp, void *arg)
 	for (int k = 0; k < h->ntrees; k++)
 		html_damaged(fp, &h->t[k]);
 	for (int r = 0; r < h->nrow; r++) {
-		tcell_row_title(row_any(h, r), title, sizeof(title));
+		tcell_row_words(row_any(h, r), TAXIS_KERNEL, title, sizeof(title));
 		fputs("<h2>", fp);
 		html_text(fp, title);
 		fputs("</h2>\n", fp);
@@ -292,7 +306,7 @@ static int figures(struct history *h, char *err, size_t errlen)
 	for (int r = 0; rc == 0 && r < h->nrow; r++) {
 		struct row_files f = { h, r };
 
-		tcell_row_title(row_any(h, r), rowt, sizeof(rowt));
+		tcell_row_words(row_any(h, r), TAXIS_KERNEL, rowt, sizeof(rowt));
 		for (int kind = 0; rc == 0 && kind < 2; kind++) {
 			snprintf(name, sizeof(name), kind ? "waterfall-%d.dat" : "trend-%d.csv", r);
 			rc = afile_write(dir, name, kind ? fill_waterfall : fill_trend, &f);
@@ -307,6 +321,8 @@ static int figures(struct history *h, char *err, size_t errlen)
 				 rows_metric_words(h->m.row[h->row[r]].metric),
 				 kind ? "histograms" : "latency");
 			plot_var(vars, sizeof(vars), "title", title);
+			plot_var(vars, sizeof(vars), "xlabel", h->o->by_release ? "kernel release" :
+				 "when the campaign ran (its first measured cell, UTC)");
 			snprintf(path, sizeof(path), "%s/%s-%d", dir, kind ? "waterfall" : "trend", r);
 			rc = plot_render(&h->plot, kind ? "waterfall.gp" : "trend.gp", path, vars,
 					 err, errlen);

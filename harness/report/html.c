@@ -1,3 +1,6 @@
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "html.h"
@@ -19,6 +22,9 @@ void html_head(FILE *fp, const char *title)
 	      "tr.interrupted td.st{background:#fff0a0}tr.pending td.st{background:#f7f7f7}\n"
 	      ".warn{color:#9a4a00}figure{margin:1em 0}img{max-width:100%;border:1px solid #eee}\n"
 	      "figcaption{font-size:12px;color:#555}code{font-size:12px}td.l a{white-space:nowrap}\n"
+	      "ul.answer{font-size:15px;padding-left:1.2em}ul.answer li{margin:.3em 0}\n"
+	      "li.lower,li.higher{list-style:square}li.no-difference,li.too-few{color:#444}\n"
+	      "#cells.compact .more{display:none}\n"
 	      "</style></head>\n<body>\n", fp);
 }
 
@@ -31,6 +37,7 @@ void html_foot(FILE *fp)
 	      "    if (imgs[i].complete && imgs[i].naturalWidth > 0) ok++;\n"
 	      "  document.body.setAttribute('data-figures', imgs.length);\n"
 	      "  document.body.setAttribute('data-figures-loaded', ok);\n"
+	      "  document.body.setAttribute('data-width', document.documentElement.scrollWidth);\n"
 	      "});\n</script>\n</body></html>\n", fp);
 }
 
@@ -77,4 +84,36 @@ void html_damaged(FILE *fp, const struct tree *t)
 		fputs("</li>\n", fp);
 	}
 	fputs("</ul></div>\n", fp);
+}
+
+int html_rel_path(const char *from_dir, const char *to, char *buf, size_t len)
+{
+	char from[PATH_MAX], dest[PATH_MAX];
+	size_t common = 0, i = 0, used = 0;
+
+	if (!realpath(from_dir, from) || !realpath(to, dest))
+		return -errno;
+	if (strcmp(from, "/") == 0)
+		from[0] = '\0';	/* the root: no component to go up from */
+	/* common: where the directories both are under end */
+	for (; from[i] && from[i] == dest[i]; i++)
+		if (from[i] == '/')
+			common = i;
+	if ((!from[i] && (dest[i] == '/' || !dest[i])) || (!dest[i] && from[i] == '/'))
+		common = i;
+	buf[0] = '\0';
+	for (size_t k = common; from[k]; k++)	/* up from from_dir to there */
+		if (from[k] == '/' && used + 4 <= len) {
+			memcpy(buf + used, "../", 4);
+			used += 3;
+		}
+	const char *down = dest + common + (dest[common] == '/');
+
+	if (used == 0 && !*down)
+		snprintf(buf, len, ".");
+	else if (!*down)
+		buf[used - 1] = '\0';	/* "../..", no slash at the end */
+	else
+		snprintf(buf + used, len - used, "%s", down);
+	return 0;
 }

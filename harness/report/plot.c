@@ -80,25 +80,63 @@ static void quoted(FILE *fp, const char *value)
 	fputc('\'', fp);
 }
 
-int plot_write_list(const char *file, const char *const *paths,
-		    const char *const *names, const char *const *metrics, int n)
+/* FNV-1a: a name's colour does not depend on the page it is on */
+static unsigned name_hash(const char *s)
+{
+	unsigned h = 2166136261u;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+void plot_colors(const char *const *names, int n, int *out)
+{
+	for (int i = 0; i < n; i++) {
+		int want = (int)(name_hash(names[i]) % PLOT_COLORS);
+
+		out[i] = 0;
+		for (int j = 0; j < i && !out[i]; j++)
+			if (strcmp(names[j], names[i]) == 0)
+				out[i] = out[j];
+		/* the next colour no other name of the page has, from its own on */
+		for (int k = 0; k < PLOT_COLORS && !out[i]; k++) {
+			int color = (want + k) % PLOT_COLORS + 1, taken = 0;
+
+			for (int j = 0; j < i; j++)
+				taken |= out[j] == color;
+			if (!taken)
+				out[i] = color;
+		}
+		if (!out[i])	/* every colour taken: they repeat */
+			out[i] = want + 1;
+	}
+}
+
+int plot_write_list(const char *file, const struct plot_curve *curve, int n)
 {
 	FILE *fp = fopen(file, "we");
-	int rc = 0;
+	int rc = 0, own = 0;
 
 	if (!fp)
 		return -errno;
-	fprintf(fp, "n = %d\narray paths[%d]\narray names[%d]\n", n, n, n);
-	if (metrics)
+	for (int i = 0; i < n; i++)
+		own |= curve[i].metric != NULL;
+	fprintf(fp, "n = %d\narray paths[%d]\narray names[%d]\narray colors[%d]\narray dashes[%d]\n",
+		n, n, n, n, n);
+	if (own)
 		fprintf(fp, "array metrics[%d]\n", n);
 	for (int i = 0; i < n; i++) {
 		fprintf(fp, "paths[%d] = ", i + 1);
-		quoted(fp, paths[i]);
+		quoted(fp, curve[i].path);
 		fprintf(fp, "\nnames[%d] = ", i + 1);
-		quoted(fp, names[i]);
-		if (metrics) {
+		quoted(fp, curve[i].name);
+		fprintf(fp, "\ncolors[%d] = %d\ndashes[%d] = %d", i + 1,
+			curve[i].color > 0 ? curve[i].color : (i % PLOT_COLORS) + 1, i + 1,
+			curve[i].dash > 0 ? curve[i].dash : 1);
+		if (own) {
 			fprintf(fp, "\nmetrics[%d] = ", i + 1);
-			quoted(fp, metrics[i]);
+			quoted(fp, curve[i].metric ? curve[i].metric : "wakeup");
 		}
 		fputc('\n', fp);
 	}

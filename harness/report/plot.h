@@ -70,13 +70,32 @@ void plotter_free(struct plotter *p);
 int plot_var(char *vars, size_t len, const char *name, const char *value);
 
 /*
- * The curves of a figure as a gnuplot script file: n, and arrays
- * paths[1..n] and names[1..n] (and metrics[1..n], each curve's metric,
- * unless metrics is NULL), each element quoted, so a figure has any
- * number of curves and a path any blank. tail.gp and compare.gp load the
- * file named by their `list` variable. 0 or -errno.
+ * One palette keyed by meaning (docs/report.md, "Colours"): the colours
+ * (1..PLOT_COLORS, common.gp's linetypes) of a page's sides, by their
+ * names — a kernel variant's name ("rt"), a host's, or a value of the
+ * compared axis. A name's colour is fixed by the name (a hash), so that
+ * rt is one colour in the report, compare and history alike; a name whose
+ * colour an earlier name of the same page took moves to the next free one
+ * (past PLOT_COLORS names, they repeat). Equal names get equal colours.
  */
-int plot_write_list(const char *file, const char *const *paths,
-		    const char *const *names, const char *const *metrics, int n);
+#define PLOT_COLORS 7
+void plot_colors(const char *const *names, int n, int *out);
+
+/* One curve of a figure drawn from a list file (plot_write_list). */
+struct plot_curve {
+	const char *path, *name;
+	const char *metric;	/* NULL: the figure's `metric` */
+	int color;		/* 1..PLOT_COLORS: its side's (plot_colors); 0: by its place */
+	int dash;		/* gnuplot's dash type (1 solid): a repeat inside its side */
+};
+
+/*
+ * The curves of a figure as a gnuplot script file: n, and arrays
+ * paths[1..n], names[1..n], colors[1..n] and dashes[1..n] (and
+ * metrics[1..n] when a curve has its own), strings quoted, so a figure has
+ * any number of curves and a path any blank. tail.gp and compare.gp load
+ * the file named by their `list` variable. 0 or -errno.
+ */
+int plot_write_list(const char *file, const struct plot_curve *curve, int n);
 
 #endif

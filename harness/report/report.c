@@ -19,6 +19,7 @@ static int add_figure(struct report *r, const char *base, const char *caption, i
 	snprintf(f[r->nfig].base, sizeof(f[0].base), "%s", base);
 	snprintf(f[r->nfig].caption, sizeof(f[0].caption), "%s", caption);
 	f[r->nfig].cell = cell;
+	f[r->nfig].lead = 0;
 	r->nfig++;
 	return 0;
 }
@@ -105,8 +106,18 @@ static int campaign_figure(struct report *r, const struct tcell *first,
 	char title[1024], base[2 * PATH_MAX], script[64], rel[64];
 	int rc;
 
+	char kernels[600] = "";
+
+	/* every side's release, not only the first cell's */
+	for (int s = 0; s < r->m.nsides; s++) {
+		const struct tcell *c = r->m.side[s].first;
+		size_t u = strlen(kernels);
+
+		snprintf(kernels + u, sizeof(kernels) - u, "%s%s %s", s ? ", " : "", c->kernel,
+			 c->release);
+	}
 	snprintf(title, sizeof(title), "%s — %s, %s: %s", r->t.campaign,
-		 first->host, first->release, what);
+		 first->host, kernels[0] ? kernels : first->release, what);
 	plot_var(vars, vlen, "title", title);
 	snprintf(base, sizeof(base), "%s/fig/%s", r->out, name);
 	snprintf(script, sizeof(script), "%s.gp", name);
@@ -157,28 +168,12 @@ static int figures(struct report *r, char *err, size_t errlen)
 		if (r->t.cell[i].measured)
 			first = &r->t.cell[i];
 
-	snprintf(path, sizeof(path), "%s/cells-summary.csv", r->out);
-	rc = report_cells_summary(r, path);
-	if (rc) {
-		snprintf(err, errlen, "%.4000s: %s", path, strerror(-rc));
-		return rc;
-	}
-	vars[0] = '\0';
-	plot_var(vars, sizeof(vars), "in", path);
-	plot_var(vars, sizeof(vars), "kernels", r->kernels);
-	char label[96], what[160], summary_caption[384];
+	char label[96], what[160], lead[768];
 
 	report_metric_label(r, label, sizeof(label));
-	plot_var(vars, sizeof(vars), "ylabel", label);
-	snprintf(what, sizeof(what), "%s per cell", label);
-	snprintf(summary_caption, sizeof(summary_caption),
-		 "Max (bar, by kernel variant), p99.99 and p99 (marks) of each cell's %s, threads merged, grouped by load.",
-		 r->metric == ROWS_OWN_METRIC ?
-		 "workload's own metric (response for I/O, wake-up for timer, noise max for noise; cells-summary.csv names it)" :
-		 metric_name(r->metric));
-	rc = campaign_figure(r, first, vars, sizeof(vars), "summary", what,
-			     summary_caption, err, errlen);
-
+	rc = report_summary_figure(r, lead, sizeof(lead), err, errlen);
+	if (rc > 0 && (rc = add_figure(r, "fig/summary", lead, -1)) == 0)
+		r->fig[r->nfig - 1].lead = 1;
 	char caption[512];
 
 	if (rc == 0) {
@@ -304,7 +299,7 @@ static void drop_undrawn(struct report *r)
 	r->nfig = kept;
 }
 
-int report_run(const char *dir, int pdf, int jobs, int quiet, int metric)
+int report_run(const char *dir, int pdf, int jobs, int quiet, int metric, int axis)
 {
 	struct report r;
 	char err[8192], path[PATH_MAX + 64];
@@ -334,6 +329,10 @@ int report_run(const char *dir, int pdf, int jobs, int quiet, int metric)
 		return EXIT_RUNTIME;
 	}
 	rc = rows_build(&r.m, &r.t, 1, metric, TAXIS_KERNEL);
+	if (rc == 0)
+		rc = rows_build(&r.am, &r.t, 1, metric, axis);
+	if (rc == 0)
+		rc = report_answer_build(&r);
 	if (rc)
 		snprintf(err, sizeof(err), "out of memory");
 	else if (r.m.nomit)
@@ -367,7 +366,11 @@ int report_run(const char *dir, int pdf, int jobs, int quiet, int metric)
 		log_error("%s", err);
 	plotter_free(&r.plot);
 	free(r.fig);
+	free(r.label);
+	free(r.verdict);
+	free(r.slot);
 	rows_free(&r.m);
+	rows_free(&r.am);
 	int damaged = r.t.nbad + r.plot.failed;
 	tree_free(&r.t);
 	return rc || damaged ? EXIT_RUNTIME : EXIT_PASS;

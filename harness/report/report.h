@@ -9,9 +9,11 @@
 
 /*
  * Returns the exit status. metric: what the overview, the summary and tail
- * figures judge (enum metric), or -1 for each row's workload's own.
+ * figures judge (enum metric), or -1 for each row's workload's own; axis:
+ * what the first screen's verdicts compare (enum taxis; TAXIS_KERNEL the
+ * kernel variants and hosts).
  */
-int report_run(const char *dir, int pdf, int jobs, int quiet, int metric);
+int report_run(const char *dir, int pdf, int jobs, int quiet, int metric, int axis);
 
 #include <stdint.h>
 

@@ -114,7 +114,7 @@ void report_figures_html(FILE *fp, const struct report *r, int pdf, int cell,
 	for (int i = 0; i < r->nfig; i++) {
 		const struct figure *f = &r->fig[i];
 
-		if (f->cell != cell)
+		if (f->cell != cell || f->lead)	/* the first screen's is shown there */
 			continue;
 		fputs("<figure><img src=\"", fp);
 		html_printf(fp, "%s%s.svg", up, f->base);

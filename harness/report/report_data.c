@@ -67,70 +67,6 @@ static int word_index(char *list, size_t len, const char *word, int add)
 	return i;
 }
 
-static int kernel_index(struct report *r, const char *kernel)
-{
-	return word_index(r->kernels, sizeof(r->kernels), kernel, 1);
-}
-
-static int by_load(const void *a, const void *b)
-{
-	const struct tcell *x = *(const struct tcell *const *)a;
-	const struct tcell *y = *(const struct tcell *const *)b;
-	int c = strcmp(x->load, y->load);
-
-	return c ? c : (int)(x->index - y->index);
-}
-
-/* report/cells-summary.csv: one row per measured cell, grouped by load. */
-int report_cells_summary(struct report *r, const char *path)
-{
-	const struct tcell **sorted = calloc((size_t)r->t.n, sizeof(*sorted));
-	struct afile af;
-	int n = 0, rc;
-
-	if (!sorted)
-		return -ENOMEM;
-	for (int i = 0; i < r->t.n; i++)
-		if (r->t.cell[i].measured && report_metric_of(r, &r->t.cell[i]) >= 0)
-			sorted[n++] = &r->t.cell[i];
-	qsort(sorted, (size_t)n, sizeof(*sorted), by_load);
-	rc = afile_open(&af, path);
-	if (rc) {
-		free(sorted);
-		return rc;
-	}
-	struct csvw w = { .fp = af.fp };
-	csvw_header(&w, "index,cell,kernel,kernel_index,load,label,p50_us,p99_us,p99.99_us,max_us,metric");
-	for (int i = 0; i < n; i++) {
-		const struct tcell *c = sorted[i];
-		const struct hist *h = c->metric[report_metric_of(r, c)];
-		char label[256];
-
-		snprintf(label, sizeof(label), "%s", c->id + 5);	/* no NNNN- */
-		csvw_int(&w, i);
-		csvw_str(&w, c->id);
-		csvw_str(&w, c->kernel);
-		int k = kernel_index(r, c->kernel);
-
-		if (k < 0) {	/* more kernel variants than the legend's list holds */
-			free(sorted);
-			afile_abort(&af);
-			return k;
-		}
-		csvw_int(&w, k);
-		csvw_str(&w, c->load);
-		csvw_str(&w, label);
-		csvw_num(&w, US(hist_percentile(h, 50)), 3);
-		csvw_num(&w, US(hist_percentile(h, 99)), 3);
-		csvw_num(&w, US(hist_percentile(h, 99.99)), 3);
-		csvw_num(&w, US(h->max), 3);
-		csvw_str(&w, metric_name(report_metric_of(r, c)));
-		csvw_end(&w);
-	}
-	free(sorted);
-	return afile_commit(&af);
-}
-
 /*
  * report/sweep.csv when a workload ran at several sizes; its workloads
  * (blank-separated) go to `names`. 1 if written, 0 if no sweep, -errno.
@@ -236,78 +172,94 @@ static int write_group_hist(const struct report *r, int k, const char *path)
 	return rc;
 }
 
+/* by_group_max's order of the groups, the largest first; NULL on no memory. */
+static int *groups_by_max(const struct report *r)
+{
+	int *order = calloc((size_t)r->m.ngroups + 1, sizeof(*order));
+
+	for (int k = 0; order && k < r->m.ngroups; k++)
+		order[k] = k;
+	if (order)
+		qsort_r(order, (size_t)r->m.ngroups, sizeof(*order), by_group_max, (void *)r);
+	return order;
+}
+
 int report_tail_list(const struct report *r, const char *file, char *caption,
 			   size_t caplen)
 {
 	int measured = 0, n = 0, rc = -ENOMEM;
+	unsigned common = report_common_axes(r);
 
-	for (int i = 0; i < r->t.n; i++)
-		measured += r->t.cell[i].measured && report_metric_of(r, &r->t.cell[i]) >= 0;
+	for (int k = 0; k < r->m.ngroups; k++)
+		measured += r->m.group[k].n;
 	int by_row = measured > TAIL_CELLS, max = by_row ? r->m.ngroups : measured;
-	const char **paths = calloc((size_t)max + 1, sizeof(*paths));
-	const char **names = calloc((size_t)max + 1, sizeof(*names));
-	const char **metrics = calloc((size_t)max + 1, sizeof(*metrics));
+	struct plot_curve *curve = calloc((size_t)max + 1, sizeof(*curve));
 	char **owned = calloc(2 * (size_t)max + 2, sizeof(*owned));
-	int *order = calloc((size_t)r->m.ngroups + 1, sizeof(*order));
+	int *order = groups_by_max(r), *dash = calloc((size_t)r->m.nsides + 1, sizeof(*dash));
+	int shown = r->m.ngroups < TAIL_ROWS ? r->m.ngroups : TAIL_ROWS;
 
-	if (!paths || !names || !metrics || !owned || !order)
+	if (!curve || !owned || !order || !dash)
 		goto out;
-	snprintf(caption, caplen, "Fraction of samples later than x (1 − CDF), every cell on one axis, each on its workload's metric.");
-	for (int i = 0; !by_row && i < r->t.n; i++) {
-		const struct tcell *c = &r->t.cell[i];
+	if (!by_row)
+		snprintf(caption, caplen, "Fraction of samples later than x (1 − CDF), every cell on one axis, each on its workload's metric: a colour per kernel variant, a line style per row, its repeats alike.");
+	else if (shown < r->m.ngroups)
+		snprintf(caption, caplen, "Fraction of samples later than x (1 − CDF): %d cells, "
+			 "so a curve per row and kernel variant with its repeats merged — the %d "
+			 "rows with the largest maxima, of %d (the data: fig/tail-K.csv); a colour per "
+			 "kernel variant.", measured, shown, r->m.ngroups);
+	else
+		snprintf(caption, caplen, "Fraction of samples later than x (1 − CDF): %d cells, "
+			 "so a curve per row and kernel variant with its repeats merged, all %d "
+			 "(the data: fig/tail-K.csv); a colour per kernel variant, a line style per row.",
+			 measured, shown);
+	/* side by side: the legend in groups of a variant, its colour throughout */
+	for (int s = 0; s < r->m.nsides; s++)
+		for (int j = 0; j < (by_row ? shown : r->m.ngroups); j++) {
+			int k = by_row ? order[j] : j;
+			const struct rows_group *g = &r->m.group[k];
+			const char *metric = metric_name(r->m.row[g->row].metric);
+			char row[1024];
 
-		if (!c->measured || report_metric_of(r, c) < 0)
-			continue;
-		metrics[n] = metric_name(report_metric_of(r, c));
-		char hist[PATH_MAX];
+			if (g->side != s)
+				continue;
+			tcell_row_words_omit(g->run[0], common, row, sizeof(row));
+			dash[s]++;	/* a line style per row inside the variant's colour */
+			for (int i = 0; i < (by_row ? 1 : g->n); i++) {
+				const struct tcell *c = g->run[i];
+				char hist[PATH_MAX], runs[48];
+				int bad;
 
-		if (cell_file_path(hist, sizeof(hist), c->dir, CELLF_HIST) != 0 ||
-		    !(owned[n] = strdup(hist)))
-			goto out;
-		paths[n] = owned[n];
-		names[n++] = c->id;
-	}
-	if (by_row) {
-		for (int k = 0; k < r->m.ngroups; k++)
-			order[k] = k;
-		qsort_r(order, (size_t)r->m.ngroups, sizeof(*order), by_group_max, (void *)r);
-		int shown = r->m.ngroups < TAIL_ROWS ? r->m.ngroups : TAIL_ROWS;
+				runs[0] = '\0';
+				if (g->n > 1)
+					snprintf(runs, sizeof(runs), " (%d runs)", g->n);
 
-		if (shown < r->m.ngroups)
-			snprintf(caption, caplen, "Fraction of samples later than x (1 − CDF): %d cells, "
-				 "so a curve per row and kernel variant with its repeats merged — the %d "
-				 "rows with the largest maxima, of %d (the data: fig/tail-K.csv).",
-				 measured, shown, r->m.ngroups);
-		else
-			snprintf(caption, caplen, "Fraction of samples later than x (1 − CDF): %d cells, "
-				 "so a curve per row and kernel variant with its repeats merged, all %d "
-				 "(the data: fig/tail-K.csv).", measured, shown);
-		for (int j = 0; j < shown; j++) {
-			const struct tcell *c = r->m.group[order[j]].run[0];
-
-			if (asprintf(&owned[2 * n], "%s/fig/tail-%d.csv", r->out, j) < 0 ||
-			    asprintf(&owned[2 * n + 1], "%s %s/%s t%s a%s %.0fus p%lld s%lld (%d runs)",
-				     c->kernel, c->load, c->workload, c->threads, c->affinity,
-				     US(c->interval), (long long)c->priority, (long long)c->size,
-				     r->m.group[order[j]].n) < 0)
-				goto out;
-			rc = write_group_hist(r, order[j], owned[2 * n]);
-			if (rc)
-				goto out;
-			paths[n] = owned[2 * n];
-			names[n] = owned[2 * n + 1];
-			metrics[n] = metric_name(r->m.row[r->m.group[order[j]].row].metric);
-			n++;
+				if (by_row)
+					bad = asprintf(&owned[2 * n], "%s/fig/tail-%d.csv", r->out, j) < 0 ||
+					      asprintf(&owned[2 * n + 1], "%s%s%s (%d run%s)", c->kernel,
+						       row[0] ? " · " : "", row, g->n, g->n == 1 ? "" : "s") < 0 ||
+					      (rc = write_group_hist(r, k, owned[2 * n])) != 0;
+				else	/* the repeats of a row alike, named once */
+					bad = cell_file_path(hist, sizeof(hist), c->dir, CELLF_HIST) != 0 ||
+					      !(owned[2 * n] = strdup(hist)) ||
+					      asprintf(&owned[2 * n + 1], "%s%s%s%s", i ? "" : c->kernel,
+						       i || !row[0] ? "" : " · ", i ? "" : row,
+						       i ? "" : runs) < 0;
+				if (bad) {
+					rc = rc ? rc : -ENOMEM;
+					goto out;
+				}
+				curve[n] = (struct plot_curve){ owned[2 * n], owned[2 * n + 1], metric,
+								r->m.side[s].color, dash[s] };
+				n++;
+			}
 		}
-	}
-	rc = plot_write_list(file, paths, names, metrics, n);
+	rc = plot_write_list(file, curve, n);
 out:
 	for (int i = 0; owned && i < 2 * max + 2; i++)
 		free(owned[i]);
 	free(owned);
-	free(paths);
-	free(names);
-	free(metrics);
+	free(curve);
 	free(order);
+	free(dash);
 	return rc;
 }

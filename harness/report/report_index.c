@@ -8,6 +8,7 @@
 #include "cellread.h"
 #include "html.h"
 #include "log.h"
+#include "units.h"
 #include "report_parts.h"
 
 /* A cell whose max came in the last tenth of a run of 10 s or more. */
@@ -112,14 +113,16 @@ static void html_cells(FILE *fp, const struct report *r)
 	      "files and log. Click a column's head to sort; type to filter (the view is kept "
 	      "in the address: <code>#sort=COLUMN&amp;filter=TEXT</code>).</p>\n"
 	      "<p><input id=\"filter\" type=\"search\" placeholder=\"filter cells\" hidden></p>\n"
+	      "<p><label hidden id=\"allcols\"><input type=\"checkbox\"> every column (threads, "
+	      "affinity, priority, size, policy, dma, samples, overruns, errors, files)</label></p>\n"
 	      "<table id=\"cells\">\n<tr>"
 	      "<th class=\"l\">cell</th><th class=\"l\">kernel</th><th class=\"l\">load</th>"
-	      "<th class=\"l\">workload</th><th>threads</th><th class=\"l\">affinity</th>"
-	      "<th>interval µs</th><th>prio</th><th>size</th><th class=\"l\">policy</th>"
-	      "<th>dma µs</th><th class=\"l\">status</th><th>missed %</th>"
-	      "<th>samples</th><th>min</th><th>p50</th><th>p99</th><th>p99.99</th><th>max</th>"
-	      "<th>response max</th><th>max at s</th><th>overruns</th><th>errors</th><th>load ops/s</th>"
-	      "<th class=\"l\">why (worst capture)</th><th class=\"l\">files</th></tr>\n", fp);
+	      "<th class=\"l\">workload</th><th class=\"more\">threads</th><th class=\"l more\">affinity</th>"
+	      "<th>interval µs</th><th class=\"more\">prio</th><th class=\"more\">size</th><th class=\"l more\">policy</th>"
+	      "<th class=\"more\">dma µs</th><th class=\"l\">status</th><th>missed %</th>"
+	      "<th class=\"more\">samples</th><th>min</th><th>p50</th><th>p99</th><th>p99.99</th><th>max</th>"
+	      "<th>response max</th><th>max at s</th><th class=\"more\">overruns</th><th class=\"more\">errors</th><th>load ops/s</th>"
+	      "<th class=\"l\">why (worst capture)</th><th class=\"l more\">files</th></tr>\n", fp);
 	for (int i = 0; i < r->t.n; i++) {
 		const struct tcell *c = &r->t.cell[i];
 
@@ -133,14 +136,14 @@ static void html_cells(FILE *fp, const struct report *r)
 		html_text(fp, c->load);
 		fputs("</td><td class=\"l\">", fp);
 		html_text(fp, c->workload);
-		fputs("</td><td>", fp);
+		fputs("</td><td class=\"more\">", fp);
 		html_text(fp, c->threads);
-		fputs("</td><td class=\"l\">", fp);
+		fputs("</td><td class=\"l more\">", fp);
 		html_text(fp, c->affinity);
-		fprintf(fp, "</td><td>%.0f</td><td>%lld</td><td>%lld</td><td class=\"l\">",
+		fprintf(fp, "</td><td>%.0f</td><td class=\"more\">%lld</td><td class=\"more\">%lld</td><td class=\"l more\">",
 			US(c->interval), (long long)c->priority, (long long)c->size);
 		html_text(fp, c->policy);
-		fputs("</td><td>", fp);
+		fputs("</td><td class=\"more\">", fp);
 		html_text(fp, c->dma_latency);
 		fputs("</td><td class=\"l st\">", fp);
 		html_text(fp, c->status);
@@ -156,7 +159,7 @@ static void html_cells(FILE *fp, const struct report *r)
 		else
 			fputs("<td></td>", fp);
 		if (c->measured) {
-			fprintf(fp, "<td>%llu</td>", (unsigned long long)c->wakeup->count);
+			fprintf(fp, "<td class=\"more\">%llu</td>", (unsigned long long)c->wakeup->count);
 			report_td_spread(fp, c->wakeup);
 			report_td_us(fp, c->response->max);
 			if (c->nsec)
@@ -164,15 +167,20 @@ static void html_cells(FILE *fp, const struct report *r)
 					c->max_at_s, c->nsec);
 			else
 				fputs("<td></td>", fp);
-			fprintf(fp, "<td>%llu</td><td>%llu</td><td>%.0f</td>",
-				(unsigned long long)c->overruns,
-				(unsigned long long)c->errors, c->load_ops_per_s);
+			char ops[24];
+
+			units_format_count(c->load_ops_per_s, ops, sizeof(ops));
+			fprintf(fp, "<td class=\"more\">%llu</td><td class=\"more\">%llu</td>"
+				"<td data-v=\"%.0f\">%s</td>", (unsigned long long)c->overruns,
+				(unsigned long long)c->errors, c->load_ops_per_s, ops);
 		} else {
-			fputs("<td colspan=\"11\"></td>", fp);
+			/* a cell each, so that hiding the secondary columns keeps the rows aligned */
+			fputs("<td class=\"more\"></td><td></td><td></td><td></td><td></td><td></td><td></td>"
+			      "<td></td><td class=\"more\"></td><td class=\"more\"></td><td></td>", fp);
 		}
 		fputs("<td class=\"l\">", fp);
 		html_text(fp, c->why);
-		fputs("</td><td class=\"l\">", fp);
+		fputs("</td><td class=\"l more\">", fp);
 		report_cell_files(fp, c, "../");
 		fputs("</td></tr>\n", fp);
 	}
@@ -467,6 +475,7 @@ void report_fill_index(FILE *fp, void *arg)
 	if (kinds)
 		html_emulated_banner(fp, kinds);
 	html_damaged(fp, &r->t);
+	report_answer_html(fp, r, pg->pdf);
 	html_overview(fp, r);
 	html_sysinfo(fp, r);
 	html_cells(fp, r);

@@ -21,17 +21,29 @@ struct figure {
 	char base[200];		/* fig/NAME (no extension): a whole cell id fits */
 	char caption[512];
 	int cell;		/* the cell whose page shows it; -1: the index */
+	int lead;		/* the index's first screen shows it, not its figures */
+};
+
+/* One row's verdict on two of its sides (report_answer.c). */
+struct report_verdict {
+	int row, a, b;		/* r->am's row and sides */
+	struct pair_verdict v;	/* a against b on the row's metric */
 };
 
 struct report {
 	struct tree t;
 	struct rows m;		/* its rows, sides (kernel variants and hosts) and groups */
+	struct rows am;		/* the same along --axis, for the first screen (report_answer.c) */
 	struct plotter plot;
 	char out[PATH_MAX + 16];	/* DIR/report */
 	struct figure *fig;
 	int nfig;
-	char kernels[1024];	/* distinct kernel variants, blank-separated */
 	int metric;		/* --metric (enum metric), or ROWS_OWN_METRIC */
+	char (*label)[400];	/* per side: its variant, with host and release where two share it */
+	struct report_verdict *verdict;	/* every pair of sides of every row, once */
+	int nverdicts;
+	int *slot;		/* per row of am: its place on the first screen, -1 not there */
+	int nslots;
 };
 
 /*
@@ -58,9 +70,6 @@ struct runmax_file {
 };
 
 /* report_data.c */
-/* report/cells-summary.csv: one row per measured cell, grouped by load. */
-int report_cells_summary(struct report *r, const char *path);
-
 /*
  * report/sweep.csv when a workload ran at several sizes; its workloads
  * (blank-separated) go to `names`. 1 if written, 0 if no sweep, -errno.
@@ -74,6 +83,24 @@ int report_tail_list(const struct report *r, const char *file, char *caption,
 /* DIR/NAME: the running maximum of run[0..n), second by second (runmax.gp's CSV). */
 int report_runmax_file(const char *dir, const char *name, const struct tcell **run,
 		       int n, int nsec);
+
+/* report_answer.c: the first screen */
+/* The sides' labels and every verdict. 0 or -ENOMEM. */
+int report_answer_build(struct report *r);
+
+/* The axes (bits 1 << TAXIS_...) all rows share; the kernel and host always. */
+unsigned report_common_axes(const struct report *r);
+
+/*
+ * fig/summary: per row, each side's median maximum with its interval and
+ * p99, the verdicts over the bars; its caption. 1 when queued, 0 when
+ * nothing was measured, or -errno with err.
+ */
+int report_summary_figure(struct report *r, char *caption, size_t caplen, char *err,
+			  size_t errlen);
+
+/* The verdicts (or each row's worst case) and the summary figure. */
+void report_answer_html(FILE *fp, const struct report *r, int pdf);
 
 /* report_index.c */
 void report_fill_index(FILE *fp, void *arg);

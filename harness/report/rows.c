@@ -1,7 +1,9 @@
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "plot.h"
 #include "rows.h"
 
 /* The trees whose sides are one: a tree's own, or its side_group's. */
@@ -23,7 +25,7 @@ static int side_of(struct rows *m, const struct tree *t, int tree, const struct 
 	if (!more)
 		return -1;
 	m->side = more;
-	more[m->nsides] = (struct rows_side){ tree, c };
+	more[m->nsides] = (struct rows_side){ .tree = tree, .first = c };
 	return m->nsides++;
 }
 
@@ -97,6 +99,40 @@ static int row_has(const struct rows *m, int r, int metric)
 }
 
 /* Each row's group per side, its sides, trees and metric, and each group's summary. */
+void rows_side_key(const struct rows *m, int s, char *buf, size_t len)
+{
+	const struct tcell *c = m->side[s].first;
+
+	if (m->axis == TAXIS_KERNEL)
+		snprintf(buf, len, "%s", c->kernel);
+	else if (m->axis == TAXIS_HOST)
+		snprintf(buf, len, "%s", c->host);
+	else
+		tcell_axis_value(c, m->axis, buf, len);
+}
+
+/* Each side's colour, by what it is (plot_colors). 0 or -ENOMEM. */
+static int side_colors(struct rows *m)
+{
+	char (*key)[TAXIS_VALUE_MAX] = calloc((size_t)m->nsides + 1, sizeof(*key));
+	const char **names = calloc((size_t)m->nsides + 1, sizeof(*names));
+	int *color = calloc((size_t)m->nsides + 1, sizeof(*color));
+	int rc = key && names && color ? 0 : -ENOMEM;
+
+	for (int s = 0; rc == 0 && s < m->nsides; s++) {
+		rows_side_key(m, s, key[s], sizeof(key[s]));
+		names[s] = key[s];
+	}
+	if (rc == 0)
+		plot_colors(names, m->nsides, color);
+	for (int s = 0; rc == 0 && s < m->nsides; s++)
+		m->side[s].color = color[s];
+	free(key);
+	free(names);
+	free(color);
+	return rc;
+}
+
 static int finish(struct rows *m, int metric)
 {
 	for (int r = 0; r < m->nrows; r++) {
@@ -129,7 +165,7 @@ static int finish(struct rows *m, int metric)
 
 		verdict_summary(&sr, &gr->sum);
 	}
-	return 0;
+	return side_colors(m);
 }
 
 int rows_build(struct rows *m, const struct tree *t, int ntrees, int metric, int axis)

@@ -21,6 +21,7 @@
 struct rows_side {
 	int tree;			/* index into the trees given: its first */
 	const struct tcell *first;	/* its first run: kernel, host, release */
+	int color;			/* 1..PLOT_COLORS: by its key (rows_side_key, plot_colors) */
 };
 
 struct rows_row {
@@ -64,6 +65,13 @@ struct rows {
  */
 #define ROWS_OWN_METRIC (-1)
 int rows_build(struct rows *m, const struct tree *t, int ntrees, int metric, int axis);
+
+/*
+ * What side s is, for its colour: its kernel variant's name along the
+ * kernel (rt on any host is rt), its host's along the host, else its
+ * value of the axis.
+ */
+void rows_side_key(const struct rows *m, int s, char *buf, size_t len);
 
 /* Row r in words: its axes, the compared one left out. */
 void rows_row_title(const struct rows *m, int r, char *buf, size_t len);

@@ -30,6 +30,43 @@ double stats_median(const double *v, int n)
 	return m;
 }
 
+/* P(B(n, 1/2) = i) */
+static double binom_half(int n, int i)
+{
+	return exp(lgamma(n + 1.0) - lgamma(i + 1.0) - lgamma(n - i + 1.0) - n * log(2.0));
+}
+
+double stats_median_ci(const double *v, int n, double conf, double *lo, double *hi)
+{
+	double *s = n > 0 ? malloc((size_t)n * sizeof(*s)) : NULL;
+	double below = 0, cover = 0;
+	int k = 1;
+
+	*lo = *hi = NAN;
+	if (!s)
+		return NAN;
+	memcpy(s, v, (size_t)n * sizeof(*s));
+	qsort(s, (size_t)n, sizeof(*s), cmp_double);
+	/* below: P(B < k); [x(k), x(n+1-k)] covers the median with 1 - 2 below */
+	below = binom_half(n, 0);
+	cover = 1 - 2 * below;
+	while (k + 1 <= (n + 1) / 2) {
+		double next = below + binom_half(n, k);
+
+		if (1 - 2 * next < conf)
+			break;
+		below = next;
+		cover = 1 - 2 * below;
+		k++;
+	}
+	if (cover < 0)
+		cover = 0;
+	*lo = s[k - 1];
+	*hi = s[n - k];
+	free(s);
+	return cover;
+}
+
 /*
  * The number of orderings of n a's and m b's with u pairs (a before b),
  * for every u, as a fraction of all of them: f(i, j, u) = f(i - 1, j,

@@ -18,6 +18,15 @@
 /* The median of n values (n >= 1; v is not changed). */
 double stats_median(const double *v, int n);
 
+/*
+ * The distribution-free interval of the median of n values: the order
+ * statistics x(k) and x(n+1-k) for the largest k whose exact coverage,
+ * 1 - 2 P(B(n, 1/2) < k), is at least conf; with too few values for
+ * conf (fewer than 6 at 95 %) the range, at its own coverage 1 - 2^(1-n).
+ * Returns that coverage (0 for one value: lo = hi = it; NAN for none).
+ */
+double stats_median_ci(const double *v, int n, double conf, double *lo, double *hi);
+
 struct ratio_ci {
 	int ok;			/* 0: too few runs for the asked confidence */
 	double ratio;		/* median(a) / median(b) */

@@ -15,6 +15,7 @@
 #include "log.h"
 #include "model.h"
 #include "tree.h"
+#include "units.h"
 #include "workload.h"
 
 static const char *field(const struct csv_table *t, int row, const char *name)
@@ -1117,6 +1118,93 @@ void tcell_row_title_along(const struct tcell *c, int axis, char *buf, size_t le
 	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++)
 		if (order[i] != axis)
 			snprintf(buf + strlen(buf), len - strlen(buf), ", %s", v[order[i]]);
+}
+
+/* "1 ms", "200 µs", "1.5 ms", "2 s": an interval for people. */
+static void interval_words(int64_t ns, char *buf, size_t len)
+{
+	if (ns >= 1000000000 && ns % 10000000 == 0)
+		snprintf(buf, len, "%g s", (double)ns / 1e9);
+	else if (ns >= 1000000 && ns % 10000 == 0)
+		snprintf(buf, len, "%g ms", (double)ns / 1e6);
+	else
+		snprintf(buf, len, "%g µs", (double)ns / 1e3);
+}
+
+/* "1 thread on CPU 1", "2 threads, one CPU each", "a thread per CPU, unpinned" */
+static void threads_words(const struct tcell *c, char *buf, size_t len)
+{
+	char who[48];
+	const char *a = c->affinity;
+
+	if (strcmp(c->threads, "all") == 0)
+		snprintf(who, sizeof(who), "a thread per CPU");
+	else
+		snprintf(who, sizeof(who), "%s thread%s", c->threads,
+			 strcmp(c->threads, "1") == 0 ? "" : "s");
+	if (strcmp(a, "spread") == 0)
+		snprintf(buf, len, "%s, one CPU each", who);
+	else if (strcmp(a, "all") == 0)
+		snprintf(buf, len, "%s, unpinned", who);
+	else if (strcmp(a, "isolated") == 0)
+		snprintf(buf, len, "%s on the isolated CPUs", who);
+	else
+		snprintf(buf, len, "%s on CPU%s %s", who, a[strspn(a, "0123456789")] ? "s" : "", a);
+}
+
+void tcell_row_words_omit(const struct tcell *c, unsigned omit, char *buf, size_t len)
+{
+	char part[TAXIS_COUNT][TAXIS_VALUE_MAX];
+	int n = 0;
+#define SHOWN(a) (!(omit & (1u << (a))))
+
+	if (SHOWN(TAXIS_KERNEL))
+		snprintf(part[n++], sizeof(part[0]), "%s", c->kernel);
+	if (SHOWN(TAXIS_LOAD))
+		snprintf(part[n++], sizeof(part[0]), "%s",
+			 strcmp(c->load, "none") == 0 ? "no load" : c->load);
+	if (SHOWN(TAXIS_WORKLOAD))
+		snprintf(part[n++], sizeof(part[0]), "%s", c->workload);
+	if (SHOWN(TAXIS_THREADS) && SHOWN(TAXIS_AFFINITY))
+		threads_words(c, part[n++], sizeof(part[0]));
+	else if (SHOWN(TAXIS_AFFINITY))
+		snprintf(part[n++], sizeof(part[0]), "affinity %s", c->affinity);
+	else if (SHOWN(TAXIS_THREADS))
+		snprintf(part[n++], sizeof(part[0]), "%s thread%s", c->threads,
+			 strcmp(c->threads, "1") == 0 ? "" : "s");
+	if (SHOWN(TAXIS_INTERVAL))
+		interval_words(c->interval, part[n++], sizeof(part[0]));
+	const char *pol = strcmp(c->policy, "fifo") == 0 ? "FIFO" :
+			  strcmp(c->policy, "rr") == 0 ? "RR" :
+			  strcmp(c->policy, "other") == 0 ? "SCHED_OTHER" : c->policy;
+	int rt = strcmp(c->policy, "fifo") == 0 || strcmp(c->policy, "rr") == 0;
+
+	if (SHOWN(TAXIS_POLICY) && SHOWN(TAXIS_PRIORITY) && rt)
+		snprintf(part[n++], sizeof(part[0]), "%s %lld", pol, (long long)c->priority);
+	else if (SHOWN(TAXIS_POLICY))
+		snprintf(part[n++], sizeof(part[0]), "%s", pol);
+	else if (SHOWN(TAXIS_PRIORITY))
+		snprintf(part[n++], sizeof(part[0]), "priority %lld", (long long)c->priority);
+	/* the size only where the workload moves bytes; dma_latency where not the default */
+	if (SHOWN(TAXIS_SIZE) && strcmp(c->workload, "timer") != 0 &&
+	    strcmp(c->workload, "noise") != 0) {
+		char size[32];
+
+		units_format_size(c->size, size, sizeof(size));
+		snprintf(part[n++], sizeof(part[0]), "%s", size);
+	}
+	if (SHOWN(TAXIS_DMA) && strcmp(c->dma_latency, "0") != 0 && c->dma_latency[0])
+		snprintf(part[n++], sizeof(part[0]), "cpu_dma_latency %s", c->dma_latency);
+#undef SHOWN
+	buf[0] = '\0';
+	for (int i = 0; i < n; i++)
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", i ? " · " : "", part[i]);
+}
+
+void tcell_row_words(const struct tcell *c, int axis, char *buf, size_t len)
+{
+	/* along the host, the kernel variant is part of the row */
+	tcell_row_words_omit(c, axis == TAXIS_HOST ? 0 : 1u << axis, buf, len);
 }
 
 void tcell_row_fields_along(struct csvw *w, const struct tcell *c, int axis)

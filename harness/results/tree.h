@@ -155,6 +155,18 @@ int tcell_same_side_along(const struct tcell *a, const struct tcell *b, int axis
 /* c's row along axis in words: its axes, the compared one left out, the kernel in when it is not compared. */
 void tcell_row_title_along(const struct tcell *c, int axis, char *buf, size_t len);
 
+/*
+ * c's row along axis as a reader says it, the compared axis left out:
+ * "hackbench · file-write · 1 thread on CPU 1 · 1 ms · FIFO 90 · 4KiB"
+ * (the size only for workloads that move bytes, cpu_dma_latency only
+ * where it is not the default 0). For titles, captions and the report's
+ * verdicts; compare.csv and the lines on stdout keep tcell_row_title_along.
+ */
+void tcell_row_words(const struct tcell *c, int axis, char *buf, size_t len);
+
+/* The same with the axes of the bits of omit (1 << TAXIS_...) left out. */
+void tcell_row_words_omit(const struct tcell *c, unsigned omit, char *buf, size_t len);
+
 /* A row's columns along axis (ROW_COLUMNS, the compared one empty; then row_kernel). */
 void tcell_row_fields_along(struct csvw *w, const struct tcell *c, int axis);
 

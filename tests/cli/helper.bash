@@ -150,3 +150,13 @@ run_failed() {
 	done
 	return 1
 }
+
+# browse PAGE: load it in headless Chromium in a 1400 x 1000 window (the
+# width the report is laid out for); print the DOM, console to $WORK/console
+browse() {
+	chromium --headless=new --no-sandbox --disable-gpu --disable-quic \
+		--no-first-run --disable-background-networking \
+		--disable-component-update --disable-sync --window-size=1400,1000 \
+		--user-data-dir="$WORK/chromium" --enable-logging=stderr --v=0 \
+		--virtual-time-budget=5000 --dump-dom "file://$1" 2>"$WORK/console"
+}

@@ -4,14 +4,21 @@
  * and group in the order it first appears, runs in the trees' order, a
  * row's sides and trees counted, the summary made once per group.
  */
+#include <errno.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <string.h>
 #include <cmocka.h>
 
+#include "html.h"
+#include "plot.h"
 #include "rows.h"
 
 #define NCELLS 6
@@ -196,6 +203,138 @@ static void test_empty(void **state)
 	rows_free(&m);
 }
 
+/*
+ * One palette keyed by meaning: a name's colour is its own on every page
+ * (rt is rt wherever it appears), equal names share one, and a name whose
+ * colour was taken on the page moves to the next free one.
+ */
+static void test_colors(void **state)
+{
+	const char *a[] = { "stock", "rt" }, *b[] = { "rt", "other", "stock" };
+	const char *same[] = { "x", "x" };
+	const char *many[PLOT_COLORS + 2];
+	char names[PLOT_COLORS + 2][8];
+	int ca[2], cb[3], cs[2], cm[PLOT_COLORS + 2];
+
+	(void)state;
+	plot_colors(a, 2, ca);
+	plot_colors(b, 3, cb);
+	assert_int_not_equal(ca[0], ca[1]);
+	assert_int_equal(ca[1], cb[0]);		/* rt, in another page's order */
+	assert_true(cb[1] != cb[0] && cb[1] != cb[2]);
+	plot_colors(same, 2, cs);
+	assert_int_equal(cs[0], cs[1]);
+	/* PLOT_COLORS names: all different; past them, they repeat */
+	for (int i = 0; i < PLOT_COLORS + 2; i++) {
+		snprintf(names[i], sizeof(names[i]), "v%d", i);
+		many[i] = names[i];
+	}
+	plot_colors(many, PLOT_COLORS + 2, cm);
+	for (int i = 0; i < PLOT_COLORS + 2; i++) {
+		assert_true(cm[i] >= 1 && cm[i] <= PLOT_COLORS);
+		for (int j = 0; j < i && i < PLOT_COLORS; j++)
+			assert_int_not_equal(cm[i], cm[j]);
+	}
+	/* the rows model colours its sides by their kernel variant's name */
+	struct tree t[2];
+	struct rows m;
+	int n = ntrees_made(t);
+
+	assert_int_equal(rows_build(&m, t, n, ROWS_OWN_METRIC, TAXIS_KERNEL), 0);
+	assert_int_equal(m.nsides, 3);	/* stock, rt in tree 0; stock in tree 1 */
+	assert_int_equal(m.side[0].color, ca[0]);
+	assert_int_equal(m.side[1].color, ca[1]);
+	assert_int_equal(m.side[2].color, m.side[0].color);	/* stock is stock */
+	rows_free(&m);
+}
+
+/* A row as a reader says it, the compared axis left out. */
+static void test_row_words(void **state)
+{
+	char buf[512];
+	struct tcell c = { 0 };
+
+	(void)state;
+	snprintf(c.kernel, sizeof(c.kernel), "rt");
+	snprintf(c.load, sizeof(c.load), "hackbench");
+	snprintf(c.workload, sizeof(c.workload), "file-write");
+	snprintf(c.threads, sizeof(c.threads), "1");
+	snprintf(c.affinity, sizeof(c.affinity), "1");
+	snprintf(c.policy, sizeof(c.policy), "fifo");
+	snprintf(c.dma_latency, sizeof(c.dma_latency), "0");
+	c.interval = 1000000;
+	c.priority = 90;
+	c.size = 4096;
+	tcell_row_words(&c, TAXIS_KERNEL, buf, sizeof(buf));
+	assert_string_equal(buf, "hackbench · file-write · 1 thread on CPU 1 · 1 ms · FIFO 90 · 4KiB");
+	tcell_row_words(&c, TAXIS_LOAD, buf, sizeof(buf));
+	assert_string_equal(buf, "rt · file-write · 1 thread on CPU 1 · 1 ms · FIFO 90 · 4KiB");
+	tcell_row_words(&c, TAXIS_PRIORITY, buf, sizeof(buf));
+	assert_string_equal(buf, "rt · hackbench · file-write · 1 thread on CPU 1 · 1 ms · FIFO · 4KiB");
+	tcell_row_words(&c, TAXIS_POLICY, buf, sizeof(buf));
+	assert_string_equal(buf, "rt · hackbench · file-write · 1 thread on CPU 1 · 1 ms · priority 90 · 4KiB");
+	/* a timer has no size; idle, spread, 200 µs, SCHED_OTHER, a latency request */
+	snprintf(c.workload, sizeof(c.workload), "timer");
+	snprintf(c.load, sizeof(c.load), "none");
+	snprintf(c.threads, sizeof(c.threads), "all");
+	snprintf(c.affinity, sizeof(c.affinity), "spread");
+	snprintf(c.policy, sizeof(c.policy), "other");
+	snprintf(c.dma_latency, sizeof(c.dma_latency), "10us");
+	c.interval = 200000;
+	tcell_row_words(&c, TAXIS_KERNEL, buf, sizeof(buf));
+	assert_string_equal(buf, "no load · timer · a thread per CPU, one CPU each · 200 µs · SCHED_OTHER · cpu_dma_latency 10us");
+	/* along the host the kernel variant is part of the row */
+	tcell_row_words(&c, TAXIS_HOST, buf, sizeof(buf));
+	assert_true(strncmp(buf, "rt · no load", 12) == 0);
+	/* only what is left */
+	tcell_row_words_omit(&c, ~(1u << TAXIS_INTERVAL), buf, sizeof(buf));
+	assert_string_equal(buf, "200 µs");
+	snprintf(c.threads, sizeof(c.threads), "2");
+	snprintf(c.affinity, sizeof(c.affinity), "0-1");
+	tcell_row_words_omit(&c, ~(1u << TAXIS_THREADS | 1u << TAXIS_AFFINITY), buf, sizeof(buf));
+	assert_string_equal(buf, "2 threads on CPUs 0-1");
+}
+
+/* How a page links into another tree: relative, through the real directories. */
+static void test_rel_path(void **state)
+{
+	char dir[] = "/tmp/latlab-rel-XXXXXX", p[PATH_MAX], q[PATH_MAX], buf[PATH_MAX];
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(q, sizeof(q), "%s/a", dir);
+	assert_int_equal(mkdir(q, 0700), 0);
+	snprintf(p, sizeof(p), "%s/a/cmp", dir);
+	assert_int_equal(mkdir(p, 0700), 0);
+	snprintf(q, sizeof(q), "%s/b", dir);
+	assert_int_equal(mkdir(q, 0700), 0);
+	snprintf(q, sizeof(q), "%s/b/report", dir);
+	assert_int_equal(mkdir(q, 0700), 0);
+	/* from a/cmp to b/report: up two, down two */
+	assert_int_equal(html_rel_path(p, q, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "../../b/report");
+	/* to a directory below, to the one above, to itself */
+	snprintf(q, sizeof(q), "%s/a", dir);
+	assert_int_equal(html_rel_path(q, p, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "cmp");
+	assert_int_equal(html_rel_path(p, q, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "..");
+	assert_int_equal(html_rel_path(p, p, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, ".");
+	/* a name that shares a prefix is not a parent: a/cmp to a/cmpx */
+	snprintf(q, sizeof(q), "%s/a/cmpx", dir);
+	assert_int_equal(mkdir(q, 0700), 0);
+	assert_int_equal(html_rel_path(p, q, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "../cmpx");
+	/* what is not there has no path */
+	snprintf(q, sizeof(q), "%s/nothing", dir);
+	assert_int_equal(html_rel_path(p, q, buf, sizeof(buf)), -ENOENT);
+	char cmd[PATH_MAX + 16];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -203,6 +342,9 @@ int main(void)
 		cmocka_unit_test(test_metric),
 		cmocka_unit_test(test_side_group),
 		cmocka_unit_test(test_empty),
+		cmocka_unit_test(test_colors),
+		cmocka_unit_test(test_row_words),
+		cmocka_unit_test(test_rel_path),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -163,6 +163,45 @@ static void test_ratio_t(void **state)
 	assert_int_equal(stats_ratio_t_ci(z, 2, d, 2, 0.95, &r), -EINVAL);
 }
 
+/*
+ * The median's interval: order statistics k and n+1-k, k the largest with
+ * 1 - 2 P(B(n, 1/2) < k) >= conf; the range below 6 values at 95 %.
+ */
+static void test_median_ci(void **state)
+{
+	const double v[] = { 9, 1, 7, 3, 5, 10, 2, 8, 4, 6 };
+	double lo, hi;
+
+	(void)state;
+	/* 5 values: only the range, at 1 - 2/32 */
+	CLOSE(stats_median_ci(v, 5, 0.95, &lo, &hi), 0.9375, 1e-12);
+	assert_true(lo == 1 && hi == 9);
+	/* 10: x(2) and x(9), 1 - 2 * 11/1024; x(3) would give only 0.891 */
+	CLOSE(stats_median_ci(v, 10, 0.95, &lo, &hi), 1 - 22.0 / 1024, 1e-12);
+	assert_true(lo == 2 && hi == 9);
+	/* at 80 % the same ten give x(3) and x(8) (0.891; x(4) 0.656 is too little) */
+	CLOSE(stats_median_ci(v, 10, 0.80, &lo, &hi), 1 - 112.0 / 1024, 1e-12);
+	assert_true(lo == 3 && hi == 8);
+	/* 6: x(1) and x(6) at 1 - 2/64 */
+	CLOSE(stats_median_ci(v, 6, 0.95, &lo, &hi), 1 - 2.0 / 64, 1e-12);
+	assert_true(lo == 1 && hi == 10);
+	/* one value: itself, covering nothing; two: 50 % */
+	CLOSE(stats_median_ci(v, 1, 0.95, &lo, &hi), 0, 1e-12);
+	assert_true(lo == 9 && hi == 9);
+	CLOSE(stats_median_ci(v, 2, 0.95, &lo, &hi), 0.5, 1e-12);
+	/* none: no interval */
+	assert_true(isnan(stats_median_ci(v, 0, 0.95, &lo, &hi)) && isnan(lo) && isnan(hi));
+	/* many: the binomial sums stay exact enough (n = 200: k = 86, 96.0 %) */
+	double many[200];
+
+	for (int i = 0; i < 200; i++)
+		many[i] = i + 1;
+	double cover = stats_median_ci(many, 200, 0.95, &lo, &hi);
+
+	assert_true(cover >= 0.95 && cover < 0.97);
+	assert_true(lo == 86 && hi == 115);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -174,6 +213,7 @@ int main(void)
 		cmocka_unit_test(test_poisson),
 		cmocka_unit_test(test_t),
 		cmocka_unit_test(test_ratio_t),
+		cmocka_unit_test(test_median_ci),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

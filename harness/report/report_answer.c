@@ -1,0 +1,495 @@
+/*
+ * The report's first screen (docs/report.md, "The first screen"): the
+ * answer before the evidence. A tree of two kernel variants or hosts or
+ * more opens with compare's verdicts, a line per row in words; a tree of
+ * one with each row's worst case. Under them, the summary figure: per row,
+ * each variant's median maximum with its interval and p99 beside, in the
+ * variant's own colour, the verdict over the bars.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "atomic.h"
+#include "csvfile.h"
+#include "html.h"
+#include "plot.h"
+#include "report_parts.h"
+#include "stats.h"
+
+/* The interval of a row's median maximum (stats_median_ci). */
+#define MEDIAN_CONF 0.95
+
+/*
+ * Rows on the first screen, lines and bars: past it, those with the
+ * largest worst cases (a thousand bars are no figure), the page says so
+ * and the tables below have every row.
+ */
+#define ANSWER_ROWS 24
+
+unsigned report_common_axes(const struct report *r)
+{
+	unsigned common = 1u << r->am.axis | 1u << TAXIS_HOST;
+
+	for (int a = 0; a < TAXIS_COUNT; a++) {
+		char first[TAXIS_VALUE_MAX], v[TAXIS_VALUE_MAX];
+		int same = 1;
+
+		if (a == r->am.axis || a == TAXIS_HOST)
+			continue;
+		for (int i = 0; i < r->am.nrows && same; i++) {
+			tcell_axis_value(r->am.row[i].any, a, i ? v : first, sizeof(v));
+			same = i == 0 || strcmp(v, first) == 0;
+		}
+		if (same)
+			common |= 1u << a;
+	}
+	return common;
+}
+
+/*
+ * A side as the report names it: along the kernel its variant, with host
+ * and release where two share the name; along another axis its value.
+ */
+static void side_label(const struct report *r, int s, char *buf, size_t len)
+{
+	const struct tcell *c = r->am.side[s].first;
+	int shared = 0;
+
+	if (r->am.axis != TAXIS_KERNEL) {
+		tcell_axis_value(c, r->am.axis, buf, len);
+		return;
+	}
+	for (int j = 0; j < r->am.nsides; j++)
+		shared |= j != s && strcmp(r->am.side[j].first->kernel, c->kernel) == 0;
+	if (shared)
+		snprintf(buf, len, "%s@%s:%s", c->kernel, c->host, c->release);
+	else
+		snprintf(buf, len, "%s", c->kernel);
+}
+
+/* The row's largest median maximum over its sides (ns). */
+static double row_worst(const struct report *r, int row)
+{
+	double worst = 0;
+
+	for (int s = 0; s < r->am.nsides; s++) {
+		const struct rows_group *g = rows_group(&r->am, row, s);
+
+		if (g && g->sum.max_med > worst)
+			worst = g->sum.max_med;
+	}
+	return worst;
+}
+
+static int by_worst(const void *a, const void *b, void *arg)
+{
+	double x = row_worst(arg, *(const int *)a), y = row_worst(arg, *(const int *)b);
+
+	return x < y ? 1 : x > y ? -1 : *(const int *)a - *(const int *)b;
+}
+
+/* Which rows the first screen shows, each its place there (slot), in the matrix's order. */
+static int pick_rows(struct report *r)
+{
+	int *order = calloc((size_t)r->am.nrows + 1, sizeof(*order));
+
+	r->slot = calloc((size_t)r->am.nrows + 1, sizeof(*r->slot));
+	if (!order || !r->slot) {
+		free(order);
+		return -ENOMEM;
+	}
+	for (int i = 0; i < r->am.nrows; i++) {
+		order[i] = i;
+		r->slot[i] = -1;
+	}
+	if (r->am.nrows > ANSWER_ROWS)
+		qsort_r(order, (size_t)r->am.nrows, sizeof(*order), by_worst, r);
+	for (int k = 0; k < r->am.nrows && k < ANSWER_ROWS; k++)
+		r->slot[order[k]] = 0;
+	for (int i = 0; i < r->am.nrows; i++)
+		if (r->slot[i] == 0)
+			r->slot[i] = r->nslots++;
+	free(order);
+	return 0;
+}
+
+int report_answer_build(struct report *r)
+{
+	int max = 0;
+
+	if (pick_rows(r))
+		return -ENOMEM;
+
+	r->label = calloc((size_t)r->am.nsides + 1, sizeof(*r->label));
+	if (!r->label)
+		return -ENOMEM;
+	for (int s = 0; s < r->am.nsides; s++)
+		side_label(r, s, r->label[s], sizeof(r->label[s]));
+	for (int i = 0; i < r->am.nrows; i++)
+		max += r->am.row[i].sides * (r->am.row[i].sides - 1) / 2;
+	r->verdict = calloc((size_t)max + 1, sizeof(*r->verdict));
+	if (!r->verdict)
+		return -ENOMEM;
+	for (int i = 0; i < r->am.nrows; i++)
+		for (int a = 0; a < r->am.nsides; a++)
+			for (int b = a + 1; b < r->am.nsides; b++) {
+				struct side_runs sa = rows_runs(&r->am, i, a), sb = rows_runs(&r->am, i, b);
+				struct report_verdict *v = &r->verdict[r->nverdicts];
+
+				if (!sa.n || !sb.n)
+					continue;
+				*v = (struct report_verdict){ .row = i, .a = a, .b = b };
+				if (verdict_pair(&sa, &sb, &v->v))
+					return -ENOMEM;
+				r->nverdicts++;
+			}
+	return 0;
+}
+
+/* Group g's median maximum with its interval, in µs; its coverage. */
+static double median_max(const struct report *r, const struct rows_group *g, double *med,
+			 double *lo, double *hi)
+{
+	double *v = malloc((size_t)g->n * sizeof(*v)), cover;
+	int m = r->am.row[g->row].metric;
+
+	if (!v) {
+		*med = *lo = *hi = NAN;
+		return NAN;
+	}
+	for (int i = 0; i < g->n; i++)
+		v[i] = US(g->run[i]->metric[m]->max);
+	*med = stats_median(v, g->n);
+	cover = stats_median_ci(v, g->n, MEDIAN_CONF, lo, hi);
+	free(v);
+	return cover;
+}
+
+/* "rt 1.83x lower", "no clear difference", "too few": a verdict over its bars. */
+static void verdict_short(const struct report *r, const struct report_verdict *v,
+			  char *buf, size_t len)
+{
+	const struct ratio_ci *q = &v->v.max;
+
+	switch (v->v.kind) {
+	case V_LOWER:
+		snprintf(buf, len, "%s %.2fx lower", r->label[v->a], 1 / q->ratio);
+		break;
+	case V_HIGHER:
+		snprintf(buf, len, "%s %.2fx lower", r->label[v->b], q->ratio);
+		break;
+	case V_NO_DIFFERENCE:
+		snprintf(buf, len, "no clear difference");
+		break;
+	default:
+		snprintf(buf, len, "too few to call");
+	}
+}
+
+/* gnuplot's single quotes: a quote doubled */
+static void gp_quoted(FILE *fp, const char *s)
+{
+	fputc('\'', fp);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputc('\'', fp);
+		fputc(*s, fp);
+	}
+	fputc('\'', fp);
+}
+
+/*
+ * fig/summary.csv (a bar per row and side: x, colour, median max, its
+ * interval, p99 median, in µs) and fig/summary.list.gp (the sides' names
+ * and colours for the legend, a tick per row, the verdicts, the y range).
+ */
+static int summary_files(const struct report *r, const char *csv, const char *list)
+{
+	FILE *l = fopen(list, "we");
+	unsigned common = report_common_axes(r);
+	double ylo = INFINITY, yhi = 0, width = 0.8 / (r->am.nsides > 0 ? r->am.nsides : 1);
+	struct afile af;
+	int rc = l ? afile_open(&af, csv) : -errno;
+
+	if (rc) {
+		if (l)
+			fclose(l);
+		return rc;
+	}
+	af.derived = 1;	/* redrawn from the tree at any time: no fsync */
+	struct csvw w = { .fp = af.fp };
+
+	csvw_header(&w, "x,row,side,color,n,max_med_us,max_lo_us,max_hi_us,coverage,p99_med_us,metric");
+	for (int g = 0; g < r->am.ngroups; g++) {
+		const struct rows_group *gr = &r->am.group[g];
+		double med, lo, hi, cover = median_max(r, gr, &med, &lo, &hi);
+		double x = r->slot[gr->row] + (gr->side - (r->am.nsides - 1) / 2.0) * width;
+		double p99 = gr->sum.p99_ok ? US(gr->sum.p99_med) : NAN;
+
+		if (r->slot[gr->row] < 0)
+			continue;
+		if (isnan(cover)) {
+			rc = -ENOMEM;
+			break;
+		}
+		csvw_num(&w, x, 4);
+		csvw_int(&w, gr->row);
+		csvw_int(&w, gr->side);
+		csvw_int(&w, r->am.side[gr->side].color);
+		csvw_int(&w, gr->n);
+		csvw_num(&w, med, 3);
+		csvw_num(&w, lo, 3);
+		csvw_num(&w, hi, 3);
+		csvw_num(&w, cover, 4);
+		if (isnan(p99))
+			csvw_str(&w, "NaN");	/* too few samples for it: gnuplot draws no dot */
+		else
+			csvw_num(&w, p99, 3);
+		csvw_str(&w, metric_name(r->am.row[gr->row].metric));
+		csvw_end(&w);
+		if (lo > 0 && lo < ylo)
+			ylo = lo;
+		if (p99 > 0 && p99 < ylo)
+			ylo = p99;
+		if (hi > yhi)
+			yhi = hi;
+	}
+	if (rc == 0)
+		rc = afile_commit(&af);
+	else
+		afile_abort(&af);
+	if (rc) {
+		fclose(l);
+		return rc;
+	}
+	if (!(ylo < INFINITY) || yhi <= 0)
+		ylo = 1, yhi = 10;
+	fprintf(l, "nsides = %d\narray side_names[%d]\narray side_colors[%d]\n",
+		r->am.nsides, r->am.nsides, r->am.nsides);
+	for (int s = 0; s < r->am.nsides; s++) {
+		fprintf(l, "side_names[%d] = ", s + 1);
+		gp_quoted(l, r->label[s]);
+		fprintf(l, "\nside_colors[%d] = %d\n", s + 1, r->am.side[s].color);
+	}
+	fprintf(l, "bar_width = %.4f\nnrows = %d\n", width, r->nslots);
+	/* room above the bars for the verdicts, below for the p99 marks */
+	fprintf(l, "tick_lo = %.6g\ntick_hi = %.6g\n", ylo / 1.5, yhi * 4);
+	fputs("set xtics (", l);
+	for (int i = 0, k = 0; i < r->am.nrows; i++) {
+		char words[1024];
+
+		if (r->slot[i] < 0)
+			continue;
+		tcell_row_words_omit(r->am.row[i].any, common, words, sizeof(words));
+		fputs(k++ ? ", " : "", l);
+		gp_quoted(l, words);
+		fprintf(l, " %d", r->slot[i]);
+	}
+	fputs(")\n", l);
+	for (int k = 0; k < r->nverdicts; k++) {
+		const struct report_verdict *v = &r->verdict[k];
+		double top = 0;
+		char text[256];
+
+		if (r->am.row[v->row].sides != 2 || r->slot[v->row] < 0)
+			continue;	/* over a pair of bars only: more would be a puzzle */
+		for (int s = 0; s < r->am.nsides; s++) {
+			const struct rows_group *g = rows_group(&r->am, v->row, s);
+			double med, lo, hi;
+
+			if (g && !isnan(median_max(r, g, &med, &lo, &hi)) && hi > top)
+				top = hi;
+		}
+		verdict_short(r, v, text, sizeof(text));
+		fputs("set label ", l);
+		gp_quoted(l, text);
+		fprintf(l, " at %d, %.6g center front\n", r->slot[v->row], top * 1.6);
+	}
+	if (ferror(l))
+		rc = -EIO;
+	if (fclose(l) != 0 && rc == 0)
+		rc = -errno;
+	return rc;
+}
+
+int report_summary_figure(struct report *r, char *caption, size_t caplen, char *err,
+			  size_t errlen)
+{
+	char csv[PATH_MAX + 64], list[PATH_MAX + 64], vars[4 * PATH_MAX + 2048] = "",
+		base[PATH_MAX + 64], title[1400], words[1024], label[96];
+	const struct tcell *first = r->am.nrows ? r->am.row[0].any : NULL;
+	unsigned all = (1u << TAXIS_COUNT) - 1, common = report_common_axes(r);
+	int rc;
+
+	if (!first)
+		return 0;
+	snprintf(csv, sizeof(csv), "%s/fig/summary.csv", r->out);
+	snprintf(list, sizeof(list), "%s/fig/summary.list.gp", r->out);
+	rc = summary_files(r, csv, list);
+	if (rc) {
+		snprintf(err, errlen, "%s: %s", csv, strerror(-rc));
+		return rc;
+	}
+	/* what every row shares, once, in the title */
+	tcell_row_words_omit(first, (all & ~common) | 1u << r->am.axis | 1u << TAXIS_HOST,
+			     words, sizeof(words));
+	snprintf(title, sizeof(title), "%s — %s: worst case per row%s%s", r->t.campaign,
+		 first->host, words[0] ? ", " : "", words);
+	report_metric_label(r, label, sizeof(label));
+	plot_var(vars, sizeof(vars), "in", csv);
+	plot_var(vars, sizeof(vars), "list", list);
+	plot_var(vars, sizeof(vars), "title", title);
+	plot_var(vars, sizeof(vars), "ylabel", label);
+	snprintf(base, sizeof(base), "%s/fig/summary", r->out);
+	rc = plot_render(&r->plot, "summary.gp", base, vars, err, errlen);
+	if (rc == 0)
+		rc = plot_temp(&r->plot, list);
+	char side[96] = "";
+
+	if (r->am.nsides > 1)
+		snprintf(side, sizeof(side), " and %s, a colour each",
+			 r->am.axis == TAXIS_KERNEL ? "kernel variant" : taxis_name(r->am.axis));
+	snprintf(caption, caplen, "Worst case per row%s: the median of the runs' maxima (bar) "
+		 "with the %.0f %% interval of that median (with fewer than 6 runs the range: "
+		 "93.8 %% at 5), the median of the runs' p99 (dot)%s.", side, 100 * MEDIAN_CONF,
+		 r->nverdicts ? ", the verdict over each pair of bars" : "");
+	if (r->nslots < r->am.nrows) {
+		size_t u = strlen(caption);
+
+		snprintf(caption + u, caplen - u, " The %d rows with the largest worst cases, of %d.",
+			 r->nslots, r->am.nrows);
+	}
+	return rc ? rc : 1;
+}
+
+/* "hackbench · timer · 1 thread, one CPU each · 1 ms · FIFO 80" for row i, the compared axis left out */
+static void row_words(const struct report *r, int i, char *buf, size_t len)
+{
+	tcell_row_words(r->am.row[i].any, r->am.axis, buf, len);
+}
+
+/* Is there DIR/compare/index.html beside this report? */
+static int has_compare(const struct report *r)
+{
+	char path[PATH_MAX + 64];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/compare/index.html", r->t.dir);
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Past ANSWER_ROWS: which rows the first screen shows. */
+static void more_rows(FILE *fp, const struct report *r)
+{
+	if (r->nslots < r->am.nrows)
+		fprintf(fp, "<p>The %d rows with the largest worst cases, of %d; every row is in "
+			"the tables below.</p>\n", r->nslots, r->am.nrows);
+}
+
+static void html_verdict_lines(FILE *fp, const struct report *r)
+{
+	fputs("<ul class=\"answer\">\n", fp);
+	for (int k = 0; k < r->nverdicts; k++) {
+		const struct report_verdict *v = &r->verdict[k];
+		char words[1024], text[1200];
+
+		if (r->slot[v->row] < 0)
+			continue;
+		row_words(r, v->row, words, sizeof(words));
+		verdict_text(&v->v, r->label[v->a], r->label[v->b], text, sizeof(text));
+		fprintf(fp, "<li class=\"%s\"><b>", verdict_keyword(v->v.kind));
+		html_text(fp, words);
+		fprintf(fp, "</b> (%s): ", rows_metric_words(r->am.row[v->row].metric));
+		html_text(fp, text);
+		fputs("</li>\n", fp);
+	}
+	fputs("</ul>\n", fp);
+	more_rows(fp, r);
+}
+
+static void html_worst_lines(FILE *fp, const struct report *r)
+{
+	fputs("<ul class=\"answer\">\n", fp);
+	for (int g = 0; g < r->am.ngroups; g++) {
+		const struct rows_group *gr = &r->am.group[g];
+		double med, lo, hi, cover;
+		char words[1024], p99[32];
+
+		if (r->slot[gr->row] < 0)
+			continue;
+		cover = median_max(r, gr, &med, &lo, &hi);
+		row_words(r, gr->row, words, sizeof(words));
+		fputs("<li><b>", fp);
+		html_text(fp, words);
+		fprintf(fp, "</b> (%s): worst case %.1f µs", rows_metric_words(r->am.row[gr->row].metric),
+			med);
+		if (gr->n == 1)
+			fputs(" (one run: no interval)", fp);
+		else
+			fprintf(fp, " [%.1f, %.1f] (the median of %d runs' maxima, a %.1f %% interval)",
+				lo, hi, gr->n, 100 * cover);
+		fprintf(fp, ", p99 %s µs</li>\n", rows_pct_text(&gr->sum, 1, p99, sizeof(p99)));
+	}
+	fputs("</ul>\n", fp);
+	more_rows(fp, r);
+}
+
+void report_answer_html(FILE *fp, const struct report *r, int pdf)
+{
+	if (!r->am.ngroups)
+		return;
+	if (r->am.nsides >= 2) {
+		char along[96];
+
+		if (r->am.axis == TAXIS_KERNEL)
+			snprintf(along, sizeof(along), "kernel variants");
+		else
+			snprintf(along, sizeof(along), "values of %s (<code>--axis %s</code>)",
+				 taxis_name(r->am.axis), taxis_name(r->am.axis));
+		fputs("<h2 id=\"verdict\">Verdict</h2>\n", fp);
+		fprintf(fp, "<p>Each row of the matrix, its %s against each other on the row's worst "
+			"case: the ratio of the medians of the runs' maxima with a 97.5 %% interval, "
+			"and of their tails, so that a difference that is not there is called at most "
+			"5 %% of the time (docs/report.md, \"How sure is a verdict\").</p>\n", along);
+		html_verdict_lines(fp, r);
+		if (has_compare(r))
+			fputs("<p>The full comparison — rates above thresholds, the tails, why each "
+			      "side was late, a figure per row: <a href=\"../compare/index.html\">"
+			      "compare</a>.</p>\n", fp);
+		else {
+			fputs("<p>The full comparison (rates above thresholds, the tails, why each side "
+			      "was late, a figure per row): <code>latlab compare ", fp);
+			html_text(fp, r->t.dir);
+			fputs(" -o ", fp);
+			html_text(fp, r->t.dir);
+			fputs("/compare", fp);
+			if (r->am.axis != TAXIS_KERNEL)
+				fprintf(fp, " --axis %s", taxis_name(r->am.axis));
+			fputs("</code>, then this report again links to it.</p>\n", fp);
+		}
+	} else {
+		fputs("<h2 id=\"verdict\">Worst case</h2>\n<p>Each row of the matrix: the median "
+		      "of its runs' maxima with the distribution-free interval of that median "
+		      "(its order statistics; with fewer than 6 runs the range, at the coverage "
+		      "it has), and the median of their p99.</p>\n", fp);
+		html_worst_lines(fp, r);
+	}
+	for (int i = 0; i < r->nfig; i++) {
+		const struct figure *f = &r->fig[i];
+
+		if (!f->lead)
+			continue;
+		/* f->base is the report's own name (fig/summary): no escaping needed */
+		fprintf(fp, "<figure><img src=\"%s.svg\" alt=\"worst case per row\"><figcaption>",
+			f->base);
+		html_text(fp, f->caption);
+		fprintf(fp, " <a href=\"%s.png\">PNG</a>", f->base);
+		if (pdf)
+			fprintf(fp, " <a href=\"%s.pdf\">PDF</a>", f->base);
+		fprintf(fp, " <a href=\"%s.csv\">data</a></figcaption></figure>\n", f->base);
+	}
+}
