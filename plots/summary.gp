@@ -19,7 +19,7 @@ eval log_yticks
 set xrange [-0.6 : nrows - 0.4]
 set grid noxtics nomxtics
 set xtics nomirror noenhanced
-if (nrows > 3) set xtics rotate by -20 left font ',9'
+if (nrows > 6) set xtics rotate by -20 left font ',9'
 set style fill solid 0.75 border -1
 set title title noenhanced
 set ylabel ylabel noenhanced

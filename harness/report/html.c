@@ -25,6 +25,8 @@ void html_head(FILE *fp, const char *title)
 	      "ul.answer{font-size:15px;padding-left:1.2em}ul.answer li{margin:.3em 0}\n"
 	      "li.lower,li.higher{list-style:square}li.no-difference,li.too-few{color:#444}\n"
 	      "#cells.compact .more{display:none}\n"
+	      "ul.answer ul{font-size:14px;padding-left:1.2em}li.pairs{list-style:disc}\n"
+	      "figure.lead img{max-width:1000px}\n"
 	      "</style></head>\n<body>\n", fp);
 }
 

@@ -276,15 +276,19 @@ static int summary_files(const struct report *r, const char *csv, const char *li
 		fprintf(l, "\nside_colors[%d] = %d\n", s + 1, r->am.side[s].color);
 	}
 	fprintf(l, "bar_width = %.4f\nnrows = %d\n", width, r->nslots);
-	/* room above the bars for the verdicts, below for the p99 marks */
-	fprintf(l, "tick_lo = %.6g\ntick_hi = %.6g\n", ylo / 1.5, yhi * 4);
+	/* room above the bars for the verdicts (over a pair of bars), below for the p99 marks */
+	int labels = 0;
+
+	for (int k = 0; k < r->nverdicts; k++)
+		labels |= r->am.row[r->verdict[k].row].sides == 2 && r->slot[r->verdict[k].row] >= 0;
+	fprintf(l, "tick_lo = %.6g\ntick_hi = %.6g\n", ylo / 1.5, yhi * (labels ? 4 : 1.5));
 	fputs("set xtics (", l);
 	for (int i = 0, k = 0; i < r->am.nrows; i++) {
 		char words[1024];
 
 		if (r->slot[i] < 0)
 			continue;
-		tcell_row_words_omit(r->am.row[i].any, common, words, sizeof(words));
+		tcell_row_words_omit(r->am.row[i].any, common, 0, words, sizeof(words));
 		fputs(k++ ? ", " : "", l);
 		gp_quoted(l, words);
 		fprintf(l, " %d", r->slot[i]);
@@ -335,7 +339,7 @@ int report_summary_figure(struct report *r, char *caption, size_t caplen, char *
 		return rc;
 	}
 	/* what every row shares, once, in the title */
-	tcell_row_words_omit(first, (all & ~common) | 1u << r->am.axis | 1u << TAXIS_HOST,
+	tcell_row_words_omit(first, (all & ~common) | 1u << r->am.axis | 1u << TAXIS_HOST, 1,
 			     words, sizeof(words));
 	snprintf(title, sizeof(title), "%s — %s: worst case per row%s%s", r->t.campaign,
 		 first->host, words[0] ? ", " : "", words);
@@ -390,22 +394,38 @@ static void more_rows(FILE *fp, const struct report *r)
 			"the tables below.</p>\n", r->nslots, r->am.nrows);
 }
 
+/*
+ * A line per row: its verdict, or for a row of three variants or more its
+ * pairs' verdicts under it, the row said once.
+ */
 static void html_verdict_lines(FILE *fp, const struct report *r)
 {
 	fputs("<ul class=\"answer\">\n", fp);
-	for (int k = 0; k < r->nverdicts; k++) {
-		const struct report_verdict *v = &r->verdict[k];
+	for (int i = 0; i < r->am.nrows; i++) {
+		int pairs = 0, k0 = -1;
 		char words[1024], text[1200];
 
-		if (r->slot[v->row] < 0)
+		for (int k = 0; k < r->nverdicts; k++)
+			if (r->verdict[k].row == i && pairs++ == 0)
+				k0 = k;
+		if (!pairs || r->slot[i] < 0)
 			continue;
-		row_words(r, v->row, words, sizeof(words));
-		verdict_text(&v->v, r->label[v->a], r->label[v->b], text, sizeof(text));
-		fprintf(fp, "<li class=\"%s\"><b>", verdict_keyword(v->v.kind));
+		row_words(r, i, words, sizeof(words));
+		fprintf(fp, "<li class=\"%s\"><b>", pairs == 1 ? verdict_keyword(r->verdict[k0].v.kind) : "pairs");
 		html_text(fp, words);
-		fprintf(fp, "</b> (%s): ", rows_metric_words(r->am.row[v->row].metric));
-		html_text(fp, text);
-		fputs("</li>\n", fp);
+		fprintf(fp, "</b> (%s):%s", rows_metric_words(r->am.row[i].metric), pairs > 1 ? "\n<ul>\n" : " ");
+		for (int k = k0; k < r->nverdicts; k++) {
+			const struct report_verdict *v = &r->verdict[k];
+
+			if (v->row != i)
+				continue;
+			verdict_text(&v->v, r->label[v->a], r->label[v->b], text, sizeof(text));
+			if (pairs > 1)
+				fprintf(fp, "<li class=\"%s\">", verdict_keyword(v->v.kind));
+			html_text(fp, text);
+			fputs(pairs > 1 ? "</li>\n" : "", fp);
+		}
+		fputs(pairs > 1 ? "</ul></li>\n" : "</li>\n", fp);
 	}
 	fputs("</ul>\n", fp);
 	more_rows(fp, r);
@@ -484,7 +504,7 @@ void report_answer_html(FILE *fp, const struct report *r, int pdf)
 		if (!f->lead)
 			continue;
 		/* f->base is the report's own name (fig/summary): no escaping needed */
-		fprintf(fp, "<figure><img src=\"%s.svg\" alt=\"worst case per row\"><figcaption>",
+		fprintf(fp, "<figure class=\"lead\"><img src=\"%s.svg\" alt=\"worst case per row\"><figcaption>",
 			f->base);
 		html_text(fp, f->caption);
 		fprintf(fp, " <a href=\"%s.png\">PNG</a>", f->base);

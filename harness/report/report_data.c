@@ -222,7 +222,7 @@ int report_tail_list(const struct report *r, const char *file, char *caption,
 
 			if (g->side != s)
 				continue;
-			tcell_row_words_omit(g->run[0], common, row, sizeof(row));
+			tcell_row_words_omit(g->run[0], common, 0, row, sizeof(row));
 			dash[s]++;	/* a line style per row inside the variant's colour */
 			for (int i = 0; i < (by_row ? 1 : g->n); i++) {
 				const struct tcell *c = g->run[i];

@@ -1148,11 +1148,13 @@ static void threads_words(const struct tcell *c, char *buf, size_t len)
 		snprintf(buf, len, "%s, unpinned", who);
 	else if (strcmp(a, "isolated") == 0)
 		snprintf(buf, len, "%s on the isolated CPUs", who);
+	else if (strncmp(a, "node:", 5) == 0)
+		snprintf(buf, len, "%s on node %s", who, a + 5);
 	else
 		snprintf(buf, len, "%s on CPU%s %s", who, a[strspn(a, "0123456789")] ? "s" : "", a);
 }
 
-void tcell_row_words_omit(const struct tcell *c, unsigned omit, char *buf, size_t len)
+void tcell_row_words_omit(const struct tcell *c, unsigned omit, int terse, char *buf, size_t len)
 {
 	char part[TAXIS_COUNT][TAXIS_VALUE_MAX];
 	int n = 0;
@@ -1185,15 +1187,16 @@ void tcell_row_words_omit(const struct tcell *c, unsigned omit, char *buf, size_
 		snprintf(part[n++], sizeof(part[0]), "%s", pol);
 	else if (SHOWN(TAXIS_PRIORITY))
 		snprintf(part[n++], sizeof(part[0]), "priority %lld", (long long)c->priority);
-	/* the size only where the workload moves bytes; dma_latency where not the default */
-	if (SHOWN(TAXIS_SIZE) && strcmp(c->workload, "timer") != 0 &&
-	    strcmp(c->workload, "noise") != 0) {
+	/* terse: the size only where the workload moves bytes, dma_latency where not the default */
+	if (SHOWN(TAXIS_SIZE) && (!terse || (strcmp(c->workload, "timer") != 0 &&
+					     strcmp(c->workload, "noise") != 0))) {
 		char size[32];
 
 		units_format_size(c->size, size, sizeof(size));
-		snprintf(part[n++], sizeof(part[0]), "%s", size);
+		snprintf(part[n++], sizeof(part[0]), "%s%s", size,
+			 size[strspn(size, "0123456789")] ? "" : " B");
 	}
-	if (SHOWN(TAXIS_DMA) && strcmp(c->dma_latency, "0") != 0 && c->dma_latency[0])
+	if (SHOWN(TAXIS_DMA) && (!terse || (strcmp(c->dma_latency, "0") != 0 && c->dma_latency[0])))
 		snprintf(part[n++], sizeof(part[0]), "cpu_dma_latency %s", c->dma_latency);
 #undef SHOWN
 	buf[0] = '\0';
@@ -1204,7 +1207,7 @@ void tcell_row_words_omit(const struct tcell *c, unsigned omit, char *buf, size_
 void tcell_row_words(const struct tcell *c, int axis, char *buf, size_t len)
 {
 	/* along the host, the kernel variant is part of the row */
-	tcell_row_words_omit(c, axis == TAXIS_HOST ? 0 : 1u << axis, buf, len);
+	tcell_row_words_omit(c, axis == TAXIS_HOST ? 0 : 1u << axis, 1, buf, len);
 }
 
 void tcell_row_fields_along(struct csvw *w, const struct tcell *c, int axis)

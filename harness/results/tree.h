@@ -164,8 +164,14 @@ void tcell_row_title_along(const struct tcell *c, int axis, char *buf, size_t le
  */
 void tcell_row_words(const struct tcell *c, int axis, char *buf, size_t len);
 
-/* The same with the axes of the bits of omit (1 << TAXIS_...) left out. */
-void tcell_row_words_omit(const struct tcell *c, unsigned omit, char *buf, size_t len);
+/*
+ * The same with the axes of the bits of omit (1 << TAXIS_...) left out;
+ * terse as tcell_row_words, or not (0: every axis not omitted, the size
+ * of a timer and a cpu_dma_latency of 0 too: what tells rows apart that
+ * differ only there).
+ */
+void tcell_row_words_omit(const struct tcell *c, unsigned omit, int terse, char *buf,
+			  size_t len);
 
 /* A row's columns along axis (ROW_COLUMNS, the compared one empty; then row_kernel). */
 void tcell_row_fields_along(struct csvw *w, const struct tcell *c, int axis);

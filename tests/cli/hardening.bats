@@ -174,7 +174,8 @@ load helper
 	# largest maxima, and says so; its data are beside it
 	grep -q 'so a curve per row and kernel variant with its repeats merged — the 24 rows with the largest maxima, of 200' "$T/report/index.html"
 	[ -s "$T/report/fig/tail-23.csv" ] && [ ! -e "$T/report/fig/tail-24.csv" ]
-	grep -q 'running none/timer t1 aspread 1000us p90 s[0-9]* (1 runs)' "$T/report/fig/tail.svg"
+	# each curve named by what sets it apart, here the size alone
+	grep -q 'running · [0-9]* B (1 run)' "$T/report/fig/tail.svg"
 	[ ! -e "$T/report/fig/tail.list.gp" ]
 	cp -r "$T" "$D/u"
 	sed -i 's/^\(t,[^,]*,[^,]*,[^,]*,[^,]*,\)running,/\1other,/' "$D/u/cells.csv"

@@ -287,12 +287,26 @@ static void test_row_words(void **state)
 	tcell_row_words(&c, TAXIS_HOST, buf, sizeof(buf));
 	assert_true(strncmp(buf, "rt · no load", 12) == 0);
 	/* only what is left */
-	tcell_row_words_omit(&c, ~(1u << TAXIS_INTERVAL), buf, sizeof(buf));
+	tcell_row_words_omit(&c, ~(1u << TAXIS_INTERVAL), 1, buf, sizeof(buf));
 	assert_string_equal(buf, "200 µs");
+	/* a timer's size: left out when terse, said when it is what differs */
+	c.size = 17;
+	tcell_row_words_omit(&c, ~(1u << TAXIS_SIZE), 1, buf, sizeof(buf));
+	assert_string_equal(buf, "");
+	tcell_row_words_omit(&c, ~(1u << TAXIS_SIZE), 0, buf, sizeof(buf));
+	assert_string_equal(buf, "17 B");
+	snprintf(c.dma_latency, sizeof(c.dma_latency), "0");
+	tcell_row_words_omit(&c, ~(1u << TAXIS_DMA), 1, buf, sizeof(buf));
+	assert_string_equal(buf, "");
+	tcell_row_words_omit(&c, ~(1u << TAXIS_DMA), 0, buf, sizeof(buf));
+	assert_string_equal(buf, "cpu_dma_latency 0");
 	snprintf(c.threads, sizeof(c.threads), "2");
 	snprintf(c.affinity, sizeof(c.affinity), "0-1");
-	tcell_row_words_omit(&c, ~(1u << TAXIS_THREADS | 1u << TAXIS_AFFINITY), buf, sizeof(buf));
+	tcell_row_words_omit(&c, ~(1u << TAXIS_THREADS | 1u << TAXIS_AFFINITY), 1, buf, sizeof(buf));
 	assert_string_equal(buf, "2 threads on CPUs 0-1");
+	snprintf(c.affinity, sizeof(c.affinity), "node:1");
+	tcell_row_words_omit(&c, ~(1u << TAXIS_THREADS | 1u << TAXIS_AFFINITY), 1, buf, sizeof(buf));
+	assert_string_equal(buf, "2 threads on node 1");
 }
 
 /* How a page links into another tree: relative, through the real directories. */
