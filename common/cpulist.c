@@ -1,5 +1,6 @@
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,6 +100,35 @@ int cpulist_read_file(const char *path, cpu_set_t *set)
 	int rc = file_first_line(path, line, sizeof(line));
 
 	return rc ? rc : cpulist_parse(line, set);
+}
+
+int cpulist_node_number(const char *s)
+{
+	const char *d = s + 5;
+	long n = 0;
+
+	if (strncmp(s, "node:", 5) != 0 || !*d || strspn(d, "0123456789") != strlen(d) ||
+	    (d[0] == '0' && d[1]) || strlen(d) > 4)
+		return -1;
+	n = strtol(d, NULL, 10);
+	return n <= NODE_MAX ? (int)n : -1;
+}
+
+int cpulist_node(const char *root, int node, cpu_set_t *set)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/devices/system/node/node%d/cpulist",
+		 root ? root : "/sys", node);
+	return cpulist_read_file(path, set);
+}
+
+int cpulist_nodes(const char *root, cpu_set_t *nodes)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/devices/system/node/online", root ? root : "/sys");
+	return cpulist_read_file(path, nodes);
 }
 
 void cpulist_online(cpu_set_t *set)

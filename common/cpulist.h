@@ -24,6 +24,25 @@ int cpulist_nth(const cpu_set_t *set, int n);
  */
 int cpulist_read_file(const char *path, cpu_set_t *set);
 
+/* The highest NUMA node `node:N` may name (the kernel's MAX_NUMNODES is 1024). */
+#define NODE_MAX 1023
+
+/*
+ * "node:N": N (0..NODE_MAX), or -1 when the text is not that (no digits,
+ * anything after them, a sign, leading zeros beyond "0").
+ */
+int cpulist_node_number(const char *s);
+
+/*
+ * The CPUs of NUMA node `node` (sysfs node/nodeN/cpulist, or its
+ * equivalent under `root`, NULL for /sys: what a test points elsewhere).
+ * 0, -ENOENT when the machine has no such node, -errno.
+ */
+int cpulist_node(const char *root, int node, cpu_set_t *set);
+
+/* The NUMA nodes the machine has (sysfs node/online), as a set of numbers; 0 or -errno. */
+int cpulist_nodes(const char *root, cpu_set_t *nodes);
+
 /* CPUs online now (sysfs, falling back to sysconf). Never fails. */
 void cpulist_online(cpu_set_t *set);
 

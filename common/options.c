@@ -253,10 +253,17 @@ static int parse_axis_item(const struct opt *o, struct axis *ax, char *item,
 		for (int k = 0; k < 3; k++)
 			if (strcmp(item, kinds[k]) == 0)
 				return axis_push(o, ax, item, k, err, len);
+		if (strncmp(item, "node:", 5) == 0) {
+			if (cpulist_node_number(item) < 0)
+				return fail_with(err, len, -EINVAL,
+					    "%s: '%s' is not node:N with N a NUMA node number (0-%d)",
+					    o->key, item, NODE_MAX);
+			return axis_push(o, ax, item, AFF_NODE, err, len);
+		}
 		rc = cpulist_parse(item, &set);
 		if (rc || CPU_COUNT(&set) == 0)
 			return fail_with(err, len, -EINVAL,
-				    "%s: '%s' is not spread, all, isolated or a CPU list (0-3+6)",
+				    "%s: '%s' is not spread, all, isolated, node:N or a CPU list (0-3+6)",
 				    o->key, item);
 		return axis_push(o, ax, item, AFF_LIST, err, len);
 	}

@@ -53,7 +53,7 @@ enum opt_type {
 #define OPT_UNSET INT64_MIN
 #define AXIS_ALL (-1)
 
-enum affinity_kind { AFF_SPREAD, AFF_ALL, AFF_ISOLATED, AFF_LIST };
+enum affinity_kind { AFF_SPREAD, AFF_ALL, AFF_ISOLATED, AFF_LIST, AFF_NODE };
 
 /* Where a value came from, for "file:line: message" errors. */
 struct srcloc {

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "campaign_run.h"
+#include "cpulist.h"
 #include "exitcodes.h"
 #include "log.h"
 #include "matrix.h"
@@ -46,6 +47,55 @@ static int plan_misfits(const struct config *cfg, const struct cell *cells,
 			why[i]);
 	}
 	return total;
+}
+
+/*
+ * What each node:N of the affinity axis and of the loads' cpus = stands
+ * for here: "affinity node:0: CPUs 0-1 on this machine" (a node the
+ * machine lacks is a misfit above; a qemu variant's nodes are its own).
+ */
+static void plan_nodes(const struct config *cfg, FILE *out)
+{
+	const struct axis *ax = &cfg->matrix.affinity;
+
+	for (int i = 0; i < ax->n + cfg->nloads; i++) {
+		const char *what = i < ax->n ? ax->s[i] : cfg->load[i - ax->n].cpus;
+		int node = cpulist_node_number(what);
+		cpu_set_t set;
+		char list[256];
+
+		if (node < 0)
+			continue;
+		if (i < ax->n)
+			fprintf(out, "affinity %s: ", what);
+		else
+			fprintf(out, "[load.%s] cpus = %s: ", cfg->load[i - ax->n].name, what);
+		if (cpulist_node(NULL, node, &set) == 0) {
+			cpulist_format(&set, list, sizeof(list));
+			fprintf(out, "CPUs %s on this machine", list);
+		} else
+			fprintf(out, "no such node on this machine");
+		for (int v = 0; v < cfg->nkernels; v++) {
+			const struct kernel_def *kd = &cfg->kernel[v];
+			int64_t nodes = kd->numa_nodes > 0 ? kd->numa_nodes : 1, cpn = kd->cpus / nodes;
+
+			if (kd->runner != RUNNER_QEMU)
+				continue;
+			if (node >= nodes)
+				fprintf(out, "; none in the guest of %s", kd->name);
+			else {
+				long long first = node * cpn,
+					  last = node == nodes - 1 ? kd->cpus - 1 : node * cpn + cpn - 1;
+
+				if (first == last)
+					fprintf(out, "; CPU %lld in the guest of %s", first, kd->name);
+				else
+					fprintf(out, "; CPUs %lld-%lld in the guest of %s", first, last,
+						kd->name);
+			}
+		}
+		fputc('\n', out);
+	}
 }
 
 int campaign_plan(const struct config *cfg, FILE *out)
@@ -110,6 +160,7 @@ int campaign_plan(const struct config *cfg, FILE *out)
 		if (p == POL_DEADLINE && strcmp(cfg->matrix.affinity.s[0], "all") != 0)
 			fprintf(out, "policy deadline: a thread pinned to one CPU is refused by the kernel (skipped): use affinity = all\n");
 	}
+	plan_nodes(cfg, out);
 	if (cfg->campaign.repeat > 1 && cfg->campaign.order == ORDER_BLOCKED)
 		fprintf(out, "run order: blocked: the matrix's order, each cell's %lld repeats back to back\n",
 			(long long)cfg->campaign.repeat);

@@ -47,6 +47,52 @@ static int missing_cpu(const cpu_set_t *want, const cpu_set_t *have)
 	return -1;
 }
 
+/*
+ * Does the machine that runs c lack NUMA node `node` (or any online CPU
+ * on it)? Here, sysfs says (a machine without NUMA has node 0 alone); in
+ * a qemu guest, its variant's `numa_nodes` (1 unless set). The node's
+ * CPUs, where known, go to cpus.
+ */
+static int node_missing(const struct config *cfg, const struct cell *c, int local, int node,
+			cpu_set_t *cpus)
+{
+	const struct kernel_def *k = &cfg->kernel[c->kernel];
+	cpu_set_t online;
+
+	if (!local)
+		return node >= (k->numa_nodes > 0 ? k->numa_nodes : 1);
+	if (cpulist_node(NULL, node, cpus) != 0) {
+		if (node != 0 || access("/sys/devices/system/node", F_OK) == 0)
+			return 1;
+		cpulist_online(cpus);	/* no NUMA in this kernel: one node, every CPU */
+	}
+	cpulist_online(&online);
+	CPU_AND(cpus, cpus, &online);
+	return CPU_COUNT(cpus) == 0;
+}
+
+/* "this machine has no NUMA node with an online CPU by that number (nodes: 0)" */
+static const char *nodes_have(const struct config *cfg, const struct cell *c, int local,
+			      char *buf, size_t len)
+{
+	const struct kernel_def *k = &cfg->kernel[c->kernel];
+	cpu_set_t nodes;
+	char list[128] = "0";
+
+	long long have = k->numa_nodes > 0 ? (long long)k->numa_nodes : 1;
+
+	if (!local)
+		snprintf(buf, len, "the guest has no such NUMA node (numa_nodes = %lld: nodes 0-%lld)",
+			 have, have - 1);
+	else {
+		if (cpulist_nodes(NULL, &nodes) == 0)
+			cpulist_format(&nodes, list, sizeof(list));
+		snprintf(buf, len, "this machine has no NUMA node by that number with a CPU online (nodes: %s)",
+			 list);
+	}
+	return buf;
+}
+
 int where_fits(const struct config *cfg, const struct cell *c, int guest,
 	       char *why, size_t len)
 {
@@ -72,12 +118,20 @@ int where_fits(const struct config *cfg, const struct cell *c, int guest,
 	     CPU_COUNT(&want) == 0))
 		return fail(why, len, &ax->loc,
 			    "affinity = isolated, but no CPU is isolated (boot with isolcpus=)");
+	if (ax->v[c->affinity] == AFF_NODE &&
+	    node_missing(cfg, c, local, cpulist_node_number(ax->s[c->affinity]), &want))
+		return fail(why, len, &ax->loc, "affinity '%s': %s", ax->s[c->affinity],
+			    nodes_have(cfg, c, local, on, sizeof(on)));
 	if (ax->v[c->affinity] == AFF_LIST &&
 	    cpulist_parse(ax->s[c->affinity], &want) == 0 &&
 	    (cpu = missing_cpu(&want, &have)) >= 0)
 		return fail(why, len, &ax->loc,
 			    "affinity '%s': CPU %d is not online%s (online: %s)",
 			    ax->s[c->affinity], cpu, machine, on);
+	if (cpulist_node_number(l->cpus) >= 0 &&
+	    node_missing(cfg, c, local, cpulist_node_number(l->cpus), &want))
+		return fail(why, len, &l->cpus_loc, "[load.%s] cpus = '%s': %s", l->name, l->cpus,
+			    nodes_have(cfg, c, local, on, sizeof(on)));
 	if (strcmp(l->cpus, "all") != 0 && strcmp(l->cpus, "housekeeping") != 0 &&
 	    cpulist_parse(l->cpus, &want) == 0 &&
 	    (cpu = missing_cpu(&want, &have)) >= 0)

@@ -118,6 +118,7 @@ struct kernel_def {
 	char programs[OPT_STR_MAX];	/* latlab and latload for arch ("": latlab's own) */
 	char busybox[OPT_STR_MAX];	/* a static busybox for arch ("": the host's) */
 	int64_t cpus, memory;
+	int64_t numa_nodes;		/* emulated NUMA nodes (1: none), CPUs and memory split evenly */
 	int accel;			/* enum vm_accel */
 	int clock;			/* enum vm_clock */
 	int64_t icount_shift;		/* clock = icount: 2^shift ns an instruction */

@@ -157,6 +157,16 @@ static int check_kernel(const struct config *cfg, struct kernel_def *k,
 		return rc;
 	if ((rc = check_clock(cfg, k, err, errlen)) != 0)
 		return rc;
+	if (k->numa_nodes > 1 && (k->runner != RUNNER_QEMU || k->numa_nodes > k->cpus)) {
+		loc = config_kernel_loc(cfg, k, "numa_nodes");
+		if (k->runner != RUNNER_QEMU)
+			return cfg_fail(err, errlen, &loc,
+					"[kernel.%s] numa_nodes = %lld emulates nodes in qemu: it needs runner = qemu",
+					k->name, (long long)k->numa_nodes);
+		return cfg_fail(err, errlen, &loc,
+				"[kernel.%s] numa_nodes = %lld: each node needs a CPU of its own (cpus = %lld)",
+				k->name, (long long)k->numa_nodes, (long long)k->cpus);
+	}
 	if (k->qemu_args[0]) {
 		if (argv_split(k->qemu_args, &words, &nwords) != 0) {
 			loc = config_kernel_loc(cfg, k, "qemu_args");

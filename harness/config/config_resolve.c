@@ -323,10 +323,15 @@ static int check_load_cpus(const struct load_def *l, struct srcloc loc,
 {
 	cpu_set_t set;
 
+	if (strncmp(l->cpus, "node:", 5) == 0 && cpulist_node_number(l->cpus) < 0)
+		return cfg_fail(err, errlen, &loc,
+				"cpus = '%s': expected node:N with N a NUMA node number (0-%d)",
+				l->cpus, NODE_MAX);
 	if (strcmp(l->cpus, "all") != 0 && strcmp(l->cpus, "housekeeping") != 0 &&
+	    strncmp(l->cpus, "node:", 5) != 0 &&
 	    (cpulist_parse(l->cpus, &set) || CPU_COUNT(&set) == 0))
 		return cfg_fail(err, errlen, &loc,
-				"cpus = '%s': expected all, housekeeping or a CPU list",
+				"cpus = '%s': expected all, housekeeping, node:N or a CPU list",
 				l->cpus);
 	return 0;
 }

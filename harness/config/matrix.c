@@ -18,6 +18,8 @@ static void id_part(char *dst, size_t len, const char *src)
 			ch = '_';
 		else if (ch == ',' || ch == '+')
 			ch = '.';
+		else if (ch == ':')	/* node:1: anode1, no colon in a directory's name */
+			continue;
 		else if (ch == ' ')
 			continue;
 		dst[i++] = ch;

@@ -273,6 +273,19 @@ static int place(struct loadset *ls, const cpu_set_t *measured, char *err,
 				 "cpus = housekeeping, but every CPU has a measured thread");
 			return -ENODEV;
 		}
+	} else if (cpulist_node_number(def->cpus) >= 0) {	/* node:N, on this machine */
+		cpu_set_t online = set;
+
+		if (cpulist_node(NULL, cpulist_node_number(def->cpus), &set) != 0) {
+			snprintf(err, errlen, "cpus = %s: this machine has no such NUMA node",
+				 def->cpus);
+			return -ENODEV;
+		}
+		CPU_AND(&set, &set, &online);
+		if (CPU_COUNT(&set) == 0) {
+			snprintf(err, errlen, "cpus = %s: none of the node's CPUs is online", def->cpus);
+			return -ENODEV;
+		}
 	} else if (strcmp(def->cpus, "all") != 0) {
 		cpu_set_t online = set;
 

@@ -24,6 +24,11 @@ int place_threads(const struct config *cfg, const struct cell *c, int *cpus,
 			return -EINVAL;
 		CPU_AND(&set, &set, &online);
 		break;
+	case AFF_NODE:	/* the node's CPUs on the machine that runs the cell, spread */
+		if (cpulist_node(NULL, cpulist_node_number(ax->s[c->affinity]), &set) != 0)
+			return -ENODEV;
+		CPU_AND(&set, &set, &online);
+		break;
 	default:
 		set = online;
 		break;

@@ -11,7 +11,8 @@
  * Where each measured thread of `c` runs: cpus[i] is a CPU or -1 (not
  * pinned; `mask` then holds the CPUs it may use). Returns the number of
  * threads (threads = all resolved), or -errno (e.g. -ENODEV: no isolated
- * CPU). cpus must hold CPU_SETSIZE entries.
+ * CPU, no such NUMA node or none of its CPUs online). affinity = node:N is
+ * the node's CPUs here, one thread each in turn, as spread. cpus must hold CPU_SETSIZE entries.
  */
 int place_threads(const struct config *cfg, const struct cell *c, int *cpus,
 		  cpu_set_t *mask);

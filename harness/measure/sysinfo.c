@@ -124,6 +124,50 @@ static void collect_kernel(struct sysinfo *si)
 		    sizeof(buf)));
 }
 
+/*
+ * The machine's NUMA shape, from sysfs as numactl --hardware shows it:
+ * [numa] nodes (the online ones), and per node its CPUs, its memory
+ * (MiB) and its row of the distance matrix (10 is local).
+ */
+static void collect_numa(struct sysinfo *si)
+{
+	cpu_set_t nodes, cpus;
+	char list[256], path[128], line[512], key[32];
+
+	if (cpulist_nodes(NULL, &nodes) != 0) {
+		sysinfo_add(si, "numa", "nodes", "none (no NUMA in this kernel)");
+		return;
+	}
+	cpulist_format(&nodes, list, sizeof(list));
+	sysinfo_add(si, "numa", "nodes", "%s", list);
+	for (int n = 0; n < CPU_SETSIZE && n <= NODE_MAX; n++) {
+		long long kb = -1;
+		FILE *fp;
+
+		if (!CPU_ISSET(n, &nodes))
+			continue;
+		if (cpulist_node(NULL, n, &cpus) == 0) {
+			cpulist_format(&cpus, list, sizeof(list));
+			snprintf(key, sizeof(key), "node%d_cpus", n);
+			sysinfo_add(si, "numa", key, "%s", list[0] ? list : "none");
+		}
+		snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/meminfo", n);
+		if ((fp = fopen(path, "re"))) {
+			while (fgets(line, sizeof(line), fp))
+				if (sscanf(line, "Node %*d MemTotal: %lld kB", &kb) == 1)
+					break;
+			fclose(fp);
+		}
+		snprintf(key, sizeof(key), "node%d_memory_mib", n);
+		if (kb >= 0)
+			sysinfo_add(si, "numa", key, "%lld", kb / 1024);
+		snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/distance", n);
+		line_of(path, line, sizeof(line));
+		snprintf(key, sizeof(key), "node%d_distance", n);
+		sysinfo_add(si, "numa", key, "%s", line);
+	}
+}
+
 static void collect_cpu(struct sysinfo *si)
 {
 	char buf[256], path[128], list[256], model[256];
@@ -141,6 +185,7 @@ static void collect_cpu(struct sysinfo *si)
 	sysinfo_add(si, "cpu", "smt_active", "%s", buf);
 	sysinfo_add(si, "cpu", "numa_nodes", "%d",
 	    numa_available() < 0 ? 1 : numa_num_configured_nodes());
+	collect_numa(si);
 	if (smt_on)
 		sysinfo_warn(si, "SMT is active: a load on a sibling thread shares the measured core");
 

@@ -99,7 +99,7 @@ static pid_t start_qemu(const struct config *cfg, int v, int accel,
 	/* qemu_args = was checked with the config */
 	if (k->qemu_args[0] && argv_split(k->qemu_args, &extra, &nextra) != 0)
 		return -1;
-	const char **argv = calloc(nfixed + 6 + (size_t)nextra + 1, sizeof(*argv));
+	const char **argv = calloc(nfixed + 6 + 4 * 8 + (size_t)nextra + 1, sizeof(*argv));
 	if (!argv) {
 		free(extra);
 		return -1;
@@ -110,6 +110,24 @@ static pid_t start_qemu(const struct config *cfg, int v, int accel,
 	if (k->clock == CLOCK_ICOUNT) {
 		argv[n++] = "-icount";
 		argv[n++] = icount;
+	}
+	/* numa_nodes: the CPUs and memory split evenly, node i its own share */
+	char numa[8][2][160];
+
+	for (int i = 0; i < k->numa_nodes && k->numa_nodes > 1 && i < 8; i++) {
+		int64_t cpn = k->cpus / k->numa_nodes, mib = (k->memory >> 20) / k->numa_nodes;
+		int64_t first = i * cpn, last = i == k->numa_nodes - 1 ? k->cpus - 1 : first + cpn - 1;
+
+		if (i == k->numa_nodes - 1)
+			mib = (k->memory >> 20) - mib * (k->numa_nodes - 1);
+		snprintf(numa[i][0], sizeof(numa[i][0]), "memory-backend-ram,id=latlab-m%d,size=%lldM",
+			 i, (long long)mib);
+		snprintf(numa[i][1], sizeof(numa[i][1]), "node,nodeid=%d,cpus=%lld-%lld,memdev=latlab-m%d",
+			 i, (long long)first, (long long)last, i);
+		argv[n++] = "-object";
+		argv[n++] = numa[i][0];
+		argv[n++] = "-numa";
+		argv[n++] = numa[i][1];
 	}
 	for (int i = 0; i < nextra; i++)
 		argv[n++] = extra[i];

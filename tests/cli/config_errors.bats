@@ -45,7 +45,7 @@ check_bad() {
 }
 
 @test "malformed CPU list" {
-	check_bad '[matrix]\naffinity = 0-\n' "5: affinity: '0-' is not spread, all, isolated or a CPU list"
+	check_bad '[matrix]\naffinity = 0-\n' "5: affinity: '0-' is not spread, all, isolated, node:N or a CPU list"
 }
 
 @test "offline CPU" {

@@ -1,9 +1,12 @@
 /* Durations, sizes and CPU lists as users write them. */
 #include <errno.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -220,6 +223,43 @@ static void test_cpulist_nth_and_online(void **state)
 			 -ENOENT);
 }
 
+/* node:N, and a node's CPUs from a sysfs of two nodes made for the test. */
+static void test_cpulist_nodes(void **state)
+{
+	char root[] = "/tmp/latlab-nodes-XXXXXX", path[PATH_MAX], cmd[PATH_MAX + 64];
+	cpu_set_t set;
+	char buf[64];
+
+	(void)state;
+	assert_int_equal(cpulist_node_number("node:0"), 0);
+	assert_int_equal(cpulist_node_number("node:17"), 17);
+	assert_int_equal(cpulist_node_number("node:1023"), 1023);
+	assert_int_equal(cpulist_node_number("node:1024"), -1);
+	assert_int_equal(cpulist_node_number("node:"), -1);
+	assert_int_equal(cpulist_node_number("node:01"), -1);
+	assert_int_equal(cpulist_node_number("node:-1"), -1);
+	assert_int_equal(cpulist_node_number("node:1x"), -1);
+	assert_int_equal(cpulist_node_number("nodes:1"), -1);
+	assert_int_equal(cpulist_node_number("1"), -1);
+	assert_non_null(mkdtemp(root));
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/devices/system/node/node0 %s/devices/system/node/node1 && "
+		 "echo 0-1 > %s/devices/system/node/online && "
+		 "echo 0,2 > %s/devices/system/node/node0/cpulist && "
+		 "echo 1,3 > %s/devices/system/node/node1/cpulist", root, root, root, root, root);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(cpulist_nodes(root, &set), 0);
+	cpulist_format(&set, buf, sizeof(buf));
+	assert_string_equal(buf, "0-1");
+	assert_int_equal(cpulist_node(root, 1, &set), 0);
+	cpulist_format(&set, buf, sizeof(buf));
+	assert_string_equal(buf, "1,3");
+	assert_int_equal(cpulist_node(root, 2, &set), -ENOENT);
+	snprintf(path, sizeof(path), "%s/nothing", root);
+	assert_int_equal(cpulist_nodes(path, &set), -ENOENT);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -230,6 +270,7 @@ int main(void)
 		cmocka_unit_test(test_elapsed_long),
 		cmocka_unit_test(test_cpulists),
 		cmocka_unit_test(test_cpulist_nth_and_online),
+		cmocka_unit_test(test_cpulist_nodes),
 	};
 
 	return cmocka_run_group_tests_name("units", tests, NULL, NULL);

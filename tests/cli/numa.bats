@@ -1,0 +1,130 @@
+#!/usr/bin/env bats
+# NUMA nodes in the matrix (issue 29): affinity = node:N and a load's
+# cpus = node:N, resolved on the machine that runs the cell; the machine's
+# shape in sysinfo.ini; a qemu guest of two emulated nodes (numa_nodes).
+
+load helper
+
+numa_config() {
+	write_config c.ini <<EOF
+[campaign]
+name = n
+duration = 200ms
+output = $WORK/out
+
+[matrix]
+workload = timer
+affinity = $1
+load = none, near
+
+[load.near]
+type = cpu
+cpus = ${2:-node:0}
+EOF
+}
+
+@test "node:N: plan shows what it resolves to; a node this machine lacks cannot run here, run refuses it at its line" {
+	# this machine's nodes, as the kernel says (one on a machine without NUMA)
+	nodes=$(cat /sys/devices/system/node/online 2>/dev/null || echo 0)
+	n0=$(cat /sys/devices/system/node/node0/cpulist 2>/dev/null || cat /sys/devices/system/cpu/online)
+	numa_config "node:0, node:1000"
+	run "$LATLAB" plan c.ini
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[[ "$output" == *"0000-none-timer-t1-anode0-1"*"here"* ]]
+	[[ "$output" == *"0001-none-timer-t1-anode1000-1"*"cannot run here"* ]]
+	[[ "$output" == *"affinity node:0: CPUs $n0 on this machine"* ]] || { echo "$output"; false; }
+	[[ "$output" == *"affinity node:1000: no such node on this machine"* ]]
+	[[ "$output" == *"[load.near] cpus = node:0: CPUs $n0 on this machine"* ]]
+	[[ "$output" == *"c.ini:8: affinity 'node:1000': this machine has no NUMA node by that number with a CPU online (nodes: $nodes)"* ]] || { echo "$output"; false; }
+	run "$LATLAB" run c.ini -q
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"c.ini:8: affinity 'node:1000': this machine has no NUMA node"* ]]
+	[ ! -e "$WORK/out/n/cells.csv" ]
+	# a load on a node the machine lacks: at the load's line
+	numa_config "node:0" "node:1000"
+	run "$LATLAB" run c.ini -q
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"c.ini:13: [load.near] cpus = 'node:1000': this machine has no NUMA node"* ]] || { echo "$output"; false; }
+}
+
+@test "node:N on this machine: the thread and the load on the node's CPUs, recorded; sysinfo has the machine's shape" {
+	n0=$(cat /sys/devices/system/node/node0/cpulist 2>/dev/null || cat /sys/devices/system/cpu/online)
+	numa_config "node:0"
+	run timeout 60 "$LATLAB" run c.ini -q
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	D=$(cell_dir "$WORK/out/n" '0001-near-timer-t1-anode0-1')
+	grep -qx 'affinity = node:0' "$D/cell.ini"
+	# the measured thread on the node's first CPU, the load on all of them
+	cpu=$(sed -n 's/^cpus = //p' "$D/cell.ini")
+	[ "$cpu" = "${n0%%[-,]*}" ] || { echo "thread on $cpu, node 0 is $n0"; false; }
+	[ "$(col "$D/load.csv" cpus)" = "$n0" ]
+	# the shape: nodes, each one's CPUs, memory and distances
+	grep -q '^\[numa\]$' "$D/sysinfo.ini"
+	grep -qx "node0_cpus = $n0" "$D/sysinfo.ini"
+	grep -qE '^node0_memory_mib = [0-9]+$' "$D/sysinfo.ini"
+	grep -qE '^node0_distance = 10( [0-9]+)*$' "$D/sysinfo.ini"
+}
+
+@test "node:N: what is not a node is refused at its line" {
+	numa_config "node:x"
+	run "$LATLAB" plan c.ini
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"c.ini:8: affinity: 'node:x' is not node:N with N a NUMA node number (0-1023)"* ]] || { echo "$output"; false; }
+	numa_config "node:0" "node:01"
+	run "$LATLAB" plan c.ini
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"c.ini:13: cpus = 'node:01': expected node:N with N a NUMA node number (0-1023)"* ]] || { echo "$output"; false; }
+	# numa_nodes is qemu's, and each node needs a CPU
+	numa_config "node:0"
+	printf '[matrix]\nkernel = k\n[kernel.k]\nmatch = any\nnuma_nodes = 2\n' | ini_merge c.ini
+	run "$LATLAB" plan c.ini
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"[kernel.k] numa_nodes = 2 emulates nodes in qemu: it needs runner = qemu"* ]] || { echo "$output"; false; }
+}
+
+@test "qemu: a guest of two emulated nodes, the thread on node 1 and the load on node 0" {
+	: "${KERNELS:?set KERNELS (make test does)}"
+	write_config c.ini <<EOF
+[campaign]
+name = n
+duration = 1s
+output = $WORK/out
+
+[matrix]
+kernel = stock
+workload = timer
+affinity = node:1
+load = near
+
+[load.near]
+type = cpu
+cpus = node:0
+
+[kernel.stock]
+runner = qemu
+image = $KERNELS/vmlinuz-stock
+accel = tcg
+cpus = 2
+numa_nodes = 2
+boot_timeout = 60s
+EOF
+	run "$LATLAB" plan c.ini
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[[ "$output" == *"affinity node:1: "*"; CPU 1 in the guest of stock"* ]] || { echo "$output"; false; }
+	[[ "$output" == *"[load.near] cpus = node:0: "*"; CPU 0 in the guest of stock"* ]]
+	run timeout 200 "$LATLAB" run c.ini -q
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	D=$(cell_dir "$WORK/out/n" '0000-*-anode1-1')
+	# the guest's shape, as it saw it: two nodes of one CPU and half the memory each
+	grep -qx 'nodes = 0-1' "$D/sysinfo.ini"
+	grep -qx 'node0_cpus = 0' "$D/sysinfo.ini"
+	grep -qx 'node1_cpus = 1' "$D/sysinfo.ini"
+	grep -qE '^node1_distance = [0-9]+ 10$' "$D/sysinfo.ini"
+	grep -qx 'cpus = 1' "$D/cell.ini"
+	[ "$(col "$D/load.csv" cpus)" = 0 ]
+	# three nodes on two CPUs: refused at its line
+	sed -i 's/^numa_nodes = 2$/numa_nodes = 3/' c.ini
+	run "$LATLAB" plan c.ini
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"c.ini:21: [kernel.stock] numa_nodes = 3: each node needs a CPU of its own (cpus = 2)"* ]] || { echo "$output"; false; }
+}
