@@ -12,8 +12,11 @@ nthreads = int(STATS_max) + 1
 stats in every ::1 using (strcol(3) eq metric ? $1 : NaN) nooutput
 set xrange [STATS_min - 0.5 : STATS_max + 0.5]
 stats in every ::1 using (strcol(3) eq metric ? $4 / 1000.0 : NaN) nooutput
-set yrange [STATS_min / 2 : STATS_max * 2]
+tick_lo = STATS_min > 0 ? STATS_min / 2 : 0.5
+tick_hi = STATS_max > 0 ? STATS_max * 2 : 10
+set yrange [tick_lo : tick_hi]
 set logscale y
+eval log_yticks	# numbers at any range, not decades alone
 set title title noenhanced
 set xlabel 'time since the start (s)'
 set ylabel sprintf('%s maximum per second (µs)', metric)

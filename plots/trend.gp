@@ -11,7 +11,14 @@ if (!exists("xlabel")) xlabel = 'point (the trees, in order)'
 load lib
 stats in every ::1 using 1 nooutput
 set xrange [STATS_min - 0.5 : STATS_max + 0.5]
+# the y range from the data, with numbers at any range (common.gp's log_yticks)
+stats in every ::1 using 5 nooutput
+tick_lo = STATS_min > 0 ? STATS_min / 1.5 : 0.5
+stats in every ::1 using 6 nooutput
+tick_hi = STATS_max > 0 ? STATS_max * 1.5 : 10
+set yrange [tick_lo : tick_hi]
 set logscale y
+eval log_yticks
 set title title noenhanced
 set xlabel xlabel noenhanced
 set ylabel 'wake-up latency (µs)'
