@@ -22,7 +22,7 @@ load helper
 	run timeout 60 "$LATLAB" report "$WORK/out/t" -q
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
 	for p in fifo rr deadline other; do
-		grep -q "<td class=\"l\">$p</td><td>0</td>" "$WORK/out/t/report/index.html"
+		grep -q "<td class=\"l more\">$p</td><td class=\"more\">0</td>" "$WORK/out/t/report/index.html"
 	done
 }
 
