@@ -267,6 +267,18 @@ static int parse_axis_item(const struct opt *o, struct axis *ax, char *item,
 				    o->key, item);
 		return axis_push(o, ax, item, AFF_LIST, err, len);
 	}
+	case OPT_AXIS_NUMA: {
+		static const char *const kinds[] = { "none", "local", "remote", "interleave" };
+
+		for (int k = 0; k < 4; k++)
+			if (strcmp(item, kinds[k]) == 0)
+				return axis_push(o, ax, item, k, err, len);
+		if (cpulist_node_number(item) >= 0)
+			return axis_push(o, ax, item, NUMA_NODE, err, len);
+		return fail_with(err, len, -EINVAL,
+			    "%s: '%s' is not none, local, remote, interleave or node:N (0-%d)",
+			    o->key, item, NODE_MAX);
+	}
 	case OPT_AXIS_INT:
 		/* "1-4" is a range; a leading '-' would be a negative number */
 		dash = strchr(item + 1, '-');
@@ -468,6 +480,7 @@ const char *opt_type_name(const struct opt *o)
 	case OPT_AXIS_SIZE: return "size list";
 	case OPT_AXIS_NAME: return "name list";
 	case OPT_AXIS_AFFINITY: return "affinity list";
+	case OPT_AXIS_NUMA: return "memory placement list";
 	}
 	return "?";
 }

@@ -37,6 +37,7 @@ enum opt_type {
 	OPT_AXIS_SIZE,		/* struct axis of sizes */
 	OPT_AXIS_NAME,		/* struct axis of names, checked later */
 	OPT_AXIS_AFFINITY,	/* struct axis: spread|all|isolated|CPU list */
+	OPT_AXIS_NUMA,		/* struct axis: none|local|remote|interleave|node:N */
 };
 
 /* Option may be written `all` (an axis item stored as AXIS_ALL). */
@@ -54,6 +55,9 @@ enum opt_type {
 #define AXIS_ALL (-1)
 
 enum affinity_kind { AFF_SPREAD, AFF_ALL, AFF_ISOLATED, AFF_LIST, AFF_NODE };
+
+/* Where the measured threads' memory lives ([matrix] numa). */
+enum numa_kind { NUMA_NONE, NUMA_LOCAL, NUMA_REMOTE, NUMA_INTERLEAVE, NUMA_NODE };
 
 /* Where a value came from, for "file:line: message" errors. */
 struct srcloc {

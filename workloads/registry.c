@@ -20,6 +20,7 @@ extern const struct workload_ops workload_dev_read;
 extern const struct workload_ops workload_i2c_read;
 extern const struct workload_ops workload_pi_mutex;
 extern const struct workload_ops workload_noise;
+extern const struct workload_ops workload_mem_touch;
 
 const struct workload_ops *const workload_registry[] = {
 	&workload_timer,
@@ -36,6 +37,7 @@ const struct workload_ops *const workload_registry[] = {
 	&workload_i2c_read,
 	&workload_pi_mutex,
 	&workload_noise,
+	&workload_mem_touch,
 	NULL,
 };
 

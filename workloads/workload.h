@@ -28,6 +28,9 @@ struct workload_ctx {
 	int thread;		/* 0-based measured thread number */
 	int cpu;		/* CPU the thread is pinned to, or -1 */
 	void *priv;		/* the workload's own state */
+	/* the buffer its cycles touch, set by setup, for [matrix] numa's check; NULL: none */
+	const void *buf;
+	size_t buflen;
 	char why[160];		/* setup's reason when it fails */
 	/* run() stores the cycle's value of each metric it declares here (ns) */
 	int64_t metric_ns[METRIC_COUNT];

@@ -6,6 +6,7 @@
 #include "cpulist.h"
 #include "load_ops.h"
 #include "log.h"
+#include "numa.h"
 #include "place.h"
 #include "tracer.h"
 #include "vm.h"
@@ -93,6 +94,21 @@ static const char *nodes_have(const struct config *cfg, const struct cell *c, in
 	return buf;
 }
 
+/* The nodes with memory here, as a list ("0", "0-1"). */
+static const char *mem_nodes(char *buf, size_t len)
+{
+	cpu_set_t nodes;
+	char path[64];
+
+	snprintf(path, sizeof(path), "/sys/devices/system/node/has_memory");
+	if (cpulist_read_file(path, &nodes) != 0 && cpulist_nodes(NULL, &nodes) != 0) {
+		snprintf(buf, len, "0 (no NUMA in this kernel)");
+		return buf;
+	}
+	cpulist_format(&nodes, buf, len);
+	return buf;
+}
+
 int where_fits(const struct config *cfg, const struct cell *c, int guest,
 	       char *why, size_t len)
 {
@@ -122,6 +138,27 @@ int where_fits(const struct config *cfg, const struct cell *c, int guest,
 	    node_missing(cfg, c, local, cpulist_node_number(ax->s[c->affinity]), &want))
 		return fail(why, len, &ax->loc, "affinity '%s': %s", ax->s[c->affinity],
 			    nodes_have(cfg, c, local, on, sizeof(on)));
+	const struct axis *numa = &cfg->matrix.numa;
+	int kind = numa->n ? (int)numa->v[c->numa] : NUMA_NONE;
+
+	if (kind == NUMA_REMOTE || kind == NUMA_NODE) {
+		struct numa_place p;
+		char nw[256];
+		long long nnodes = k->numa_nodes > 0 ? (long long)k->numa_nodes : 1;
+		int node = cpulist_node_number(numa->s[c->numa]);
+
+		if (local && numa_resolve(NULL, kind, numa->s[c->numa], -1, &p, nw, sizeof(nw)) != 0)
+			return fail(why, len, &numa->loc, "%s (nodes with memory: %s)", nw,
+				    mem_nodes(on, sizeof(on)));
+		if (!local && kind == NUMA_REMOTE && nnodes < 2)
+			return fail(why, len, &numa->loc,
+				    "numa = remote: the guest of %s has one node (numa_nodes = %lld)",
+				    k->name, nnodes);
+		if (!local && kind == NUMA_NODE && node >= nnodes)
+			return fail(why, len, &numa->loc,
+				    "numa = %s: the guest of %s has nodes 0-%lld (numa_nodes = %lld)",
+				    numa->s[c->numa], k->name, nnodes - 1, nnodes);
+	}
 	if (ax->v[c->affinity] == AFF_LIST &&
 	    cpulist_parse(ax->s[c->affinity], &want) == 0 &&
 	    (cpu = missing_cpu(&want, &have)) >= 0)

@@ -157,7 +157,7 @@ void matrix_axes(const struct config *cfg, const struct axis *axes[MATRIX_AXES])
 	const struct axis *const order[MATRIX_AXES] = {
 		&m->kernel, &m->load, &m->workload, &m->threads, &m->affinity,
 		&m->interval, &m->priority, &m->size, &m->policy,
-		&m->dma_latency,
+		&m->dma_latency, &m->numa,
 	};
 
 	for (int a = 0; a < MATRIX_AXES; a++)

@@ -46,7 +46,7 @@ enum dl_wait { DL_WAIT_SLEEP, DL_WAIT_YIELD };
 /* The axes, in the order cells are expanded (outermost first). */
 struct matrix_opts {
 	struct axis kernel, load, workload, threads, affinity, interval,
-		priority, size, policy, dma_latency;
+		priority, size, policy, dma_latency, numa;
 };
 
 /* The policy axis: how a measured thread is scheduled. */
@@ -177,12 +177,12 @@ struct config {
 	int nentries;
 };
 
-#define MATRIX_AXES 10
+#define MATRIX_AXES 11
 
 /*
  * The axes in expansion order, outermost first: kernel, load, workload,
- * threads, affinity, interval, priority, size, policy, dma_latency
- * (repeat is innermost). The two last came later: with one value each
+ * threads, affinity, interval, priority, size, policy, dma_latency, numa
+ * (repeat is innermost). The three last came later: with one value each
  * they change neither the order nor the ids of older configs.
  */
 void matrix_axes(const struct config *cfg, const struct axis *axes[MATRIX_AXES]);

@@ -287,10 +287,10 @@ static int check_matrix_size(const struct config *cfg, char *err, size_t errlen)
 	if (cells <= MATRIX_MAX_CELLS)
 		return 0;
 	return cfg_fail(err, errlen, &loc,
-			"the matrix has %.0Lf cells (%d kernels x %d loads x %d workloads x %d threads x %d affinities x %d intervals x %d priorities x %d sizes x %d policies x %d dma_latencies x repeat %lld): at most %d",
+			"the matrix has %.0Lf cells (%d kernels x %d loads x %d workloads x %d threads x %d affinities x %d intervals x %d priorities x %d sizes x %d policies x %d dma_latencies x %d numa x repeat %lld): at most %d",
 			cells, m->kernel.n, m->load.n, m->workload.n, m->threads.n,
 			m->affinity.n, m->interval.n, m->priority.n, m->size.n,
-			m->policy.n, m->dma_latency.n,
+			m->policy.n, m->dma_latency.n, m->numa.n,
 			(long long)cfg->campaign.repeat, MATRIX_MAX_CELLS);
 }
 

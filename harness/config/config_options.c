@@ -87,6 +87,9 @@ const struct opt matrix_options[] = {
 	ROW("dma_latency", OPT_AXIS_NAME, OFF(struct matrix_opts, dma_latency), 0, 0, "0",
 	  "what latlab writes to /dev/cpu_dma_latency for the cell: a duration (0: no deep C-states) or none (leave the system as it is)",
 	  NULL, OPT_ECHO_SET),
+	ROW("numa", OPT_AXIS_NUMA, OFF(struct matrix_opts, numa), 0, 0, "none",
+	  "where each measured thread's memory (its stack, its workload's buffers) is allocated: none (the kernel's default, first touch), local (bound to its CPU's node), remote (bound to the nearest other node), interleave (over every node) or node:N (bound to N); checked after allocation, in cell.ini",
+	  NULL, OPT_ECHO_SET),
 	{ 0 },
 };
 

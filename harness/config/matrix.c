@@ -32,7 +32,7 @@ static void make_id(const struct config *cfg, struct cell *c,
 {
 	const struct matrix_opts *m = &cfg->matrix;
 	char kernel[64] = "", opt[3][64] = { "", "", "" }, aff[64];
-	char pol[16] = "", dma[24] = "";
+	char pol[16] = "", dma[24] = "", numa[24] = "";
 	char ival[32];
 
 	if (m->kernel.n > 1)
@@ -56,6 +56,12 @@ static void make_id(const struct config *cfg, struct cell *c,
 		id_part(d, sizeof(d), m->dma_latency.s[idx[9]]);
 		snprintf(dma, sizeof(dma), "-d%s", d);
 	}
+	if (m->numa.n > 1) {
+		char d[16];
+
+		id_part(d, sizeof(d), m->numa.s[idx[10]]);
+		snprintf(numa, sizeof(numa), "-m%s", d);
+	}
 	/*
 	 * Very long axis names may cut the id short (it stays a string): the
 	 * index it starts with keeps it unique, so a cut id is no error, and
@@ -63,9 +69,9 @@ static void make_id(const struct config *cfg, struct cell *c,
 	 */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-truncation"
-	snprintf(c->id, sizeof(c->id), "%04d-%s%s-%s-t%s-a%s%s%s%s%.15s%.23s-%d",
+	snprintf(c->id, sizeof(c->id), "%04d-%s%s-%s-t%s-a%s%s%s%s%.15s%.23s%.23s-%d",
 		 c->index, kernel, m->load.s[idx[1]], m->workload.s[idx[2]],
-		 m->threads.s[idx[3]], aff, opt[0], opt[1], opt[2], pol, dma,
+		 m->threads.s[idx[3]], aff, opt[0], opt[1], opt[2], pol, dma, numa,
 		 c->repeat);
 #pragma GCC diagnostic pop
 }
@@ -110,6 +116,7 @@ int matrix_expand(const struct config *cfg, struct cell **cells)
 		c->size = m->size.v[idx[7]];
 		c->policy = (int)m->policy.v[idx[8]];
 		c->dma_latency = m->dma_latency.v[idx[9]];
+		c->numa = idx[10];
 		make_id(cfg, c, idx);
 	}
 	*cells = out;

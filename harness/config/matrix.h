@@ -1,10 +1,10 @@
 /*
  * The plan: the Cartesian product of the matrix axes in a fixed order
  * (kernel, load, workload, threads, affinity, interval, priority, size,
- * policy, dma_latency, repeat; the last varies fastest). Ids are stable
- * for a given config:
+ * policy, dma_latency, numa, repeat; the last varies fastest). Ids are
+ * stable for a given config:
  *   NNNN-[KERNEL-]LOAD-WORKLOAD-tTHREADS-aAFFINITY[-iINTERVAL][-pPRIO]
- *   [-sSIZE][-PPOLICY][-dDMA]-REPEAT
+ *   [-sSIZE][-PPOLICY][-dDMA][-mNUMA]-REPEAT
  * where the bracketed parts appear only when that axis has several values.
  */
 #ifndef LATLAB_MATRIX_H
@@ -30,6 +30,7 @@ struct cell {
 	int64_t size;		/* bytes */
 	int policy;		/* enum cell_policy */
 	int64_t dma_latency;	/* us written to /dev/cpu_dma_latency; -1: none */
+	int numa;		/* index into cfg->matrix.numa: where its memory lives */
 	int repeat;		/* 1-based */
 };
 

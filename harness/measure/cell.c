@@ -10,8 +10,10 @@
 
 #include "atomic.h"
 #include "cell.h"
+#include "cpulist.h"
 #include "load.h"
 #include "log.h"
+#include "numa.h"
 #include "place.h"
 #include "samples.h"
 #include "units.h"
@@ -439,7 +441,14 @@ static int setup_workloads(const struct workload_def *wd,
 {
 	for (*ready = 0; *ready < res->nthreads; (*ready)++) {
 		struct worker *w = &res->workers[*ready];
-		int rc = wd->ops->setup ? wd->ops->setup(&w->ctx) : 0;
+		int rc = w->numa ? numa_apply(w->numa) : 0;	/* its buffers under the placement */
+
+		if (rc == 0)
+			rc = wd->ops->setup ? wd->ops->setup(&w->ctx) : 0;
+		if (w->numa) {
+			numa_reset();
+			numa_where(w->ctx.buf, w->ctx.buflen, w->buf_nodes, sizeof(w->buf_nodes));
+		}
 
 		if (rc) {
 			res->status = rc == -ENODEV ? CELL_SKIPPED : CELL_ERROR;
@@ -542,8 +551,62 @@ static int make_workers(const struct config *cfg, const struct cell *c,
 			w->snap = calloc(1, sizeof(*w->snap));	/* touched now */
 		cell_log(res, "thread %d on %s%d", i,
 			 cpus[i] < 0 ? "any CPU, " : "CPU ", cpus[i]);
+		const struct axis *numa = &cfg->matrix.numa;
+		char why[256];
+
+		if (numa->n && numa->v[c->numa] != NUMA_NONE) {
+			if (numa_resolve(NULL, (int)numa->v[c->numa], numa->s[c->numa], cpus[i],
+					 &w->numa_place, why, sizeof(why)) != 0) {
+				res->status = CELL_ERROR;
+				snprintf(res->reason, sizeof(res->reason), "%s", why);
+				return -1;
+			}
+			w->numa = &w->numa_place;
+			cell_log(res, "thread %d: memory %s (numa = %s)", i, w->numa_place.nodes,
+				 numa->s[c->numa]);
+		}
 	}
 	return 0;
+}
+
+/*
+ * On a machine of two nodes with memory or more: a measured thread and
+ * the load on the same node share its memory controller; said in the log
+ * and in cell.ini (numa_shared). One node: every load does, nothing said.
+ */
+static void shared_nodes(struct cell_result *res)
+{
+	cpu_set_t nodes, cpus, load;
+	char list[64];
+
+	if (cpulist_read_file("/sys/devices/system/node/has_memory", &nodes) != 0 ||
+	    CPU_COUNT(&nodes) < 2)
+		return;
+	CPU_ZERO(&load);
+	for (int i = 0; i < res->loads.n; i++)
+		CPU_OR(&load, &load, &res->loads.proc[i].mask);
+	for (int n = 0; n < CPU_SETSIZE; n++) {
+		int thread = -1;
+
+		if (!CPU_ISSET(n, &nodes) || cpulist_node(NULL, n, &cpus) != 0)
+			continue;
+		for (int i = 0; i < res->nthreads && thread < 0; i++)
+			if (res->workers[i].cpu >= 0 && CPU_ISSET(res->workers[i].cpu, &cpus))
+				thread = i;
+		cpu_set_t both;
+
+		CPU_AND(&both, &cpus, &load);
+		if (thread < 0 || CPU_COUNT(&both) == 0)
+			continue;
+		cpulist_format(&both, list, sizeof(list));
+		size_t u = strlen(res->numa_shared);
+
+		snprintf(res->numa_shared + u, sizeof(res->numa_shared) - u, "%snode %d (thread %d on CPU %d, the load on CPUs %s)",
+			 u ? "; " : "", n, thread, res->workers[thread].cpu, list);
+	}
+	if (res->numa_shared[0])
+		cell_log(res, "warning: the measured threads and the load share a node's memory controller: %s",
+			 res->numa_shared);
 }
 
 /* The cell's load, kept off the pinned threads' CPUs where it asks. 0 or -1. */
@@ -558,8 +621,10 @@ static int start_load(const struct config *cfg, const struct cell *c,
 		if (res->workers[i].cpu >= 0)
 			CPU_SET(res->workers[i].cpu, &measured);
 	if (loadset_start(&res->loads, &cfg->load[c->load], &measured,
-			  log_line, res, err, sizeof(err)) == 0)
+			  log_line, res, err, sizeof(err)) == 0) {
+		shared_nodes(res);
 		return 0;
+	}
 	res->status = CELL_ERROR;
 	snprintf(res->reason, sizeof(res->reason), "load %s: %s",
 		 cfg->load[c->load].name, err);

@@ -73,6 +73,7 @@ struct cell_result {
 	uint64_t series_dropped;
 	struct loadset loads;
 	int dma_latency;	/* /dev/cpu_dma_latency held (at dma_latency_us) */
+	char numa_shared[256];	/* the nodes whose memory controller a thread and the load share */
 	int64_t dma_latency_us;	/* the cell's value; -1: none (left alone) */
 	uint64_t samples_written, samples_dropped;
 	char samples_error[128];	/* why samples.bin is missing, or "" */

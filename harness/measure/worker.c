@@ -1,9 +1,11 @@
 #include <errno.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "options.h"
 #include "worker.h"
 
 #define STACK_PREFAULT (64 * 1024)
@@ -103,6 +105,8 @@ static void *worker_main(void *arg)
 	struct rusage ru;
 	char byte;
 
+	if (w->numa)	/* what it touches from now on follows the cell's placement */
+		numa_apply(w->numa);
 	prefault_stack();
 	w->ktid = (int)gettid();
 	if (w->policy == SCHED_DEADLINE && (w->start_errno = become_deadline(w)) != 0) {
@@ -281,6 +285,27 @@ int worker_start(struct worker *w)
 		       w->cpu >= 0 ? &one : &w->mask);
 	if (rc)
 		return rc;
+	if (w->numa && w->numa->kind != NUMA_NONE) {
+		/* its own stack, its pages allocated under the placement, then asked where */
+		rc = numa_apply(w->numa);
+		if (rc == 0) {
+			w->stack = mmap(NULL, WORKER_STACK, PROT_READ | PROT_WRITE,
+					MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK | MAP_POPULATE, -1, 0);
+			rc = w->stack == MAP_FAILED ? -errno : 0;
+			numa_reset();
+		}
+		if (rc == 0)
+			rc = -pthread_attr_setstack(&attr, w->stack, WORKER_STACK);
+		if (rc == 0)
+			numa_where(w->stack, WORKER_STACK, w->stack_nodes, sizeof(w->stack_nodes));
+		if (rc) {
+			if (w->stack && w->stack != MAP_FAILED)
+				munmap(w->stack, WORKER_STACK);
+			w->stack = NULL;
+			pthread_attr_destroy(&attr);
+			return rc;
+		}
+	}
 	rc = pthread_create(&w->tid, &attr, worker_main, w);
 	pthread_attr_destroy(&attr);
 	return -rc;
@@ -289,6 +314,9 @@ int worker_start(struct worker *w)
 void worker_join(struct worker *w)
 {
 	pthread_join(w->tid, NULL);
+	if (w->stack)
+		munmap(w->stack, WORKER_STACK);
+	w->stack = NULL;
 }
 
 static void *probe_main(void *arg)

@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "hist.h"
+#include "numa.h"
 #include "ring.h"
 #include "samplesfile.h"
 #include "tracer.h"
@@ -56,6 +57,15 @@ struct worker {
 	struct workload_ctx ctx;
 	_Atomic int *stop;	/* set by the main thread to end early */
 	struct spike_trap *trap;	/* [trace] mode = spikes: shared, or NULL */
+	/*
+	 * [matrix] numa: its memory's policy, or NULL (the default); its stack
+	 * is then latlab's own, allocated under it, and the thread runs under it
+	 */
+	const struct numa_place *numa;
+	struct numa_place numa_place;	/* what numa points to, set by cell.c */
+	void *stack;
+	char stack_nodes[128];	/* numa_where of the stack: "1:128" */
+	char buf_nodes[128];	/* numa_where of its workload's buffer (ctx.buf) */
 
 	/* results, valid after worker_join() */
 	unsigned metrics;	/* METRIC_BIT()s it records: the core and its workload's */

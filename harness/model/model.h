@@ -36,7 +36,7 @@ int cell_status_parse(const char *name);
 #define CELLS_REQUIRED "campaign,cell,index,host,kernel_release,kernel,load," \
 	"workload,threads,affinity,interval_ns,priority,size,repeat,policy," \
 	"status,reason,"
-#define CELLS_COLUMNS CELLS_REQUIRED "why,dma_latency,preempt,missed_pct,"
+#define CELLS_COLUMNS CELLS_REQUIRED "why,dma_latency,preempt,missed_pct,numa,"
 
 /*
  * compare.csv: a line per row x pair of sides x threshold, judged on the
@@ -44,7 +44,7 @@ int cell_status_parse(const char *name);
  * order: empty where the row has none (docs/formats.md)
  */
 /* a row of cells (a cell's axes without kernel and repeat) in compare's and history's CSV */
-#define ROW_COLUMNS "load,workload,threads,affinity,interval_ns,priority,size,policy,dma_latency"
+#define ROW_COLUMNS "load,workload,threads,affinity,interval_ns,priority,size,policy,dma_latency,numa"
 
 #define METRIC_VERDICT_COLUMNS(m) m "_median_a_ns," m "_median_b_ns," m "_ratio," \
 	m "_ratio_lo," m "_ratio_hi,verdict_" m

@@ -168,7 +168,7 @@ static int figures(struct report *r, char *err, size_t errlen)
 		if (r->t.cell[i].measured)
 			first = &r->t.cell[i];
 
-	char label[96], what[160], lead[768];
+	char label[96], what[160], lead[sizeof(r->fig->caption)];
 
 	report_metric_label(r, label, sizeof(label));
 	rc = report_summary_figure(r, lead, sizeof(lead), err, errlen);

@@ -190,6 +190,15 @@ static void verdict_short(const struct report *r, const struct report_verdict *v
 	}
 }
 
+/* Does the figure show a verdict: a row of two sides on it? */
+static int verdict_labels(const struct report *r)
+{
+	for (int k = 0; k < r->nverdicts; k++)
+		if (r->am.row[r->verdict[k].row].sides == 2 && r->slot[r->verdict[k].row] >= 0)
+			return 1;
+	return 0;
+}
+
 /* gnuplot's single quotes: a quote doubled */
 static void gp_quoted(FILE *fp, const char *s)
 {
@@ -277,10 +286,7 @@ static int summary_files(const struct report *r, const char *csv, const char *li
 	}
 	fprintf(l, "bar_width = %.4f\nnrows = %d\n", width, r->nslots);
 	/* room above the bars for the verdicts (over a pair of bars), below for the p99 marks */
-	int labels = 0;
-
-	for (int k = 0; k < r->nverdicts; k++)
-		labels |= r->am.row[r->verdict[k].row].sides == 2 && r->slot[r->verdict[k].row] >= 0;
+	int labels = verdict_labels(r);
 	fprintf(l, "tick_lo = %.6g\ntick_hi = %.6g\n", ylo / 1.5, yhi * (labels ? 4 : 1.5));
 	fputs("set xtics (", l);
 	for (int i = 0, k = 0; i < r->am.nrows; i++) {
@@ -318,6 +324,32 @@ static int summary_files(const struct report *r, const char *csv, const char *li
 	if (fclose(l) != 0 && rc == 0)
 		rc = -errno;
 	return rc;
+}
+
+/* What the title has no room for: every side's kernel release and host, and the runs. */
+static void caption_sides(const struct report *r, char *caption, size_t caplen)
+{
+	int lo = 0, hi = 0;
+
+	for (int s = 0; s < r->am.nsides; s++) {
+		const struct tcell *c = r->am.side[s].first;
+		size_t u = strlen(caption);
+
+		snprintf(caption + u, caplen - u, "%s%s: %s on %s", s ? "; " : " ",
+			 r->label[s], c->release, c->host);
+	}
+	for (int g = 0; g < r->am.ngroups; g++) {
+		int n = r->am.group[g].n;
+
+		lo = g == 0 || n < lo ? n : lo;
+		hi = n > hi ? n : hi;
+	}
+	size_t u = strlen(caption);
+
+	if (lo == hi)
+		snprintf(caption + u, caplen - u, "; %d run%s each.", lo, lo == 1 ? "" : "s");
+	else
+		snprintf(caption + u, caplen - u, "; %d to %d runs a bar.", lo, hi);
 }
 
 int report_summary_figure(struct report *r, char *caption, size_t caplen, char *err,
@@ -360,13 +392,14 @@ int report_summary_figure(struct report *r, char *caption, size_t caplen, char *
 	snprintf(caption, caplen, "Worst case per row%s: the median of the runs' maxima (bar) "
 		 "with the %.0f %% interval of that median (with fewer than 6 runs the range: "
 		 "93.8 %% at 5), the median of the runs' p99 (dot)%s.", side, 100 * MEDIAN_CONF,
-		 r->nverdicts ? ", the verdict over each pair of bars" : "");
+		 verdict_labels(r) ? ", the verdict over each pair of bars" : "");
 	if (r->nslots < r->am.nrows) {
 		size_t u = strlen(caption);
 
 		snprintf(caption + u, caplen - u, " The %d rows with the largest worst cases, of %d.",
 			 r->nslots, r->am.nrows);
 	}
+	caption_sides(r, caption, caplen);
 	return rc ? rc : 1;
 }
 

@@ -211,7 +211,7 @@ static void html_overview(FILE *fp, const struct report *r)
 			if (v > hi)
 				hi = v;
 		}
-	fputs("<h2>Overview</h2>\n<p>Each row of the matrix against each kernel variant and "
+	fputs("<h2 id=\"overview\">Overview</h2>\n<p>Each row of the matrix against each kernel variant and "
 	      "host, on the row's metric: the median of the runs' maxima / of their p99.99 in µs, and n "
 	      "(runs). A row's metric is what its workload exists for — the response (from the "
 	      "intended wake-up to the end of the I/O) for I/O workloads, the wake-up for timer, "

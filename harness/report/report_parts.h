@@ -19,7 +19,7 @@
 /* The figures made, for the page. */
 struct figure {
 	char base[200];		/* fig/NAME (no extension): a whole cell id fits */
-	char caption[512];
+	char caption[1024];
 	int cell;		/* the cell whose page shows it; -1: the index */
 	int lead;		/* the index's first screen shows it, not its figures */
 };

@@ -145,6 +145,45 @@ static void write_timeline(FILE *fp, const struct cell_result *res)
 	}
 }
 
+/*
+ * [matrix] numa: the placement asked, and per thread what it bound to and
+ * where its stack's and its workload buffer's pages are (node:pages):
+ * numa_ok = no where a bound thread's pages lie elsewhere.
+ */
+static void write_numa(FILE *fp, const struct config *cfg, const struct cell *c,
+		       const struct cell_result *res)
+{
+	const struct axis *numa = &cfg->matrix.numa;
+	int ok = 1, checked = 0;
+
+	if (!numa->n || numa->v[c->numa] == NUMA_NONE)
+		return;
+	fprintf(fp, "numa = %s\n", numa->s[c->numa]);
+	for (int i = 0; i < res->nthreads; i++) {
+		const struct worker *w = &res->workers[i];
+		int s, b;
+
+		if (!w->numa)
+			continue;
+		fprintf(fp, "numa_nodes.%d = %s\nstack_nodes.%d = %s\nbuffer_nodes.%d = %s\n", i,
+			w->numa_place.nodes, i, w->stack_nodes[0] ? w->stack_nodes : "unknown",
+			i, w->buf_nodes[0] ? w->buf_nodes : "none");
+		s = numa_where_ok(w->numa, w->stack_nodes);
+		b = numa_where_ok(w->numa, w->buf_nodes);
+		checked |= s >= 0 || b >= 0;
+		ok &= s != 0 && b != 0;
+	}
+	if (checked)
+		fprintf(fp, "numa_ok = %s\n", ok ? "yes" : "no");
+}
+
+/* Where a measured thread and the load share a node (a machine of nodes). */
+static void write_shared(FILE *fp, const struct cell_result *res)
+{
+	if (res->numa_shared[0])
+		fprintf(fp, "numa_shared = %s\n", res->numa_shared);
+}
+
 static void write_cell_ini(FILE *fp, const struct config *cfg,
 			   const struct cell *c, const struct run_env *env,
 			   const struct cell_result *res)
@@ -192,6 +231,8 @@ static void write_cell_ini(FILE *fp, const struct config *cfg,
 		fprintf(fp, "dma_latency = %lld\n", (long long)res->dma_latency_us);
 	else
 		fprintf(fp, "dma_latency = not held\n");
+	write_numa(fp, cfg, c, res);
+	write_shared(fp, res);
 	gmtime_r(&t, &tm);
 	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	fprintf(fp, "started = %s\nstarted_ns = %lld\nelapsed_ns = %lld\n", buf,

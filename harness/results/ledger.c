@@ -52,6 +52,7 @@ static void row_head(struct csvw *w, const struct config *cfg, const struct cell
 		csvw_int(w, c->dma_latency);	/* us */
 	csvw_str(w, st == CELL_PENDING ? "" : preempt);
 	csvw_str(w, missed);
+	csvw_str(w, cfg->matrix.numa.n ? cfg->matrix.numa.s[c->numa] : "none");
 }
 
 /* missed_pct as cells.csv has it: two decimals, "" for a thread with no period. */

@@ -636,6 +636,7 @@ static int add_cell(struct tree *t, const struct csv_table *cs, int r,
 	copy(c->why, sizeof(c->why), field(cs, r, "why"));
 	copy(c->dma_latency, sizeof(c->dma_latency),
 	     field(cs, r, "dma_latency")[0] ? field(cs, r, "dma_latency") : "0");
+	copy(c->numa, sizeof(c->numa), field(cs, r, "numa")[0] ? field(cs, r, "numa") : "none");
 	if (check_rows(c, cs, r, err, len))
 		return -EINVAL;
 	c->index = csv_table_checked(cs, r, "index");
@@ -972,10 +973,16 @@ int tree_log_damaged(const struct tree *t)
 
 void tcell_key(const struct tcell *c, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s|%s|%s|%s|%lld|%lld|%lld|%s|%s|%lld", c->load,
+	snprintf(buf, len, "%s|%s|%s|%s|%lld|%lld|%lld|%s|%s|%s|%lld", c->load,
 		 c->workload, c->threads, c->affinity, (long long)c->interval,
 		 (long long)c->priority, (long long)c->size, c->policy,
-		 c->dma_latency, (long long)c->repeat);
+		 c->dma_latency, c->numa, (long long)c->repeat);
+}
+
+/* Was the numa axis set for c (not none, the default, nor empty)? */
+static int numa_set(const struct tcell *c)
+{
+	return c->numa[0] && strcmp(c->numa, "none") != 0;
 }
 
 void tcell_row_title(const struct tcell *c, char *buf, size_t len)
@@ -984,6 +991,9 @@ void tcell_row_title(const struct tcell *c, char *buf, size_t len)
 	snprintf(buf, len, "%s, %s, threads %s, affinity %s, %.0f µs, priority %lld, size %lld, %s, dma_latency %s",
 		 c->load, c->workload, c->threads, c->affinity, (double)c->interval / 1000.0,
 		 (long long)c->priority, (long long)c->size, c->policy, c->dma_latency);
+	/* numa came last: said where it is not the default, so older titles read as then */
+	if (numa_set(c))
+		snprintf(buf + strlen(buf), len - strlen(buf), ", numa %s", c->numa);
 }
 
 int tcell_same_side(const struct tcell *a, const struct tcell *b)
@@ -1004,6 +1014,7 @@ static void row_fields(struct csvw *w, const struct tcell *c, int axis)
 	axis == TAXIS_SIZE ? csvw_str(w, "") : csvw_int(w, c->size);
 	axis == TAXIS_POLICY ? csvw_str(w, "") : csvw_str(w, c->policy);
 	axis == TAXIS_DMA ? csvw_str(w, "") : csvw_str(w, c->dma_latency);
+	axis == TAXIS_NUMA ? csvw_str(w, "") : csvw_str(w, c->numa);
 }
 
 void tcell_row_fields(struct csvw *w, const struct tcell *c)
@@ -1023,7 +1034,7 @@ const char *taxis_name(int axis)
 {
 	static const char *const names[TAXIS_COUNT] = {
 		"kernel", "host", "load", "workload", "threads", "affinity", "interval",
-		"priority", "size", "policy", "dma_latency",
+		"priority", "size", "policy", "dma_latency", "numa",
 	};
 
 	return axis >= 0 && axis < TAXIS_COUNT ? names[axis] : "?";
@@ -1061,6 +1072,9 @@ void tcell_axis_value(const struct tcell *c, int axis, char *buf, size_t len)
 		break;
 	case TAXIS_POLICY:
 		snprintf(buf, len, "%s", c->policy);
+		break;
+	case TAXIS_NUMA:
+		snprintf(buf, len, "numa %s", c->numa);
 		break;
 	default:
 		snprintf(buf, len, "dma_latency %s", c->dma_latency);
@@ -1101,7 +1115,7 @@ void tcell_row_title_along(const struct tcell *c, int axis, char *buf, size_t le
 	char v[TAXIS_COUNT][TAXIS_VALUE_MAX];
 	const int order[] = {
 		TAXIS_LOAD, TAXIS_WORKLOAD, TAXIS_THREADS, TAXIS_AFFINITY, TAXIS_INTERVAL,
-		TAXIS_PRIORITY, TAXIS_SIZE, TAXIS_POLICY, TAXIS_DMA,
+		TAXIS_PRIORITY, TAXIS_SIZE, TAXIS_POLICY, TAXIS_DMA, TAXIS_NUMA,
 	};
 
 	if (axis == TAXIS_KERNEL) {
@@ -1116,7 +1130,7 @@ void tcell_row_title_along(const struct tcell *c, int axis, char *buf, size_t le
 	else
 		snprintf(buf, len, "%s", v[TAXIS_KERNEL]);
 	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++)
-		if (order[i] != axis)
+		if (order[i] != axis && (order[i] != TAXIS_NUMA || numa_set(c)))
 			snprintf(buf + strlen(buf), len - strlen(buf), ", %s", v[order[i]]);
 }
 
@@ -1198,6 +1212,15 @@ void tcell_row_words_omit(const struct tcell *c, unsigned omit, int terse, char 
 	}
 	if (SHOWN(TAXIS_DMA) && (!terse || (strcmp(c->dma_latency, "0") != 0 && c->dma_latency[0])))
 		snprintf(part[n++], sizeof(part[0]), "cpu_dma_latency %s", c->dma_latency);
+	if (SHOWN(TAXIS_NUMA) && (!terse || numa_set(c))) {
+		if (strncmp(c->numa, "node:", 5) == 0)
+			snprintf(part[n++], sizeof(part[0]), "memory on node %s", c->numa + 5);
+		else if (!numa_set(c))
+			snprintf(part[n++], sizeof(part[0]), "memory where first touched");
+		else
+			snprintf(part[n++], sizeof(part[0]), "%s memory", strcmp(c->numa, "interleave") == 0 ?
+				 "interleaved" : c->numa);
+	}
 #undef SHOWN
 	buf[0] = '\0';
 	for (int i = 0; i < n; i++)

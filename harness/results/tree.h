@@ -50,6 +50,7 @@ struct tcell {
 	char *bad;		/* why its files cannot be trusted; NULL if fine */
 	char why[160];		/* cells.csv's why ("" in trees from before it) */
 	char dma_latency[24];	/* us held, or none ("0" in trees from before it) */
+	char numa[32];		/* [matrix] numa: none, local, remote, interleave, node:N ("none" before it) */
 	/* series.csv, wake-up: the running max (ns) at the end of each second */
 	int64_t *runmax;	/* nsec of them, owned; NULL without series */
 	int nsec;
@@ -133,11 +134,11 @@ int tree_emulated(const struct tree *t);
 enum taxis {
 	TAXIS_KERNEL, TAXIS_HOST, TAXIS_LOAD, TAXIS_WORKLOAD, TAXIS_THREADS,
 	TAXIS_AFFINITY, TAXIS_INTERVAL, TAXIS_PRIORITY, TAXIS_SIZE, TAXIS_POLICY,
-	TAXIS_DMA, TAXIS_COUNT
+	TAXIS_DMA, TAXIS_NUMA, TAXIS_COUNT
 };
 /* the longest value tcell_axis_value writes, its NUL included */
 #define TAXIS_VALUE_MAX 384
-#define TAXIS_NAMES "kernel|host|load|workload|threads|affinity|interval|priority|size|policy|dma_latency"
+#define TAXIS_NAMES "kernel|host|load|workload|threads|affinity|interval|priority|size|policy|dma_latency|numa"
 
 /* The axis called name, or -1; an axis's name. */
 int taxis_parse(const char *name);

@@ -49,7 +49,7 @@ EOF
 	I="$WORK/out/t/report/index.html"
 	# the verdict comes before the overview, one line per row in words
 	v=$(grep -n '<h2 id="verdict">Verdict</h2>' "$I" | cut -d: -f1)
-	o=$(grep -n '<h2>Overview</h2>' "$I" | cut -d: -f1)
+	o=$(grep -n '<h2 id="overview">Overview</h2>' "$I" | cut -d: -f1)
 	[ -n "$v" ] && [ -n "$o" ] && [ "$v" -lt "$o" ]
 	[ "$(sed -n '/<ul class="answer">/,/<\/ul>/p' "$I" | grep -c '^<li')" -eq 2 ]
 	grep -q '<b>no load · timer · 1 thread, one CPU each · 1 ms · FIFO 90</b> (wake-up): ' "$I"
@@ -199,7 +199,7 @@ EOF
 	done
 	svg_texts "$WORK/out/t/report/fig/summary.svg" | grep -qx '1000us'
 	# the rest of the report stays by kernel variant
-	grep -q '<h2>Overview</h2>' "$I"
+	grep -q '<h2 id="overview">Overview</h2>' "$I"
 	run "$LATLAB" report "$WORK/out/t" --axis colour
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"--axis: 'colour' is not an axis (kernel|host|load|"* ]]

@@ -82,23 +82,92 @@ EOF
 	[[ "$output" == *"[kernel.k] numa_nodes = 2 emulates nodes in qemu: it needs runner = qemu"* ]] || { echo "$output"; false; }
 }
 
-@test "qemu: a guest of two emulated nodes, the thread on node 1 and the load on node 0" {
+@test "[matrix] numa: the thread's stack and its buffer where asked, checked page by page; what this machine cannot do is refused at its line" {
+	write_config c.ini <<EOF
+[campaign]
+name = m
+duration = 200ms
+output = $WORK/out
+
+[matrix]
+workload = mem-touch
+size = 1MiB
+numa = none, local, interleave, node:0
+EOF
+	run timeout 60 "$LATLAB" run c.ini -q
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	D=$WORK/out/m
+	[ "$(col "$D/cells.csv" numa | sort -u | tr '\n' ' ')" = "interleave local node:0 none " ]
+	# none: nothing asked, nothing said
+	! grep -q '^numa' "$(cell_dir "$D" '0000-*-mnone-1')/cell.ini"
+	# bound to node 0 (this machine's one): its 128 stack pages and 256 buffer pages there
+	for c in mlocal mnode0; do
+		I=$(cell_dir "$D" "*-$c-1")/cell.ini
+		grep -qx 'numa_nodes.0 = 0' "$I"
+		grep -qx 'stack_nodes.0 = 0:128' "$I" || { cat "$I"; false; }
+		grep -qx 'buffer_nodes.0 = 0:256' "$I"
+		grep -qx 'numa_ok = yes' "$I"
+	done
+	I=$(cell_dir "$D" '*-minterleave-1')/cell.ini
+	grep -qx 'numa = interleave' "$I" && grep -qx 'numa_nodes.0 = 0' "$I"
+	# the axis is one compare can line up
+	run timeout 60 "$LATLAB" compare "$D" --axis numa -o "$WORK/cmp"
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[[ "$output" == *"1 rows compared across 4 values of numa (1 trees)"* ]]
+	[ "$(col "$WORK/cmp/compare.csv" numa | sort -u)" = "" ]
+	# remote on a machine of one node: cannot run here, at its line
+	printf '[matrix]\nnuma = remote\n' | ini_merge c.ini
+	run "$LATLAB" plan c.ini
+	[[ "$output" == *"c.ini:9: numa = remote: no node with memory besides node 0"* ]] || { echo "$output"; false; }
+	run "$LATLAB" run c.ini -q
+	[ "$status" -eq 2 ]
+	printf '[matrix]\nnuma = far\n' | ini_merge c.ini
+	run "$LATLAB" plan c.ini
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"c.ini:9: numa: 'far' is not none, local, remote, interleave or node:N (0-1023)"* ]] || { echo "$output"; false; }
+	# a memory load bound to a node the machine lacks: at its line
+	write_config c.ini <<EOF
+[campaign]
+name = l
+duration = 200ms
+output = $WORK/out
+
+[matrix]
+load = far
+
+[load.far]
+type = memory
+node = 7
+EOF
+	run "$LATLAB" run c.ini -q
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"c.ini:11: [load.far] node = 7: this machine has no such NUMA node"* ]] || { echo "$output"; false; }
+}
+
+@test "qemu: a guest of two emulated nodes: the thread on node 1, its memory local or remote, the memory load on node 0" {
 	: "${KERNELS:?set KERNELS (make test does)}"
 	write_config c.ini <<EOF
 [campaign]
 name = n
-duration = 1s
+duration = 500ms
 output = $WORK/out
 
 [matrix]
 kernel = stock
-workload = timer
+workload = timer, mem-touch
 affinity = node:1
-load = near
+load = near, all
+numa = local, remote
+size = 256KiB
 
 [load.near]
-type = cpu
+type = memory
+size = 1MiB
+node = 0
 cpus = node:0
+
+[load.all]
+type = cpu
 
 [kernel.stock]
 runner = qemu
@@ -114,7 +183,7 @@ EOF
 	[[ "$output" == *"[load.near] cpus = node:0: "*"; CPU 0 in the guest of stock"* ]]
 	run timeout 200 "$LATLAB" run c.ini -q
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
-	D=$(cell_dir "$WORK/out/n" '0000-*-anode1-1')
+	D=$(cell_dir "$WORK/out/n" '0000-near-timer-*-anode1-mlocal-1')
 	# the guest's shape, as it saw it: two nodes of one CPU and half the memory each
 	grep -qx 'nodes = 0-1' "$D/sysinfo.ini"
 	grep -qx 'node0_cpus = 0' "$D/sysinfo.ini"
@@ -122,9 +191,26 @@ EOF
 	grep -qE '^node1_distance = [0-9]+ 10$' "$D/sysinfo.ini"
 	grep -qx 'cpus = 1' "$D/cell.ini"
 	[ "$(col "$D/load.csv" cpus)" = 0 ]
+	[ "$(col "$D/load.csv" ops)" -gt 0 ]
+	# the thread on node 1: its memory local (node 1) or remote (node 0), page by page
+	L=$(cell_dir "$WORK/out/n" '0002-*-mem-touch-*-mlocal-1')/cell.ini
+	R=$(cell_dir "$WORK/out/n" '0003-*-mem-touch-*-mremote-1')/cell.ini
+	grep -qx 'numa_nodes.0 = 1' "$L" && grep -qx 'buffer_nodes.0 = 1:64' "$L" || { cat "$L"; false; }
+	grep -qx 'stack_nodes.0 = 1:128' "$L"
+	grep -qx 'numa_nodes.0 = 0' "$R" && grep -qx 'buffer_nodes.0 = 0:64' "$R" || { cat "$R"; false; }
+	grep -qx 'numa_ok = yes' "$L" && grep -qx 'numa_ok = yes' "$R"
+	# the load on node 0 shares no controller with the thread on node 1; on every CPU it does
+	! grep -q '^numa_shared' "$L"
+	A=$(cell_dir "$WORK/out/n" '0004-all-timer-*-mlocal-1')/cell.ini
+	grep -qx 'numa_shared = node 1 (thread 0 on CPU 1, the load on CPUs 1)' "$A" || { cat "$A"; false; }
+	# remote where the guest has one node: refused at its line
+	sed -i 's/^numa_nodes = 2$/numa_nodes = 1/; s/^cpus = node:0$/cpus = all/; s/^affinity = node:1$/affinity = node:0/' c.ini
+	run "$LATLAB" plan c.ini
+	[[ "$output" == *"numa = remote: the guest of stock has one node (numa_nodes = 1)"* ]] || { echo "$output"; false; }
+	sed -i 's/^numa_nodes = 1$/numa_nodes = 2/; s/^cpus = all$/cpus = node:0/' c.ini
 	# three nodes on two CPUs: refused at its line
 	sed -i 's/^numa_nodes = 2$/numa_nodes = 3/' c.ini
 	run "$LATLAB" plan c.ini
 	[ "$status" -eq 2 ]
-	[[ "$output" == *"c.ini:21: [kernel.stock] numa_nodes = 3: each node needs a CPU of its own (cpus = 2)"* ]] || { echo "$output"; false; }
+	[[ "$output" == *"[kernel.stock] numa_nodes = 3: each node needs a CPU of its own (cpus = 2)"* ]] || { echo "$output"; false; }
 }

@@ -153,7 +153,7 @@ is_svg() {
 	# compare.csv: the same numbers, a line per threshold, judged on the
 	# timer's own metric; every metric's verdict beside it
 	C="$WORK/cmp/compare.csv"
-	[ "$(head -1 "$C" | tr "," "\n" | wc -l)" -eq 88 ]
+	[ "$(head -1 "$C" | tr "," "\n" | wc -l)" -eq 89 ]
 	[ "$(col "$C" metric | sort -u)" = wakeup ]
 	[ "$(col "$C" wakeup_median_a_ns | sort -u)" = 1403254 ]
 	[ -n "$(col "$C" response_median_a_ns | sort -u)" ] && [ -n "$(col "$C" io_ratio | sort -u)" ]
@@ -312,7 +312,7 @@ is_svg() {
 	dom=$(browse "$R/index.html")
 	[ "$(sed -n 's/.*data-figures="\([0-9]*\)".*/\1/p' <<<"$dom")" -ge 2 ]
 	! grep -i 'CONSOLE.*\(error\|uncaught\)' "$WORK/console" || { cat "$WORK/console"; false; }
-	grep -q '<h2>Overview</h2>' <<<"$dom"
+	grep -q '<h2 id="overview">Overview</h2>' <<<"$dom"
 	# the overview links to cell pages; so does every row of the cells table
 	grep -q '<a href="cells/[0-9]*-none-timer-t1-a1-[0-9]*.html">' <<<"$dom"
 	# 5 cell pages, picked across the tree: every link resolves, every image loads

@@ -307,6 +307,18 @@ static void test_row_words(void **state)
 	snprintf(c.affinity, sizeof(c.affinity), "node:1");
 	tcell_row_words_omit(&c, ~(1u << TAXIS_THREADS | 1u << TAXIS_AFFINITY), 1, buf, sizeof(buf));
 	assert_string_equal(buf, "2 threads on node 1");
+	/* where its memory lives, when the numa axis says */
+	snprintf(c.numa, sizeof(c.numa), "remote");
+	tcell_row_words_omit(&c, ~(1u << TAXIS_NUMA), 1, buf, sizeof(buf));
+	assert_string_equal(buf, "remote memory");
+	snprintf(c.numa, sizeof(c.numa), "node:1");
+	tcell_row_words_omit(&c, ~(1u << TAXIS_NUMA), 1, buf, sizeof(buf));
+	assert_string_equal(buf, "memory on node 1");
+	snprintf(c.numa, sizeof(c.numa), "none");
+	tcell_row_words_omit(&c, ~(1u << TAXIS_NUMA), 1, buf, sizeof(buf));
+	assert_string_equal(buf, "");
+	tcell_row_words_omit(&c, ~(1u << TAXIS_NUMA), 0, buf, sizeof(buf));
+	assert_string_equal(buf, "memory where first touched");
 }
 
 /* How a page links into another tree: relative, through the real directories. */
