@@ -480,7 +480,7 @@ const char *opt_type_name(const struct opt *o)
 	case OPT_AXIS_SIZE: return "size list";
 	case OPT_AXIS_NAME: return "name list";
 	case OPT_AXIS_AFFINITY: return "affinity list";
-	case OPT_AXIS_NUMA: return "memory placement list";
+	case OPT_AXIS_NUMA: return "numa list";
 	}
 	return "?";
 }
