@@ -443,8 +443,14 @@ static int setup_workloads(const struct workload_def *wd,
 		struct worker *w = &res->workers[*ready];
 		int rc = w->numa ? numa_apply(w->numa) : 0;	/* its buffers under the placement */
 
-		if (rc == 0)
-			rc = wd->ops->setup ? wd->ops->setup(&w->ctx) : 0;
+		if (rc) {
+			res->status = CELL_ERROR;
+			snprintf(res->reason, sizeof(res->reason),
+				 "memory placement (numa) for thread %d: set_mempolicy: %s", *ready,
+				 strerror(-rc));
+			return rc;
+		}
+		rc = wd->ops->setup ? wd->ops->setup(&w->ctx) : 0;
 		if (w->numa) {
 			numa_reset();
 			numa_where(w->ctx.buf, w->ctx.buflen, w->buf_nodes, sizeof(w->buf_nodes));
