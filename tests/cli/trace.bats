@@ -97,6 +97,18 @@ setup_file() {
 	grep -q "<tr><td class=\"l\">rt-thread</td><td>$n (100 %)</td><td>$n (100 %)</td></tr>" "$WORK/cmp/index.html"
 }
 
+# hog_culprits CELL-DIR: the rt-hog named in a capture at least, and every
+# capture the hog's (rt-thread) or a stretch with no event at all, which
+# only the VM's hypervisor makes here and which is unexplained by design
+# (seen: "no event for 7341 us (CPU idle)" beside two rt-thread captures)
+hog_culprits() {
+	local kinds
+	kinds=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		{ print ($c["culprit_kind"] == "unexplained" && $c["culprit"] ~ /^no event for /) ? "gap" : $c["culprit_kind"] }' \
+		"$1/spikes.csv" | sort -u | tr '\n' ' ')
+	[ "$kinds" = "rt-thread " ] || [ "$kinds" = "gap rt-thread " ] || { cat "$1/spikes.csv"; false; }
+}
+
 @test "trace-N.dat per capture: trace-cmd report reads it; without trace-cmd the capture comes from tracefs, complete" {
 	command -v trace-cmd >/dev/null || skip "no trace-cmd (make deps installs it)"
 	hog_config
@@ -112,7 +124,7 @@ setup_file() {
 		[[ "$output" == *"latlab spike: thread 0"* ]] || { echo "$output" | tail; false; }
 		[[ "$output" == *"sched_switch"* ]]
 	done
-	[ "$(col "$D/spikes.csv" culprit_kind | sort -u)" = rt-thread ]
+	hog_culprits "$D"
 	# steal: a number (this VM reports it) or empty, never garbage
 	col "$D/spikes.csv" steal_ns | grep -Evq '^[0-9]*$' && { cat "$D/spikes.csv"; false; }
 	# no trace-cmd, or one that fails: no .dat, the capture read from tracefs
@@ -122,7 +134,7 @@ setup_file() {
 		[ "$status" -eq 0 ] || { echo "$output"; false; }
 		D=$(cell_dir "$WORK/out/t" '0000-*')
 		! ls "$D" | grep -q '\.dat$'
-		[ "$(col "$D/spikes.csv" culprit_kind | sort -u)" = rt-thread ] || { cat "$D/spikes.csv"; false; }
+		hog_culprits "$D"
 		[ "$(col "$D/spikes.csv" complete | sort -u)" = 1 ]
 	done
 }
