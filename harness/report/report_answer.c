@@ -30,26 +30,6 @@
  */
 #define ANSWER_ROWS 24
 
-unsigned report_common_axes(const struct report *r)
-{
-	unsigned common = 1u << r->am.axis | 1u << TAXIS_HOST;
-
-	for (int a = 0; a < TAXIS_COUNT; a++) {
-		char first[TAXIS_VALUE_MAX], v[TAXIS_VALUE_MAX];
-		int same = 1;
-
-		if (a == r->am.axis || a == TAXIS_HOST)
-			continue;
-		for (int i = 0; i < r->am.nrows && same; i++) {
-			tcell_axis_value(r->am.row[i].any, a, i ? v : first, sizeof(v));
-			same = i == 0 || strcmp(v, first) == 0;
-		}
-		if (same)
-			common |= 1u << a;
-	}
-	return common;
-}
-
 /*
  * A side as the report names it: along the kernel its variant, with host
  * and release where two share the name; along another axis its value.
@@ -219,7 +199,7 @@ static void gp_quoted(FILE *fp, const char *s)
 static int summary_files(const struct report *r, const char *csv, const char *list)
 {
 	FILE *l = fopen(list, "we");
-	unsigned common = report_common_axes(r);
+	unsigned common = rows_common_axes(&r->am);
 	double ylo = INFINITY, yhi = 0, width = 0.8 / (r->am.nsides > 0 ? r->am.nsides : 1);
 	struct afile af;
 	int rc = l ? afile_open(&af, csv) : -errno;
@@ -358,7 +338,7 @@ int report_summary_figure(struct report *r, char *caption, size_t caplen, char *
 	char csv[PATH_MAX + 64], list[PATH_MAX + 64], vars[4 * PATH_MAX + 2048] = "",
 		base[PATH_MAX + 64], title[1400], words[1024], label[96];
 	const struct tcell *first = r->am.nrows ? r->am.row[0].any : NULL;
-	unsigned all = (1u << TAXIS_COUNT) - 1, common = report_common_axes(r);
+	unsigned all = (1u << TAXIS_COUNT) - 1, common = rows_common_axes(&r->am);
 	int rc;
 
 	if (!first)

@@ -188,7 +188,7 @@ int report_tail_list(const struct report *r, const char *file, char *caption,
 			   size_t caplen)
 {
 	int measured = 0, n = 0, rc = -ENOMEM;
-	unsigned common = report_common_axes(r);
+	unsigned common = rows_common_axes(&r->m);	/* the tail draws m's rows, whatever --axis */
 
 	for (int k = 0; k < r->m.ngroups; k++)
 		measured += r->m.group[k].n;

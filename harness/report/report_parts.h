@@ -88,9 +88,6 @@ int report_runmax_file(const char *dir, const char *name, const struct tcell **r
 /* The sides' labels and every verdict. 0 or -ENOMEM. */
 int report_answer_build(struct report *r);
 
-/* The axes (bits 1 << TAXIS_...) all rows share; the kernel and host always. */
-unsigned report_common_axes(const struct report *r);
-
 /*
  * fig/summary: per row, each side's median maximum with its interval and
  * p99, the verdicts over the bars; its caption. 1 when queued, 0 when

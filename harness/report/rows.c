@@ -222,6 +222,26 @@ struct side_runs rows_runs(const struct rows *m, int r, int s)
 		 : (struct side_runs){ NULL, 0, metric, NULL };
 }
 
+unsigned rows_common_axes(const struct rows *m)
+{
+	unsigned common = 1u << m->axis | 1u << TAXIS_HOST;
+
+	for (int a = 0; a < TAXIS_COUNT; a++) {
+		char first[TAXIS_VALUE_MAX], v[TAXIS_VALUE_MAX];
+		int same = 1;
+
+		if (a == m->axis || a == TAXIS_HOST)
+			continue;
+		for (int i = 0; i < m->nrows && same; i++) {
+			tcell_axis_value(m->row[i].any, a, i ? v : first, sizeof(v));
+			same = i == 0 || strcmp(v, first) == 0;
+		}
+		if (same)
+			common |= 1u << a;
+	}
+	return common;
+}
+
 void rows_row_title(const struct rows *m, int r, char *buf, size_t len)
 {
 	tcell_row_title_along(m->row[r].any, m->axis, buf, len);

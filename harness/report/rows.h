@@ -73,6 +73,13 @@ int rows_build(struct rows *m, const struct tree *t, int ntrees, int metric, int
  */
 void rows_side_key(const struct rows *m, int s, char *buf, size_t len);
 
+/*
+ * The axes (bits 1 << TAXIS_...) every row of m has the same value on,
+ * with m's axis and the host always: what a figure's title says once, so
+ * that its rows are named by what sets them apart (tcell_row_words_omit).
+ */
+unsigned rows_common_axes(const struct rows *m);
+
 /* Row r in words: its axes, the compared one left out. */
 void rows_row_title(const struct rows *m, int r, char *buf, size_t len);
 void rows_free(struct rows *m);

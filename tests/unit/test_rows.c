@@ -245,6 +245,18 @@ static void test_colors(void **state)
 	assert_int_equal(m.side[0].color, ca[0]);
 	assert_int_equal(m.side[1].color, ca[1]);
 	assert_int_equal(m.side[2].color, m.side[0].color);	/* stock is stock */
+	/* what every row shares: all but the load (A, B, C), with the axis and host */
+	unsigned common = rows_common_axes(&m);
+
+	assert_false(common & 1u << TAXIS_LOAD);
+	assert_true(common & 1u << TAXIS_KERNEL && common & 1u << TAXIS_HOST);
+	assert_true(common & 1u << TAXIS_WORKLOAD && common & 1u << TAXIS_INTERVAL);
+	rows_free(&m);
+	/* along the load, the load is the axis: every other axis here is shared */
+	assert_int_equal(rows_build(&m, t, n, ROWS_OWN_METRIC, TAXIS_LOAD), 0);
+	common = rows_common_axes(&m);
+	assert_true(common & 1u << TAXIS_LOAD);
+	assert_false(common & 1u << TAXIS_KERNEL);	/* stock and rt are rows now */
 	rows_free(&m);
 }
 
