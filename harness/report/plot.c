@@ -68,8 +68,7 @@ too_long:
 	return -E2BIG;
 }
 
-/* value in gnuplot's single quotes, to fp */
-static void quoted(FILE *fp, const char *value)
+void plot_quoted(FILE *fp, const char *value)
 {
 	fputc('\'', fp);
 	for (const char *c = value; *c; c++) {
@@ -128,15 +127,15 @@ int plot_write_list(const char *file, const struct plot_curve *curve, int n)
 		fprintf(fp, "array metrics[%d]\n", n);
 	for (int i = 0; i < n; i++) {
 		fprintf(fp, "paths[%d] = ", i + 1);
-		quoted(fp, curve[i].path);
+		plot_quoted(fp, curve[i].path);
 		fprintf(fp, "\nnames[%d] = ", i + 1);
-		quoted(fp, curve[i].name);
+		plot_quoted(fp, curve[i].name);
 		fprintf(fp, "\ncolors[%d] = %d\ndashes[%d] = %d", i + 1,
 			curve[i].color > 0 ? curve[i].color : (i % PLOT_COLORS) + 1, i + 1,
 			curve[i].dash > 0 ? curve[i].dash : 1);
 		if (own) {
 			fprintf(fp, "\nmetrics[%d] = ", i + 1);
-			quoted(fp, curve[i].metric ? curve[i].metric : "wakeup");
+			plot_quoted(fp, curve[i].metric ? curve[i].metric : "wakeup");
 		}
 		fputc('\n', fp);
 	}

@@ -69,6 +69,9 @@ void plotter_free(struct plotter *p);
  */
 int plot_var(char *vars, size_t len, const char *name, const char *value);
 
+/* value in gnuplot's single quotes (a quote doubled), to fp: for the list files */
+void plot_quoted(FILE *fp, const char *value);
+
 /*
  * One palette keyed by meaning (docs/report.md, "Colours"): the colours
  * (1..PLOT_COLORS, common.gp's linetypes) of a page's sides, by their

@@ -369,6 +369,7 @@ int report_run(const char *dir, int pdf, int jobs, int quiet, int metric, int ax
 	free(r.label);
 	free(r.verdict);
 	free(r.slot);
+	free(r.median);
 	rows_free(&r.m);
 	rows_free(&r.am);
 	int damaged = r.t.nbad + r.plot.failed;

@@ -97,12 +97,41 @@ static int pick_rows(struct report *r)
 	return 0;
 }
 
+/* Group g's median maximum with its interval, in µs; its coverage. */
+static double median_max(const struct report *r, const struct rows_group *g, double *med,
+			 double *lo, double *hi)
+{
+	double *v = malloc((size_t)g->n * sizeof(*v)), cover;
+	int m = r->am.row[g->row].metric;
+
+	if (!v) {
+		*med = *lo = *hi = NAN;
+		return NAN;
+	}
+	for (int i = 0; i < g->n; i++)
+		v[i] = US(g->run[i]->metric[m]->max);
+	*med = stats_median(v, g->n);
+	cover = stats_median_ci(v, g->n, MEDIAN_CONF, lo, hi);
+	free(v);
+	return cover;
+}
+
 int report_answer_build(struct report *r)
 {
 	int max = 0;
 
 	if (pick_rows(r))
 		return -ENOMEM;
+	r->median = calloc((size_t)r->am.ngroups + 1, sizeof(*r->median));
+	if (!r->median)
+		return -ENOMEM;
+	for (int g = 0; g < r->am.ngroups; g++) {
+		struct report_median *m = &r->median[g];
+
+		m->cover = median_max(r, &r->am.group[g], &m->med, &m->lo, &m->hi);
+		if (isnan(m->cover))
+			return -ENOMEM;
+	}
 
 	r->label = calloc((size_t)r->am.nsides + 1, sizeof(*r->label));
 	if (!r->label)
@@ -128,25 +157,6 @@ int report_answer_build(struct report *r)
 				r->nverdicts++;
 			}
 	return 0;
-}
-
-/* Group g's median maximum with its interval, in µs; its coverage. */
-static double median_max(const struct report *r, const struct rows_group *g, double *med,
-			 double *lo, double *hi)
-{
-	double *v = malloc((size_t)g->n * sizeof(*v)), cover;
-	int m = r->am.row[g->row].metric;
-
-	if (!v) {
-		*med = *lo = *hi = NAN;
-		return NAN;
-	}
-	for (int i = 0; i < g->n; i++)
-		v[i] = US(g->run[i]->metric[m]->max);
-	*med = stats_median(v, g->n);
-	cover = stats_median_ci(v, g->n, MEDIAN_CONF, lo, hi);
-	free(v);
-	return cover;
 }
 
 /* "rt 1.83x lower", "no clear difference", "too few": a verdict over its bars. */
@@ -179,18 +189,6 @@ static int verdict_labels(const struct report *r)
 	return 0;
 }
 
-/* gnuplot's single quotes: a quote doubled */
-static void gp_quoted(FILE *fp, const char *s)
-{
-	fputc('\'', fp);
-	for (; *s; s++) {
-		if (*s == '\'')
-			fputc('\'', fp);
-		fputc(*s, fp);
-	}
-	fputc('\'', fp);
-}
-
 /*
  * fig/summary.csv (a bar per row and side: x, colour, median max, its
  * interval, p99 median, in µs) and fig/summary.list.gp (the sides' names
@@ -215,16 +213,12 @@ static int summary_files(const struct report *r, const char *csv, const char *li
 	csvw_header(&w, "x,row,side,color,n,max_med_us,max_lo_us,max_hi_us,coverage,p99_med_us,metric");
 	for (int g = 0; g < r->am.ngroups; g++) {
 		const struct rows_group *gr = &r->am.group[g];
-		double med, lo, hi, cover = median_max(r, gr, &med, &lo, &hi);
+		double med = r->median[g].med, lo = r->median[g].lo, hi = r->median[g].hi;
 		double x = r->slot[gr->row] + (gr->side - (r->am.nsides - 1) / 2.0) * width;
 		double p99 = gr->sum.p99_ok ? US(gr->sum.p99_med) : NAN;
 
 		if (r->slot[gr->row] < 0)
 			continue;
-		if (isnan(cover)) {
-			rc = -ENOMEM;
-			break;
-		}
 		csvw_num(&w, x, 4);
 		csvw_int(&w, gr->row);
 		csvw_int(&w, gr->side);
@@ -233,7 +227,7 @@ static int summary_files(const struct report *r, const char *csv, const char *li
 		csvw_num(&w, med, 3);
 		csvw_num(&w, lo, 3);
 		csvw_num(&w, hi, 3);
-		csvw_num(&w, cover, 4);
+		csvw_num(&w, r->median[g].cover, 4);
 		if (isnan(p99))
 			csvw_str(&w, "NaN");	/* too few samples for it: gnuplot draws no dot */
 		else
@@ -247,10 +241,7 @@ static int summary_files(const struct report *r, const char *csv, const char *li
 		if (hi > yhi)
 			yhi = hi;
 	}
-	if (rc == 0)
-		rc = afile_commit(&af);
-	else
-		afile_abort(&af);
+	rc = afile_commit(&af);
 	if (rc) {
 		fclose(l);
 		return rc;
@@ -261,7 +252,7 @@ static int summary_files(const struct report *r, const char *csv, const char *li
 		r->am.nsides, r->am.nsides, r->am.nsides);
 	for (int s = 0; s < r->am.nsides; s++) {
 		fprintf(l, "side_names[%d] = ", s + 1);
-		gp_quoted(l, r->label[s]);
+		plot_quoted(l, r->label[s]);
 		fprintf(l, "\nside_colors[%d] = %d\n", s + 1, r->am.side[s].color);
 	}
 	fprintf(l, "bar_width = %.4f\nnrows = %d\n", width, r->nslots);
@@ -276,7 +267,7 @@ static int summary_files(const struct report *r, const char *csv, const char *li
 			continue;
 		tcell_row_words_omit(r->am.row[i].any, common, 0, words, sizeof(words));
 		fputs(k++ ? ", " : "", l);
-		gp_quoted(l, words);
+		plot_quoted(l, words);
 		fprintf(l, " %d", r->slot[i]);
 	}
 	fputs(")\n", l);
@@ -289,14 +280,13 @@ static int summary_files(const struct report *r, const char *csv, const char *li
 			continue;	/* over a pair of bars only: more would be a puzzle */
 		for (int s = 0; s < r->am.nsides; s++) {
 			const struct rows_group *g = rows_group(&r->am, v->row, s);
-			double med, lo, hi;
 
-			if (g && !isnan(median_max(r, g, &med, &lo, &hi)) && hi > top)
-				top = hi;
+			if (g && r->median[g - r->am.group].hi > top)
+				top = r->median[g - r->am.group].hi;
 		}
 		verdict_short(r, v, text, sizeof(text));
 		fputs("set label ", l);
-		gp_quoted(l, text);
+		plot_quoted(l, text);
 		fprintf(l, " at %d, %.6g center front\n", r->slot[v->row], top * 1.6);
 	}
 	if (ferror(l))
@@ -449,22 +439,21 @@ static void html_worst_lines(FILE *fp, const struct report *r)
 	fputs("<ul class=\"answer\">\n", fp);
 	for (int g = 0; g < r->am.ngroups; g++) {
 		const struct rows_group *gr = &r->am.group[g];
-		double med, lo, hi, cover;
+		const struct report_median *m = &r->median[g];
 		char words[1024], p99[32];
 
 		if (r->slot[gr->row] < 0)
 			continue;
-		cover = median_max(r, gr, &med, &lo, &hi);
 		row_words(r, gr->row, words, sizeof(words));
 		fputs("<li><b>", fp);
 		html_text(fp, words);
 		fprintf(fp, "</b> (%s): worst case %.1f µs", rows_metric_words(r->am.row[gr->row].metric),
-			med);
+			m->med);
 		if (gr->n == 1)
 			fputs(" (one run: no interval)", fp);
 		else
 			fprintf(fp, " [%.1f, %.1f] (the median of %d runs' maxima, a %.1f %% interval)",
-				lo, hi, gr->n, 100 * cover);
+				m->lo, m->hi, gr->n, 100 * m->cover);
 		fprintf(fp, ", p99 %s µs</li>\n", rows_pct_text(&gr->sum, 1, p99, sizeof(p99)));
 	}
 	fputs("</ul>\n", fp);

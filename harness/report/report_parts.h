@@ -24,6 +24,11 @@ struct figure {
 	int lead;		/* the index's first screen shows it, not its figures */
 };
 
+/* A group's median maximum (µs) with the interval of that median and its coverage. */
+struct report_median {
+	double med, lo, hi, cover;
+};
+
 /* One row's verdict on two of its sides (report_answer.c). */
 struct report_verdict {
 	int row, a, b;		/* r->am's row and sides */
@@ -43,6 +48,7 @@ struct report {
 	struct report_verdict *verdict;	/* every pair of sides of every row, once */
 	int nverdicts;
 	int *slot;		/* per row of am: its place on the first screen, -1 not there */
+	struct report_median *median;	/* per group of am, worked out once */
 	int nslots;
 };
 
