@@ -8,6 +8,7 @@
 #include "exitcodes.h"
 #include "log.h"
 #include "matrix.h"
+#include "vm.h"
 #include "where.h"
 
 /* What `cells` cells and `boots` guest boots take, start to end. */
@@ -77,22 +78,17 @@ static void plan_nodes(const struct config *cfg, FILE *out)
 			fprintf(out, "no such node on this machine");
 		for (int v = 0; v < cfg->nkernels; v++) {
 			const struct kernel_def *kd = &cfg->kernel[v];
-			int64_t nodes = kd->numa_nodes > 0 ? kd->numa_nodes : 1, cpn = kd->cpus / nodes;
+			int64_t first, last, mib;
 
 			if (kd->runner != RUNNER_QEMU)
 				continue;
-			if (node >= nodes)
+			if (vm_guest_node(kd, node, &first, &last, &mib) != 0)
 				fprintf(out, "; none in the guest of %s", kd->name);
-			else {
-				long long first = node * cpn,
-					  last = node == nodes - 1 ? kd->cpus - 1 : node * cpn + cpn - 1;
-
-				if (first == last)
-					fprintf(out, "; CPU %lld in the guest of %s", first, kd->name);
-				else
-					fprintf(out, "; CPUs %lld-%lld in the guest of %s", first, last,
-						kd->name);
-			}
+			else if (first == last)
+				fprintf(out, "; CPU %lld in the guest of %s", (long long)first, kd->name);
+			else
+				fprintf(out, "; CPUs %lld-%lld in the guest of %s", (long long)first,
+					(long long)last, kd->name);
 		}
 		fputc('\n', out);
 	}

@@ -59,9 +59,10 @@ static int node_missing(const struct config *cfg, const struct cell *c, int loca
 {
 	const struct kernel_def *k = &cfg->kernel[c->kernel];
 	cpu_set_t online;
+	int64_t first, last, mib;
 
 	if (!local)
-		return node >= (k->numa_nodes > 0 ? k->numa_nodes : 1);
+		return vm_guest_node(k, node, &first, &last, &mib) != 0;
 	if (cpulist_node(NULL, node, cpus) != 0) {
 		if (node != 0 || access("/sys/devices/system/node", F_OK) == 0)
 			return 1;
@@ -98,14 +99,11 @@ static const char *nodes_have(const struct config *cfg, const struct cell *c, in
 static const char *mem_nodes(char *buf, size_t len)
 {
 	cpu_set_t nodes;
-	char path[64];
 
-	snprintf(path, sizeof(path), "/sys/devices/system/node/has_memory");
-	if (cpulist_read_file(path, &nodes) != 0 && cpulist_nodes(NULL, &nodes) != 0) {
+	if (numa_memory_nodes(NULL, &nodes) != 0)
 		snprintf(buf, len, "0 (no NUMA in this kernel)");
-		return buf;
-	}
-	cpulist_format(&nodes, buf, len);
+	else
+		cpulist_format(&nodes, buf, len);
 	return buf;
 }
 

@@ -585,8 +585,7 @@ static void shared_nodes(struct cell_result *res)
 	cpu_set_t nodes, cpus, load;
 	char list[64];
 
-	if (cpulist_read_file("/sys/devices/system/node/has_memory", &nodes) != 0 ||
-	    CPU_COUNT(&nodes) < 2)
+	if (numa_memory_nodes(NULL, &nodes) != 0 || CPU_COUNT(&nodes) < 2)
 		return;
 	CPU_ZERO(&load);
 	for (int i = 0; i < res->loads.n; i++)

@@ -12,8 +12,7 @@
 #include "numa.h"
 #include "options.h"
 
-/* The nodes under root with memory (has_memory; the online ones when it is not there). */
-static int nodes_with_memory(const char *root, cpu_set_t *nodes)
+int numa_memory_nodes(const char *root, cpu_set_t *nodes)
 {
 	char path[PATH_MAX];
 
@@ -90,7 +89,7 @@ int numa_resolve(const char *root, int kind, const char *value, int cpu,
 	case NUMA_REMOTE: {
 		int best = -1, bestd = INT_MAX, from = here >= 0 ? here : 0;
 
-		if (nodes_with_memory(root, &mem) != 0)
+		if (numa_memory_nodes(root, &mem) != 0)
 			CPU_ZERO(&mem);
 		for (int n = 0; n < CPU_SETSIZE; n++) {
 			int d;
@@ -115,7 +114,7 @@ int numa_resolve(const char *root, int kind, const char *value, int cpu,
 		break;
 	}
 	case NUMA_INTERLEAVE:
-		if (nodes_with_memory(root, &mem) != 0 || CPU_COUNT(&mem) == 0) {
+		if (numa_memory_nodes(root, &mem) != 0 || CPU_COUNT(&mem) == 0) {
 			CPU_ZERO(&mem);
 			CPU_SET(0, &mem);
 		}
@@ -124,7 +123,7 @@ int numa_resolve(const char *root, int kind, const char *value, int cpu,
 	default: {	/* node:N */
 		int n = cpulist_node_number(value);
 
-		if (nodes_with_memory(root, &mem) != 0 || CPU_COUNT(&mem) == 0) {
+		if (numa_memory_nodes(root, &mem) != 0 || CPU_COUNT(&mem) == 0) {
 			CPU_ZERO(&mem);
 			CPU_SET(0, &mem);	/* no NUMA in this kernel: node 0 alone */
 		}

@@ -8,7 +8,14 @@
 #ifndef LATLAB_NUMA_H
 #define LATLAB_NUMA_H
 
+#include <sched.h>
 #include <stddef.h>
+
+/*
+ * The nodes with memory under root (NULL: /sys): has_memory, or the online
+ * nodes where it is not there. 0, or -errno (no NUMA in this kernel).
+ */
+int numa_memory_nodes(const char *root, cpu_set_t *nodes);
 
 struct numa_place {
 	int kind;		/* enum numa_kind (options.h) */

@@ -29,6 +29,20 @@ static const struct vm_arch arches[] = {
 			    "virt", "ttyAMA0", EM_AARCH64, 1, "aarch64-linux-gnu-" },
 };
 
+int vm_guest_node(const struct kernel_def *k, int node, int64_t *first, int64_t *last,
+		  int64_t *mib)
+{
+	int64_t nodes = k->numa_nodes > 0 ? k->numa_nodes : 1;
+	int64_t cpn = k->cpus / nodes, share = (k->memory >> 20) / nodes;
+
+	if (node < 0 || node >= nodes)
+		return -ENOENT;
+	*first = node * cpn;
+	*last = node == nodes - 1 ? k->cpus - 1 : *first + cpn - 1;
+	*mib = node == nodes - 1 ? (k->memory >> 20) - share * (nodes - 1) : share;
+	return 0;
+}
+
 const struct vm_arch *vm_arch(const struct kernel_def *k)
 {
 	return &arches[k->arch == VM_ARCH_ARM64 ? VM_ARCH_ARM64 : VM_ARCH_X86_64];
@@ -115,11 +129,9 @@ static pid_t start_qemu(const struct config *cfg, int v, int accel,
 	char numa[8][2][160];
 
 	for (int i = 0; i < k->numa_nodes && k->numa_nodes > 1 && i < 8; i++) {
-		int64_t cpn = k->cpus / k->numa_nodes, mib = (k->memory >> 20) / k->numa_nodes;
-		int64_t first = i * cpn, last = i == k->numa_nodes - 1 ? k->cpus - 1 : first + cpn - 1;
+		int64_t first, last, mib;
 
-		if (i == k->numa_nodes - 1)
-			mib = (k->memory >> 20) - mib * (k->numa_nodes - 1);
+		vm_guest_node(k, i, &first, &last, &mib);
 		snprintf(numa[i][0], sizeof(numa[i][0]), "memory-backend-ram,id=latlab-m%d,size=%lldM",
 			 i, (long long)mib);
 		snprintf(numa[i][1], sizeof(numa[i][1]), "node,nodeid=%d,cpus=%lld-%lld,memdev=latlab-m%d",

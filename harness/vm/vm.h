@@ -123,6 +123,15 @@ struct vm_arch {
 
 const struct vm_arch *vm_arch(const struct kernel_def *k);
 
+/*
+ * The NUMA node `node` of k's guest (numa_nodes, 1 unless set): its CPUs
+ * first..last and its memory (MiB), the guest's split evenly in order, the
+ * last node taking what is left. 0, or -ENOENT when the guest has no such
+ * node. What start_qemu asks qemu for and what plan says.
+ */
+int vm_guest_node(const struct kernel_def *k, int node, int64_t *first, int64_t *last,
+		  int64_t *mib);
+
 /* k's guest is of this latlab's own architecture: it may run under KVM. */
 int vm_arch_native(const struct kernel_def *k);
 
