@@ -6,7 +6,7 @@
 #include "cpulist.h"
 #include "load_ops.h"
 #include "log.h"
-#include "numa.h"
+#include "numa_place.h"
 #include "place.h"
 #include "tracer.h"
 #include "vm.h"

@@ -13,7 +13,7 @@
 #include "cpulist.h"
 #include "load.h"
 #include "log.h"
-#include "numa.h"
+#include "numa_place.h"
 #include "place.h"
 #include "samples.h"
 #include "units.h"

@@ -19,7 +19,7 @@
 #include <time.h>
 
 #include "hist.h"
-#include "numa.h"
+#include "numa_place.h"
 #include "ring.h"
 #include "samplesfile.h"
 #include "tracer.h"

@@ -1,5 +1,5 @@
 /*
- * measure/numa.c: what [matrix] numa means for a thread on a CPU, read
+ * measure/numa_place.c: what [matrix] numa means for a thread on a CPU, read
  * from a sysfs made for the test (two and three nodes, with distances),
  * and where a buffer's pages are, asked of this machine's kernel.
  */
@@ -15,7 +15,7 @@
 #include <sys/mman.h>
 #include <cmocka.h>
 
-#include "numa.h"
+#include "numa_place.h"
 #include "options.h"
 
 static char root[] = "/tmp/latlab-numa-XXXXXX";

@@ -9,7 +9,7 @@
 
 #include "cpulist.h"
 #include "files.h"
-#include "numa.h"
+#include "numa_place.h"
 #include "options.h"
 
 int numa_memory_nodes(const char *root, cpu_set_t *nodes)

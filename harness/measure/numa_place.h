@@ -5,8 +5,8 @@
  * allocated (and in the thread for whatever it touches later), and the
  * nodes its pages ended on, asked of the kernel after (move_pages).
  */
-#ifndef LATLAB_NUMA_H
-#define LATLAB_NUMA_H
+#ifndef LATLAB_NUMA_PLACE_H
+#define LATLAB_NUMA_PLACE_H
 
 #include <sched.h>
 #include <stddef.h>
