@@ -117,9 +117,22 @@ int cpulist_node_number(const char *s)
 int cpulist_node(const char *root, int node, cpu_set_t *set)
 {
 	char path[PATH_MAX];
+	int rc;
 
 	snprintf(path, sizeof(path), "%s/devices/system/node/node%d/cpulist",
 		 root ? root : "/sys", node);
+	rc = cpulist_read_file(path, set);
+	if (rc != -ENOENT || node != 0)
+		return rc;
+	/* a kernel without NUMA: one node, 0, of every online CPU */
+	snprintf(path, sizeof(path), "%s/devices/system/node", root ? root : "/sys");
+	if (access(path, F_OK) == 0)
+		return rc;
+	if (!root) {
+		cpulist_online(set);
+		return 0;
+	}
+	snprintf(path, sizeof(path), "%s/devices/system/cpu/online", root);
 	return cpulist_read_file(path, set);
 }
 

@@ -35,8 +35,9 @@ int cpulist_node_number(const char *s);
 
 /*
  * The CPUs of NUMA node `node` (sysfs node/nodeN/cpulist, or its
- * equivalent under `root`, NULL for /sys: what a test points elsewhere).
- * 0, -ENOENT when the machine has no such node, -errno.
+ * equivalent under `root`, NULL for /sys: what a test points elsewhere);
+ * on a kernel without NUMA (no node/ directory) node 0 is every online
+ * CPU. 0, -ENOENT when the machine has no such node, -errno.
  */
 int cpulist_node(const char *root, int node, cpu_set_t *set);
 

@@ -63,11 +63,8 @@ static int node_missing(const struct config *cfg, const struct cell *c, int loca
 
 	if (!local)
 		return vm_guest_node(k, node, &first, &last, &mib) != 0;
-	if (cpulist_node(NULL, node, cpus) != 0) {
-		if (node != 0 || access("/sys/devices/system/node", F_OK) == 0)
-			return 1;
-		cpulist_online(cpus);	/* no NUMA in this kernel: one node, every CPU */
-	}
+	if (cpulist_node(NULL, node, cpus) != 0)
+		return 1;
 	cpulist_online(&online);
 	CPU_AND(cpus, cpus, &online);
 	return CPU_COUNT(cpus) == 0;

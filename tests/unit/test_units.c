@@ -256,6 +256,15 @@ static void test_cpulist_nodes(void **state)
 	assert_int_equal(cpulist_node(root, 2, &set), -ENOENT);
 	snprintf(path, sizeof(path), "%s/nothing", root);
 	assert_int_equal(cpulist_nodes(path, &set), -ENOENT);
+	/* a kernel without NUMA: node 0 is every online CPU, node 1 is not there */
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/flat/devices/system/cpu && echo 0-3 > %s/flat/devices/system/cpu/online",
+		 root, root);
+	assert_int_equal(system(cmd), 0);
+	snprintf(path, sizeof(path), "%s/flat", root);
+	assert_int_equal(cpulist_node(path, 0, &set), 0);
+	cpulist_format(&set, buf, sizeof(buf));
+	assert_string_equal(buf, "0-3");
+	assert_int_equal(cpulist_node(path, 1, &set), -ENOENT);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
 	assert_int_equal(system(cmd), 0);
 }
