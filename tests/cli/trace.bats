@@ -36,13 +36,23 @@ EOC
 	printf '[trace]\n%s\n' "$@" | ini_merge c.ini
 }
 
-# the top-level tracing state latlab must never change
+# the top-level tracing state latlab must never change (not the list of
+# instances: other programs' come and go; a latlab's own is checked by
+# its pid, inst_of)
 top_state() {
 	for f in tracing_on current_tracer trace_clock set_event buffer_size_kb \
 		 tracing_cpumask; do
 		echo "$f: $(cat $TRACEFS/$f)"
 	done
-	ls $TRACEFS/instances
+}
+
+# run_pid SECONDS ARGS...: run latlab ARGS under timeout, as `run` does,
+# its pid in LPID (the shell that records it execs latlab)
+run_pid() {
+	local t=$1
+	shift
+	run timeout "$t" sh -c 'echo $$ >"$0"; exec "$@"' "$WORK/latlab.pid" "$LATLAB" "$@"
+	LPID=$(cat "$WORK/latlab.pid")
 }
 
 setup_file() {
@@ -53,7 +63,7 @@ setup_file() {
 @test "rt-hog: every capture names the hog as an rt-thread with >= 80% of the latency" {
 	hog_config
 	before=$(top_state)
-	run timeout 60 "$LATLAB" run c.ini
+	run_pid 60 run c.ini
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
 	# the end-of-run table's why column
 	[[ "$output" == *"| why (worst capture)"* ]] || { echo "$output"; false; }
@@ -83,7 +93,7 @@ setup_file() {
 	grep -q '^why = rt-thread: latload:' "$D/cell.ini"
 	# the instance is gone; the top level is as it was
 	[ "$(top_state)" = "$before" ]
-	! ls $TRACEFS/instances | grep -q '^latlab-'
+	! inst_of "$LPID"
 	# the report: a table per cell with captures and the stacked bars
 	run "$LATLAB" report "$WORK/out/t" -q
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
@@ -261,11 +271,11 @@ wait_instance() {
 		sleep 0.1
 	done
 	inst_of "$pid"
-	run timeout 60 "$LATLAB" run c.ini
+	run_pid 60 run c.ini
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
 	[[ "$output" == *"removed 1 tracing instance a killed latlab left behind"* ]] || { echo "$output"; false; }
 	! inst_of "$pid"
-	! ls $TRACEFS/instances | grep -q '^latlab-'
+	! inst_of "$LPID"
 }
 
 @test "hwlat: not available on this kernel, said clearly (exit 3); [campaign] hwlat records it and goes on" {
@@ -280,12 +290,12 @@ wait_instance() {
 	LATLAB_TRACEFS="$WORK/none" run "$LATLAB" hwlat --duration 1s
 	[ "$status" -eq 2 ] && [[ "$output" == *"no usable tracefs"* ]]
 	quick_config
-	run timeout 60 "$LATLAB" run c.ini --duration 300ms --set campaign.hwlat=1s
+	run_pid 60 run c.ini --duration 300ms --set campaign.hwlat=1s
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
 	[[ "$output" == *"warning: hwlat: not available on this kernel"* ]]
 	D=$(cell_dir "$WORK/out/t" '0000-*')
 	grep -q '^result = hwlat: not available on this kernel' "$D/sysinfo.ini"
-	! ls $TRACEFS/instances | grep -q '^latlab-'
+	! inst_of "$LPID"
 }
 
 @test "options added since (trace, hwlat) leave an older config's echo and hash unchanged" {
