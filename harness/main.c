@@ -56,10 +56,10 @@ static const struct command commands[] = {
 	  cmd_plan },
 	{ "list", "list", "print the axes, every option with its type, default and help, the workloads and the loads",
 	  cmd_list },
-	{ "report", "report DIR [--axis AXIS] [--metric M] [--pdf] [--jobs N] [-q]",
+	{ "report", "report DIR [--axis AXIS] [--metric M] [--margin 10%] [--pdf] [--jobs N] [-q]",
 	  "render DIR's figures (gnuplot) and DIR/report/index.html",
 	  cmd_report },
-	{ "compare", "compare DIR[,DIR...]... [-o OUT] [--axis AXIS] [--metric M] [--pdf] [--jobs N] [--over 100us,1ms] [--baseline TREE[,TREE...] [--tolerance 20%]]",
+	{ "compare", "compare DIR[,DIR...]... [-o OUT] [--axis AXIS] [--metric M] [--margin 10%] [--pdf] [--jobs N] [--over 100us,1ms] [--baseline TREE[,TREE...] [--tolerance 20%]]",
 	  "line up the same cells across kernel variants, hosts and campaigns (one tree of several variants, or several trees; A,B,C: campaigns of one side), or along any axis (--axis load)",
 	  cmd_compare },
 	{ "history", "history DIR... [-o OUT] [--by time|release] [--jobs N]",
@@ -433,6 +433,20 @@ static int parse_metric(const char *arg, int *metric)
 	return 0;
 }
 
+/* --margin 10% (or 10): the equivalence margin, a fraction, 0 (none) to 100 %. */
+static int parse_margin(const char *arg, double *margin)
+{
+	char *end;
+	double v = strtod(arg, &end);
+
+	if (end == arg || (*end && strcmp(end, "%") != 0) || !(v >= 0 && v <= 100)) {
+		log_error("--margin: '%s' is not a percentage from 0 to 100 (10%%)", arg);
+		return -EINVAL;
+	}
+	*margin = v / 100;
+	return 0;
+}
+
 static int cmd_report(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -441,31 +455,36 @@ static int cmd_report(int argc, char **argv)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "metric", required_argument, NULL, 'm' },
 		{ "axis", required_argument, NULL, 'a' },
+		{ "margin", required_argument, NULL, 'M' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int opt, pdf = 0, quiet = 0, jobs = 0, metric = -1, axis = TAXIS_KERNEL;
+	struct report_opts o = { .metric = -1, .axis = TAXIS_KERNEL };
+	int opt;
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "qj:", longopts, NULL)) != -1) {
 		if (opt == 'p')
-			pdf = 1;
+			o.pdf = 1;
 		else if (opt == 'q')
-			quiet = 1;
+			o.quiet = 1;
 		else if (opt == 'j') {
-			if (parse_jobs(optarg, &jobs))
+			if (parse_jobs(optarg, &o.jobs))
 				return EXIT_USAGE;
 		} else if (opt == 'm') {
-			if (parse_metric(optarg, &metric))
+			if (parse_metric(optarg, &o.metric))
 				return EXIT_USAGE;
 		} else if (opt == 'a') {
-			if (parse_axis(optarg, &axis))
+			if (parse_axis(optarg, &o.axis))
+				return EXIT_USAGE;
+		} else if (opt == 'M') {
+			if (parse_margin(optarg, &o.margin))
 				return EXIT_USAGE;
 		} else
 			return bad_usage("report");
 	}
 	if (optind != argc - 1)
 		return bad_usage("report");
-	return report_run(argv[optind], pdf, jobs, quiet, metric, axis);
+	return report_run(argv[optind], &o);
 }
 
 /* --over 50us,100us,1ms: 0, or -EINVAL with the bad word in err. */
@@ -517,6 +536,7 @@ static int cmd_compare(int argc, char **argv)
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "metric", required_argument, NULL, 'm' },
 		{ "axis", required_argument, NULL, 'a' },
+		{ "margin", required_argument, NULL, 'M' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct compare_opts o = { .tolerance = 0.2, .metric = -1, .axis = TAXIS_KERNEL };
@@ -542,6 +562,9 @@ static int cmd_compare(int argc, char **argv)
 				return EXIT_USAGE;
 		} else if (opt == 'a') {
 			if (parse_axis(optarg, &o.axis))
+				return EXIT_USAGE;
+		} else if (opt == 'M') {
+			if (parse_margin(optarg, &o.margin))
 				return EXIT_USAGE;
 		} else if (opt == 'b') {
 			o.baseline = optarg;

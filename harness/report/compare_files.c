@@ -51,6 +51,10 @@ static void tail_fields(struct csvw *w, const struct pair_verdict *v)
 	csvw_str(w, verdict_design_name(v->design));
 	csvw_int(w, v->ca);
 	csvw_int(w, v->cb);
+	char margin[32];	/* "10", "2.5", "0": the percentage as given */
+
+	snprintf(margin, sizeof(margin), "%.4g", 100 * v->margin);
+	csvw_str(w, margin);
 }
 
 /* Metric m's medians (its sides' summaries), ratio and verdict; empty where the row has none. */

@@ -157,7 +157,7 @@ static int add_pair(struct pair **list, int *n, const struct cmp *c, int r, int 
 
 	if (!x.n || !y.n)
 		return 0;
-	int rc = verdict_pair(&x, &y, &p.v);
+	int rc = verdict_pair(&x, &y, c->o->margin, &p.v);
 	if (rc)
 		return rc;
 	for (int m = 0; m < METRIC_COUNT; m++) {	/* every metric, for compare.csv */
@@ -165,7 +165,7 @@ static int add_pair(struct pair **list, int *n, const struct cmp *c, int r, int 
 		if (!side_has_metric(&x, m) || !side_has_metric(&y, m))
 			continue;
 		p.has |= METRIC_BIT(m);
-		rc = verdict_pair(&x, &y, &p.by[m]);
+		rc = verdict_pair(&x, &y, c->o->margin, &p.by[m]);
 		if (rc)
 			return rc;
 	}

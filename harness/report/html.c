@@ -23,7 +23,7 @@ void html_head(FILE *fp, const char *title)
 	      ".warn{color:#9a4a00}figure{margin:1em 0}img{max-width:100%;border:1px solid #eee}\n"
 	      "figcaption{font-size:12px;color:#555}code{font-size:12px}td.l a{white-space:nowrap}\n"
 	      "ul.answer{font-size:15px;padding-left:1.2em}ul.answer li{margin:.3em 0}\n"
-	      "li.lower,li.higher{list-style:square}li.no-difference,li.too-few{color:#444}\n"
+	      "li.lower,li.higher{list-style:square}li.no-difference,li.too-few,li.equivalent{color:#444}\n"
 	      "#cells.compact .more{display:none}\n"
 	      "ul.answer ul{font-size:14px;padding-left:1.2em}li.pairs{list-style:disc}\n"
 	      "figure.lead img{max-width:1000px}\n"

@@ -299,14 +299,16 @@ static void drop_undrawn(struct report *r)
 	r->nfig = kept;
 }
 
-int report_run(const char *dir, int pdf, int jobs, int quiet, int metric, int axis)
+int report_run(const char *dir, const struct report_opts *o)
 {
+	const int pdf = o->pdf, metric = o->metric;
 	struct report r;
 	char err[8192], path[PATH_MAX + 64];
 	int rc;
 
 	memset(&r, 0, sizeof(r));
 	r.metric = metric;
+	r.margin = o->margin;
 	rc = tree_read(&r.t, dir, err, sizeof(err));
 	if (rc) {
 		log_error("%s", err);
@@ -319,7 +321,7 @@ int report_run(const char *dir, int pdf, int jobs, int quiet, int metric, int ax
 		return EXIT_RUNTIME;
 	}
 	r.plot.pdf = pdf;
-	r.plot.jobs = jobs;
+	r.plot.jobs = o->jobs;
 	snprintf(r.out, sizeof(r.out), "%s/report", dir);
 	snprintf(path, sizeof(path), "%s/fig", r.out);
 	rc = mkdir_p(path);
@@ -330,7 +332,7 @@ int report_run(const char *dir, int pdf, int jobs, int quiet, int metric, int ax
 	}
 	rc = rows_build(&r.m, &r.t, 1, metric, TAXIS_KERNEL);
 	if (rc == 0)
-		rc = rows_build(&r.am, &r.t, 1, metric, axis);
+		rc = rows_build(&r.am, &r.t, 1, metric, o->axis);
 	if (rc == 0)
 		rc = report_answer_build(&r);
 	if (rc)
@@ -360,7 +362,7 @@ int report_run(const char *dir, int pdf, int jobs, int quiet, int metric, int ax
 	if (r.plot.warnings)
 		log_warn("gnuplot printed %d warnings; the last: %s",
 			 r.plot.warnings, r.plot.last_warning);
-	if (rc == 0 && !quiet)
+	if (rc == 0 && !o->quiet)
 		printf("%s/index.html\n", r.out);
 	if (rc)
 		log_error("%s", err);

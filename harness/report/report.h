@@ -7,13 +7,17 @@
 #ifndef LATLAB_REPORT_H
 #define LATLAB_REPORT_H
 
-/*
- * Returns the exit status. metric: what the overview, the summary and tail
- * figures judge (enum metric), or -1 for each row's workload's own; axis:
- * what the first screen's verdicts compare (enum taxis; TAXIS_KERNEL the
- * kernel variants and hosts).
- */
-int report_run(const char *dir, int pdf, int jobs, int quiet, int metric, int axis);
+struct report_opts {
+	int pdf;
+	int jobs;		/* gnuplot processes; 0: one per CPU */
+	int quiet;
+	int metric;		/* what the overview, summary and tail figures judge (enum metric); -1: each row's workload's own */
+	int axis;		/* what the first screen's verdicts compare (enum taxis); TAXIS_KERNEL: kernel variants and hosts */
+	double margin;		/* --margin: the equivalence margin, a fraction; 0 none (verdict_pair) */
+};
+
+/* Returns the exit status. */
+int report_run(const char *dir, const struct report_opts *o);
 
 #include <stdint.h>
 
@@ -29,6 +33,7 @@ struct compare_opts {
 	double tolerance;	/* --tolerance, a fraction (0.2) */
 	int metric;		/* --metric (enum metric), or -1: each row's workload's own */
 	int axis;		/* --axis (enum taxis): what the sides are values of; 0 kernel */
+	double margin;		/* --margin: the equivalence margin, a fraction; 0 none (verdict_pair) */
 };
 
 /*

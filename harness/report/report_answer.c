@@ -152,7 +152,7 @@ int report_answer_build(struct report *r)
 				if (!sa.n || !sb.n)
 					continue;
 				*v = (struct report_verdict){ .row = i, .a = a, .b = b };
-				if (verdict_pair(&sa, &sb, &v->v))
+				if (verdict_pair(&sa, &sb, r->margin, &v->v))
 					return -ENOMEM;
 				r->nverdicts++;
 			}
@@ -174,6 +174,9 @@ static void verdict_short(const struct report *r, const struct report_verdict *v
 		break;
 	case V_NO_DIFFERENCE:
 		snprintf(buf, len, "no clear difference");
+		break;
+	case V_EQUIVALENT:
+		snprintf(buf, len, "within %.3g %%", 100 * v->v.margin);
 		break;
 	default:
 		snprintf(buf, len, "too few to call");

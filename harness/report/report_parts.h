@@ -44,6 +44,7 @@ struct report {
 	struct figure *fig;
 	int nfig;
 	int metric;		/* --metric (enum metric), or ROWS_OWN_METRIC */
+	double margin;		/* --margin, a fraction; 0 none */
 	char (*label)[400];	/* per side: its variant, with host and release where two share it */
 	struct report_verdict *verdict;	/* every pair of sides of every row, once */
 	int nverdicts;

@@ -10,9 +10,11 @@
 
 const char *verdict_keyword(int kind)
 {
-	static const char *const names[] = { "lower", "higher", "no-difference", "too-few" };
+	static const char *const names[] = {
+		"lower", "higher", "no-difference", "too-few", "equivalent",
+	};
 
-	return kind >= 0 && kind <= V_TOO_FEW ? names[kind] : "?";
+	return kind >= 0 && kind <= V_EQUIVALENT ? names[kind] : "?";
 }
 
 /* Run c's histogram of the side's metric, or NULL when it has none. */
@@ -236,10 +238,12 @@ void verdict_summary(const struct side_runs *s, struct side_summary *out)
 	out->p99_ok = out->fewest >= hist_support(99);
 }
 
-static int kind_of(const struct ratio_ci *r)
+static int kind_of(const struct ratio_ci *r, double margin)
 {
 	if (!r->ok)
 		return V_TOO_FEW;
+	if (margin > 0 && r->lo >= 1 / (1 + margin) && r->hi <= 1 + margin)
+		return V_EQUIVALENT;
 	if (r->hi < 1)
 		return V_LOWER;
 	if (r->lo > 1)
@@ -278,7 +282,7 @@ static int judge(const struct side_runs *a, const struct side_runs *b, int desig
 	return stats_ratio_t_ci(j->ux, na, j->uy, nb, VERDICT_CONF_EACH, out);
 }
 
-int verdict_pair(const struct side_runs *a, const struct side_runs *b,
+int verdict_pair(const struct side_runs *a, const struct side_runs *b, double margin,
 		 struct pair_verdict *v)
 {
 	size_t most = (size_t)(a->n > b->n ? a->n : b->n) + 1;
@@ -292,6 +296,7 @@ int verdict_pair(const struct side_runs *a, const struct side_runs *b,
 	memset(v, 0, sizeof(*v));
 	v->na = a->n;
 	v->nb = b->n;
+	v->margin = margin > 0 ? margin : 0;
 	v->ca = campaigns(a);
 	v->cb = campaigns(b);
 	v->design = design_of(a, b);
@@ -328,9 +333,9 @@ int verdict_pair(const struct side_runs *a, const struct side_runs *b,
 				   &v->tail_med_a, &v->tail_med_b);
 		}
 	}
-	v->kind = kind_of(&v->max);
-	v->kind_p9999 = kind_of(&v->p9999);
-	v->kind_tail = v->tail_pct > 0 ? kind_of(&v->tail) : V_TOO_FEW;
+	v->kind = kind_of(&v->max, v->margin);
+	v->kind_p9999 = kind_of(&v->p9999, v->margin);
+	v->kind_tail = v->tail_pct > 0 ? kind_of(&v->tail, v->margin) : V_TOO_FEW;
 	free(j.x);
 	free(j.y);
 	free(j.ux);
@@ -388,6 +393,10 @@ void verdict_text(const struct pair_verdict *v, const char *a, const char *b,
 	case V_NO_DIFFERENCE:
 		snprintf(buf, len, "no clear difference (%s/%s %.2fx-%.2fx, %s%s)",
 			 a, b, r->lo, r->hi, runs, between ? ", between campaigns" : "");
+		break;
+	case V_EQUIVALENT:
+		snprintf(buf, len, "no practical difference: within %.3g %% (%s/%s %.2fx-%.2fx, %s%s)",
+			 100 * v->margin, a, b, r->lo, r->hi, runs, between ? ", between campaigns" : "");
 		break;
 	default:
 		if (between && v->na >= 3 && v->nb >= 3)	/* runs are the first thing short */

@@ -48,9 +48,13 @@ struct side_summary {
 
 void verdict_summary(const struct side_runs *s, struct side_summary *out);
 
-enum verdict_kind { V_LOWER, V_HIGHER, V_NO_DIFFERENCE, V_TOO_FEW };
+/*
+ * V_EQUIVALENT: the whole interval lies within the equivalence margin
+ * (below): a difference, if any, smaller than the one that matters.
+ */
+enum verdict_kind { V_LOWER, V_HIGHER, V_NO_DIFFERENCE, V_TOO_FEW, V_EQUIVALENT };
 
-/* "lower", "higher", "no-difference", "too-few" (compare.csv) */
+/* "lower", "higher", "no-difference", "too-few", "equivalent" (compare.csv) */
 const char *verdict_keyword(int kind);
 
 /*
@@ -98,10 +102,18 @@ struct pair_verdict {
 	/* 1: the sides' runs did not share their time (their spans do not meet); 0: they did; -1 unknown */
 	int apart;
 	int64_t apart_ns;	/* then the gap between the spans */
+	double margin;		/* the equivalence margin judged with, a fraction; 0 none */
 };
 
-/* a against b. 0 or -errno. */
-int verdict_pair(const struct side_runs *a, const struct side_runs *b,
+/*
+ * a against b. margin (a fraction, 0.1 for 10 %; 0: none) is the
+ * smallest difference that matters, named before the data (compare
+ * --margin): a statistic whose whole interval lies within [1/(1+margin),
+ * 1+margin] is V_EQUIVALENT, not a call, even where it excludes 1 — on
+ * an instruction-counted clock a path 3 % longer is a confident
+ * difference, and not one a kernel's user would act on. 0 or -errno.
+ */
+int verdict_pair(const struct side_runs *a, const struct side_runs *b, double margin,
 		 struct pair_verdict *v);
 
 /*
@@ -109,6 +121,7 @@ int verdict_pair(const struct side_runs *a, const struct side_runs *b,
  * "rt lower worst case: 1.7x [1.3x, 2.4x], 8 runs each",
  * "no clear difference (a/b 0.83x-1.24x, 5 runs each)",
  * "one run each: too few to call (a/b 0.57x)",
+ * "no practical difference: within 10 % (a/b 1.02x-1.03x, 5 runs each)",
  * "rt lower worst case: 2.1x [1.4x, 3.2x], 3 campaigns each (15 runs each), between campaigns",
  * "ran apart, 1 campaign each: too few campaigns to call across time (...)".
  */

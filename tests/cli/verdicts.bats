@@ -133,7 +133,7 @@ EOC
 	grep -q 'tests="1"' "$WORK/cmp4/junit.xml"
 }
 
-@test "compare's options: bad --over, --tolerance, --tolerance without --baseline: exit 2" {
+@test "compare's options: bad --over, --tolerance, --tolerance without --baseline, --margin: exit 2" {
 	run "$LATLAB" compare "$Q" "$H" --over 2
 	[ "$status" -eq 2 ] && [[ "$output" == *"--over: '2' is not a duration"* ]]
 	run "$LATLAB" compare "$Q" "$H" --over 1ms,,x
@@ -144,6 +144,15 @@ EOC
 	[ "$status" -eq 2 ] && [[ "$output" == *"--tolerance needs --baseline"* ]]
 	run "$LATLAB" compare "$Q" --baseline "$WORK/nothing"
 	[ "$status" -eq 2 ]
+	for m in lots 150% -5 10x; do
+		run "$LATLAB" compare "$Q" "$H" --margin "$m"
+		[ "$status" -eq 2 ] && [[ "$output" == *"--margin: '$m' is not a percentage from 0 to 100"* ]] || { echo "$m: $output"; false; }
+		run "$LATLAB" report "$Q" --margin "$m"
+		[ "$status" -eq 2 ] && [[ "$output" == *"--margin: '$m' is not a percentage from 0 to 100"* ]] || { echo "report $m: $output"; false; }
+	done
+	# a margin where nothing is called leaves the words as they were, and compare.csv says it
+	run timeout 120 "$LATLAB" compare "$Q" "$Q" -o "$WORK/cmpm" --margin 5%
+	[ "$status" -eq 0 ] && [ "$(col "$WORK/cmpm/compare.csv" margin_pct | sort -u)" = 5 ]
 }
 
 @test "[thresholds] baseline: an overnight run fails on regression (exit 1), not on a fixed number" {

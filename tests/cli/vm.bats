@@ -502,9 +502,10 @@ icount_shift = 2'
 # paths, in instruction time, whatever the host does. Measured here (1 s
 # cells, 5 runs each, docs/campaigns.md): under hackbench stock/rt 1.63x
 # [1.29x, 1.78x]; idle 1.03x [1.02x, 1.03x] (a path 3 % longer: the clock
-# is deterministic, so even that is called); an rt cell's maximum idle
+# is deterministic, so even that is called without a margin; with
+# --margin 20% it is "no practical difference"); an rt cell's maximum idle
 # 4.8 us in 5 of 5 runs, under hackbench 6.2-8.0 us.
-@test "qemu, clock = icount: rt's worst case is lower than stock's under hackbench, idle they are within 10 %, and an idle cell repeats its maximum" {
+@test "qemu, clock = icount: rt's worst case is lower than stock's under hackbench, idle no practical difference within 20 %, and an idle cell repeats its maximum" {
 	vm_setup
 	write_config c.ini <<EOC
 [campaign]
@@ -561,6 +562,24 @@ EOC
 	[ "$v" = higher ] && awk -v lo="$lo" 'BEGIN { exit !(lo >= 1.15) }' || { echo "hackbench: $v $r [$lo, $hi]"; false; }
 	read -r v r lo hi <<<"$(row none)"
 	awk -v r="$r" 'BEGIN { exit !(r >= 0.9 && r <= 1.1) }' || { echo "idle: $v $r [$lo, $hi]"; false; }
+	# with an equivalence margin named before the data: idle, no practical
+	# difference (its interval wholly within it); hackbench still a call
+	# (measured 1.29x at its lower end). 20 %, compare's default tolerance
+	# for a baseline: idle intervals reached 0.88x once (stock/rt 0.98x
+	# [0.88x, 0.98x]: one run's maximum 10 % off), most often 0.97-1.03x
+	run timeout 60 "$LATLAB" compare "$D" -o "$WORK/cmpm" --margin 20%
+	[ "$status" -eq 0 ] || run_failed
+	C=$WORK/cmpm/compare.csv
+	[ "$(col "$C" margin_pct | sort -u)" = 20 ]
+	read -r v r lo hi <<<"$(row none)"
+	[ "$v" = equivalent ] || { echo "idle, margin 20 %: $v $r [$lo, $hi]"; false; }
+	[[ "$output" == *"none, timer"*": wake-up: no practical difference: within 20 % (stock@"* ]] || { echo "$output"; false; }
+	read -r v r lo hi <<<"$(row hackbench)"
+	[ "$v" = higher ] || { echo "hackbench, margin 20 %: $v $r [$lo, $hi]"; false; }
+	run timeout 120 "$LATLAB" report "$D" -q --margin 20%
+	[ "$status" -eq 0 ] || run_failed
+	grep -q '<li class="equivalent"><b>no load · ' "$D/report/index.html"
+	grep -q '<li class="higher"><b>hackbench · ' "$D/report/index.html"
 	# deterministic: an idle rt cell's maximum is about the same run after
 	# run (measured: 0 % over 1 s cells, 4 % over 2 s, 11 % with the
 	# sanitizer build's latlab in the guest; asserted: 25 %); under

@@ -110,15 +110,58 @@ static void test_pair(void **state)
 		run(0, i, 100, 0, 200000 + 10000 * i);
 		run(1, i, 100, 0, 2000000 + 100000 * i);
 	}
-	assert_int_equal(verdict_pair(&a, &b, &v), 0);
+	assert_int_equal(verdict_pair(&a, &b, 0, &v), 0);
 	assert_int_equal(v.kind, V_LOWER);
 	verdict_text(&v, "quiet", "hog", text, sizeof(text));
 	assert_non_null(strstr(text, "quiet lower worst case: "));
 	assert_non_null(strstr(text, "5 runs each"));
 	for (int i = 0; i < RUNS; i++)
 		run(1, i, 100, 0, 200000 + 10000 * (RUNS - 1 - i));
-	assert_int_equal(verdict_pair(&a, &b, &v), 0);
+	assert_int_equal(verdict_pair(&a, &b, 0, &v), 0);
 	assert_int_equal(v.kind, V_NO_DIFFERENCE);
+}
+
+/*
+ * An equivalence margin: maxima 3 % apart in every run (an exact clock
+ * calls that) are "no practical difference" within 10 %, and a call
+ * within 2 %; a tenfold difference is a call whatever the margin; an
+ * interval that reaches past the margin on both sides says nothing.
+ */
+static void test_margin(void **state)
+{
+	struct side_runs a = { runs[0], RUNS, METRIC_WAKEUP, NULL }, b = { runs[1], RUNS, METRIC_WAKEUP, NULL };
+	struct pair_verdict v;
+	char text[256];
+
+	(void)state;
+	for (int i = 0; i < RUNS; i++) {
+		run(0, i, 100, 0, 100000 + 100 * i);
+		run(1, i, 100, 0, 103000 + 100 * i);
+	}
+	assert_int_equal(verdict_pair(&a, &b, 0, &v), 0);
+	assert_int_equal(v.kind, V_LOWER);
+	assert_true(v.margin == 0);
+	assert_int_equal(verdict_pair(&a, &b, 0.10, &v), 0);
+	assert_int_equal(v.kind, V_EQUIVALENT);
+	assert_int_equal(v.kind_tail, V_EQUIVALENT);
+	assert_string_equal(verdict_keyword(v.kind), "equivalent");
+	verdict_text(&v, "stock", "rt", text, sizeof(text));
+	assert_non_null(strstr(text, "no practical difference: within 10 % (stock/rt 0.9"));
+	assert_non_null(strstr(text, "5 runs each)"));
+	assert_null(strstr(text, "its tail"));
+	assert_int_equal(verdict_pair(&a, &b, 0.02, &v), 0);
+	assert_int_equal(v.kind, V_LOWER);
+	for (int i = 0; i < RUNS; i++)
+		run(1, i, 100, 0, 1000000 + 1000 * i);
+	assert_int_equal(verdict_pair(&a, &b, 0.10, &v), 0);
+	assert_int_equal(v.kind, V_LOWER);
+	for (int i = 0; i < RUNS; i++) {
+		run(0, i, 100, 0, 200000 + 10000 * i);
+		run(1, i, 100, 0, 200000 + 10000 * (RUNS - 1 - i));
+	}
+	assert_int_equal(verdict_pair(&a, &b, 0.10, &v), 0);
+	assert_int_equal(v.kind, V_NO_DIFFERENCE);
+	assert_true(v.max.lo < 1 / 1.1 && v.max.hi > 1.1);
 }
 
 /*
@@ -139,17 +182,17 @@ static void test_each_at_97_5(void **state)
 		run(0, i, 100, 0, 200000 + 10000 * i);
 		run(1, i, 100, 0, 2000000 + 100000 * i);
 	}
-	assert_int_equal(verdict_pair(&a, &b, &v), 0);
+	assert_int_equal(verdict_pair(&a, &b, 0, &v), 0);
 	assert_int_equal(v.kind, V_LOWER);
 	assert_true(v.max.conf >= VERDICT_CONF_EACH);
 	a.n = b.n = 4;
-	assert_int_equal(verdict_pair(&a, &b, &v), 0);
+	assert_int_equal(verdict_pair(&a, &b, 0, &v), 0);
 	assert_int_equal(v.kind, V_TOO_FEW);
 	verdict_text(&v, "quiet", "hog", text, sizeof(text));
 	assert_non_null(strstr(text, "4 runs each: too few to call (quiet/hog "));
 	assert_non_null(strstr(text, "no exact 97.5 % interval with so few: 4 and 5 runs give one"));
 	b.n = 5;
-	assert_int_equal(verdict_pair(&a, &b, &v), 0);
+	assert_int_equal(verdict_pair(&a, &b, 0, &v), 0);
 	assert_int_equal(v.kind, V_LOWER);
 }
 
@@ -171,7 +214,7 @@ static void test_tail_outlier(void **state)
 		for (int k = 0; k < 1000; k++)
 			hist_add(&hists[1][i], k < 50 ? 3000000 + 1000 * i : 20000);
 	}
-	assert_int_equal(verdict_pair(&a, &b, &v), 0);
+	assert_int_equal(verdict_pair(&a, &b, 0, &v), 0);
 	assert_int_equal(v.kind, V_NO_DIFFERENCE);
 	assert_true(v.tail_pct > 99.49 && v.tail_pct < 99.51);	/* 5 of 1000 above it */
 	assert_int_equal(v.kind_tail, V_LOWER);
@@ -185,7 +228,7 @@ static void test_tail_outlier(void **state)
 		cells[1][i].started = (1005 + 10 * i) * 1000000000LL;
 		cells[0][i].elapsed_ns = cells[1][i].elapsed_ns = 2000000000;
 	}
-	assert_int_equal(verdict_pair(&a, &b, &v), 0);
+	assert_int_equal(verdict_pair(&a, &b, 0, &v), 0);
 	assert_int_equal(v.apart, 0);
 	verdict_text(&v, "quiet", "hog", text, sizeof(text));
 	assert_non_null(strstr(text, "; its tail (p99.5, 5 samples above it in a run): quiet lower, "));
@@ -196,7 +239,7 @@ static void test_tail_outlier(void **state)
 		cells[0][i].started = (1000 + 10 * i) * 1000000000LL;
 		cells[0][i].elapsed_ns = 2000000000;
 	}
-	assert_int_equal(verdict_pair(&a, &b, &v), 0);
+	assert_int_equal(verdict_pair(&a, &b, 0, &v), 0);
 	assert_int_equal(v.apart, 1);
 	assert_int_equal(v.apart_ns, (5000 - 1042) * 1000000000LL);
 	assert_int_equal(v.design, VD_CAMPAIGNS);
@@ -211,7 +254,7 @@ static void test_tail_outlier(void **state)
 	static const int ka[RUNS] = { 0, 0, 1, 1, 2 }, kb[RUNS] = { 3, 3, 4, 4, 4 };
 	a.camp = ka;
 	b.camp = kb;
-	assert_int_equal(verdict_pair(&a, &b, &v), 0);
+	assert_int_equal(verdict_pair(&a, &b, 0, &v), 0);
 	assert_int_equal(v.design, VD_CAMPAIGNS);
 	assert_int_equal(v.ca, 3);
 	assert_int_equal(v.cb, 2);
@@ -222,7 +265,7 @@ static void test_tail_outlier(void **state)
 	b.camp = ka;
 	for (int i = 0; i < RUNS; i++)
 		cells[1][i].started = (1001 + 10 * i) * 1000000000LL;
-	assert_int_equal(verdict_pair(&a, &b, &v), 0);
+	assert_int_equal(verdict_pair(&a, &b, 0, &v), 0);
 	assert_int_equal(v.design, VD_RUNS);
 	/* one campaign on an instruction-counted clock, blocked: the runs */
 	for (int i = 0; i < RUNS; i++) {
@@ -230,7 +273,7 @@ static void test_tail_outlier(void **state)
 		cells[0][i].emulated = cells[1][i].emulated = EMU_ICOUNT;
 	}
 	a.camp = b.camp = NULL;
-	assert_int_equal(verdict_pair(&a, &b, &v), 0);
+	assert_int_equal(verdict_pair(&a, &b, 0, &v), 0);
 	assert_int_equal(v.apart, 1);
 	assert_int_equal(v.design, VD_ICOUNT);
 	assert_int_equal(v.kind, V_LOWER);
@@ -243,7 +286,7 @@ static void test_tail_outlier(void **state)
 		run(0, i, 50, 0, 0);
 		run(1, i, 50, 5, 0);
 	}
-	assert_int_equal(verdict_pair(&a, &b, &v), 0);
+	assert_int_equal(verdict_pair(&a, &b, 0, &v), 0);
 	assert_true(v.tail_pct == 0);
 	assert_int_equal(v.kind_tail, V_TOO_FEW);
 }
@@ -256,6 +299,7 @@ int main(void)
 		cmocka_unit_test(test_exceed_hours_with_overruns),
 		cmocka_unit_test(test_pair),
 		cmocka_unit_test(test_each_at_97_5),
+		cmocka_unit_test(test_margin),
 		cmocka_unit_test(test_tail_outlier),
 	};
 
