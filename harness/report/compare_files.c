@@ -131,28 +131,16 @@ void cmp_fill_csv(FILE *fp, void *arg)
 	}
 }
 
-/* How a regression was judged: " (within campaigns: one a side)", " (between campaigns: 1 and 3)", "". */
-static void gate_how(const struct pair *p, int within, char *buf, size_t len)
-{
-	if (within)
-		snprintf(buf, len, " (within campaigns: one a side)");
-	else if (p->v.design == VD_CAMPAIGNS)
-		snprintf(buf, len, " (between campaigns: %d and %d)", p->v.ca, p->v.cb);
-	else
-		buf[0] = 0;
-}
-
 /* "SIDE against the baseline BASE: max ratio 1.52x [1.31x, 1.80x]": a regression in words. */
 static void regression_text(const struct cmp *c, const struct pair *p, char *buf, size_t len)
 {
 	int within;
 	const struct ratio_ci *r = cmp_gate(&p->v, p->which, &within);
-	char how[64];
 
-	gate_how(p, within, how, sizeof(how));
 	snprintf(buf, len, "%s against the baseline %s: %s ratio %.2fx [%.2fx, %.2fx], above 1 + %.0f %%%s",
 		 c->label[p->a], c->label[p->b], cmp_gate_name(p->which),
-		 r->ratio, r->lo, r->hi, 100 * c->o->tolerance, how);
+		 r->ratio, r->lo, r->hi, 100 * c->o->tolerance,
+		 within ? " (within campaigns: one a side)" : "");
 }
 
 struct junit_rows {
@@ -202,7 +190,7 @@ void cmp_print_verdicts(const struct cmp *c)
 void cmp_print_regressions(const struct cmp *c)
 {
 	for (const struct pair *p = c->judged; p < c->judged + c->njudged; p++) {
-		char title[1024], how[64];
+		char title[1024];
 		int within;
 
 		if (p->which < 0)
@@ -210,9 +198,9 @@ void cmp_print_regressions(const struct cmp *c)
 		const struct ratio_ci *r = cmp_gate(&p->v, p->which, &within);
 
 		rows_row_title(&c->m, p->row, title, sizeof(title));
-		gate_how(p, within, how, sizeof(how));
 		log_error("regression: %s on %s: %s %.2fx [%.2fx, %.2fx] the baseline's (%s), beyond %.0f %%%s",
 			  title, c->label[p->a], cmp_gate_name(p->which), r->ratio,
-			  r->lo, r->hi, c->label[p->b], 100 * c->o->tolerance, how);
+			  r->lo, r->hi, c->label[p->b], 100 * c->o->tolerance,
+			  within ? " (within campaigns: one a side)" : "");
 	}
 }

@@ -256,20 +256,14 @@ struct judging {
 	double *x, *y, *ux, *uy, *tmp;
 };
 
-/* What judge gives: a / b with the runs as units, by the design, and the gate's. */
-struct judged {
-	struct ratio_ci *runs, *out, *t;
-};
-
 /*
  * a / b at percentile pct (MAX_PCT: the maxima): with the runs as units
- * into *runs, and by the design into *out and *t (the same as *runs for
- * RUNS and ICOUNT; between campaigns the rank interval of the campaigns'
- * medians and their pooled t). The runs' medians at it into *med_a,
- * *med_b. 0 or -errno.
+ * into *runs, and by the design into *out (the same for RUNS and ICOUNT).
+ * The runs' medians at it into *med_a, *med_b. 0 or -errno.
  */
 static int judge(const struct side_runs *a, const struct side_runs *b, int design, double pct,
-		 struct judging *j, struct judged r, double *med_a, double *med_b)
+		 struct judging *j, struct ratio_ci *runs, struct ratio_ci *out,
+		 double *med_a, double *med_b)
 {
 	values_at(a, pct, j->x);
 	values_at(b, pct, j->y);
@@ -277,24 +271,15 @@ static int judge(const struct side_runs *a, const struct side_runs *b, int desig
 		*med_a = stats_median(j->x, a->n);
 		*med_b = stats_median(j->y, b->n);
 	}
-	int rc = stats_ratio_ci(j->x, a->n, j->y, b->n, VERDICT_CONF_EACH, r.runs);
+	int rc = stats_ratio_ci(j->x, a->n, j->y, b->n, VERDICT_CONF_EACH, runs);
 
 	if (rc || design != VD_CAMPAIGNS) {
-		*r.out = *r.t = *r.runs;
+		*out = *runs;
 		return rc;
 	}
 	int na = per_campaign(a, j->x, j->ux, j->tmp), nb = per_campaign(b, j->y, j->uy, j->tmp);
 
-	/*
-	 * A campaign far from the others (a disturbed hour) is one value of
-	 * a few; the t, which assumes normal logs, called 7.0 % of A/A
-	 * splits of three campaigns a side with one (bench/calibration.sh):
-	 * the rank interval assumes nothing of their shape.
-	 */
-	rc = stats_ratio_ci(j->ux, na, j->uy, nb, VERDICT_CONF_EACH, r.out);
-	if (rc == 0)
-		rc = stats_ratio_t_ci(j->ux, na, j->uy, nb, VERDICT_CONF_EACH, r.t);
-	return rc;
+	return stats_ratio_t_ci(j->ux, na, j->uy, nb, VERDICT_CONF_EACH, out);
 }
 
 int verdict_pair(const struct side_runs *a, const struct side_runs *b, double margin,
@@ -330,24 +315,21 @@ int verdict_pair(const struct side_runs *a, const struct side_runs *b, double ma
 	if (j.x && j.y && j.ux && j.uy && j.tmp && v->zero) {
 		rc = 0;
 	} else if (j.x && j.y && j.ux && j.uy && j.tmp) {
-		rc = judge(a, b, v->design, MAX_PCT, &j,
-			   (struct judged){ &v->max_runs, &v->max, &v->max_t }, NULL, NULL);
+		rc = judge(a, b, v->design, MAX_PCT, &j, &v->max_runs, &v->max, NULL, NULL);
 		if (rc == 0)
-			rc = judge(a, b, v->design, 99.99, &j,
-				   (struct judged){ &v->p9999_runs, &v->p9999, &v->p9999_t }, NULL, NULL);
+			rc = judge(a, b, v->design, 99.99, &j, &v->p9999_runs, &v->p9999, NULL, NULL);
 		uint64_t fa = fewest_of(a), fb = fewest_of(b), few = fa < fb ? fa : fb;
 
 		/* a p99.99 of fewer than 10 000 samples is a maximum: not judged */
 		v->p9999_short = few < hist_support(99.99);
 		if (v->p9999_short)
-			v->p9999.ok = v->p9999_runs.ok = v->p9999_t.ok = 0;
+			v->p9999.ok = v->p9999_runs.ok = 0;
 
 		if (rc == 0 && few >= TAIL_MIN_SAMPLES) {
 			struct ratio_ci runs;
 
 			v->tail_pct = 100.0 * (1.0 - (double)TAIL_SAMPLES / (double)few);
-			rc = judge(a, b, v->design, v->tail_pct, &j,
-				   (struct judged){ &runs, &v->tail, &v->tail_t },
+			rc = judge(a, b, v->design, v->tail_pct, &j, &runs, &v->tail,
 				   &v->tail_med_a, &v->tail_med_b);
 		}
 	}
@@ -418,9 +400,9 @@ void verdict_text(const struct pair_verdict *v, const char *a, const char *b,
 		break;
 	default:
 		if (between && v->na >= 3 && v->nb >= 3)	/* runs are the first thing short */
-			snprintf(buf, len, "%s, %s: too few campaigns to call%s (%s/%s %.2fx; 4 and 5 campaigns give an exact 97.5 %% interval, or the sides interleaved in one campaign)",
+			snprintf(buf, len, "%s, %s: too few campaigns to call%s (%s/%s %.2fx; %d campaigns in all at least, or the sides interleaved in one campaign)",
 				 v->apart == 1 ? "ran apart" : "in different campaigns", runs,
-				 v->apart == 1 ? " across time" : "", a, b, r->ratio);
+				 v->apart == 1 ? " across time" : "", a, b, r->ratio, STATS_T_MIN_DF + 2);
 		else {
 			count_text(v->na, v->nb, "run", runs, sizeof(runs));
 			snprintf(buf, len, "%s: too few to call (%s/%s %.2fx; %s)", runs,

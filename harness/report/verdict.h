@@ -77,10 +77,7 @@ const char *verdict_keyword(int kind);
  *  CAMPAIGNS  the campaigns are: the sides ran apart (other campaigns, or
  *             blocks of one), so runs of one campaign share its moment;
  *             each campaign is one value (its runs' median), and the
- *             interval is the rank one of those (stats_ratio_ci, as for
- *             runs: 4 and 5 campaigns at least); the baseline gate
- *             judges the pooled t of those (stats_ratio_t_ci: one
- *             campaign tonight against a few)
+ *             interval is the pooled t of those (stats_ratio_t_ci)
  *  ICOUNT     every run on an instruction-counted clock: the host's
  *             moment does not reach it, the runs are the units
  */
@@ -95,12 +92,6 @@ struct pair_verdict {
 	int ca, cb;			/* campaigns of each side */
 	struct ratio_ci max, p9999;	/* a / b, by the design */
 	struct ratio_ci max_runs, p9999_runs;	/* the same with the runs as units, whatever the design */
-	/*
-	 * Between campaigns, the pooled t of the campaigns' values (else the
-	 * same as max, p9999, tail): what the baseline gate judges, where one
-	 * campaign tonight against a few has no rank interval.
-	 */
-	struct ratio_ci max_t, p9999_t, tail_t;
 	int kind, kind_p9999;		/* a relative to b */
 	int zero;	/* a run's maximum is 0 ns: no ratio (kind too-few) */
 	int p9999_short;	/* a run has fewer than 10 000 samples: no p99.99 verdict */

@@ -23,8 +23,6 @@ setup_file() {
 	export Q="$BATS_FILE_TMPDIR/out/quiet" H="$BATS_FILE_TMPDIR/out/hog"
 	export Q2="$BATS_FILE_TMPDIR/out2/quiet" H2="$BATS_FILE_TMPDIR/out2/hog"
 	export Q3="$BATS_FILE_TMPDIR/out3/quiet" H3="$BATS_FILE_TMPDIR/out3/hog"
-	export Q4="$BATS_FILE_TMPDIR/out4/quiet" H4="$BATS_FILE_TMPDIR/out4/hog"
-	export H5="$BATS_FILE_TMPDIR/out5/hog"
 	cat >"$BATS_FILE_TMPDIR/quiet.ini" <<EOC
 [campaign]
 name = quiet
@@ -44,11 +42,11 @@ EOC
 		"$BATS_FILE_TMPDIR/quiet.ini" >"$BATS_FILE_TMPDIR/hog.ini"
 	timeout 120 "$LATLAB" run "$BATS_FILE_TMPDIR/quiet.ini" -q
 	timeout 120 "$LATLAB" run "$BATS_FILE_TMPDIR/hog.ini" -q
-	# more campaigns of each, alternating: four quiet and five hog, the
-	# fewest for a rank interval between campaigns at 97.5 %, and three a
-	# side, which is too few for it (the baseline gate's t takes three)
-	for k in 2 3 4 5; do
-		[ "$k" -eq 5 ] || timeout 120 "$LATLAB" run "$BATS_FILE_TMPDIR/quiet.ini" -o "$BATS_FILE_TMPDIR/out$k" -q
+	# two more campaigns of each, alternating: three a side, for a verdict
+	# between campaigns (with two, df 2: this VM's quiet medians, 222 and
+	# 1572 us in one run of the test, left it uncalled)
+	for k in 2 3; do
+		timeout 120 "$LATLAB" run "$BATS_FILE_TMPDIR/quiet.ini" -o "$BATS_FILE_TMPDIR/out$k" -q
 		timeout 120 "$LATLAB" run "$BATS_FILE_TMPDIR/hog.ini" -o "$BATS_FILE_TMPDIR/out$k" -q
 	done
 }
@@ -58,7 +56,7 @@ EOC
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
 	maxima "$Q"; maxima "$H"	# shown if the test fails
 	# two campaigns one after the other: each is one value, one a side is no interval
-	[[ "$output" == *"wake-up: ran apart, one campaign each (5 runs each): too few campaigns to call across time (running@"*"#quiet/running@"*"#hog "*"x; 4 and 5 campaigns give an exact 97.5 % interval, or the sides interleaved in one campaign)"* ]] || { echo "$output"; false; }
+	[[ "$output" == *"wake-up: ran apart, one campaign each (5 runs each): too few campaigns to call across time (running@"*"#quiet/running@"*"#hog "*"x; 4 campaigns in all at least, or the sides interleaved in one campaign)"* ]] || { echo "$output"; false; }
 	[[ "$output" != *"lower worst case"* ]]
 	C="$WORK/cmp/compare.csv"
 	[ "$(col "$C" verdict_max)" = too-few ]
@@ -73,25 +71,19 @@ EOC
 	grep -q '<h2>Samples above a threshold, per hour of measuring</h2>' "$WORK/cmp/index.html"
 }
 
-@test "four and five campaigns (A,B,C,D E,F,G,H,I): judged between campaigns, the quiet side lower; three a side too few; a missing tree in a list is exit 2" {
-	for t in "$Q" "$Q2" "$Q3" "$Q4" "$H" "$H2" "$H3" "$H4" "$H5"; do maxima "$t"; done	# shown if the test fails
-	run timeout 120 "$LATLAB" compare "$Q,$Q2,$Q3" "$H,$H2,$H3" -o "$WORK/cmp3"
+@test "three campaigns a side (A,B,C D,E,F): judged between campaigns, the quiet side lower; a missing tree in a list is exit 2" {
+	run timeout 120 "$LATLAB" compare "$Q,$Q2,$Q3" "$H,$H2,$H3" -o "$WORK/cmp"
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
-	# (the campaigns alternated, so the sides' spans meet: "in different campaigns")
-	[[ "$output" == *"wake-up: in different campaigns, 3 campaigns each (15 runs each): too few campaigns to call ("*"; 4 and 5 campaigns give an exact 97.5 % interval, or the sides interleaved in one campaign)"* ]] || { echo "$output"; false; }
-	[ "$(col "$WORK/cmp3/compare.csv" verdict_max | sort -u)" = too-few ]
-	run timeout 120 "$LATLAB" compare "$Q,$Q2,$Q3,$Q4" "$H,$H2,$H3,$H4,$H5" -o "$WORK/cmp"
-	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	for t in "$Q" "$Q2" "$Q3" "$H" "$H2" "$H3"; do maxima "$t"; done	# shown if the test fails
 	line=$(grep 'lower worst case' <<<"$output")
-	[[ "$line" =~ \#quiet\ lower\ worst\ case:\ ([0-9.]+)x\ \[([0-9.]+)x,\ ([0-9.]+)x\],\ 4\ and\ 5\ campaigns\ \(20\ and\ 25\ runs\),\ between\ campaigns ]] || { echo "$output"; false; }
+	[[ "$line" =~ \#quiet\ lower\ worst\ case:\ ([0-9.]+)x\ \[([0-9.]+)x,\ ([0-9.]+)x\],\ 3\ campaigns\ each\ \(15\ runs\ each\),\ between\ campaigns ]] || { echo "$output"; false; }
 	# the interval excludes 1 and holds the ratio
 	awk -v r="${BASH_REMATCH[1]}" -v lo="${BASH_REMATCH[2]}" -v hi="${BASH_REMATCH[3]}" \
 		'BEGIN { exit !(lo > 1 && lo <= r && r <= hi) }'
 	C="$WORK/cmp/compare.csv"
 	[ "$(col "$C" verdict_max | sort -u)" = lower ]
 	[ "$(col "$C" design | sort -u)" = campaigns ]
-	[ "$(col "$C" campaigns_a | sort -u)" = 4 ] && [ "$(col "$C" n_a | sort -u)" = 20 ]
-	[ "$(col "$C" campaigns_b | sort -u)" = 5 ] && [ "$(col "$C" n_b | sort -u)" = 25 ]
+	[ "$(col "$C" campaigns_a | sort -u)" = 3 ] && [ "$(col "$C" n_a | sort -u)" = 15 ]
 	grep -q '<span class="lower">running@.*#quiet lower worst case' "$WORK/cmp/index.html"
 	run "$LATLAB" compare "$Q,$WORK/none" "$H" -o "$WORK/cmp2"
 	[ "$status" -eq 2 ] && [[ "$output" == *"$WORK/none/cells.csv"* ]] || { echo "$output"; false; }
@@ -135,9 +127,7 @@ EOC
 	run timeout 120 "$LATLAB" compare "$H" --baseline "$Q,$Q2,$Q3" -o "$WORK/cmp4"
 	[ "$status" -eq 1 ] || { echo "$output"; false; }
 	[[ "$output" != *"within campaigns"* ]] || { echo "$output"; false; }
-	[[ "$output" == *"the baseline's (running@"*"#quiet), beyond 20 % (between campaigns: 1 and 3)"* ]] || { echo "$output"; false; }
-	# the verdict line: three and one are too few for the rank interval
-	[[ "$output" == *"3 and 1 campaigns (15 and 5 runs): too few campaigns to call"* ]] || { echo "$output"; false; }
+	[[ "$output" == *"3 and 1 campaigns (15 and 5 runs), between campaigns"* ]] || { echo "$output"; false; }
 	[[ "$output" == *"regression: bg, timer"*"on running@"*"#hog: "@(max|tail)" "* ]] || { echo "$output"; false; }
 	! grep -q 'within campaigns' "$WORK/cmp4/index.html"
 	grep -q 'tests="1"' "$WORK/cmp4/junit.xml"

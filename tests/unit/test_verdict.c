@@ -250,11 +250,7 @@ static void test_tail_outlier(void **state)
 	assert_true(v.max_runs.hi < 1);
 	verdict_text(&v, "quiet", "hog", text, sizeof(text));
 	assert_non_null(strstr(text, "ran apart, one campaign each (5 runs each): too few campaigns to call across time (quiet/hog "));
-	/*
-	 * three campaigns against two: the campaigns' medians, between
-	 * campaigns; too few for their rank interval at 97.5 %, while the
-	 * baseline gate's pooled t of them has one
-	 */
+	/* three campaigns against two: the campaigns' medians, between campaigns */
 	static const int ka[RUNS] = { 0, 0, 1, 1, 2 }, kb[RUNS] = { 3, 3, 4, 4, 4 };
 	a.camp = ka;
 	b.camp = kb;
@@ -262,38 +258,11 @@ static void test_tail_outlier(void **state)
 	assert_int_equal(v.design, VD_CAMPAIGNS);
 	assert_int_equal(v.ca, 3);
 	assert_int_equal(v.cb, 2);
-	assert_int_equal(v.kind, V_TOO_FEW);
-	assert_true(v.max_t.ok && v.max_t.hi < 1);
-	verdict_text(&v, "quiet", "hog", text, sizeof(text));
-	assert_non_null(strstr(text, "ran apart, 3 and 2 campaigns (5 runs each): too few campaigns to call across time (quiet/hog "));
-	assert_non_null(strstr(text, "4 and 5 campaigns give an exact 97.5 % interval"));
-	/* four against five: the rank interval of their medians calls it */
-	static const int k4[RUNS] = { 0, 0, 1, 2, 3 }, k5[RUNS] = { 4, 5, 6, 7, 8 };
-	a.camp = k4;
-	b.camp = k5;
-	assert_int_equal(verdict_pair(&a, &b, 0, &v), 0);
-	assert_int_equal(v.design, VD_CAMPAIGNS);
-	assert_int_equal(v.ca, 4);
-	assert_int_equal(v.cb, 5);
 	assert_int_equal(v.kind, V_LOWER);
-	assert_true(v.max.conf >= VERDICT_CONF_EACH);
 	verdict_text(&v, "quiet", "hog", text, sizeof(text));
-	assert_non_null(strstr(text, "4 and 5 campaigns (5 runs each), between campaigns"));
-	/* one campaign of five far off, below the other side (a quiet hour): no call */
-	run(1, 4, 0, 0, 10000);
-	cells[1][4].started = 5040 * 1000000000LL;
-	cells[1][4].elapsed_ns = 2000000000;
-	assert_int_equal(verdict_pair(&a, &b, 0, &v), 0);
-	assert_int_equal(v.design, VD_CAMPAIGNS);
-	assert_int_equal(v.kind, V_NO_DIFFERENCE);
-	run(1, 4, 1000, 50, 0);
-	hist_init(&hists[1][4]);
-	for (int k = 0; k < 1000; k++)
-		hist_add(&hists[1][4], k < 50 ? 3004000 : 20000);
-	cells[1][4].started = 5040 * 1000000000LL;
-	cells[1][4].elapsed_ns = 2000000000;
+	assert_non_null(strstr(text, "3 and 2 campaigns (5 runs each), between campaigns"));
 	/* the same campaigns holding both sides, interleaved: the runs again */
-	a.camp = b.camp = ka;
+	b.camp = ka;
 	for (int i = 0; i < RUNS; i++)
 		cells[1][i].started = (1001 + 10 * i) * 1000000000LL;
 	assert_int_equal(verdict_pair(&a, &b, 0, &v), 0);
