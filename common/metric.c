@@ -4,6 +4,7 @@
 
 static const char *const names[METRIC_COUNT] = {
 	"wakeup", "io", "response", "noise_max", "noise_total", "wakeup_corrected",
+	"timerlat_irq", "timerlat_thread",
 };
 
 const char *metric_name(int metric)

@@ -14,6 +14,11 @@
  *   wakeup_corrected  the wake-up with every missed period counted at the
  *               latency it would have had (done - its intended wake-up),
  *               as wrk's stats_correct undoes coordinated omission
+ * and two a cell records when [trace] timerlat = on, the kernel's own
+ * timerlat tracer on the thread's CPU beside it (harness/trace/timerlat.h):
+ *   timerlat_irq     its timer's expiry to the timer's handler
+ *   timerlat_thread  its timer's expiry to its thread running: the
+ *               kernel's measure of what wakeup is
  */
 #ifndef LATLAB_METRIC_H
 #define LATLAB_METRIC_H
@@ -22,13 +27,14 @@ enum metric {
 	METRIC_WAKEUP, METRIC_IO, METRIC_RESPONSE,
 	METRIC_NOISE_MAX, METRIC_NOISE_TOTAL,
 	METRIC_WAKEUP_CORRECTED,
+	METRIC_TIMERLAT_IRQ, METRIC_TIMERLAT_THREAD,
 	METRIC_COUNT
 };
 #define METRIC_CORE 3		/* wakeup, io, response: every cell's */
 #define METRIC_BIT(m) (1u << (m))
 #define METRICS_CORE (METRIC_BIT(METRIC_WAKEUP) | METRIC_BIT(METRIC_IO) | \
 		      METRIC_BIT(METRIC_RESPONSE))
-#define METRIC_NAMES "wakeup|io|response|noise_max|noise_total|wakeup_corrected"
+#define METRIC_NAMES "wakeup|io|response|noise_max|noise_total|wakeup_corrected|timerlat_irq|timerlat_thread"
 
 /* A metric's name in every file ("wakeup" ...), "?" if out of range. */
 const char *metric_name(int metric);

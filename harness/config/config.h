@@ -84,6 +84,7 @@ struct trace_opts {
 	int64_t captures;	/* most kept per cell */
 	int64_t buffer;		/* bytes per CPU */
 	char events[OPT_STR_MAX];	/* system:event, ... added to the default set */
+	int timerlat;		/* 1: the kernel's timerlat beside the threads (trace/timerlat.h) */
 };
 
 enum kernel_runner { RUNNER_HOST, RUNNER_QEMU };

@@ -215,6 +215,9 @@ const struct opt trace_options[] = {
 	ROW("events", OPT_STRING, OFF(struct trace_opts, events), 0, 0, "",
 	  "more events, system:event comma list (sched:sched_migrate_task,...)",
 	  NULL, 0),
+	ROW("timerlat", OPT_ENUM, OFF(struct trace_opts, timerlat), 0, 0, "off",
+	  "on: the kernel's timerlat tracer beside the measured threads, on their CPUs at the cell's interval; its IRQ and thread latencies become the metrics timerlat_irq and timerlat_thread (docs/spikes.md)",
+	  "off|on", OPT_ECHO_SET),
 	{ 0 },
 };
 

@@ -16,6 +16,7 @@
 #include "numa_place.h"
 #include "place.h"
 #include "samples.h"
+#include "timerlat.h"
 #include "units.h"
 
 #define START_DELAY_NS (100 * NS_PER_MS)	/* threads created, stacks touched */
@@ -321,6 +322,86 @@ static void spikes_open(const struct config *cfg, const struct cell *c,
 		res->workers[i].trap = &sp->trap;
 }
 
+/*
+ * [trace] timerlat = on: the kernel's timerlat on the threads' CPUs, when
+ * each thread has a CPU of its own (its samples are per CPU). 1 when it
+ * runs; else res->timerlat says why not (the cell goes on without it).
+ */
+static int timerlat_start(const struct config *cfg, const struct cell *c,
+			  struct cell_result *res, struct timerlat *tl)
+{
+	int cpus[CPU_SETSIZE], n = 0;
+	char why[sizeof(res->timerlat) - 8];
+
+	if (!cfg->trace.timerlat || res->nthreads < 1)
+		return 0;
+	for (int i = 0; i < res->nthreads; i++) {
+		int cpu = res->workers[i].cpu;
+
+		for (int j = 0; j < n && cpu >= 0; j++)
+			if (cpus[j] == cpu)
+				cpu = -1;
+		if (cpu < 0) {
+			snprintf(res->timerlat, sizeof(res->timerlat),
+				 "off: its samples are per CPU, and thread %d has no CPU of its own (affinity %s): pin each thread to one",
+				 i, cfg->matrix.affinity.s[c->affinity]);
+			cell_log(res, "warning: timerlat: %s", res->timerlat + 5);
+			return 0;
+		}
+		cpus[n++] = cpu;
+	}
+	int rc = timerlat_open(tl, cpus, n, c->interval, why, sizeof(why));
+
+	if (rc) {
+		static int said;	/* on the console once; every cell.ini says it */
+
+		timerlat_free(tl);
+		snprintf(res->timerlat, sizeof(res->timerlat), "off: %s", why);
+		cell_log(res, "warning: %s", why);
+		if (!said++)
+			log_warn("%s (the cells run without it; their cell.ini says so)", why);
+		return 0;
+	}
+	snprintf(res->timerlat, sizeof(res->timerlat), "on");
+	cell_log(res, "timerlat on CPUs of the %d threads, every %lld ns", n, (long long)c->interval);
+	return 1;
+}
+
+/* Stop timerlat; its samples become each thread's timerlat_irq and timerlat_thread. */
+static void timerlat_finish(struct cell_result *res, struct timerlat *tl)
+{
+	const struct timerlat_cpu *first = NULL;
+
+	timerlat_close(tl);
+	res->timerlat_lost = tl->lost;
+	for (int i = 0; i < res->nthreads; i++) {
+		const struct timerlat_cpu *t = timerlat_of(tl, res->workers[i].cpu);
+
+		if (!t || !t->thread.count || !t->irq.count) {
+			snprintf(res->timerlat, sizeof(res->timerlat),
+				 "off: no timerlat samples from CPU %d", res->workers[i].cpu);
+			cell_log(res, "warning: timerlat: no samples from CPU %d", res->workers[i].cpu);
+			timerlat_free(tl);
+			return;
+		}
+		if (!first)
+			first = t;
+	}
+	for (int i = 0; i < res->nthreads; i++) {
+		struct worker *w = &res->workers[i];
+		const struct timerlat_cpu *t = timerlat_of(tl, w->cpu);
+
+		w->hist[METRIC_TIMERLAT_IRQ] = t->irq;
+		w->hist[METRIC_TIMERLAT_THREAD] = t->thread;
+		w->metrics |= METRIC_BIT(METRIC_TIMERLAT_IRQ) | METRIC_BIT(METRIC_TIMERLAT_THREAD);
+	}
+	snprintf(res->timerlat_sched, sizeof(res->timerlat_sched), "%s", first->sched);
+	if (tl->lost)
+		cell_log(res, "warning: timerlat: the ring buffer dropped %llu of its samples",
+			 (unsigned long long)tl->lost);
+	timerlat_free(tl);
+}
+
 struct checkpoint {
 	const struct run_env *env;
 	int64_t every, next;	/* ns of measuring */
@@ -395,7 +476,7 @@ static void checkpoint_poll(struct checkpoint *ck, struct cell_result *res,
 /* Wait for every worker, polling the rings, the loads and the signals. */
 static int wait_workers(struct cell_result *res, _Atomic int *stop,
 			const struct run_env *env, int64_t start,
-			struct checkpoint *ck, struct spikes *sp)
+			struct checkpoint *ck, struct spikes *sp, struct timerlat *tl)
 {
 	struct timespec poll = { 0, POLL_NS };
 	sigset_t sigs;
@@ -416,6 +497,8 @@ static int wait_workers(struct cell_result *res, _Atomic int *stop,
 		}
 		drain(res);
 		spikes_poll(sp, res);
+		if (tl)
+			timerlat_drain(tl);
 		loadset_poll(&res->loads);
 		if (res->loads.failed[0] && !load_failed) {
 			/* measuring on would publish idle numbers as loaded ones */
@@ -714,6 +797,9 @@ static int measure(const struct config *cfg, const struct cell *c,
 		sampling = 1;
 	}
 	spikes_open(cfg, c, env->policy, res, dir, &sp);
+	struct timerlat tl;
+	int timerlat = timerlat_start(cfg, c, res, &tl);
+
 	for (; started < n; started++) {
 		struct worker *w = &res->workers[started];
 		int rc;
@@ -744,10 +830,12 @@ static int measure(const struct config *cfg, const struct cell *c,
 			.every = cfg->campaign.checkpoint,
 			.next = cfg->campaign.checkpoint,
 		};
-		sig = wait_workers(res, stop, env, start, &ck, &sp);
+		sig = wait_workers(res, stop, env, start, &ck, &sp, timerlat ? &tl : NULL);
 	}
 	for (int i = 0; i < started; i++)
 		worker_join(&res->workers[i]);
+	if (timerlat)
+		timerlat_finish(res, &tl);
 	close(gate[0]);
 	if (started == n)
 		interference(res, &before);

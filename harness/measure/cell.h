@@ -79,6 +79,10 @@ struct cell_result {
 	char samples_error[128];	/* why samples.bin is missing, or "" */
 	int traced;		/* [trace] mode = spikes ran: spikes.csv is written */
 	char trace_missing[256];	/* events this kernel could not trace */
+	/* [trace] timerlat = on: "on", or why not; "" when not asked */
+	char timerlat[256];
+	char timerlat_sched[32];	/* its kernel threads' policy: "SCHED_FIFO 95" */
+	uint64_t timerlat_lost;		/* its samples the ring buffer dropped */
 	struct capture *captures;	/* ncaptures, owned */
 	int ncaptures;
 	struct intf_row *intf;	/* interference on the measured CPUs, owned */

@@ -56,7 +56,8 @@ int cell_status_parse(const char *name);
 	"count_b,hours_b,rate_b_per_h,rate_b_lo,rate_b_hi,dispersion_b," \
 	METRIC_VERDICT_COLUMNS("wakeup") "," METRIC_VERDICT_COLUMNS("io") "," \
 	METRIC_VERDICT_COLUMNS("response") "," METRIC_VERDICT_COLUMNS("noise_max") "," \
-	METRIC_VERDICT_COLUMNS("noise_total") "," METRIC_VERDICT_COLUMNS("wakeup_corrected")
+	METRIC_VERDICT_COLUMNS("noise_total") "," METRIC_VERDICT_COLUMNS("wakeup_corrected") "," \
+	METRIC_VERDICT_COLUMNS("timerlat_irq") "," METRIC_VERDICT_COLUMNS("timerlat_thread")
 
 /*
  * timeline.csv: per window and thread, a metric's samples in a log-spaced

@@ -267,6 +267,10 @@ const char *rows_metric_words(int metric)
 		return "noise total";
 	case METRIC_WAKEUP_CORRECTED:
 		return "wake-up with missed periods";
+	case METRIC_TIMERLAT_IRQ:
+		return "timerlat IRQ";
+	case METRIC_TIMERLAT_THREAD:
+		return "timerlat thread";
 	default:
 		return metric_name(metric);
 	}

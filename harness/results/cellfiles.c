@@ -247,6 +247,13 @@ static void write_cell_ini(FILE *fp, const struct config *cfg,
 		if (res->trace_missing[0])
 			fprintf(fp, "trace_missing = %s\n", res->trace_missing);
 	}
+	if (res->timerlat[0]) {
+		fprintf(fp, "timerlat = %s\n", res->timerlat);
+		if (res->timerlat_sched[0])
+			fprintf(fp, "timerlat_sched = %s\n", res->timerlat_sched);
+		if (strcmp(res->timerlat, "on") == 0)
+			fprintf(fp, "timerlat_lost = %llu\n", (unsigned long long)res->timerlat_lost);
+	}
 	fprintf(fp, "series_dropped = %llu\n",
 		(unsigned long long)res->series_dropped);
 	if (cfg->campaign.samples)

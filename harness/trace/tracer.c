@@ -204,8 +204,25 @@ void tracer_instance_name(char *buf, size_t len)
 	snprintf(buf, len, NAME_PREFIX "%d-%lu", (int)getpid(), pid_namespace());
 }
 
+void tracer_instance_role(char *buf, size_t len, const char *role)
+{
+	snprintf(buf, len, NAME_PREFIX "%d-%lu-%s", (int)getpid(), pid_namespace(), role);
+}
+
+/* Is s one lower-case word ("timerlat"): an instance's role? */
+static int is_role(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (*s < 'a' || *s > 'z')
+			return 0;
+	return 1;
+}
+
 /*
- * latlab-PID-NS of this PID namespace whose PID is not a running latlab.
+ * latlab-PID-NS (or latlab-PID-NS-ROLE, a second instance of one latlab:
+ * timerlat's) of this PID namespace whose PID is not a running latlab.
  * A PID means nothing in another namespace (a container's latlab, one
  * under unshare): its instances are left to it. latlab-PID (no NS, an
  * older latlab's) is judged as this namespace's.
@@ -224,6 +241,8 @@ static int stale(const char *name)
 		char *nsend;
 		unsigned long ns = strtoul(end + 1, &nsend, 10);
 
+		if (*nsend == '-' && is_role(nsend + 1))
+			nsend += strlen(nsend);
 		if (*nsend || end[1] == '\0' || ns != pid_namespace())
 			return 0;
 		end = nsend;
@@ -249,6 +268,7 @@ static int sweep_one(const char *name, void *arg)
 
 		if (i) {
 			tracefs_trace_off(i);
+			tracefs_tracer_clear(i);	/* a tracer (timerlat) holds it */
 			*removed += tracefs_instance_destroy(i) == 0;
 			tracefs_instance_free(i);
 		}

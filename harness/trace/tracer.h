@@ -74,6 +74,9 @@ void tracer_probe(char *dir, size_t dlen, char *missing, size_t mlen);
  */
 void tracer_instance_name(char *buf, size_t len);
 
+/* A second instance of this latlab's, for a role: latlab-PID-NS-ROLE (timerlat). */
+void tracer_instance_role(char *buf, size_t len, const char *role);
+
 /*
  * Remove the instances of this PID namespace whose latlab is gone (a
  * SIGKILLed run); other namespaces' are theirs. Returns how many were

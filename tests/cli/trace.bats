@@ -298,6 +298,31 @@ wait_instance() {
 	! inst_of "$LPID"
 }
 
+@test "[trace] timerlat = on where the kernel has none: the cell runs without it and says why; unpinned threads: why not" {
+	grep -qw timerlat $TRACEFS/available_tracers && skip "this kernel has timerlat (vm.bats runs it in the rt guest)"
+	quick_config
+	printf '\n[trace]\ntimerlat = on\n' | ini_merge c.ini
+	run_pid 60 run c.ini --duration 300ms
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[[ "$output" == *"warning: timerlat: not available on this kernel"* ]] || { echo "$output"; false; }
+	D=$(cell_dir "$WORK/out/t" '0000-*')
+	grep -qx "timerlat = off: timerlat: not available on this kernel (no timerlat in $TRACEFS/available_tracers: CONFIG_TIMERLAT_TRACER)" "$D/cell.ini"
+	grep -q '^status = ok$' "$D/cell.ini"
+	! grep -q 'timerlat_' "$D/summary.csv"
+	! inst_of "$LPID"
+	grep -q '^timerlat = on$' "$WORK/out/t/campaign.ini"
+	# threads not pinned: timerlat's samples are per CPU, so not these
+	rm -rf "$WORK/out"
+	run_pid 60 run c.ini --duration 300ms --set matrix.affinity=all
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	D=$(cell_dir "$WORK/out/t" '0000-*')
+	grep -qx 'timerlat = off: its samples are per CPU, and thread 0 has no CPU of its own (affinity all): pin each thread to one' "$D/cell.ini"
+	# a bad value is the config's line
+	printf '\n[trace]\ntimerlat = maybe\n' | ini_merge c.ini
+	run "$LATLAB" run c.ini
+	[ "$status" -eq 2 ] && [[ "$output" == *"c.ini:$(line_of c.ini '^timerlat'): "* ]] || { echo "$output"; false; }
+}
+
 @test "options added since (trace, hwlat) leave an older config's echo and hash unchanged" {
 	# the config_hash latlab 821c844 (before them) wrote for this config
 	cp "$BATS_TEST_DIRNAME/../fixtures/hash/quick-2026-11.ini" c.ini
@@ -321,7 +346,8 @@ wait_instance() {
 	./latlab 120 &
 	owner=$!
 	ns=$(stat -L -c %i /proc/self/ns/pid)
-	mkdir "fake/instances/latlab-$owner-$ns" "fake/instances/latlab-999999-$ns"
+	mkdir "fake/instances/latlab-$owner-$ns" "fake/instances/latlab-999999-$ns" \
+		"fake/instances/latlab-999999-$ns-timerlat" "fake/instances/latlab-999999-$ns-x1"
 	write_config c.ini <<EOC
 [campaign]
 name = ns
@@ -337,4 +363,8 @@ EOC
 	rm -rf out
 	LATLAB_TRACEFS=$WORK/fake run timeout 60 "$LATLAB" run c.ini -q
 	[ ! -d "fake/instances/latlab-999999-$ns" ]
+	# a dead latlab's second instance (timerlat's) goes too; a name that is
+	# not latlab's form stays
+	[ ! -d "fake/instances/latlab-999999-$ns-timerlat" ]
+	[ -d "fake/instances/latlab-999999-$ns-x1" ]
 }
