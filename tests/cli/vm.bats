@@ -459,12 +459,15 @@ qemu_of() {
 	col "$C/spikes.csv" culprit | grep -q '^no event for [0-9]* us (' || { cat "$C/spikes.csv"; false; }
 }
 
-@test "qemu: [trace] mode = spikes in the Debian rt guest brings back spikes.csv and trace-N.txt" {
+# Debian's rt kernel has the timerlat tracer: [trace] timerlat = on runs
+# the kernel's own instrument beside latlab's thread, in a second instance
+# beside the spikes one (measured: docs/spikes.md, "The kernel's timerlat").
+@test "qemu: [trace] mode = spikes and timerlat = on in the Debian rt guest: spikes.csv, trace-N.txt, the kernel's IRQ and thread latencies" {
 	vm_setup
 	vm_config "rt" "none"
 	sed -i 's/^threads = all/threads = 1/' c.ini
 	# TCG's own spikes are hundreds of µs: a low threshold always fires
-	printf '\n[trace]\nmode = spikes\nthreshold = 50us\ncaptures = 2\n' | ini_merge c.ini
+	printf '\n[trace]\nmode = spikes\nthreshold = 50us\ncaptures = 2\ntimerlat = on\n' | ini_merge c.ini
 	run timeout 200 "$LATLAB" run c.ini
 	[ "$status" -eq 0 ] || run_failed
 	C=$(echo "$WORK"/out/v/*/*/0000-*)
@@ -475,36 +478,19 @@ qemu_of() {
 	grep -q 'sched_switch' "$C/trace-1.txt"
 	grep -q '^tracefs = /sys/kernel/tracing' "$C/sysinfo.ini"
 	grep -q '^trace = spikes' "$C/cell.ini"
-}
-
-# The kernel's own instrument beside latlab's: Debian's rt kernel has the
-# timerlat tracer. Measured here (TCG, 2 vCPUs, 2 s cells at 1 ms): see
-# docs/spikes.md, "The kernel's timerlat".
-@test "qemu: [trace] timerlat = on in the Debian rt guest: the kernel's IRQ and thread latencies per thread, beside latlab's wake-up" {
-	vm_setup
-	DURATION=2s vm_config "rt" "none"
-	printf '\n[trace]\ntimerlat = on\n' | ini_merge c.ini
-	run timeout 200 "$LATLAB" run c.ini
-	[ "$status" -eq 0 ] || run_failed
-	C=$(echo "$WORK"/out/v/*/*/0000-*)
+	# timerlat: both metrics, about one sample a period (2 s at 1 ms, under TCG)
 	grep -qx 'timerlat = on' "$C/cell.ini" || { cat "$C/cell.ini" "$C/log.txt"; false; }
 	grep -q '^timerlat_sched = SCHED_FIFO [0-9]*$' "$C/cell.ini"
-	S=$C/summary.csv
-	# every thread has both metrics, about one sample a period (2 s at 1 ms)
-	m() { awk -F, -v want="$1" -v th="$2" -v f="$3" 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
-		$h["metric"] == want && $h["thread"] == th { print $h[f] }' "$S"; }
-	threads=$(awk -F, 'NR > 1 { print $1 }' "$S" | sort -u)
-	[ -n "$threads" ]
-	for t in $threads; do
-		for metric in timerlat_irq timerlat_thread; do
-			n=$(m "$metric" "$t" samples)
-			[ -n "$n" ] && [ "$n" -ge 1000 ] && [ "$n" -le 2100 ] || { echo "thread $t $metric: ${n:-none} samples"; cat "$S"; false; }
-		done
-		# the IRQ comes before the thread: its median is the lower
-		irq=$(m timerlat_irq "$t" p50_ns) thr=$(m timerlat_thread "$t" p50_ns)
-		[ "$irq" -lt "$thr" ] || { echo "thread $t: irq p50 $irq, thread p50 $thr"; false; }
-	done
 	grep -q '^timerlat_lost = ' "$C/cell.ini"
+	m() { awk -F, -v want="$1" -v f="$2" 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+		$h["metric"] == want && $h["thread"] == 0 { print $h[f] }' "$C/summary.csv"; }
+	for metric in timerlat_irq timerlat_thread; do
+		k=$(m "$metric" samples)
+		[ -n "$k" ] && [ "$k" -ge 1000 ] && [ "$k" -le 2100 ] || { echo "$metric: ${k:-none} samples"; cat "$C/summary.csv"; false; }
+	done
+	# the IRQ comes before the thread: its median is the lower
+	irq=$(m timerlat_irq p50_ns) thr=$(m timerlat_thread p50_ns)
+	[ "$irq" -lt "$thr" ] || { echo "irq p50 $irq, thread p50 $thr"; false; }
 	# the readers take them: compare on the kernel's thread latency
 	run timeout 60 "$LATLAB" compare "$WORK/out/v" "$WORK/out/v" -o "$WORK/cmp" --metric timerlat_thread
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
