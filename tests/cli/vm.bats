@@ -459,15 +459,12 @@ qemu_of() {
 	col "$C/spikes.csv" culprit | grep -q '^no event for [0-9]* us (' || { cat "$C/spikes.csv"; false; }
 }
 
-# Debian's rt kernel has the timerlat tracer: [trace] timerlat = on runs
-# the kernel's own instrument beside latlab's thread, in a second instance
-# beside the spikes one (measured: docs/spikes.md, "The kernel's timerlat").
-@test "qemu: [trace] mode = spikes and timerlat = on in the Debian rt guest: spikes.csv, trace-N.txt, the kernel's IRQ and thread latencies" {
+@test "qemu: [trace] mode = spikes in the Debian rt guest brings back spikes.csv and trace-N.txt" {
 	vm_setup
 	vm_config "rt" "none"
 	sed -i 's/^threads = all/threads = 1/' c.ini
 	# TCG's own spikes are hundreds of µs: a low threshold always fires
-	printf '\n[trace]\nmode = spikes\nthreshold = 50us\ncaptures = 2\ntimerlat = on\n' | ini_merge c.ini
+	printf '\n[trace]\nmode = spikes\nthreshold = 50us\ncaptures = 2\n' | ini_merge c.ini
 	run timeout 200 "$LATLAB" run c.ini
 	[ "$status" -eq 0 ] || run_failed
 	C=$(echo "$WORK"/out/v/*/*/0000-*)
@@ -478,15 +475,30 @@ qemu_of() {
 	grep -q 'sched_switch' "$C/trace-1.txt"
 	grep -q '^tracefs = /sys/kernel/tracing' "$C/sysinfo.ini"
 	grep -q '^trace = spikes' "$C/cell.ini"
-	# timerlat: both metrics, about one sample a period (2 s at 1 ms, under TCG)
+}
+
+# Debian's rt kernel has the timerlat tracer: [trace] timerlat = on runs
+# the kernel's own instrument beside latlab's thread (measured:
+# docs/spikes.md, "The kernel's timerlat"). One thread at 2 ms: with
+# spike captures beside it, at 1 ms, the TCG guest hung once in a
+# clean-clone run (no word for 122 s).
+@test "qemu: [trace] timerlat = on in the Debian rt guest: the kernel's IRQ and thread latencies beside latlab's wake-up" {
+	vm_setup
+	vm_config "rt" "none"
+	sed -i 's/^threads = all/threads = 1/; s/^interval = 1ms/interval = 2ms/' c.ini
+	printf '\n[trace]\ntimerlat = on\n' | ini_merge c.ini
+	run timeout 200 "$LATLAB" run c.ini
+	[ "$status" -eq 0 ] || run_failed
+	C=$(echo "$WORK"/out/v/*/*/0000-*)
 	grep -qx 'timerlat = on' "$C/cell.ini" || { cat "$C/cell.ini" "$C/log.txt"; false; }
 	grep -q '^timerlat_sched = SCHED_FIFO [0-9]*$' "$C/cell.ini"
 	grep -q '^timerlat_lost = ' "$C/cell.ini"
 	m() { awk -F, -v want="$1" -v f="$2" 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
 		$h["metric"] == want && $h["thread"] == 0 { print $h[f] }' "$C/summary.csv"; }
+	# about one sample a period (2 s at 2 ms)
 	for metric in timerlat_irq timerlat_thread; do
 		k=$(m "$metric" samples)
-		[ -n "$k" ] && [ "$k" -ge 1000 ] && [ "$k" -le 2100 ] || { echo "$metric: ${k:-none} samples"; cat "$C/summary.csv"; false; }
+		[ -n "$k" ] && [ "$k" -ge 500 ] && [ "$k" -le 1100 ] || { echo "$metric: ${k:-none} samples"; cat "$C/summary.csv"; false; }
 	done
 	# the IRQ comes before the thread: its median is the lower
 	irq=$(m timerlat_irq p50_ns) thr=$(m timerlat_thread p50_ns)
