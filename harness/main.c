@@ -433,18 +433,25 @@ static int parse_metric(const char *arg, int *metric)
 	return 0;
 }
 
-/* --margin 10% (or 10): the equivalence margin, a fraction, 0 (none) to 100 %. */
-static int parse_margin(const char *arg, double *margin)
+/* "20%" (or "20") as a fraction, 0 to max_pct %; -EINVAL otherwise. */
+static int parse_percent(const char *arg, double max_pct, double *frac)
 {
 	char *end;
 	double v = strtod(arg, &end);
 
-	if (end == arg || (*end && strcmp(end, "%") != 0) || !(v >= 0 && v <= 100)) {
-		log_error("--margin: '%s' is not a percentage from 0 to 100 (10%%)", arg);
+	if (end == arg || (*end && strcmp(end, "%") != 0) || !(v >= 0 && v <= max_pct))
 		return -EINVAL;
-	}
-	*margin = v / 100;
+	*frac = v / 100;
 	return 0;
+}
+
+/* --margin 10% (or 10): the equivalence margin, a fraction, 0 (none) to 100 %. */
+static int parse_margin(const char *arg, double *margin)
+{
+	if (parse_percent(arg, 100, margin) == 0)
+		return 0;
+	log_error("--margin: '%s' is not a percentage from 0 to 100 (10%%)", arg);
+	return -EINVAL;
 }
 
 static int cmd_report(int argc, char **argv)
@@ -516,13 +523,7 @@ static int parse_over(const char *arg, struct compare_opts *o, char *err, size_t
 /* --tolerance 20% (or 20): a fraction, 0 to 1000 %. */
 static int parse_tolerance(const char *arg, double *tol)
 {
-	char *end;
-	double v = strtod(arg, &end);
-
-	if (end == arg || (*end && strcmp(end, "%") != 0) || !(v >= 0 && v <= 1000))
-		return -EINVAL;
-	*tol = v / 100;
-	return 0;
+	return parse_percent(arg, 1000, tol);
 }
 
 static int cmd_compare(int argc, char **argv)

@@ -370,8 +370,6 @@ static int timerlat_start(const struct config *cfg, const struct cell *c,
 /* Stop timerlat; its samples become each thread's timerlat_irq and timerlat_thread. */
 static void timerlat_finish(struct cell_result *res, struct timerlat *tl)
 {
-	const struct timerlat_cpu *first = NULL;
-
 	timerlat_close(tl);
 	res->timerlat_lost = tl->lost;
 	for (int i = 0; i < res->nthreads; i++) {
@@ -384,8 +382,6 @@ static void timerlat_finish(struct cell_result *res, struct timerlat *tl)
 			timerlat_free(tl);
 			return;
 		}
-		if (!first)
-			first = t;
 	}
 	for (int i = 0; i < res->nthreads; i++) {
 		struct worker *w = &res->workers[i];
@@ -395,7 +391,8 @@ static void timerlat_finish(struct cell_result *res, struct timerlat *tl)
 		w->hist[METRIC_TIMERLAT_THREAD] = t->thread;
 		w->metrics |= METRIC_BIT(METRIC_TIMERLAT_IRQ) | METRIC_BIT(METRIC_TIMERLAT_THREAD);
 	}
-	snprintf(res->timerlat_sched, sizeof(res->timerlat_sched), "%s", first->sched);
+	snprintf(res->timerlat_sched, sizeof(res->timerlat_sched), "%s",
+		 timerlat_of(tl, res->workers[0].cpu)->sched);
 	if (tl->lost)
 		cell_log(res, "warning: timerlat: the ring buffer dropped %llu of its samples",
 			 (unsigned long long)tl->lost);

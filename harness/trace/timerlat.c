@@ -16,7 +16,7 @@
 
 enum { CTX_IRQ, CTX_THREAD };	/* the event's context field */
 
-const struct timerlat_cpu *timerlat_of(const struct timerlat *t, int cpu)
+static struct timerlat_cpu *slot_of(const struct timerlat *t, int cpu)
 {
 	for (int i = 0; i < t->n; i++)
 		if (t->cpu[i].cpu == cpu)
@@ -24,13 +24,19 @@ const struct timerlat_cpu *timerlat_of(const struct timerlat *t, int cpu)
 	return NULL;
 }
 
-void timerlat_add(struct timerlat *t, int cpu, int context, int64_t latency_ns, int pid)
+const struct timerlat_cpu *timerlat_of(const struct timerlat *t, int cpu)
 {
-	struct timerlat_cpu *c = (struct timerlat_cpu *)timerlat_of(t, cpu);
+	return slot_of(t, cpu);
+}
+
+struct timerlat_cpu *timerlat_add(struct timerlat *t, int cpu, int context, int64_t latency_ns,
+				  int pid)
+{
+	struct timerlat_cpu *c = slot_of(t, cpu);
 
 	if (!c) {
 		t->foreign++;
-		return;
+		return NULL;
 	}
 	if (context == CTX_IRQ) {
 		hist_add(&c->irq, latency_ns);
@@ -39,6 +45,7 @@ void timerlat_add(struct timerlat *t, int cpu, int context, int64_t latency_ns, 
 		if (!c->kpid)
 			c->kpid = pid;
 	}
+	return c;
 }
 
 /* pid's policy and priority, "SCHED_FIFO 95", or "" when it is gone. */
@@ -67,8 +74,7 @@ static int one_sample(struct tep_event *e, struct tep_record *rec, int cpu, void
 	    tep_get_field_val(NULL, e, "timer_latency", rec, &lat, 0) != 0)
 		return 0;
 	tep_get_common_field_val(NULL, e, "common_pid", rec, &pid, 0);
-	timerlat_add(t, cpu, (int)ctx, (int64_t)lat, (int)pid);
-	struct timerlat_cpu *c = (struct timerlat_cpu *)timerlat_of(t, cpu);
+	struct timerlat_cpu *c = timerlat_add(t, cpu, (int)ctx, (int64_t)lat, (int)pid);
 
 	if (c && c->kpid > 0 && !c->sched[0])	/* while it lives: the tracer's end ends it */
 		sched_words(c->kpid, c->sched, sizeof(c->sched));

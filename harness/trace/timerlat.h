@@ -54,8 +54,12 @@ struct timerlat {
 int timerlat_open(struct timerlat *t, const int *cpus, int n, int64_t period_ns,
 		  char *why, size_t len);
 
-/* One sample: context 0 is the IRQ's, 1 the thread's (others: ignored). */
-void timerlat_add(struct timerlat *t, int cpu, int context, int64_t latency_ns, int pid);
+/*
+ * One sample: context 0 is the IRQ's, 1 the thread's (others: ignored).
+ * Returns cpu's samples, NULL for a CPU not asked for (counted in foreign).
+ */
+struct timerlat_cpu *timerlat_add(struct timerlat *t, int cpu, int context, int64_t latency_ns,
+				  int pid);
 
 /* Read what the kernel recorded so far (the main thread, while measuring). */
 void timerlat_drain(struct timerlat *t);
