@@ -134,7 +134,8 @@ void spike_trap_check(struct spike_trap *t, int thread, int tid,
 	int n;
 
 	if (woke - intended <= t->threshold_ns ||
-	    !atomic_load_explicit(&t->armed, memory_order_relaxed) ||
+	    !atomic_load_explicit(&t->armed, memory_order_acquire) ||
+	    intended < atomic_load_explicit(&t->from, memory_order_relaxed) ||
 	    !atomic_exchange_explicit(&t->armed, 0, memory_order_acq_rel))
 		return;
 	n = snprintf(line, sizeof(line),
@@ -926,6 +927,16 @@ int tracer_rearm(struct tracer *t, struct spike_trap *trap)
 	atomic_store_explicit(&trap->fired, 0, memory_order_relaxed);
 	if (tracefs_trace_on(t->inst) != 0)
 		return -EIO;
+	/*
+	 * A spike that began before now is not in the buffer: taken, it could
+	 * only be incomplete ("the trace of this CPU begins ... after the
+	 * intended wake-up", seen when a re-arm fell inside an rt-hog's burst)
+	 */
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	atomic_store_explicit(&trap->from,
+			      (int64_t)now.tv_sec * NS_PER_S + now.tv_nsec + WINDOW_BEFORE_NS,
+			      memory_order_relaxed);
 	atomic_store_explicit(&trap->armed, 1, memory_order_release);
 	return 0;
 }

@@ -28,6 +28,12 @@ struct spike_trap {
 	int64_t threshold_ns;
 	int marker_fd, on_fd;
 	_Atomic int armed;	/* 1: the next spike fires (one thread wins) */
+	/*
+	 * CLOCK_MONOTONIC ns: a spike whose intended wake-up is earlier is
+	 * not taken (the buffer, cleared at the arming, cannot hold the
+	 * window before it); set before `armed`.
+	 */
+	_Atomic int64_t from;
 	_Atomic int fired;	/* set by that thread once the fields are written */
 	int thread, cpu, tid;
 	int64_t intended, woke;	/* CLOCK_MONOTONIC ns */
@@ -35,7 +41,8 @@ struct spike_trap {
 
 /*
  * In the real-time loop, after a cycle is measured: fire the trap if the
- * latency is above the threshold and the trap is armed.
+ * latency is above the threshold, the trap is armed, and the intended
+ * wake-up is not before its `from`.
  */
 void spike_trap_check(struct spike_trap *t, int thread, int tid,
 		      int64_t intended, int64_t woke);
@@ -105,7 +112,11 @@ int tracer_open(struct tracer **out, const struct trace_opts *o,
 int tracer_capture(struct tracer *t, const struct spike_trap *trap, int kprio,
 		   int64_t start, int n, const char *dir, struct capture *out);
 
-/* Clear the buffers and trace again; the trap is armed again. 0 or -errno. */
+/*
+ * Clear the buffers and trace again; the trap is armed again, for spikes
+ * whose intended wake-up is at least the window trace-N.txt shows before
+ * it (2 ms) after now. 0 or -errno.
+ */
 int tracer_rearm(struct tracer *t, struct spike_trap *trap);
 
 /* Tracing off, the instance removed, the trap's descriptors closed. */

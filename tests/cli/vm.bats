@@ -594,23 +594,27 @@ EOC
 	[ "$v" = higher ] && awk -v lo="$lo" 'BEGIN { exit !(lo >= 1.15) }' || { echo "hackbench: $v $r [$lo, $hi]"; false; }
 	read -r v r lo hi <<<"$(row none)"
 	awk -v r="$r" 'BEGIN { exit !(r >= 0.9 && r <= 1.1) }' || { echo "idle: $v $r [$lo, $hi]"; false; }
-	# with an equivalence margin named before the data: idle, no practical
-	# difference (its interval wholly within it); hackbench still a call
-	# (measured 1.29x at its lower end). 20 %, compare's default tolerance
-	# for a baseline: idle intervals reached 0.88x once (stock/rt 0.98x
-	# [0.88x, 0.98x]: one run's maximum 10 % off), most often 0.97-1.03x
+	# with an equivalence margin named before the data: idle, no call
+	# either way — most often no practical difference (its interval wholly
+	# within the margin), but not always: idle intervals reached 0.88x once
+	# (stock/rt 0.98x [0.88x, 0.98x]: one run's maximum 10 % off) and 1.23x
+	# once in CI (0.97x [0.97x, 1.23x]), most often 0.97-1.03x; hackbench
+	# still a call (measured 1.29x at its lower end). 20 %, compare's
+	# default tolerance for a baseline. The margin's words are checked where
+	# the idle pair is within it (test_verdict.c checks the rule itself)
 	run timeout 60 "$LATLAB" compare "$D" -o "$WORK/cmpm" --margin 20%
 	[ "$status" -eq 0 ] || run_failed
 	C=$WORK/cmpm/compare.csv
 	[ "$(col "$C" margin_pct | sort -u)" = 20 ]
 	read -r v r lo hi <<<"$(row none)"
-	[ "$v" = equivalent ] || { echo "idle, margin 20 %: $v $r [$lo, $hi]"; false; }
-	[[ "$output" == *"none, timer"*": wake-up: no practical difference: within 20 % (stock@"* ]] || { echo "$output"; false; }
+	[ "$v" = equivalent ] || [ "$v" = no-difference ] || { echo "idle, margin 20 %: $v $r [$lo, $hi]"; false; }
+	idle=$v
+	[ "$idle" != equivalent ] || [[ "$output" == *"none, timer"*": wake-up: no practical difference: within 20 % (stock@"* ]] || { echo "$output"; false; }
 	read -r v r lo hi <<<"$(row hackbench)"
 	[ "$v" = higher ] || { echo "hackbench, margin 20 %: $v $r [$lo, $hi]"; false; }
 	run timeout 120 "$LATLAB" report "$D" -q --margin 20%
 	[ "$status" -eq 0 ] || run_failed
-	grep -q '<li class="equivalent"><b>no load · ' "$D/report/index.html"
+	[ "$idle" != equivalent ] || grep -q '<li class="equivalent"><b>no load · ' "$D/report/index.html"
 	grep -q '<li class="higher"><b>hackbench · ' "$D/report/index.html"
 	# deterministic: an idle rt cell's maximum is about the same run after
 	# run (measured: 0 % over 1 s cells, 4 % over 2 s, 11 % with the
