@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the unit tests (cmocka) and the CLI tests (bats), shows each
 # runner's own summary, and ends with one line: "N passed, N failed".
-#   tests/run.sh [all|unit|cli]      (LATLAB and UNIT_DIR from the Makefile)
+#   tests/run.sh [all|unit|cli]      (LATLAB, UNIT_DIR, CROSS_TRIPLETS,
+#                                     CROSS_BUILD, KERNELS from the Makefile)
 set -u
 cd "$(dirname "$0")/.."
 what=${1:-all}
@@ -46,6 +47,29 @@ qemu_user() {
 	esac
 }
 
+# tests/cli/alongside: the bats files whose figures must not depend on
+# the host's load (the instruction-clock guests). With `all` they run in
+# the background while the unit tests run, in a session of their own (so
+# an interrupted run.sh takes their qemu with it), and are done before the
+# other bats files start
+alongside_out=$(mktemp /tmp/latlab-alongside.XXXXXX)
+alongside_pid=
+trap '[ -z "$alongside_pid" ] || kill -- -"$alongside_pid" 2>/dev/null; rm -f "$alongside_out"' EXIT
+alongside() {
+	timeout 1800 bats --tap --timing tests/cli/alongside >"$alongside_out" 2>&1
+}
+if [ "$what" = all ]; then
+	setsid bash -c "$(declare -f alongside); alongside_out=$alongside_out; alongside" &
+	alongside_pid=$!
+fi
+
+# CROSS_BUILD: the command that builds the other architectures' unit
+# tests (make test gives "make cross"), run here, beside the alongside files
+if [ -n "${CROSS_BUILD:-}" ] && { [ "$what" = all ] || [ "$what" = unit ]; }; then
+	echo "== $CROSS_BUILD"
+	$CROSS_BUILD || { echo "tests/run.sh: '$CROSS_BUILD' failed"; exit 2; }
+fi
+
 if [ "$what" = all ] || [ "$what" = unit ]; then
 	echo "== unit tests (cmocka)"
 	unit_dir "$UNIT_DIR" ""
@@ -67,6 +91,30 @@ if [ "$what" = all ] || [ "$what" = unit ]; then
 		LD_LIBRARY_PATH=$PWD/build/sysroot/$triplet/usr/lib/$triplet \
 			unit_dir "$dir" "$triplet/" "$(qemu_user "$triplet")" -L "/usr/$triplet"
 	done
+fi
+
+if [ "$what" = all ] || [ "$what" = cli ]; then
+	if [ -n "$alongside_pid" ]; then
+		# waited for before the other bats files, which measure the host
+		echo "== command-line tests run beside the unit tests (bats, tests/cli/alongside)"
+		wait "$alongside_pid"
+		rc=$?
+		alongside_pid=
+	else
+		echo "== command-line tests of tests/cli/alongside (bats)"
+		alongside
+		rc=$?
+	fi
+	out=$(cat "$alongside_out")
+	printf '%s\n' "$out"
+	p=$(printf '%s\n' "$out" | grep -c '^ok ')
+	f=$(printf '%s\n' "$out" | grep -c '^not ok ')
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		f=1
+	fi
+	echo "   bats (alongside): $p passed, $f failed"
+	passed=$((passed + p))
+	failed=$((failed + f))
 fi
 
 if [ "$what" = all ] || [ "$what" = cli ]; then

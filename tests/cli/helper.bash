@@ -160,3 +160,12 @@ browse() {
 		--user-data-dir="$WORK/chromium" --enable-logging=stderr --v=0 \
 		--virtual-time-budget=5000 --dump-dom "file://$1" 2>"$WORK/console"
 }
+
+# vm_setup: Debian's stock and rt images in $KERNELS (make kernels), or fail
+vm_setup() {
+	: "${KERNELS:?set KERNELS to the directory of vmlinuz-stock and vmlinuz-rt (make test does)}"
+	[ -s "$KERNELS/vmlinuz-stock" ] && [ -s "$KERNELS/vmlinuz-rt" ] || {
+		echo "no kernel images in $KERNELS: run make kernels" >&2
+		return 1
+	}
+}
