@@ -5,11 +5,14 @@
 load helper
 
 # Two campaigns of 5 runs of one cell (SCHED_FIFO 80 on CPU 1, 1 s each):
-# "quiet" with no load, "hog" with an rt-hog (FIFO 95, busy 20 ms every
+# "quiet" with no load, "hog" with an rt-hog (FIFO 95, busy 50 ms every
 # 100 ms) on the same CPU. Both name their load "bg" so their rows match.
 # The hog is strong because this VM is not quiet: the host's steal time
 # gives a quiet 1 s cell a max of ~3 ms now and then (up to 10 ms seen in
-# CI), and the verdicts below need the quiet runs below the hog's.
+# CI), and the verdicts below need the quiet runs below the hog's. At
+# busy 20 ms, three campaigns a side went uncalled in a noisy hour (quiet
+# medians per campaign 3,874, 426 and 3,803 µs against the hog's 19,600:
+# the t between campaigns, df 4, short of 97.5 %)
 
 # the per-run wake-up maxima of a tree, in µs: what a failure shows first
 maxima() {
@@ -38,7 +41,7 @@ missed = off
 [load.bg]
 type = none
 EOC
-	sed 's/^name = quiet/name = hog/; s/^type = none/type = rt-hog\ncpus = 1\npriority = 95\nbusy = 20ms\nevery = 100ms/' \
+	sed 's/^name = quiet/name = hog/; s/^type = none/type = rt-hog\ncpus = 1\npriority = 95\nbusy = 50ms\nevery = 100ms/' \
 		"$BATS_FILE_TMPDIR/quiet.ini" >"$BATS_FILE_TMPDIR/hog.ini"
 	timeout 120 "$LATLAB" run "$BATS_FILE_TMPDIR/quiet.ini" -q
 	timeout 120 "$LATLAB" run "$BATS_FILE_TMPDIR/hog.ini" -q
@@ -122,7 +125,7 @@ EOC
 	run timeout 120 "$LATLAB" compare "$Q" --baseline "$H" -o "$WORK/cmp3"
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
 	# a baseline of three campaigns: judged between campaigns, not within;
-	# a 20 ms hog against them regresses (on the max, or on the tail where
+	# a 50 ms hog against them regresses (on the max, or on the tail where
 	# this VM's quiet campaigns spread the maxima too widely)
 	run timeout 120 "$LATLAB" compare "$H" --baseline "$Q,$Q2,$Q3" -o "$WORK/cmp4"
 	[ "$status" -eq 1 ] || { echo "$output"; false; }
