@@ -15,6 +15,14 @@
 #                stopped for STALL every 700 ms with SIGSTOP and SIGCONT:
 #                a stall the guest cannot see              -> unexplained
 #                (needs KERNELS=DIR with vmlinuz-stock: make kernels)
+# and in a qemu guest on the instruction-counted clock (clock = icount, one
+# vCPU, the thread on CPU 0, threshold 40 us: the guest's own floor is
+# 5-18 us and nothing of the host reaches it), the same loops as above:
+#   kwork-none   kernel-work in Debian's stock kernel at preempt=none
+#                                                            -> blocking
+#   kwork-rt     kernel-work in Debian's rt kernel    -> nothing above 40 us
+#   net-none     the net load at preempt=none (the sender's own kernel
+#                path and the NET_RX softirq it runs)
 # A capture counts for the label of its culprit (the largest part).
 #
 #   bench/forensics.sh   (LATLAB=build/latlab REPEAT=3 DURATION=3s THRESHOLD=1ms STALL=0.04)
@@ -66,14 +74,29 @@ config kernel-work "type = external" "cpus = 1" \
 config softirq "type = net" "cpus = 1" "size = 32KiB"
 causes="quiet fifo-above fifo-equal kernel-work softirq"
 
-if [ -s "$KERNELS/vmlinuz-stock" ]; then
+if [ -s "$KERNELS/vmlinuz-stock" ] && [ -s "$KERNELS/vmlinuz-rt" ]; then
 	config stall "type = none"
 	sed -i 's/^affinity = 1/affinity = 0/; s/^threshold = .*/threshold = 15ms/' "$tmp/stall.ini"
 	printf '[matrix]\nkernel = stock\n[kernel.stock]\nrunner = qemu\nimage = %s\naccel = tcg\nboot_timeout = 120s\n' \
 		"$KERNELS/vmlinuz-stock" >>"$tmp/stall.ini"
 	causes="$causes stall"
+	# guest_cause NAME IMAGE APPEND LOAD-LINES...: the cause in a guest on
+	# the instruction clock
+	guest_cause() {
+		local name=$1 image=$2 append=$3
+		shift 3
+		config "$name" "$@"
+		sed -i 's/^affinity = 1/affinity = 0/; s/^threshold = .*/threshold = 40us/; s/^cpus = 1$/cpus = 0/' "$tmp/$name.ini"
+		printf '[matrix]\nkernel = k\n[kernel.k]\nrunner = qemu\nimage = %s\nclock = icount\nboot_timeout = 120s\n%s\n' \
+			"$KERNELS/$image" "$append" >>"$tmp/$name.ini"
+	}
+	kwork='command = /bin/sh -c "while :; do echo 3 > /proc/sys/vm/drop_caches; cat /proc/kallsyms > /dev/null; done"'
+	guest_cause kwork-none vmlinuz-stock "append = preempt=none" "type = external" "cpus = 1" "$kwork"
+	guest_cause kwork-rt vmlinuz-rt "" "type = external" "cpus = 1" "$kwork"
+	guest_cause net-none vmlinuz-stock "append = preempt=none" "type = net" "cpus = 1" "size = 32KiB"
+	causes="$causes kwork-none kwork-rt net-none"
 else
-	echo "no $KERNELS/vmlinuz-stock (make kernels): the stall cause is left out" >&2
+	echo "no $KERNELS/vmlinuz-stock and vmlinuz-rt (make kernels): the guest causes are left out" >&2
 fi
 
 # qemu_of PID: the qemu process among PID's descendants (ours, by pid, never by name alone)

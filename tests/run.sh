@@ -54,9 +54,20 @@ qemu_user() {
 # other bats files start
 alongside_out=$(mktemp /tmp/latlab-alongside.XXXXXX)
 alongside_pid=
-trap '[ -z "$alongside_pid" ] || kill -- -"$alongside_pid" 2>/dev/null; rm -f "$alongside_out"' EXIT
+trap '[ -z "$alongside_pid" ] || kill -- -"$alongside_pid" 2>/dev/null; rm -f "$alongside_out"*' EXIT
+# each file its own bats, all at once: one guest each, one CPU each
 alongside() {
-	timeout 1800 bats --tap --timing tests/cli/alongside >"$alongside_out" 2>&1
+	local f pids="" rc=0
+	for f in tests/cli/alongside/*.bats; do
+		timeout 1800 bats --tap --timing "$f" >"$alongside_out.${f##*/}" 2>&1 &
+		pids="$pids $!"
+	done
+	for f in $pids; do
+		wait "$f" || rc=1
+	done
+	cat "$alongside_out".*.bats >"$alongside_out"
+	rm -f "$alongside_out".*.bats
+	return $rc
 }
 if [ "$what" = all ]; then
 	setsid bash -c "$(declare -f alongside); alongside_out=$alongside_out; alongside" &
