@@ -97,7 +97,9 @@ check_bad() {
 	[[ "$output" == *"big.ini:6: affinity '7': CPU 7 is not online"* ]]
 	[ ! -e "$WORK/out" ]
 	# a tree measured on the bigger machine, copied here: status reads it
-	printf '[campaign]\nname = big\nduration = 100ms\noutput = %s/out\n[matrix]\naffinity = 0\n' "$WORK" >small.ini
+	# missed = off: this VM's stalls miss 1 % of a 100 ms cell's periods
+	# now and then (failed the sanitizer build's run once)
+	printf '[campaign]\nname = big\nduration = 100ms\noutput = %s/out\n[matrix]\naffinity = 0\n[thresholds]\nmissed = off\n' "$WORK" >small.ini
 	run "$LATLAB" run small.ini -q
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
 	sed -i 's/^affinity = 0$/affinity = 0, 7/' "$WORK/out/big/campaign.ini"

@@ -11,6 +11,12 @@ load ../helper
 
 @test "ground truth in an icount guest: kernel work at preempt=none is blocking, named; the net load the sender's, its NET_RX softirq apart; the rt kernel has no spike" {
 	vm_setup
+	# the sanitizer build's latlab goes into the guest too, where its
+	# tracing takes tens of seconds to set up: beside the net load at
+	# preempt=none, on one vCPU, longer than the guest's timeout (no word
+	# for 121 s, twice; 22 s with tracing off): kernel work only there
+	loads="kwork, net"
+	! ldd "$LATLAB" | grep -q libasan || loads=kwork
 	write_config c.ini <<EOC
 [campaign]
 name = gt
@@ -19,7 +25,7 @@ output = $WORK/out
 boot_attempts = 1
 [matrix]
 kernel = none, rt
-load = kwork, net
+load = $loads
 affinity = 0
 priority = 80
 [kernel.none]
@@ -49,7 +55,7 @@ EOC
 	run timeout 400 "$LATLAB" run c.ini -q
 	[ "$status" -eq 0 ] || run_failed
 	D=$WORK/out/gt
-	[ "$(grep -c ' = ok$' "$D/state")" -eq 4 ]
+	[ "$(grep -c ' = ok$' "$D/state")" -eq $((2 * $(tr -cd , <<<"$loads" | wc -c) + 2)) ]
 	# kind culprit softirq_ns complete, one line per capture of a cell
 	caps() { awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		{ print $c["culprit_kind"], $c["culprit"], $c["softirq_ns"], $c["complete"] }' "$1/spikes.csv"; }
@@ -64,13 +70,15 @@ EOC
 	awk -F, 'NR > 1 { s = 0; for (i = 6; i <= 13; i++) s += $i; if (s != $5) exit 1 }' "$K/spikes.csv"
 	# the net load: 42-50 us, the UDP sender's own kernel path (31-39 us)
 	# the culprit, its NET_RX softirq (4.7 us) a part of its own
-	N=$(cell_dir "$D" '*-none-net-*')
-	[ "$(caps "$N" | wc -l)" -ge 1 ] || { cat "$N/spikes.csv"; false; }
-	caps "$N" | while read -r kind who soft complete; do
-		[ "$kind" = blocking ] && [ "$complete" = 1 ] && [[ "$who" =~ ^latload:[0-9]+$ ]] && [ "$soft" -gt 0 ] || { cat "$N/spikes.csv"; false; }
-	done
+	if [ "$loads" != kwork ]; then
+		N=$(cell_dir "$D" '*-none-net-*')
+		[ "$(caps "$N" | wc -l)" -ge 1 ] || { cat "$N/spikes.csv"; false; }
+		caps "$N" | while read -r kind who soft complete; do
+			[ "$kind" = blocking ] && [ "$complete" = 1 ] && [[ "$who" =~ ^latload:[0-9]+$ ]] && [ "$soft" -gt 0 ] || { cat "$N/spikes.csv"; false; }
+		done
+	fi
 	# the rt kernel preempts both: maxima of 11-12 us, nothing captured
-	for l in kwork net; do
+	for l in ${loads//,/}; do
 		R=$(cell_dir "$D" "*-rt-$l-*")
 		[ "$(caps "$R" | wc -l)" -eq 0 ] || { cat "$R/spikes.csv"; false; }
 		awk -F, '$3 == "wakeup" { exit !($13 < 40000) }' "$R/summary.csv" || { cat "$R/summary.csv"; false; }
