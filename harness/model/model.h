@@ -91,8 +91,13 @@ const char *spike_part_column(int part);	/* "timer_ns" ... "return_ns", or "?" *
 #define SPIKES_COLUMNS "capture,thread,cpu,t_ns,latency_ns,timer_ns,irq_ns," \
 	"softirq_ns,nmi_ns,rt_threads_ns,blocking_ns,unexplained_ns,return_ns," \
 	"culprit,culprit_kind,culprit_ns,complete,note"
-/* what latlab writes: the columns a reader needs, and the capture's steal time (trees from before lack it) */
-#define SPIKES_COLUMNS_WRITTEN SPIKES_COLUMNS ",steal_ns"
+/*
+ * what latlab writes: the columns a reader needs, the capture's steal time
+ * and the kernel's own account where timerlat ran (trees from before lack
+ * them)
+ */
+#define SPIKES_COLUMNS_WRITTEN SPIKES_COLUMNS ",steal_ns,os_irq_ns,os_softirq_ns," \
+	"os_thread_ns,os_nmi_ns,os_top"
 
 /* summary.csv: a row per thread x metric; the tail of cells.csv's rows */
 #define SUMMARY_COLUMNS "thread,cpu,metric,samples,min_ns,mean_ns,stddev_ns," \

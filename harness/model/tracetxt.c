@@ -23,6 +23,8 @@ static void fill(FILE *fp, void *arg)
 				(long long)t->part[i].ns, t->part[i].name,
 				t->part[i].culprit ? "   <- culprit" : "");
 	}
+	if (t->kernel)
+		fprintf(fp, "# the kernel's account (osnoise events, timerlat running): %s\n", t->kernel);
 	fprintf(fp, "#\n# %12s  %s\n", "us from wake", "event (CPU of the thread only)");
 	while ((text = t->next(t->arg, &ns)))
 		fprintf(fp, "%14.3f  %s\n", (double)ns / 1000.0, text);

@@ -27,6 +27,7 @@ struct tracetxt {
 	int64_t expiry_ns, switch_in_ns;	/* after intended */
 	const struct tracetxt_part *part;
 	int nparts;
+	const char *kernel;	/* the kernel's own account (osnoise), one line; NULL none */
 	/* the next event in order, its time after intended in *ns; NULL: no more */
 	const char *(*next)(void *arg, int64_t *ns);
 	void *arg;

@@ -298,6 +298,13 @@ static void write_spikes(FILE *fp, const struct cell_result *res)
 			csvw_int(&csv, c->steal_ns);
 		else
 			csvw_str(&csv, "");
+		for (int k = 0; k < OS_KINDS; k++) {
+			if (a->os_seen)
+				csvw_int(&csv, a->os_ns[k]);
+			else
+				csvw_str(&csv, "");	/* no timerlat: the kernel said nothing */
+		}
+		csvw_str(&csv, a->os_seen ? a->os_top : "");
 		csvw_end(&csv);
 	}
 }

@@ -495,6 +495,46 @@ static int64_t find_expiry(const struct tev *evs, int n, const struct spike_quer
 	return best == INT64_MAX ? 0 : best;
 }
 
+const char *os_kind_name(int kind)
+{
+	static const char *const names[OS_KINDS] = { "irq", "softirq", "thread", "nmi" };
+
+	return kind >= 0 && kind < OS_KINDS ? names[kind] : "?";
+}
+
+/*
+ * The kernel's own account of the wait, from osnoise's events: each is
+ * written as its noise ends, `value` ns long. Its start field is in the
+ * tracer's local clock, not the instance's, so the interval is taken
+ * back from the event's own time.
+ */
+static void osnoise_account(const struct ord *o, int no, const struct spike_query *q,
+			    struct attribution *a)
+{
+	int64_t from = a->expiry ? a->expiry : q->intended;
+	int64_t to = a->switch_in ? a->switch_in : q->woke;
+	int64_t top = 0;
+
+	for (int i = 0; i < no; i++) {
+		const struct tev *e = o[i].e;
+
+		if (e->kind != TEV_OSNOISE || e->os < 0 || e->os >= OS_KINDS)
+			continue;
+		a->os_seen = 1;
+		int64_t lo = e->ts - e->value > from ? e->ts - e->value : from;
+		int64_t hi = e->ts < to ? e->ts : to;
+
+		if (hi <= lo)
+			continue;
+		a->os_ns[e->os] += hi - lo;
+		if (hi - lo > top) {
+			top = hi - lo;
+			snprintf(a->os_top, sizeof(a->os_top), "%s %.32s (%lld ns)",
+				 os_kind_name(e->os), e->name, (long long)top);
+		}
+	}
+}
+
 int attrib_explain(struct tev *evs, int n, const struct spike_query *q,
 		   struct attribution *a)
 {
@@ -606,6 +646,7 @@ int attrib_explain(struct tev *evs, int n, const struct spike_query *q,
 		if (a->culprit < 0 || a->item[i].ns > a->item[a->culprit].ns)
 			a->culprit = i;
 out:
+	osnoise_account(o, no, q, a);
 	free(o);
 	return 0;
 }

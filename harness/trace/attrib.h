@@ -53,7 +53,19 @@ enum tev_kind {
 	TEV_LOST,		/* events were lost before this point */
 	TEV_IRQS_OFF,		/* preemptirq:irq_disable (where traced) */
 	TEV_IRQS_ON,		/* preemptirq:irq_enable */
+	TEV_OSNOISE,		/* osnoise:*_noise: os (enum os_kind), value: its
+				 * duration ns (the event ends it); name: its source */
 };
+
+/*
+ * The kernel's own account of what ran on a CPU, where its timerlat (or
+ * osnoise) tracer runs: osnoise's irq_noise, softirq_noise, thread_noise
+ * and nmi_noise events.
+ */
+enum os_kind { OS_IRQ, OS_SOFTIRQ, OS_THREAD, OS_NMI, OS_KINDS };
+
+/* "irq", "softirq", "thread", "nmi" */
+const char *os_kind_name(int kind);
 
 #define TEV_COMM 16
 
@@ -69,6 +81,7 @@ struct tev {
 	uint64_t ptr;		/* hrtimer */
 	int64_t expires;
 	int64_t value;
+	int os;			/* TEV_OSNOISE: enum os_kind */
 	char name[32];
 };
 
@@ -126,6 +139,16 @@ struct attribution {
 	int64_t switch_in;	/* the switch to the thread (ts), or 0 */
 	int64_t gap_from, gap_ns;	/* the longest gap: its start (ts) and length; 0 none */
 	int ngaps;
+	/*
+	 * The kernel's account beside latlab's (osnoise events on the CPU,
+	 * where timerlat ran): each kind's noise inside the thread's wait —
+	 * the expiry (else the intended wake) to its switch-in (else the
+	 * wake-up) — and the largest one's source. os_seen 0: no such event
+	 * in the trace, the rest empty.
+	 */
+	int os_seen;
+	int64_t os_ns[OS_KINDS];
+	char os_top[64];	/* "thread latload:12 (9000 ns)" */
 };
 
 /*

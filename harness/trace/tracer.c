@@ -111,6 +111,17 @@ static const char *const default_events[] = {
 	NULL,
 };
 
+/*
+ * With [trace] timerlat = on: the kernel's own account of the noise on
+ * the CPUs (written while its timerlat tracer runs, in latlab's other
+ * instance); enabled where they exist, never counted as missing (a kernel
+ * without them has no timerlat either, and the cell says so).
+ */
+static const char *const osnoise_events[OS_KINDS] = {
+	[OS_IRQ] = "irq_noise", [OS_SOFTIRQ] = "softirq_noise",
+	[OS_THREAD] = "thread_noise", [OS_NMI] = "nmi_noise",
+};
+
 /* The systems whose formats the parser needs. */
 #define SYSTEMS_MAX 24
 
@@ -441,6 +452,11 @@ int tracer_open(struct tracer **out, const struct trace_opts *o,
 	for (const char *p = o->events; opt_list_next(&p, buf, sizeof(buf), 1);)
 		if (buf[0])
 			enable(t, buf, missing, mlen, systems, &nsys);
+	for (int k = 0; o->timerlat && k < OS_KINDS; k++)
+		if (tracefs_event_file_exists(t->inst, "osnoise", osnoise_events[k], "enable")) {
+			snprintf(buf, sizeof(buf), "osnoise:%s", osnoise_events[k]);
+			enable(t, buf, missing, mlen, systems, &nsys);
+		}
 	systems[nsys++] = strdup("ftrace");	/* the marker */
 	systems[nsys] = NULL;
 	t->tep = tracefs_local_events_system(NULL, (const char *const *)systems);
@@ -534,6 +550,35 @@ static const char *softirq_name(int64_t vec)
 	return vec >= 0 && vec < 10 ? names[vec] : "softirq";
 }
 
+/* An osnoise event into *v: its kind, length and source; others left as they are. */
+static void osnoise_event(struct tep_event *e, struct tep_record *r, struct tev *v)
+{
+	char comm[TEV_COMM];
+	int k = 0;
+
+	while (k < OS_KINDS && strcmp(e->name, osnoise_events[k]) != 0)
+		k++;
+	if (k == OS_KINDS)
+		return;
+	v->kind = TEV_OSNOISE;
+	v->os = k;
+	v->value = field(e, r, "duration");
+	switch (k) {
+	case OS_THREAD:
+		field_str(e, r, "comm", comm, sizeof(comm));
+		snprintf(v->name, sizeof(v->name), "%s:%lld", comm, (long long)field(e, r, "pid"));
+		break;
+	case OS_IRQ:
+		field_str(e, r, "desc", v->name, sizeof(v->name));
+		break;
+	case OS_SOFTIRQ:
+		snprintf(v->name, sizeof(v->name), "%s", softirq_name(field(e, r, "vector")));
+		break;
+	default:
+		snprintf(v->name, sizeof(v->name), "nmi");
+	}
+}
+
 static int collect_one(struct tep_event *e, struct tep_record *r, int cpu, void *arg)
 {
 	struct collect *c = arg;
@@ -624,6 +669,8 @@ static int collect_one(struct tep_event *e, struct tep_record *r, int cpu, void 
 			v->kind = TEV_IRQS_OFF;
 		else if (strcmp(e->name, "irq_enable") == 0)
 			v->kind = TEV_IRQS_ON;
+	} else if (strcmp(e->system, "osnoise") == 0) {
+		osnoise_event(e, r, v);
 	} else if (strcmp(e->system, "irq_vectors") == 0) {
 		size_t l = strlen(e->name);
 		int entry = l > 6 && strcmp(e->name + l - 6, "_entry") == 0;
@@ -750,6 +797,12 @@ static int write_trace(const char *dir, const struct collect *c,
 	for (int i = 0; i < a->nitems; i++)
 		part[i] = (struct tracetxt_part){ part_name(a->item[i].part), a->item[i].ns,
 						  a->item[i].name, i == a->culprit };
+	char kernel[160];
+
+	snprintf(kernel, sizeof(kernel), "irq %lld ns, softirq %lld, thread %lld, nmi %lld; the largest: %s",
+		 (long long)a->os_ns[OS_IRQ], (long long)a->os_ns[OS_SOFTIRQ],
+		 (long long)a->os_ns[OS_THREAD], (long long)a->os_ns[OS_NMI],
+		 a->os_top[0] ? a->os_top : "none");
 	struct tracetxt t = {
 		.capture = cap->n, .thread = trap->thread, .tid = trap->tid, .cpu = trap->cpu,
 		.latency_ns = cap->latency_ns, .intended_ns = trap->intended,
@@ -758,6 +811,7 @@ static int write_trace(const char *dir, const struct collect *c,
 		.expiry_ns = a->expiry - trap->intended,
 		.switch_in_ns = a->switch_in - trap->intended,
 		.part = part, .nparts = a->nitems, .next = next_event, .arg = &te,
+		.kernel = a->os_seen ? kernel : NULL,
 	};
 	return tracetxt_write(dir, &t);
 }

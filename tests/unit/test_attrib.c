@@ -178,6 +178,71 @@ static void test_rt_thread(void **state)
 	assert_int_equal(a.item[a.culprit].part, PART_RT);
 }
 
+/* osnoise(kind, end, duration, source): the kernel's noise event, written as it ends */
+static void osnoise(struct seq *s, int kind, int64_t end, int64_t duration, const char *src)
+{
+	struct tev *e = ev(s, end, TEV_OSNOISE, 0);
+
+	e->os = kind;
+	e->value = duration;
+	snprintf(e->name, sizeof(e->name), "%s", src);
+}
+
+/*
+ * The kernel's account beside latlab's (timerlat ran): the noise inside
+ * the wait from the expiry (1010) to the switch-in (4000) — a hog's
+ * thread noise, cut at the switch-in; the local_timer IRQ that fired
+ * the timer, cut at the expiry; one before the window, not counted —
+ * with the largest named. Without osnoise events the account is empty.
+ */
+static void test_kernel_account(void **state)
+{
+	struct seq s = { .n = 0 };
+	struct attribution a;
+
+	(void)state;
+	slept(&s);
+	osnoise(&s, OS_THREAD, 500, 200, "kworker/1:0:30");
+	named(&s, 1000, TEV_VECTOR_ENTRY, 0, "local_timer vector");
+	fires(&s, 1005, 0);
+	ev(&s, 1040, TEV_VECTOR_EXIT, 0);
+	osnoise(&s, OS_IRQ, 1040, 40, "local_timer:236");
+	sw(&s, 1050, 0, 120, "swapper/1", 70, 4, "latload");
+	sw(&s, 4000, 70, 4, "latload", TID, 9, "latlab");
+	osnoise(&s, OS_THREAD, 4000, 2950, "latload:70");
+	explain(&s, 4010, &a);
+	assert_true(a.complete);
+	assert_string_equal(culprit(&a), "latload:70 (SCHED_FIFO 95)");
+	assert_true(a.os_seen);
+	assert_int_equal(a.expiry, 1005);
+	assert_int_equal(a.os_ns[OS_IRQ], 1040 - 1005);
+	assert_int_equal(a.os_ns[OS_THREAD], 2950);
+	assert_int_equal(a.os_ns[OS_SOFTIRQ], 0);
+	assert_int_equal(a.os_ns[OS_NMI], 0);
+	assert_string_equal(a.os_top, "thread latload:70 (2950 ns)");
+	assert_string_equal(os_kind_name(OS_SOFTIRQ), "softirq");
+	assert_string_equal(os_kind_name(OS_KINDS), "?");
+
+	/* incomplete (no switch-in traced): the window runs to the wake-up */
+	s.n--;
+	s.n--;
+	explain(&s, 4010, &a);
+	assert_true(a.os_seen);
+	assert_int_equal(a.os_ns[OS_THREAD], 0);
+	assert_int_equal(a.os_ns[OS_IRQ], 35);
+
+	/* no osnoise event at all: nothing said for the kernel */
+	struct seq t = { .n = 0 };
+
+	slept(&t);
+	fires(&t, 1000, 0);
+	sw(&t, 1020, 0, 120, "swapper/1", TID, 9, "latlab");
+	explain(&t, 1030, &a);
+	assert_true(a.complete);
+	assert_false(a.os_seen);
+	assert_string_equal(a.os_top, "");
+}
+
 /*
  * The measured thread is SCHED_OTHER (kernel priority 120, whatever the
  * priority axis said): a FIFO 50 task that runs is rt-thread; a nice -5
@@ -557,6 +622,7 @@ int main(void)
 		cmocka_unit_test(test_missing_ticks),
 		cmocka_unit_test(test_name_of_its_time),
 		cmocka_unit_test(test_idle_stall),
+		cmocka_unit_test(test_kernel_account),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
