@@ -17,10 +17,12 @@ load ../helper
 	# for 121 s, twice; 22 s with tracing off): kernel work only there
 	loads="kwork, net"
 	! ldd "$LATLAB" | grep -q libasan || loads=kwork
+	# 500 ms cells: the loops delay the thread every few periods (3
+	# captures a cell at 1 s, the most kept)
 	write_config c.ini <<EOC
 [campaign]
 name = gt
-duration = 1s
+duration = 500ms
 output = $WORK/out
 boot_attempts = 1
 [matrix]
@@ -91,7 +93,7 @@ EOC
 	write_config c.ini <<EOC
 [campaign]
 name = os
-duration = 2s
+duration = 1s
 output = $WORK/out
 boot_attempts = 1
 [matrix]
