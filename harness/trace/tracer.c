@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <event-parse.h>
@@ -963,9 +962,7 @@ int tracer_capture(struct tracer *t, const struct spike_trap *trap, int kprio,
 			 sizeof(out->a.note) - strlen(out->a.note),
 			 " (out of memory: only part of the buffer read)");
 	rc = write_trace(dir, &c, trap, out, t->name);
-	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	out->saved_ns = (int64_t)now.tv_sec * NS_PER_S + now.tv_nsec - trap->woke;
+	out->saved_ns = units_now_ns() - trap->woke;
 	for (int i = 0; i < c.n; i++)
 		free(c.text[i]);
 	free(c.text);
@@ -986,10 +983,7 @@ int tracer_rearm(struct tracer *t, struct spike_trap *trap)
 	 * only be incomplete ("the trace of this CPU begins ... after the
 	 * intended wake-up", seen when a re-arm fell inside an rt-hog's burst)
 	 */
-	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	atomic_store_explicit(&trap->from,
-			      (int64_t)now.tv_sec * NS_PER_S + now.tv_nsec + WINDOW_BEFORE_NS,
+	atomic_store_explicit(&trap->from, units_now_ns() + WINDOW_BEFORE_NS,
 			      memory_order_relaxed);
 	atomic_store_explicit(&trap->armed, 1, memory_order_release);
 	return 0;
