@@ -47,6 +47,21 @@ qemu_user() {
 	esac
 }
 
+# tap_count LABEL RC OUTPUT: show a bats run's TAP, add its ok and not ok
+# lines to the totals (a run that failed with none failed is one failure)
+tap_count() {
+	local p f
+	printf '%s\n' "$3"
+	p=$(printf '%s\n' "$3" | grep -c '^ok ')
+	f=$(printf '%s\n' "$3" | grep -c '^not ok ')
+	if [ "$2" -ne 0 ] && [ "$f" -eq 0 ]; then
+		f=1
+	fi
+	echo "   $1: $p passed, $f failed"
+	passed=$((passed + p))
+	failed=$((failed + f))
+}
+
 # tests/cli/alongside: the bats files whose figures must not depend on
 # the host's load (the instruction-clock guests). With `all` they run in
 # the background while the unit tests run, in a session of their own (so
@@ -55,7 +70,8 @@ qemu_user() {
 alongside_out=$(mktemp /tmp/latlab-alongside.XXXXXX)
 alongside_pid=
 trap '[ -z "$alongside_pid" ] || kill -- -"$alongside_pid" 2>/dev/null; rm -f "$alongside_out"*' EXIT
-# each file its own bats, all at once: one guest each, one CPU each
+# each file its own bats, one guest and one CPU each: the first at once,
+# the others once $alongside_out.built exists (the cross build is done)
 alongside() {
 	local f pids="" rc=0 first=1
 	for f in tests/cli/alongside/*.bats; do
@@ -83,9 +99,8 @@ fi
 if [ -n "${CROSS_BUILD:-}" ] && { [ "$what" = all ] || [ "$what" = unit ]; }; then
 	echo "== $CROSS_BUILD"
 	$CROSS_BUILD || { echo "tests/run.sh: '$CROSS_BUILD' failed"; exit 2; }
-	: >"$alongside_out.built"
 fi
-[ "$what" = all ] && [ -n "${CROSS_BUILD:-}" ] || : >"$alongside_out.built"
+: >"$alongside_out.built"	# the alongside files after the first may start
 
 if [ "$what" = all ] || [ "$what" = unit ]; then
 	echo "== unit tests (cmocka)"
@@ -122,16 +137,7 @@ if [ "$what" = all ] || [ "$what" = cli ]; then
 		alongside
 		rc=$?
 	fi
-	out=$(cat "$alongside_out")
-	printf '%s\n' "$out"
-	p=$(printf '%s\n' "$out" | grep -c '^ok ')
-	f=$(printf '%s\n' "$out" | grep -c '^not ok ')
-	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
-		f=1
-	fi
-	echo "   bats (alongside): $p passed, $f failed"
-	passed=$((passed + p))
-	failed=$((failed + f))
+	tap_count "bats (alongside)" "$rc" "$(cat "$alongside_out")"
 fi
 
 if [ "$what" = all ] || [ "$what" = cli ]; then
@@ -140,16 +146,7 @@ if [ "$what" = all ] || [ "$what" = cli ]; then
 	# 14 min 51 s here on 2026-12-01 and was cut at the old 900 s;
 	# --timing: each test's time on its line, to see where the suite goes
 	out=$(timeout 1800 bats --tap --timing tests/cli 2>&1)
-	rc=$?
-	printf '%s\n' "$out"
-	p=$(printf '%s\n' "$out" | grep -c '^ok ')
-	f=$(printf '%s\n' "$out" | grep -c '^not ok ')
-	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
-		f=1
-	fi
-	echo "   bats: $p passed, $f failed"
-	passed=$((passed + p))
-	failed=$((failed + f))
+	tap_count bats $? "$out"
 fi
 
 echo "$passed passed, $failed failed"
