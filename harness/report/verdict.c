@@ -238,6 +238,12 @@ void verdict_summary(const struct side_runs *s, struct side_summary *out)
 	out->p99_ok = out->fewest >= hist_support(99);
 }
 
+/* Does r lie wholly past the margin (a difference shown to matter)? */
+int verdict_past_margin(const struct ratio_ci *r, double margin)
+{
+	return r->ok && margin > 0 && (r->lo > 1 + margin || r->hi < 1 / (1 + margin));
+}
+
 static int kind_of(const struct ratio_ci *r, double margin)
 {
 	if (!r->ok)
@@ -413,6 +419,12 @@ void verdict_text(const struct pair_verdict *v, const char *a, const char *b,
 	}
 	size_t n = strlen(buf);
 	const struct ratio_ci *t = &v->tail;
+
+	/* a call whose interval reaches inside the margin: a difference, not one shown to matter */
+	if ((v->kind == V_LOWER || v->kind == V_HIGHER) && v->margin > 0 &&
+	    !verdict_past_margin(r, v->margin))
+		snprintf(buf + n, len - n, "; not shown to exceed the %.3g %% margin", 100 * v->margin);
+	n = strlen(buf);
 
 	/* the tail, when it says something the maximum does not */
 	if (v->kind_tail != v->kind && (v->kind_tail == V_LOWER || v->kind_tail == V_HIGHER))

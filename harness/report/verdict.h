@@ -117,11 +117,20 @@ int verdict_pair(const struct side_runs *a, const struct side_runs *b, double ma
 		 struct pair_verdict *v);
 
 /*
+ * With a margin (a fraction, > 0): does r lie wholly past it, below
+ * 1/(1+margin) or above 1+margin — a difference shown to matter? A call
+ * (lower, higher) that is not says so in its words (verdict_text).
+ */
+int verdict_past_margin(const struct ratio_ci *r, double margin);
+
+/*
  * The verdict on the worst case in words, with the interval and n:
  * "rt lower worst case: 1.7x [1.3x, 2.4x], 8 runs each",
  * "no clear difference (a/b 0.83x-1.24x, 5 runs each)",
  * "one run each: too few to call (a/b 0.57x)",
  * "no practical difference: within 10 % (a/b 1.02x-1.03x, 5 runs each)",
+ * "stock lower worst case: 1.03x [1.01x, 1.45x], 5 runs each; not shown
+ * to exceed the 20 % margin" (a call, with a margin the interval reaches into),
  * "rt lower worst case: 2.1x [1.4x, 3.2x], 3 campaigns each (15 runs each), between campaigns",
  * "ran apart, 1 campaign each: too few campaigns to call across time (...)".
  */

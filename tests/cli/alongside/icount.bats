@@ -11,11 +11,12 @@ load ../helper
 # The instruction-counted clock (clock = icount): the kernels' own code
 # paths, in instruction time, whatever the host does. Measured here (1 s
 # cells, 5 runs each, docs/campaigns.md): under hackbench stock/rt 1.63x
-# [1.29x, 1.78x]; idle 1.03x [1.02x, 1.03x] (a path 3 % longer: the clock
-# is deterministic, so even that is called without a margin; with
-# --margin 20% it is "no practical difference"); an rt cell's maximum idle
-# 4.8 us in 5 of 5 runs, under hackbench 6.2-8.0 us.
-@test "qemu, clock = icount: rt's worst case is lower than stock's under hackbench, idle no practical difference within 20 %, and an idle cell repeats its maximum" {
+# [1.29x, 1.78x] and 1.81x [1.60x, 2.16x]; idle stock 1.03x lower [1.02x,
+# 1.03x] (rt's path 3-4 % longer: the clock is deterministic, so even
+# that is called without a margin; with --margin 20% it is "no practical
+# difference"); an rt cell's maximum idle 4.8 us in 5 of 5 runs, under
+# hackbench 6.2-8.0 us.
+@test "qemu, clock = icount: rt's worst case is lower than stock's under hackbench, idle no difference shown to matter within 20 %, and an idle cell repeats its maximum" {
 	vm_setup
 	write_config c.ini <<EOC
 [campaign]
@@ -72,22 +73,31 @@ EOC
 	[ "$v" = higher ] && awk -v lo="$lo" 'BEGIN { exit !(lo >= 1.15) }' || { echo "hackbench: $v $r [$lo, $hi]"; false; }
 	read -r v r lo hi <<<"$(row none)"
 	awk -v r="$r" 'BEGIN { exit !(r >= 0.9 && r <= 1.1) }' || { echo "idle: $v $r [$lo, $hi]"; false; }
-	# with an equivalence margin named before the data: idle, no call
-	# either way — most often no practical difference (its interval wholly
-	# within the margin), but not always: idle intervals reached 0.88x once
-	# (stock/rt 0.98x [0.88x, 0.98x]: one run's maximum 10 % off) and 1.23x
-	# once in CI (0.97x [0.97x, 1.23x]), most often 0.97-1.03x; hackbench
-	# still a call (measured 1.29x at its lower end). 20 %, compare's
-	# default tolerance for a baseline. The margin's words are checked where
-	# the idle pair is within it (test_verdict.c checks the rule itself)
+	# with an equivalence margin named before the data: idle, no
+	# difference shown to matter. The kernels do differ there (stock's
+	# idle path is 4 % shorter: 4.6-4.7 us against rt's 4.8-5.0 us in 15
+	# of 15 runs here, with the host idle and with three busy loops on
+	# its two CPUs), so the verdict may be a call, but its interval must
+	# reach into the margin and its words say so: most often "no
+	# practical difference" (0.97x-0.98x); with one run of five off, a
+	# call (CI: stock/rt 0.97x [0.69x, 0.99x], an rt run at about 6.7 us)
+	# or no clear difference (CI once: [0.97x, 1.23x]). hackbench is
+	# still called past it (measured 1.29x at its lower end). 20 %:
+	# compare's default tolerance for a baseline; test_verdict.c checks
+	# the rule itself
 	run timeout 60 "$LATLAB" compare "$D" -o "$WORK/cmpm" --margin 20%
 	[ "$status" -eq 0 ] || run_failed
 	C=$WORK/cmpm/compare.csv
 	[ "$(col "$C" margin_pct | sort -u)" = 20 ]
 	read -r v r lo hi <<<"$(row none)"
-	[ "$v" = equivalent ] || [ "$v" = no-difference ] || { echo "idle, margin 20 %: $v $r [$lo, $hi]"; false; }
 	idle=$v
-	[ "$idle" != equivalent ] || [[ "$output" == *"none, timer"*": wake-up: no practical difference: within 20 % (stock@"* ]] || { echo "$output"; false; }
+	awk -v lo="$lo" -v hi="$hi" 'BEGIN { exit !(hi >= 1 / 1.2 && lo <= 1.2) }' &&
+	case $v in
+	equivalent) [[ "$output" == *"none, timer"*": wake-up: no practical difference: within 20 % (stock@"* ]] ;;
+	lower | higher) [[ "$output" == *"none, timer"*"; not shown to exceed the 20 % margin"* ]] ;;
+	no-difference) true ;;
+	*) false ;;
+	esac || { echo "idle, margin 20 %: $v $r [$lo, $hi]"; echo "$output"; false; }
 	read -r v r lo hi <<<"$(row hackbench)"
 	[ "$v" = higher ] || { echo "hackbench, margin 20 %: $v $r [$lo, $hi]"; false; }
 	run timeout 120 "$LATLAB" report "$D" -q --margin 20%
@@ -95,15 +105,18 @@ EOC
 	[ "$idle" != equivalent ] || grep -q '<li class="equivalent"><b>no load · ' "$D/report/index.html"
 	grep -q '<li class="higher"><b>hackbench · ' "$D/report/index.html"
 	# deterministic: an idle rt cell's maximum is about the same run after
-	# run (measured: 0 % over 1 s cells, 4 % over 2 s, 11 % with the
-	# sanitizer build's latlab in the guest; asserted: 25 %); under
-	# hackbench the load's own order varies it more (29 %; 50 %)
-	spread() { for c in "$D"/*/*/*-rt-"$1"-timer-*; do awk -F, '$3 == "wakeup" { print $13 }' "$c/summary.csv"; done |
-		sort -n | awk 'NR == 1 { lo = $1 } { hi = $1 } END { print hi / lo, NR }'; }
-	read -r s n <<<"$(spread none)"
-	[ "$n" -eq 5 ] && awk -v s="$s" 'BEGIN { exit !(s <= 1.25) }' || { echo "idle rt maxima spread $s over $n"; false; }
-	read -r s n <<<"$(spread hackbench)"
-	[ "$n" -eq 5 ] && awk -v s="$s" 'BEGIN { exit !(s <= 1.5) }' || { echo "hackbench rt maxima spread $s over $n"; false; }
+	# run (measured: 4.8-5.0 us in 15 of 15 runs of 1 s here, 4 % over 2 s
+	# cells, 11 % with the sanitizer build's latlab in the guest), but not
+	# a replay: CI once had one run of five about 40 % off. Asserted: four
+	# runs of five within 10 % of their median, none past 1.5x of it;
+	# under hackbench the load's own order varies it more (29 %
+	# measured): four of five within 50 %
+	near() { for c in "$D"/*/*/*-rt-"$1"-timer-*; do awk -F, '$3 == "wakeup" { print $13 }' "$c/summary.csv"; done |
+		sort -n | awk -v f="$2" '{ v[NR] = $1 } END { m = v[int((NR + 1) / 2)]; for (i = 1; i <= NR; i++) k += v[i] <= m * (1 + f) && v[i] >= m / (1 + f); print k, v[NR] / m, NR }'; }
+	read -r k top n <<<"$(near none 0.1)"
+	[ "$n" -eq 5 ] && [ "$k" -ge 4 ] && awk -v t="$top" 'BEGIN { exit !(t <= 1.5) }' || { echo "idle rt maxima: $k of $n within 10 % of the median, the largest $top x it"; false; }
+	read -r k top n <<<"$(near hackbench 0.5)"
+	[ "$n" -eq 5 ] && [ "$k" -ge 4 ] || { echo "hackbench rt maxima: $k of $n within 50 % of the median"; false; }
 	grep -q 'id="icount"' "$WORK/cmp/index.html"
 	! grep -q 'id="emulated"' "$WORK/cmp/index.html"
 }
