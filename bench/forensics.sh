@@ -23,6 +23,11 @@
 #   kwork-rt     kernel-work in Debian's rt kernel    -> nothing above 40 us
 #   net-none     the net load at preempt=none (the sender's own kernel
 #                path and the NET_RX softirq it runs)
+#   storm-none   the softirq load (keepalive probes of 256 loopback TCP
+#                connections expiring together, a batch every 100 ms) at
+#                preempt=none: TIMER and NET_RX in interrupt context -> softirq
+#   storm-rt     the same in Debian's rt kernel (softirqs in threads)
+#                                                 -> nothing above 40 us
 # A capture counts for the label of its culprit (the largest part).
 #
 #   bench/forensics.sh   (LATLAB=build/latlab REPEAT=3 DURATION=3s THRESHOLD=1ms STALL=0.04)
@@ -94,7 +99,9 @@ if [ -s "$KERNELS/vmlinuz-stock" ] && [ -s "$KERNELS/vmlinuz-rt" ]; then
 	guest_cause kwork-none vmlinuz-stock "append = preempt=none" "type = external" "cpus = 1" "$kwork"
 	guest_cause kwork-rt vmlinuz-rt "" "type = external" "cpus = 1" "$kwork"
 	guest_cause net-none vmlinuz-stock "append = preempt=none" "type = net" "cpus = 1" "size = 32KiB"
-	causes="$causes kwork-none kwork-rt net-none"
+	guest_cause storm-none vmlinuz-stock "append = preempt=none" "type = softirq" "cpus = 1"
+	guest_cause storm-rt vmlinuz-rt "" "type = softirq" "cpus = 1"
+	causes="$causes kwork-none kwork-rt net-none storm-none storm-rt"
 else
 	echo "no $KERNELS/vmlinuz-stock and vmlinuz-rt (make kernels): the guest causes are left out" >&2
 fi

@@ -16,6 +16,7 @@ extern const struct load_ops load_net;
 extern const struct load_ops load_timer;
 extern const struct load_ops load_external;
 extern const struct load_ops load_rt_hog;
+extern const struct load_ops load_softirq;
 
 const struct load_ops *const load_registry[] = {
 	&load_hackbench,
@@ -27,6 +28,7 @@ const struct load_ops *const load_registry[] = {
 	&load_timer,
 	&load_external,
 	&load_rt_hog,
+	&load_softirq,
 	NULL,
 };
 
