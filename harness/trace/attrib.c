@@ -220,7 +220,8 @@ static int64_t due_by(const struct attribution *a, const struct cpu_state *s,
 
 			exit_ns = q->idle_exit_ns ? q->idle_exit_ns(q->idle_arg, st) : -1;
 			if (exit_ns < 0)
-				exit_ns = ATTR_IDLE_EXIT_MAX_NS;
+				exit_ns = q->default_idle ? ATTR_DEFAULT_IDLE_EXIT_NS :
+							    ATTR_IDLE_EXIT_MAX_NS;
 		}
 		int64_t at = q->intended > s->irqs_on_at ? q->intended : s->irqs_on_at;
 

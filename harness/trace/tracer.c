@@ -752,6 +752,15 @@ static int64_t idle_exit_ns(void *arg, int state)
 	return us >= 0 ? us * 1000 : -1;
 }
 
+/* Has cpu no cpuidle driver (no cpuidle/ in its sysfs): does it idle in the architecture's default? */
+static int default_idle(int cpu)
+{
+	char path[96];
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpuidle", cpu);
+	return access(path, F_OK) != 0 && errno == ENOENT;
+}
+
 /* The events of a capture's text: the thread's CPU, in the window. */
 struct trace_events {
 	const struct collect *c;
@@ -955,6 +964,7 @@ int tracer_capture(struct tracer *t, const struct spike_trap *trap, int kprio,
 		.tid = trap->tid, .prio = kprio, .cpu = trap->cpu,
 		.intended = trap->intended, .woke = trap->woke,
 		.idle_name = idle_name, .idle_exit_ns = idle_exit_ns, .idle_arg = &in,
+		.default_idle = default_idle(trap->cpu),
 	};
 	attrib_explain(c.ev, c.n, &q, &out->a);
 	if (c.oom && out->a.complete)

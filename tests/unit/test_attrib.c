@@ -580,6 +580,50 @@ static void test_idle_stall(void **state)
 	assert_int_equal(item(&a, PART_TIMER, "late interrupt"), ATTR_IDLE_EXIT_MAX_NS + ATTR_GAP_SLACK_NS);
 }
 
+/*
+ * The same stall, 1.5 ms, on a CPU without a cpuidle driver (this VM: its
+ * HLT hands the CPU to the host): the default idle's exit bounds it, so
+ * past ATTR_DEFAULT_IDLE_EXIT_NS and the slack it is a gap; with cpuidle
+ * states whose latency is unknown, still within ATTR_IDLE_EXIT_MAX_NS: an
+ * idle exit, as before. A wake-up on time from the default idle has no gap.
+ */
+static void test_default_idle_stall(void **state)
+{
+	struct seq s = { .n = 0 };
+	struct attribution a;
+	struct spike_query q = { .tid = TID, .prio = 9, .cpu = 1, .intended = T0,
+				 .woke = T0 + 1502 * US, .default_idle = 1 };
+
+	(void)state;
+	slept(&s);
+	ev(&s, 30, TEV_IDLE, 0)->value = 1;
+	fires(&s, T0 + 1500 * US, 0);
+	sw(&s, T0 + 1501 * US, 0, 120, "swapper/1", TID, 9, "latlab");
+	assert_int_equal(attrib_explain(s.ev, s.n, &q, &a), 0);
+	assert_true(a.complete);
+	assert_int_equal(a.ngaps, 1);
+	assert_int_equal(item(&a, PART_UNEXPLAINED, "no event for 1500 us (CPU idle)"),
+			 1500 * US - ATTR_DEFAULT_IDLE_EXIT_NS - ATTR_GAP_SLACK_NS);
+	assert_int_equal(item(&a, PART_TIMER, "idle exit (state 1)"),
+			 ATTR_DEFAULT_IDLE_EXIT_NS + ATTR_GAP_SLACK_NS);
+	assert_int_equal(a.item[a.culprit].part, PART_UNEXPLAINED);
+	q.default_idle = 0;
+	assert_int_equal(attrib_explain(s.ev, s.n, &q, &a), 0);
+	assert_int_equal(a.ngaps, 0);
+	assert_int_equal(a.item[a.culprit].part, PART_TIMER);
+	assert_string_equal(culprit(&a), "idle exit (state 1)");
+	/* on time: 8 us after the intended wake, no gap either way */
+	s.n = 0;
+	slept(&s);
+	ev(&s, 30, TEV_IDLE, 0)->value = 1;
+	fires(&s, T0 + 8 * US, 0);
+	sw(&s, T0 + 9 * US, 0, 120, "swapper/1", TID, 9, "latlab");
+	q.default_idle = 1;
+	q.woke = T0 + 10 * US;
+	assert_int_equal(attrib_explain(s.ev, s.n, &q, &a), 0);
+	assert_int_equal(a.ngaps, 0);
+}
+
 /* A pid reused in the buffer: the task is named as of the time it ran */
 static void test_name_of_its_time(void **state)
 {
@@ -607,6 +651,7 @@ int main(void)
 		cmocka_unit_test(test_rt_thread),
 		cmocka_unit_test(test_measured_sched_other),
 		cmocka_unit_test(test_idle_exit),
+		cmocka_unit_test(test_default_idle_stall),
 		cmocka_unit_test(test_gap_unexplained),
 		cmocka_unit_test(test_nmi_inside_irq),
 		cmocka_unit_test(test_overflow_incomplete),
