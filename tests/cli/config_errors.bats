@@ -36,6 +36,12 @@ check_bad() {
 	check_bad '[matrix]\nworkload = timer, fsync\n' "5: workload 'fsync' is neither a workload type"
 }
 
+@test "softirq: every must divide a second, and a batch needs a connection" {
+	check_bad '[matrix]\nload = s\n[load.s]\ntype = softirq\nevery = 30ms\n' "6: [load.s]: every = 30000000 ns does not divide 1 s"
+	check_bad '[matrix]\nload = s\n[load.s]\ntype = softirq\nconnections = 5\n' "6: [load.s]: connections = 5 is fewer than the 10 batches every = 100000000 ns makes"
+	check_bad '[matrix]\nload = s\n[load.s]\ntype = softirq\nevery = 2s\n' "8: every = 2s is out of range (10ms to 1s)"
+}
+
 @test "unknown load" {
 	check_bad '[matrix]\nload = stress\n' "5: load 'stress' has no [load.stress] section"
 }

@@ -100,7 +100,7 @@ load_config() {
 }
 
 @test "every load type under the harness: a load.csv row per instance, ops > 0" {
-	for t in hackbench cpu memory disk fork net timer rt-hog; do
+	for t in hackbench cpu memory disk fork net timer rt-hog softirq; do
 		load_config "type = $t" "instances = 2"
 		run timeout 60 "$LATLAB" run c.ini --duration 1s -q
 		[ "$status" -eq 0 ] || { echo "$t: $output"; false; }
@@ -112,6 +112,22 @@ load_config() {
 		grep -q "load l: 2 x latload $t ready and started" "$D/log.txt"
 		rm -rf "$WORK/out"
 	done
+}
+
+@test "softirq: keepalive probes, a batch every 100 ms; a hard descriptor limit too low is a clear error (exit 3)" {
+	# 20 connections, 10 batches: the aligning byte of each, then a probe
+	# a second each (TCP_INFO's segments out), in 2.2 s about 20 + 20 to 40
+	run timeout 20 "$LATLOAD" softirq --connections 20 --duration 2200ms
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	ops=$(result_ops "$output")
+	[ "$ops" -ge 30 ] && [ "$ops" -le 70 ] || { echo "$output"; false; }
+	# 100 connections need 264 descriptors; the hard limit is 64
+	run prlimit --nofile=64:64 "$LATLOAD" softirq --connections 100 --duration 1s
+	[ "$status" -eq 3 ] || { echo "status $status: $output"; false; }
+	[[ "$output" == *"softirq: connections = 100 need 264 file descriptors, and this process may have 64 (RLIMIT_NOFILE's hard limit)"* ]]
+	# a soft limit below the need and a hard one above it: raised, runs
+	run prlimit --nofile=64:1024 "$LATLOAD" softirq --connections 100 --duration 1s
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
 }
 
 @test "instances = per-cpu pins one instance to each CPU" {
