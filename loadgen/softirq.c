@@ -127,14 +127,6 @@ static int connect_one(int lfd, const struct sockaddr_in *sa, struct conn *c)
 	return 0;
 }
 
-static int64_t mono_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (int64_t)t.tv_sec * NS_PER_S + t.tv_nsec;
-}
-
 static void sleep_until(int64_t t)
 {
 	struct timespec ts = { t / NS_PER_S, t % NS_PER_S };
@@ -181,7 +173,7 @@ static int64_t softirq_run(struct load_ctx *ctx)
 	 * every, before ready: its first storm a second later, so storms
 	 * come from about (1 s - every x (batches - 1)) after go
 	 */
-	int64_t start = mono_ns();
+	int64_t start = units_now_ns();
 
 	for (int64_t b = 0; rc == 0 && b < batches &&
 	     !atomic_load_explicit(ctx->stop, memory_order_relaxed); b++) {
@@ -192,7 +184,7 @@ static int64_t softirq_run(struct load_ctx *ctx)
 	if (rc == 0)
 		rc = ctx->ready(ctx);
 	while (rc == 0 && !atomic_load_explicit(ctx->stop, memory_order_relaxed))
-		sleep_until(mono_ns() + 50 * NS_PER_MS);	/* the kernel does the work */
+		sleep_until(units_now_ns() + 50 * NS_PER_MS);	/* the kernel does the work */
 	for (int64_t i = 0; i < made; i++) {
 		if (c[i].client >= 0) {
 			load_count(ctx, 0, segs_out(c[i].client) - c[i].segs0);
