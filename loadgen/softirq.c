@@ -86,7 +86,10 @@ static uint32_t segs_out(int fd)
 	return getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len) == 0 ? ti.tcpi_segs_out : 0;
 }
 
-/* Room for n connections' descriptors: the soft limit raised toward the hard one. 0 or -EMFILE. */
+/*
+ * Room for n connections' descriptors: the soft limit raised toward the
+ * hard one. 0, LOAD_SAID (a hard limit too low, said) or -errno.
+ */
 static int room_for(int64_t n)
 {
 	struct rlimit rl;
