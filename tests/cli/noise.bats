@@ -67,9 +67,10 @@ setup_file() {
 	echo "quiet: noise_max p99 $(metric_field "$Q" noise_max p99_ns) max $(metric_field "$Q" noise_max max_ns);" \
 	     "hog: p99 $(metric_field "$H" noise_max p99_ns) max $(metric_field "$H" noise_max max_ns)"
 	# idle: the 99th percentile of the windows' largest gaps is small (3 to
-	# 110 µs seen on this VM; the host's steal time makes it vary), far
-	# below the hog's 5 ms
-	[ "$(metric_field "$Q" noise_max p99_ns)" -lt 1000000 ]
+	# 110 µs seen on this VM; the host's steal time makes it vary: 1.4 ms
+	# in a loaded hour, 2026-12-02, when quiet runs' sixth largest wake-up
+	# was 2.3 ms at the median), below half the hog's 5 ms
+	[ "$(metric_field "$Q" noise_max p99_ns)" -lt 2500000 ]
 	# the hog: gaps of its whole burst, in several windows
 	[ "$(metric_field "$H" noise_max max_ns)" -ge 4000000 ]
 	big=$(awk -F, '$3 == "noise_max" && $4 >= 4000000 { n += $6 } END { print n + 0 }' "$H/hist.csv")

@@ -55,7 +55,11 @@ EOC
 }
 
 @test "quiet against rt-hog, one campaign each: apart in time, too few campaigns to call; the rates still differ" {
-	run timeout 120 "$LATLAB" compare "$Q" "$H" -o "$WORK/cmp" --over 2ms
+	# above 10 ms: every hog sample (its 50 ms bursts hold the thread off
+	# about 49 ms each, ten a second) and few of this VM's stalls (at 2 ms
+	# the rates overlapped in a loaded hour, 2026-12-02, quiet maxima
+	# 2.7-4.6 ms; minutes later they reached 3-15 ms, a sample or two a run)
+	run timeout 120 "$LATLAB" compare "$Q" "$H" -o "$WORK/cmp" --over 10ms
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
 	maxima "$Q"; maxima "$H"	# shown if the test fails
 	# two campaigns one after the other: each is one value, one a side is no interval
@@ -68,8 +72,8 @@ EOC
 	[ "$(col "$C" campaigns_a)" = 1 ] && [ "$(col "$C" campaigns_b)" = 1 ]
 	[ "$(col "$C" n_a)" = 5 ] && [ "$(col "$C" n_b)" = 5 ]
 	[ -z "$(col "$C" max_ratio_lo)" ]
-	# the rate above 2 ms: the hog's interval lies wholly above the quiet one's
-	[ "$(col "$C" over_ns)" = 2000000 ]
+	# the rate above 10 ms: the hog's interval lies wholly above the quiet one's
+	[ "$(col "$C" over_ns)" = 10000000 ]
 	awk -v a="$(col "$C" rate_a_hi)" -v b="$(col "$C" rate_b_lo)" 'BEGIN { exit !(b > a) }'
 	grep -q '<h2>Samples above a threshold, per hour of measuring</h2>' "$WORK/cmp/index.html"
 }
@@ -126,9 +130,12 @@ EOC
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
 	# a baseline of three campaigns: judged between campaigns, not within;
 	# a 50 ms hog against them regresses (on the max, or on the tail where
-	# this VM's quiet campaigns spread the maxima too widely)
+	# this VM's quiet campaigns spread the maxima too widely; in a loaded
+	# hour, 2026-12-02, quiet campaigns minutes apart had medians of 159 us
+	# and 4.4-6.8 ms, and this was not called: the campaigns' maxima are
+	# shown when it fails)
 	run timeout 120 "$LATLAB" compare "$H" --baseline "$Q,$Q2,$Q3" -o "$WORK/cmp4"
-	[ "$status" -eq 1 ] || { echo "$output"; false; }
+	[ "$status" -eq 1 ] || { echo "$output"; for t in "$Q2" "$Q3"; do maxima "$t"; done; false; }
 	[[ "$output" != *"within campaigns"* ]] || { echo "$output"; false; }
 	[[ "$output" == *"3 and 1 campaigns (15 and 5 runs), between campaigns"* ]] || { echo "$output"; false; }
 	[[ "$output" == *"regression: bg, timer"*"on running@"*"#hog: "@(max|tail)" "* ]] || { echo "$output"; false; }
