@@ -23,14 +23,17 @@
 #   kwork-rt     kernel-work in Debian's rt kernel    -> nothing above 40 us
 #   net-none     the net load at preempt=none (the sender's own kernel
 #                path and the NET_RX softirq it runs)
-#   storm-none   the softirq load (keepalive probes of 256 loopback TCP
-#                connections expiring together, a batch every 100 ms) at
-#                preempt=none: TIMER and NET_RX in interrupt context -> softirq
+#   storm-none   the softirq load (keepalive probes of 1024 loopback TCP
+#                connections expiring together, a batch of 256 every 250 ms:
+#                a TIMER softirq longer than the period, which meets a
+#                wake-up whatever its phase to the tick) at preempt=none:
+#                TIMER and NET_RX in interrupt context         -> softirq
 #   storm-rt     the same in Debian's rt kernel (softirqs in threads)
 #                                                 -> nothing above 40 us
 # A capture counts for the label of its culprit (the largest part).
 #
 #   bench/forensics.sh   (LATLAB=build/latlab REPEAT=3 DURATION=3s THRESHOLD=1ms STALL=0.04)
+#   CAUSES="storm-none storm-rt" bench/forensics.sh   only those rows
 set -eu
 cd "$(dirname "$0")/.."
 LATLAB=${LATLAB:-$PWD/build/latlab}
@@ -99,8 +102,9 @@ if [ -s "$KERNELS/vmlinuz-stock" ] && [ -s "$KERNELS/vmlinuz-rt" ]; then
 	guest_cause kwork-none vmlinuz-stock "append = preempt=none" "type = external" "cpus = 1" "$kwork"
 	guest_cause kwork-rt vmlinuz-rt "" "type = external" "cpus = 1" "$kwork"
 	guest_cause net-none vmlinuz-stock "append = preempt=none" "type = net" "cpus = 1" "size = 32KiB"
-	guest_cause storm-none vmlinuz-stock "append = preempt=none" "type = softirq" "cpus = 1"
-	guest_cause storm-rt vmlinuz-rt "" "type = softirq" "cpus = 1"
+	storm=("type = softirq" "cpus = 1" "connections = 1024" "every = 250ms")
+	guest_cause storm-none vmlinuz-stock "append = preempt=none" "${storm[@]}"
+	guest_cause storm-rt vmlinuz-rt "" "${storm[@]}"
 	causes="$causes kwork-none kwork-rt net-none storm-none storm-rt"
 else
 	echo "no $KERNELS/vmlinuz-stock and vmlinuz-rt (make kernels): the guest causes are left out" >&2
@@ -127,6 +131,14 @@ stop_loop() {
 		sleep 0.7
 	done
 }
+
+# CAUSES: a subset of the rows, in their order
+if [ -n "${CAUSES:-}" ]; then
+	for c in $CAUSES; do
+		[[ " $causes " == *" $c "* ]] || { echo "CAUSES: no cause '$c' here (these are: $causes)" >&2; exit 2; }
+	done
+	causes=$CAUSES
+fi
 
 printf '%-12s' cause
 for l in $labels; do printf ' %11s' "$l"; done
