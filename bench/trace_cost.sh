@@ -32,6 +32,8 @@ output = $tmp/out
 [matrix]
 threads = all
 interval = 1ms
+[thresholds]
+missed = off
 [trace]
 mode = $2
 threshold = 10s
