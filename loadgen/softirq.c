@@ -4,12 +4,14 @@
  * timers run in one TIMER softirq, each sending a probe its peer
  * answers, and both segments cross loopback in NET_RX softirqs. The
  * work is the kernel's, in interrupt context on the CPU whose tick
- * expires the timers (the load's CPUs, where they are armed, unless the
- * kernel moves an idle CPU's timers to a busy one: kernel.timer_migration);
- * the process itself sleeps. A measured thread woken inside the storm waits
- * for it on a kernel that runs softirqs at interrupt exit (not
- * PREEMPT_RT, where they run in threads), and a spike capture must call
- * that softirq.
+ * expires the timers (the load's CPUs, where they are armed, unless
+ * the kernel moves an idle CPU's timers to a busy one:
+ * kernel.timer_migration); the process itself sleeps. A measured thread
+ * woken inside the storm waits for it on a kernel that runs softirqs at
+ * interrupt exit (not PREEMPT_RT, where they run in threads), and a
+ * spike capture must call that softirq. Storms come at the tick: with
+ * a period that divides the tick's, a storm shorter than the period
+ * meets the wake-ups every time or never (docs/guide.md).
  *
  * Keepalive times are whole seconds (1 s is the kernel's least), so a
  * connection's probe comes once a second; `every` below a second is had
@@ -17,10 +19,10 @@
  * sent on each of its connections (the peer's ACK resets the idle time
  * the timer counts from), the last batch just before the load says it
  * is ready: the first storm comes about `every` after that, then one
- * every `every` (a batch a second). The timer wheel rounds each expiry up to its
- * level's granularity (32-64 ms at 1 s), so storms are `every` apart on
- * average, not exactly. ops = segments the connections sent (TCP_INFO's
- * tcpi_segs_out), the probes and the aligning bytes.
+ * every `every` (a batch a second). The timer wheel rounds each expiry
+ * up to its level's granularity (32-64 ms at 1 s), so storms are
+ * `every` apart on average, not exactly. ops = segments the connections
+ * sent (TCP_INFO's tcpi_segs_out), the probes and the aligning bytes.
  */
 #include <arpa/inet.h>
 #include <errno.h>
