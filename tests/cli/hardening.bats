@@ -155,9 +155,11 @@ load helper
 @test "report and compare: 200 cells and a blank in the path (gnuplot lists are files, not words)" {
 	D="$WORK/with blank"
 	mkdir -p "$D"
-	printf '[campaign]\nname = t\nduration = 100ms\noutput = %s/out\n' "$D" >c.ini
+	# missed = off: a 100 ms cell misses 10 periods in one VM stall of
+	# 10 ms, and this test is about the report's lists, not the periods
+	printf '[campaign]\nname = t\nduration = 100ms\noutput = %s/out\n[thresholds]\nmissed = off\n' "$D" >c.ini
 	run timeout 60 "$LATLAB" run c.ini -q
-	[ "$status" -eq 0 ]
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
 	T="$D/out/t"
 	src=$(echo "$T"/*/*/0000-none-timer-t1-aspread-1)
 	head -1 "$T/cells.csv" >"$WORK/cells.csv"
