@@ -412,21 +412,15 @@ qemu_of() {
 	done
 }
 
-# Ground truth for a stall the guest cannot see: its qemu stopped with
-# SIGSTOP for 40 ms, again and again, in the middle of a cell. (QMP's
-# stop/cont would not do: qemu stops the guest's virtual clock with it,
-# cpu_disable_ticks, so the guest sees no time pass and no spike.)
-@test "qemu: a guest whose qemu is stopped mid-cell: the spike is unexplained, a gap, not the task it interrupted" {
-	vm_setup
-	DURATION=4s vm_config "stock" "none"
-	sed -i 's/^threads = all/threads = 1/' c.ini
-	printf '\n[trace]\nmode = spikes\nthreshold = 20ms\ncaptures = 2\n' | ini_merge c.ini
+# stalled_run: latlab run c.ini in the background, its qemu stopped for
+# 40 ms every 0.64 s once the guest's campaign runs (not during its boot),
+# until latlab ends. Not a fixed few: the cell measures only once the
+# guest's tracing is armed, seconds later, 18 s when the guest's latlab is
+# the sanitizer build (make SANITIZE=1 test). latlab's status.
+stalled_run() {
+	rm -rf "$WORK/out"
 	"$LATLAB" run c.ini -q >"$WORK/log" 2>&1 &
 	pid=$!
-	# once the guest's campaign runs (not during its boot), until latlab
-	# ends: a stall every 0.64 s. Not a fixed few: the cell measures only
-	# once the guest's tracing is armed, seconds later, 18 s when the
-	# guest's latlab is the sanitizer build (make SANITIZE=1 test)
 	for _ in $(seq 1200); do
 		grep -q 'guest stock: campaign v' "$WORK/log" && break
 		kill -0 "$pid" 2>/dev/null || break
@@ -442,9 +436,32 @@ qemu_of() {
 		kill -CONT "$q"
 		sleep 0.6
 	done
-	wait "$pid" || { cat "$WORK/log"; false; }
+	wait "$pid"
+}
+
+# Ground truth for a stall the guest cannot see: its qemu stopped with
+# SIGSTOP for 40 ms, again and again, in the middle of a cell. (QMP's
+# stop/cont would not do: qemu stops the guest's virtual clock with it,
+# cpu_disable_ticks, so the guest sees no time pass and no spike.)
+@test "qemu: a guest whose qemu is stopped mid-cell: the spike is unexplained, a gap, not the task it interrupted" {
+	vm_setup
+	DURATION=4s vm_config "stock" "none"
+	sed -i 's/^threads = all/threads = 1/' c.ini
+	printf '\n[trace]\nmode = spikes\nthreshold = 20ms\ncaptures = 2\n' | ini_merge c.ini
+	# Once in CI (2026-12-02, one run of some thirty here and there) the
+	# stalled guest fell silent mid-cell for 64 s (duration + timeout)
+	# where its cell takes 8 s; not seen again here in 10 runs. A second
+	# try then, the first's console in the TAP output: it is what this
+	# test is not about, and what to read when it happens again.
+	stalled_run && rc=0 || rc=$?
+	if [ "$rc" -ne 0 ] && grep -q 'the guest hung' "$WORK/log"; then
+		{ echo "# first try: the guest hung; its console's end:"
+		  tail -40 "$WORK"/out/v/vm/stock-*.console.log | sed 's/^/#   /'; } >&3
+		stalled_run && rc=0 || rc=$?
+	fi
+	[ "$rc" -eq 0 ] || { cat "$WORK/log"; tail -40 "$WORK"/out/v/vm/stock-*.console.log; false; }
 	C=$(echo "$WORK"/out/v/*/*/0000-*)
-	[ -s "$C/spikes.csv" ] || { cat "$C/log.txt"; false; }
+	[ -s "$C/spikes.csv" ] || { cat "$WORK/log" "$C/log.txt"; false; }
 	n=$(col "$C/spikes.csv" capture | wc -l)
 	[ "$n" -ge 1 ] || { cat "$C/spikes.csv"; false; }
 	[ "$(col "$C/spikes.csv" culprit_kind | sort -u)" = unexplained ] || { cat "$C/spikes.csv"; false; }
@@ -487,10 +504,12 @@ qemu_of() {
 	grep -q '^timerlat_lost = ' "$C/cell.ini"
 	m() { awk -F, -v want="$1" -v f="$2" 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
 		$h["metric"] == want && $h["thread"] == 0 { print $h[f] }' "$C/summary.csv"; }
-	# about one sample a period (2 s at 2 ms)
+	# about one sample a period (2 s at 2 ms), one CPU's: timerlat runs
+	# for the whole cell, its start and end under TCG too (1,101 seen);
+	# two CPUs' would be 2,000
 	for metric in timerlat_irq timerlat_thread; do
 		k=$(m "$metric" samples)
-		[ -n "$k" ] && [ "$k" -ge 500 ] && [ "$k" -le 1100 ] || { echo "$metric: ${k:-none} samples"; cat "$C/summary.csv"; false; }
+		[ -n "$k" ] && [ "$k" -ge 500 ] && [ "$k" -le 1400 ] || { echo "$metric: ${k:-none} samples"; cat "$C/summary.csv"; false; }
 	done
 	# the IRQ comes before the thread: its median is the lower
 	irq=$(m timerlat_irq p50_ns) thr=$(m timerlat_thread p50_ns)
