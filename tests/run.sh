@@ -11,10 +11,13 @@ what=${1:-all}
 export LATLAB
 passed=0
 failed=0
+# each failure again at the end (its first 40 lines), where a log cut to
+# its head and tail still shows it: CI kept neither end of one in 3
+recap=$(mktemp /tmp/latlab-recap.XXXXXX)
 
 # unit_dir DIR LABEL [RUNNER...]: every test_* of DIR, run by RUNNER
 unit_dir() {
-	local dir=$1 label=$2 t out rc p f
+	local dir=$1 label=$2 t out rc p f why
 	shift 2
 	for t in "$dir"/test_*; do
 		[ -x "$t" ] && [ -f "$t" ] || continue
@@ -30,6 +33,9 @@ unit_dir() {
 		fi
 		if [ "$f" -ne 0 ]; then
 			printf '%s\n' "$out"
+			why=$(printf '%s\n' "$out" | grep -E '^\[ *(ERROR|LINE|FAILED) *\]' | head -40)
+			[ -n "$why" ] || why=$(printf '%s\n' "$out" | tail -10)	# crashed or cut
+			printf -- '-- %s (exit %d)\n%s\n' "$label$(basename "$t")" "$rc" "$why" >>"$recap"
 		else
 			printf '%s\n' "$out" | grep -E '^\[(==========|  PASSED  )\]'
 		fi
@@ -56,7 +62,13 @@ tap_count() {
 	f=$(printf '%s\n' "$3" | grep -c '^not ok ')
 	if [ "$2" -ne 0 ] && [ "$f" -eq 0 ]; then
 		f=1
+		{ echo "-- $1: exit $2 with no test failed"; printf '%s\n' "$3" | tail -20; } >>"$recap"
 	fi
+	# a not ok line and the # lines under it, each cut at 40 lines
+	printf '%s\n' "$3" | awk -v label="$1" '
+		/^not ok / { keep = 1; n = 0; print "-- " label ": " $0; next }
+		keep && /^#/ { if (++n <= 40) print; next }
+		{ keep = 0 }' >>"$recap"
 	echo "   $1: $p passed, $f failed"
 	passed=$((passed + p))
 	failed=$((failed + f))
@@ -69,7 +81,7 @@ tap_count() {
 # other bats files start
 alongside_out=$(mktemp /tmp/latlab-alongside.XXXXXX)
 alongside_pid=
-trap '[ -z "$alongside_pid" ] || kill -- -"$alongside_pid" 2>/dev/null; rm -f "$alongside_out"*' EXIT
+trap '[ -z "$alongside_pid" ] || kill -- -"$alongside_pid" 2>/dev/null; rm -f "$alongside_out"* "$recap"' EXIT
 # each file its own bats, one guest and one CPU each: the first at once,
 # the others once $alongside_out.built exists (the cross build is done)
 alongside() {
@@ -149,5 +161,9 @@ if [ "$what" = all ] || [ "$what" = cli ]; then
 	tap_count bats $? "$out"
 fi
 
+if [ -s "$recap" ]; then
+	echo "== the failures again"
+	cat "$recap"
+fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
