@@ -16,6 +16,25 @@
 #include "tree.h"
 #include "vm.h"
 
+/* each target's scratch files, named by the process's pid on first use */
+static char config_path[64];
+static char tree_dir[64];
+static char chan_top[64];
+
+void fuzz_cleanup(void)
+{
+	const char *const paths[] = { config_path, tree_dir, chan_top };
+	char cmd[128];
+
+	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+		if (!paths[i][0])
+			continue;
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", paths[i]);
+		if (system(cmd) != 0)
+			fprintf(stderr, "fuzz: could not remove %s\n", paths[i]);
+	}
+}
+
 static void write_file(const char *path, const uint8_t *data, size_t size)
 {
 	FILE *fp = fopen(path, "wb");
@@ -28,13 +47,13 @@ static void write_file(const char *path, const uint8_t *data, size_t size)
 
 int fuzz_config(const uint8_t *data, size_t size)
 {
-	static char path[64];
+	const char *path = config_path;
 	struct config *cfg = malloc(sizeof(*cfg));
 	struct cell *cells;
 	char err[1024];
 
-	if (!path[0])
-		snprintf(path, sizeof(path), "/tmp/latlab-fuzz-config-%d.ini", (int)getpid());
+	if (!config_path[0])
+		snprintf(config_path, sizeof(config_path), "/tmp/latlab-fuzz-config-%d.ini", (int)getpid());
 	write_file(path, data, size);
 	if (cfg && config_load(cfg, path, NULL, 0, err, sizeof(err)) == 0) {
 		FILE *null = fopen("/dev/null", "w");
@@ -68,16 +87,16 @@ int fuzz_tree(const uint8_t *data, size_t size)
 		CELL "/samples.bin", "state",
 	};
 	enum { NFILES = sizeof(files) / sizeof(files[0]) };
-	static char dir[64];
+	const char *dir = tree_dir;
 	char path[256], err[8192];
 	struct tree t;
 	struct cell_files f;
 
-	if (!dir[0]) {
+	if (!tree_dir[0]) {
 		char cmd[256];
 		const char *src = getenv("LATLAB_FUZZ_TREE");
 
-		snprintf(dir, sizeof(dir), "/tmp/latlab-fuzz-tree-%d", (int)getpid());
+		snprintf(tree_dir, sizeof(tree_dir), "/tmp/latlab-fuzz-tree-%d", (int)getpid());
 		snprintf(cmd, sizeof(cmd), "rm -rf %s && cp -r %s %s", dir,
 			 src ? src : "tests/fixtures/compare/stock", dir);
 		if (system(cmd) != 0)
@@ -181,15 +200,15 @@ static void only_plain(const char *dir, int depth)
 
 int fuzz_channel(const uint8_t *data, size_t size)
 {
-	static char top[64];
+	const char *top = chan_top;
 	char tree[96], stream[96], cmd[320];
 	struct vm_read_opts o = { NULL, "fuzz", 1000000000LL, 1000000000LL, 1000000000LL };
 	struct vm_hooks h = { NULL, fz_started, fz_finished, NULL };
 	struct vm_outcome out;
 	int fd;
 
-	if (!top[0])
-		snprintf(top, sizeof(top), "/tmp/latlab-fuzz-chan-%d", (int)getpid());
+	if (!chan_top[0])
+		snprintf(chan_top, sizeof(chan_top), "/tmp/latlab-fuzz-chan-%d", (int)getpid());
 	snprintf(tree, sizeof(tree), "%s/tree", top);
 	snprintf(stream, sizeof(stream), "%s/stream", top);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s && mkdir -p %s", top, tree);

@@ -31,4 +31,7 @@ int fuzz_tree(const uint8_t *data, size_t size);
  */
 int fuzz_channel(const uint8_t *data, size_t size);
 
+/* Removes the scratch files the targets made in /tmp (each names them by pid). */
+void fuzz_cleanup(void);
+
 #endif

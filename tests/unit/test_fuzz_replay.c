@@ -67,6 +67,13 @@ static void test_channel_corpus(void **state)
 	assert_true(replay("tests/fuzz/corpus/channel", fuzz_channel) >= 5);
 }
 
+static int remove_scratch(void **state)
+{
+	(void)state;
+	fuzz_cleanup();
+	return 0;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -75,5 +82,5 @@ int main(void)
 		cmocka_unit_test(test_channel_corpus),
 	};
 
-	return cmocka_run_group_tests_name("fuzz_replay", tests, NULL, NULL);
+	return cmocka_run_group_tests_name("fuzz_replay", tests, NULL, remove_scratch);
 }
