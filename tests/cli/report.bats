@@ -354,7 +354,7 @@ priority = 80
 type = rt-hog
 cpus = 1
 priority = 95
-busy = 5ms
+busy = 50ms
 every = 2500ms
 ; the windows below count on the bursts' fixed phase (2.5 s after the
 ; load starts): a random first burst may fall before the measuring does
@@ -366,17 +366,20 @@ EOC
 	T="$D/timeline.csv"
 	[ "$(head -1 "$T")" = "t_s,thread,metric,bin,lo_ns,hi_ns,count" ]
 	# every wake-up is in one window, and every window holds its second's
-	# (1 000 at 1 ms, less the overruns: a burst makes 5, and this VM's
+	# (1 000 at 1 ms, less the overruns: a burst makes 50, and this VM's
 	# stalls up to 70 in a second, 930 of 1 000 seen; a window cut in the
 	# wrong place would hold none of a second or two seconds')
 	samples=$(awk -F, '$1 == 0 && $3 == "wakeup" { print $4 }' "$D/summary.csv")
 	awk -F, -v all="$samples" '$3 == "wakeup" { n[$1] += $7; sum += $7 }
 		END { for (s = 0; s < 10; s++) if (n[s] < 800 || n[s] > 1001) exit 1; exit sum != all }' "$T" ||
 		{ echo "summary: $samples wake-ups"; cat "$T"; false; }
-	# the windows with a wake-up of 4 ms or more (the bursts are 5 ms; this
-	# VM alone reaches 2-3 ms now and then): one per burst, 2 or 3 s apart
-	late=$(awk -F, '$3 == "wakeup" && $5 >= 4000000 && $7 > 0 { print $1 }' "$T" | sort -un | tr '\n' ' ')
+	# the windows with a wake-up of 20 ms or more (the bursts are 50 ms;
+	# this VM alone reaches 2-10 ms, and CI's reached 4 ms in 9 windows of
+	# 10 when the bursts were 5 ms): one per burst, 2 or 3 s apart
+	late=$(awk -F, '$3 == "wakeup" && $5 >= 20000000 && $7 > 0 { print $1 }' "$T" | sort -un | tr '\n' ' ')
 	echo "windows with a late wake-up: $late"
+	echo "each window's worst bin:"
+	awk -F, '$3 == "wakeup" && $7 > 0 && $5 > w[$1] { w[$1] = $5 } END { for (s in w) print s, w[s] }' "$T" | sort -n
 	# (a window of this VM's own noise may come in between: no burst is
 	# missing, and most steps are the period's)
 	n=$(wc -w <<<"$late")

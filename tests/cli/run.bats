@@ -183,8 +183,14 @@ hog_config() {
 	[ "$status" -eq 1 ] || { echo "$output"; false; }
 	[[ "$output" =~ 0000-hog-timer-t1-a1-1:\ fail,\ wakeup\ max\ [0-9.]+\ us,\ missed\ [0-9.]+\ %\ of\ periods:\ thread\ 0\ missed\ [0-9.]+\ %\ of\ its\ periods\ \([0-9]+\ of\ [0-9]+\)\ \>\ missed\ =\ 1% ]] || { echo "$output"; false; }
 	pct=$(col "$WORK/out/t/cells.csv" missed_pct | head -1)
-	# 4 ms of every 10 held: about 30 % of the 1 ms periods (measured 29.9 %)
-	awk -v p="$pct" 'BEGIN { exit !(p > 15 && p < 45) }' || { echo "missed_pct $pct"; false; }
+	# cells.csv's share is the console's count: missed of all periods
+	read -r n of <<<"$(sed -n 's/.*thread 0 missed [0-9.]* % of its periods (\([0-9]*\) of \([0-9]*\)).*/\1 \2/p' <<<"$output")"
+	awk -v p="$pct" -v n="$n" -v of="$of" 'BEGIN { d = p - 100 * n / of; exit !(d < 0.01 && d > -0.01) }' ||
+		{ echo "missed_pct $pct, console $n of $of"; false; }
+	# 4 ms of every 10 held: about 30 % of the 1 ms periods (29.9 % here; a
+	# loaded VM's stalls move it, so only a share that is not a percent's
+	# fraction, nor the hog's absence, nor every period)
+	awk -v p="$pct" 'BEGIN { exit !(p > 10 && p < 80) }' || { echo "missed_pct $pct, console $n of $of"; false; }
 	run "$LATLAB" report "$WORK/out/t" -q
 	grep -q '<th>missed %</th>' "$WORK/out/t/report/index.html"
 	grep -q 'missed [0-9.]* % of periods</small>' "$WORK/out/t/report/index.html"
