@@ -306,7 +306,7 @@ wait_instance() {
 }
 
 @test "[trace] timerlat = on where the kernel has none: the cell runs without it and says why; unpinned threads: why not" {
-	grep -qw timerlat $TRACEFS/available_tracers && skip "this kernel has timerlat (vm.bats runs it in the rt guest)"
+	grep -qw timerlat $TRACEFS/available_tracers && skip "this kernel has timerlat (guests/vm-session.bats runs it in the rt guest)"
 	quick_config
 	printf '\n[trace]\ntimerlat = on\n' | ini_merge c.ini
 	run_pid 60 run c.ini --duration 300ms

@@ -1,6 +1,6 @@
 /*
  * trace/timerlat.c: the kernel's timerlat samples to each CPU's
- * histograms (the tracer itself needs a kernel with it: vm.bats runs it
+ * histograms (the tracer itself needs a kernel with it: tests/cli/guests/vm-session.bats runs it
  * in Debian's rt guest), and what it refuses before touching tracefs.
  */
 #include <errno.h>

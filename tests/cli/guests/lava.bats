@@ -4,9 +4,9 @@
 # server (tools/lava-local.sh): Debian's stock kernel in qemu (TCG), a
 # ramdisk with the static latlab, and every cell back as a LAVA test case.
 
-load helper
+load ../helper
 
-ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+ROOT=$(cd "$BATS_TEST_DIRNAME/../../.." && pwd)
 
 @test "lava-run: the job boots, runs latlab.yaml, and every cell and metric is a LAVA test case" {
 	command -v lava-run || { echo "no lava-run: make deps installs lava-dispatcher" >&2; false; }

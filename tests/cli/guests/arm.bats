@@ -5,9 +5,9 @@
 # machine under TCG with the arm64 latlab inside ($KERNELS/arm64, from
 # make kernels).
 
-load helper
+load ../helper
 
-ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+ROOT=$(cd "$BATS_TEST_DIRNAME/../../.." && pwd)
 A64=$ROOT/build/aarch64-linux-gnu/static
 A32=$ROOT/build/arm-linux-gnueabihf/static
 
