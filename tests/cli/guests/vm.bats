@@ -77,11 +77,13 @@ load vm
 @test "qemu: a guest that hangs is stopped after duration + timeout; the cell fails" {
 	vm_setup
 	# panic=0: the crashed guest waits forever, saying nothing
-	DURATION=2s TIMEOUT=1s vm_config stock "crash, none" "append = panic=0"
+	# timeout = 4s: the healthy cell's results must reach the host within
+	# it, with the other lane's guest beside this one
+	DURATION=2s TIMEOUT=4s vm_config stock "crash, none" "append = panic=0"
 	SECONDS=0
 	run_session timeout 200 "$LATLAB" run c.ini
 	[ "$status" -eq 1 ] || { echo "$output"; false; }
-	[[ "$output" == *"the guest hung: no word from it for 3s (duration + timeout)"* ]]
+	[[ "$output" == *"the guest hung: no word from it for 6s (duration + timeout)"* ]]
 	D=$WORK/out/v
 	crash=$(cell_dir "$D" '0000-crash-*')
 	grep -q '^reason = the guest hung' "$crash/cell.ini"
@@ -117,11 +119,13 @@ exec /usr/bin/qemu-system-x86_64 "$@"
 EOS
 	chmod +x bin/qemu-system-x86_64
 	: >fake-kvm
-	ACCEL=auto BOOT_TIMEOUT=15s vm_config stock none
+	# 30 s: the probe's own bound (KVM_PROBE_NS), and TCG's boot after it
+	# (9-10 s alone; more than 15 s beside the other lane's guest)
+	ACCEL=auto BOOT_TIMEOUT=30s vm_config stock none
 	PATH=$WORK/bin:$PATH LATLAB_KVM_DEVICE=$WORK/fake-kvm run_session timeout 200 "$LATLAB" run c.ini
 	[ "$status" -eq 0 ] || run_failed
 	[[ "$output" == *"(x86_64, kvm, probing KVM"* ]]
-	[[ "$output" == *"accel = auto: a guest under KVM did not come up (the guest did not start latlab within 15s (boot_timeout)): emulating the CPU (TCG) instead"* ]]
+	[[ "$output" == *"accel = auto: a guest under KVM did not come up (the guest did not start latlab within 30s (boot_timeout)): emulating the CPU (TCG) instead"* ]]
 	c=$(cell_dir "$WORK/out/v" '0000-*')
 	grep -q '^accel = tcg' "$c/sysinfo.ini"
 	[ -z "$(in_session "$SID")" ]	# the hung "KVM" qemu too
