@@ -161,10 +161,12 @@ browse() {
 		--virtual-time-budget=5000 --dump-dom "file://$1" 2>"$WORK/console"
 }
 
-# vm_setup: Debian's stock and rt images in $KERNELS (make kernels), or fail
+# vm_setup: Debian's stock and rt images in $KERNELS (make kernels), or
+# fail. The tests boot the ELF kernels (vmlinux-*: half the boot under
+# TCG, docs/campaigns.md); the bzImages stay for LAVA and the demos
 vm_setup() {
-	: "${KERNELS:?set KERNELS to the directory of vmlinuz-stock and vmlinuz-rt (make test does)}"
-	[ -s "$KERNELS/vmlinuz-stock" ] && [ -s "$KERNELS/vmlinuz-rt" ] || {
+	: "${KERNELS:?set KERNELS to the directory of vmlinux-stock and vmlinux-rt (make test does)}"
+	[ -s "$KERNELS/vmlinux-stock" ] && [ -s "$KERNELS/vmlinux-rt" ] || {
 		echo "no kernel images in $KERNELS: run make kernels" >&2
 		return 1
 	}

@@ -38,13 +38,13 @@ workload = timer
 interval = 1ms
 [kernel.stock]
 runner = qemu
-image = $KERNELS/vmlinuz-stock
+image = $KERNELS/vmlinux-stock
 match = preempt:voluntary
 clock = icount
 boot_timeout = 120s
 [kernel.rt]
 runner = qemu
-image = $KERNELS/vmlinuz-rt
+image = $KERNELS/vmlinux-rt
 match = preempt:rt
 clock = icount
 boot_timeout = 120s

@@ -32,13 +32,13 @@ affinity = 0
 priority = 80
 [kernel.none]
 runner = qemu
-image = $KERNELS/vmlinuz-stock
+image = $KERNELS/vmlinux-stock
 append = preempt=none
 clock = icount
 boot_timeout = 120s
 [kernel.rt]
 runner = qemu
-image = $KERNELS/vmlinuz-rt
+image = $KERNELS/vmlinux-rt
 clock = icount
 boot_timeout = 120s
 [load.kwork]
@@ -125,7 +125,7 @@ affinity = 0
 priority = 80
 [kernel.rt]
 runner = qemu
-image = $KERNELS/vmlinuz-rt
+image = $KERNELS/vmlinux-rt
 clock = icount
 boot_timeout = 120s
 ; the sanitizer build's latlab (it goes into the guest too) took 379 MB

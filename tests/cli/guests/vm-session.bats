@@ -108,7 +108,7 @@ blob() { printf 'LATLAB %s %s %d\n%s' "$1" "$2" "${#3}" "$3"; }
 . "$(dirname "$0")/../stream.sh"
 EOS
 	chmod +x bin/qemu-system-x86_64
-	: >vmlinuz-stock
+	: >vmlinux-stock
 }
 
 @test "qemu: the host takes only what the channel may carry (fake guest)" {

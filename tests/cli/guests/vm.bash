@@ -19,7 +19,7 @@ interval = 1ms
 
 [kernel.stock]
 runner = qemu
-image = $KERNELS/vmlinuz-stock
+image = $KERNELS/vmlinux-stock
 match = !preempt:rt
 accel = ${ACCEL:-tcg}
 boot_timeout = ${BOOT_TIMEOUT:-60s}
@@ -28,7 +28,7 @@ $3
 
 [kernel.rt]
 runner = qemu
-image = $KERNELS/vmlinuz-rt
+image = $KERNELS/vmlinux-rt
 match = preempt:rt
 accel = tcg
 boot_timeout = 60s

@@ -136,12 +136,12 @@ EOS
 	vm_config stock none
 	run "$LATLAB" run c.ini
 	[ "$status" -eq 2 ]
-	[[ "$output" == *"c.ini:"*": [kernel.stock] image = /nonexistent/vmlinuz-stock: No such file or directory (make demo-kernels"* ]]
+	[[ "$output" == *"c.ini:"*": [kernel.stock] image = /nonexistent/vmlinux-stock: No such file or directory (make demo-kernels"* ]]
 	[ ! -e "$WORK/out/v" ]
 	# qemu missing: the variant's cells are skipped with why, exit 3
 	: >vmlinuz
 	KERNELS=$WORK
-	cp vmlinuz vmlinuz-stock
+	cp vmlinuz vmlinux-stock
 	vm_config stock none
 	mkdir emptybin
 	PATH=$WORK/emptybin run "$LATLAB" run c.ini
