@@ -115,6 +115,7 @@ struct vm_arch {
 	const char *package;		/* Debian's package holding it */
 	const char *machine;		/* qemu's -machine */
 	const char *console;		/* the kernel's serial console */
+	const char *tcg_cpu;		/* qemu's -cpu under TCG */
 	int elf_machine;		/* EM_*: what the initramfs's programs must be */
 	int pci_serial;			/* its channel: qemu's pci-serial, else
 					 * isa-debugcon's port (guest.h) */
