@@ -23,6 +23,10 @@ output = $tmp
 [matrix]
 workload = timer, noise
 affinity = 1
+[thresholds]
+; a loaded VM's missed periods would fail the cells, which synth-tree
+; does not copy: the figures are what is measured here
+missed = off
 EOC
 "$LATLAB" run "$tmp/src.ini" -q >/dev/null 2>&1 || true
 printf '%7s %10s %12s %9s\n' cells wall_s ms_per_cell figures
