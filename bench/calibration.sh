@@ -29,6 +29,9 @@
 #   A/A baseline gate    each campaign judged against every earlier one
 #                        as --baseline (tolerance 20 %, one campaign a
 #                        side: the runs' interval): rows q1, q2 that fail
+#   A/A baseline gate, SIDE campaigns against 1   per split, one side's
+#                        campaigns as --baseline A,B,C and the first of the
+#                        other side tonight's (judged between campaigns)
 #   power in one tree    q1 and q2 against each hog in one campaign:
 #                        calls that the quiet load is lower (and wrong: higher)
 #   power between campaigns  the splits again with --axis load: q1 and q2
@@ -122,6 +125,14 @@ tally() {
 	echo "$out"
 }
 
+# gate_lines: compare --baseline's stderr to two verdict lines, rows q1
+# and q2 ("lower" where the row regressed: a call)
+gate_lines() {
+	awk '/regression: q1,/ { a = 1 } /regression: q2,/ { b = 1 }
+		END { print (a ? "lower" : "no-difference"); print (b ? "lower" : "no-difference") }' |
+		awk '{ print "q", "q", "gate", $1, $1, "-" }'
+}
+
 for mode in quiet disturbed; do
 	trees=()
 	for k in $(seq "$CAMPAIGNS"); do
@@ -152,12 +163,11 @@ for mode in quiet disturbed; do
 	for i in $(seq 0 $((CAMPAIGNS - 2))); do
 		for j in $(seq $((i + 1)) $((CAMPAIGNS - 1))); do
 			"$LATLAB" compare "${trees[$j]}" --baseline "${trees[$i]}" -o "$work/gate" 2>&1 >/dev/null |
-				awk '/regression: q1,/ { a = 1 } /regression: q2,/ { b = 1 }
-					END { print (a ? "lower" : "no-difference"); print (b ? "lower" : "no-difference") }' |
-				awk '{ print "q", "q", "gate", $1, $1, "-" }' >>"$work/gate-$mode.txt"
+				gate_lines >>"$work/gate-$mode.txt"
 		done
 	done
 	: >"$work/split-$mode.txt"
+	: >"$work/gates-$mode.txt"
 	for s in $(seq "$SPLITS"); do	# a seeded split: SIDE campaigns against SIDE others
 		read -r -a pick <<<"$(seq 0 $((CAMPAIGNS - 1)) | awk -v seed="$s" 'BEGIN { srand(seed) }
 			{ v[NR] = $1; r[NR] = rand() } END { for (i = 1; i <= NR; i++) for (j = i + 1; j <= NR; j++)
@@ -167,6 +177,10 @@ for mode in quiet disturbed; do
 		b=$(for i in $(seq "$SIDE" $((2 * SIDE - 1))); do printf '%s,' "${trees[${pick[$i]}]}"; done)
 		"$LATLAB" compare "${a%,}" "${b%,}" --axis load -o "$work/split-$mode-$s" >/dev/null 2>&1 || true
 		verdicts "$work/split-$mode-$s/compare.csv" >>"$work/split-$mode.txt"
+		# the gate as the docs advise it: one side's campaigns the baseline,
+		# the first of the other side tonight's (judged between campaigns)
+		"$LATLAB" compare "${trees[${pick[$SIDE]}]}" --baseline "${a%,}" -o "$work/gate" 2>&1 >/dev/null |
+			gate_lines >>"$work/gates-$mode.txt"
 	done
 	echo "== $mode: $CAMPAIGNS campaigns, $REPEAT runs of ${DURATION} s per cell, interleaved; $SPLITS splits of $SIDE campaigns a side"
 	printf '%-44s %-32s%-32s%s\n' "" "on the maxima" "on the tail" "either"
@@ -180,6 +194,8 @@ for mode in quiet disturbed; do
 		"$(tally "$work/split-$mode.txt" '$3 == "campaigns" && $1 == $2 && ($1 == "q1" || $1 == "q2")' any)"
 	printf '%-44s %s\n' "A/A baseline gate, one campaign a side, 20 %" \
 		"$(tally "$work/gate-$mode.txt" '1' any)"
+	printf '%-44s %s\n' "A/A baseline gate, $SIDE campaigns against 1" \
+		"$(tally "$work/gates-$mode.txt" '1' any)"
 	for h in h300 h1ms h3ms; do
 		printf '%-44s %s\n' "power in one tree: quiet below $h" \
 			"$(tally "$work/within-$mode" '($1 == "q1" || $1 == "q2") && $2 == "'"$h"'"' lower)"
