@@ -1,9 +1,10 @@
 /*
  * What interfered with the measured CPUs during a cell, as deltas:
  * hard interrupts by source (/proc/interrupts), softirqs by type
- * (/proc/softirqs) and SMIs (MSR 0x34, Intel, the msr module; otherwise
- * "unavailable", never 0). The measured threads' own context switches
- * come from the workers (getrusage). Written as interference.csv.
+ * (/proc/softirqs), the hypervisor's steal time (/proc/stat, ms) and SMIs
+ * (MSR 0x34, Intel, the msr module; otherwise "unavailable", never 0).
+ * The measured threads' own context switches come from the workers
+ * (getrusage). Written as interference.csv.
  */
 #ifndef LATLAB_INTERFERENCE_H
 #define LATLAB_INTERFERENCE_H
@@ -15,7 +16,7 @@
 
 struct intf_row {
 	int cpu;
-	char kind[12];		/* irq, softirq, smi, ctxsw */
+	char kind[12];		/* irq, softirq, steal, smi, ctxsw */
 	char source[INTF_NAME];	/* "LOC Local timer interrupts", "NET_RX", ... */
 	int64_t count;		/* the delta; -1: unavailable */
 	char note[96];		/* why unavailable, or "" */
@@ -33,6 +34,9 @@ int intf_read(struct intf_snap *s, const cpu_set_t *cpus);
 /* The same from other files in the two tables' formats (the tests' fixtures); no SMIs. */
 int intf_read_files(struct intf_snap *s, const cpu_set_t *cpus,
 		    const char *interrupts, const char *softirqs);
+
+/* The steal time of `cpus` from a file in /proc/stat's format, in ms. 0 or -errno. */
+int intf_read_stat(struct intf_snap *s, const cpu_set_t *cpus, const char *path);
 
 /*
  * after - before, rows whose delta is 0 left out (SMI rows always kept),

@@ -406,8 +406,9 @@ static int read_timeline(struct tcell *c, char *err, size_t len)
 
 /*
  * interference.csv: per measured CPU, in words, its three largest
- * interrupt and softirq sources and its SMIs ("CPU 1: 2626 LOC Local
- * timer interrupts, 1183964 NET_RX, ...; SMI unavailable").
+ * interrupt and softirq sources, its steal time and its SMIs ("CPU 1:
+ * 2626 LOC Local timer interrupts, 1183964 NET_RX, ..., 150 ms stolen by
+ * the hypervisor, SMI unavailable").
  */
 static int read_interference(struct tcell *c, char *err, size_t len)
 {
@@ -433,7 +434,7 @@ static int read_interference(struct tcell *c, char *err, size_t len)
 			CPU_SET((int)cpu, &cpus);
 	}
 	for (int cpu = 0; rc == 0 && cpu < CPU_SETSIZE; cpu++) {
-		int top[3] = { -1, -1, -1 }, smi = -1, any = 0;
+		int top[3] = { -1, -1, -1 }, smi = -1, steal = -1, any = 0;
 
 		if (!CPU_ISSET(cpu, &cpus))
 			continue;
@@ -446,6 +447,10 @@ static int read_interference(struct tcell *c, char *err, size_t len)
 			any = 1;
 			if (strcmp(kind, "smi") == 0) {
 				smi = r;
+				continue;
+			}
+			if (strcmp(kind, "steal") == 0) {
+				steal = r;
 				continue;
 			}
 			if (strcmp(kind, "irq") && strcmp(kind, "softirq"))
@@ -470,6 +475,12 @@ static int read_interference(struct tcell *c, char *err, size_t len)
 				 field(&t, top[k], "source"));
 		}
 		u = strlen(c->interference);
+		if (steal >= 0) {
+			snprintf(c->interference + u, sizeof(c->interference) - u,
+				 "%s %lld ms stolen by the hypervisor", top[0] >= 0 ? "," : "",
+				 (long long)csv_table_checked(&t, steal, "count"));
+			u = strlen(c->interference);
+		}
 		if (smi >= 0 && field(&t, smi, "count")[0])
 			snprintf(c->interference + u, sizeof(c->interference) - u, ", %lld SMI",
 				 (long long)csv_table_checked(&t, smi, "count"));

@@ -288,14 +288,16 @@ softirq_count() {
 	awk -v n="$1:" -v c="$2" '$1 == n { print $(c + 2) }' /proc/softirqs
 }
 
-@test "interference.csv: a net load's NET_RX softirqs on the measured CPU, within a hand count; SMI unavailable, not 0" {
+@test "interference.csv: a net load's NET_RX softirqs on the measured CPU, within a hand count; steal time; SMI unavailable, not 0" {
 	[ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs"
 	quick_config
 	printf '[matrix]\naffinity = 1\nload = n\n[load.n]\ntype = net\ncpus = 1\n' | ini_merge c.ini
 	before=$(softirq_count NET_RX 1)
+	steal_before=$(awk '$1 == "cpu1" { print $9 }' /proc/stat)
 	run timeout 60 "$LATLAB" run c.ini --duration 2s -q
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
 	after=$(softirq_count NET_RX 1)
+	steal_after=$(awk '$1 == "cpu1" { print $9 }' /proc/stat)
 	D=$(cell_dir "$WORK/out/t" '0000-*')
 	I="$D/interference.csv"
 	[ "$(head -1 "$I")" = "cpu,kind,source,count,note" ]
@@ -305,9 +307,16 @@ softirq_count() {
 	[ "$rx" -gt 0 ] && [ "$rx" -le $((after - before)) ] || { echo "latlab $rx, by hand $((after - before))"; cat "$I"; false; }
 	awk -F, '$2 == "irq" && $3 ~ /^LOC / && $4 > 0 { ok = 1 } END { exit !ok }' "$I"
 	grep -q '^1,smi,SMI,,unavailable: ' "$I"
+	# steal (test_interference.c reads it): within what /proc/stat gave
+	# around the whole run, in ms (a row only where it moved)
+	hz=$(getconf CLK_TCK)
+	st=$(awk -F, '$2 == "steal" && $3 == "steal ms" { print $4 }' "$I")
+	[ "${st:-0}" -le $(((steal_after - steal_before) * 1000 / hz + 1000 / hz)) ] ||
+		{ echo "steal: latlab ${st} ms, by hand $((steal_after - steal_before)) ticks"; false; }
 	# the thread's own switches: about one voluntary a cycle
 	v=$(awk -F, '$3 == "thread 0 voluntary" { print $4 }' "$I")
 	[ "$v" -ge 1000 ] || { cat "$I"; false; }
 	run timeout 60 "$LATLAB" report "$WORK/out/t" -q
 	grep -q '<li>0000-n-timer-t1-a1-1: CPU 1: .*NET_RX.*SMI unavailable</li>' "$WORK/out/t/report/index.html"
+	[ -z "$st" ] || grep -q "<li>0000-n-timer-t1-a1-1: CPU 1: .*, $st ms stolen by the hypervisor, SMI unavailable</li>" "$WORK/out/t/report/index.html"
 }

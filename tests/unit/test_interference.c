@@ -1,7 +1,8 @@
 /*
- * interference.c on fixed /proc/interrupts and /proc/softirqs texts: the
- * sources named as documented, only the measured CPUs, rows that did not
- * move left out, one-column rows (ERR, MIS) read, and the deltas.
+ * interference.c on fixed /proc/interrupts, /proc/softirqs and /proc/stat
+ * texts: the sources named as documented, only the measured CPUs, rows
+ * that did not move left out, one-column rows (ERR, MIS) read, the
+ * deltas, and steal time in ms.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -107,10 +108,60 @@ static void test_deltas(void **state)
 	rmdir(dir);
 }
 
+/* /proc/stat: the measured CPU's steal time in ms, the others' left out */
+static void test_steal(void **state)
+{
+	char dir[] = "/tmp/latlab-intf-XXXXXX", b[64], a[64];
+	struct intf_snap before = { NULL, 0 }, after = { NULL, 0 };
+	struct intf_row *d = NULL;
+	cpu_set_t cpus;
+	int n = 0;
+	long hz = sysconf(_SC_CLK_TCK);
+
+	(void)state;
+	assert_true(hz > 0);
+	assert_non_null(mkdtemp(dir));
+	snprintf(b, sizeof(b), "%s/b", dir);
+	snprintf(a, sizeof(a), "%s/a", dir);
+	write_file(b, "cpu  3448906 11414 304919 3416215 16268 0 24150 325792 0 0\n"
+		      "cpu0 1738140 5700 148108 1586477 10079 0 10555 154154 0 0\n"
+		      "cpu1 1710766 5714 156811 1829738 6189 0 13595 171638 0 0\n"
+		      "intr 1 2 3\nctxt 12345\n");
+	write_file(a, "cpu  3448956 11414 304928 3417108 16270 0 24152 325947 0 0\n"
+		      "cpu0 1738140 5700 148108 1586477 10079 0 10555 154159 0 0\n"
+		      "cpu1 1710816 5714 156820 1830631 6191 0 13597 171788 0 0\n"
+		      "intr 1 2 3\nctxt 12399\n");
+	CPU_ZERO(&cpus);
+	CPU_SET(1, &cpus);
+	assert_int_equal(intf_read_stat(&before, &cpus, b), 0);
+	assert_int_equal(intf_read_stat(&after, &cpus, a), 0);
+	assert_int_equal(before.n, 1);	/* cpu1 only: not the total, not cpu0 */
+	assert_int_equal(intf_delta(&before, &after, &d, &n), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(d[0].kind, "steal");
+	assert_string_equal(d[0].source, "steal ms");
+	assert_int_equal(d[0].cpu, 1);
+	/* 150 ticks; truncation on each side can move the delta by one tick's ms */
+	assert_true(llabs(d[0].count - 150LL * 1000 / hz) <= 1000 / hz);
+	free(d);
+	intf_free(&before);
+	intf_free(&after);
+	/* no steal column (an old kernel): no row, not a 0 */
+	write_file(b, "cpu1 1710766 5714 156811 1829738\n");
+	assert_int_equal(intf_read_stat(&before, &cpus, b), 0);
+	assert_int_equal(before.n, 0);
+	assert_int_equal(intf_read_stat(&before, &cpus, "/nonexistent"), -2);
+	intf_free(&before);
+	unlink(b);
+	unlink(a);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_deltas),
+		cmocka_unit_test(test_steal),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
