@@ -178,8 +178,7 @@ int intf_read(struct intf_snap *s, const cpu_set_t *cpus)
 	int rc = intf_read_files(s, cpus, "/proc/interrupts", "/proc/softirqs");
 	int rc2 = intf_read_stat(s, cpus, "/proc/stat");
 
-	if (rc == 0 && rc2 == -ENOMEM)
-		rc = rc2;
+	rc = rc ? rc : rc2;	/* the first error, as intf_read_files says its own */
 	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
 		if (CPU_ISSET(cpu, cpus) && read_smi(s, cpu) == -ENOMEM)
 			return -ENOMEM;
