@@ -75,7 +75,12 @@ static void add(struct attribution *a, int part, const char *name, int64_t ns)
 
 /* What the CPU is doing between events. */
 struct cpu_state {
-	struct { int part; char name[48]; int kind; } stack[STACK_MAX];
+	struct frame {
+		int part;
+		char name[48];
+		int kind;
+		int brief;	/* a sleeper's wake-up: its next event comes at once */
+	} stack[STACK_MAX];
 	int depth;
 	int known;		/* cur_* set */
 	int cur_pid, cur_prio;
@@ -93,16 +98,21 @@ struct walk {
 	int64_t tick_ns;
 };
 
-static void push(struct cpu_state *s, int kind, int part, const char *prefix,
-		 const char *name)
+/* Opens a handler; its entry, NULL past STACK_MAX (deeper than any kernel nests). */
+static struct frame *push(struct cpu_state *s, int kind, int part, const char *prefix,
+			  const char *name)
 {
+	struct frame *f;
+
 	if (s->depth == STACK_MAX)
-		return;		/* deeper nesting than any kernel does */
-	s->stack[s->depth].kind = kind;
-	s->stack[s->depth].part = part;
-	snprintf(s->stack[s->depth].name, sizeof(s->stack[0].name), "%s%s",
-		 prefix, name);
+		return NULL;
+	f = &s->stack[s->depth];
+	f->kind = kind;
+	f->part = part;
+	f->brief = 0;
+	snprintf(f->name, sizeof(f->name), "%s%s", prefix, name);
 	s->depth++;
+	return f;
 }
 
 /* The innermost open handler of this kind ends (and any it left open). */
@@ -195,8 +205,10 @@ static void label_plain(struct attribution *a, const struct cpu_state *s,
 
 /*
  * When the next event was due after `from` (INT64_MAX: none was): the
- * next tick while a task runs, and before the expiry the thread's own
- * timer, ATTR_GAP_SLACK_NS late at most (attrib.h).
+ * next tick while a task runs, before the expiry the thread's own timer,
+ * and inside a sleeper's wake-up callback (hrtimer_wakeup: it wakes its
+ * task, sched_waking, and returns) the next event at once; each
+ * ATTR_GAP_SLACK_NS late at most (attrib.h).
  */
 static int64_t due_by(const struct attribution *a, const struct cpu_state *s,
 		      const struct walk *w, int64_t from)
@@ -228,6 +240,8 @@ static int64_t due_by(const struct attribution *a, const struct cpu_state *s,
 		if (exit_ns >= 0 && at + exit_ns + ATTR_GAP_SLACK_NS < due)
 			due = at + exit_ns + ATTR_GAP_SLACK_NS;
 	}
+	if (s->depth > 0 && s->stack[s->depth - 1].brief && from + ATTR_GAP_SLACK_NS < due)
+		due = from + ATTR_GAP_SLACK_NS;
 	return due;
 }
 
@@ -440,13 +454,17 @@ static void apply(struct cpu_state *s, const struct ord *o, const struct ord *al
 	case TEV_NMI:
 		pop(s, TEV_NMI);
 		break;
-	case TEV_HRT_ENTRY:
+	case TEV_HRT_ENTRY: {
 		/* the thread's own timer callback is the timer's; others are interrupt work */
-		if (e->ptr == s->our_timer && s->our_timer)
-			push(s, TEV_HRT_ENTRY, PART_TIMER, "", "timer callback");
-		else
-			push(s, TEV_HRT_ENTRY, PART_IRQ, "hrtimer ", e->name);
+		int ours = e->ptr == s->our_timer && s->our_timer;
+		struct frame *f = ours ? push(s, TEV_HRT_ENTRY, PART_TIMER, "", "timer callback") :
+					 push(s, TEV_HRT_ENTRY, PART_IRQ, "hrtimer ", e->name);
+
+		/* the thread's own (clock_nanosleep's) and any other sleeper's */
+		if (f)
+			f->brief = ours || strcmp(e->name, "hrtimer_wakeup") == 0;
 		break;
+	}
 	case TEV_HRT_EXIT:
 		pop(s, TEV_HRT_ENTRY);
 		break;

@@ -6,9 +6,10 @@ load helper
 TRACEFS=/sys/kernel/tracing
 
 # hog_config [EXTRA-TRACE-LINES...]: a measured thread at priority 80 on
-# CPU 1 and an rt-hog at 95 on the same CPU, busy 10 ms every 200 ms; a
-# capture above 6 ms (well above this VM's own spikes: the host's steal
-# time gives a quiet cell up to ~3 ms here)
+# CPU 1 and an rt-hog at 95 on the same CPU, busy 20 ms every 200 ms; a
+# capture above 15 ms, above this VM's own stalls (the host's steal time
+# gave gaps of 4-12 ms on the morning of 2026-12-03, when a 6 ms threshold
+# let three of them take every capture before the hog's 10 ms came)
 hog_config() {
 	write_config c.ini <<EOC
 [campaign]
@@ -25,12 +26,12 @@ priority = 80
 type = rt-hog
 cpus = 1
 priority = 95
-busy = 10ms
+busy = 20ms
 every = 200ms
 
 [trace]
 mode = spikes
-threshold = 6ms
+threshold = 15ms
 captures = 3
 EOC
 	printf '[trace]\n%s\n' "$@" | ini_merge c.ini
@@ -63,30 +64,70 @@ setup_file() {
 	mount | grep -q " $TRACEFS type tracefs" || mount -t tracefs nodev $TRACEFS
 }
 
-@test "rt-hog: every capture names the hog as an rt-thread with >= 80% of the latency" {
+# hog_culprits CELL-DIR: every capture complete, the rt-hog's in one at
+# least, and each capture one of:
+# - the hog's (rt-thread, by name and pid, one process throughout), with
+#   80 % of the latency at least where nothing else was seen: no gap in
+#   the note and no steal in the poll (seen: 2.6 ms unexplained and 2.2 ms
+#   in an IRQ beside the hog where the VM stalled);
+# - a gap, a stretch with no event at all, which only the VM's hypervisor
+#   makes here and which is unexplained by design (seen: "no event for
+#   7341 us (CPU idle)" beside two rt-thread captures);
+# - an interrupt handler no longer than the steal beside it: a vCPU
+#   stalled inside a handler, shorter than the tick that would make it a
+#   gap, cannot be told from the handler's work (seen: 2.8 ms in the
+#   tick's handler, 10 ms stolen in the poll; docs/spikes.md)
+hog_culprits() {
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		function bad(why) { printf "capture %d: %s\n", $c["capture"], why; fail = 1 }
+		{
+			k = $c["culprit_kind"]; cns = $c["culprit_ns"] + 0; lat = $c["latency_ns"] + 0
+			steal = $c["steal_ns"] + 0
+			if ($c["complete"] != 1)
+				bad("incomplete")
+			else if (k == "rt-thread") {
+				hog++
+				if ($c["culprit"] !~ /^latload:[0-9]+ \(SCHED_FIFO 95\)$/)
+					bad("another rt-thread")
+				names[$c["culprit"]] = 1
+				if ($c["note"] !~ /gap/ && steal == 0 && cns * 100 < lat * 80)
+					bad("the hog has less than 80 % with no gap and no steal")
+			} else if (k == "unexplained") {
+				if ($c["culprit"] !~ /^no event for /)
+					bad("unexplained, not a gap")
+			} else if (k == "irq") {
+				if (cns > steal)
+					bad("an interrupt longer than the steal beside it")
+			} else
+				bad("culprit kind " k)
+		}
+		END {
+			n = 0; for (x in names) n++
+			if (!hog) bad("no capture names the hog")
+			if (n > 1) bad("more than one hog")
+			exit fail
+		}' "$1/spikes.csv" || { cat "$1/spikes.csv"; false; }
+}
+
+@test "rt-hog: the captures name the hog as an rt-thread, 80 % of the latency where the VM took nothing; else the hypervisor's stall" {
 	hog_config
 	before=$(top_state)
 	run_pid 60 run c.ini
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
-	# the end-of-run table's why column
 	[[ "$output" == *"| why (worst capture)"* ]] || { echo "$output"; false; }
-	echo "$output" | grep -Eq '^0000-.* \| rt-thread: latload:[0-9]+ \(SCHED_FIFO 95\)$' || { echo "$output"; false; }
 	D=$(cell_dir "$WORK/out/t" '0000-*')
 	n=$(col "$D/spikes.csv" capture | wc -l)
 	[ "$n" -ge 1 ] && [ "$n" -le 3 ] || { cat "$D/spikes.csv"; false; }
-	# the hog is every capture's culprit; its share is 80 % at least
-	# where the VM did not stall inside the capture (a gap: "N gaps" in
-	# the note, seen here with 2.6 ms unexplained and 2.2 ms in an IRQ)
-	gaps=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { print ($c["note"] ~ /gap/) ? "gaps" : "none" }' "$D/spikes.csv")
-	paste -d' ' <(col "$D/spikes.csv" culprit_kind) <(col "$D/spikes.csv" culprit_ns) \
-		<(col "$D/spikes.csv" latency_ns) <(col "$D/spikes.csv" complete) <(echo "$gaps") |
-	while read -r kind cns lat complete gaps; do
-		[ "$kind" = rt-thread ] && [ "$complete" = 1 ] &&
-			{ [ "$gaps" = gaps ] || [ $((cns * 100)) -ge $((lat * 80)) ]; } || { cat "$D/spikes.csv"; false; }
-	done
-	# the hog, by name and pid, one process for every capture
-	[ "$(col "$D/spikes.csv" culprit | sort -u | wc -l)" -eq 1 ]
-	col "$D/spikes.csv" culprit | grep -Eq '^latload:[0-9]+ \(SCHED_FIFO 95\)$'
+	hog_culprits "$D"
+	gaps=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { print ($c["note"] ~ /gap/ || $c["steal_ns"] + 0 > 0) ? "gaps" : "none" }' "$D/spikes.csv")
+	# the why: the worst capture's kind and culprit, on the console, in
+	# cells.csv and cell.ini
+	why=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["latency_ns"] + 0 > max { max = $c["latency_ns"] + 0; w = $c["culprit_kind"] ": " $c["culprit"] }
+		END { print w }' "$D/spikes.csv")
+	echo "$output" | grep -Fq -- "| $why" || { echo "$why"; echo "$output"; false; }
+	[ "$(col "$WORK/out/t/cells.csv" why | sort -u)" = "$why" ]
+	grep -Fxq "why = $why" "$D/cell.ini"
 	# the parts add up to the latency (the tolerance: none)
 	awk -F, 'NR > 1 { s = 0; for (i = 6; i <= 13; i++) s += $i; if (s != $5) exit 1 }' "$D/spikes.csv"
 	# the readable trace, with the marker, for every capture
@@ -95,9 +136,6 @@ setup_file() {
 		grep -q 'culprit' "$D/trace-$i.txt"
 	done
 	[ ! -e "$D/trace-$((n + 1)).txt" ]
-	# the why column, in cells.csv and cell.ini
-	col "$WORK/out/t/cells.csv" why | grep -q '^rt-thread: latload:'
-	grep -q '^why = rt-thread: latload:' "$D/cell.ini"
 	# the instance is gone; the top level is as it was
 	[ "$(top_state)" = "$before" ]
 	! inst_of "$LPID"
@@ -105,8 +143,9 @@ setup_file() {
 	run "$LATLAB" report "$WORK/out/t" -q
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
 	grep -q '<h2>Spike captures</h2>' "$WORK/out/t/report/index.html"
-	# the hog and its share; 80 % or more where a capture had no gap (the
-	# sanitizer run of 2026-12-03 had gaps in every capture: shares below)
+	# the hog and its share; 80 % or more where a capture had no gap and no
+	# steal (the sanitizer run of 2026-12-03 had gaps in every capture:
+	# shares below)
 	shares=$(grep -o 'rt-thread: latload:[0-9]* (SCHED_FIFO 95) ([0-9]* %' "$WORK/out/t/report/index.html") ||
 		{ grep -o 'rt-thread[^<]*' "$WORK/out/t/report/index.html"; false; }
 	if grep -qx none <<<"$gaps"; then
@@ -117,19 +156,14 @@ setup_file() {
 	mkdir "$WORK/b" && cp -r "$WORK/out/t" "$WORK/b/t"
 	run "$LATLAB" compare "$WORK/out/t" "$WORK/b/t" -o "$WORK/cmp"
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
-	grep -q "<tr><td class=\"l\">rt-thread</td><td>$n (100 %)</td><td>$n (100 %)</td></tr>" "$WORK/cmp/index.html"
-}
-
-# hog_culprits CELL-DIR: the rt-hog named in a capture at least, and every
-# capture the hog's (rt-thread) or a stretch with no event at all, which
-# only the VM's hypervisor makes here and which is unexplained by design
-# (seen: "no event for 7341 us (CPU idle)" beside two rt-thread captures)
-hog_culprits() {
-	local kinds
-	kinds=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		{ print ($c["culprit_kind"] == "unexplained" && $c["culprit"] ~ /^no event for /) ? "gap" : $c["culprit_kind"] }' \
-		"$1/spikes.csv" | sort -u | tr '\n' ' ')
-	[ "$kinds" = "rt-thread " ] || [ "$kinds" = "gap rt-thread " ] || { cat "$1/spikes.csv"; false; }
+	# (the hog's captures and their share of the captured latency; a gap's
+	# the rest)
+	row=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		{ all += $c["latency_ns"] } $c["culprit_kind"] == "rt-thread" { r++; rt += $c["latency_ns"] }
+		END { s = sprintf("%d (%.0f %%)", r, 100 * rt / all); printf "<td>%s</td><td>%s</td>", s, s }' "$D/spikes.csv")
+	grep -Fq "<tr><td class=\"l\">rt-thread</td>$row</tr>" "$WORK/cmp/index.html" ||
+		{ echo "$row"; grep -A8 'culprit kind' "$WORK/cmp/index.html"; false; }
+	grep -Fq "<tr><td class=\"l\">captures</td><td>$n</td><td>$n</td></tr>" "$WORK/cmp/index.html"
 }
 
 @test "trace-N.dat per capture: trace-cmd report reads it; without trace-cmd the capture comes from tracefs, complete" {
@@ -186,7 +220,7 @@ EOT
 
 @test "a threshold never reached: an empty spikes.csv, no trace files, no why" {
 	hog_config
-	sed -i 's/^threshold = 6ms/threshold = 10s/; s/^load = hog/load = none/' c.ini
+	sed -i 's/^threshold = 15ms/threshold = 10s/; s/^load = hog/load = none/' c.ini
 	run timeout 60 "$LATLAB" run c.ini -q
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
 	D=$(cell_dir "$WORK/out/t" '0000-*')
@@ -220,11 +254,11 @@ EOT
 	run "$LATLAB" run c.ini
 	[ "$status" -eq 2 ] && [[ "$output" == *"c.ini:22: events: 'sched' is not system:event"* ]] || { echo "$output"; false; }
 	hog_config
-	sed -i 's/^busy = 10ms/busy = 150ms/' c.ini
+	sed -i 's/^busy = 20ms/busy = 150ms/' c.ini
 	run "$LATLAB" run c.ini
 	[ "$status" -eq 2 ] && [[ "$output" == *"c.ini:"*"busy"* ]] || { echo "$output"; false; }
 	hog_config
-	sed -i 's/^busy = 10ms/busy = 150ms/; s/^every = 200ms/every = 1s/' c.ini
+	sed -i 's/^busy = 20ms/busy = 150ms/; s/^every = 200ms/every = 1s/' c.ini
 	run "$LATLAB" run c.ini
 	[ "$status" -eq 2 ] && [[ "$output" == *"100ms"* ]] || { echo "$output"; false; }
 	hog_config "mode = always"

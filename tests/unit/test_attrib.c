@@ -490,6 +490,51 @@ static void test_gap_in_handler(void **state)
 	assert_int_equal(a.part_ns[PART_IRQ], ATTR_GAP_SLACK_NS - 2 * US + 1 * US - 10);
 }
 
+/*
+ * A sleeper's wake-up callback (hrtimer_wakeup) wakes its task at once
+ * and returns: 4 ms inside one with no event is a gap, not interrupt
+ * work (a VM's stall read "irq: hrtimer hrtimer_wakeup" for 4 ms beside
+ * an rt-hog, shorter than the tick that would have made it a gap). The
+ * thread's own callback stalled is a gap as well; a 20 us callback that
+ * emits its wake-up on time is interrupt work still.
+ */
+static void test_gap_in_wakeup_callback(void **state)
+{
+	struct seq s = { .n = 0 };
+	struct attribution a;
+
+	(void)state;
+	slept(&s);
+	sw(&s, 500, 0, 120, "swapper/1", 70, 4, "latload");	/* a FIFO 95 hog runs */
+	/* the thread's own callback: entered on time, waking 200 us later */
+	ev(&s, T0, TEV_HRT_ENTRY, 70)->ptr = TIMER;
+	ev(&s, T0 + 200 * US, TEV_WAKING, 70)->next_pid = TID;
+	ev(&s, T0 + 200 * US + 5, TEV_HRT_EXIT, 70)->ptr = TIMER;
+	/* another sleeper's, brief: waking after 20 us, out 10 us later */
+	named(&s, T0 + 300 * US, TEV_HRT_ENTRY, 70, "hrtimer_wakeup");
+	s.ev[s.n - 1].ptr = 0xB0;
+	ev(&s, T0 + 320 * US, TEV_WAKING, 70)->next_pid = 80;
+	ev(&s, T0 + 330 * US, TEV_HRT_EXIT, 70)->ptr = 0xB0;
+	/* and another's stalled: 4 ms before its waking */
+	named(&s, T0 + 1000 * US, TEV_HRT_ENTRY, 70, "hrtimer_wakeup");
+	s.ev[s.n - 1].ptr = 0xC0;
+	ev(&s, T0 + 5000 * US, TEV_WAKING, 70)->next_pid = 81;
+	ev(&s, T0 + 5010 * US, TEV_HRT_EXIT, 70)->ptr = 0xC0;
+	sw(&s, T0 + 6000 * US, 70, 4, "latload", TID, 9, "latlab");
+	explain(&s, T0 + 6000 * US + 50, &a);
+	assert_true(a.complete);
+	assert_int_equal(item(&a, PART_TIMER, "timer callback"), ATTR_GAP_SLACK_NS + 5);
+	assert_int_equal(item(&a, PART_UNEXPLAINED, "no event for 200 us (in timer callback)"),
+			 200 * US - ATTR_GAP_SLACK_NS);
+	assert_int_equal(item(&a, PART_IRQ, "hrtimer hrtimer_wakeup"),
+			 30 * US + ATTR_GAP_SLACK_NS + 10 * US);
+	assert_int_equal(item(&a, PART_UNEXPLAINED, "no event for 4000 us (in hrtimer hrtimer_wakeup)"),
+			 4000 * US - ATTR_GAP_SLACK_NS);
+	assert_string_equal(culprit(&a), "no event for 4000 us (in hrtimer hrtimer_wakeup)");
+	assert_int_equal(a.ngaps, 2);
+	assert_int_equal(a.item[a.culprit].part, PART_UNEXPLAINED);
+}
+
 /* A FIFO task at the thread's own priority: rt-thread (it is not preempted), said so */
 static void test_equal_priority(void **state)
 {
@@ -662,6 +707,7 @@ int main(void)
 		cmocka_unit_test(test_bad_query),
 		cmocka_unit_test(test_gap_while_task_ran),
 		cmocka_unit_test(test_gap_in_handler),
+		cmocka_unit_test(test_gap_in_wakeup_callback),
 		cmocka_unit_test(test_equal_priority),
 		cmocka_unit_test(test_irqs_off),
 		cmocka_unit_test(test_missing_ticks),
