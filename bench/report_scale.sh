@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # How `latlab report` scales: a real campaign of a few 2-second cells
 # (timer and noise workloads, 2 repeats), copied round-robin into trees
-# of SIZES cells (tools/synth-tree.sh), each reported once. Prints the
-# wall time, the time per cell and the figure files per size: it should
-# grow linearly. Goal (issue 16): 1 000 cells in under 30 s.
+# of SIZES cells (tools/synth-tree.sh), each reported by default (the
+# cells' figures in SVG) and then with --png. Prints the wall time, the
+# time per cell and the figures per size (it should grow linearly), and
+# the --png report's time beside it. Goal (issue 16): 1 000 cells in
+# under 30 s.
 #
 #   bench/report_scale.sh      (LATLAB=build/latlab SIZES="100 1000 5000" JOBS=)
 set -eu
@@ -29,15 +31,26 @@ affinity = 1
 missed = off
 EOC
 "$LATLAB" run "$tmp/src.ini" -q >/dev/null 2>&1 || true
-printf '%7s %10s %12s %9s\n' cells wall_s ms_per_cell figures
+# report_time TREE [OPTION]: one report of TREE, its wall time in s
+report_time() {
+	local start end
+	rm -rf "$1/report"
+	start=$(date +%s.%N)
+	"$LATLAB" report "$1" -q ${JOBS:+--jobs "$JOBS"} ${2:+"$2"} >/dev/null 2>"$tmp/err" ||
+		{ cat "$tmp/err" >&2; return 1; }
+	end=$(date +%s.%N)
+	awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }'
+}
+# the default (each cell's figures in SVG) and --png (in PNG too), one
+# after the other on the same tree: their ratio is this machine's cost
+# of the PNGs at that moment
+printf '%7s %10s %12s %9s %10s %9s\n' cells wall_s ms_per_cell figures png_wall_s png/svg
 for n in $SIZES; do
 	tools/synth-tree.sh "$tmp/src" "$n" "$tmp/t$n"
-	start=$(date +%s.%N)
-	"$LATLAB" report "$tmp/t$n" -q ${JOBS:+--jobs "$JOBS"} >/dev/null 2>"$tmp/err" ||
-		{ cat "$tmp/err"; exit 1; }
-	end=$(date +%s.%N)
-	figs=$(ls "$tmp/t$n/report/fig" | grep -c '\.png$')
-	awk -v n="$n" -v a="$start" -v b="$end" -v f="$figs" \
-		'BEGIN { printf "%7d %10.1f %12.1f %9d\n", n, b - a, (b - a) * 1000 / n, f }'
+	svg=$(report_time "$tmp/t$n")
+	figs=$(ls "$tmp/t$n/report/fig" | grep -c '\.svg$')
+	png=$(report_time "$tmp/t$n" --png)
+	awk -v n="$n" -v s="$svg" -v p="$png" -v f="$figs" \
+		'BEGIN { printf "%7d %10.1f %12.1f %9d %10.1f %9.2f\n", n, s, s * 1000 / n, f, p, p / s }'
 	rm -rf "$tmp/t$n"
 done

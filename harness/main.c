@@ -56,7 +56,7 @@ static const struct command commands[] = {
 	  cmd_plan },
 	{ "list", "list", "print the axes, every option with its type, default and help, the workloads and the loads",
 	  cmd_list },
-	{ "report", "report DIR [--axis AXIS] [--metric M] [--margin 10%] [--pdf] [--jobs N] [-q]",
+	{ "report", "report DIR [--axis AXIS] [--metric M] [--margin 10%] [--pdf] [--png] [--jobs N] [-q]",
 	  "render DIR's figures (gnuplot) and DIR/report/index.html",
 	  cmd_report },
 	{ "compare", "compare DIR[,DIR...]... [-o OUT] [--axis AXIS] [--metric M] [--margin 10%] [--pdf] [--jobs N] [--over 100us,1ms] [--baseline TREE[,TREE...] [--tolerance 20%]]",
@@ -458,6 +458,7 @@ static int cmd_report(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "pdf", no_argument, NULL, 'p' },
+		{ "png", no_argument, NULL, 'P' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "metric", required_argument, NULL, 'm' },
@@ -472,6 +473,8 @@ static int cmd_report(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "qj:", longopts, NULL)) != -1) {
 		if (opt == 'p')
 			o.pdf = 1;
+		else if (opt == 'P')
+			o.png = 1;
 		else if (opt == 'q')
 			o.quiet = 1;
 		else if (opt == 'j') {

@@ -42,7 +42,7 @@ int cmp_figure(struct cmp *c, int r, int n, char *err, size_t errlen)
 	plot_var(vars, sizeof(vars), "metric", metric_name(c->m.row[r].metric));
 	snprintf(base, sizeof(base), "%s/fig/compare-%d", c->out, n);
 	rc = plot_temp(&c->plot, list);
-	return rc ? rc : plot_render(&c->plot, "compare.gp", base, vars, err, errlen);
+	return rc ? rc : plot_render(&c->plot, "compare.gp", base, 1, vars, err, errlen);
 }
 
 /*

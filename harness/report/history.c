@@ -324,8 +324,8 @@ static int figures(struct history *h, char *err, size_t errlen)
 			plot_var(vars, sizeof(vars), "xlabel", h->o->by_release ? "kernel release" :
 				 "when the campaign ran (its first measured cell, UTC)");
 			snprintf(path, sizeof(path), "%s/%s-%d", dir, kind ? "waterfall" : "trend", r);
-			rc = plot_render(&h->plot, kind ? "waterfall.gp" : "trend.gp", path, vars,
-					 err, errlen);
+			rc = plot_render(&h->plot, kind ? "waterfall.gp" : "trend.gp", path, 1,
+					 vars, err, errlen);
 		}
 	}
 	if (rc == 0 && (rc = plot_flush(&h->plot, err, errlen)) == -EIO)

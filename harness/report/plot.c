@@ -146,14 +146,15 @@ int plot_write_list(const char *file, const struct plot_curve *curve, int n)
 	return rc;
 }
 
-/* One queued figure: its script and variables, rendered in every format. */
+/* One queued figure: its script and variables, rendered in its formats. */
 struct plot_job {
 	char *script;		/* file name in p->dir */
 	char *outbase;
 	char *vars;
+	int png;		/* also OUTBASE.png */
 };
 
-int plot_render(struct plotter *p, const char *script, const char *outbase,
+int plot_render(struct plotter *p, const char *script, const char *outbase, int png,
 		const char *vars, char *err, size_t errlen)
 {
 	struct plot_job *q;
@@ -176,6 +177,7 @@ int plot_render(struct plotter *p, const char *script, const char *outbase,
 	q->script = strdup(script);
 	q->outbase = strdup(outbase);
 	q->vars = strdup(vars);
+	q->png = png;
 	if (!q->script || !q->outbase || !q->vars) {
 		free(q->script);
 		free(q->outbase);
@@ -211,8 +213,14 @@ struct gnuplot {
 
 #define MARKER "latlab-figure-done"
 
-/* the files of a figure: always SVG and PNG, PDF with --pdf */
-static const char *const exts[] = { "svg", "png", "pdf" };
+/* the files of a figure: always SVG; PNG where its job asks, PDF with --pdf */
+enum { FMT_SVG, FMT_PNG, FMT_PDF, FMTS };
+static const char *const exts[FMTS] = { "svg", "png", "pdf" };
+
+static int drawn_in(const struct plotter *p, const struct plot_job *q, int fmt)
+{
+	return fmt == FMT_SVG || (fmt == FMT_PNG && q->png) || (fmt == FMT_PDF && p->pdf);
+}
 
 static int gnuplot_start(struct gnuplot *g)
 {
@@ -267,11 +275,15 @@ static void gnuplot_stop(struct gnuplot *g)
 	g->pid = 0;
 }
 
-/* Send figure j: every format from a fresh session, then the marker. */
+/*
+ * Send figure j: each of its formats from a fresh session, then the
+ * marker; the file of a format it does not draw (an earlier report's)
+ * is removed.
+ */
 static int gnuplot_send(struct plotter *p, struct gnuplot *g, int j)
 {
-	static const char *const fmts[] = { "png", "pdf" };
 	const struct plot_job *q = &p->queue[j];
+	char path[PATH_MAX + 8];
 	char *text = NULL;
 	size_t len = 0;
 	FILE *fp = open_memstream(&text, &len);
@@ -283,9 +295,16 @@ static int gnuplot_send(struct plotter *p, struct gnuplot *g, int j)
 	fprintf(fp, "reset session\n%s out='%s.svg'; fmt='svg'; lib='%s/common.gp'\n"
 		"load '%s/%s'\nunset output\n", q->vars, q->outbase, p->dir, p->dir,
 		q->script);
-	for (int f = 0; f < (p->pdf ? 2 : 1); f++)
-		fprintf(fp, "eval term_%s\nset output '%s.%s'\nreplot\nunset output\n",
-			fmts[f], q->outbase, fmts[f]);
+	for (int f = FMT_SVG + 1; f < FMTS; f++) {
+		if (drawn_in(p, q, f)) {
+			fprintf(fp, "eval term_%s\nset output '%s.%s'\nreplot\nunset output\n",
+				exts[f], q->outbase, exts[f]);
+			continue;
+		}
+		snprintf(path, sizeof(path), "%s.%s", q->outbase, exts[f]);
+		if (unlink(path) != 0 && errno != ENOENT)
+			log_warn("%s: %s", path, strerror(errno));
+	}
 	fprintf(fp, "print '" MARKER "'\n");
 	fclose(fp);
 	for (size_t off = 0; off < len;) {
@@ -360,10 +379,12 @@ static int gnuplot_read(struct plotter *p, struct gnuplot *g, char *err, size_t 
 		return -EIO;
 	}
 	/* a full disk: gnuplot says nothing and leaves empty files */
-	for (int f = 0; f < (p->pdf ? 3 : 2); f++) {
+	for (int f = 0; f < FMTS; f++) {
 		char path[PATH_MAX + 8];
 		struct stat st;
 
+		if (!drawn_in(p, q, f))
+			continue;
 		snprintf(path, sizeof(path), "%s.%s", q->outbase, exts[f]);
 		if (stat(path, &st) != 0 || st.st_size == 0) {
 			snprintf(err, errlen, "gnuplot %s wrote %s %s (is the disk full?)",
@@ -394,7 +415,7 @@ static void figure_failed(struct plotter *p, int j, const char *why)
 	char path[PATH_MAX + 8];
 
 	log_error("%s", why);
-	for (int f = 0; f < 3; f++) {
+	for (int f = 0; f < FMTS; f++) {
 		snprintf(path, sizeof(path), "%s.%s", p->queue[j].outbase, exts[f]);
 		unlink(path);
 	}

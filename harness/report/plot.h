@@ -31,13 +31,14 @@ struct plotter {
 int plotter_init(struct plotter *p);
 
 /*
- * Queue `script` (e.g. "hist.gp") to be rendered to OUTBASE.png and
- * OUTBASE.svg (and .pdf) with `vars` ("name=value" pairs, values quoted
- * for gnuplot by plot_var). Nothing is drawn before plot_flush. 0, or
- * -ENOMEM, or -EINVAL (err: a newline or quote where a command would
- * break).
+ * Queue `script` (e.g. "hist.gp") to be rendered to OUTBASE.svg, to
+ * OUTBASE.png when `png` (the report's cell figures: only with --png)
+ * and to OUTBASE.pdf when p->pdf, with `vars` ("name=value" pairs,
+ * values quoted for gnuplot by plot_var); a format not drawn has its old
+ * file removed. Nothing is drawn before plot_flush. 0, or -ENOMEM, or
+ * -EINVAL (err: a newline or quote where a command would break).
  */
-int plot_render(struct plotter *p, const char *script, const char *outbase,
+int plot_render(struct plotter *p, const char *script, const char *outbase, int png,
 		const char *vars, char *err, size_t errlen);
 
 /* Remove `path` (a figure's input made for it) once plot_flush is done. */

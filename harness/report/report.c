@@ -83,7 +83,7 @@ static int runmax_figures(struct report *r, char *err, size_t errlen)
 		plot_var(vars, sizeof(vars), "title", title);
 		snprintf(rel, sizeof(rel), "fig/runmax-%d", fig);
 		snprintf(base, sizeof(base), "%s/%s", r->out, rel);
-		rc = plot_render(&r->plot, "runmax.gp", base, vars, err, errlen);
+		rc = plot_render(&r->plot, "runmax.gp", base, 1, vars, err, errlen);
 		snprintf(caption, sizeof(caption),
 			 "%s on %s: the largest wake-up latency so far, second by second, each repeat a curve%s (is the run long enough?)",
 			 c->workload, c->kernel, which);
@@ -122,7 +122,7 @@ static int campaign_figure(struct report *r, const struct tcell *first,
 	snprintf(base, sizeof(base), "%s/fig/%s", r->out, name);
 	snprintf(script, sizeof(script), "%s.gp", name);
 	snprintf(rel, sizeof(rel), "fig/%s", name);
-	rc = plot_render(&r->plot, script, base, vars, err, errlen);
+	rc = plot_render(&r->plot, script, base, 1, vars, err, errlen);
 	return rc ? rc : add_figure(r, rel, caption, -1);
 }
 
@@ -149,7 +149,7 @@ static int cell_figure(struct report *r, const struct tcell *c, const char *scri
 	plot_var(vars, sizeof(vars), "title", title);
 	snprintf(rel, sizeof(rel), "fig/%s-%s", kind, c->id);
 	snprintf(base, sizeof(base), "%s/%s", r->out, rel);
-	rc = plot_render(&r->plot, script, base, vars, err, errlen);
+	rc = plot_render(&r->plot, script, base, r->png, vars, err, errlen);
 	snprintf(cap, sizeof(cap), "%s: %s", c->id, caption);
 	return rc ? rc : add_figure(r, rel, cap, (int)(c - r->t.cell));
 }
@@ -309,6 +309,7 @@ int report_run(const char *dir, const struct report_opts *o)
 	memset(&r, 0, sizeof(r));
 	r.metric = metric;
 	r.margin = o->margin;
+	r.png = o->png;
 	rc = tree_read(&r.t, dir, err, sizeof(err));
 	if (rc) {
 		log_error("%s", err);

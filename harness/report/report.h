@@ -9,6 +9,7 @@
 
 struct report_opts {
 	int pdf;
+	int png;		/* every cell figure in PNG too, not the index's only */
 	int jobs;		/* gnuplot processes; 0: one per CPU */
 	int quiet;
 	int metric;		/* what the overview, summary and tail figures judge (enum metric); -1: each row's workload's own */

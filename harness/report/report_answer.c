@@ -354,7 +354,7 @@ int report_summary_figure(struct report *r, char *caption, size_t caplen, char *
 	plot_var(vars, sizeof(vars), "title", title);
 	plot_var(vars, sizeof(vars), "ylabel", label);
 	snprintf(base, sizeof(base), "%s/fig/summary", r->out);
-	rc = plot_render(&r->plot, "summary.gp", base, vars, err, errlen);
+	rc = plot_render(&r->plot, "summary.gp", base, 1, vars, err, errlen);
 	if (rc == 0)
 		rc = plot_temp(&r->plot, list);
 	char side[96] = "";

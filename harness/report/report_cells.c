@@ -122,9 +122,11 @@ void report_figures_html(FILE *fp, const struct report *r, int pdf, int cell,
 		html_text(fp, f->caption);
 		fputs("\"><figcaption>", fp);
 		html_text(fp, f->caption);
-		fputs(" <a href=\"", fp);
-		html_printf(fp, "%s%s.png", up, f->base);
-		fputs("\">PNG</a>", fp);
+		if (f->cell < 0 || r->png) {	/* a cell's with --png */
+			fputs(" <a href=\"", fp);
+			html_printf(fp, "%s%s.png", up, f->base);
+			fputs("\">PNG</a>", fp);
+		}
 		if (pdf) {
 			fputs(" <a href=\"", fp);
 			html_printf(fp, "%s%s.pdf", up, f->base);

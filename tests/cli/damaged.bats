@@ -40,8 +40,8 @@ report_names() {
 	local page="$WORK/t/report/index.html"
 	grep -q 'id="damaged"' "$page"
 	grep -q '<li class="damaged">0000-none-timer-t1-aspread-1: ' "$page"
-	[ -s "$WORK/t/report/fig/hist-0001-none-null-t1-aspread-1.png" ]
-	[ ! -e "$WORK/t/report/fig/hist-0000-none-timer-t1-aspread-1.png" ]
+	[ -s "$WORK/t/report/fig/hist-0001-none-null-t1-aspread-1.svg" ]
+	[ ! -e "$WORK/t/report/fig/hist-0000-none-timer-t1-aspread-1.svg" ]
 }
 
 @test "the undamaged tree reads clean (exit 0)" {

@@ -151,7 +151,7 @@ hog_culprits() {
 	if grep -qx none <<<"$gaps"; then
 		grep -q '([89][0-9] %\|(100 %' <<<"$shares" || { echo "$shares"; cat "$D/spikes.csv"; false; }
 	fi
-	[ -s "$WORK/out/t/report/fig/spikes-$(basename "$D").png" ]
+	[ -s "$WORK/out/t/report/fig/spikes-$(basename "$D").svg" ]
 	# compare: the culprit kinds side by side
 	mkdir "$WORK/b" && cp -r "$WORK/out/t" "$WORK/b/t"
 	run "$LATLAB" compare "$WORK/out/t" "$WORK/b/t" -o "$WORK/cmp"
