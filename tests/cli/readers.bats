@@ -5,9 +5,9 @@
 # captures, samples.bin in a) and, in expected/, every reader's output of
 # them. A reorganisation must leave them byte for byte the same; a change of
 # output on purpose makes expected/ anew (outputs.sh) in the same commit, so
-# its diff shows what users will read differently (last: compare.csv's
-# margin_pct, the equivalence margin, and li.equivalent in the pages' style;
-# before: compare's rates with SI suffixes, issue 28 item 3).
+# its diff shows what users will read differently (last: a cell page's
+# figures without their PNG link, drawn with --png only; before:
+# compare.csv's margin_pct and li.equivalent in the pages' style).
 
 load helper
 
