@@ -14,10 +14,15 @@ load helper
 # medians per campaign 3,874, 426 and 3,803 µs against the hog's 19,600:
 # the t between campaigns, df 4, short of 97.5 %)
 
-# the per-run wake-up maxima of a tree, in µs: what a failure shows first
+# the per-run wake-up maxima of a tree, in µs, and the hypervisor's steal
+# of the measured CPU per run (interference.csv, ms): what a failure shows
+# first (a clean run's quiet campaigns, made in a burst of steal, had
+# maxima of 0.2-2.4 ms in one and 3.3-16.5 ms in the others: no call)
 maxima() {
 	echo "$(basename "$1") maxima (us): $(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		$c["metric"] == "wakeup" { printf "%s:%.0f ", $c["status"], $c["max_ns"] / 1000 }' "$1/cells.csv")"
+	echo "$(basename "$1") steal (ms): $(cat "$1"/*/*/*/interference.csv 2>/dev/null |
+		awk -F, '$2 == "steal" { printf "%s ", $4 }')"
 }
 
 setup_file() {
