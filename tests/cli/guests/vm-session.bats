@@ -205,7 +205,7 @@ qemu_of() {
 }
 
 # stalled_run: latlab run c.ini in the background, its qemu stopped for
-# 40 ms every 0.64 s once the guest's campaign runs (not during its boot),
+# 60 ms every 0.66 s once the guest's campaign runs (not during its boot),
 # until latlab ends. Not a fixed few: the cell measures only once the
 # guest's tracing is armed, seconds later, 18 s when the guest's latlab is
 # the sanitizer build (make SANITIZE=1 test). latlab's status.
@@ -224,7 +224,7 @@ stalled_run() {
 		q=$(qemu_of "$pid" | head -1)
 		[ -n "$q" ] || break
 		kill -STOP "$q" 2>/dev/null || break
-		sleep 0.04
+		sleep 0.06
 		kill -CONT "$q"
 		sleep 0.6
 	done
@@ -232,14 +232,19 @@ stalled_run() {
 }
 
 # Ground truth for a stall the guest cannot see: its qemu stopped with
-# SIGSTOP for 40 ms, again and again, in the middle of a cell. (QMP's
+# SIGSTOP for 60 ms, again and again, in the middle of a cell: the first
+# wake-up due in each is about 60 ms late, above a 40 ms threshold that
+# the guest's other spikes stay under (a clean run of 2026-12-03, beside
+# the other lane's guest: a 24 ms spike, 10 ms of it a TIMER softirq the
+# vCPU's thread was preempted in, took a capture of a 20 ms threshold
+# and failed the test on a stall it did not make). (QMP's
 # stop/cont would not do: qemu stops the guest's virtual clock with it,
 # cpu_disable_ticks, so the guest sees no time pass and no spike.)
 @test "qemu: a guest whose qemu is stopped mid-cell: the spike is unexplained, a gap, not the task it interrupted" {
 	vm_setup
 	DURATION=4s vm_config "stock" "none"
 	sed -i 's/^threads = all/threads = 1/' c.ini
-	printf '\n[trace]\nmode = spikes\nthreshold = 20ms\ncaptures = 2\n' | ini_merge c.ini
+	printf '\n[trace]\nmode = spikes\nthreshold = 40ms\ncaptures = 2\n' | ini_merge c.ini
 	# Once in CI (2026-12-02, one run of some thirty here and there) the
 	# stalled guest fell silent mid-cell for 64 s (duration + timeout)
 	# where its cell takes 8 s; not seen again here in 10 runs. A second
