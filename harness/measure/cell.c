@@ -157,46 +157,18 @@ struct spikes {
 	int64_t steal[CPU_SETSIZE];	/* each CPU's steal at the last poll, ns; -1 unknown */
 };
 
-/*
- * Each CPU's steal time so far (/proc/stat's 8th number, in USER_HZ
- * ticks), ns, into steal[]; -1 where the kernel does not say.
- */
-static void read_steal(int64_t *steal)
-{
-	char line[512];
-	long hz = sysconf(_SC_CLK_TCK);
-	FILE *fp = fopen("/proc/stat", "r");
-
-	for (int i = 0; i < CPU_SETSIZE; i++)
-		steal[i] = -1;
-	if (!fp)
-		return;
-	while (fgets(line, sizeof(line), fp)) {
-		unsigned long long v[8];
-		int cpu;
-
-		if (strncmp(line, "cpu", 3) != 0 || line[3] < '0' || line[3] > '9')
-			continue;
-		if (sscanf(line, "cpu%d %llu %llu %llu %llu %llu %llu %llu %llu", &cpu, &v[0], &v[1],
-			   &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) == 9 &&
-		    cpu >= 0 && cpu < CPU_SETSIZE && hz > 0)
-			steal[cpu] = (int64_t)(v[7] * (NS_PER_S / (unsigned long long)hz));
-	}
-	fclose(fp);
-}
-
 /* A fired trap: its capture saved, tracing re-armed while captures remain. */
 static void spikes_poll(struct spikes *sp, struct cell_result *res)
 {
 	if (!sp->tracer || res->ncaptures >= sp->max)
 		return;
 	if (!atomic_load_explicit(&sp->trap.fired, memory_order_acquire)) {
-		read_steal(sp->steal);	/* a capture's steal is since the poll before it */
+		intf_steal_ns("/proc/stat", sp->steal);	/* a capture's steal is since the poll before it */
 		return;
 	}
 	int64_t steal[CPU_SETSIZE];
 
-	read_steal(steal);
+	intf_steal_ns("/proc/stat", steal);
 	struct capture *c = realloc(res->captures,
 				    (size_t)(res->ncaptures + 1) * sizeof(*c));
 	if (!c)
@@ -299,7 +271,7 @@ static void spikes_open(const struct config *cfg, const struct cell *c,
 	sp->kprio = c->policy == POL_OTHER || policy == SCHED_OTHER ? 120
 		    : c->policy == POL_DEADLINE ? -1 : 99 - c->priority;
 	sp->dir = dir;
-	read_steal(sp->steal);
+	intf_steal_ns("/proc/stat", sp->steal);
 	int rc = mkdir_p(dir);	/* trace-N.txt is written while measuring */
 	if (rc) {
 		cell_log(res, "warning: no spike captures in this cell: %s: %s", dir,

@@ -128,39 +128,43 @@ static int read_smi(struct intf_snap *s, int cpu)
 	return add(s, cpu, "smi", "SMI", (int64_t)(uint32_t)v, NULL);
 }
 
-/*
- * /proc/stat's "cpuN user nice system idle iowait irq softirq steal ...":
- * the hypervisor's steal time of each CPU in `cpus`, in ms (the file
- * counts USER_HZ ticks: 10 ms here). A kernel without the column has no
- * row for it.
- */
-int intf_read_stat(struct intf_snap *s, const cpu_set_t *cpus, const char *path)
+int intf_steal_ns(const char *path, int64_t *steal)
 {
 	FILE *fp = fopen(path, "r");
 	char *line = NULL;
 	size_t cap = 0;
 	long hz = sysconf(_SC_CLK_TCK);
-	int rc = 0;
 
+	for (int i = 0; i < CPU_SETSIZE; i++)
+		steal[i] = -1;
 	if (!fp)
 		return -errno;
-	if (hz <= 0)
-		hz = 100;
-	while (rc == 0 && getline(&line, &cap, fp) >= 0) {
+	/* "cpuN user nice system idle iowait irq softirq steal ...", USER_HZ ticks */
+	while (hz > 0 && getline(&line, &cap, fp) >= 0) {
 		unsigned long long v[8];
 		int cpu;
 
 		if (strncmp(line, "cpu", 3) != 0 || !isdigit((unsigned char)line[3]))
 			continue;
 		if (sscanf(line + 3, "%d %llu %llu %llu %llu %llu %llu %llu %llu", &cpu,
-			   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) != 9)
-			continue;
-		if (cpu >= 0 && cpu < CPU_SETSIZE && CPU_ISSET(cpu, cpus))
-			rc = add(s, cpu, "steal", "steal ms", (int64_t)(v[7] * 1000 / (unsigned long long)hz),
-				 NULL);
+			   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) == 9 &&
+		    cpu >= 0 && cpu < CPU_SETSIZE)
+			steal[cpu] = (int64_t)(v[7] * (1000000000ULL / (unsigned long long)hz));
 	}
 	free(line);
 	fclose(fp);
+	return 0;
+}
+
+/* The steal time of each CPU in `cpus` (intf_steal_ns) as a row, in ms. */
+int intf_read_stat(struct intf_snap *s, const cpu_set_t *cpus, const char *path)
+{
+	int64_t steal[CPU_SETSIZE];
+	int rc = intf_steal_ns(path, steal);
+
+	for (int cpu = 0; rc == 0 && cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, cpus) && steal[cpu] >= 0)
+			rc = add(s, cpu, "steal", "steal ms", steal[cpu] / 1000000, NULL);
 	return rc;
 }
 

@@ -35,6 +35,13 @@ int intf_read(struct intf_snap *s, const cpu_set_t *cpus);
 int intf_read_files(struct intf_snap *s, const cpu_set_t *cpus,
 		    const char *interrupts, const char *softirqs);
 
+/*
+ * Each CPU's steal time so far, ns, from a file in /proc/stat's format
+ * (its 8th number, in USER_HZ ticks), into steal[CPU_SETSIZE]; -1 where
+ * the file does not say (a kernel without the column). 0 or -errno.
+ */
+int intf_steal_ns(const char *path, int64_t *steal);
+
 /* The steal time of `cpus` from a file in /proc/stat's format, in ms. 0 or -errno. */
 int intf_read_stat(struct intf_snap *s, const cpu_set_t *cpus, const char *path);
 

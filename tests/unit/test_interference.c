@@ -146,6 +146,15 @@ static void test_steal(void **state)
 	free(d);
 	intf_free(&before);
 	intf_free(&after);
+	/* the shared reader (spike captures use it too): ns, -1 where unsaid */
+	int64_t steal[CPU_SETSIZE];
+
+	assert_int_equal(intf_steal_ns(a, steal), 0);
+	assert_int_equal(steal[0], 154159LL * (1000000000LL / hz));
+	assert_int_equal(steal[1], 171788LL * (1000000000LL / hz));
+	assert_int_equal(steal[2], -1);
+	assert_int_equal(intf_steal_ns("/nonexistent", steal), -2);
+	assert_int_equal(steal[0], -1);
 	/* no steal column (an old kernel): no row, not a 0 */
 	write_file(b, "cpu1 1710766 5714 156811 1829738\n");
 	assert_int_equal(intf_read_stat(&before, &cpus, b), 0);
