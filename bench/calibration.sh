@@ -42,6 +42,7 @@
 #   (with today's latlab) without measuring again.
 set -eu
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 LATLAB=${LATLAB:-$PWD/build/latlab}
 LATLOAD=${LATLOAD:-$(dirname "$LATLAB")/latload}
 CAMPAIGNS=${CAMPAIGNS:-10}
@@ -52,20 +53,8 @@ SPLITS=${SPLITS:-10}
 FROM=${FROM:-}
 [ "$((2 * SIDE))" -le "$CAMPAIGNS" ] || { echo "SIDE: two sides of $SIDE need $((2 * SIDE)) campaigns" >&2; exit 2; }
 [ "$CAMPAIGNS" -le 16 ] || { echo "CAMPAIGNS: at most 16 (compare takes 16 trees)" >&2; exit 2; }
-if [ -z "$FROM" ]; then
-	[ "$(id -u)" -eq 0 ] || { echo "needs root for SCHED_FIFO" >&2; exit 2; }
-	[ "$(nproc)" -ge 2 ] || { echo "needs 2 CPUs (the measured one is CPU 1)" >&2; exit 2; }
-fi
-if [ -n "$FROM" ]; then
-	tmp=$(cd "$FROM" && pwd)
-elif [ -n "${KEEP:-}" ]; then
-	mkdir -p "$KEEP" && tmp=$(cd "$KEEP" && pwd)
-else
-	tmp=$(mktemp -d /tmp/latlab-bench.XXXXXX)
-fi
+bench_dirs
 bg=
-trap '[ -n "$bg" ] && kill "$bg" 2>/dev/null; [ -n "${KEEP:-}$FROM" ] || rm -rf "$tmp"' EXIT
-work=$(mktemp -d /tmp/latlab-bench-cmp.XXXXXX)
 trap '[ -n "$bg" ] && kill "$bg" 2>/dev/null; [ -n "${KEEP:-}$FROM" ] || rm -rf "$tmp"; rm -rf "$work"' EXIT
 [ -n "$FROM" ] || cat >"$tmp/c.ini" <<EOC
 [campaign]
@@ -89,48 +78,12 @@ EOC
 		"${h#*:}" "${h%%:*}" >>"$tmp/c.ini"
 done
 
-# wilson K N: "K of N, P % [LO, HI]" with the Wilson 95 % interval
-wilson() {
-	awk -v k="$1" -v n="$2" 'BEGIN { if (n == 0) { print "0 of 0"; exit }
-		z = 1.96; p = k / n; d = 1 + z * z / n
-		c = (p + z * z / (2 * n)) / d; h = z * sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-		lo = c - h < 0 ? 0 : c - h; hi = c + h > 1 ? 1 : c + h
-		printf "%d of %d, %.1f %% [%.1f, %.1f]", k, n, 100 * p, 100 * lo, 100 * hi }'
-}
-
-# verdicts CSV: "a b design verdict_max verdict_tail load" of compare.csv's
-# first line per pair; a and b without their "#..." (along --axis load
-# they are loads, along the kernel the row's load is the 6th field)
-verdicts() {
-	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
-		{ k = $h["side_a"] " " $h["side_b"] " " $h["load"]
-		  if (k in seen) next; seen[k] = 1
-		  a = $h["side_a"]; b = $h["side_b"]; sub(/#.*/, "", a); sub(/#.*/, "", b)
-		  print a, b, $h["design"], $h["verdict_max"], $h["verdict_tail"], ($h["load"] == "" ? "-" : $h["load"]) }' "$1"
-}
-
-# tally FILE AWK-CONDITION WANT: a row "max | tail | either" of calls among
-# the lines matching; WANT "any" counts lower and higher, "lower" counts
-# lower and says how many were higher (the wrong way)
-tally() {
-	local out="" f k n w
-	for f in 4 5 0; do
-		read -r k n w <<<"$(awk -v f="$f" -v want="$3" "$2"' {
-			n++; v = f ? $f : ($4 == "lower" || $4 == "higher" ? $4 : $5)
-			if (f == 0 && $4 == "lower") v = "lower"
-			if (v == "lower" || (want == "any" && v == "higher")) k++
-			else if (v == "higher") w++ } END { print k + 0, n + 0, w + 0 }' "$1")"
-		out+="$(printf '%-30s' "$(wilson "$k" "$n")$([ "$3" = lower ] && [ "$w" -gt 0 ] && echo " ($w wrong)")")  "
-	done
-	echo "$out"
-}
-
 # gate_lines: compare --baseline's stderr to two verdict lines, rows q1
 # and q2 ("lower" where the row regressed: a call)
 gate_lines() {
 	awk '/regression: q1,/ { a = 1 } /regression: q2,/ { b = 1 }
-		END { print (a ? "lower" : "no-difference"); print (b ? "lower" : "no-difference") }' |
-		awk '{ print "q", "q", "gate", $1, $1, "-" }'
+		END { v[0] = a ? "lower" : "no-difference"; v[1] = b ? "lower" : "no-difference"
+			for (i = 0; i < 2; i++) print "q", "q", "gate", v[i], v[i], "-" }'
 }
 
 for mode in quiet disturbed; do
