@@ -215,7 +215,10 @@ int intf_delta(const struct intf_snap *before, const struct intf_snap *after,
 			continue;
 		}
 		delta = a->count - (b ? b->count : 0);
-		if (delta > 0 && add(&d, a->cpu, a->kind, a->source, delta, NULL))
+		/* a source that did nothing is left out; steal said 0 is kept: nothing was stolen */
+		int keep = delta > 0 || (strcmp(a->kind, "steal") == 0 && b && delta == 0);
+
+		if (keep && add(&d, a->cpu, a->kind, a->source, delta, NULL))
 			goto oom;
 	}
 	*out = d.row;

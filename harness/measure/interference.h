@@ -46,8 +46,9 @@ int intf_steal_ns(const char *path, int64_t *steal);
 int intf_read_stat(struct intf_snap *s, const cpu_set_t *cpus, const char *path);
 
 /*
- * after - before, rows whose delta is 0 left out (SMI rows always kept),
- * into *out (malloc'ed, *nout rows). 0 or -ENOMEM.
+ * after - before, rows whose delta is 0 left out (SMI rows always kept,
+ * steal rows of 0 too: nothing stolen, which a reader must tell from a
+ * kernel that does not say), into *out (malloc'ed, *nout rows). 0 or -ENOMEM.
  */
 int intf_delta(const struct intf_snap *before, const struct intf_snap *after,
 	       struct intf_row **out, int *nout);

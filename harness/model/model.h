@@ -52,7 +52,8 @@ int cell_status_parse(const char *name);
 	"max_median_b_ns,max_ratio,max_ratio_lo,max_ratio_hi,p99.99_median_a_ns," \
 	"p99.99_median_b_ns,p99.99_ratio,p99.99_ratio_lo,p99.99_ratio_hi,verdict_max," \
 	"verdict_p99.99,tail_pct,tail_median_a_ns,tail_median_b_ns,tail_ratio,tail_ratio_lo," \
-	"tail_ratio_hi,verdict_tail,timing,design,campaigns_a,campaigns_b,margin_pct,over_ns,count_a,hours_a,rate_a_per_h,rate_a_lo,rate_a_hi,dispersion_a," \
+	"tail_ratio_hi,verdict_tail,timing,design,campaigns_a,campaigns_b,margin_pct,steal_pct_a," \
+	"steal_pct_b,over_ns,count_a,hours_a,rate_a_per_h,rate_a_lo,rate_a_hi,dispersion_a," \
 	"count_b,hours_b,rate_b_per_h,rate_b_lo,rate_b_hi,dispersion_b," \
 	METRIC_VERDICT_COLUMNS("wakeup") "," METRIC_VERDICT_COLUMNS("io") "," \
 	METRIC_VERDICT_COLUMNS("response") "," METRIC_VERDICT_COLUMNS("noise_max") "," \

@@ -55,6 +55,14 @@ static void tail_fields(struct csvw *w, const struct pair_verdict *v)
 
 	snprintf(margin, sizeof(margin), "%.4g", 100 * v->margin);
 	csvw_str(w, margin);
+	for (int s = 0; s < 2; s++) {	/* the hypervisor's share, %; empty where no run says */
+		double share = s ? v->steal_b : v->steal_a;
+
+		if (share >= 0)
+			csvw_num(w, 100 * share, 3);
+		else
+			csvw_str(w, "");
+	}
 }
 
 /* Metric m's medians (its sides' summaries), ratio and verdict; empty where the row has none. */

@@ -257,6 +257,42 @@ static int kind_of(const struct ratio_ci *r, double margin)
 	return V_NO_DIFFERENCE;
 }
 
+/* Hours run c measured: its periods, kept and missed, of one thread. */
+static double run_hours(const struct tcell *c)
+{
+	int threads = c->nthreads > 0 ? c->nthreads : 1;
+
+	return ((double)c->wakeup->count + (double)c->overruns) / threads *
+	       (double)c->interval / 3.6e12;
+}
+
+/*
+ * The share of the measured CPU time the hypervisor took in the runs of
+ * n sides: their steal (interference.csv) over the CPU time they
+ * measured (their periods, kept and missed, on each CPU the file names).
+ * -1 when no run has a steal row: a kernel that does not say, or a tree
+ * from before the rows of 0, where runs nothing was stolen from cannot
+ * be told from runs not asked; in such a tree a run without a row beside
+ * runs with one had nothing stolen.
+ */
+static double steal_share(const struct side_runs *const *sides, int n)
+{
+	double stolen = 0, measured = 0;
+	int said = 0;
+
+	for (int k = 0; k < n; k++)
+		for (int i = 0; i < sides[k]->n; i++) {
+			const struct tcell *c = sides[k]->run[i];
+
+			said |= c->steal_cpus > 0;
+			if (c->intf_cpus <= 0 || !c->wakeup)
+				continue;
+			stolen += (double)c->steal_ms / 3.6e6;	/* hours */
+			measured += run_hours(c) * c->intf_cpus;
+		}
+	return said && measured > 0 ? stolen / measured : -1;
+}
+
 /* Buffers for judge: a's and b's values per run, per campaign, and scratch. */
 struct judging {
 	double *x, *y, *ux, *uy, *tmp;
@@ -307,6 +343,11 @@ int verdict_pair(const struct side_runs *a, const struct side_runs *b, double ma
 	v->cb = campaigns(b);
 	v->design = design_of(a, b);
 	v->apart = apart_in(a, b, -1, &v->apart_ns);
+	const struct side_runs *both[] = { a, b };
+
+	v->steal_a = steal_share(&a, 1);
+	v->steal_b = steal_share(&b, 1);
+	v->steal = steal_share(both, 2);
 	/* a maximum of 0 ns: nothing above zero to compare, so no ratio
 	 * (against the 1 ns floor it would be a millionfold) */
 	for (int s = 0; s < 2; s++) {
@@ -434,17 +475,14 @@ void verdict_text(const struct pair_verdict *v, const char *a, const char *b,
 			 v->kind_tail == V_LOWER ? 1 / t->hi : t->lo,
 			 v->kind_tail == V_LOWER ? 1 / t->lo : t->hi);
 	n = strlen(buf);
+	/* no difference seen where a VM's stalls may be as large as what is compared: say so */
+	if (v->kind == V_NO_DIFFERENCE && v->kind_tail != V_LOWER && v->kind_tail != V_HIGHER &&
+	    v->steal >= VERDICT_STEAL_NOTE)
+		snprintf(buf + n, len - n, "; the hypervisor took %.2g %% of the measured CPUs' time during these runs, and its stalls can hide a difference",
+			 100 * v->steal);
+	n = strlen(buf);
 	if (v->apart == 1 && v->design == VD_ICOUNT)
 		snprintf(buf + n, len - n, "; apart in time, on an instruction-counted clock the host's moment does not reach");
-}
-
-/* Hours run c measured: its periods, kept and missed, of one thread. */
-static double run_hours(const struct tcell *c)
-{
-	int threads = c->nthreads > 0 ? c->nthreads : 1;
-
-	return ((double)c->wakeup->count + (double)c->overruns) / threads *
-	       (double)c->interval / 3.6e12;
 }
 
 void verdict_exceed(const struct side_runs *s, int64_t over_ns, struct exceed *e)

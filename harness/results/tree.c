@@ -475,7 +475,14 @@ static int read_interference(struct tcell *c, char *err, size_t len)
 				 field(&t, top[k], "source"));
 		}
 		u = strlen(c->interference);
+		c->intf_cpus++;
 		if (steal >= 0) {
+			int64_t ms = csv_table_checked(&t, steal, "count");
+
+			c->steal_ms += ms > 0 ? ms : 0;
+			c->steal_cpus++;
+		}
+		if (steal >= 0 && csv_table_checked(&t, steal, "count") > 0) {
 			snprintf(c->interference + u, sizeof(c->interference) - u,
 				 "%s %lld ms stolen by the hypervisor", top[0] >= 0 ? "," : "",
 				 (long long)csv_table_checked(&t, steal, "count"));

@@ -60,6 +60,14 @@ struct tcell {
 	int64_t timeline_window;
 	/* interference.csv: per measured CPU its top sources, in words ("" if none) */
 	char interference[512];
+	/*
+	 * Its steal rows: the hypervisor's time on the measured CPUs, ms,
+	 * summed over the steal_cpus that have one, of the intf_cpus the file
+	 * names (a row of 0 is written since 2026-12-03; before, a CPU
+	 * nothing was stolen from had none).
+	 */
+	int64_t steal_ms;
+	int steal_cpus, intf_cpus;
 	int traced;		/* it has a spikes.csv */
 	struct tspike *spikes;	/* nspikes rows of it, owned */
 	int nspikes;

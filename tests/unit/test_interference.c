@@ -144,6 +144,12 @@ static void test_steal(void **state)
 	/* 150 ticks; truncation on each side can move the delta by one tick's ms */
 	assert_true(llabs(d[0].count - 150LL * 1000 / hz) <= 1000 / hz);
 	free(d);
+	/* nothing stolen: a row of 0, which a reader tells from a kernel that does not say */
+	assert_int_equal(intf_delta(&after, &after, &d, &n), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(d[0].kind, "steal");
+	assert_int_equal(d[0].count, 0);
+	free(d);
 	intf_free(&before);
 	intf_free(&after);
 	/* the shared reader (spike captures use it too): ns, -1 where unsaid */

@@ -3,6 +3,7 @@
  * by the runs' over-dispersion), and the verdict on two sides' maxima.
  * Synthetic runs: one-sample histograms of known values.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -312,6 +313,70 @@ static void test_tail_outlier(void **state)
 	assert_int_equal(v.kind_tail, V_TOO_FEW);
 }
 
+/*
+ * The hypervisor's share of the runs (interference.csv's steal): per
+ * side and both together; a verdict of no difference where it reached
+ * VERDICT_STEAL_NOTE says its stalls can hide one, a call does not, and
+ * a tree that does not say its steal gives -1, not 0.
+ */
+static void test_steal_note(void **state)
+{
+	struct side_runs a = { runs[0], RUNS, METRIC_WAKEUP, NULL }, b = { runs[1], RUNS, METRIC_WAKEUP, NULL };
+	struct pair_verdict v;
+	char text[512];
+
+	(void)state;
+	for (int i = 0; i < RUNS; i++) {	/* 1 s each, maxima interleaved: no difference */
+		run(0, i, 1000, 0, 200000 + 20000 * i);
+		run(1, i, 1000, 0, 210000 + 20000 * (RUNS - 1 - i));
+		for (int s = 0; s < 2; s++)
+			cells[s][i].intf_cpus = cells[s][i].steal_cpus = 1;
+	}
+	cells[0][2].steal_ms = 30;	/* 30 ms of 10 s: 0.3 % of both, 0.6 % of a's */
+	assert_int_equal(verdict_pair(&a, &b, 0, &v), 0);
+	assert_int_equal(v.kind, V_NO_DIFFERENCE);
+	assert_true(fabs(v.steal - 0.003) < 1e-5);
+	assert_true(fabs(v.steal_a - 0.006) < 1e-5);
+	assert_true(v.steal_b == 0);
+	verdict_text(&v, "q1", "q2", text, sizeof(text));
+	assert_non_null(strstr(text, "no clear difference (q1/q2 "));
+	assert_non_null(strstr(text, "; the hypervisor took 0.3 % of the measured CPUs' time during these runs, and its stalls can hide a difference"));
+	cells[0][2].steal_ms = 20;	/* 0.2 %: under the note's share */
+	assert_int_equal(verdict_pair(&a, &b, 0, &v), 0);
+	verdict_text(&v, "q1", "q2", text, sizeof(text));
+	assert_null(strstr(text, "hypervisor"));
+	/* a tree before the rows of 0: a run without one beside a run with one had none stolen */
+	for (int i = 0; i < RUNS; i++)
+		cells[0][i].steal_cpus = cells[1][i].steal_cpus = 0;
+	cells[0][2].steal_cpus = 1;
+	cells[0][2].steal_ms = 30;
+	assert_int_equal(verdict_pair(&a, &b, 0, &v), 0);
+	assert_true(fabs(v.steal - 0.003) < 1e-5);
+	assert_true(v.steal_b == -1);	/* b's runs have no row: unknown, not 0 */
+	/* no run says: unknown, and nothing said */
+	cells[0][2].steal_cpus = 0;
+	assert_int_equal(verdict_pair(&a, &b, 0, &v), 0);
+	assert_true(v.steal == -1 && v.steal_a == -1 && v.steal_b == -1);
+	verdict_text(&v, "q1", "q2", text, sizeof(text));
+	assert_null(strstr(text, "hypervisor"));
+	/* a run without interference.csv counts for nothing either way */
+	cells[0][2].steal_cpus = 1;
+	cells[0][0].intf_cpus = 0;
+	assert_int_equal(verdict_pair(&a, &b, 0, &v), 0);
+	assert_true(fabs(v.steal_a - 0.0075) < 1e-5);	/* 30 ms of 4 s */
+	/* a call: the stalls did not hide it, nothing to say */
+	for (int i = 0; i < RUNS; i++)
+		run(1, i, 1000, 0, 2000000 + 100000 * i);
+	for (int i = 0; i < RUNS; i++)
+		cells[1][i].intf_cpus = cells[1][i].steal_cpus = 1;
+	cells[1][0].steal_ms = 500;
+	assert_int_equal(verdict_pair(&a, &b, 0, &v), 0);
+	assert_int_equal(v.kind, V_LOWER);
+	assert_true(v.steal > VERDICT_STEAL_NOTE);
+	verdict_text(&v, "q1", "hog", text, sizeof(text));
+	assert_null(strstr(text, "hypervisor"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -322,6 +387,7 @@ int main(void)
 		cmocka_unit_test(test_each_at_97_5),
 		cmocka_unit_test(test_margin),
 		cmocka_unit_test(test_tail_outlier),
+		cmocka_unit_test(test_steal_note),
 	};
 
 	return cmocka_run_group_tests_name("verdict", tests, NULL, NULL);
