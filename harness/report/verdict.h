@@ -111,8 +111,8 @@ struct pair_verdict {
  * A verdict of no difference on runs that lost this share of their CPUs
  * to the hypervisor (both sides together) says its stalls can hide one:
  * on this VM a quiet thread against a 1 ms hog in one tree (repeat = 5)
- * was called in 55 of 57 pairs whose runs lost under 0.25 %, and in 10
- * of 71 of those that lost more — the VM's own stalls were then as large
+ * was called in 80 of 83 pairs whose runs lost under 0.25 %, and in 15
+ * of 93 of those that lost more — the VM's own stalls were then as large
  * as the hog (bench/power.sh, docs/performance.md).
  */
 #define VERDICT_STEAL_NOTE 0.0025
