@@ -476,17 +476,17 @@ static int read_interference(struct tcell *c, char *err, size_t len)
 		}
 		u = strlen(c->interference);
 		c->intf_cpus++;
-		if (steal >= 0) {
+		if (steal >= 0) {	/* a row of 0 says nothing was stolen: counted, not worded */
 			int64_t ms = csv_table_checked(&t, steal, "count");
 
-			c->steal_ms += ms > 0 ? ms : 0;
 			c->steal_cpus++;
-		}
-		if (steal >= 0 && csv_table_checked(&t, steal, "count") > 0) {
-			snprintf(c->interference + u, sizeof(c->interference) - u,
-				 "%s %lld ms stolen by the hypervisor", top[0] >= 0 ? "," : "",
-				 (long long)csv_table_checked(&t, steal, "count"));
-			u = strlen(c->interference);
+			if (ms > 0) {
+				c->steal_ms += ms;
+				snprintf(c->interference + u, sizeof(c->interference) - u,
+					 "%s %lld ms stolen by the hypervisor", top[0] >= 0 ? "," : "",
+					 (long long)ms);
+				u = strlen(c->interference);
+			}
 		}
 		if (smi >= 0 && field(&t, smi, "count")[0])
 			snprintf(c->interference + u, sizeof(c->interference) - u, ", %lld SMI",
