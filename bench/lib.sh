@@ -19,15 +19,20 @@ wilson() {
 		printf "%d of %d, %.1f %% [%.1f, %.1f]", k, n, 100 * p, 100 * lo, 100 * hi }'
 }
 
-# verdicts CSV: "a b design verdict_max verdict_tail load" of compare.csv's
-# first line per pair; a and b without their "#..." (along --axis load
-# they are loads, along the kernel the row's load is the 6th field)
+# verdicts CSV [COLUMN...]: "a b design verdict_max verdict_tail load" of
+# compare.csv's first line per pair, then each COLUMN's value ("-" when
+# empty); a and b without their "#..." (along --axis load they are loads,
+# along the kernel the row's load is the 6th field)
 verdicts() {
-	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+	local csv=$1
+	shift
+	awk -F, -v more="$*" 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; n = split(more, col, " "); next }
 		{ k = $h["side_a"] " " $h["side_b"] " " $h["load"]
 		  if (k in seen) next; seen[k] = 1
 		  a = $h["side_a"]; b = $h["side_b"]; sub(/#.*/, "", a); sub(/#.*/, "", b)
-		  print a, b, $h["design"], $h["verdict_max"], $h["verdict_tail"], ($h["load"] == "" ? "-" : $h["load"]) }' "$1"
+		  line = a " " b " " $h["design"] " " $h["verdict_max"] " " $h["verdict_tail"] " " ($h["load"] == "" ? "-" : $h["load"])
+		  for (i = 1; i <= n; i++) line = line " " ($h[col[i]] == "" ? "-" : $h[col[i]])
+		  print line }' "$csv"
 }
 
 # tally FILE AWK-CONDITION WANT: a row "max | tail | either" of calls among

@@ -74,12 +74,11 @@ for k in $(seq "$CAMPAIGNS"); do
 		fi
 		[ -f "$out/pw/cells.csv" ] || { echo "$out/pw: no campaign" >&2; exit 1; }
 		"$LATLAB" compare "$out/pw" --axis load -o "$work/cmp-$d-$k" >/dev/null 2>&1 || true
-		# verdicts() and the hypervisor's share of both sides' runs (%; the
-		# sides measured equal times; a side compare leaves empty, from a
-		# tree before the steal rows of 0, had none stolen: this VM says)
-		paste -d ' ' <(verdicts "$work/cmp-$d-$k/compare.csv") <(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
-			{ k = $h["side_a"] " " $h["side_b"] " " $h["load"]; if (k in seen) next; seen[k] = 1
-			  print ($h["steal_pct_a"] + $h["steal_pct_b"]) / 2 }' "$work/cmp-$d-$k/compare.csv") >>"$work/v-$d"
+		# and the hypervisor's share of both sides' runs, the 7th field (%;
+		# the sides measured equal times; a side compare leaves empty, from
+		# a tree before the steal rows of 0, had none stolen: this VM says)
+		verdicts "$work/cmp-$d-$k/compare.csv" steal_pct_a steal_pct_b |
+			awk '{ $7 = ($7 + $8) / 2; NF = 7; print }' >>"$work/v-$d"
 		# the medians of per-run tails and maxima, quiet (q1's) and the hog's
 		awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
 			$h["side_a"] ~ /^q1/ && $h["side_b"] ~ /^hog/ && !done++ {
