@@ -41,13 +41,13 @@ SYSLIB := $(SYSROOT)/usr/lib/$(TRIPLET)
 CPPFLAGS += -I$(SYSROOT)/usr/include -I$(SYSROOT)/usr/include/tracefs \
 	    -I$(SYSROOT)/usr/include/traceevent
 LIB_LIBS := -L$(SYSLIB) -Wl,-rpath-link,$(SYSLIB) \
-	    -linih -lnuma -ljansson -ltracefs -ltraceevent
+	    -linih -lnuma -ljansson -ltracefs -ltraceevent -lz
 SYSROOT_READY := $(if $(filter $(OWN_SYSROOT),$(SYSROOT)),$(OWN_SYSROOT)/.complete)
 else
 CPPFLAGS += $(shell pkg-config --cflags libtracefs libtraceevent 2>/dev/null || \
 		echo -I/usr/include/tracefs -I/usr/include/traceevent)
-LIB_LIBS := $(shell pkg-config --libs inih numa jansson libtracefs libtraceevent 2>/dev/null || \
-		echo -linih -lnuma -ljansson -ltracefs -ltraceevent)
+LIB_LIBS := $(shell pkg-config --libs inih numa jansson libtracefs libtraceevent zlib 2>/dev/null || \
+		echo -linih -lnuma -ljansson -ltracefs -ltraceevent -lz)
 # libtracecmd reads spike captures' trace-N.dat back (harness/trace/tracer.c):
 # its header here, the library loaded when a capture needs it
 CPPFLAGS += $(shell pkg-config --cflags-only-I libtracecmd 2>/dev/null)
@@ -57,7 +57,7 @@ LDLIBS += $(LIB_LIBS) -lcsv -lm -pthread
 # one self-contained program: the libraries' archives, in the order they
 # use each other (tracefs needs traceevent, whose plugins need dlopen)
 STATIC_LIBS := $(filter -L% -Wl%,$(LIB_LIBS)) -ltracefs -ltraceevent -ljansson \
-	       -linih -lnuma -lcsv -lm -pthread -ldl
+	       -linih -lnuma -lz -lcsv -lm -pthread -ldl
 
 CFLAGS += $(EXTRA_CFLAGS)
 
@@ -77,9 +77,9 @@ CROSS_PACKAGES := gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
 	gcc-arm-linux-gnueabihf libc6-dev-armhf-cross qemu-user qemu-user-binfmt \
 	qemu-system-arm file
 DEB_PACKAGES := gcc make pkg-config libinih-dev libcsv-dev libnuma-dev \
-	libjansson-dev libtracefs-dev libtraceevent-dev libcmocka-dev bats rt-tests gnuplot-nox procps \
+	libjansson-dev libtracefs-dev libtraceevent-dev zlib1g-dev libcmocka-dev bats rt-tests gnuplot-nox procps \
 	util-linux hostname chromium qemu-system-x86 busybox-static strace poppler-utils \
-	lava-dispatcher cpio trace-cmd rtla libtracecmd-dev xz-utils $(CROSS_PACKAGES)
+	lava-dispatcher cpio trace-cmd rtla libtracecmd-dev xz-utils zstd dpkg-dev $(CROSS_PACKAGES)
 
 COMMON_SRC := $(wildcard common/*.c)
 WORKLOAD_SRC := $(wildcard workloads/*.c)
@@ -142,7 +142,7 @@ $(BUILD)/static/latload: $(BUILD)/obj/loadgen/main.o $(BUILD)/liblatlab.a
 	$(CC) $(LDFLAGS) -static -o $@ $^ $(STATIC_LIBS)
 
 # latlab's own sysroot of a triplet (deps-cross makes every one)
-build/sysroot/%/.complete:
+build/sysroot/%/.complete: tools/cross-sysroot.sh
 	@tools/cross-sysroot.sh $* build/sysroot/$*
 
 # the fuzz corpora replayed (with the targets libFuzzer drives in make fuzz)
@@ -202,10 +202,18 @@ test: deps
 		KERNELS=$(abspath kernels) tests/run.sh
 
 # Debian's stock and PREEMPT_RT kernel images (the qemu tests and the
-# demos), for amd64 and, with a static busybox, for arm64
+# demos): the host's suite for amd64 and, with a static busybox, for
+# arm64; the newest (sid) for amd64 in kernels/sid; with SUITE=NAME that
+# suite's too, in kernels/NAME and kernels/NAME/arm64
+SUITE ?=
 kernels: deps
 	@tools/debian-kernels.sh kernels
 	@tools/debian-kernels.sh kernels/arm64 arm64
+	@tools/debian-kernels.sh kernels/sid amd64 sid
+	@if [ -n "$(SUITE)" ]; then \
+		tools/debian-kernels.sh kernels/$(SUITE) amd64 $(SUITE) && \
+		tools/debian-kernels.sh kernels/$(SUITE)/arm64 arm64 $(SUITE); \
+	fi
 
 # Both Debian kernels in qemu, one short matrix each, then the comparison
 demo-kernels: deps all kernels

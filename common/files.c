@@ -17,8 +17,13 @@ int file_first_line(const char *path, char *buf, size_t len)
 	buf[0] = '\0';
 	if (!fp)
 		return -errno;
-	if (!fgets(buf, (int)len, fp))
+	if (!fgets(buf, (int)len, fp)) {
+		int err = ferror(fp) ? errno : 0;	/* a read that failed is not an empty file */
+
 		buf[0] = '\0';
+		fclose(fp);
+		return -err;
+	}
 	fclose(fp);
 	buf[strcspn(buf, "\n")] = '\0';
 	return 0;

@@ -9,7 +9,8 @@
 # (apt-get install libinih-dev:arm64) needs every "Multi-Arch: same"
 # package at exactly the host's version, which a mirror does not promise
 # at every moment (seen here: linux-libc-dev 6.1.187 for amd64, 6.1.176
-# for arm64, and no install possible). Does nothing when DIR is complete.
+# for arm64, and no install possible). Does nothing when DIR is complete
+# with the packages named here.
 set -eu
 
 triplet=${1:?usage: tools/cross-sysroot.sh TRIPLET DIR}
@@ -26,9 +27,11 @@ esac
 # dynamically (cmocka ships no static library), the run-time ones too
 packages="libinih-dev libinih1 libcsv-dev libcsv3 libnuma-dev libnuma1
 	libjansson-dev libjansson4 libtracefs-dev libtracefs1
-	libtraceevent-dev libtraceevent1 libcmocka-dev libcmocka0"
+	libtraceevent-dev libtraceevent1 zlib1g-dev zlib1g libcmocka-dev libcmocka0"
 
-if [ -f "$dir/.complete" ]; then
+# .complete holds the list it was made with: a sysroot of an older list is made anew
+if [ -f "$dir/.complete" ] && [ "$(cat "$dir/.complete")" = "$(echo $packages)" ]; then
+	touch "$dir/.complete"
 	exit 0
 fi
 . "$(dirname "$0")/apt.sh"
@@ -52,5 +55,5 @@ fi
 for deb in "$work"/*.deb; do
 	dpkg-deb -x "$deb" "$dir"
 done
-: > "$dir/.complete"
+echo $packages > "$dir/.complete"
 echo "cross-sysroot: $arch libraries in $dir"

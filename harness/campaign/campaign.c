@@ -414,6 +414,9 @@ out:
 	free(cp.order);
 	free(cp.cells);
 	free(cp.guest.want);
+	for (int i = 0; i < cp.qemu.nsaid; i++)
+		free(cp.qemu.said[i]);
+	free(cp.qemu.said);
 	if (cp.lock_fd >= 0)
 		close(cp.lock_fd);	/* releases the lock */
 	return status;

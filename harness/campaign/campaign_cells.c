@@ -63,6 +63,27 @@ void cp_give_up_variant(struct campaign *cp, int v, const char *why)
 			cp_skip(cp, i, why);
 }
 
+int cp_said_once(struct campaign *cp, int v, const char *line)
+{
+	char *key, **more;
+
+	if (asprintf(&key, "%s\t%s", cp->cfg->kernel[v].name, line) < 0)
+		return 1;	/* no memory to remember it: said again */
+	for (int i = 0; i < cp->qemu.nsaid; i++)
+		if (strcmp(cp->qemu.said[i], key) == 0) {
+			free(key);
+			return 0;
+		}
+	more = realloc(cp->qemu.said, (size_t)(cp->qemu.nsaid + 1) * sizeof(*more));
+	if (!more) {
+		free(key);
+		return 1;
+	}
+	cp->qemu.said = more;
+	cp->qemu.said[cp->qemu.nsaid++] = key;
+	return 1;
+}
+
 int cp_cell_index(const struct campaign *cp, const char *id)
 {
 	for (int i = 0; i < cp->ncells; i++)

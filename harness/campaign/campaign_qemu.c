@@ -104,6 +104,19 @@ static int vm_stop(void *arg)
 	return cp_signalled();
 }
 
+/*
+ * A guest's log line, on the host's stderr: its warnings (the emulated
+ * CPU, the VM, throttling) come with every boot, and are said once per
+ * variant; the rest as they come.
+ */
+static void vm_said(void *arg, const char *text)
+{
+	struct vm_run *vr = arg;
+
+	if (strncmp(text, "warning: ", 9) != 0 || cp_said_once(vr->cp, vr->v, text))
+		fprintf(stderr, "latlab: guest %s: %s\n", vr->cp->cfg->kernel[vr->v].name, text);
+}
+
 /* DIR/vm/NAME-N.console.log for the first unused N. */
 static void vm_log_paths(const struct campaign *cp, int v, char *console,
 			 char *qemu, size_t len)
@@ -296,7 +309,7 @@ int cp_run_qemu(struct campaign *cp, int v)
 	const struct config *cfg = cp->cfg;
 	const struct kernel_def *k = &cfg->kernel[v];
 	struct vm_run vr = { cp, v, EXIT_PASS, 0 };
-	struct vm_hooks hooks = { &vr, vm_started, vm_finished, vm_stop };
+	struct vm_hooks hooks = { &vr, vm_started, vm_finished, vm_stop, vm_said };
 	char vmdir[PATH_MAX + 8], cpio[PATH_MAX + 80], console[PATH_MAX + 80],
 	     qlog[PATH_MAX + 80], err[512], host[160], qemu[PATH_MAX];
 	char *config_text = NULL, *cells;
@@ -347,10 +360,10 @@ int cp_run_qemu(struct campaign *cp, int v)
 		if (rc)
 			break;
 		vm_log_paths(cp, v, console, qlog, sizeof(console));
-		if (k->clock == CLOCK_ICOUNT)
+		if (k->clock == CLOCK_ICOUNT && cp_said_once(cp, v, "the clock"))
 			log_info("kernel variant %s runs in qemu on an instruction-counted clock (1 instruction = %lld ns): its latencies are the kernel's code paths in instruction time, for comparing variants measured the same way, not a board's",
 				 k->name, 1LL << k->icount_shift);
-		else if (accel == ACCEL_TCG)
+		else if (accel == ACCEL_TCG && k->clock != CLOCK_ICOUNT && cp_said_once(cp, v, "the clock"))
 			log_warn("kernel variant %s runs in qemu under TCG (the CPU is emulated): absolute latencies are emulation-bound; only the comparison between variants measured the same way means anything",
 				 k->name);
 		char round[48] = "";

@@ -96,6 +96,9 @@ struct campaign {
 	int lock_fd;		/* the campaign's flock, or -1 */
 	struct {
 		int kvm;	/* accel = auto: -1 untried, 0 no, 1 works */
+		/* what each variant's boots said once: "VARIANT\tLINE" (cp_said_once) */
+		char **said;
+		int nsaid;
 	} qemu;			/* on the host, for qemu variants */
 	struct {
 		int v;		/* the kernel variant this guest is */
@@ -136,6 +139,13 @@ int cp_cell_index(const struct campaign *cp, const char *id);
 void cp_fold_exit(int *status, int exit_status);
 /* The same for one more cell's status. */
 void cp_fold(int *status, enum cell_status st);
+
+/*
+ * Is this the first time variant v says line (a guest's warning, the
+ * host's word on its clock)? 1 the first time (remembered), else 0:
+ * what every boot of a variant repeats is said once per variant.
+ */
+int cp_said_once(struct campaign *cp, int v, const char *line);
 
 /* ---- campaign_dir.c ---- */
 

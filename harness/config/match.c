@@ -11,7 +11,8 @@ static const char *const builtins[][2] = {
 	{ "rt", "preempt:rt" },
 };
 
-static const char *const models = "|rt|full|voluntary|none|lazy|dynamic|";
+static const char *const models =
+	"|rt|rt+full|rt+lazy|rt+laziest|full|lazy|laziest|voluntary|none|dynamic|";
 
 const char *kernel_builtin_match(const char *name)
 {
@@ -20,8 +21,6 @@ const char *kernel_builtin_match(const char *name)
 			return builtins[i][1];
 	return NULL;
 }
-
-/* "none voluntary (full) lazy" -> "full" */
 
 int kernel_match_check(const char *match)
 {
@@ -51,6 +50,8 @@ int kernel_matches(const char *match, const struct kernel_info *k)
 		hit = fnmatch(m + 8, k->release, 0) == 0;
 	else if (strcmp(m, "preempt:dynamic") == 0)
 		hit = k->dynamic;
+	else if (strcmp(m, "preempt:rt") == 0)	/* the family: rt, rt+full, rt+lazy ... */
+		hit = strcmp(k->model, "rt") == 0 || strncmp(k->model, "rt+", 3) == 0;
 	else if (strncmp(m, "preempt:", 8) == 0)
 		hit = strcmp(m + 8, k->model) == 0;
 	return neg ? !hit : hit;

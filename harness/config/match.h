@@ -9,14 +9,18 @@
 struct kernel_info {
 	char release[128];	/* uname -r */
 	char version[256];	/* uname -v */
-	char model[16];		/* rt | full | voluntary | none | lazy | unknown */
+	/* rt+full | rt+lazy | rt+laziest | rt | full | lazy | laziest | voluntary | none | unknown */
+	char model[16];
 	int dynamic;		/* PREEMPT_DYNAMIC: model chosen at boot */
+	char source[160];	/* what said the model: debugfs, the command line, a config file */
 };
 
 /*
  * `match` syntax: [!]any | [!]preempt:MODEL | [!]release:GLOB, where MODEL
- * is rt, full, voluntary, none, lazy or dynamic. 0 if well-formed, else
- * -EINVAL.
+ * is a model of struct kernel_info (rt+full, rt+lazy, rt+laziest, rt,
+ * full, lazy, laziest, voluntary, none) or dynamic. preempt:rt is every
+ * PREEMPT_RT kernel, whatever its dynamic mode; the others are that model
+ * alone. 0 if well-formed, else -EINVAL.
  */
 int kernel_match_check(const char *match);
 

@@ -92,20 +92,23 @@ static void cpu_model(char *out, size_t len, int *hypervisor)
 	fclose(fp);
 }
 
-static void collect_kernel(struct sysinfo *si)
+static void collect_kernel(struct sysinfo *si, const struct kernel_facts *f)
 {
 	struct kernel_info k;
 	char buf[1024], arg[256];
 
-	kernel_info_read(&k);
+	kernel_info_of(f, &k);
 	sysinfo_add(si, "kernel", "release", "%s", k.release);
 	sysinfo_add(si, "kernel", "version", "%s", k.version);
 	struct utsname u;
 	sysinfo_add(si, "kernel", "machine", "%s", uname(&u) == 0 ? u.machine : "unknown");
 	sysinfo_add(si, "kernel", "preempt", "%s%s", k.model,
 	    k.dynamic ? " (dynamic)" : "");
+	sysinfo_add(si, "kernel", "preempt_from", "%s%s%s", k.source,
+	    f->debugfs_why[0] ? "; " : "", f->debugfs_why);
+	/* /sys/kernel/realtime is the RT patch's; mainline's rt kernels say it in uname -v */
 	sysinfo_add(si, "kernel", "realtime", "%s",
-	    line_of("/sys/kernel/realtime", buf, sizeof(buf)));
+	    strcmp(k.model, "rt") == 0 || strncmp(k.model, "rt+", 3) == 0 ? "1" : "0");
 	line_of("/proc/cmdline", buf, sizeof(buf));
 	sysinfo_add(si, "kernel", "cmdline", "%s", buf);
 	cmdline_arg(buf, "isolcpus", arg, sizeof(arg));
@@ -243,17 +246,28 @@ static void collect_cpu(struct sysinfo *si)
 		sysinfo_warn(si, "running in a virtual machine: the hypervisor adds latency the guest cannot see");
 }
 
-static void collect_sched(struct sysinfo *si)
+/*
+ * What stops a real-time thread that runs long: RT throttling, and since
+ * 6.12 the fair deadline server (and, with sched_ext, the ext server).
+ */
+static void collect_sched(struct sysinfo *si, const struct kernel_facts *f)
 {
-	char rt[64], period[64];
+	char rt[64], period[64], text[512];
 
 	line_of("/proc/sys/kernel/sched_rt_runtime_us", rt, sizeof(rt));
 	line_of("/proc/sys/kernel/sched_rt_period_us", period, sizeof(period));
 	sysinfo_add(si, "sched", "rt_runtime_us", "%s", rt);
 	sysinfo_add(si, "sched", "rt_period_us", "%s", period);
-	if (strcmp(rt, "-1") != 0 && strcmp(rt, "unknown") != 0)
-		sysinfo_warn(si, "RT throttling is on (%s of every %s us): a real-time thread that runs longer is stopped",
-		     rt, period);
+	kernel_servers_text(&f->fair, text, sizeof(text));
+	sysinfo_add(si, "sched", "fair_server", "%s", text);
+	kernel_servers_text(&f->ext, text, sizeof(text));
+	sysinfo_add(si, "sched", "ext_server", "%s", text);
+	/* what the kernel does to a thread that runs long, said whatever it is */
+	int warn = kernel_throttle_words(f, text, sizeof(text));
+
+	sysinfo_add(si, "sched", "runs_long", "%s", text);
+	if (warn)
+		sysinfo_warn(si, "%s", text);
 }
 
 void sysinfo_collect(struct sysinfo *si, const char *cmdline)
@@ -265,9 +279,12 @@ void sysinfo_collect(struct sysinfo *si, const char *cmdline)
 	sysinfo_add(si, "host", "hostname", "%s", host);
 	sysinfo_add(si, "latlab", "version", "%s", LATLAB_VERSION);
 	sysinfo_add(si, "latlab", "command", "%s", cmdline ? cmdline : "");
-	collect_kernel(si);
+	struct kernel_facts f;
+
+	kernel_facts_read("", &f);
+	collect_kernel(si, &f);
 	collect_cpu(si);
-	collect_sched(si);
+	collect_sched(si, &f);
 }
 
 const char *sysinfo_get(const struct sysinfo *si, const char *section,

@@ -21,7 +21,7 @@ struct sysinfo {
 	int n;
 	struct sysinfo_kv kv[SYSINFO_MAX];
 	int nwarn;
-	char warn[SYSINFO_WARN_MAX][256];
+	char warn[SYSINFO_WARN_MAX][512];
 };
 
 /*

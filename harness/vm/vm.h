@@ -46,6 +46,11 @@ struct vm_hooks {
 	int (*finished)(void *arg, const struct vm_cell *cell);
 	/* nonzero: stop the guest now (SIGINT/SIGTERM) */
 	int (*stop)(void *arg);
+	/*
+	 * a line the guest's latlab logged ("latlab: " left out, cleaned):
+	 * the hook says it; NULL: vm_read prints it on stderr
+	 */
+	void (*log)(void *arg, const char *text);
 };
 
 struct vm_outcome {

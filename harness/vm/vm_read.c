@@ -220,7 +220,11 @@ static void on_log(struct reader *d, char *args, uint64_t size)
 	char *text = strncmp(args, "latlab: ", 8) == 0 ? args + 8 : args;
 
 	(void)size;
-	fprintf(stderr, "latlab: guest %s: %s\n", d->o->variant, chan_clean(text));
+	chan_clean(text);
+	if (d->h->log)
+		d->h->log(d->h->arg, text);
+	else
+		fprintf(stderr, "latlab: guest %s: %s\n", d->o->variant, text);
 }
 
 static void on_start(struct reader *d, char *args, uint64_t size)

@@ -56,12 +56,24 @@ load helper
 }
 
 @test "sysinfo reports the kernel, CPUs, RT throttling and warnings" {
+	mounts=$(grep -c ' debugfs ' /proc/self/mounts || true)
 	run "$LATLAB" sysinfo
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"[kernel]"* ]]
 	[[ "$output" == *"release = $(uname -r)"* ]]
 	[[ "$output" == *"preempt = "* ]]
+	[[ "$output" == *"preempt_from = "* ]]
+	# a kernel whose config can be read has a model: never "unknown"
+	# (this VM's 6.18: debugfs refuses its sched/ files, /proc/config.gz
+	# says PREEMPT_NONE)
+	if [ -e /proc/config.gz ] || [ -e "/boot/config-$(uname -r)" ]; then
+		! grep -q '^preempt = unknown' <<<"$output" || { grep preempt <<<"$output"; false; }
+	fi
+	# debugfs read in a mount namespace of latlab's own: nothing left mounted
+	[ "$(grep -c ' debugfs ' /proc/self/mounts || true)" = "$mounts" ]
 	[[ "$output" == *"rt_runtime_us = $(cat /proc/sys/kernel/sched_rt_runtime_us)"* ]]
+	[[ "$output" == *"fair_server = "* ]]
+	[[ "$output" == *"runs_long = "* ]]
 	[[ "$output" == *"count = $(nproc)"* ]]
 	[[ "$output" == *"numa_nodes = "* ]]
 	[[ "$output" == *"[warnings]"* ]]

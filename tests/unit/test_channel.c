@@ -47,6 +47,7 @@ struct seen {
 	char last_id[CELL_ID_MAX];
 	int status;
 	char reason[256], dir[PATH_MAX], brief[256];
+	char log[256];		/* the guest's log lines, each ended by '|' */
 };
 
 /* The guest was given c1 and c2 only. */
@@ -73,13 +74,22 @@ static int finished(void *arg, const struct vm_cell *c)
 	return 0;
 }
 
+/* The guest's log lines, as the campaign's hook gets them. */
+static void logged(void *arg, const char *text)
+{
+	struct seen *s = arg;
+	size_t n = strlen(s->log);
+
+	snprintf(s->log + n, sizeof(s->log) - n, "%s|", text);
+}
+
 /* Feed `len` bytes of stream to vm_read. */
 static enum vm_end feed(const char *stream, size_t len, struct seen *s,
 			struct vm_outcome *out)
 {
 	char path[128];
 	struct vm_read_opts o = { tree, "test", 5000000000LL, 5000000000LL, 5000000000LL };
-	struct vm_hooks h = { s, started, finished, NULL };
+	struct vm_hooks h = { s, started, finished, NULL, logged };
 	FILE *fp;
 
 	snprintf(path, sizeof(path), "%s/../stream", tree);
@@ -133,6 +143,8 @@ static void test_good_stream(void **state)
 	assert_string_equal(s.last_id, "c1");
 	assert_int_equal(s.status, CELL_OK);
 	assert_string_equal(s.reason, "all good");
+	/* "latlab: " left out, the rest given to the hook */
+	assert_string_equal(s.log, "measuring|");
 	assert_non_null(strstr(s.dir, "/guesthost/6.1.0-rt/c1"));
 	struct chan_brief b;
 	assert_int_equal(chan_brief_parse(s.brief, &b), 0);

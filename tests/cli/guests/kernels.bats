@@ -1,0 +1,66 @@
+#!/usr/bin/env bats
+# Today's kernels (issue 41): the newest Debian kernel (sid, make kernels
+# fetches it into $KERNELS/sid) booted in qemu — its preemption model as
+# the kernel says it, its fair deadline server, throttling off — and what
+# every boot of a variant repeats, said once.
+
+load ../helper
+
+@test "qemu, the newest Debian kernel: stock is lazy and rt is rt+full (debugfs), the fair and ext servers recorded, RT throttling off; each guest warning once per variant" {
+	vm_setup
+	[ -s "$KERNELS/sid/vmlinux-stock" ] && [ -s "$KERNELS/sid/vmlinux-rt" ] ||
+		{ echo "no $KERNELS/sid: make kernels fetches it" >&2; false; }
+	write_config c.ini <<EOC
+[campaign]
+name = k
+duration = 500ms
+; two rounds, interleaved: two boots of each variant
+repeat = 2
+output = $WORK/out
+boot_attempts = 1
+[matrix]
+kernel = sid, sid-rt
+load = none
+workload = timer
+[kernel.sid]
+runner = qemu
+image = $KERNELS/sid/vmlinux-stock
+match = preempt:lazy
+clock = icount
+boot_timeout = 60s
+[kernel.sid-rt]
+runner = qemu
+image = $KERNELS/sid/vmlinux-rt
+match = preempt:rt+full
+clock = icount
+boot_timeout = 60s
+EOC
+	run timeout 300 "$LATLAB" run c.ini
+	[ "$status" -eq 0 ] || run_failed
+	D=$WORK/out/k
+	[ "$(grep -c ' = ok$' "$D/state")" -eq 4 ]
+	S=$(cell_dir "$D" '0000-sid-none-*-1')/sysinfo.ini
+	R=$(cell_dir "$D" '0002-sid-rt-none-*-1')/sysinfo.ini
+	grep -qx 'preempt = lazy (dynamic)' "$S" || { grep preempt "$S"; false; }
+	grep -qx 'preempt_from = debugfs sched/preempt' "$S"
+	grep -qx 'preempt = rt+full (dynamic)' "$R" || { grep preempt "$R"; false; }
+	# mainline's rt kernel has no /sys/kernel/realtime: it is rt all the same
+	grep -qx 'realtime = 1' "$R"
+	grep -qx 'realtime = 0' "$S"
+	for f in "$S" "$R"; do
+		grep -qx 'rt_runtime_us = 1000000' "$f"
+		grep -qx 'fair_server = 0: runtime 50000000 ns, period 1000000000 ns' "$f" ||
+			{ grep server "$f"; false; }
+		grep -qx 'ext_server = 0: runtime 50000000 ns, period 1000000000 ns' "$f"
+		grep -q '^runs_long = RT throttling is off (runtime = period); the fair deadline server is on (50 ms of every 1000 ms per CPU)' "$f"
+	done
+	[ "$(col "$D/cells.csv" preempt | sort -u | tr '\n' ' ')" = "lazy rt+full " ]
+	# two boots a variant, each guest warning said once per variant
+	for v in sid sid-rt; do
+		n=$(grep -c "^latlab: guest $v: warning: " <<<"$output")
+		u=$(grep "^latlab: guest $v: warning: " <<<"$output" | sort -u | wc -l)
+		[ "$n" -ge 1 ] && [ "$n" -eq "$u" ] || { echo "$v: $n warnings, $u different"; echo "$output"; false; }
+		[ "$(grep -c "kernel variant $v runs in qemu on an instruction-counted clock" <<<"$output")" -eq 1 ]
+	done
+	[ "$(grep -c 'booting .* for 1 cells of round' <<<"$output")" -eq 4 ]
+}
