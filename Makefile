@@ -4,7 +4,7 @@
 #   make run        deps + build + run configs/quick.ini
 #   make test       deps + build + every test (unit: cmocka, cli: bats)
 #   make SANITIZE=1 test    the same with ASan and UBSan, in build/san/
-#   make demo-kernels       Debian's stock and RT kernels in qemu, compared
+#   make demo-kernels       today's Debian kernels in qemu, each preemption model, compared
 #   make demo-arm64         the same for arm64 (qemu's virt machine, TCG)
 #   make lava-local         LAVA's lava-run runs configs/lava/latlab.yaml in qemu
 #   make fuzz [FUZZ_SECONDS=60]  libFuzzer on the config parser, the tree reader, the channel
@@ -215,13 +215,17 @@ kernels: deps
 		tools/debian-kernels.sh kernels/$(SUITE)/arm64 arm64 $(SUITE); \
 	fi
 
-# Both Debian kernels in qemu, one short matrix each, then the comparison
+# Where PREEMPT_RT still matters: Debian stable's rt and stock kernels
+# and the newest Debian kernel in its four preemption models, in qemu on
+# the instruction clock, under seven loads (configs/models.ini), then the
+# comparison and the report
 demo-kernels: deps all kernels
-	@$(LATLAB) run configs/rt-vs-stock-vm.ini; rc=$$?; \
-	$(LATLAB) compare results/rt-vs-stock-vm -o results/rt-vs-stock-vm/compare && \
-	$(LATLAB) report results/rt-vs-stock-vm -q && \
-	echo "report: $(CURDIR)/results/rt-vs-stock-vm/report/index.html" && \
-	echo "comparison: $(CURDIR)/results/rt-vs-stock-vm/compare/index.html"; exit $$rc
+	@tools/debian-kernels.sh kernels/trixie amd64 trixie
+	@$(LATLAB) run configs/models.ini; rc=$$?; \
+	$(LATLAB) compare results/models -o results/models/compare && \
+	$(LATLAB) report results/models -q && \
+	echo "report: $(CURDIR)/results/models/report/index.html" && \
+	echo "comparison: $(CURDIR)/results/models/compare/index.html"; exit $$rc
 
 # Debian's arm64 stock and RT kernels in qemu (TCG), latlab built for arm64
 demo-arm64: deps all kernels cross

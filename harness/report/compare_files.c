@@ -189,7 +189,8 @@ void cmp_print_verdicts(const struct cmp *c)
 		char title[1024], text[1200];
 
 		rows_row_title(&c->m, p->row, title, sizeof(title));
-		verdict_text(&p->v, c->label[p->a], c->label[p->b], text, sizeof(text));
+		verdict_line(&p->v, c->label[p->a], c->label[p->b], c->m.row[p->row].sides, text,
+			     sizeof(text));
 		printf("%s: %s: %s\n", title, rows_metric_words(c->m.row[p->row].metric), text);
 	}
 }

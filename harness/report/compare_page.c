@@ -119,7 +119,8 @@ static void html_verdicts(FILE *fp, const struct cmp *c, int row)
 
 		if (p->row != row)
 			continue;
-		verdict_text(&p->v, c->label[p->a], c->label[p->b], text, sizeof(text));
+		verdict_line(&p->v, c->label[p->a], c->label[p->b], c->m.row[row].sides, text,
+			     sizeof(text));
 		if (!first)
 			fputs("<br>", fp);
 		fprintf(fp, "<span class=\"%s\">", verdict_keyword(p->v.kind));
@@ -316,9 +317,14 @@ void cmp_fill_page(FILE *fp, void *arg)
 		const char *dir = c->t[c->m.side[i].tree].dir;
 		char report[PATH_MAX + 32], link[PATH_MAX];
 
+		const struct tcell *first = c->m.side[i].first;
+
 		fputs("<li><b>", fp);
 		html_text(fp, c->label[i]);
 		fputs("</b>: ", fp);
+		/* the kernel each side ran, and its model: a label is only a name */
+		html_printf(fp, "%s%s%s on %s, in ", first->release, first->preempt[0] ? ", " : "",
+			    first->preempt, first->host);
 		html_text(fp, dir);
 		/*
 		 * the way back to its tree's report: linked even before it is

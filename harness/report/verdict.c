@@ -485,6 +485,16 @@ void verdict_text(const struct pair_verdict *v, const char *a, const char *b,
 		snprintf(buf + n, len - n, "; apart in time, on an instruction-counted clock the host's moment does not reach");
 }
 
+void verdict_line(const struct pair_verdict *v, const char *a, const char *b, int sides,
+		  char *buf, size_t len)
+{
+	int n = sides > 2 ? snprintf(buf, len, "%s against %s: ", a, b) : 0;
+
+	if (n < 0 || (size_t)n >= len)
+		n = 0;
+	verdict_text(v, a, b, buf + n, len - (size_t)n);
+}
+
 void verdict_exceed(const struct side_runs *s, int64_t over_ns, struct exceed *e)
 {
 	double *cnt = calloc((size_t)s->n + 1, sizeof(*cnt));

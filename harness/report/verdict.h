@@ -149,6 +149,14 @@ int verdict_past_margin(const struct ratio_ci *r, double margin);
 void verdict_text(const struct pair_verdict *v, const char *a, const char *b,
 		  char *buf, size_t len);
 
+/*
+ * verdict_text of one pair of a row that has `sides` sides: with more
+ * than two, led by the pair it is about ("rt-full against lazy: rt-full
+ * lower worst case: ..."), so that no line needs its neighbours to be read.
+ */
+void verdict_line(const struct pair_verdict *v, const char *a, const char *b, int sides,
+		  char *buf, size_t len);
+
 struct exceed {
 	int64_t over_ns;
 	uint64_t count;		/* samples above over_ns, all runs and threads */

@@ -655,6 +655,8 @@ static int add_cell(struct tree *t, const struct csv_table *cs, int r,
 	copy(c->dma_latency, sizeof(c->dma_latency),
 	     field(cs, r, "dma_latency")[0] ? field(cs, r, "dma_latency") : "0");
 	copy(c->numa, sizeof(c->numa), field(cs, r, "numa")[0] ? field(cs, r, "numa") : "none");
+	copy(c->preempt, sizeof(c->preempt),
+	     strcmp(field(cs, r, "preempt"), "unknown") == 0 ? "" : field(cs, r, "preempt"));
 	if (check_rows(c, cs, r, err, len))
 		return -EINVAL;
 	c->index = csv_table_checked(cs, r, "index");

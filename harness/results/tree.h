@@ -51,6 +51,7 @@ struct tcell {
 	char why[160];		/* cells.csv's why ("" in trees from before it) */
 	char dma_latency[24];	/* us held, or none ("0" in trees from before it) */
 	char numa[32];		/* [matrix] numa: none, local, remote, interleave, node:N ("none" before it) */
+	char preempt[16];	/* the kernel's preemption model (cells.csv; "" before it or unknown) */
 	/* series.csv, wake-up: the running max (ns) at the end of each second */
 	int64_t *runmax;	/* nsec of them, owned; NULL without series */
 	int nsec;

@@ -240,6 +240,11 @@ EOC
 	[[ "$(grep 'q1/q2' <<<"$output")" == *"no clear difference (q1/q2 "*", 5 runs each)"* ]] || false
 	[[ "$output" == *"q1 lower worst case: "*"x ["*"x, "*"x], 5 runs each"* ]] || false
 	[[ "$output" == *"q2 lower worst case: "*"x ["*"x, "*"x], 5 runs each"* ]] || false
+	# a row of three sides: every line names the pair it is about
+	[[ "$output" == *": q1 against hog: q1 lower worst case: "* ]] || false
+	[[ "$output" == *": q2 against hog: q2 lower worst case: "* ]] || false
+	[[ "$output" == *": q1 against q2: no clear difference (q1/q2 "* ]] || false
+	grep -q 'q1 against hog: q1 lower worst case' "$WORK/cmp/index.html"
 	C="$WORK/cmp/compare.csv"
 	[ "$(col "$C" axis | sort -u)" = load ] && [ -z "$(col "$C" load | sort -u)" ]
 	[ "$(col "$C" row_kernel | sort -u | cut -d@ -f1)" = running ]

@@ -116,6 +116,14 @@ static void test_pair(void **state)
 	verdict_text(&v, "quiet", "hog", text, sizeof(text));
 	assert_non_null(strstr(text, "quiet lower worst case: "));
 	assert_non_null(strstr(text, "5 runs each"));
+	/* in a row of two sides the line is the verdict; of three, led by its pair */
+	char line[256];
+
+	verdict_line(&v, "quiet", "hog", 2, line, sizeof(line));
+	assert_string_equal(line, text);
+	verdict_line(&v, "quiet", "hog", 3, line, sizeof(line));
+	assert_true(strncmp(line, "quiet against hog: quiet lower worst case: ", 43) == 0);
+	assert_string_equal(line + strlen("quiet against hog: "), text);
 	for (int i = 0; i < RUNS; i++)
 		run(1, i, 100, 0, 200000 + 10000 * (RUNS - 1 - i));
 	assert_int_equal(verdict_pair(&a, &b, 0, &v), 0);
