@@ -534,3 +534,28 @@ int opt_list_next(const char **p, char *word, size_t len, int trim)
 	snprintf(word, len, "%.*s", (int)n, w);
 	return 1;
 }
+
+int opt_list_check(const char *list, const char *what, char *err, size_t len)
+{
+	int items = 1, empty = 0;
+	size_t n = 0;
+
+	for (const char *p = list;; p++) {
+		if (*p == ',' || !*p) {
+			if (!n && !empty)
+				empty = items;
+			if (!*p)
+				break;
+			items++;
+			n = 0;
+		} else if (*p != ' ' && *p != '\t') {
+			n++;
+		}
+	}
+	if (empty && items == 1)
+		return fail_with(err, len, -EINVAL, "%s is empty: it names nothing", what);
+	if (empty)
+		return fail_with(err, len, -EINVAL, "%s '%.200s' has an empty item (%d of %d)",
+				 what, list, empty, items);
+	return 0;
+}

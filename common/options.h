@@ -129,6 +129,14 @@ int opt_choice_index(const char *choices, const char *word);
  */
 int opt_list_next(const char **p, char *word, size_t len, int trim);
 
+/*
+ * A comma list that `what` (an option's name, "--baseline") takes: 0,
+ * or -EINVAL with why in err — empty ("--baseline is empty: it names
+ * nothing"), or an empty item, leading, trailing or between two commas
+ * ("--baseline 'a,,b' has an empty item (2 of 3)"). Blanks count as empty.
+ */
+int opt_list_check(const char *list, const char *what, char *err, size_t len);
+
 /* The n-th word of "a|b|c" into buf. */
 void opt_choice_name(const char *choices, int n, char *buf, size_t len);
 

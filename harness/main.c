@@ -434,13 +434,15 @@ static int parse_metric(const char *arg, int *metric)
 }
 
 /* "20%" (or "20") as a fraction, 0 to max_pct %; -EINVAL otherwise. */
-static int parse_percent(const char *arg, double max_pct, double *frac)
+static int parse_percent(const char *opt, const char *arg, double max_pct, double *frac)
 {
 	char *end;
 	double v = strtod(arg, &end);
 
 	if (end == arg || (*end && strcmp(end, "%") != 0) || !(v >= 0 && v <= max_pct))
 		return -EINVAL;
+	if (!*end)	/* a bare number could be read as a ratio: say how it was read */
+		log_info("%s %s: read as %g %%", opt, arg, v);
 	*frac = v / 100;
 	return 0;
 }
@@ -448,7 +450,7 @@ static int parse_percent(const char *arg, double max_pct, double *frac)
 /* --margin 10% (or 10): the equivalence margin, a fraction, 0 (none) to 100 %. */
 static int parse_margin(const char *arg, double *margin)
 {
-	if (parse_percent(arg, 100, margin) == 0)
+	if (parse_percent("--margin", arg, 100, margin) == 0)
 		return 0;
 	log_error("--margin: '%s' is not a percentage from 0 to 100 (10%%)", arg);
 	return -EINVAL;
@@ -503,6 +505,8 @@ static int parse_over(const char *arg, struct compare_opts *o, char *err, size_t
 	char word[64];
 
 	o->nover = 0;
+	if (opt_list_check(arg, "--over", err, len))
+		return -EINVAL;
 	for (const char *p = arg; opt_list_next(&p, word, sizeof(word), 0);) {
 		int64_t ns;
 
@@ -526,7 +530,7 @@ static int parse_over(const char *arg, struct compare_opts *o, char *err, size_t
 /* --tolerance 20% (or 20): a fraction, 0 to 1000 %. */
 static int parse_tolerance(const char *arg, double *tol)
 {
-	return parse_percent(arg, 1000, tol);
+	return parse_percent("--tolerance", arg, 1000, tol);
 }
 
 static int cmd_compare(int argc, char **argv)

@@ -1,4 +1,7 @@
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 
 #include "campaign_run.h"
@@ -6,7 +9,11 @@
 #include "log.h"
 #include "report.h"
 #include "tree.h"
+#include "treelist.h"
 #include "where.h"
+
+/* compare's own bound on trees (MAX_TREES): a baseline and the campaign */
+#define MAX_BASELINE 15
 
 /* Everything the cells need is here (or in the guest): before anything is written. */
 static int preflight(struct campaign *cp)
@@ -25,24 +32,48 @@ static int preflight(struct campaign *cp)
 		log_warn("%s%s", why, stacked > 1 ? " (and so in more cells)" : "");
 	if (!cfg->thresholds.baseline[0])
 		return EXIT_PASS;
-	/* read as the judgement at the end will: a baseline it cannot read
-	 * is found now, not after every cell ran; "A,B,C" is campaigns of it */
-	char list[sizeof(cfg->thresholds.baseline)], *save = NULL;
+	/* read as the judgement at the end will (compare's own split and
+	 * twins): a baseline it cannot read is found now, not after every
+	 * cell ran; "A,B,C" is campaigns of it */
+	char *trees[MAX_BASELINE] = { NULL };
+	int group[MAX_BASELINE], n;
 
-	snprintf(list, sizeof(list), "%s", cfg->thresholds.baseline);
-	for (char *one = strtok_r(list, ",", &save); one; one = strtok_r(NULL, ",", &save)) {
-		rc = tree_read(&base, one, err, sizeof(err));
-		if (rc != 0) {
-			fail_at(why, sizeof(why), rc, cfg->baseline_loc.file, cfg->baseline_loc.line,
-				"baseline = %s: %s (a results tree of an earlier run)",
-				cfg->thresholds.baseline, err);
-			log_error("%s", why);
-			return EXIT_USAGE;
-		}
-		if (base.nbad)
+	n = tree_list_split(cfg->thresholds.baseline, "baseline =", trees, MAX_BASELINE, err,
+			    sizeof(err));
+	if (n == -E2BIG)
+		snprintf(err, sizeof(err), "at most %d trees", MAX_BASELINE);
+	rc = n < 0 ? n : 0;
+	for (int i = 0; i < n; i++)
+		group[i] = 1;
+	if (rc == 0)
+		rc = tree_list_distinct(trees, group, n, 0, err, sizeof(err));
+	/* the campaign itself (when it resumes) is not its own baseline */
+	char self[2 * PATH_MAX + 2];
+	struct stat me, st;
+
+	snprintf(self, sizeof(self), "%s/%s", cp->ro->output ? cp->ro->output : cfg->campaign.output,
+		 cfg->campaign.name);
+	for (int i = 0; rc == 0 && i < n && stat(self, &me) == 0; i++)
+		if (stat(trees[i], &st) == 0 && st.st_dev == me.st_dev && st.st_ino == me.st_ino)
+			rc = fail_with(err, sizeof(err), -EINVAL,
+				       "'%s' is this campaign's own tree (%s): not a baseline of itself",
+				       trees[i], self);
+	for (int i = 0; rc == 0 && i < n; i++) {
+		rc = tree_read(&base, trees[i], err, sizeof(err));
+		if (rc == 0 && base.nbad)
 			log_warn("baseline = %s: %d of its cells are damaged and will be left out of the judgement",
-				 one, base.nbad);
-		tree_free(&base);
+				 trees[i], base.nbad);
+		if (rc == 0)
+			tree_free(&base);
+	}
+	for (int i = 0; i < n; i++)
+		free(trees[i]);
+	if (rc != 0) {
+		fail_at(why, sizeof(why), rc, cfg->baseline_loc.file, cfg->baseline_loc.line,
+			"baseline = %s: %s (a results tree of an earlier run, or campaigns of it: A,B,C)",
+			cfg->thresholds.baseline, err);
+		log_error("%s", why);
+		return rc == -ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
 	}
 	return EXIT_PASS;
 }

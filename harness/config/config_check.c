@@ -251,8 +251,13 @@ int config_trace_mode(const struct config *cfg, int k)
 static int check_trace_events(const struct config *cfg, char *err, size_t errlen)
 {
 	const char *p = cfg->trace.events;
-	char word[OPT_STR_MAX];
+	char word[OPT_STR_MAX], why[OPT_STR_MAX + 128];
 
+	if (*p && opt_list_check(p, "events", why, sizeof(why))) {
+		struct srcloc loc = config_key_loc(cfg, "trace", "events", (struct srcloc){ 0 });
+
+		return cfg_fail(err, errlen, &loc, "%s", why);
+	}
 	while (opt_list_next(&p, word, sizeof(word), 1)) {
 		const char *w = word, *colon = strchr(w, ':');
 
@@ -268,6 +273,22 @@ static int check_trace_events(const struct config *cfg, char *err, size_t errlen
 		}
 	}
 	return 0;
+}
+
+/*
+ * [thresholds] baseline: a tree, or campaigns of it (A,B,C), none empty
+ * — an empty list would turn the gate off. Whether they are trees the
+ * preflight says, before any cell runs (the config reads no machine).
+ */
+static int check_baseline(const struct config *cfg, char *err, size_t errlen)
+{
+	char why[OPT_STR_MAX + 128];
+
+	if (!cfg->thresholds.baseline[0] ||
+	    opt_list_check(cfg->thresholds.baseline, "baseline", why, sizeof(why)) == 0)
+		return 0;
+	return cfg_fail(err, errlen, &cfg->baseline_loc, "%s (a results tree, or campaigns of it: A,B,C)",
+			why);
 }
 
 /* The product of the axes (and repeat): at most MATRIX_MAX_CELLS cells. */
@@ -359,6 +380,8 @@ int validate(struct config *cfg, struct cfg_errs *errs)
 	if (defs)
 		cfg_errs_add(errs, err);
 	if (check_trace_events(cfg, err, errlen))
+		cfg_errs_add(errs, err);
+	if (check_baseline(cfg, err, errlen))
 		cfg_errs_add(errs, err);
 	if (check_policy_axes(cfg, err, errlen))
 		cfg_errs_add(errs, err);

@@ -8,58 +8,30 @@
 #include "compare_model.h"
 #include "exitcodes.h"
 #include "log.h"
-
-/*
- * One argument's trees: "A,B,C" are campaigns of one side, each of its
- * own tree; a path that is a directory as it stands is one tree, commas
- * and all. Copies into out[0..max); returns how many, -E2BIG past max,
- * -ENOMEM.
- */
-static int split_trees(const char *arg, char **out, int max)
-{
-	struct stat st;
-	int n = 0;
-
-	if (stat(arg, &st) == 0 || !strchr(arg, ',')) {
-		if (max < 1)
-			return -E2BIG;
-		out[0] = strdup(arg);
-		return out[0] ? 1 : -ENOMEM;
-	}
-	for (const char *p = arg; *p; ) {
-		size_t len = strcspn(p, ",");
-
-		if (len && (n >= max || !(out[n] = strndup(p, len)))) {
-			int rc = n >= max ? -E2BIG : -ENOMEM;
-
-			while (n > 0)
-				free(out[--n]);
-			return rc;
-		}
-		n += len > 0;
-		p += len + (p[len] == ',');
-	}
-	return n;
-}
+#include "treelist.h"
 
 int compare_run(const char *const *dirs, int n, const struct compare_opts *o)
 {
 	struct cmp *c = calloc(1, sizeof(*c));
 	char err[8192] = "", path[PATH_MAX + 16];
 	int rc = 0, shared = 0, damaged = 0, status = EXIT_RUNTIME;
-	char *all[MAX_TREES + 1];
-	int group[MAX_TREES + 1], ntrees = 0;
+	char *all[MAX_TREES + 1] = { NULL };
+	int group[MAX_TREES + 1] = { 0 }, ntrees = 0;
 
 	if (!c)
 		return EXIT_RUNTIME;
 	c->o = o;
 	/* the baseline first (side group 1), then each argument (2, 3 ...) */
 	for (int i = o->baseline ? -1 : 0; i < n; i++) {
-		int more = split_trees(i < 0 ? o->baseline : dirs[i], all + ntrees,
-				       MAX_TREES - ntrees);
+		int more = tree_list_split(i < 0 ? o->baseline : dirs[i],
+					   i < 0 ? "--baseline" : "a side's list", all + ntrees,
+					   MAX_TREES - ntrees, err, sizeof(err));
 
-		if (more == -E2BIG) {
-			log_error("at most %d trees", MAX_TREES);
+		if (more == -E2BIG || more == -EINVAL) {
+			if (more == -E2BIG)
+				log_error("at most %d trees", MAX_TREES);
+			else
+				log_error("%s", err);
 			status = EXIT_USAGE;
 			goto out;
 		}
@@ -70,6 +42,13 @@ int compare_run(const char *const *dirs, int n, const struct compare_opts *o)
 		for (int k = 0; k < more; k++)
 			group[ntrees + k] = i + 2;
 		ntrees += more;
+	}
+	/* sides and the baseline are sets of trees, whatever their spelling */
+	rc = tree_list_distinct(all, group, ntrees, 1, err, sizeof(err));
+	if (rc) {
+		log_error("%s", err);
+		status = rc == -ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
+		goto out;
 	}
 	for (int i = 0; i < ntrees; i++) {
 		rc = tree_read(&c->t[i], all[i], err, sizeof(err));

@@ -22,6 +22,7 @@
 #include "report.h"
 #include "rows.h"
 #include "tree.h"
+#include "treelist.h"
 #include "verdict.h"
 
 
@@ -340,9 +341,23 @@ int history_run(const char *const *dirs, int n, const struct history_opts *o)
 	int status = EXIT_RUNTIME, rc, damaged = 0;
 
 	h.t = calloc((size_t)n, sizeof(*h.t));
-	if (!h.t) {
+	int *point = calloc((size_t)n + 1, sizeof(*point));
+
+	if (!h.t || !point) {
 		log_error("out of memory");
+		free(h.t);
+		free(point);
 		return EXIT_RUNTIME;
+	}
+	/* each tree a point once, whatever its spelling */
+	for (int i = 0; i < n; i++)
+		point[i] = i;
+	rc = tree_list_distinct((char *const *)dirs, point, n, 0, err, sizeof(err));
+	free(point);
+	if (rc) {
+		log_error("%s", err);
+		status = rc == -ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
+		goto out;
 	}
 	for (int i = 0; i < n; i++) {
 		rc = tree_read(&h.t[i], dirs[i], err, sizeof(err));

@@ -63,6 +63,30 @@ static int has_columns(const struct csv_table *t, const char *names,
 	return 0;
 }
 
+/*
+ * Row r's integer column `name` (already checked to be one) within [lo,
+ * hi], else -EINVAL at FILE:LINE with what bounds it: a figure a reader
+ * shows must be one the cell can hold.
+ */
+static int row_within(const struct csv_table *t, int r, const char *name, int64_t lo,
+		      int64_t hi, const char *bound, char *err, size_t len)
+{
+	int64_t v = csv_table_checked(t, r, name);
+
+	if (v >= lo && v <= hi)
+		return 0;
+	snprintf(err, len, "%.400s:%d: %s = %lld: %s", t->path, t->line[r], name, (long long)v,
+		 bound);
+	return -EINVAL;
+}
+
+/*
+ * What a cell's time bounds (the steal of a CPU, a capture's moment):
+ * its span and this much around it — the counters read before the start
+ * (100 ms ahead) and after the threads end, /proc/stat's 10 ms ticks.
+ */
+#define SPAN_SLACK_NS NS_PER_S
+
 /* Summary rows: one per thread x metric; what hist.csv must agree with. */
 struct tally {
 	int64_t thread;
@@ -419,10 +443,29 @@ static int read_interference(struct tcell *c, char *err, size_t len)
 	if (rc)
 		return rc == 1 ? 0 : rc;
 	rc = has_columns(&t, INTERFERENCE_COLUMNS, err, len);
+	/* a CPU loses at most the time the cell took (and the reads around it) */
+	int64_t steal_max = (c->span_ns + SPAN_SLACK_NS) / NS_PER_MS;
+	char bound[96];
+
+	snprintf(bound, sizeof(bound), "more than the %.3f s the cell took", c->span_ns / 1e9);
 	for (int r = 1; rc == 0 && r < t.nrows; r++) {
 		rc = row_ints(&t, r, "cpu", err, len);
+		if (rc == 0)
+			rc = row_within(&t, r, "cpu", 0, CPU_SETSIZE - 1, "not a CPU", err, len);
 		if (rc == 0 && field(&t, r, "count")[0])
 			rc = row_ints(&t, r, "count", err, len);
+		if (rc == 0 && field(&t, r, "count")[0])
+			rc = row_within(&t, r, "count", 0, INT64_MAX, "a count below 0", err, len);
+		if (rc == 0 && !strcmp(field(&t, r, "kind"), "steal") && field(&t, r, "count")[0])
+			rc = row_within(&t, r, "count", 0, steal_max, bound, err, len);
+		for (int q = 1; rc == 0 && q < r; q++)	/* one steal row a CPU */
+			if (!strcmp(field(&t, r, "kind"), "steal") && !strcmp(field(&t, q, "kind"), "steal") &&
+			    csv_table_checked(&t, q, "cpu") == csv_table_checked(&t, r, "cpu")) {
+				snprintf(err, len, "%.400s:%d: a second steal row for CPU %lld (line %d has one)",
+					 t.path, t.line[r], (long long)csv_table_checked(&t, r, "cpu"),
+					 t.line[q]);
+				rc = -EINVAL;
+			}
 	}
 	cpu_set_t cpus;	/* the CPUs the file names: one pass over its rows each */
 
@@ -481,7 +524,9 @@ static int read_interference(struct tcell *c, char *err, size_t len)
 
 			c->steal_cpus++;
 			if (ms > 0) {
-				c->steal_ms += ms;
+				/* bounded above: a sum that cannot overflow, checked all the same */
+				if (__builtin_add_overflow(c->steal_ms, ms, &c->steal_ms))
+					c->steal_ms = INT64_MAX;
 				snprintf(c->interference + u, sizeof(c->interference) - u,
 					 "%s %lld ms stolen by the hypervisor", top[0] >= 0 ? "," : "",
 					 (long long)ms);
@@ -498,6 +543,53 @@ static int read_interference(struct tcell *c, char *err, size_t len)
 	return rc;
 }
 
+/*
+ * A capture's figures are the cell's: its number 1 up (once each), one of
+ * its threads, a CPU, a time within the cell, a latency no larger than
+ * the cell's wake-up maximum (the capture is one of its wake-ups), a
+ * complete flag, and the kernel's own account not below 0.
+ */
+static int spike_row_fits(const struct tcell *c, const struct csv_table *t, int r, int64_t max,
+			  char *err, size_t len)
+{
+	char bound[96];
+	int rc;
+
+	snprintf(bound, sizeof(bound), "outside the %.3f s the cell took", c->span_ns / 1e9);
+	rc = row_within(t, r, "capture", 1, INT32_MAX, "captures are numbered from 1", err, len);
+	for (int q = 1; rc == 0 && q < r; q++)
+		if (csv_table_checked(t, q, "capture") == csv_table_checked(t, r, "capture")) {
+			snprintf(err, len, "%.400s:%d: capture %lld again (line %d)", t->path,
+				 t->line[r], (long long)csv_table_checked(t, r, "capture"), t->line[q]);
+			return -EINVAL;
+		}
+	if (rc == 0)
+		rc = row_within(t, r, "thread", 0, c->nthreads - 1, "not one of the cell's threads",
+				err, len);
+	if (rc == 0)
+		rc = row_within(t, r, "cpu", 0, CPU_SETSIZE - 1, "not a CPU", err, len);
+	if (rc == 0)
+		rc = row_within(t, r, "t_ns", 0, c->span_ns + SPAN_SLACK_NS, bound, err, len);
+	if (rc == 0) {
+		snprintf(bound, sizeof(bound), "above the cell's wake-up maximum, %lld ns",
+			 (long long)max);
+		rc = row_within(t, r, "latency_ns", 0, max, bound, err, len);
+	}
+	if (rc == 0)
+		rc = row_within(t, r, "complete", 0, 1, "complete is 0 or 1", err, len);
+	const char *cols = "steal_ns,os_irq_ns,os_softirq_ns,os_thread_ns,os_nmi_ns";
+	char col[32];
+
+	while (rc == 0 && next_name(&cols, col, sizeof(col))) {
+		if (csv_table_col(t, col) < 0 || !field(t, r, col)[0])
+			continue;	/* older trees, or none measured */
+		rc = row_ints(t, r, col, err, len);
+		if (rc == 0)
+			rc = row_within(t, r, col, 0, INT64_MAX, "below 0", err, len);
+	}
+	return rc;
+}
+
 /* spikes.csv, where the cell traced: each capture, checked. */
 static int read_spikes(struct tcell *c, char *err, size_t len)
 {
@@ -511,10 +603,14 @@ static int read_spikes(struct tcell *c, char *err, size_t len)
 	c->spikes = t.nrows > 1 ? calloc((size_t)t.nrows - 1, sizeof(*c->spikes)) : NULL;
 	if (rc == 0 && t.nrows > 1 && !c->spikes)
 		rc = -ENOMEM;
+	int64_t max = c->wakeup ? c->wakeup->max : 0;
+
 	for (int r = 1; rc == 0 && r < t.nrows; r++) {
 		struct tspike *s = &c->spikes[r - 1];
 
-		rc = row_ints(&t, r, "capture,thread,t_ns,latency_ns,complete", err, len);
+		rc = row_ints(&t, r, "capture,thread,cpu,t_ns,latency_ns,complete", err, len);
+		if (rc == 0)
+			rc = spike_row_fits(c, &t, r, max, err, len);
 		if (rc)
 			break;
 		s->capture = csv_table_checked(&t, r, "capture");
@@ -526,12 +622,28 @@ static int read_spikes(struct tcell *c, char *err, size_t len)
 		copy(s->culprit, sizeof(s->culprit), field(&t, r, "culprit"));
 		if (!s->complete)
 			continue;	/* its parts are empty: not guessed */
+		int64_t sum = 0;
+
 		for (int p = 0; rc == 0 && p < SPIKE_PARTS; p++) {
-			rc = row_ints(&t, r, spike_part_column(p), err, len);
-			s->part_ns[p] = rc ? 0 : csv_table_checked(&t, r, spike_part_column(p));
+			const char *col = spike_part_column(p);
+
+			rc = row_ints(&t, r, col, err, len);
+			if (rc == 0)
+				rc = row_within(&t, r, col, 0, s->latency_ns, "a part of the latency "
+						"below 0 or above it", err, len);
+			s->part_ns[p] = rc ? 0 : csv_table_checked(&t, r, col);
+			sum += s->part_ns[p];	/* each at most the latency: no overflow */
+		}
+		if (rc == 0 && sum > s->latency_ns) {
+			snprintf(err, len, "%.400s:%d: its parts add up to %lld ns, more than its latency_ns %lld",
+				 t.path, t.line[r], (long long)sum, (long long)s->latency_ns);
+			rc = -EINVAL;
 		}
 		if (rc == 0)
 			rc = row_ints(&t, r, "culprit_ns", err, len);
+		if (rc == 0)
+			rc = row_within(&t, r, "culprit_ns", 0, s->latency_ns,
+					"the culprit's share below 0 or above the latency", err, len);
 		if (rc == 0)
 			s->culprit_ns = csv_table_checked(&t, r, "culprit_ns");
 	}
@@ -776,6 +888,13 @@ static int measure_cell(struct tcell *c, const struct rows *rs, char *err,
 			continue;
 		c->nthreads++;
 		listed += (uint64_t)csv_table_checked(cs, r, "samples");
+		/* its periods, kept and missed, at its interval: how long it measured */
+		double periods = (double)csv_table_checked(cs, r, "samples") +
+				 (double)csv_table_checked(cs, r, "overruns");
+
+		if (periods * (double)c->interval > (double)c->span_ns)
+			c->span_ns = periods * (double)c->interval < 9e18 ?
+				     (int64_t)(periods * (double)c->interval) : INT64_MAX / 2;
 		c->overruns += (uint64_t)csv_table_checked(cs, r, "overruns");
 		/* from samples and overruns, so trees from before missed_pct have it too */
 		double missed = missed_pct((uint64_t)csv_table_checked(cs, r, "samples"),
@@ -825,6 +944,8 @@ static int measure_cell(struct tcell *c, const struct rows *rs, char *err,
 	c->measured = c->wakeup->count > 0;
 	c->primary = cell_primary(c);
 	cell_started(c);
+	if (c->elapsed_ns > c->span_ns)
+		c->span_ns = c->elapsed_ns;
 	c->emulated = tcell_emulated(c);
 	rc = read_spikes(c, err, len);
 	if (rc == 0)

@@ -38,6 +38,7 @@ struct tcell {
 	int primary;		/* its workload's own metric (enum metric), one it has */
 	int64_t started;	/* when it started, ns since the epoch (cell.ini); 0 unknown */
 	int64_t elapsed_ns;	/* cell.ini's elapsed_ns: how long it took */
+	int64_t span_ns;	/* how long it measured: elapsed_ns, or at least its periods x interval */
 	int emulated;		/* tcell_emulated's answer, read once */
 	uint64_t overruns, errors, bytes;
 	double missed_pct;	/* the share of its periods the worst thread missed, % */

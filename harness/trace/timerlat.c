@@ -7,6 +7,7 @@
 #include <event-parse.h>
 #include <tracefs.h>
 
+#include "cpulist.h"
 #include "timerlat.h"
 #include "tracer.h"
 #include "units.h"
@@ -112,17 +113,22 @@ static int busy_one(const char *name, void *arg)
 	return 0;
 }
 
-/* Read the kernel's value of file (top level) into buf, trailing newline off. */
+/*
+ * Read the kernel's value of file (top level) into buf, trailing newline
+ * off: -E2BIG when it does not fit (what is put back must be what was).
+ */
 static int save(const char *file, char *buf, size_t len)
 {
 	char *v = tracefs_instance_file_read(NULL, file, NULL);
+	int rc = 0;
 
 	if (!v)
 		return -EIO;
-	snprintf(buf, len, "%s", v);
-	buf[strcspn(buf, "\n")] = 0;
+	v[strcspn(v, "\n")] = 0;
+	if ((size_t)snprintf(buf, len, "%s", v) >= len)
+		rc = -E2BIG;
 	free(v);
-	return 0;
+	return rc;
 }
 
 static void restore(struct timerlat *t)
@@ -143,7 +149,8 @@ static int fail(struct timerlat *t, int rc)
 int timerlat_open(struct timerlat *t, const int *cpus, int n, int64_t period_ns,
 		  char *why, size_t len)
 {
-	char name[64], list[256] = "", period[32];
+	char name[64], list[TIMERLAT_CPULIST_MAX] = "", period[32];
+	cpu_set_t set;
 	struct busy b = { "" };
 
 	memset(t, 0, sizeof(*t));
@@ -155,13 +162,15 @@ int timerlat_open(struct timerlat *t, const int *cpus, int n, int64_t period_ns,
 	if (!(t->cpu = calloc((size_t)n, sizeof(*t->cpu))))
 		return -ENOMEM;
 	t->n = n;
+	CPU_ZERO(&set);
 	for (int i = 0; i < n; i++) {
 		t->cpu[i].cpu = cpus[i];
 		hist_init(&t->cpu[i].irq);
 		hist_init(&t->cpu[i].thread);
-		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%d", i ? "," : "",
-			 cpus[i]);
+		if (cpus[i] >= 0 && cpus[i] < CPU_SETSIZE)
+			CPU_SET(cpus[i], &set);
 	}
+	cpulist_format(&set, list, sizeof(list));	/* "0-63": any machine's fits */
 	if (period_ns < TIMERLAT_PERIOD_MIN_NS || period_ns > TIMERLAT_PERIOD_MAX_NS) {
 		snprintf(why, len, "timerlat: its period is 100 us to 1 s (osnoise/timerlat_period_us), the cell's interval %lld ns",
 			 (long long)period_ns);
@@ -186,10 +195,14 @@ int timerlat_open(struct timerlat *t, const int *cpus, int n, int64_t period_ns,
 			 b.who);
 		return -EBUSY;
 	}
-	if (save(CPUS_FILE, t->saved_cpus, sizeof(t->saved_cpus)) != 0 ||
-	    save(PERIOD_FILE, t->saved_period, sizeof(t->saved_period)) != 0) {
-		snprintf(why, len, "timerlat: cannot read %s/%s", dir, CPUS_FILE);
-		return -EIO;
+	int rc = save(CPUS_FILE, t->saved_cpus, sizeof(t->saved_cpus));
+
+	if (rc == 0)
+		rc = save(PERIOD_FILE, t->saved_period, sizeof(t->saved_period));
+	if (rc) {
+		snprintf(why, len, "timerlat: cannot read %s/%s and %s%s", dir, CPUS_FILE, PERIOD_FILE,
+			 rc == -E2BIG ? " whole (longer than latlab can put back)" : "");
+		return rc;
 	}
 	t->saved = 1;
 	snprintf(period, sizeof(period), "%lld", (long long)(period_ns / NS_PER_US));
@@ -202,8 +215,7 @@ int timerlat_open(struct timerlat *t, const int *cpus, int n, int64_t period_ns,
 	tracer_instance_role(name, sizeof(name), "timerlat");
 	t->inst = tracefs_instance_create(name);
 	if (!t->inst) {
-		int rc = -errno;
-
+		rc = -errno;
 		snprintf(why, len, "timerlat: tracefs instance %s: %s", name, strerror(-rc));
 		return fail(t, rc);
 	}

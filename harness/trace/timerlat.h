@@ -17,6 +17,9 @@
 #ifndef LATLAB_TIMERLAT_H
 #define LATLAB_TIMERLAT_H
 
+/* "0,2,4,...,1022": CPU_SETSIZE CPUs of up to 4 digits and a comma each */
+#define TIMERLAT_CPULIST_MAX 8192
+
 #include <stdint.h>
 
 #include "hist.h"
@@ -41,7 +44,8 @@ struct timerlat {
 	struct timerlat_cpu *cpu;	/* n, owned */
 	uint64_t lost;		/* events the ring buffer dropped */
 	uint64_t foreign;	/* samples of a CPU not asked for */
-	char saved_cpus[256], saved_period[32];	/* the kernel's, put back */
+	/* the kernel's, put back: a CPU list of CPU_SETSIZE CPUs, each alone, fits */
+	char saved_cpus[TIMERLAT_CPULIST_MAX], saved_period[32];
 	int saved;
 };
 

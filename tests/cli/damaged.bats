@@ -172,6 +172,58 @@ EOC
 	grep -q '>incomplete</td>' "$WORK/t/report/index.html"
 }
 
+# spikes_row ROW: $D/spikes.csv with one capture row
+spikes_row() {
+	printf '%s\n%s\n' "capture,thread,cpu,t_ns,latency_ns,timer_ns,irq_ns,softirq_ns,nmi_ns,rt_threads_ns,blocking_ns,unexplained_ns,return_ns,culprit,culprit_kind,culprit_ns,complete,note,steal_ns,os_irq_ns,os_softirq_ns,os_thread_ns,os_nmi_ns,os_top" "$1" >"$D/spikes.csv"
+}
+
+@test "spikes.csv rows the cell cannot hold (a capture below 1 or twice, a thread or CPU it has not, a time outside it, a latency above its maximum, parts above the latency): each named at its line" {
+	damage
+	spikes_row '-9223372036854775808,0,0,1000,500,500,0,0,0,0,0,0,0,x,timer,500,1,n,0,,,,,'
+	report_names "$D/spikes.csv:2: capture = -9223372036854775808: captures are numbered from 1"
+	damage
+	spikes_row '1,99,0,1000,500,500,0,0,0,0,0,0,0,x,timer,500,1,n,0,,,,,'
+	report_names "$D/spikes.csv:2: thread = 99: not one of the cell's threads"
+	damage
+	spikes_row '1,0,-1,1000,500,500,0,0,0,0,0,0,0,x,timer,500,1,n,0,,,,,'
+	report_names "$D/spikes.csv:2: cpu = -1: not a CPU"
+	damage
+	spikes_row '1,0,0,-34000000,500,500,0,0,0,0,0,0,0,x,timer,500,1,n,0,,,,,'
+	report_names "$D/spikes.csv:2: t_ns = -34000000: outside the "
+	damage
+	spikes_row '1,0,0,1000,9223372036854775807,500,0,0,0,0,0,0,0,x,timer,500,1,n,0,,,,,'
+	report_names "$D/spikes.csv:2: latency_ns = 9223372036854775807: above the cell's wake-up maximum"
+	damage
+	spikes_row '1,0,0,1000,500,400,400,0,0,0,0,0,0,x,timer,400,1,n,0,,,,,'
+	report_names "$D/spikes.csv:2: its parts add up to 800 ns, more than its latency_ns 500"
+	damage
+	spikes_row '1,0,0,1000,500,500,0,0,0,0,0,0,0,x,timer,500,1,n,-7,,,,,'
+	report_names "$D/spikes.csv:2: steal_ns = -7: below 0"
+	damage
+	spikes_row '1,0,0,1000,500,500,0,0,0,0,0,0,0,x,timer,500,1,n,0,,,,,'
+	echo '1,0,0,2000,500,500,0,0,0,0,0,0,0,x,timer,500,1,n,0,,,,,' >>"$D/spikes.csv"
+	report_names "$D/spikes.csv:3: capture 1 again (line 2)"
+}
+
+@test "interference.csv rows the cell cannot hold: steal above the cell's time (INT64_MAX: no overflow), a CPU's second steal row, a CPU below 0" {
+	damage
+	printf 'cpu,kind,source,count,note\n0,steal,steal ms,9223372036854775807,\n1,steal,steal ms,9223372036854775807,\n' >"$D/interference.csv"
+	report_names "$D/interference.csv:2: count = 9223372036854775807: more than the "
+	[[ "$output" != *"9223372036854775807 ms stolen"* ]]
+	damage
+	printf 'cpu,kind,source,count,note\n0,steal,steal ms,3,\n0,steal,steal ms,4,\n' >"$D/interference.csv"
+	report_names "$D/interference.csv:3: a second steal row for CPU 0 (line 2 has one)"
+	damage
+	printf 'cpu,kind,source,count,note\n-1,irq,LOC,5,\n' >"$D/interference.csv"
+	report_names "$D/interference.csv:2: cpu = -1: not a CPU"
+	# steal within the cell's time is a figure, said in the report
+	damage
+	printf 'cpu,kind,source,count,note\n0,steal,steal ms,40,\n' >"$D/interference.csv"
+	run timeout 60 "$LATLAB" report "$WORK/t" -q
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	grep -q '40 ms stolen by the hypervisor' "$WORK/t/report/index.html"
+}
+
 @test "timeline.csv damaged (a count that is not a number, an unknown metric, a missing column): the line is named" {
 	damage
 	[ -s "$D/timeline.csv" ]

@@ -355,3 +355,69 @@ load helper
 	[ "$status" -eq 3 ]
 	[[ "$output" == *"records, but $D/cell.ini says samples_written = $n: the file is not whole"* ]] || run_failed
 }
+
+# Round three (issue 42): sides and baselines are sets of trees by what
+# their paths lead to; every list refuses an empty item.
+fixture_trees() {
+	for t in stock rt; do
+		cp -r "$BATS_TEST_DIRNAME/../fixtures/compare/$t" "$WORK/$t"
+		cp -r "$BATS_TEST_DIRNAME/../fixtures/compare/$t" "$WORK/$t-2"
+	done
+	cd "$WORK"
+}
+
+@test "one tree named twice, however spelled, is refused (exit 2, both spellings): in one side, on a side and in its baseline, twice in history; a tree against itself alone stays allowed" {
+	fixture_trees
+	run timeout 60 "$LATLAB" compare stock,./stock,stock/ rt,./rt,rt/ -o cmp
+	[ "$status" -eq 2 ] || { echo "$output"; false; }
+	[[ "$output" == *"'stock' and './stock' are one tree, named twice in one list: a campaign counts once"* ]]
+	[ ! -e cmp/compare.csv ]
+	run timeout 60 "$LATLAB" compare stock,stock-2 rt --baseline rt-2,./stock -o cmp
+	[ "$status" -eq 2 ] || { echo "$output"; false; }
+	[[ "$output" == *"'./stock' and 'stock' are one tree, named twice: its runs would count twice"* ]] || { echo "$output"; false; }
+	run timeout 60 "$LATLAB" history stock ./stock/ -o hist
+	[ "$status" -eq 2 ] || { echo "$output"; false; }
+	[[ "$output" == *"'stock' and './stock/' are one tree, named twice"* ]]
+	# a link to a tree is that tree
+	ln -s stock stock-link
+	run timeout 60 "$LATLAB" compare stock,stock-link rt -o cmp
+	[ "$status" -eq 2 ] && [[ "$output" == *"'stock' and 'stock-link' are one tree"* ]] || { echo "$output"; false; }
+	# two copies are two trees; a tree against itself is one campaign a side
+	run timeout 60 "$LATLAB" compare stock,stock-2 rt,rt-2 -o cmp
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	run timeout 60 "$LATLAB" compare stock ./stock -o cmp2
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+}
+
+@test "an empty list or an empty item is exit 2 naming the option: --baseline '', ',', 'a,,b'; a side 'a,'; --over '50us,'; [thresholds] baseline = , before anything runs" {
+	fixture_trees
+	run timeout 60 "$LATLAB" compare stock --baseline "" -o cmp
+	[ "$status" -eq 2 ] && [[ "$output" == *"--baseline is empty: it names no tree"* ]] || { echo "$output"; false; }
+	run timeout 60 "$LATLAB" compare stock --baseline , -o cmp
+	[ "$status" -eq 2 ] && [[ "$output" == *"--baseline ',' has an empty item (1 of 2)"* ]] || { echo "$output"; false; }
+	run timeout 60 "$LATLAB" compare stock --baseline rt,,rt-2 -o cmp
+	[ "$status" -eq 2 ] && [[ "$output" == *"--baseline 'rt,,rt-2' has an empty item (2 of 3)"* ]] || { echo "$output"; false; }
+	run timeout 60 "$LATLAB" compare stock, rt -o cmp
+	[ "$status" -eq 2 ] && [[ "$output" == *"a side's list 'stock,' has an empty item (2 of 2)"* ]] || { echo "$output"; false; }
+	[ ! -e cmp ]
+	run timeout 60 "$LATLAB" compare stock rt --over 50us, -o cmp
+	[ "$status" -eq 2 ] && [[ "$output" == *"--over '50us,' has an empty item (2 of 2)"* ]] || { echo "$output"; false; }
+	# the campaign's gate: refused with its line, before any cell
+	quick_config
+	printf '[thresholds]\nbaseline = ,\n' | ini_merge c.ini
+	run timeout 60 "$LATLAB" run c.ini -o out
+	[ "$status" -eq 2 ] || { echo "$output"; false; }
+	[[ "$output" == *"c.ini:$(line_of c.ini baseline): baseline ',' has an empty item (1 of 2)"* ]] || { echo "$output"; false; }
+	[ ! -e out ]
+	# a baseline that names the campaign itself: refused before any cell
+	printf '[thresholds]\nbaseline = stock,out/t\n' | ini_merge c.ini
+	mkdir -p out/t
+	run timeout 60 "$LATLAB" run c.ini -o out
+	[ "$status" -eq 2 ] || { echo "$output"; false; }
+	[[ "$output" == *"baseline = stock,out/t: 'out/t' is this campaign's own tree (out/t): not a baseline of itself"* ]] || { echo "$output"; false; }
+	[ -z "$(ls -A out/t)" ]
+	# --margin 10 without '%': taken as 10 %, and said so
+	run timeout 60 "$LATLAB" compare stock rt --margin 10 -o cmp
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[[ "$output" == *"--margin 10: read as 10 %"* ]]
+}

@@ -77,6 +77,33 @@ int fuzz_config(const uint8_t *data, size_t size)
 
 #define CELL "vm/6.1.0-stock/0000-none-timer-t1-aspread-1"
 
+/*
+ * What the tree reader promises of a cell it accepts: its steal is no
+ * more than its time, each capture one of its threads and wake-ups, its
+ * parts within the latency (docs/formats.md).
+ */
+static int cell_fits(const struct tcell *c)
+{
+	if (c->steal_ms < 0 || c->steal_ms > (c->span_ns + 1000000000LL) / 1000000 * c->steal_cpus)
+		return 0;
+	for (int k = 0; k < c->nspikes; k++) {
+		const struct tspike *s = &c->spikes[k];
+		int64_t sum = 0;
+
+		if (s->capture < 1 || s->thread < 0 || s->thread >= c->nthreads || s->t_ns < 0 ||
+		    s->latency_ns < 0 || !c->wakeup || s->latency_ns > c->wakeup->max)
+			return 0;
+		for (int p = 0; p < SPIKE_PARTS; p++) {
+			if (s->part_ns[p] < 0)
+				return 0;
+			sum += s->part_ns[p];
+		}
+		if (sum > s->latency_ns || s->culprit_ns < 0 || s->culprit_ns > s->latency_ns)
+			return 0;
+	}
+	return 1;
+}
+
 int fuzz_tree(const uint8_t *data, size_t size)
 {
 	/* the first byte picks the file the rest replaces (or adds) */
@@ -116,9 +143,12 @@ int fuzz_tree(const uint8_t *data, size_t size)
 	write_file(path, data + 1, size - 1);
 	err[0] = '\0';
 	if (tree_read(&t, dir, err, sizeof(err)) == 0) {
-		for (int i = 0; i < t.n; i++)
+		for (int i = 0; i < t.n; i++) {
 			if (t.cell[i].bad && t.cell[i].measured)
 				abort();	/* a damaged cell is never drawn */
+			if (!t.cell[i].bad && !cell_fits(&t.cell[i]))
+				abort();	/* a figure the cell cannot hold was taken */
+		}
 		tree_free(&t);
 	} else if (!err[0]) {
 		abort();
