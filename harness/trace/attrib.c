@@ -183,7 +183,8 @@ static void label_plain(struct attribution *a, const struct cpu_state *s,
 		add(a, PART_TIMER, name, to - from);
 		return;
 	}
-	if (from >= a->switch_in) {
+	/* switched in: its own time, unless it was switched out again before its clock read */
+	if (from >= a->switch_in && (!s->known || s->cur_pid == q->tid)) {
 		add(a, PART_RETURN, "the measured thread", to - from);
 		return;
 	}

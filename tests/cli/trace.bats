@@ -137,7 +137,7 @@ hog_culprits() {
 	done
 	[ ! -e "$D/trace-$((n + 1)).txt" ]
 	# the instance is gone; the top level is as it was
-	[ "$(top_state)" = "$before" ]
+	[ "$(top_state)" = "$before" ] || { diff <(echo "$before") <(top_state); ls $TRACEFS/instances; false; }
 	! inst_of "$LPID"
 	# the report: a table per cell with captures and the stacked bars
 	run "$LATLAB" report "$WORK/out/t" -q
@@ -302,7 +302,7 @@ wait_instance() {
 	wait "$pid" && st=0 || st=$?
 	[ "$st" -eq 130 ] || { cat "$WORK/log"; false; }
 	! inst_of "$pid"
-	[ "$(top_state)" = "$before" ]
+	[ "$(top_state)" = "$before" ] || { diff <(echo "$before") <(top_state); ls $TRACEFS/instances; false; }
 }
 
 @test "SIGKILL mid-cell: the resumed run removes the instance left behind" {

@@ -178,6 +178,34 @@ static void test_rt_thread(void **state)
 	assert_int_equal(a.item[a.culprit].part, PART_RT);
 }
 
+/*
+ * Switched in, then preempted before its clock read by a SCHED_FIFO 95
+ * task that woke just then, and switched in again 20 us later: the
+ * task's time is rt-thread, not the thread's own return (seen in CI: a
+ * 20 ms rt-hog labelled "return" from the thread's first switch-in).
+ */
+static void test_preempted_after_switch_in(void **state)
+{
+	struct seq s = { .n = 0 };
+	struct attribution a;
+
+	(void)state;
+	slept(&s);
+	fires(&s, 1000, 0);
+	sw(&s, 1100, 0, 120, "swapper/1", TID, 9, "latlab");
+	struct tev *w = ev(&s, 1150, TEV_WAKING, TID);
+	w->next_pid = 70;
+	w->next_prio = 4;	/* SCHED_FIFO 95 */
+	sw(&s, 1200, TID, 9, "latlab", 70, 4, "latload");
+	sw(&s, 21200, 70, 4, "latload", TID, 9, "latlab");
+	explain(&s, 21300, &a);
+	assert_true(a.complete);
+	assert_int_equal(a.switch_in, 1100);
+	assert_int_equal(item(&a, PART_RT, "latload:70 (SCHED_FIFO 95)"), 20000);
+	assert_int_equal(a.part_ns[PART_RETURN], 100 + 100);	/* 1100-1200, 21200-21300 */
+	assert_string_equal(culprit(&a), "latload:70 (SCHED_FIFO 95)");
+}
+
 /* osnoise(kind, end, duration, source): the kernel's noise event, written as it ends */
 static void osnoise(struct seq *s, int kind, int64_t end, int64_t duration, const char *src)
 {
@@ -712,6 +740,7 @@ int main(void)
 		cmocka_unit_test(test_irqs_off),
 		cmocka_unit_test(test_missing_ticks),
 		cmocka_unit_test(test_name_of_its_time),
+		cmocka_unit_test(test_preempted_after_switch_in),
 		cmocka_unit_test(test_idle_stall),
 		cmocka_unit_test(test_kernel_account),
 	};
