@@ -6,8 +6,10 @@
 #include "log.h"
 
 /*
- * The only mutable file-scope state outside main.c: a flag main sets once
- * before any thread starts.
+ * A flag main sets once before any thread starts (the other mutable
+ * file-scope state: the guest channel's descriptor and lock, vm/guest.c;
+ * libtracecmd's functions, loaded once, trace/tracer.c; latload's stop
+ * flag and its sinks, loadgen/).
  */
 static int log_quiet;
 static void (*log_sink)(const char *line);

@@ -54,7 +54,8 @@ enum opt_type {
 #define OPT_UNSET INT64_MIN
 #define AXIS_ALL (-1)
 
-enum affinity_kind { AFF_SPREAD, AFF_ALL, AFF_ISOLATED, AFF_LIST, AFF_NODE };
+/* Where threads run: the affinity axis's items; a load's cpus, housekeeping too. */
+enum affinity_kind { AFF_SPREAD, AFF_ALL, AFF_ISOLATED, AFF_LIST, AFF_NODE, AFF_HOUSEKEEPING };
 
 /* Where the measured threads' memory lives ([matrix] numa). */
 enum numa_kind { NUMA_NONE, NUMA_LOCAL, NUMA_REMOTE, NUMA_INTERLEAVE, NUMA_NODE };

@@ -1,6 +1,8 @@
 /*
- * latlab: a real-time latency lab. Subcommands: run, plan, list, sysinfo,
- * help. See docs/guide.md; exit statuses in docs/exit-status.md.
+ * latlab: a real-time latency lab. Its commands are the table `commands`
+ * below (run, status, plan, list, report, compare, history, export,
+ * sysinfo, hwlat, help; `latlab help` prints it). See docs/guide.md;
+ * exit statuses in docs/exit-status.md.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -9,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "axis.h"
 #include "campaign.h"
 #include "cellfiles.h"
 #include "config.h"
@@ -19,7 +22,6 @@
 #include "log.h"
 #include "report.h"
 #include "sysinfo.h"
-#include "tree.h"
 #include "units.h"
 #include "version.h"
 #include "workload.h"
@@ -411,12 +413,15 @@ static int parse_jobs(const char *arg, int *jobs)
 	return 0;
 }
 
-/* --axis AXIS: one of TAXIS_NAMES. 0, or -EINVAL after saying why. */
+/* --axis AXIS: one of the axis table's. 0, or -EINVAL after saying why. */
 static int parse_axis(const char *arg, int *axis)
 {
+	char names[TAXIS_NAMES_MAX];
+
 	*axis = taxis_parse(arg);
 	if (*axis < 0) {
-		log_error("--axis: '%s' is not an axis (%s)", arg, TAXIS_NAMES);
+		taxis_names(names, sizeof(names));
+		log_error("--axis: '%s' is not an axis (%s)", arg, names);
 		return -EINVAL;
 	}
 	return 0;

@@ -1,5 +1,4 @@
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -78,14 +77,4 @@ int workload_registry_check(const struct workload_ops *const *reg)
 			}
 	}
 	return 0;
-}
-
-int workload_fail(struct workload_ctx *ctx, int rc, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(ctx->why, sizeof(ctx->why), fmt, ap);
-	va_end(ap);
-	return rc;
 }

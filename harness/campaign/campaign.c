@@ -137,7 +137,7 @@ static void trace_setup(struct campaign *cp)
 	int any = 0, removed;
 
 	for (int v = 0; v < cp->cfg->nkernels; v++)
-		any |= config_trace_mode(cp->cfg, v) == TRACE_SPIKES &&
+		any |= cp->cfg->kernel[v].trace_mode == TRACE_SPIKES &&
 		       (!cp->mode->traces || cp->mode->traces(cp, v));
 	if (!any)
 		return;

@@ -297,6 +297,73 @@ static int vm_after_boot(struct campaign *cp, int v, const struct vm_outcome *ou
 	return cp_write(cp);
 }
 
+/* What a boot of variant v is about to be, said (the clock once per variant). */
+static void say_boot(struct campaign *cp, int v, int accel, int probe, int pending,
+		     const char *console)
+{
+	const struct kernel_def *k = &cp->cfg->kernel[v];
+	const struct vm_arch *arch = vm_arch(k);
+	char round[48] = "";
+
+	if (k->clock == CLOCK_ICOUNT && cp_said_once(cp, v, "the clock"))
+		log_info("kernel variant %s runs in qemu on an instruction-counted clock (1 instruction = %lld ns): its latencies are the kernel's code paths in instruction time, for comparing variants measured the same way, not a board's",
+			 k->name, 1LL << k->icount_shift);
+	else if (accel == ACCEL_TCG && k->clock != CLOCK_ICOUNT && cp_said_once(cp, v, "the clock"))
+		log_warn("kernel variant %s runs in qemu under TCG (the CPU is emulated): absolute latencies are emulation-bound; only the comparison between variants measured the same way means anything",
+			 k->name);
+	if (cp->round)
+		snprintf(round, sizeof(round), " of round %d of %lld", cp->round,
+			 (long long)cp->cfg->campaign.repeat);
+	log_info("kernel variant %s: booting %s in qemu (%s, %s%s, %lld CPUs, %lld MiB) for %d cells%s; console: %s",
+		 k->name, k->image, arch->name,
+		 accel == ACCEL_KVM ? "kvm" : k->clock == CLOCK_ICOUNT ? "tcg, icount" : "tcg",
+		 probe ? ", probing KVM" : "", (long long)k->cpus,
+		 (long long)(k->memory >> 20), pending, round, console);
+}
+
+/*
+ * What a boot that ran ends in: results that could not be written, an
+ * interrupted cell back to pending, a KVM probe that failed (no boot
+ * counted), or the boot's cells judged (vm_after_boot). 0 to boot again,
+ * EXIT_INTERRUPTED, or -errno.
+ */
+static int after_boot(struct campaign *cp, int v, struct vm_run *vr, int probe,
+		      const struct vm_outcome *out, const char *console)
+{
+	int rc = vr->rc;
+
+	if (rc)
+		log_error("writing results under %s: %s", cp->dir, strerror(-rc));
+	if (out->host_errno) {
+		log_error("kernel variant %s: writing what the guest sent: %s",
+			  cp->cfg->kernel[v].name, out->why);
+		return -out->host_errno;
+	}
+	if (rc)
+		return rc;
+	if (out->interrupted) {
+		/* the cell the guest measured is still to run */
+		int i = out->running[0] ? cp_cell_index(cp, out->running) : -1;
+
+		if (i >= 0 && cp->lg.status[i] == CELL_RUNNING)
+			cp->lg.status[i] = CELL_PENDING;
+		rc = cp_write(cp);
+		return rc ? rc : EXIT_INTERRUPTED;
+	}
+	if (probe && !out->hello) {
+		/* not the kernel's fault: no boot counted */
+		log_warn("accel = auto: a guest under KVM did not come up (%s): emulating the CPU (TCG) instead",
+			 out->why);
+		cp->qemu.kvm = 0;
+		return 0;
+	}
+	if (probe) {
+		log_info("accel = auto: KVM works");
+		cp->qemu.kvm = 1;
+	}
+	return vm_after_boot(cp, v, out, console, &vr->status);
+}
+
 /*
  * Every pending cell of variant v, in qemu: boot, run what is left, and
  * again after a guest that hung or died, until each cell is done or the
@@ -360,22 +427,7 @@ int cp_run_qemu(struct campaign *cp, int v)
 		if (rc)
 			break;
 		vm_log_paths(cp, v, console, qlog, sizeof(console));
-		if (k->clock == CLOCK_ICOUNT && cp_said_once(cp, v, "the clock"))
-			log_info("kernel variant %s runs in qemu on an instruction-counted clock (1 instruction = %lld ns): its latencies are the kernel's code paths in instruction time, for comparing variants measured the same way, not a board's",
-				 k->name, 1LL << k->icount_shift);
-		else if (accel == ACCEL_TCG && k->clock != CLOCK_ICOUNT && cp_said_once(cp, v, "the clock"))
-			log_warn("kernel variant %s runs in qemu under TCG (the CPU is emulated): absolute latencies are emulation-bound; only the comparison between variants measured the same way means anything",
-				 k->name);
-		char round[48] = "";
-
-		if (cp->round)
-			snprintf(round, sizeof(round), " of round %d of %lld", cp->round,
-				 (long long)cfg->campaign.repeat);
-		log_info("kernel variant %s: booting %s in qemu (%s, %s%s, %lld CPUs, %lld MiB) for %d cells%s; console: %s",
-			 k->name, k->image, arch->name,
-			 accel == ACCEL_KVM ? "kvm" : k->clock == CLOCK_ICOUNT ? "tcg, icount" : "tcg",
-			 probe ? ", probing KVM" : "", (long long)k->cpus,
-			 (long long)(k->memory >> 20), pending, round, console);
+		say_boot(cp, v, accel, probe, pending, console);
 		rc = vm_boot(cfg, v, accel, cpio, console, qlog, cp->dir,
 			     probe && k->boot_timeout > KVM_PROBE_NS ? KVM_PROBE_NS
 								     : k->boot_timeout,
@@ -390,37 +442,9 @@ int cp_run_qemu(struct campaign *cp, int v)
 			rc = vm_give_up(cp, v, why);
 			break;
 		}
-		rc = vr.rc;
-		if (rc)
-			log_error("writing results under %s: %s", cp->dir, strerror(-rc));
-		if (out.host_errno) {
-			log_error("kernel variant %s: writing what the guest sent: %s",
-				  k->name, out.why);
-			rc = -out.host_errno;
-		} else if (rc == 0 && out.interrupted) {
-			/* the cell the guest measured is still to run */
-			int i = out.running[0] ? cp_cell_index(cp, out.running) : -1;
-
-			if (i >= 0 && cp->lg.status[i] == CELL_RUNNING)
-				cp->lg.status[i] = CELL_PENDING;
-			rc = cp_write(cp);
-			if (rc == 0)
-				rc = EXIT_INTERRUPTED;
-		} else if (rc == 0 && probe && !out.hello) {
-			/* not the kernel's fault: no boot counted */
-			log_warn("accel = auto: a guest under KVM did not come up (%s): emulating the CPU (TCG) instead",
-				 out.why);
-			cp->qemu.kvm = 0;
-		} else if (rc == 0) {
-			if (probe) {
-				log_info("accel = auto: KVM works");
-				cp->qemu.kvm = 1;
-			}
-			rc = vm_after_boot(cp, v, &out, console, &vr.status);
-		}
+		rc = after_boot(cp, v, &vr, probe, &out, console);
 		free(out.sysinfo);
 	}
 	free(config_text);
 	return rc ? rc : vr.status;
 }
-

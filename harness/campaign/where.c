@@ -129,8 +129,9 @@ int where_fits(const struct config *cfg, const struct cell *c, int guest,
 	     CPU_COUNT(&want) == 0))
 		return fail(why, len, &ax->loc,
 			    "affinity = isolated, but no CPU is isolated (boot with isolcpus=)");
-	if (ax->v[c->affinity] == AFF_NODE &&
-	    node_missing(cfg, c, local, cpulist_node_number(ax->s[c->affinity]), &want))
+	const struct placement *pl = &cfg->place[c->affinity];
+
+	if (pl->kind == AFF_NODE && node_missing(cfg, c, local, pl->node, &want))
 		return fail(why, len, &ax->loc, "affinity '%s': %s", ax->s[c->affinity],
 			    nodes_have(cfg, c, local, on, sizeof(on)));
 	const struct axis *numa = &cfg->matrix.numa;
@@ -140,7 +141,7 @@ int where_fits(const struct config *cfg, const struct cell *c, int guest,
 		struct numa_place p;
 		char nw[256];
 		long long nnodes = k->numa_nodes > 0 ? (long long)k->numa_nodes : 1;
-		int node = cpulist_node_number(numa->s[c->numa]);
+		int node = cfg->numa_node[c->numa];
 
 		if (local && numa_resolve(NULL, kind, numa->s[c->numa], -1, &p, nw, sizeof(nw)) != 0)
 			return fail(why, len, &numa->loc, "%s (nodes with memory: %s)", nw,
@@ -154,23 +155,18 @@ int where_fits(const struct config *cfg, const struct cell *c, int guest,
 				    "numa = %s: the guest of %s has nodes 0-%lld (numa_nodes = %lld)",
 				    numa->s[c->numa], k->name, nnodes - 1, nnodes);
 	}
-	if (ax->v[c->affinity] == AFF_LIST &&
-	    cpulist_parse(ax->s[c->affinity], &want) == 0 &&
-	    (cpu = missing_cpu(&want, &have)) >= 0)
+	if (pl->kind == AFF_LIST && (cpu = missing_cpu(&pl->cpus, &have)) >= 0)
 		return fail(why, len, &ax->loc,
 			    "affinity '%s': CPU %d is not online%s (online: %s)",
 			    ax->s[c->affinity], cpu, machine, on);
-	if (cpulist_node_number(l->cpus) >= 0 &&
-	    node_missing(cfg, c, local, cpulist_node_number(l->cpus), &want))
+	if (l->place.kind == AFF_NODE && node_missing(cfg, c, local, l->place.node, &want))
 		return fail(why, len, &l->cpus_loc, "[load.%s] cpus = '%s': %s", l->name, l->cpus,
 			    nodes_have(cfg, c, local, on, sizeof(on)));
-	if (strcmp(l->cpus, "all") != 0 && strcmp(l->cpus, "housekeeping") != 0 &&
-	    cpulist_parse(l->cpus, &want) == 0 &&
-	    (cpu = missing_cpu(&want, &have)) >= 0)
+	if (l->place.kind == AFF_LIST && (cpu = missing_cpu(&l->place.cpus, &have)) >= 0)
 		return fail(why, len, &l->cpus_loc,
 			    "[load.%s] cpus = '%s': CPU %d is not online%s (online: %s)",
 			    l->name, l->cpus, cpu, machine, on);
-	if (local && config_trace_mode(cfg, c->kernel) == TRACE_SPIKES) {
+	if (local && k->trace_mode == TRACE_SPIKES) {
 		char tw[PATH_MAX + 128];
 		struct srcloc tloc = k->trace == KTRACE_SPIKES ? k->loc : cfg->trace_loc;
 
@@ -190,7 +186,7 @@ int where_fits(const struct config *cfg, const struct cell *c, int guest,
 		}
 	}
 	int64_t workers = load_workers(l->ops, l->opts) * CPU_COUNT(&have);
-	if (l->ops && strcmp(l->instances, "per-cpu") == 0 && workers > LOAD_MAX_WORKERS)
+	if (l->ops && !l->ninstances && workers > LOAD_MAX_WORKERS)
 		return fail(why, len, &l->loc,
 			    "[load.%s] instances = per-cpu: %d CPUs x %lld workers each: at most %d in all",
 			    l->name, CPU_COUNT(&have),

@@ -151,15 +151,3 @@ uint64_t config_hash(const struct config *cfg)
 	return h;
 }
 
-void matrix_axes(const struct config *cfg, const struct axis *axes[MATRIX_AXES])
-{
-	const struct matrix_opts *m = &cfg->matrix;
-	const struct axis *const order[MATRIX_AXES] = {
-		&m->kernel, &m->load, &m->workload, &m->threads, &m->affinity,
-		&m->interval, &m->priority, &m->size, &m->policy,
-		&m->dma_latency, &m->numa,
-	};
-
-	for (int a = 0; a < MATRIX_AXES; a++)
-		axes[a] = order[a];
-}

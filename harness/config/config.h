@@ -10,9 +10,12 @@
 #define LATLAB_CONFIG_H
 
 #include <limits.h>
+#include <sched.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
+#include "axis.h"
 #include "options.h"
 #include "workload.h"
 
@@ -45,22 +48,32 @@ enum dl_wait { DL_WAIT_SLEEP, DL_WAIT_YIELD };
 
 /* The axes, in the order cells are expanded (outermost first). */
 struct matrix_opts {
-	struct axis kernel, load, workload, threads, affinity, interval,
-		priority, size, policy, dma_latency, numa;
+	union {
+		/* by the axis table's index (axis.h); the host is no matrix axis: empty */
+		struct axis ax[TAXIS_COUNT];
+		struct {
+			struct axis kernel, host, load, workload, threads, affinity, interval,
+				priority, size, policy, dma_latency, numa;
+		};
+	};
 };
-
-/* The policy axis: how a measured thread is scheduled. */
-enum cell_policy { POL_FIFO, POL_RR, POL_DEADLINE, POL_OTHER };
-#define POLICY_NAMES "fifo|rr|deadline|other"
-
-/* "fifo", "rr", "deadline", "other" */
-const char *policy_name(int policy);
+/* the names are the axis table's, in its order (an axis added later needs none) */
+_Static_assert(offsetof(struct matrix_opts, numa) ==
+	       offsetof(struct matrix_opts, ax) + TAXIS_NUMA * sizeof(struct axis),
+	       "struct matrix_opts's names are the axis table's, in its order");
 
 /*
- * SCHED_DEADLINE's runtime and deadline for a period (the interval): a
- * "NN%" of it or a duration. 0, or -EINVAL.
+ * SCHED_DEADLINE's runtime or deadline as [campaign] dl_runtime and
+ * dl_deadline say it, typed when the config is read: a share of the
+ * period (the interval) or a duration.
  */
-int config_dl_value(const char *spec, int64_t period, int64_t *ns);
+struct dl_spec {
+	double share;		/* of the period, 0 to 1; 0: ns instead */
+	int64_t ns;
+};
+
+/* A spec's value for a period, in ns (what the thread asks of the kernel). */
+int64_t config_dl_ns(const struct dl_spec *s, int64_t period);
 
 struct threshold_opts {
 	int metric;			/* enum metric the latency limits apply to */
@@ -126,17 +139,31 @@ struct kernel_def {
 	int64_t boot_timeout;		/* boot to the guest latlab's hello */
 	int64_t timeout;		/* a cell's time beyond its duration */
 	int trace;			/* enum kernel_trace: [trace] mode for this variant */
+	int trace_mode;			/* TRACE_*: that, or [trace]'s, resolved (config_check.c) */
 	struct srcloc loc;
 };
 
 struct load_ops;
 
+/*
+ * Where measured threads or a load's processes run, typed once from the
+ * config's text when it is read (config_resolve.c): nothing that measures
+ * parses a placement again.
+ */
+struct placement {
+	int kind;		/* enum affinity_kind (a load's: all, housekeeping, node, list) */
+	int node;		/* AFF_NODE: the NUMA node's number */
+	cpu_set_t cpus;		/* AFF_LIST: its CPUs */
+};
+
 struct load_def {
 	char name[CFG_NAME_MAX];
 	char type[OPT_STR_MAX];
-	char cpus[OPT_STR_MAX];		/* all | housekeeping | CPU list */
+	char cpus[OPT_STR_MAX];		/* all | housekeeping | node:N | CPU list, as written */
+	struct placement place;		/* the same, typed */
 	struct srcloc cpus_loc;		/* where cpus = was set (or loc) */
-	char instances[OPT_STR_MAX];	/* a number, or per-cpu */
+	char instances[OPT_STR_MAX];	/* a number, or per-cpu, as written */
+	int64_t ninstances;		/* the same: a number, or 0 for per-cpu */
 	int64_t nice;
 	int64_t ready_timeout;		/* ns */
 	const struct load_ops *ops;	/* NULL for type none */
@@ -161,12 +188,16 @@ struct config {
 	char path[PATH_MAX];
 	struct campaign_opts campaign;
 	struct matrix_opts matrix;
+	/* the affinity axis's items, typed; the numa axis's nodes (-1: none named) */
+	struct placement place[AXIS_MAX];
+	int numa_node[AXIS_MAX];
 	struct threshold_opts thresholds;	/* [thresholds], its metric = */
 	int has_thresholds;
 	/* [thresholds.wakeup], [thresholds.io], [thresholds.response] */
 	struct threshold_opts metric_thresholds[METRIC_COUNT];
 	int has_metric_thresholds[METRIC_COUNT];
 	struct srcloc baseline_loc;	/* where [thresholds] baseline was set */
+	struct dl_spec dl_runtime, dl_deadline;	/* [campaign]'s, typed (policy = deadline) */
 	struct trace_opts trace;
 	int has_trace;			/* a [trace] section (echoed only then) */
 	struct srcloc trace_loc;	/* where [trace] mode was set (or the section) */
@@ -177,16 +208,6 @@ struct config {
 	struct config_entry *entries;	/* raw key/values, owned */
 	int nentries;
 };
-
-#define MATRIX_AXES 11
-
-/*
- * The axes in expansion order, outermost first: kernel, load, workload,
- * threads, affinity, interval, priority, size, policy, dma_latency, numa
- * (repeat is innermost). The three last came later: with one value each
- * they change neither the order nor the ids of older configs.
- */
-void matrix_axes(const struct config *cfg, const struct axis *axes[MATRIX_AXES]);
 
 /* Where `key` was set in `section` (the last one wins), or fallback. */
 struct srcloc config_key_loc(const struct config *cfg, const char *section,
@@ -223,9 +244,6 @@ void config_write_ini(FILE *fp, const struct config *cfg);
 
 /* FNV-1a of config_write_ini()'s text: same config, same hash. */
 uint64_t config_hash(const struct config *cfg);
-
-/* The [trace] mode of kernel variant k: the variant's own or [trace]'s. */
-int config_trace_mode(const struct config *cfg, int k);
 
 /* Indices into cfg->kernel/load/workload for axis item names. */
 int config_kernel_index(const struct config *cfg, const char *name);

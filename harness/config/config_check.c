@@ -13,27 +13,27 @@
 #include "match.h"
 #include "units.h"
 
-const char *policy_name(int policy)
-{
-	static const char *const names[] = { "fifo", "rr", "deadline", "other" };
-
-	return policy >= 0 && policy <= POL_OTHER ? names[policy] : "?";
-}
-
-int config_dl_value(const char *spec, int64_t period, int64_t *ns)
+/* "NN%" of the period or a duration into *s. 0, or -EINVAL. */
+static int dl_spec_parse(const char *spec, struct dl_spec *s)
 {
 	char *end;
 	size_t n = strlen(spec);
 
+	memset(s, 0, sizeof(*s));
 	if (n > 1 && spec[n - 1] == '%') {
 		double pct = strtod(spec, &end);
 
 		if (end != spec + n - 1 || !(pct > 0 && pct <= 100))
 			return -EINVAL;
-		*ns = (int64_t)((double)period * pct / 100);
-		return *ns > 0 ? 0 : -EINVAL;
+		s->share = pct / 100;
+		return 0;
 	}
-	return units_parse_duration(spec, ns) == 0 && *ns > 0 ? 0 : -EINVAL;
+	return units_parse_duration(spec, &s->ns) == 0 && s->ns > 0 ? 0 : -EINVAL;
+}
+
+int64_t config_dl_ns(const struct dl_spec *s, int64_t period)
+{
+	return s->share > 0 ? (int64_t)((double)period * s->share) : s->ns;
 }
 
 /* Where [kernel.NAME] key was set (the last one wins), or the variant's own line. */
@@ -221,11 +221,14 @@ static int check_policy_axes(struct config *cfg, char *err, size_t errlen)
 					dma->s[i]);
 		dma->v[i] = ns / NS_PER_US;
 	}
+	/* typed once; wrong only where a deadline thread would need them */
+	int bad_rt = dl_spec_parse(cfg->campaign.dl_runtime, &cfg->dl_runtime),
+	    bad_dl = dl_spec_parse(cfg->campaign.dl_deadline, &cfg->dl_deadline);
+
 	for (int i = 0; deadline && i < cfg->matrix.interval.n; i++) {
-		int64_t period = cfg->matrix.interval.v[i], rt, dl;
-		const char *bad = config_dl_value(cfg->campaign.dl_runtime, period, &rt) ?
-			"dl_runtime" : config_dl_value(cfg->campaign.dl_deadline, period, &dl) ?
-			"dl_deadline" : NULL;
+		int64_t period = cfg->matrix.interval.v[i];
+		int64_t rt = config_dl_ns(&cfg->dl_runtime, period), dl = config_dl_ns(&cfg->dl_deadline, period);
+		const char *bad = bad_rt || rt <= 0 ? "dl_runtime" : bad_dl || dl <= 0 ? "dl_deadline" : NULL;
 
 		if (!bad && !(rt <= dl && dl <= period))
 			bad = "dl_runtime";
@@ -240,11 +243,15 @@ static int check_policy_axes(struct config *cfg, char *err, size_t errlen)
 	return 0;
 }
 
-int config_trace_mode(const struct config *cfg, int k)
+/* Each variant's [trace] mode: its own, or [trace]'s. */
+static void resolve_trace_modes(struct config *cfg)
 {
-	if (k >= 0 && k < cfg->nkernels && cfg->kernel[k].trace != KTRACE_INHERIT)
-		return cfg->kernel[k].trace == KTRACE_SPIKES ? TRACE_SPIKES : TRACE_OFF;
-	return cfg->trace.mode;
+	for (int k = 0; k < cfg->nkernels; k++) {
+		struct kernel_def *kd = &cfg->kernel[k];
+
+		kd->trace_mode = kd->trace == KTRACE_INHERIT ? cfg->trace.mode :
+				 kd->trace == KTRACE_SPIKES ? TRACE_SPIKES : TRACE_OFF;
+	}
 }
 
 /* events = system:event, ...: the names' shape (whether they exist is the run's) */
@@ -295,24 +302,24 @@ static int check_baseline(const struct config *cfg, char *err, size_t errlen)
 static int check_matrix_size(const struct config *cfg, char *err, size_t errlen)
 {
 	const struct matrix_opts *m = &cfg->matrix;
-	const struct axis *axes[MATRIX_AXES];
 	long double cells = (long double)cfg->campaign.repeat;
 	struct srcloc loc = config_key_loc(cfg, "campaign", "repeat", (struct srcloc){ 0 });
+	char counts[1024] = "";
 
-	matrix_axes(cfg, axes);
-	for (int a = 0; a < MATRIX_AXES; a++) {
-		cells *= axes[a]->n;
-		if (axes[a]->n > 1 && axes[a]->loc.file)
-			loc = axes[a]->loc;	/* the last axis that multiplies */
+	for (int a = 0; a < TAXIS_COUNT; a++) {
+		if (!taxis_in_matrix(a))
+			continue;
+		cells *= m->ax[a].n;
+		if (m->ax[a].n > 1 && m->ax[a].loc.file)
+			loc = m->ax[a].loc;	/* the last axis that multiplies */
+		size_t u = strlen(counts);
+
+		snprintf(counts + u, sizeof(counts) - u, "%d %s x ", m->ax[a].n, axis_defs[a].plural);
 	}
 	if (cells <= MATRIX_MAX_CELLS)
 		return 0;
-	return cfg_fail(err, errlen, &loc,
-			"the matrix has %.0Lf cells (%d kernels x %d loads x %d workloads x %d threads x %d affinities x %d intervals x %d priorities x %d sizes x %d policies x %d dma_latencies x %d numa x repeat %lld): at most %d",
-			cells, m->kernel.n, m->load.n, m->workload.n, m->threads.n,
-			m->affinity.n, m->interval.n, m->priority.n, m->size.n,
-			m->policy.n, m->dma_latency.n, m->numa.n,
-			(long long)cfg->campaign.repeat, MATRIX_MAX_CELLS);
+	return cfg_fail(err, errlen, &loc, "the matrix has %.0Lf cells (%srepeat %lld): at most %d",
+			cells, counts, (long long)cfg->campaign.repeat, MATRIX_MAX_CELLS);
 }
 
 /*
@@ -397,5 +404,8 @@ int validate(struct config *cfg, struct cfg_errs *errs)
 			cfg_errs_add(errs, err);
 	if (errs->n == 0 && check_matrix_size(cfg, err, errlen))
 		cfg_errs_add(errs, err);
+	resolve_trace_modes(cfg);
+	if (errs->n == 0 && resolve_places(cfg))
+		cfg_errs_add(errs, "the affinity axis: an item that was read cannot be typed");
 	return errs->n ? -EINVAL : 0;
 }

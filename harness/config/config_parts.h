@@ -66,6 +66,8 @@ int resolve_workload(struct config *cfg, struct workload_def *w,
 			    char *err, size_t errlen);
 int resolve_load(struct config *cfg, struct load_def *l, char *err,
 			size_t errlen);
+/* The affinity and numa axes' items typed (cfg->place, cfg->numa_node). 0, or -EINVAL. */
+int resolve_places(struct config *cfg);
 
 /* config_check.c: every check across fields, after the entries are applied, each error noted. */
 int validate(struct config *cfg, struct cfg_errs *errs);

@@ -125,33 +125,12 @@ static int set_option(const struct opt *table, void *base,
 	return 0;
 }
 
-int apply_entry(struct config *cfg, const struct config_entry *e,
-		       char *err, size_t errlen)
+/* [thresholds] and [thresholds.METRIC]'s entries. */
+static int apply_thresholds(struct config *cfg, const struct config_entry *e, char *err,
+			    size_t errlen)
 {
 	const char *s = e->section;
-	void *def;
 
-	/* values are echoed into campaign.ini and cell.ini: one line each */
-	for (const char *c = e->value; *c; c++)
-		if (((unsigned char)*c < 0x20 && *c != '\t') || *c == 0x7f)
-			return cfg_fail(err, errlen, &e->loc,
-					"%s: a control character (0x%02x) in the value",
-					e->key, (unsigned char)*c);
-	if (strcmp(s, "campaign") == 0)
-		return set_option(campaign_options, &cfg->campaign, e, err,
-				  errlen);
-	if (strcmp(s, "matrix") == 0) {
-		struct matrix_opts *m = &cfg->matrix;
-		int rc = set_option(matrix_options, m, e, err, errlen);
-		const struct opt *o = opt_find(matrix_options, e->key);
-
-		if (rc == 0) {
-			struct axis *ax = (struct axis *)((char *)m +
-							  o->offset);
-			ax->loc = e->loc;
-		}
-		return rc;
-	}
 	if (strcmp(s, "thresholds") == 0) {
 		cfg->has_thresholds = 1;
 		if (strcmp(e->key, "baseline") == 0)
@@ -163,28 +142,27 @@ int apply_entry(struct config *cfg, const struct config_entry *e,
 		return set_option(threshold_options, &cfg->thresholds, e, err,
 				  errlen);
 	}
-	if (strncmp(s, "thresholds.", 11) == 0) {
-		int m = opt_choice_index(METRIC_NAMES, s + 11);
+	int m = opt_choice_index(METRIC_NAMES, s + 11);
 
-		if (m < 0)
-			return cfg_fail(err, errlen, &e->section_loc,
-					"unknown section [%s]: thresholds per metric are [thresholds.M] for M one of %s",
-					s, METRIC_NAMES);
-		if (strncmp(e->key, "baseline", 8) == 0)
-			return cfg_fail(err, errlen, &e->loc,
-					"%s belongs in [thresholds], not in [%s]: a baseline judges the whole campaign",
-					e->key, s);
-		cfg->has_metric_thresholds[m] = 1;
-		/* the table without its first row, metric: the section names it */
-		return set_option(threshold_options + 1,
-				  &cfg->metric_thresholds[m], e, err, errlen);
-	}
-	if (strcmp(s, "trace") == 0) {
-		cfg->has_trace = 1;
-		if (!cfg->trace_loc.file || strcmp(e->key, "mode") == 0)
-			cfg->trace_loc = strcmp(e->key, "mode") == 0 ? e->loc : e->section_loc;
-		return set_option(trace_options, &cfg->trace, e, err, errlen);
-	}
+	if (m < 0)
+		return cfg_fail(err, errlen, &e->section_loc,
+				"unknown section [%s]: thresholds per metric are [thresholds.M] for M one of %s",
+				s, METRIC_NAMES);
+	if (strncmp(e->key, "baseline", 8) == 0)
+		return cfg_fail(err, errlen, &e->loc,
+				"%s belongs in [thresholds], not in [%s]: a baseline judges the whole campaign",
+				e->key, s);
+	cfg->has_metric_thresholds[m] = 1;
+	/* the table without its first row, metric: the section names it */
+	return set_option(threshold_options + 1, &cfg->metric_thresholds[m], e, err, errlen);
+}
+
+/* A [kernel.NAME], [load.NAME] or [workload.NAME] entry, its definition made at the first. */
+static int apply_def(struct config *cfg, const struct config_entry *e, char *err, size_t errlen)
+{
+	const char *s = e->section;
+	void *def;
+
 	if (strncmp(s, "kernel.", 7) == 0) {
 		def = get_def(cfg->kernel, &cfg->nkernels,
 			      sizeof(cfg->kernel[0]), s + 7, &e->loc, "kernel",
@@ -212,26 +190,30 @@ int apply_entry(struct config *cfg, const struct config_entry *e,
 			return set_option(load_options, l, e, err, errlen);
 		return 0;	/* type options: checked once the type is known */
 	}
-	if (strncmp(s, "workload.", 9) == 0) {
-		def = get_def(cfg->workload, &cfg->nworkloads,
-			      sizeof(cfg->workload[0]), s + 9, &e->loc,
-			      "workload", err, errlen);
-		if (!def)
-			return -EINVAL;
-		struct workload_def *w = def;
-		if (!w->loc.file)
-			w->loc = e->section_loc;
-		if (strcmp(e->key, "type") == 0) {
-			if (strlen(e->value) >= sizeof(w->type))
-				return cfg_fail(err, errlen, &e->loc,
-						"type too long");
-			snprintf(w->type, sizeof(w->type), "%s", e->value);
-		}
-		return 0;	/* options: checked once the type is known */
+	def = get_def(cfg->workload, &cfg->nworkloads,
+		      sizeof(cfg->workload[0]), s + 9, &e->loc,
+		      "workload", err, errlen);
+	if (!def)
+		return -EINVAL;
+	struct workload_def *w = def;
+	if (!w->loc.file)
+		w->loc = e->section_loc;
+	if (strcmp(e->key, "type") == 0) {
+		if (strlen(e->value) >= sizeof(w->type))
+			return cfg_fail(err, errlen, &e->loc,
+					"type too long");
+		snprintf(w->type, sizeof(w->type), "%s", e->value);
 	}
+	return 0;	/* options: checked once the type is known */
+}
+
+/* A section none of the others: what it may have meant. */
+static int unknown_section(const struct config_entry *e, char *err, size_t errlen)
+{
 	static const char *const sections[] = {
 		"campaign", "matrix", "thresholds", "trace", "kernel", "load", "workload",
 	};
+	const char *s = e->section;
 	char head[64], dym[96];
 
 	/* [lod.hb]: the part before the dot is what was mistyped */
@@ -244,6 +226,46 @@ int apply_entry(struct config *cfg, const struct config_entry *e,
 	return cfg_fail(err, errlen, &e->section_loc,
 			"unknown section [%s]%s: expected campaign, matrix, thresholds, thresholds.METRIC, trace, kernel.NAME, load.NAME or workload.NAME",
 			s, dym);
+}
+
+int apply_entry(struct config *cfg, const struct config_entry *e,
+		       char *err, size_t errlen)
+{
+	const char *s = e->section;
+
+	/* values are echoed into campaign.ini and cell.ini: one line each */
+	for (const char *c = e->value; *c; c++)
+		if (((unsigned char)*c < 0x20 && *c != '\t') || *c == 0x7f)
+			return cfg_fail(err, errlen, &e->loc,
+					"%s: a control character (0x%02x) in the value",
+					e->key, (unsigned char)*c);
+	if (strcmp(s, "campaign") == 0)
+		return set_option(campaign_options, &cfg->campaign, e, err,
+				  errlen);
+	if (strcmp(s, "matrix") == 0) {
+		struct matrix_opts *m = &cfg->matrix;
+		int rc = set_option(matrix_options, m, e, err, errlen);
+		const struct opt *o = opt_find(matrix_options, e->key);
+
+		if (rc == 0) {
+			struct axis *ax = (struct axis *)((char *)m +
+							  o->offset);
+			ax->loc = e->loc;
+		}
+		return rc;
+	}
+	if (strcmp(s, "thresholds") == 0 || strncmp(s, "thresholds.", 11) == 0)
+		return apply_thresholds(cfg, e, err, errlen);
+	if (strcmp(s, "trace") == 0) {
+		cfg->has_trace = 1;
+		if (!cfg->trace_loc.file || strcmp(e->key, "mode") == 0)
+			cfg->trace_loc = strcmp(e->key, "mode") == 0 ? e->loc : e->section_loc;
+		return set_option(trace_options, &cfg->trace, e, err, errlen);
+	}
+	if (strncmp(s, "kernel.", 7) == 0 || strncmp(s, "load.", 5) == 0 ||
+	    strncmp(s, "workload.", 9) == 0)
+		return apply_def(cfg, e, err, errlen);
+	return unknown_section(e, err, errlen);
 }
 
 struct srcloc config_key_loc(const struct config *cfg, const char *section,
@@ -317,22 +339,51 @@ int resolve_workload(struct config *cfg, struct workload_def *w,
 	return 0;
 }
 
-/* The CPU list's syntax only: whether its CPUs are online is preflight's. */
-static int check_load_cpus(const struct load_def *l, struct srcloc loc,
+/* The CPU list's syntax, typed: whether its CPUs are online is preflight's. */
+static int check_load_cpus(struct load_def *l, struct srcloc loc,
 			   char *err, size_t errlen)
 {
-	cpu_set_t set;
+	struct placement *p = &l->place;
 
-	if (strncmp(l->cpus, "node:", 5) == 0 && cpulist_node_number(l->cpus) < 0)
-		return cfg_fail(err, errlen, &loc,
-				"cpus = '%s': expected node:N with N a NUMA node number (0-%d)",
-				l->cpus, NODE_MAX);
-	if (strcmp(l->cpus, "all") != 0 && strcmp(l->cpus, "housekeeping") != 0 &&
-	    strncmp(l->cpus, "node:", 5) != 0 &&
-	    (cpulist_parse(l->cpus, &set) || CPU_COUNT(&set) == 0))
-		return cfg_fail(err, errlen, &loc,
-				"cpus = '%s': expected all, housekeeping, node:N or a CPU list",
-				l->cpus);
+	memset(p, 0, sizeof(*p));
+	if (strcmp(l->cpus, "all") == 0) {
+		p->kind = AFF_ALL;
+	} else if (strcmp(l->cpus, "housekeeping") == 0) {
+		p->kind = AFF_HOUSEKEEPING;
+	} else if (strncmp(l->cpus, "node:", 5) == 0) {
+		p->kind = AFF_NODE;
+		p->node = cpulist_node_number(l->cpus);
+		if (p->node < 0)
+			return cfg_fail(err, errlen, &loc,
+					"cpus = '%s': expected node:N with N a NUMA node number (0-%d)",
+					l->cpus, NODE_MAX);
+	} else {
+		p->kind = AFF_LIST;
+		if (cpulist_parse(l->cpus, &p->cpus) || CPU_COUNT(&p->cpus) == 0)
+			return cfg_fail(err, errlen, &loc,
+					"cpus = '%s': expected all, housekeeping, node:N or a CPU list",
+					l->cpus);
+	}
+	return 0;
+}
+
+int resolve_places(struct config *cfg)
+{
+	const struct axis *aff = &cfg->matrix.affinity, *numa = &cfg->matrix.numa;
+
+	/* each item was checked when the axis was read (OPT_AXIS_AFFINITY, _NUMA) */
+	for (int i = 0; i < aff->n; i++) {
+		struct placement *p = &cfg->place[i];
+
+		memset(p, 0, sizeof(*p));
+		p->kind = (int)aff->v[i];
+		if (p->kind == AFF_NODE)
+			p->node = cpulist_node_number(aff->s[i]);
+		if (p->kind == AFF_LIST && cpulist_parse(aff->s[i], &p->cpus) != 0)
+			return -EINVAL;
+	}
+	for (int i = 0; i < numa->n; i++)
+		cfg->numa_node[i] = numa->v[i] == NUMA_NODE ? cpulist_node_number(numa->s[i]) : -1;
 	return 0;
 }
 
@@ -368,6 +419,7 @@ int resolve_load(struct config *cfg, struct load_def *l, char *err,
 		return cfg_fail(err, errlen, &iloc,
 				"instances = '%s': expected a number (1 to 1024) or per-cpu",
 				l->instances);
+	l->ninstances = strcmp(l->instances, "per-cpu") == 0 ? 0 : n;
 	const struct opt *table = l->ops ? l->ops->options : NULL;
 	size_t size = l->ops && l->ops->opts_size ? l->ops->opts_size : 1;
 
@@ -396,7 +448,7 @@ int resolve_load(struct config *cfg, struct load_def *l, char *err,
 		return cfg_fail(err, errlen, &l->loc, "[%s]: %s", section, why);
 	/* per-cpu: the CPUs are the machine's; where_fits counts them */
 	int64_t workers = load_workers(l->ops, l->opts);
-	if (strcmp(l->instances, "per-cpu") != 0 && n * workers > LOAD_MAX_WORKERS)
+	if (l->ninstances && n * workers > LOAD_MAX_WORKERS)
 		return cfg_fail(err, errlen, &iloc,
 				"[%s] instances = %lld x %lld workers each = %lld: at most %d in all",
 				section, (long long)n, (long long)workers,

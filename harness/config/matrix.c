@@ -6,61 +6,88 @@
 #include "matrix.h"
 #include "units.h"
 
-/* An axis item made safe and short for an id: '-' -> '_', ',' '+' -> '.' */
-static void id_part(char *dst, size_t len, const char *src)
+/* The item of ax whose value is v (the config refuses an item twice). */
+static int item_of(const struct axis *ax, int64_t v)
 {
-	size_t i = 0;
-
-	for (; *src && i + 1 < len; src++) {
-		char ch = *src;
-
-		if (ch == '-')
-			ch = '_';
-		else if (ch == ',' || ch == '+')
-			ch = '.';
-		else if (ch == ':')	/* node:1: anode1, no colon in a directory's name */
-			continue;
-		else if (ch == ' ')
-			continue;
-		dst[i++] = ch;
-	}
-	dst[i] = '\0';
+	for (int i = 0; i < ax->n; i++)
+		if (ax->v[i] == v)
+			return i;
+	return 0;
 }
 
-static void make_id(const struct config *cfg, struct cell *c,
-		    const int *idx)
+void cell_axis_text(const struct config *cfg, const struct cell *c, int a, int id, char *buf,
+		    size_t len)
 {
-	const struct matrix_opts *m = &cfg->matrix;
-	char kernel[64] = "", opt[3][64] = { "", "", "" }, aff[64];
-	char pol[16] = "", dma[24] = "", numa[24] = "";
-	char ival[32];
+	const struct axis *ax = &cfg->matrix.ax[a];
+	int64_t v = c->ax[a];
 
-	if (m->kernel.n > 1)
-		snprintf(kernel, sizeof(kernel), "%s-", m->kernel.s[idx[0]]);
-	id_part(aff, sizeof(aff), m->affinity.s[idx[4]]);
-	if (m->interval.n > 1) {
-		units_format_duration(c->interval, ival, sizeof(ival));
-		snprintf(opt[0], sizeof(opt[0]), "-i%s", ival);
+	switch (axis_defs[a].kind) {
+	case AXK_NAME:
+		snprintf(buf, len, "%s", a == TAXIS_KERNEL ? cfg->kernel[v].name :
+			 a == TAXIS_LOAD ? cfg->load[v].name : cfg->workload[v].name);
+		break;
+	case AXK_COUNT:
+		if (v == AXIS_ALL)
+			snprintf(buf, len, "all");
+		else
+			snprintf(buf, len, "%lld", (long long)v);
+		break;
+	case AXK_DURATION:
+		if (id)
+			units_format_duration(v, buf, len);
+		else
+			snprintf(buf, len, "%lld", (long long)v);
+		break;
+	case AXK_SIZE:
+		if (id)
+			units_format_size(v, buf, len);
+		else
+			snprintf(buf, len, "%lld", (long long)v);
+		break;
+	case AXK_POLICY:
+		snprintf(buf, len, "%s", policy_name((int)v));
+		break;
+	case AXK_MICROS:
+		if (id)
+			axis_id_text(ax->s[item_of(ax, v)], buf, len);	/* as written: "100us" */
+		else if (v < 0)
+			snprintf(buf, len, "none");
+		else
+			snprintf(buf, len, "%lld", (long long)v);
+		break;
+	case AXK_ITEM:	/* an item of the axis; none where the matrix has it not */
+		if (id)
+			axis_id_text(ax->n ? ax->s[v] : "none", buf, len);
+		else
+			snprintf(buf, len, "%s", ax->n ? ax->s[v] : "none");
+		break;
+	default:
+		snprintf(buf, len, "%lld", (long long)v);
 	}
-	if (m->priority.n > 1)
-		snprintf(opt[1], sizeof(opt[1]), "-p%d", c->priority);
-	if (m->size.n > 1) {
-		units_format_size(c->size, ival, sizeof(ival));
-		snprintf(opt[2], sizeof(opt[2]), "-s%s", ival);
-	}
-	if (m->policy.n > 1)
-		snprintf(pol, sizeof(pol), "-P%s", policy_name(c->policy));
-	if (m->dma_latency.n > 1) {
-		char d[16];
+}
 
-		id_part(d, sizeof(d), m->dma_latency.s[idx[9]]);
-		snprintf(dma, sizeof(dma), "-d%s", d);
-	}
-	if (m->numa.n > 1) {
-		char d[16];
+/*
+ * The id: NNNN, each axis's part (those not always there only where the
+ * matrix varies them: ids of older configs stay), the repeat.
+ */
+static void make_id(const struct config *cfg, struct cell *c)
+{
+	char parts[CELL_ID_MAX * 2] = "";
+	size_t u = 0;
 
-		id_part(d, sizeof(d), m->numa.s[idx[10]]);
-		snprintf(numa, sizeof(numa), "-m%s", d);
+	for (int a = 0; a < TAXIS_COUNT && u < sizeof(parts); a++) {
+		const struct axis_def *d = &axis_defs[a];
+		char text[AXIS_ITEM_MAX];
+
+		if (!d->id || !taxis_in_matrix(a) || (!d->id_always && cfg->matrix.ax[a].n <= 1))
+			continue;
+		cell_axis_text(cfg, c, a, 1, text, sizeof(text));
+		int n = snprintf(parts + u, sizeof(parts) - u, "-%s%s", d->id, text);
+
+		if (d->id_max && n > d->id_max)
+			n = d->id_max;	/* very long items cut short: the index keeps the id unique */
+		u += (size_t)n < sizeof(parts) - u ? (size_t)n : sizeof(parts) - u - 1;
+		parts[u] = '\0';
 	}
 	/*
 	 * Very long axis names may cut the id short (it stays a string): the
@@ -69,25 +96,20 @@ static void make_id(const struct config *cfg, struct cell *c,
 	 */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-truncation"
-	snprintf(c->id, sizeof(c->id), "%04d-%s%s-%s-t%s-a%s%s%s%s%.15s%.23s%.23s-%d",
-		 c->index, kernel, m->load.s[idx[1]], m->workload.s[idx[2]],
-		 m->threads.s[idx[3]], aff, opt[0], opt[1], opt[2], pol, dma, numa,
-		 c->repeat);
+	snprintf(c->id, sizeof(c->id), "%04d%s-%d", c->index, parts, c->repeat);
 #pragma GCC diagnostic pop
 }
 
 int matrix_expand(const struct config *cfg, struct cell **cells)
 {
 	const struct matrix_opts *m = &cfg->matrix;
-	const struct axis *axes[MATRIX_AXES];
-	enum { NAXES = MATRIX_AXES };
-	int idx[NAXES + 1] = { 0 };
+	int idx[TAXIS_COUNT] = { 0 };
 	int64_t total = cfg->campaign.repeat;
 	struct cell *out;
 
-	matrix_axes(cfg, axes);
-	for (int a = 0; a < NAXES; a++)
-		total *= axes[a]->n;
+	for (int a = 0; a < TAXIS_COUNT; a++)
+		if (taxis_in_matrix(a))
+			total *= m->ax[a].n;
 	if (total > MATRIX_MAX_CELLS)
 		return -E2BIG;
 	out = calloc((size_t)total, sizeof(*out));
@@ -101,23 +123,33 @@ int matrix_expand(const struct config *cfg, struct cell **cells)
 		/* mixed-radix digits of n, repeat fastest */
 		c->repeat = (int)(rest % cfg->campaign.repeat) + 1;
 		rest /= cfg->campaign.repeat;
-		for (int a = NAXES - 1; a >= 0; a--) {
-			idx[a] = (int)(rest % axes[a]->n);
-			rest /= axes[a]->n;
+		for (int a = TAXIS_COUNT - 1; a >= 0; a--) {
+			if (!taxis_in_matrix(a))
+				continue;
+			idx[a] = (int)(rest % m->ax[a].n);
+			rest /= m->ax[a].n;
 		}
 		c->index = n;
-		c->kernel = config_kernel_index(cfg, m->kernel.s[idx[0]]);
-		c->load = config_load_index(cfg, m->load.s[idx[1]]);
-		c->workload = config_workload_index(cfg, m->workload.s[idx[2]]);
-		c->threads = (int)m->threads.v[idx[3]];
-		c->affinity = idx[4];
-		c->interval = m->interval.v[idx[5]];
-		c->priority = (int)m->priority.v[idx[6]];
-		c->size = m->size.v[idx[7]];
-		c->policy = (int)m->policy.v[idx[8]];
-		c->dma_latency = m->dma_latency.v[idx[9]];
-		c->numa = idx[10];
-		make_id(cfg, c, idx);
+		/* a name's index into its definitions, an item's into the axis, a number itself */
+		for (int a = 0; a < TAXIS_COUNT; a++) {
+			const struct axis *ax = &m->ax[a];
+
+			if (!taxis_in_matrix(a))
+				continue;
+			switch (axis_defs[a].kind) {
+			case AXK_NAME:
+				c->ax[a] = a == TAXIS_KERNEL ? config_kernel_index(cfg, ax->s[idx[a]]) :
+					   a == TAXIS_LOAD ? config_load_index(cfg, ax->s[idx[a]]) :
+					   config_workload_index(cfg, ax->s[idx[a]]);
+				break;
+			case AXK_ITEM:
+				c->ax[a] = idx[a];
+				break;
+			default:
+				c->ax[a] = ax->v[idx[a]];
+			}
+		}
+		make_id(cfg, c);
 	}
 	*cells = out;
 	return (int)total;

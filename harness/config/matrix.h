@@ -11,6 +11,7 @@
 #define LATLAB_MATRIX_H
 
 #include <sched.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "config.h"
@@ -20,19 +21,36 @@
 struct cell {
 	int index;		/* 0-based position in the plan */
 	char id[CELL_ID_MAX];
-	int kernel;		/* index into cfg->kernel */
-	int load;		/* index into cfg->load */
-	int workload;		/* index into cfg->workload */
-	int threads;		/* AXIS_ALL: one per CPU of the affinity */
-	int affinity;		/* index into cfg->matrix.affinity */
-	int64_t interval;	/* ns */
-	int priority;
-	int64_t size;		/* bytes */
-	int policy;		/* enum cell_policy */
-	int64_t dma_latency;	/* us written to /dev/cpu_dma_latency; -1: none */
-	int numa;		/* index into cfg->matrix.numa: where its memory lives */
+	union {
+		/* its value on each axis, by the axis table's index (axis.h) */
+		int64_t ax[TAXIS_COUNT];
+		struct {
+			int64_t kernel;		/* index into cfg->kernel */
+			int64_t host;		/* no matrix axis: 0 */
+			int64_t load;		/* index into cfg->load */
+			int64_t workload;	/* index into cfg->workload */
+			int64_t threads;	/* AXIS_ALL: one per CPU of the affinity */
+			int64_t affinity;	/* index into cfg->matrix.affinity */
+			int64_t interval;	/* ns */
+			int64_t priority;
+			int64_t size;		/* bytes */
+			int64_t policy;		/* enum cell_policy */
+			int64_t dma_latency;	/* us written to /dev/cpu_dma_latency; -1: none */
+			int64_t numa;		/* index into cfg->matrix.numa: where its memory lives */
+		};
+	};
 	int repeat;		/* 1-based */
 };
+_Static_assert(offsetof(struct cell, numa) == offsetof(struct cell, ax) + TAXIS_NUMA * sizeof(int64_t),
+	       "struct cell's names are the axis table's, in its order");
+
+/*
+ * Cell c's value on axis a as cells.csv writes it ("stock", "all",
+ * "1000000", "none"); for the id (id = 1), as its id part says it
+ * ("1ms", "4KiB", "node1": axis_id_text).
+ */
+void cell_axis_text(const struct config *cfg, const struct cell *c, int a, int id, char *buf,
+		    size_t len);
 
 /*
  * Expand cfg into *cells (malloc'ed, caller frees). Returns the number of

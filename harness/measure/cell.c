@@ -10,6 +10,7 @@
 
 #include "atomic.h"
 #include "cell.h"
+#include "cell_parts.h"
 #include "cpulist.h"
 #include "load.h"
 #include "log.h"
@@ -28,25 +29,6 @@ static int64_t clock_ns(clockid_t id)
 
 	clock_gettime(id, &t);
 	return (int64_t)t.tv_sec * NS_PER_S + t.tv_nsec;
-}
-
-void cell_log(struct cell_result *res, const char *fmt, ...)
-{
-	struct timespec t;
-	struct tm tm;
-	char stamp[64];
-	va_list ap;
-
-	if (!res->log)
-		return;
-	clock_gettime(CLOCK_REALTIME, &t);
-	gmtime_r(&t.tv_sec, &tm);
-	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%S", &tm);
-	fprintf(res->log, "%s.%03ldZ ", stamp, t.tv_nsec / 1000000);
-	va_start(ap, fmt);
-	vfprintf(res->log, fmt, ap);
-	va_end(ap);
-	fputc('\n', res->log);
 }
 
 /* The loads' lines go to log.txt. */
@@ -146,231 +128,6 @@ static void drain(struct cell_result *res)
 	}
 }
 
-/* [trace] mode = spikes for one cell */
-struct spikes {
-	struct tracer *tracer;	/* NULL: not tracing */
-	struct spike_trap trap;
-	int max;		/* captures kept */
-	int kprio;		/* the measured thread's kernel priority */
-	int64_t start;
-	const char *dir;
-	int64_t steal[CPU_SETSIZE];	/* each CPU's steal at the last poll, ns; -1 unknown */
-};
-
-/* A fired trap: its capture saved, tracing re-armed while captures remain. */
-static void spikes_poll(struct spikes *sp, struct cell_result *res)
-{
-	if (!sp->tracer || res->ncaptures >= sp->max)
-		return;
-	if (!atomic_load_explicit(&sp->trap.fired, memory_order_acquire)) {
-		intf_steal_ns("/proc/stat", sp->steal);	/* a capture's steal is since the poll before it */
-		return;
-	}
-	int64_t steal[CPU_SETSIZE];
-
-	intf_steal_ns("/proc/stat", steal);
-	struct capture *c = realloc(res->captures,
-				    (size_t)(res->ncaptures + 1) * sizeof(*c));
-	if (!c)
-		return;		/* the trap stays fired: no more captures */
-	res->captures = c;
-	c = &res->captures[res->ncaptures];
-	int rc = tracer_capture(sp->tracer, &sp->trap, sp->kprio, sp->start,
-				res->ncaptures + 1, sp->dir, c);
-	int cpu = c->cpu >= 0 && c->cpu < CPU_SETSIZE ? c->cpu : 0;
-
-	c->steal_ns = steal[cpu] >= 0 && sp->steal[cpu] >= 0 ? steal[cpu] - sp->steal[cpu] : -1;
-	memcpy(sp->steal, steal, sizeof(steal));
-	res->ncaptures++;
-	if (rc)
-		cell_log(res, "warning: capture %d: trace-%d.txt not written: %s",
-			 c->n, c->n, strerror(-rc));
-	else
-		cell_log(res, "capture %d: thread %d, %lld ns late at +%lld ms: %s%s%s (saved %lld ms after the spike)",
-			 c->n, c->thread, (long long)c->latency_ns,
-			 (long long)(c->t_ns / NS_PER_MS),
-			 c->a.complete ? part_name(c->a.item[c->a.culprit].part) : "incomplete",
-			 c->a.complete ? ": " : ": ",
-			 c->a.complete ? c->a.item[c->a.culprit].name : c->a.note,
-			 (long long)(c->saved_ns / NS_PER_MS));
-	if (res->ncaptures < sp->max && tracer_rearm(sp->tracer, &sp->trap) != 0)
-		cell_log(res, "warning: tracing could not be re-armed: no more captures");
-}
-
-/* The CPUs the measured threads run on: their own, or their mask if unpinned. */
-static void measured_cpus(const struct cell_result *res, cpu_set_t *cpus)
-{
-	CPU_ZERO(cpus);
-	for (int i = 0; i < res->nthreads; i++) {
-		if (res->workers[i].cpu >= 0)
-			CPU_SET(res->workers[i].cpu, cpus);
-		else
-			CPU_OR(cpus, cpus, &res->workers[i].mask);
-	}
-}
-
-/*
- * What interfered over the cell: the counters' deltas on the measured
- * CPUs, and each thread's own context switches.
- */
-static void interference(struct cell_result *res, const struct intf_snap *before)
-{
-	struct intf_snap after = { NULL, 0 }, d = { NULL, 0 };
-	cpu_set_t cpus;
-	char src[INTF_NAME];
-
-	measured_cpus(res, &cpus);
-	if (intf_read(&after, &cpus) == -ENOMEM ||
-	    intf_delta(before, &after, &d.row, &d.n) != 0) {
-		cell_log(res, "warning: interference counts not kept: out of memory");
-		intf_free(&after);
-		return;
-	}
-	intf_free(&after);
-	for (int i = 0; i < res->nthreads; i++) {
-		const struct worker *w = &res->workers[i];
-		struct intf_row *r = realloc(d.row, (size_t)(d.n + 2) * sizeof(*r));
-
-		if (!r)
-			break;
-		d.row = r;
-		for (int k = 0; k < 2; k++) {
-			r = &d.row[d.n++];
-			memset(r, 0, sizeof(*r));
-			r->cpu = w->cpu >= 0 ? w->cpu : w->last_cpu;
-			snprintf(r->kind, sizeof(r->kind), "ctxsw");
-			snprintf(src, sizeof(src), "thread %d %s", i, k ? "involuntary" : "voluntary");
-			snprintf(r->source, sizeof(r->source), "%s", src);
-			r->count = k ? w->nivcsw : w->nvcsw;
-		}
-	}
-	res->intf = d.row;
-	res->nintf = d.n;
-}
-
-/* The trace instance for the cell's CPUs, if [trace] asks for it. */
-static void spikes_open(const struct config *cfg, const struct cell *c,
-			int policy, struct cell_result *res, const char *dir,
-			struct spikes *sp)
-{
-	char err[256];
-	cpu_set_t cpus;
-
-	memset(sp, 0, sizeof(*sp));
-	sp->trap.marker_fd = sp->trap.on_fd = -1;
-	if (config_trace_mode(cfg, c->kernel) != TRACE_SPIKES)
-		return;
-	measured_cpus(res, &cpus);
-	sp->trap.threshold_ns = cfg->trace.threshold;
-	sp->max = (int)cfg->trace.captures;
-	/*
-	 * the kernel's scale, as sched_switch reports it: 99 - the FIFO/RR
-	 * priority, 120 for SCHED_OTHER (whatever the priority axis says: the
-	 * policy ignores it), -1 for SCHED_DEADLINE
-	 */
-	sp->kprio = c->policy == POL_OTHER || policy == SCHED_OTHER ? 120
-		    : c->policy == POL_DEADLINE ? -1 : 99 - c->priority;
-	sp->dir = dir;
-	intf_steal_ns("/proc/stat", sp->steal);
-	int rc = mkdir_p(dir);	/* trace-N.txt is written while measuring */
-	if (rc) {
-		cell_log(res, "warning: no spike captures in this cell: %s: %s", dir,
-			 strerror(-rc));
-		return;
-	}
-	if (tracer_open(&sp->tracer, &cfg->trace, &cpus, &sp->trap,
-			res->trace_missing, sizeof(res->trace_missing),
-			err, sizeof(err)) != 0) {
-		cell_log(res, "warning: no spike captures in this cell: %s", err);
-		return;
-	}
-	res->traced = 1;
-	cell_log(res, "tracing in instance %s: captures above %lld ns, at most %d",
-		 tracer_name(sp->tracer), (long long)cfg->trace.threshold, sp->max);
-	if (res->trace_missing[0])
-		cell_log(res, "warning: this kernel cannot trace: %s (captures explain less)",
-			 res->trace_missing);
-	for (int i = 0; i < res->nthreads; i++)
-		res->workers[i].trap = &sp->trap;
-}
-
-/*
- * [trace] timerlat = on: the kernel's timerlat on the threads' CPUs, when
- * each thread has a CPU of its own (its samples are per CPU). 1 when it
- * runs; else res->timerlat says why not (the cell goes on without it).
- */
-static int timerlat_start(const struct config *cfg, const struct cell *c,
-			  struct cell_result *res, struct timerlat *tl)
-{
-	int cpus[CPU_SETSIZE], n = 0;
-	char why[sizeof(res->timerlat) - 8];
-
-	if (!cfg->trace.timerlat || res->nthreads < 1)
-		return 0;
-	for (int i = 0; i < res->nthreads; i++) {
-		int cpu = res->workers[i].cpu;
-
-		for (int j = 0; j < n && cpu >= 0; j++)
-			if (cpus[j] == cpu)
-				cpu = -1;
-		if (cpu < 0) {
-			snprintf(res->timerlat, sizeof(res->timerlat),
-				 "off: its samples are per CPU, and thread %d has no CPU of its own (affinity %s): pin each thread to one",
-				 i, cfg->matrix.affinity.s[c->affinity]);
-			cell_log(res, "warning: timerlat: %s", res->timerlat + 5);
-			return 0;
-		}
-		cpus[n++] = cpu;
-	}
-	int rc = timerlat_open(tl, cpus, n, c->interval, why, sizeof(why));
-
-	if (rc) {
-		static int said;	/* on the console once; every cell.ini says it */
-
-		timerlat_free(tl);
-		snprintf(res->timerlat, sizeof(res->timerlat), "off: %s", why);
-		cell_log(res, "warning: %s", why);
-		if (!said++)
-			log_warn("%s (the cells run without it; their cell.ini says so)", why);
-		return 0;
-	}
-	snprintf(res->timerlat, sizeof(res->timerlat), "on");
-	cell_log(res, "timerlat on CPUs of the %d threads, every %lld ns", n, (long long)c->interval);
-	return 1;
-}
-
-/* Stop timerlat; its samples become each thread's timerlat_irq and timerlat_thread. */
-static void timerlat_finish(struct cell_result *res, struct timerlat *tl)
-{
-	timerlat_close(tl);
-	res->timerlat_lost = tl->lost;
-	for (int i = 0; i < res->nthreads; i++) {
-		const struct timerlat_cpu *t = timerlat_of(tl, res->workers[i].cpu);
-
-		if (!t || !t->thread.count || !t->irq.count) {
-			snprintf(res->timerlat, sizeof(res->timerlat),
-				 "off: no timerlat samples from CPU %d", res->workers[i].cpu);
-			cell_log(res, "warning: timerlat: no samples from CPU %d", res->workers[i].cpu);
-			timerlat_free(tl);
-			return;
-		}
-	}
-	for (int i = 0; i < res->nthreads; i++) {
-		struct worker *w = &res->workers[i];
-		const struct timerlat_cpu *t = timerlat_of(tl, w->cpu);
-
-		w->hist[METRIC_TIMERLAT_IRQ] = t->irq;
-		w->hist[METRIC_TIMERLAT_THREAD] = t->thread;
-		w->metrics |= METRIC_BIT(METRIC_TIMERLAT_IRQ) | METRIC_BIT(METRIC_TIMERLAT_THREAD);
-	}
-	snprintf(res->timerlat_sched, sizeof(res->timerlat_sched), "%s",
-		 timerlat_of(tl, res->workers[0].cpu)->sched);
-	if (tl->lost)
-		cell_log(res, "warning: timerlat: the ring buffer dropped %llu of its samples",
-			 (unsigned long long)tl->lost);
-	timerlat_free(tl);
-}
-
 struct checkpoint {
 	const struct run_env *env;
 	int64_t every, next;	/* ns of measuring */
@@ -465,7 +222,7 @@ static int wait_workers(struct cell_result *res, _Atomic int *stop,
 				 got, strsignal(got));
 		}
 		drain(res);
-		spikes_poll(sp, res);
+		cell_spikes_poll(sp, res);
 		if (tl)
 			timerlat_drain(tl);
 		loadset_poll(&res->loads);
@@ -591,8 +348,8 @@ static int make_workers(const struct config *cfg, const struct cell *c,
 		w->policy = thread_policy(env, c);
 		w->priority = c->priority;
 		w->dl_period = c->interval;
-		config_dl_value(cfg->campaign.dl_runtime, c->interval, &w->dl_runtime);
-		config_dl_value(cfg->campaign.dl_deadline, c->interval, &w->dl_deadline);
+		w->dl_runtime = config_dl_ns(&cfg->dl_runtime, c->interval);
+		w->dl_deadline = config_dl_ns(&cfg->dl_deadline, c->interval);
 		w->dl_yield = w->policy == SCHED_DEADLINE &&
 			      cfg->campaign.dl_wait == DL_WAIT_YIELD;
 		w->interval_ns = c->interval;
@@ -728,6 +485,24 @@ static void log_threads(struct cell_result *res, int started)
  * Start the workers behind a gate, measure for the duration (or until a
  * signal), join them. Returns nonzero if a signal interrupted it.
  */
+/* A thread whose policy the kernel refused (SCHED_DEADLINE): the cell skipped, not failed. */
+static void refused_policy(struct cell_result *res, int started)
+{
+	for (int i = 0; i < started && res->status == CELL_OK; i++) {
+		const struct worker *w = &res->workers[i];
+
+		if (!w->start_errno)
+			continue;
+		res->status = CELL_SKIPPED;	/* the kernel or the rights say no: not a failure */
+		snprintf(res->reason, sizeof(res->reason),
+			 "SCHED_DEADLINE (runtime %lld, deadline %lld, period %lld ns) refused: %s%s",
+			 (long long)w->dl_runtime, (long long)w->dl_deadline,
+			 (long long)w->dl_period, strerror(w->start_errno),
+			 w->cpu >= 0 && (w->start_errno == EPERM || w->start_errno == EBUSY) ?
+			 " (a deadline thread may not be pinned to one CPU: affinity = all, or an exclusive cpuset)" : "");
+	}
+}
+
 static int measure(const struct config *cfg, const struct cell *c,
 		   const struct run_env *env, const char *dir,
 		   struct cell_result *res, _Atomic int *stop)
@@ -765,9 +540,9 @@ static int measure(const struct config *cfg, const struct cell *c,
 		}
 		sampling = 1;
 	}
-	spikes_open(cfg, c, env->policy, res, dir, &sp);
+	cell_spikes_open(cfg, c, env->policy, res, dir, &sp);
 	struct timerlat tl;
-	int timerlat = timerlat_start(cfg, c, res, &tl);
+	int timerlat = cell_timerlat_start(cfg, c, res, &tl);
 
 	for (; started < n; started++) {
 		struct worker *w = &res->workers[started];
@@ -786,7 +561,7 @@ static int measure(const struct config *cfg, const struct cell *c,
 	struct intf_snap before = { NULL, 0 };
 	cpu_set_t cpus;
 
-	measured_cpus(res, &cpus);
+	cell_measured_cpus(res, &cpus);
 	intf_read(&before, &cpus);	/* what it cannot read is left out */
 	int64_t start = clock_ns(CLOCK_MONOTONIC) + START_DELAY_NS;
 	atomic_store_explicit(&start_ns, start, memory_order_release);
@@ -804,25 +579,13 @@ static int measure(const struct config *cfg, const struct cell *c,
 	for (int i = 0; i < started; i++)
 		worker_join(&res->workers[i]);
 	if (timerlat)
-		timerlat_finish(res, &tl);
+		cell_timerlat_finish(res, &tl);
 	close(gate[0]);
 	if (started == n)
-		interference(res, &before);
+		cell_interference(res, &before);
 	intf_free(&before);
-	for (int i = 0; i < started && res->status == CELL_OK; i++) {
-		const struct worker *w = &res->workers[i];
-
-		if (!w->start_errno)
-			continue;
-		res->status = CELL_SKIPPED;	/* the kernel or the rights say no: not a failure */
-		snprintf(res->reason, sizeof(res->reason),
-			 "SCHED_DEADLINE (runtime %lld, deadline %lld, period %lld ns) refused: %s%s",
-			 (long long)w->dl_runtime, (long long)w->dl_deadline,
-			 (long long)w->dl_period, strerror(w->start_errno),
-			 w->cpu >= 0 && (w->start_errno == EPERM || w->start_errno == EBUSY) ?
-			 " (a deadline thread may not be pinned to one CPU: affinity = all, or an exclusive cpuset)" : "");
-	}
-	spikes_poll(&sp, res);	/* a spike in the last cycles */
+	refused_policy(res, started);
+	cell_spikes_poll(&sp, res);	/* a spike in the last cycles */
 	tracer_close(sp.tracer, &sp.trap);
 	for (int i = 0; i < n; i++)
 		res->workers[i].trap = NULL;
@@ -875,9 +638,9 @@ int cell_run(const struct config *cfg, const struct cell *c,
 	res->log = open_memstream(&res->logbuf, &res->loglen);
 	res->started_real = clock_ns(CLOCK_REALTIME);
 	res->timeline_ns = cfg->campaign.timeline;
-	cell_log(res, "cell %s: workload %s, load %s, interval %lld ns, priority %d, %s",
+	cell_log(res, "cell %s: workload %s, load %s, interval %lld ns, priority %lld, %s",
 		 c->id, wd->name, cfg->load[c->load].name,
-		 (long long)c->interval, c->priority,
+		 (long long)c->interval, (long long)c->priority,
 		 env->policy == SCHED_OTHER ? "SCHED_OTHER (--allow-non-rt)" : policy_name(c->policy));
 	if (make_workers(cfg, c, env, res, &stop) != 0)
 		return 0;

@@ -264,7 +264,8 @@ static int place(struct loadset *ls, const cpu_set_t *measured, char *err,
 	int64_t n;
 
 	cpulist_online(&set);
-	if (strcmp(def->cpus, "housekeeping") == 0) {
+	switch (def->place.kind) {
+	case AFF_HOUSEKEEPING:
 		for (int c = 0; c < CPU_SETSIZE; c++)
 			if (CPU_ISSET(c, measured))
 				CPU_CLR(c, &set);
@@ -273,10 +274,11 @@ static int place(struct loadset *ls, const cpu_set_t *measured, char *err,
 				 "cpus = housekeeping, but every CPU has a measured thread");
 			return -ENODEV;
 		}
-	} else if (cpulist_node_number(def->cpus) >= 0) {	/* node:N, on this machine */
+		break;
+	case AFF_NODE: {	/* node:N, on this machine */
 		cpu_set_t online = set;
 
-		if (cpulist_node(NULL, cpulist_node_number(def->cpus), &set) != 0) {
+		if (cpulist_node(NULL, def->place.node, &set) != 0) {
 			snprintf(err, errlen, "cpus = %s: this machine has no such NUMA node",
 				 def->cpus);
 			return -ENODEV;
@@ -286,16 +288,15 @@ static int place(struct loadset *ls, const cpu_set_t *measured, char *err,
 			snprintf(err, errlen, "cpus = %s: none of the node's CPUs is online", def->cpus);
 			return -ENODEV;
 		}
-	} else if (strcmp(def->cpus, "all") != 0) {
-		cpu_set_t online = set;
-
-		cpulist_parse(def->cpus, &set);
-		CPU_AND(&set, &set, &online);
+		break;
 	}
-	if (strcmp(def->instances, "per-cpu") == 0)
-		n = CPU_COUNT(&set);
-	else
-		units_parse_int(def->instances, &n);
+	case AFF_LIST:
+		CPU_AND(&set, &def->place.cpus, &set);
+		break;
+	default:	/* all */
+		break;
+	}
+	n = def->ninstances ? def->ninstances : CPU_COUNT(&set);	/* 0: per-cpu */
 	ls->proc = calloc((size_t)n, sizeof(*ls->proc));
 	if (!ls->proc)
 		return -ENOMEM;
@@ -304,7 +305,7 @@ static int place(struct loadset *ls, const cpu_set_t *measured, char *err,
 		struct load_proc *p = &ls->proc[i];
 
 		p->out = -1;
-		if (strcmp(def->instances, "per-cpu") == 0) {
+		if (!def->ninstances) {	/* per-cpu */
 			CPU_ZERO(&p->mask);
 			CPU_SET(cpulist_nth(&set, i), &p->mask);
 		} else {

@@ -6,8 +6,8 @@
 int place_threads(const struct config *cfg, const struct cell *c, int *cpus,
 		  cpu_set_t *mask)
 {
-	const struct axis *ax = &cfg->matrix.affinity;
-	int kind = (int)ax->v[c->affinity];
+	const struct placement *pl = &cfg->place[c->affinity];
+	int kind = pl->kind;
 	cpu_set_t online, set;
 	int n, ncpu;
 
@@ -20,12 +20,10 @@ int place_threads(const struct config *cfg, const struct cell *c, int *cpus,
 		CPU_AND(&set, &set, &online);
 		break;
 	case AFF_LIST:
-		if (cpulist_parse(ax->s[c->affinity], &set) != 0)
-			return -EINVAL;
-		CPU_AND(&set, &set, &online);
+		CPU_AND(&set, &pl->cpus, &online);
 		break;
 	case AFF_NODE:	/* the node's CPUs on the machine that runs the cell, spread */
-		if (cpulist_node(NULL, cpulist_node_number(ax->s[c->affinity]), &set) != 0)
+		if (cpulist_node(NULL, pl->node, &set) != 0)
 			return -ENODEV;
 		CPU_AND(&set, &set, &online);
 		break;
@@ -36,7 +34,7 @@ int place_threads(const struct config *cfg, const struct cell *c, int *cpus,
 	ncpu = CPU_COUNT(&set);
 	if (ncpu == 0)
 		return -ENODEV;
-	n = c->threads == AXIS_ALL ? ncpu : c->threads;
+	n = c->threads == AXIS_ALL ? ncpu : (int)c->threads;
 	*mask = set;
 	for (int i = 0; i < n; i++)
 		cpus[i] = kind == AFF_ALL ? -1 : cpulist_nth(&set, i % ncpu);

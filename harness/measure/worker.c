@@ -98,11 +98,99 @@ static void count_missed(struct worker *w, struct series_rec *sec, int64_t next,
 	}
 }
 
+/* A cycle's samples (woke and done against the intended `next`) into the histograms, rings and second. */
+static inline void record(struct worker *w, struct series_rec *sec, int64_t start, int64_t next,
+			  int64_t woke, int64_t done, int64_t moved)
+{
+	int64_t *v = w->ctx.metric_ns;	/* the workload's own filled in by run() */
+	int32_t s = (int32_t)((next - start) / 1000000000LL);
+
+	v[METRIC_WAKEUP] = woke - next;
+	v[METRIC_IO] = done - woke;
+	v[METRIC_RESPONSE] = done - next;
+	v[METRIC_WAKEUP_CORRECTED] = v[METRIC_WAKEUP];
+
+	w->bytes += (uint64_t)moved;
+	if (w->trap)	/* two write()s, only when it fires */
+		spike_trap_check(w->trap, w->thread, w->ktid, next, woke);
+	if (w->samples) {
+		struct sample_rec rec = {
+			.t_ns = next - start, .thread = w->thread,
+			.value_ns = { v[0], v[1], v[2] },
+		};
+
+		ring_push(w->samples, &rec);	/* full: counted */
+	}
+	if (s != sec->t_s) {
+		flush_second(w, sec);
+		memset(sec, 0, sizeof(*sec));
+		sec->thread = w->thread;
+		sec->t_s = s;
+	}
+	for (int m = 0; m < METRIC_COUNT; m++) {
+		if (!worker_has_metric(w, m))
+			continue;
+		hist_add(&w->hist[m], v[m]);
+		sec->bins[m][timeline_bin(v[m])]++;
+		if (sec->samples == 0 || v[m] > sec->max_ns[m])
+			sec->max_ns[m] = v[m];
+	}
+	sec->samples++;
+}
+
+/* A checkpoint asked for: the histograms copied, after the cycle was measured. */
+static inline void answer_checkpoint(struct worker *w)
+{
+	int req = w->snap ? atomic_load_explicit(&w->snap_req, memory_order_acquire) : 0;
+
+	if (!w->snap || req == atomic_load_explicit(&w->snap_ack, memory_order_relaxed))
+		return;
+	memcpy(w->snap->hist, w->hist, sizeof(w->hist));
+	w->snap->cycles = w->cycles;
+	w->snap->overruns = w->overruns;
+	w->snap->errors = w->errors;
+	w->snap->bytes = w->bytes;
+	w->snap->first_errno = w->first_errno;
+	atomic_store_explicit(&w->snap_ack, req, memory_order_release);
+}
+
+/* The cycle ran past the next period(s): counted, up to the end; the next period after done. */
+static inline int64_t account_overrun(struct worker *w, struct series_rec *sec, int64_t next,
+				      int64_t done, int64_t end)
+{
+	int64_t missed = (done - next) / w->interval_ns + 1;
+	/* lost periods count only up to the end of the measurement */
+	int64_t within = next <= end ? (end - next) / w->interval_ns + 1 : 0;
+
+	if (missed > within)
+		missed = within;
+	w->overruns += (uint64_t)missed;
+	if (worker_has_metric(w, METRIC_WAKEUP_CORRECTED))
+		count_missed(w, sec, next, done, missed);
+	return next + missed * w->interval_ns;
+}
+
+/* After the last cycle: its CPU and its own CPU time and context switches. */
+static void finish(struct worker *w)
+{
+	struct rusage ru;
+
+	w->last_cpu = sched_getcpu();
+	if (getrusage(RUSAGE_THREAD, &ru) == 0) {
+		w->utime_ns = ru.ru_utime.tv_sec * 1000000000LL +
+			      ru.ru_utime.tv_usec * 1000LL;
+		w->stime_ns = ru.ru_stime.tv_sec * 1000000000LL +
+			      ru.ru_stime.tv_usec * 1000LL;
+		w->nvcsw = ru.ru_nvcsw;
+		w->nivcsw = ru.ru_nivcsw;
+	}
+	atomic_store_explicit(&w->done, 1, memory_order_release);
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 	struct series_rec sec = { .thread = w->thread };
-	struct rusage ru;
 	char byte;
 
 	if (w->numa)	/* what it touches from now on follows the cell's placement */
@@ -160,78 +248,15 @@ static void *worker_main(void *arg)
 			if (w->errors++ == 0)
 				w->first_errno = (int)-moved;
 		} else {
-			int64_t *v = w->ctx.metric_ns;	/* the workload's own filled in by run() */
-			int32_t s = (int32_t)((next - start) / 1000000000LL);
-
-			v[METRIC_WAKEUP] = woke - next;
-			v[METRIC_IO] = done - woke;
-			v[METRIC_RESPONSE] = done - next;
-			v[METRIC_WAKEUP_CORRECTED] = v[METRIC_WAKEUP];
-
-			w->bytes += (uint64_t)moved;
-			if (w->trap)	/* two write()s, only when it fires */
-				spike_trap_check(w->trap, w->thread, w->ktid,
-						 next, woke);
-			if (w->samples) {
-				struct sample_rec rec = {
-					.t_ns = next - start, .thread = w->thread,
-					.value_ns = { v[0], v[1], v[2] },
-				};
-
-				ring_push(w->samples, &rec);	/* full: counted */
-			}
-			if (s != sec.t_s) {
-				flush_second(w, &sec);
-				memset(&sec, 0, sizeof(sec));
-				sec.thread = w->thread;
-				sec.t_s = s;
-			}
-			for (int m = 0; m < METRIC_COUNT; m++) {
-				if (!worker_has_metric(w, m))
-					continue;
-				hist_add(&w->hist[m], v[m]);
-				sec.bins[m][timeline_bin(v[m])]++;
-				if (sec.samples == 0 || v[m] > sec.max_ns[m])
-					sec.max_ns[m] = v[m];
-			}
-			sec.samples++;
+			record(w, &sec, start, next, woke, done, moved);
 		}
-		/* a checkpoint asked for: copy, after the cycle was measured */
-		int req = w->snap ? atomic_load_explicit(&w->snap_req, memory_order_acquire) : 0;
-		if (w->snap && req != atomic_load_explicit(&w->snap_ack, memory_order_relaxed)) {
-			memcpy(w->snap->hist, w->hist, sizeof(w->hist));
-			w->snap->cycles = w->cycles;
-			w->snap->overruns = w->overruns;
-			w->snap->errors = w->errors;
-			w->snap->bytes = w->bytes;
-			w->snap->first_errno = w->first_errno;
-			atomic_store_explicit(&w->snap_ack, req, memory_order_release);
-		}
+		answer_checkpoint(w);
 		next += w->interval_ns;
-		if (done > next) {
-			int64_t missed = (done - next) / w->interval_ns + 1;
-			/* lost periods count only up to the end of the measurement */
-			int64_t within = next <= end ? (end - next) / w->interval_ns + 1 : 0;
-
-			if (missed > within)
-				missed = within;
-			w->overruns += (uint64_t)missed;
-			if (worker_has_metric(w, METRIC_WAKEUP_CORRECTED))
-				count_missed(w, &sec, next, done, missed);
-			next += missed * w->interval_ns;
-		}
+		if (done > next)
+			next = account_overrun(w, &sec, next, done, end);
 	}
 	flush_second(w, &sec);
-	w->last_cpu = sched_getcpu();
-	if (getrusage(RUSAGE_THREAD, &ru) == 0) {
-		w->utime_ns = ru.ru_utime.tv_sec * 1000000000LL +
-			      ru.ru_utime.tv_usec * 1000LL;
-		w->stime_ns = ru.ru_stime.tv_sec * 1000000000LL +
-			      ru.ru_stime.tv_usec * 1000LL;
-		w->nvcsw = ru.ru_nvcsw;
-		w->nivcsw = ru.ru_nivcsw;
-	}
-	atomic_store_explicit(&w->done, 1, memory_order_release);
+	finish(w);
 	return NULL;
 }
 

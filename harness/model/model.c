@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "axis.h"
 #include "model.h"
 
 static const char *const status_names[CELL_STATUS_COUNT] = {
@@ -75,6 +76,11 @@ const char *cell_file_name(enum cell_file f)
 	return names[f];
 }
 
+void cell_trace_name(char *buf, size_t len, long long capture, const char *ext)
+{
+	snprintf(buf, len, "trace-%lld.%s", capture, ext);
+}
+
 int cell_file_path(char *buf, size_t len, const char *dir, enum cell_file f)
 {
 	int n = snprintf(buf, len, "%s/%s", dir, cell_file_name(f));
@@ -85,4 +91,21 @@ int cell_file_path(char *buf, size_t len, const char *dir, enum cell_file f)
 double missed_pct(uint64_t samples, uint64_t overruns)
 {
 	return samples + overruns ? 100.0 * (double)overruns / (double)(samples + overruns) : 0;
+}
+
+void cells_head_columns(char *buf, size_t len)
+{
+	size_t u = (size_t)snprintf(buf, len, "%s", CELLS_COLUMNS);
+
+	for (int a = 0; a < TAXIS_COUNT && u < len; a++) {
+		char have[sizeof(CELLS_COLUMNS) + 1] = ",", want[64];
+		const char *col = axis_defs[a].column;
+
+		if (!col)
+			continue;
+		strcat(have, CELLS_COLUMNS);
+		snprintf(want, sizeof(want), ",%s,", col);
+		if (!strstr(have, want))	/* an axis that came after them */
+			u += (size_t)snprintf(buf + u, len - u, "%s,", col);
+	}
 }

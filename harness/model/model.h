@@ -39,16 +39,27 @@ int cell_status_parse(const char *name);
 #define CELLS_COLUMNS CELLS_REQUIRED "why,dma_latency,preempt,missed_pct,numa,"
 
 /*
+ * A cells.csv row's columns before the summary's: CELLS_COLUMNS, then the
+ * column of each axis added since (axis.h: a new axis's column comes at
+ * the end, older trees keep theirs), each followed by a comma.
+ */
+#define CELLS_HEAD_MAX 4096
+void cells_head_columns(char *buf, size_t len);
+
+/*
  * compare.csv: a line per row x pair of sides x threshold, judged on the
  * row's metric (`metric`), then each metric's verdict, in enum metric
  * order: empty where the row has none (docs/formats.md)
  */
-/* a row of cells (a cell's axes without kernel and repeat) in compare's and history's CSV */
-#define ROW_COLUMNS "load,workload,threads,affinity,interval_ns,priority,size,policy,dma_latency,numa"
+/*
+ * compare.csv and history.csv begin with a row of cells: a cell's axes
+ * without kernel and repeat, each axis's column (axis.h:
+ * taxis_row_columns), then these.
+ */
 
 #define METRIC_VERDICT_COLUMNS(m) m "_median_a_ns," m "_median_b_ns," m "_ratio," \
 	m "_ratio_lo," m "_ratio_hi,verdict_" m
-#define COMPARE_COLUMNS ROW_COLUMNS ",row_kernel,axis,side_a,side_b,metric,n_a,n_b,max_median_a_ns," \
+#define COMPARE_COLUMNS "row_kernel,axis,side_a,side_b,metric,n_a,n_b,max_median_a_ns," \
 	"max_median_b_ns,max_ratio,max_ratio_lo,max_ratio_hi,p99.99_median_a_ns," \
 	"p99.99_median_b_ns,p99.99_ratio,p99.99_ratio_lo,p99.99_ratio_hi,verdict_max," \
 	"verdict_p99.99,tail_pct,tail_median_a_ns,tail_median_b_ns,tail_ratio,tail_ratio_lo," \
@@ -68,7 +79,7 @@ int cell_status_parse(const char *name);
 #define TIMELINE_COLUMNS "t_s,thread,metric,bin,lo_ns,hi_ns,count"
 
 /* history.csv: latlab history's rows, point by point (docs/formats.md) */
-#define HISTORY_COLUMNS ROW_COLUMNS ",point,tree,kernel,host,kernel_release,started,n,max_median_ns,max_lo_ns," \
+#define HISTORY_COLUMNS "point,tree,kernel,host,kernel_release,started,n,max_median_ns,max_lo_ns," \
 	"max_hi_ns,p99.99_median_ns,metric"
 
 /* hist.csv: a histogram's buckets (docs/formats.md) */
@@ -131,6 +142,9 @@ const char *cell_file_name(enum cell_file f);
 
 /* DIR/NAME of a cell's file f. 0, or -ENAMETOOLONG when it does not fit buf. */
 int cell_file_path(char *buf, size_t len, const char *dir, enum cell_file f);
+
+/* A spike capture's files: "trace-N.txt" (ext "txt"), "trace-N.dat" ("dat"). */
+void cell_trace_name(char *buf, size_t len, long long capture, const char *ext);
 
 /*
  * Make s (from the machine: a hostname, a kernel release) one directory

@@ -1,6 +1,7 @@
 #include <stdio.h>
 
 #include "atomic.h"
+#include "model.h"
 #include "tracetxt.h"
 
 static void fill(FILE *fp, void *arg)
@@ -34,7 +35,7 @@ int tracetxt_write(const char *dir, const struct tracetxt *t)
 {
 	char name[32];
 
-	snprintf(name, sizeof(name), "trace-%d.txt", t->capture);
+	cell_trace_name(name, sizeof(name), t->capture, "txt");
 	/* the cast: afile_write's fill takes void *; fill only reads */
 	return afile_write(dir, name, fill, (void *)t);
 }

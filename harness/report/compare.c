@@ -10,119 +10,147 @@
 #include "log.h"
 #include "treelist.h"
 
-int compare_run(const char *const *dirs, int n, const struct compare_opts *o)
+/*
+ * The trees each argument names (the baseline's first, side group 1;
+ * then 2, 3 ...), read into c. EXIT_PASS, or the exit status it said why.
+ */
+static int read_trees(struct cmp *c, const char *const *dirs, int n, int *damaged)
 {
-	struct cmp *c = calloc(1, sizeof(*c));
-	char err[8192] = "", path[PATH_MAX + 16];
-	int rc = 0, shared = 0, damaged = 0, status = EXIT_RUNTIME;
-	char *all[MAX_TREES + 1] = { NULL };
-	int group[MAX_TREES + 1] = { 0 }, ntrees = 0;
+	const struct compare_opts *o = c->o;
+	char err[8192] = "", *all[MAX_TREES + 1] = { NULL };
+	int group[MAX_TREES + 1] = { 0 }, ntrees = 0, rc = 0, status = EXIT_PASS;
 
-	if (!c)
-		return EXIT_RUNTIME;
-	c->o = o;
-	/* the baseline first (side group 1), then each argument (2, 3 ...) */
-	for (int i = o->baseline ? -1 : 0; i < n; i++) {
+	for (int i = o->baseline ? -1 : 0; i < n && status == EXIT_PASS; i++) {
 		int more = tree_list_split(i < 0 ? o->baseline : dirs[i],
 					   i < 0 ? "--baseline" : "a side's list", all + ntrees,
 					   MAX_TREES - ntrees, err, sizeof(err));
 
-		if (more == -E2BIG || more == -EINVAL) {
-			if (more == -E2BIG)
-				log_error("at most %d trees", MAX_TREES);
-			else
-				log_error("%s", err);
-			status = EXIT_USAGE;
-			goto out;
-		}
-		if (more < 0) {
+		if (more == -E2BIG)
+			log_error("at most %d trees", MAX_TREES);
+		else if (more == -EINVAL)
+			log_error("%s", err);
+		else if (more < 0)
 			log_error("out of memory");
-			goto out;
-		}
+		if (more < 0)
+			status = more == -ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
 		for (int k = 0; k < more; k++)
 			group[ntrees + k] = i + 2;
-		ntrees += more;
+		ntrees += more > 0 ? more : 0;
 	}
 	/* sides and the baseline are sets of trees, whatever their spelling */
-	rc = tree_list_distinct(all, group, ntrees, 1, err, sizeof(err));
-	if (rc) {
+	if (status == EXIT_PASS && (rc = tree_list_distinct(all, group, ntrees, 1, err,
+							     sizeof(err))) != 0) {
 		log_error("%s", err);
 		status = rc == -ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
-		goto out;
 	}
-	for (int i = 0; i < ntrees; i++) {
+	for (int i = 0; status == EXIT_PASS && i < ntrees; i++) {
 		rc = tree_read(&c->t[i], all[i], err, sizeof(err));
 		if (rc) {
 			log_error("%s", err);
 			status = rc == -ENOENT || rc == -ENOTDIR ? EXIT_USAGE : EXIT_RUNTIME;
-			goto out;
+			break;
 		}
 		c->t[i].side_group = group[i];
-		damaged += tree_log_damaged(&c->t[i]);
+		*damaged += tree_log_damaged(&c->t[i]);
 		c->ntrees++;
 	}
-	if (cmp_collect(c))
-		goto out;
-	cmp_labels(c);
-	shared = cmp_thresholds(c);
-	if (!shared && c->m.nomit && !c->m.nrows) {
+	for (int i = 0; i < ntrees; i++)
+		free(all[i]);
+	return status;
+}
+
+/* The rows two sides share, or the exit status that said there are none. */
+static int shared_rows(struct cmp *c, int *shared)
+{
+	const struct compare_opts *o = c->o;
+
+	*shared = cmp_thresholds(c);
+	if (*shared)
+		return EXIT_PASS;
+	if (c->m.nomit && !c->m.nrows) {
 		log_error("no measured cell has %s (--metric): nothing to compare",
 			  metric_name(o->metric));
-		status = EXIT_USAGE;
-		goto out;
-	}
-	if (!shared && o->axis == TAXIS_KERNEL) {
+	} else if (o->axis == TAXIS_KERNEL) {
+		char names[TAXIS_NAMES_MAX];
+
+		taxis_names(names, sizeof(names));
 		log_error("no cell was measured on two kernel variants or hosts: compare needs the same load, workload, threads, affinity, interval, priority and size in at least two of them (or --axis AXIS: two values of another axis, %s)",
-			  TAXIS_NAMES);
-		status = EXIT_USAGE;
-		goto out;
-	}
-	if (!shared) {
+			  names);
+	} else {
 		log_error("no two cells differ only in %s: --axis %s compares cells whose other axes (and kernel variant) are the same",
 			  taxis_name(o->axis), taxis_name(o->axis));
-		status = EXIT_USAGE;
-		goto out;
 	}
-	if (cmp_pairs(c)) {
-		log_error("out of memory");
-		goto out;
-	}
-	if (plotter_init(&c->plot)) {
-		log_error("the gnuplot scripts (plots/) are not installed beside latlab; set LATLAB_PLOTS");
-		goto out;
-	}
-	c->plot.pdf = o->pdf;
-	c->plot.jobs = o->jobs;
+	return EXIT_USAGE;
+}
+
+/* The figures, junit.xml (--baseline), compare.csv and index.html. 0, or -errno with err. */
+static int write_outputs(struct cmp *c, char *err, size_t errlen)
+{
+	const struct compare_opts *o = c->o;
+	char path[PATH_MAX + 16];
+	int rc;
+
 	snprintf(c->out, sizeof(c->out), "%s", o->out ? o->out : "compare");
 	snprintf(path, sizeof(path), "%s/fig", c->out);
 	rc = mkdir_p(path);
 	for (int r = 0, fig = 0; rc == 0 && r < c->m.nrows; r++)
 		if (c->m.row[r].sides >= 2)
-			rc = cmp_figure(c, r, fig++, err, sizeof(err));
-	if (rc == 0 && (rc = plot_flush(&c->plot, err, sizeof(err))) == -EIO)
+			rc = cmp_figure(c, r, fig++, err, errlen);
+	if (rc == 0 && (rc = plot_flush(&c->plot, err, errlen)) == -EIO)
 		rc = 0;	/* a figure that failed was said; the page leaves it out */
 	if (rc == 0 && o->baseline) {
 		rc = afile_write(c->out, "junit.xml", cmp_fill_junit, c);
 		if (rc)
-			snprintf(err, sizeof(err), "%s/junit.xml: %s", c->out, strerror(-rc));
+			snprintf(err, errlen, "%s/junit.xml: %s", c->out, strerror(-rc));
 	}
 	if (rc == 0) {
 		rc = afile_write(c->out, "compare.csv", cmp_fill_csv, c);
 		if (rc)
-			snprintf(err, sizeof(err), "%s/compare.csv: %s", c->out, strerror(-rc));
+			snprintf(err, errlen, "%s/compare.csv: %s", c->out, strerror(-rc));
 	}
 	if (rc == 0) {
 		struct page pg = { c, o->pdf };
 
 		rc = afile_write(c->out, "index.html", cmp_fill_page, &pg);
 		if (rc)
-			snprintf(err, sizeof(err), "%s/index.html: %s", c->out,
-				 strerror(-rc));
+			snprintf(err, errlen, "%s/index.html: %s", c->out, strerror(-rc));
 	} else if (rc != -EIO && !err[0]) {
-		snprintf(err, sizeof(err), "%s: %s", path, strerror(-rc));
+		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
 	}
-	if (rc) {
+	return rc;
+}
+
+int compare_run(const char *const *dirs, int n, const struct compare_opts *o)
+{
+	struct cmp *c = calloc(1, sizeof(*c));
+	char err[8192] = "";
+	int shared = 0, damaged = 0, status;
+
+	if (!c)
+		return EXIT_RUNTIME;
+	c->o = o;
+	status = read_trees(c, dirs, n, &damaged);
+	if (status == EXIT_PASS && cmp_collect(c))
+		status = EXIT_RUNTIME;
+	if (status == EXIT_PASS) {
+		cmp_labels(c);
+		status = shared_rows(c, &shared);
+	}
+	if (status == EXIT_PASS && cmp_pairs(c)) {
+		log_error("out of memory");
+		status = EXIT_RUNTIME;
+	}
+	if (status == EXIT_PASS && plotter_init(&c->plot)) {
+		log_error("the gnuplot scripts (plots/) are not installed beside latlab; set LATLAB_PLOTS");
+		status = EXIT_RUNTIME;
+	}
+	if (status != EXIT_PASS)
+		goto out;
+	c->plot.pdf = o->pdf;
+	c->plot.jobs = o->jobs;
+	if (write_outputs(c, err, sizeof(err))) {
 		log_error("%s", err);
+		status = EXIT_RUNTIME;
 		goto out;
 	}
 	cmp_print_verdicts(c);
@@ -142,7 +170,5 @@ int compare_run(const char *const *dirs, int n, const struct compare_opts *o)
 		 : c->regressions ? EXIT_THRESHOLD : EXIT_PASS;
 out:
 	cmp_free(c);
-	for (int i = 0; i < ntrees; i++)
-		free(all[i]);
 	return status;
 }

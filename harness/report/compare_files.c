@@ -95,7 +95,7 @@ void cmp_fill_csv(FILE *fp, void *arg)
 	const struct cmp *c = arg;
 	struct csvw w = { .fp = fp };
 
-	csvw_header(&w, COMPARE_COLUMNS);
+	tcell_row_header(&w, COMPARE_COLUMNS);
 	for (const struct pair *p = c->pairs; p < c->pairs + c->npairs; p++) {
 		const struct row_over *row = &c->over[p->row];
 		const struct tcell *t = cmp_any(c, p->row);

@@ -27,7 +27,7 @@ static void make_label(struct cmp *c, int s)
  */
 void cmp_labels(struct cmp *c)
 {
-	char base[MAX_SIDES][400];
+	char base[MAX_SIDES][SIDE_LABEL_MAX];
 	int dup[MAX_SIDES] = { 0 };
 
 	memcpy(base, c->label, sizeof(base));

@@ -58,7 +58,7 @@ struct cmp {
 	 * kernel = stock, rt gives two). At most MAX_SIDES.
 	 */
 	struct rows m;
-	char label[MAX_SIDES][400];
+	char label[MAX_SIDES][SIDE_LABEL_MAX];
 	struct row_over *over;	/* per row */
 	/*
 	 * Every verdict, worked out once (make_pairs) for the page, compare.csv,

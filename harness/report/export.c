@@ -286,6 +286,42 @@ static int write_json(FILE *fp, const char *dir, const struct cell_data *d)
 	return rc ? -EIO : 0;
 }
 
+/*
+ * samples.bin of path (a cell's directory, or the file) into bin, checked
+ * whole: EXIT_PASS with *rc samples_read's, or the exit status said why.
+ */
+static int samples_whole(const char *path, int dir, char *bin, size_t len, int *rc)
+{
+	uint64_t records = 0;
+	char ini[PATH_MAX + 16], said[32];
+
+	if (dir)
+		cell_file_path(bin, len, path, CELLF_SAMPLES);
+	else
+		snprintf(bin, len, "%s", path);
+	*rc = samples_read(bin, NULL, NULL, &records);
+	if (*rc == -ENOENT || *rc == -EINVAL) {
+		log_error(*rc == -ENOENT ? "%s: no samples.bin (run with [campaign] samples = on)"
+			  : "%s: not a latlab samples file", bin);
+		return EXIT_USAGE;
+	}
+	if (*rc == -EBADMSG) {
+		log_error("%s: cut short: it ends inside a record (the file is not whole)", bin);
+		return EXIT_RUNTIME;
+	}
+	/* a cell's own count says whether whole records are all of them */
+	cell_file_path(ini, sizeof(ini), path, CELLF_INI);
+	said[0] = '\0';
+	if (*rc == 0 && dir)
+		cell_ini_get(path, CELLF_INI, "cell", "samples_written", said, sizeof(said));
+	if (said[0] && strtoull(said, NULL, 10) != records) {
+		log_error("%s: %llu records, but %s says samples_written = %s: the file is not whole",
+			  bin, (unsigned long long)records, ini, said);
+		return EXIT_RUNTIME;
+	}
+	return EXIT_PASS;
+}
+
 int export_run(const char *format, const char *path, const char *out,
 	       const char *metric, int64_t hist_us)
 {
@@ -315,33 +351,10 @@ int export_run(const char *format, const char *path, const char *out,
 	}
 	/* validate the input before anything is written */
 	if (samples) {
-		if (S_ISDIR(st.st_mode))
-			cell_file_path(bin, sizeof(bin), path, CELLF_SAMPLES);
-		else
-			snprintf(bin, sizeof(bin), "%s", path);
-		uint64_t records = 0;
-		char ini[PATH_MAX + 16], said[32];
-
-		rc = samples_read(bin, NULL, NULL, &records);
-		if (rc == -ENOENT || rc == -EINVAL) {
-			log_error(rc == -ENOENT ? "%s: no samples.bin (run with [campaign] samples = on)"
-				  : "%s: not a latlab samples file", bin);
-			return EXIT_USAGE;
-		}
-		if (rc == -EBADMSG) {
-			log_error("%s: cut short: it ends inside a record (the file is not whole)", bin);
-			return EXIT_RUNTIME;
-		}
-		/* a cell's own count says whether whole records are all of them */
-		cell_file_path(ini, sizeof(ini), path, CELLF_INI);
-		said[0] = '\0';
-		if (rc == 0 && S_ISDIR(st.st_mode))
-			cell_ini_get(path, CELLF_INI, "cell", "samples_written", said, sizeof(said));
-		if (said[0] && strtoull(said, NULL, 10) != records) {
-			log_error("%s: %llu records, but %s says samples_written = %s: the file is not whole",
-				  bin, (unsigned long long)records, ini, said);
-			return EXIT_RUNTIME;
-		}
+		status = samples_whole(path, S_ISDIR(st.st_mode), bin, sizeof(bin), &rc);
+		if (status != EXIT_PASS)
+			return status;
+		status = EXIT_RUNTIME;
 	} else {
 		d = calloc(1, sizeof(*d));
 		if (!d)

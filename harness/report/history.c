@@ -31,7 +31,7 @@ struct point {
 	int tree, side;
 	const struct tcell *first;	/* its kernel, host, release */
 	char started[32];		/* its first measured cell's start (cell.ini) */
-	char label[512];
+	char label[TAXIS_VALUE_MAX + 256];
 };
 
 struct history {
@@ -155,7 +155,7 @@ static void fill_trend(FILE *fp, void *arg)
 		else
 			csvw_str(&w, "");	/* too few samples for it */
 		/* the x axis's label: its release (--by release), or when it ran */
-		char tick[300];
+		char tick[2 * TCELL_AXIS_MAX];
 		const struct point *pt = &f->h->pt[p];
 
 		if (f->h->o->by_release)
@@ -212,7 +212,7 @@ static void fill_csv(FILE *fp, void *arg)
 	const struct history *h = arg;
 	struct csvw w = { .fp = fp };
 
-	csvw_header(&w, HISTORY_COLUMNS);
+	tcell_row_header(&w, HISTORY_COLUMNS);
 	for (int r = 0; r < h->nrow; r++) {
 		const struct tcell *t = row_any(h, r);
 

@@ -49,7 +49,7 @@ static int runmax_figures(struct report *r, char *err, size_t errlen)
 		const struct tcell **runs = malloc((size_t)g->n * sizeof(*runs));
 		struct runmax_file f = { runs, g->n < RUNMAX_RUNS ? g->n : RUNMAX_RUNS, 0 };
 		char name[64], path[PATH_MAX + 600], vars[PATH_MAX * 2 + 2048] = "",
-			title[1024], rel[64], base[PATH_MAX + 100], caption[600], which[128] = "";
+			title[2048], rel[64], base[PATH_MAX + 100], caption[1200], which[128] = "";
 		const struct tcell *c = g->run[0];
 
 		if (!runs)
@@ -103,7 +103,7 @@ static int campaign_figure(struct report *r, const struct tcell *first,
 			   const char *what, const char *caption, char *err,
 			   size_t errlen)
 {
-	char title[1024], base[2 * PATH_MAX], script[64], rel[64];
+	char title[2048], base[2 * PATH_MAX], script[64], rel[64];
 	int rc;
 
 	char kernels[600] = "";
@@ -174,7 +174,7 @@ static int figures(struct report *r, char *err, size_t errlen)
 	rc = report_summary_figure(r, lead, sizeof(lead), err, errlen);
 	if (rc > 0 && (rc = add_figure(r, "fig/summary", lead, -1)) == 0)
 		r->fig[r->nfig - 1].lead = 1;
-	char caption[512];
+	char caption[1024];
 
 	if (rc == 0) {
 		snprintf(path, sizeof(path), "%s/fig/tail.list.gp", r->out);
@@ -256,33 +256,6 @@ static int figures(struct report *r, char *err, size_t errlen)
 					 err, errlen);
 	}
 	return rc;
-}
-
-int report_metric_of(const struct report *r, const struct tcell *c)
-{
-	if (r->metric == ROWS_OWN_METRIC)
-		return c->primary;
-	return c->metric[r->metric] ? r->metric : -1;
-}
-
-void report_metric_label(const struct report *r, char *buf, size_t len)
-{
-	int m = -1, mixed = 0;
-
-	for (int i = 0; i < r->t.n; i++) {
-		const struct tcell *c = &r->t.cell[i];
-		int k = c->measured ? report_metric_of(r, c) : -1;
-
-		if (k < 0)
-			continue;
-		mixed |= m >= 0 && k != m;
-		m = k;
-	}
-	if (mixed || m < 0)
-		snprintf(buf, len, "latency (µs): each workload's own metric");
-	else
-		snprintf(buf, len, "%s %s(µs)", rows_metric_words(m),
-			 m >= METRIC_NOISE_MAX ? "" : "latency ");
 }
 
 /* The figures gnuplot could not draw (said by plot_flush) off every page. */

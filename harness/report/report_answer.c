@@ -116,6 +116,33 @@ static double median_max(const struct report *r, const struct rows_group *g, dou
 	return cover;
 }
 
+int report_metric_of(const struct report *r, const struct tcell *c)
+{
+	if (r->metric == ROWS_OWN_METRIC)
+		return c->primary;
+	return c->metric[r->metric] ? r->metric : -1;
+}
+
+void report_metric_label(const struct report *r, char *buf, size_t len)
+{
+	int m = -1, mixed = 0;
+
+	for (int i = 0; i < r->t.n; i++) {
+		const struct tcell *c = &r->t.cell[i];
+		int k = c->measured ? report_metric_of(r, c) : -1;
+
+		if (k < 0)
+			continue;
+		mixed |= m >= 0 && k != m;
+		m = k;
+	}
+	if (mixed || m < 0)
+		snprintf(buf, len, "latency (µs): each workload's own metric");
+	else
+		snprintf(buf, len, "%s %s(µs)", rows_metric_words(m),
+			 m >= METRIC_NOISE_MAX ? "" : "latency ");
+}
+
 int report_answer_build(struct report *r)
 {
 	int max = 0;
@@ -329,7 +356,7 @@ int report_summary_figure(struct report *r, char *caption, size_t caplen, char *
 			  size_t errlen)
 {
 	char csv[PATH_MAX + 64], list[PATH_MAX + 64], vars[4 * PATH_MAX + 2048] = "",
-		base[PATH_MAX + 64], title[1400], words[1024], label[96];
+		base[PATH_MAX + 64], title[2800], words[1024], label[96];
 	const struct tcell *first = r->am.nrows ? r->am.row[0].any : NULL;
 	unsigned all = (1u << TAXIS_COUNT) - 1, common = rows_common_axes(&r->am);
 	int rc;

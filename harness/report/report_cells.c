@@ -37,30 +37,29 @@ void report_td_spread(FILE *fp, const struct hist *h)
 	report_td_us(fp, h->max);
 }
 
+/* A link to the cell's file `name`, named by it; `up` leads from the page to the tree. */
+static void cell_link(FILE *fp, const struct tcell *c, const char *up, const char *name)
+{
+	fputs("<a href=\"", fp);
+	html_printf(fp, "%s%s/%s/%s/%s", up, c->host, c->release, c->id, name);
+	fputs("\">", fp);
+	html_text(fp, name);
+	fputs("</a> ", fp);
+}
+
 /* Links to a cell's files; `up` leads from the page to the tree. */
 void report_cell_files(FILE *fp, const struct tcell *c, const char *up)
 {
-	static const char *const files[] = { "summary.csv", "hist.csv", "series.csv",
-					     "load.csv", "cell.ini", "log.txt" };
+	static const enum cell_file files[] = { CELLF_SUMMARY, CELLF_HIST, CELLF_SERIES,
+						CELLF_LOAD, CELLF_INI, CELLF_LOG };
 
 	if (strcmp(c->status, "pending") != 0)
-		for (size_t k = 0; k < sizeof(files) / sizeof(files[0]); k++) {
-			fputs("<a href=\"", fp);
-			html_printf(fp, "%s%s/%s/%s/%s", up, c->host, c->release, c->id, files[k]);
-			fputs("\">", fp);
-			html_text(fp, files[k]);
-			fputs("</a> ", fp);
-		}
-	if (c->traced) {
-		fputs("<a href=\"", fp);
-		html_printf(fp, "%s%s/%s/%s/spikes.csv", up, c->host, c->release, c->id);
-		fputs("\">spikes.csv</a> ", fp);
-	}
-	if (c->interference[0]) {
-		fputs("<a href=\"", fp);
-		html_printf(fp, "%s%s/%s/%s/interference.csv", up, c->host, c->release, c->id);
-		fputs("\">interference.csv</a> ", fp);
-	}
+		for (size_t k = 0; k < sizeof(files) / sizeof(files[0]); k++)
+			cell_link(fp, c, up, cell_file_name(files[k]));
+	if (c->traced)
+		cell_link(fp, c, up, cell_file_name(CELLF_SPIKES));
+	if (c->interference[0])
+		cell_link(fp, c, up, cell_file_name(CELLF_INTERFERENCE));
 }
 
 /* Per cell with captures: each capture's parts and its culprit. */
@@ -94,9 +93,11 @@ void report_cell_spikes(FILE *fp, const struct tcell *c, const char *up)
 				    100.0 * (double)s->culprit_ns / (double)s->latency_ns : 0.0);
 		}
 		fputs("</td><td class=\"l\"><a href=\"", fp);
-		html_printf(fp, "%s%s/%s/%s/trace-%lld.txt", up, c->host, c->release, c->id,
-			    (long long)s->capture);
-		fprintf(fp, "\">trace-%lld.txt</a></td></tr>\n", (long long)s->capture);
+		char name[48];
+
+		cell_trace_name(name, sizeof(name), s->capture, "txt");
+		html_printf(fp, "%s%s/%s/%s/%s", up, c->host, c->release, c->id, name);
+		fprintf(fp, "\">%s</a></td></tr>\n", name);
 	}
 	fputs("</table>\n", fp);
 }

@@ -46,7 +46,7 @@ struct report {
 	int metric;		/* --metric (enum metric), or ROWS_OWN_METRIC */
 	double margin;		/* --margin, a fraction; 0 none */
 	int png;		/* --png: the cell pages' figures in PNG too (the index's always) */
-	char (*label)[400];	/* per side: its variant, with host and release where two share it */
+	char (*label)[SIDE_LABEL_MAX];	/* per side: its variant, with host and release where two share it */
 	struct report_verdict *verdict;	/* every pair of sides of every row, once */
 	int nverdicts;
 	int *slot;		/* per row of am: its place on the first screen, -1 not there */

@@ -14,6 +14,7 @@
 
 #include "tree.h"
 #include "verdict.h"
+#include "words.h"
 
 /* The readers show nanoseconds as µs. */
 #define US(ns) ((double)(ns) / 1000.0)

@@ -202,8 +202,8 @@ static void write_cell_ini(FILE *fp, const struct config *cfg,
 	for (int i = 0; i < res->nthreads; i++)
 		fprintf(fp, "%s%d", i ? "," : "", res->workers[i].cpu);
 	units_format_duration(c->interval, buf, sizeof(buf));
-	fprintf(fp, "\ninterval = %s\npriority = %d\nsize = %lld\nrepeat = %d\n",
-		buf, c->priority, (long long)c->size, c->repeat);
+	fprintf(fp, "\ninterval = %s\npriority = %lld\nsize = %lld\nrepeat = %d\n",
+		buf, (long long)c->priority, (long long)c->size, c->repeat);
 	/* when it ran, among the others: its round is its repeat */
 	fprintf(fp, "order = %s\n", cfg->campaign.order == ORDER_SHUFFLED ? "shuffled" :
 		cfg->campaign.order == ORDER_BLOCKED ? "blocked" : "interleaved");

@@ -14,45 +14,48 @@
 #include "junit.h"
 #include "ledger.h"
 #include "log.h"
+#include "options.h"
 #include "units.h"
 
-/* A cells.csv row's fields before the summary's: the cell and where it ran. */
+/*
+ * A cells.csv row's fields before the summary's, column by column
+ * (cells_head_columns): each axis's value from the axis table (the
+ * policy's the one the thread got), and where and how the cell ran.
+ */
 static void row_head(struct csvw *w, const struct config *cfg, const struct cell *c,
 		     enum cell_status st, const char *host, const char *release,
 		     const char *policy, const char *reason, const char *why,
 		     const char *preempt, const char *missed)
 {
-	char threads[16];
+	char columns[CELLS_HEAD_MAX], name[64], text[AXIS_ITEM_MAX];
+	int pending = st == CELL_PENDING;
 
-	if (c->threads == AXIS_ALL)
-		snprintf(threads, sizeof(threads), "all");
-	else
-		snprintf(threads, sizeof(threads), "%d", c->threads);
-	csvw_str(w, cfg->campaign.name);
-	csvw_str(w, c->id);
-	csvw_int(w, c->index);
-	csvw_str(w, st == CELL_PENDING ? "" : host);
-	csvw_str(w, st == CELL_PENDING ? "" : release);
-	csvw_str(w, cfg->kernel[c->kernel].name);
-	csvw_str(w, cfg->load[c->load].name);
-	csvw_str(w, cfg->workload[c->workload].name);
-	csvw_str(w, threads);
-	csvw_str(w, cfg->matrix.affinity.s[c->affinity]);
-	csvw_int(w, c->interval);
-	csvw_int(w, c->priority);
-	csvw_int(w, c->size);
-	csvw_int(w, c->repeat);
-	csvw_str(w, st == CELL_PENDING ? "" : policy);
-	csvw_str(w, cell_status_name(st));
-	csvw_str(w, reason);
-	csvw_str(w, why);
-	if (c->dma_latency < 0)
-		csvw_str(w, "none");
-	else
-		csvw_int(w, c->dma_latency);	/* us */
-	csvw_str(w, st == CELL_PENDING ? "" : preempt);
-	csvw_str(w, missed);
-	csvw_str(w, cfg->matrix.numa.n ? cfg->matrix.numa.s[c->numa] : "none");
+	cells_head_columns(columns, sizeof(columns));
+	for (const char *p = columns; opt_list_next(&p, name, sizeof(name), 0) && name[0];) {
+		int a = taxis_of_column(name);
+
+		if (a >= 0 && a != TAXIS_POLICY) {
+			cell_axis_text(cfg, c, a, 0, text, sizeof(text));
+			csvw_str(w, text);
+		} else if (!strcmp(name, "campaign")) {
+			csvw_str(w, cfg->campaign.name);
+		} else if (!strcmp(name, "cell")) {
+			csvw_str(w, c->id);
+		} else if (!strcmp(name, "index")) {
+			csvw_int(w, c->index);
+		} else if (!strcmp(name, "repeat")) {
+			csvw_int(w, c->repeat);
+		} else {	/* what happened: empty for a pending cell where it is not known yet */
+			const char *v = !strcmp(name, "host") ? host : !strcmp(name, "kernel_release") ? release :
+					!strcmp(name, "policy") ? policy : !strcmp(name, "status") ? cell_status_name(st) :
+					!strcmp(name, "reason") ? reason : !strcmp(name, "why") ? why :
+					!strcmp(name, "preempt") ? preempt : !strcmp(name, "missed_pct") ? missed : "";
+			int known = !pending || !strcmp(name, "status") || !strcmp(name, "reason") ||
+				    !strcmp(name, "why") || !strcmp(name, "missed_pct");
+
+			csvw_str(w, known ? v : "");
+		}
+	}
 }
 
 /* missed_pct as cells.csv has it: two decimals, "" for a thread with no period. */
@@ -181,8 +184,10 @@ char *ledger_rows_from_dir(const struct config *cfg, const struct cell *c,
 static void fill_cells_csv(FILE *fp, void *arg)
 {
 	const struct ledger *lg = arg;
+	char head[CELLS_HEAD_MAX];
 
-	fputs(CELLS_COLUMNS SUMMARY_COLUMNS "\n", fp);
+	cells_head_columns(head, sizeof(head));
+	fprintf(fp, "%s%s\n", head, SUMMARY_COLUMNS);
 	for (int i = 0; i < lg->ncells; i++)
 		if (lg->rows[i])
 			fputs(lg->rows[i], fp);

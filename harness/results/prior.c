@@ -126,7 +126,10 @@ static int index_prior(struct prior *p)
 {
 	p->id_col = csv_table_col(&p->rows, "cell");
 	/* the columns of now, by name in the rows read */
-	char names[] = CELLS_COLUMNS SUMMARY_COLUMNS;
+	char names[CELLS_HEAD_MAX + sizeof(SUMMARY_COLUMNS)];
+
+	cells_head_columns(names, sizeof(names));
+	strcat(names, SUMMARY_COLUMNS);
 
 	p->ncols_now = 1;
 	for (const char *q = names; *q; q++)

@@ -37,7 +37,7 @@ struct prior {
 	int nby_id;
 	int id_col;		/* cells.csv's cell column, or -1 */
 	/*
-	 * Each column cells.csv has now (CELLS_COLUMNS SUMMARY_COLUMNS), in
+	 * Each column cells.csv has now (cells_head_columns, SUMMARY_COLUMNS), in
 	 * order: its place in the file read, or -1 (a column added since the
 	 * file was written: an older latlab's campaign, resumed).
 	 */

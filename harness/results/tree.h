@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <stdint.h>
 
+#include "axis.h"
 #include "csvfile.h"
 #include "hist.h"
 #include "metric.h"
@@ -24,11 +25,33 @@ struct tspike {
 	char culprit[96], kind[16];
 };
 
+/* an axis's value as cells.csv has it: an affinity list is the longest */
+#define TCELL_AXIS_MAX AXIS_ITEM_MAX
+
 struct tcell {
-	char id[160], host[128], release[128], kernel[64], load[64],
-		workload[64], threads[16], affinity[AXIS_ITEM_MAX], status[16],
-		reason[256], policy[16];
-	int64_t index, interval, priority, size, repeat;
+	char id[160], release[128], status[16], reason[256];
+	union {
+		/* each axis's value as cells.csv has it, by the axis table's index (axis.h) */
+		char ax[TAXIS_COUNT][TCELL_AXIS_MAX];
+		struct {
+			char kernel[TCELL_AXIS_MAX], host[TCELL_AXIS_MAX], load[TCELL_AXIS_MAX],
+				workload[TCELL_AXIS_MAX], threads[TCELL_AXIS_MAX],
+				affinity[TCELL_AXIS_MAX], interval_text[TCELL_AXIS_MAX],
+				priority_text[TCELL_AXIS_MAX], size_text[TCELL_AXIS_MAX],
+				policy[TCELL_AXIS_MAX], dma_latency[TCELL_AXIS_MAX],
+				numa[TCELL_AXIS_MAX];
+		};
+	};
+	union {
+		/* a number axis's value (axis_kind: duration, int, size) by the same index */
+		int64_t num[TAXIS_COUNT];
+		struct {
+			int64_t no_kernel_, no_host_, no_load_, no_workload_, no_threads_,
+				no_affinity_, interval, priority, size, no_policy_, no_dma_,
+				no_numa_;
+		};
+	};
+	int64_t index, repeat;
 	int line;		/* its first row's line in cells.csv */
 	char dir[PATH_MAX + 512];	/* the cell's directory */
 	int measured;		/* has samples */
@@ -50,8 +73,6 @@ struct tcell {
 	int nthreads;
 	char *bad;		/* why its files cannot be trusted; NULL if fine */
 	char why[160];		/* cells.csv's why ("" in trees from before it) */
-	char dma_latency[24];	/* us held, or none ("0" in trees from before it) */
-	char numa[32];		/* [matrix] numa: none, local, remote, interleave, node:N ("none" before it) */
 	char preempt[16];	/* the kernel's preemption model (cells.csv; "" before it or unknown) */
 	/* series.csv, wake-up: the running max (ns) at the end of each second */
 	int64_t *runmax;	/* nsec of them, owned; NULL without series */
@@ -134,70 +155,5 @@ int tcell_emulated(const struct tcell *c);
 
 /* The kinds of any cells of the tree, or'ed. */
 int tree_emulated(const struct tree *t);
-
-/*
- * The axes a comparison runs along (latlab compare --axis): a row is the
- * cells that differ only in that axis (and their repeat), a side one value
- * of it. kernel (the default) is a kernel variant on a host and release,
- * host a machine and release with the kernel variant in the row.
- */
-enum taxis {
-	TAXIS_KERNEL, TAXIS_HOST, TAXIS_LOAD, TAXIS_WORKLOAD, TAXIS_THREADS,
-	TAXIS_AFFINITY, TAXIS_INTERVAL, TAXIS_PRIORITY, TAXIS_SIZE, TAXIS_POLICY,
-	TAXIS_DMA, TAXIS_NUMA, TAXIS_COUNT
-};
-/* the longest value tcell_axis_value writes, its NUL included */
-#define TAXIS_VALUE_MAX 384
-#define TAXIS_NAMES "kernel|host|load|workload|threads|affinity|interval|priority|size|policy|dma_latency|numa"
-
-/* The axis called name, or -1; an axis's name. */
-int taxis_parse(const char *name);
-const char *taxis_name(int axis);
-
-/* c's value on axis, as a word ("hackbench", "1000us", "stock@host:6.1.0"). */
-void tcell_axis_value(const struct tcell *c, int axis, char *buf, size_t len);
-
-/* The key of c's row along axis: every axis but it and the repeat. */
-void tcell_row_key_along(const struct tcell *c, int axis, char *buf, size_t len);
-
-/* Are a and b on one side along axis (the same value of it, in one tree)? */
-int tcell_same_side_along(const struct tcell *a, const struct tcell *b, int axis);
-
-/* c's row along axis in words: its axes, the compared one left out, the kernel in when it is not compared. */
-void tcell_row_title_along(const struct tcell *c, int axis, char *buf, size_t len);
-
-/*
- * c's row along axis as a reader says it, the compared axis left out:
- * "hackbench · file-write · 1 thread on CPU 1 · 1 ms · FIFO 90 · 4KiB"
- * (the size only for workloads that move bytes, cpu_dma_latency only
- * where it is not the default 0). For titles, captions and the report's
- * verdicts; compare.csv and the lines on stdout keep tcell_row_title_along.
- */
-void tcell_row_words(const struct tcell *c, int axis, char *buf, size_t len);
-
-/*
- * The same with the axes of the bits of omit (1 << TAXIS_...) left out;
- * terse as tcell_row_words, or not (0: every axis not omitted, the size
- * of a timer and a cpu_dma_latency of 0 too: what tells rows apart that
- * differ only there).
- */
-void tcell_row_words_omit(const struct tcell *c, unsigned omit, int terse, char *buf,
-			  size_t len);
-
-/* A row's columns along axis (ROW_COLUMNS, the compared one empty; then row_kernel). */
-void tcell_row_fields_along(struct csvw *w, const struct tcell *c, int axis);
-
-/* The axes that make "the same cell" across kernels and hosts. */
-void tcell_key(const struct tcell *c, char *buf, size_t len);
-
-/* A row in words: "LOAD, WORKLOAD, threads T, affinity A, I µs, priority P, size S". */
-void tcell_row_title(const struct tcell *c, char *buf, size_t len);
-
-/* Do a and b come from the same kernel variant on the same host and release? */
-int tcell_same_side(const struct tcell *a, const struct tcell *b);
-
-/* A row's columns (ROW_COLUMNS: compare.csv's and history.csv's first nine). */
-void tcell_row_fields(struct csvw *w, const struct tcell *c);
-
 
 #endif

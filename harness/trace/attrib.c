@@ -555,6 +555,46 @@ static void osnoise_account(const struct ord *o, int no, const struct spike_quer
 	}
 }
 
+/*
+ * The thread's switch-in after the expiry into a->switch_in (0: none);
+ * where no switch was traced (out of idle, on some kernels), its own
+ * first event bounds it, and the words that say so are returned.
+ */
+static const char *find_switch_in(const struct ord *o, int first, int no,
+				  const struct spike_query *q, struct attribution *a)
+{
+	for (int i = first; i < no && !a->switch_in; i++)
+		if (o[i].e->kind == TEV_SWITCH && o[i].e->next_pid == q->tid &&
+		    o[i].ts >= a->expiry)
+			a->switch_in = o[i].ts;
+	for (int i = first; i < no && !a->switch_in; i++)
+		if (o[i].e->pid == q->tid && o[i].e->kind != TEV_LOST &&
+		    !o[i].nmi_entry && o[i].ts >= a->expiry) {
+			a->switch_in = o[i].ts;
+			return "; switch-in from the thread's first event (no switch traced)";
+		}
+	return "";
+}
+
+/* What the CPU was doing before the window's first event: its first switch's prev, or idle. */
+static void state_before(const struct ord *o, int first, int no, struct cpu_state *s)
+{
+	for (int i = first; i < no; i++)
+		if (o[i].e->kind == TEV_SWITCH) {
+			s->known = 1;
+			s->cur_pid = o[i].e->prev_pid;
+			s->cur_prio = o[i].e->prev_prio;
+			snprintf(s->cur_comm, sizeof(s->cur_comm), "%s", o[i].e->prev_comm);
+			break;
+		}
+	for (int i = first; i < no; i++)	/* an idle exit first: it was idle */
+		if (o[i].e->kind == TEV_IDLE) {
+			if (o[i].e->value < 0 || o[i].e->value == 4294967295LL)
+				s->idle = IDLE_ANY;
+			break;
+		}
+}
+
 int attrib_explain(struct tev *evs, int n, const struct spike_query *q,
 		   struct attribution *a)
 {
@@ -606,18 +646,8 @@ int attrib_explain(struct tev *evs, int n, const struct spike_query *q,
 	}
 	if (a->expiry < q->intended)
 		a->expiry = q->intended;
-	for (int i = first; i < no && !a->switch_in; i++)
-		if (o[i].e->kind == TEV_SWITCH && o[i].e->next_pid == q->tid &&
-		    o[i].ts >= a->expiry)
-			a->switch_in = o[i].ts;
-	/* no switch traced (out of idle, on some kernels): its own first event bounds it */
-	const char *switched = "";
-	for (int i = first; i < no && !a->switch_in; i++)
-		if (o[i].e->pid == q->tid && o[i].e->kind != TEV_LOST &&
-		    !o[i].nmi_entry && o[i].ts >= a->expiry) {
-			a->switch_in = o[i].ts;
-			switched = "; switch-in from the thread's first event (no switch traced)";
-		}
+	const char *switched = find_switch_in(o, first, no, q, a);
+
 	if (!a->switch_in) {
 		set_incomplete(a, "no switch to the thread on CPU %d after its wake-up",
 			       q->cpu);
@@ -629,21 +659,7 @@ int attrib_explain(struct tev *evs, int n, const struct spike_query *q,
 	struct cpu_state s = { .idle = -2, .our_timer = timer };
 	struct walk w = { q, q->tick_ns > 0 ? q->tick_ns : tick_period(o + first, no - first) };
 
-	/* before its first switch, the CPU ran that switch's prev */
-	for (int i = first; i < no; i++)
-		if (o[i].e->kind == TEV_SWITCH) {
-			s.known = 1;
-			s.cur_pid = o[i].e->prev_pid;
-			s.cur_prio = o[i].e->prev_prio;
-			snprintf(s.cur_comm, sizeof(s.cur_comm), "%s", o[i].e->prev_comm);
-			break;
-		}
-	for (int i = first; i < no; i++)	/* an idle exit first: it was idle */
-		if (o[i].e->kind == TEV_IDLE) {
-			if (o[i].e->value < 0 || o[i].e->value == 4294967295LL)
-				s.idle = IDLE_ANY;
-			break;
-		}
+	state_before(o, first, no, &s);
 	int64_t last = o[first].ts;
 
 	for (int i = first; i < no && last < q->woke; i++) {

@@ -17,6 +17,7 @@
 
 #include "files.h"
 #include "guest.h"
+#include "model.h"
 
 /* Log lines may come from any thread; a message is never split. */
 static pthread_mutex_t channel_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -239,7 +240,7 @@ int guest_send_dir(const char *dir)
 	while (rc == 0 && (e = readdir(d)) != NULL) {
 		if (e->d_type != DT_REG || strstr(e->d_name, ".tmp."))
 			continue;
-		if (strcmp(e->d_name, "cell.ini") == 0) {
+		if (strcmp(e->d_name, cell_file_name(CELLF_INI)) == 0) {
 			have_ini = 1;
 			continue;
 		}
@@ -248,7 +249,7 @@ int guest_send_dir(const char *dir)
 	closedir(d);
 	/* last, as on disk: a cell.ini says the rest is there */
 	if (rc == 0 && have_ini)
-		rc = send_file(dir, "cell.ini");
+		rc = send_file(dir, cell_file_name(CELLF_INI));
 	return rc;
 }
 

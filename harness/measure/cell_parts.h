@@ -1,0 +1,46 @@
+/*
+ * What cell.c and cell_trace.c share, private to measure/.
+ */
+#ifndef LATLAB_CELL_PARTS_H
+#define LATLAB_CELL_PARTS_H
+
+#include <sched.h>
+#include <stdint.h>
+
+#include "cell.h"
+#include "interference.h"
+#include "timerlat.h"
+#include "tracer.h"
+
+/* [trace] mode = spikes for one cell */
+struct spikes {
+	struct tracer *tracer;	/* NULL: not tracing */
+	struct spike_trap trap;
+	int max;		/* captures kept */
+	int kprio;		/* the measured thread's kernel priority */
+	int64_t start;
+	const char *dir;
+	int64_t steal[CPU_SETSIZE];	/* each CPU's steal at the last poll, ns; -1 unknown */
+};
+
+/* The CPUs the measured threads run on: their own, or their mask if unpinned. */
+void cell_measured_cpus(const struct cell_result *res, cpu_set_t *cpus);
+
+/* The trace instance for the cell's CPUs, if [trace] asks for it (sp->tracer NULL if not). */
+void cell_spikes_open(const struct config *cfg, const struct cell *c, int policy,
+		      struct cell_result *res, const char *dir, struct spikes *sp);
+
+/* A fired trap: its capture saved, tracing re-armed while captures remain. */
+void cell_spikes_poll(struct spikes *sp, struct cell_result *res);
+
+/* The kernel's timerlat beside the threads, where asked and possible: 1 started, 0 not (said why). */
+int cell_timerlat_start(const struct config *cfg, const struct cell *c, struct cell_result *res,
+			struct timerlat *tl);
+
+/* Its samples into the threads' metrics, and the tracer stopped. */
+void cell_timerlat_finish(struct cell_result *res, struct timerlat *tl);
+
+/* What interfered over the cell: the counters' deltas on the measured CPUs since before. */
+void cell_interference(struct cell_result *res, const struct intf_snap *before);
+
+#endif

@@ -1,0 +1,104 @@
+/*
+ * The axes of the matrix, in one table: each axis's name, its cells.csv
+ * column, its part of a cell's id, how its value is held, written, titled
+ * and labelled, what a tree written before it holds, and whether a row
+ * names it where it has its default. Everything that lists the axes —
+ * the config's matrix, a cell's values, its id, cells.csv's row,
+ * compare.csv's and history.csv's columns, a row's key, title and words,
+ * `--axis` — is a loop over it (docs/architecture.md, "Adding an axis").
+ *
+ * The host is an axis of the readers only (compare --axis host: a machine
+ * and release); the matrix never varies it.
+ */
+#ifndef LATLAB_AXIS_H
+#define LATLAB_AXIS_H
+
+#include <stddef.h>
+
+/* The policy axis's values: how a measured thread is scheduled. */
+enum cell_policy { POL_FIFO, POL_RR, POL_DEADLINE, POL_OTHER };
+#define POLICY_NAMES "fifo|rr|deadline|other"
+
+/* "fifo", "rr", "deadline", "other" */
+const char *policy_name(int policy);
+
+/* The axes, in the matrix's order (repeat last, not an axis). */
+enum taxis {
+	TAXIS_KERNEL, TAXIS_HOST, TAXIS_LOAD, TAXIS_WORKLOAD, TAXIS_THREADS,
+	TAXIS_AFFINITY, TAXIS_INTERVAL, TAXIS_PRIORITY, TAXIS_SIZE, TAXIS_POLICY,
+	TAXIS_DMA, TAXIS_NUMA, TAXIS_COUNT
+};
+
+/* How a cell holds an axis's value, and how cells.csv writes it. */
+enum axis_kind {
+	AXK_NAME,	/* a definition's name (kernel, load, workload): its index */
+	AXK_HOST,	/* the machine and release (readers only) */
+	AXK_ITEM,	/* one of the axis's items as written (affinity, numa): its index */
+	AXK_COUNT,	/* a number or all (threads) */
+	AXK_INT,	/* a number (priority) */
+	AXK_DURATION,	/* ns; in an id "1ms", in cells.csv ns */
+	AXK_SIZE,	/* bytes; in an id "4KiB", in cells.csv bytes */
+	AXK_POLICY,	/* enum cell_policy; its name */
+	AXK_MICROS,	/* us, or -1: none (dma_latency) */
+};
+
+struct axis_def {
+	const char *name;	/* [matrix] key, --axis name */
+	const char *plural;	/* "kernels", "affinities": the matrix's size in words */
+	const char *column;	/* its cells.csv, compare.csv and history.csv column; NULL: host */
+	enum axis_kind kind;
+	/*
+	 * Its part of a cell's id ("t1", "i200us"): after this prefix; in
+	 * every id, or only where the matrix varies it; at most id_max
+	 * characters with its '-' (0: no bound).
+	 */
+	const char *id;
+	int id_always, id_max;
+	/* the value of a tree written before the axis (its column missing or empty) */
+	const char *missing;
+	/* said in a row's title only where it is not this (NULL: always said) */
+	const char *hidden;
+	/*
+	 * A row's title part ("threads %s", "%s µs"; %s its value, a
+	 * duration in µs) and a side's label along the axis ("threads %s",
+	 * "%sus"); NULL: the axis's own words (kernel, host).
+	 */
+	const char *title, *label;
+	int words;		/* its place in a row's words (report/words.c) */
+};
+
+extern const struct axis_def axis_defs[TAXIS_COUNT];
+
+/* The axis whose cells.csv column is `column`, or -1. */
+int taxis_of_column(const char *column);
+
+/* The axis called name, or -1; an axis's name ("?" for none). */
+int taxis_parse(const char *name);
+const char *taxis_name(int axis);
+
+/* "kernel|host|load|...": every axis's name, for messages (TAXIS_NAMES_MAX fits it). */
+#define TAXIS_NAMES_MAX 512
+void taxis_names(char *buf, size_t len);
+
+/* Is the axis's value a number (a duration, an int, a size)? cells.csv has its digits. */
+int taxis_numeric(int axis);
+
+/* Does the matrix vary the axis (every one but the host)? */
+int taxis_in_matrix(int axis);
+
+/* Is the axis one of a row (not the kernel or the host, which make a side)? */
+int taxis_in_row(int axis);
+
+/*
+ * compare.csv's and history.csv's first columns: each row axis's column
+ * ("load,workload,...,numa"), no trailing comma (TAXIS_NAMES_MAX fits it).
+ */
+void taxis_row_columns(char *buf, size_t len);
+
+/*
+ * An axis item made safe and short for an id: '-' -> '_', ',' '+' -> '.',
+ * ':' and ' ' left out.
+ */
+void axis_id_text(const char *src, char *dst, size_t len);
+
+#endif
