@@ -33,3 +33,38 @@ ROOT=$BATS_TEST_DIRNAME/../..
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"hist.h: a header of this name is also in"* ]] || { echo "$output"; false; }
 }
+
+# a copy of the code in $WORK/src, for a test to break
+copy_src() {
+	mkdir "$WORK/src"
+	cp -r "$ROOT/common" "$ROOT/harness" "$ROOT/workloads" "$ROOT/loadgen" "$ROOT/tools" "$WORK/src/"
+}
+
+@test "layers.sh names a circle between two files of one folder, and fails" {
+	copy_src
+	# model/axis.c calling back into model/model.c, which already calls axis.c
+	printf 'void axis_circle(void);\nvoid axis_circle(void)\n{\n\tchar b[8];\n\n\tcells_head_columns(b, sizeof(b));\n}\n' \
+		>>"$WORK/src/harness/model/axis.c"
+	run "$WORK/src/tools/layers.sh" "$WORK/src"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"harness/model/"*": a circle with harness/model/"*"axis.c calls"*"cells_head_columns of harness/model/model.c"* ||
+	   "$output" == *"harness/model/model.c:"*": a circle with harness/model/axis.c"* ]] || { echo "$output"; false; }
+}
+
+@test "layers.sh names a folder of code on no floor, an extern reaching a floor above, a result file's name held in a variable, and trace-N.dat" {
+	copy_src
+	mkdir "$WORK/src/harness/extra"
+	printf 'int extra_one(void);\n' >"$WORK/src/harness/extra/extra.h"
+	# measure declaring report's table for itself: an include by another name
+	printf 'extern const struct axis_def axis_defs_of_report[];\n' >>"$WORK/src/harness/measure/place.c"
+	printf 'const int axis_defs_of_report[] = { 0 };\n' >>"$WORK/src/harness/report/words.c"
+	# a name in a list, and a capture's .dat, outside model/ and results/
+	printf 'static const char *const names[] = { "summary.csv" };\n' >>"$WORK/src/harness/report/history.c"
+	printf 'static const char *dat = "%%s/trace-%%d.dat";\n' >>"$WORK/src/harness/campaign/campaign.c"
+	run "$WORK/src/tools/layers.sh" "$WORK/src"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"harness/extra: a folder of code on no floor"* ]] || { echo "$output"; false; }
+	[[ "$output" == *"harness/measure/place.c:"*": declares axis_defs_of_report of harness/report, a floor above harness/measure"* ]] || { echo "$output"; false; }
+	[[ "$output" == *"harness/report/history.c:"*": names a result file (\"summary.csv\")"* ]] || { echo "$output"; false; }
+	[[ "$output" == *"harness/campaign/campaign.c:"*": names a result file (\"%s/trace-%d.dat\")"* ]] || { echo "$output"; false; }
+}
