@@ -79,7 +79,9 @@ if [ -s "$dir/vmlinuz-stock" ] && [ -s "$dir/vmlinuz-rt" ] &&
 	done
 	exit 0
 fi
-work=$(mktemp -d "$dir/.fetch.XXXXXX")
+# absolute: apt reads a relative Dir:: option under /etc/apt (make
+# kernels names DIR as kernels/)
+work=$(mktemp -d "$(cd "$dir" && pwd)/.fetch.XXXXXX")
 # an error leaves nothing half-written: the files land by rename, last
 trap 'rm -rf "$work"; rm -f "$dir"/*.tmp' EXIT
 

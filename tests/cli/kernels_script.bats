@@ -89,6 +89,16 @@ fake_suite() {
 	[ "$status" -eq 0 ]
 }
 
+@test "debian-kernels.sh: a relative DIR, as make kernels gives it (apt would read a relative path under /etc/apt)" {
+	command -v dpkg-scanpackages >/dev/null || skip "no dpkg-scanpackages (dpkg-dev: make deps installs it)"
+	fake_suite sid
+	cd "$WORK"
+	DEBIAN_MIRROR=file:$WORK/mirror DEBIAN_MIRROR_TRUSTED=1 run timeout 120 "$SCRIPT" rel/k arm64 sid
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[ "$(cat "$WORK/rel/k/vmlinuz-rt")" = "rt image" ]
+	[ "$(ls -A "$WORK/rel/k" | tr '\n' ' ')" = "busybox rt.config stock.config versions vmlinuz-rt vmlinuz-stock " ]
+}
+
 @test "debian-kernels.sh: a suite the mirror lacks is exit 2 naming it; no mirror is exit 3; a bad suite or arch is exit 2; nothing written" {
 	command -v dpkg-scanpackages >/dev/null || skip "no dpkg-scanpackages (dpkg-dev: make deps installs it)"
 	fake_suite sid
