@@ -48,12 +48,12 @@ static int cmd_history(int argc, char **argv);
 static int cmd_hwlat(int argc, char **argv);
 
 static const struct command commands[] = {
-	{ "run", "run CONFIG [-o DIR] [--set SECTION.KEY=VALUE]... [--duration D] [--allow-non-rt] [--restart] [--reboot] [-q]",
+	{ "run", "run CONFIG [-o DIR] [--set SECTION.KEY=VALUE]... [--duration D] [--jobs N] [--allow-non-rt] [--restart] [--reboot] [-q]",
 	  "run (or resume) every cell of CONFIG that fits the running kernel",
 	  cmd_run },
 	{ "status", "status DIR", "the cells of a campaign directory by status and kernel variant, and the time left",
 	  cmd_status },
-	{ "plan", "plan CONFIG [--set SECTION.KEY=VALUE]... [--duration D]",
+	{ "plan", "plan CONFIG [--set SECTION.KEY=VALUE]... [--duration D] [--jobs N]",
 	  "print the cells and the estimated wall time; runs nothing",
 	  cmd_plan },
 	{ "list", "list", "print the axes, every option with its type, default and help, the workloads and the loads",
@@ -106,6 +106,20 @@ static int bad_usage(const char *cmd)
 	return EXIT_USAGE;
 }
 
+/* --jobs N, 1 to 64 (what runs side by side: `what`). 0, or -EINVAL after saying why. */
+static int parse_jobs(const char *arg, const char *what, int *jobs)
+{
+	char *end;
+	long v = strtol(arg, &end, 10);
+
+	if (end == arg || *end || v < 1 || v > 64) {
+		log_error("--jobs: '%s' is not a number of %s (1 to 64)", arg, what);
+		return -EINVAL;
+	}
+	*jobs = (int)v;
+	return 0;
+}
+
 struct cfg_args {
 	const char *path;
 	const char *sets[MAX_SETS + 1];
@@ -115,6 +129,7 @@ struct cfg_args {
 	int restart;
 	int reboot;
 	int quiet;
+	int jobs;		/* --jobs: instruction-clock guests side by side; 0: per CPU */
 	int help;		/* --help was given: usage printed, nothing to do */
 	char duration_set[96];
 	/* inside a latlab VM only: the guest's init passes these */
@@ -133,6 +148,7 @@ static int parse_cfg_args(const char *cmd, int argc, char **argv,
 		{ "restart", no_argument, NULL, 'S' },
 		{ "reboot", no_argument, NULL, 'B' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "guest", required_argument, NULL, 'G' },
 		{ "guest-accel", required_argument, NULL, 'A' },
@@ -143,8 +159,12 @@ static int parse_cfg_args(const char *cmd, int argc, char **argv,
 
 	memset(a, 0, sizeof(*a));
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "s:d:o:qh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "s:d:o:qhj:", longopts, NULL)) != -1) {
 		switch (opt) {
+		case 'j':
+			if (parse_jobs(optarg, "guests side by side", &a->jobs))
+				return EXIT_USAGE;
+			break;
 		case 's':
 			if (a->nsets >= MAX_SETS - 1) {
 				log_error("more than %d --set options", MAX_SETS - 1);
@@ -252,6 +272,7 @@ static int run_body(const struct config *cfg, const struct cfg_args *a)
 		.restart = a->restart,
 		.reboot = a->reboot,
 		.quiet = a->quiet,
+		.jobs = a->jobs,
 		.cmdline = cmdline_text,
 		.guest = a->guest,
 		.guest_accel = a->guest_accel,
@@ -264,8 +285,7 @@ static int run_body(const struct config *cfg, const struct cfg_args *a)
 
 static int plan_body(const struct config *cfg, const struct cfg_args *a)
 {
-	(void)a;
-	return campaign_plan(cfg, stdout);
+	return campaign_plan(cfg, a->jobs, stdout);
 }
 
 static int cmd_run(int argc, char **argv)
@@ -399,20 +419,6 @@ static int cmd_status(int argc, char **argv)
 	return campaign_status(argv[1], stdout);
 }
 
-/* --jobs N: gnuplot processes, 1 to 64. 0, or -EINVAL after saying why. */
-static int parse_jobs(const char *arg, int *jobs)
-{
-	char *end;
-	long v = strtol(arg, &end, 10);
-
-	if (end == arg || *end || v < 1 || v > 64) {
-		log_error("--jobs: '%s' is not a number of gnuplot processes (1 to 64)", arg);
-		return -EINVAL;
-	}
-	*jobs = (int)v;
-	return 0;
-}
-
 /* --axis AXIS: one of the axis table's. 0, or -EINVAL after saying why. */
 static int parse_axis(const char *arg, int *axis)
 {
@@ -485,7 +491,7 @@ static int cmd_report(int argc, char **argv)
 		else if (opt == 'q')
 			o.quiet = 1;
 		else if (opt == 'j') {
-			if (parse_jobs(optarg, &o.jobs))
+			if (parse_jobs(optarg, "gnuplot processes", &o.jobs))
 				return EXIT_USAGE;
 		} else if (opt == 'm') {
 			if (parse_metric(optarg, &o.metric))
@@ -561,7 +567,7 @@ static int cmd_compare(int argc, char **argv)
 		if (opt == 'p') {
 			o.pdf = 1;
 		} else if (opt == 'j') {
-			if (parse_jobs(optarg, &o.jobs))
+			if (parse_jobs(optarg, "gnuplot processes", &o.jobs))
 				return EXIT_USAGE;
 		} else if (opt == 'o') {
 			o.out = optarg;
@@ -736,7 +742,7 @@ static int cmd_history(int argc, char **argv)
 			}
 			o.by_release = !strcmp(optarg, "release");
 		} else if (opt == 'j') {
-			if (parse_jobs(optarg, &o.jobs))
+			if (parse_jobs(optarg, "gnuplot processes", &o.jobs))
 				return EXIT_USAGE;
 		} else {
 			return bad_usage("history");

@@ -68,7 +68,9 @@ static void lock_memory(struct campaign *cp)
  * here. order = blocked is one round of every repeat, a variant at a
  * time. A host variant that needs a reboot runs none here: its cells wait
  * for the boot into it, so host variants stay blocked whatever the order.
- * The exit status of the whole campaign's cells.
+ * Instruction-clock guests the mode queued side by side (campaign_pool.c)
+ * are waited for before a cell runs here, and at the end. The exit status
+ * of the whole campaign's cells.
  */
 static int run_cells(struct campaign *cp)
 {
@@ -85,26 +87,29 @@ static int run_cells(struct campaign *cp)
 			run_n += cp->mode->runs_here(cp, &cp->cells[i]);
 	}
 	for (int r = 1; r <= rounds; r++) {
-		cp->round = rounds > 1 ? r : 0;
+		int round = rounds > 1 ? r : 0;
+
 		for (int first = 0, next; first < cp->ncells; first = next) {
 			int v = cp->cells[cp->order[first]].kernel;
 
 			for (next = first; next < cp->ncells && cp->cells[cp->order[next]].kernel == v;)
 				next++;
-			if (cp->mode->elsewhere && cp->mode->elsewhere(cp, v, &rc)) {
-				if (rc < 0)
-					return EXIT_RUNTIME;
-				if (rc == EXIT_INTERRUPTED)
-					return rc;
+			if (cp->mode->elsewhere && cp->mode->elsewhere(cp, v, round, &rc)) {
+				if (rc < 0 || rc == EXIT_INTERRUPTED)
+					goto stop;
 				cp_fold_exit(&status, rc);
 				continue;
 			}
 			for (int k = first; k < next; k++) {
 				int i = cp->order[k];
 
-				if ((cp->round && cp->cells[i].repeat != cp->round) ||
+				if ((round && cp->cells[i].repeat != round) ||
 				    cp_done(cp->lg.status[i]) || !cp->mode->runs_here(cp, &cp->cells[i]))
 					continue;
+				rc = cp_pool_wait(cp);	/* nothing runs beside a cell here */
+				if (rc < 0 || rc == EXIT_INTERRUPTED)
+					goto stop;
+				cp_fold_exit(&status, rc);
 				rc = cp_run_here(cp, i, ++nth, run_n, lava);
 				if (rc)
 					return rc;
@@ -112,8 +117,14 @@ static int run_cells(struct campaign *cp)
 			}
 		}
 	}
-	cp->round = 0;
-	return status;
+	rc = cp_pool_wait(cp);
+	if (rc >= 0 && rc != EXIT_INTERRUPTED) {
+		cp_fold_exit(&status, rc);
+		return status;
+	}
+stop:
+	cp_pool_wait(cp);	/* the guests still running end first */
+	return rc < 0 ? EXIT_RUNTIME : rc;
 }
 
 static int count_skipped_all(const struct campaign *cp)
@@ -375,7 +386,7 @@ static const struct phase {
 int campaign_run(const struct config *cfg, const struct run_opts *ro)
 {
 	struct campaign cp = {
-		.cfg = cfg, .ro = ro, .lock_fd = -1,
+		.cfg = cfg, .ro = ro, .lock_fd = -1, .lock = PTHREAD_MUTEX_INITIALIZER,
 		.mode = ro->guest ? &cp_guest_mode : &cp_host_mode,
 	};
 	int status = EXIT_RUNTIME;
@@ -399,6 +410,9 @@ int campaign_run(const struct config *cfg, const struct run_opts *ro)
 	path_component(cp.host);
 	path_component(cp.kernel.release);
 	cp.qemu.kvm = -1;
+	cp.qemu.jobs = ro->guest ? 1 : cp_pool_jobs(cfg, ro->jobs);
+	if (cp_pool_init(&cp) != 0)
+		log_warn("no memory to run guests side by side: one at a time");
 	status = EXIT_PASS;
 	for (size_t p = 0; p < sizeof(phases) / sizeof(phases[0]); p++) {
 		status = phases[p].run(&cp, status);
@@ -406,6 +420,7 @@ int campaign_run(const struct config *cfg, const struct run_opts *ro)
 			break;
 	}
 out:
+	cp_pool_free(&cp);
 	if (cp.mode->end)
 		cp.mode->end(&cp, status);
 	ledger_free(&cp.lg);
@@ -414,10 +429,12 @@ out:
 	free(cp.order);
 	free(cp.cells);
 	free(cp.guest.want);
+	free(cp.qemu.image);
 	for (int i = 0; i < cp.qemu.nsaid; i++)
 		free(cp.qemu.said[i]);
 	free(cp.qemu.said);
 	if (cp.lock_fd >= 0)
 		close(cp.lock_fd);	/* releases the lock */
+	pthread_mutex_destroy(&cp.lock);
 	return status;
 }

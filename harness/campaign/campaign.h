@@ -15,6 +15,7 @@ struct run_opts {
 	int restart;		/* ignore an earlier run: keep it under a dated name */
 	int reboot;		/* then boot the next kernel variant (reboot =) */
 	int quiet;
+	int jobs;		/* --jobs: instruction-clock guests side by side; 0: per CPU */
 	const char *cmdline;
 	/* set only in a latlab virtual machine, by the init latlab writes */
 	const char *guest;	/* --guest: the kernel variant this guest is */
@@ -28,7 +29,10 @@ int campaign_run(const struct config *cfg, const struct run_opts *ro);
 /* latlab status DIR: cells by status and kernel variant, time left. */
 int campaign_status(const char *dir, FILE *out);
 
-/* Print the plan (latlab plan); returns the exit status. */
-int campaign_plan(const struct config *cfg, FILE *out);
+/*
+ * Print the plan (latlab plan), its wall time for `jobs` guests side by
+ * side (0: as run would choose); returns the exit status.
+ */
+int campaign_plan(const struct config *cfg, int jobs, FILE *out);
 
 #endif

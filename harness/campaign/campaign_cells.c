@@ -25,15 +25,20 @@ int cp_write(struct campaign *cp)
 	return ledger_write(&cp->lg, cp->dir);
 }
 
-int cp_signalled(void)
+int cp_signalled(struct campaign *cp)
 {
 	struct timespec zero = { 0, 0 };
 	sigset_t sigs;
 
+	if (atomic_load(&cp->signalled))
+		return 1;
 	sigemptyset(&sigs);
 	sigaddset(&sigs, SIGINT);
 	sigaddset(&sigs, SIGTERM);
-	return sigtimedwait(&sigs, NULL, &zero) > 0;
+	if (sigtimedwait(&sigs, NULL, &zero) <= 0)
+		return 0;
+	atomic_store(&cp->signalled, 1);	/* taken here: the others ask the flag */
+	return 1;
 }
 
 /* A cell an earlier run finished: kept when resuming. */
@@ -126,7 +131,7 @@ int cp_run_here(struct campaign *cp, int i, int nth, int run_n, int lava)
 	char dir[PATH_MAX + CELL_ID_MAX + 300];
 	int rc;
 
-	if (cp_signalled())
+	if (cp_signalled(cp))
 		return EXIT_INTERRUPTED;
 	if (cp_check_space(cp, c))
 		return EXIT_RUNTIME;

@@ -112,20 +112,60 @@ static int host_runs_here(const struct campaign *cp, const struct cell *c)
 	return where_runs(cp->cfg, c, &cp->kernel) == WHERE_HERE;
 }
 
-/* A qemu variant's cells run in its guests (campaign_qemu.c), the others here. */
-static int host_elsewhere(struct campaign *cp, int v, int *rc)
+/*
+ * A qemu variant's cells run in its guests (campaign_qemu.c), the others
+ * here. An instruction-clock guest takes several rounds a boot
+ * (cp_boot_rounds), all queued at the first round to run beside others
+ * (campaign_pool.c); one on the host's clock boots a round at a time,
+ * alone, once those are done.
+ */
+static int host_elsewhere(struct campaign *cp, int v, int round, int *rc)
 {
-	if (where_variant(cp->cfg, v, &cp->kernel) != WHERE_QEMU)
+	const struct config *cfg = cp->cfg;
+	int rounds = cfg->campaign.order == ORDER_BLOCKED ? 1 : (int)cfg->campaign.repeat;
+
+	if (where_variant(cfg, v, &cp->kernel) != WHERE_QEMU)
 		return 0;
-	*rc = cp_run_qemu(cp, v);
+	*rc = EXIT_PASS;
+	if (cfg->kernel[v].clock == CLOCK_ICOUNT && round > 1)
+		return 1;	/* its boots took this round with the first */
+	int boots = cfg->kernel[v].clock == CLOCK_ICOUNT
+		    ? cp_boots_of(cfg, v, rounds, cp->qemu.jobs) : 1;
+	for (int b = 0; b < boots; b++) {
+		struct cp_rounds r = cfg->kernel[v].clock == CLOCK_ICOUNT
+				     ? cp_boot_rounds(cfg, v, rounds, cp->qemu.jobs, b)
+				     : (struct cp_rounds){ round, round };
+
+		if (cp_pool_takes(cp, v)) {
+			cp_pool_add(cp, v, r);
+			continue;
+		}
+		int before = cp_pool_wait(cp);
+
+		if (before < 0 || before == EXIT_INTERRUPTED) {
+			*rc = before;
+			return 1;
+		}
+		cp_fold_exit(rc, before);
+		int now = cp_run_qemu(cp, v, r);
+		if (now < 0 || now == EXIT_INTERRUPTED) {
+			*rc = now;
+			return 1;
+		}
+		cp_fold_exit(rc, now);
+	}
 	return 1;
 }
 
-/* Started after a reboot latlab asked for: did the variant come up? */
+/*
+ * Started after a reboot latlab asked for: did the variant come up? And
+ * what each qemu variant boots.
+ */
 static void host_opened(struct campaign *cp)
 {
 	if (cp->lg.reboot_to[0])
 		cp_after_reboot(cp);
+	cp_qemu_images(cp);
 }
 
 /* The cells done: against the baseline, then --reboot into the next variant. */

@@ -5,20 +5,78 @@
 
 #include "campaign_run.h"
 #include "cpulist.h"
+#include "estimate.h"
 #include "exitcodes.h"
 #include "log.h"
 #include "matrix.h"
 #include "vm.h"
 #include "where.h"
 
-/* What `cells` cells and `boots` guest boots take, start to end. */
-int64_t cp_wall_time(const struct config *cfg, int cells, int boots)
+/*
+ * The wall time of the cells marked in left, as estimate.c reckons it
+ * with `jobs` guests side by side, and how it came about in words (into
+ * how: "" for a campaign of host cells alone).
+ */
+static int64_t plan_estimate(const struct config *cfg, const struct cell *cells, int n,
+			     const unsigned char *left, const struct kernel_info *k, int jobs,
+			     char *how, size_t len)
 {
-	/* a week-long cell times a hundred thousand overflows: saturate */
-	long double ns = ((long double)cfg->campaign.duration + CELL_OVERHEAD_NS) * cells +
-			 (long double)boots * VM_BOOT_NS;
+	uint64_t *keys = calloc((size_t)cfg->nkernels + 1, sizeof(*keys));
+	struct est_costs ec;
+	struct est_said said;
+	char boot[32];
 
-	return ns >= (long double)INT64_MAX ? INT64_MAX : (int64_t)ns;
+	for (int v = 0; keys && v < cfg->nkernels; v++)
+		if (cfg->kernel[v].runner == RUNNER_QEMU)
+			keys[v] = est_image_key(cfg->kernel[v].image);
+	est_costs_read(&ec);
+	struct est_input in = { cfg, cells, n, left, k, keys, &ec, cp_pool_jobs(cfg, jobs) };
+	int64_t ns = est_campaign(&in, &said);
+
+	est_costs_free(&ec);
+	free(keys);
+	how[0] = '\0';
+	if (!said.boots)
+		return ns;
+	units_format_duration(VM_BOOT_NS, boot, sizeof(boot));
+	int guessed = said.boots - said.boots_measured - said.boots_like;
+	size_t at;
+
+	if (said.boots_measured == said.boots)
+		snprintf(how, len, "%d guest boot%s as measured here", said.boots,
+			 said.boots == 1 ? "" : "s");
+	else if (guessed == said.boots)
+		snprintf(how, len, "%d guest boot%s, not measured here yet: %s each", said.boots,
+			 said.boots == 1 ? "" : "s", boot);
+	else {
+		snprintf(how, len, "%d guest boot%s", said.boots, said.boots == 1 ? "" : "s");
+		at = strlen(how);
+		if (said.boots_measured)
+			snprintf(how + at, len - at, ", %d as measured here", said.boots_measured);
+		at = strlen(how);
+		if (said.boots_like)
+			snprintf(how + at, len - at, ", %d as this machine's boots of other images",
+				 said.boots_like);
+		at = strlen(how);
+		if (guessed)
+			snprintf(how + at, len - at, ", %d not measured here yet: %s each", guessed,
+				 boot);
+	}
+	at = strlen(how);
+	if (said.cells_like)
+		snprintf(how + at, len - at, ", %d guest cell%s as other images' cells under %s load here",
+			 said.cells_like, said.cells_like == 1 ? "" : "s",
+			 said.cells_like == 1 ? "its" : "their");
+	at = strlen(how);
+	if (said.cells_guessed)
+		snprintf(how + at, len - at, ", %d guest cell%s not measured here yet: %s its duration",
+			 said.cells_guessed, said.cells_guessed == 1 ? "" : "s",
+			 said.cells_guessed == 1 ? "it takes" : "each takes");
+	at = strlen(how);
+	if (said.jobs > 1)
+		snprintf(how + at, len - at, "; up to %d instruction-clock guests side by side",
+			 said.jobs);
+	return ns;
 }
 
 /*
@@ -94,7 +152,7 @@ static void plan_nodes(const struct config *cfg, FILE *out)
 	}
 }
 
-int campaign_plan(const struct config *cfg, FILE *out)
+int campaign_plan(const struct config *cfg, int jobs, FILE *out)
 {
 	struct kernel_info k;
 	struct cell *cells;
@@ -126,17 +184,15 @@ int campaign_plan(const struct config *cfg, FILE *out)
 			cfg->kernel[cells[i].kernel].name,
 			fits ? where_name(w) : "cannot run here");
 	}
-	/* and a boot per qemu variant used (about 6 s under TCG, docs/campaigns.md) */
-	int boots = 0;
-	for (int v = 0; v < cfg->nkernels; v++) {
-		int used = 0;
+	/* the cells that fit, with the boots that run them */
+	unsigned char *left = calloc((size_t)n + 1, 1);
+	char how[320] = "";
 
-		for (int i = 0; i < n && !used; i++)
-			used = cells[i].kernel == v && !whys[i];
-		boots += used && cfg->kernel[v].runner == RUNNER_QEMU;
-	}
-	units_format_elapsed(cp_wall_time(cfg, count[WHERE_HERE] + count[WHERE_QEMU], boots),
+	for (int i = 0; left && i < n; i++)
+		left[i] = !whys[i];
+	units_format_elapsed(left ? plan_estimate(cfg, cells, n, left, &k, jobs, how, sizeof(how)) : 0,
 			     est, sizeof(est));
+	free(left);
 	units_format_duration(cfg->campaign.duration, dur, sizeof(dur));
 	fprintf(out, "\n%d cells: %d run on this kernel (%s, preempt %s%s), %d in qemu, %d pending\n",
 		n, count[WHERE_HERE], k.release, k.model, k.dynamic ? ", dynamic" : "",
@@ -161,19 +217,56 @@ int campaign_plan(const struct config *cfg, FILE *out)
 		fprintf(out, "run order: blocked: the matrix's order, each cell's %lld repeats back to back\n",
 			(long long)cfg->campaign.repeat);
 	else if (cfg->campaign.repeat > 1)
-		fprintf(out, "run order: %s: %lld rounds, each every cell once%s (a qemu variant boots once a round; host variants that need a reboot one after the other)\n",
+		fprintf(out, "run order: %s: %lld rounds, each every cell once%s (a qemu variant on the host's clock boots once a round, instruction-clock guests boot once for several rounds; host variants that need a reboot one after the other)\n",
 			cfg->campaign.order == ORDER_SHUFFLED ? "shuffled" : "interleaved",
 			(long long)cfg->campaign.repeat,
 			cfg->campaign.order == ORDER_SHUFFLED ? ", in a random order" : ", in the matrix's order");
 	if (cfg->campaign.repeat > 1 && cfg->campaign.order == ORDER_SHUFFLED)
 		fprintf(out, "seed: %llu%s\n", (unsigned long long)matrix_order_seed(cfg),
 			cfg->campaign.seed ? "" : " (from the config: [campaign] seed = N picks another)");
-	fprintf(out, "estimated wall time: %s (%s per cell)\n", est, dur);
+	fprintf(out, "estimated wall time: %s (%s per cell%s%s)\n", est, dur, how[0] ? "; " : "", how);
 	for (int i = 0; i < n; i++)
 		free(whys[i]);
 	free(whys);
 	free(cells);
 	return EXIT_PASS;
+}
+
+/*
+ * A campaign tree's state, config and cells, the config checked against
+ * the state: the number of cells, or -1 said (prior and cfg freed).
+ */
+static int status_load(const char *dir, struct config *cfg, struct prior *prior,
+		       struct cell **cells)
+{
+	char err[2 * PATH_MAX + 256], path[PATH_MAX + 32];
+	int n = -1, rc = prior_read(dir, prior, err, sizeof(err));
+
+	if (rc) {
+		log_error("%s: %s", dir, rc == -ENOENT
+			  ? "no state file: not a latlab campaign directory" : err);
+		return -1;
+	}
+	ledger_config_path(path, sizeof(path), dir);
+	rc = config_load(cfg, path, NULL, 0, err, sizeof(err));
+	if (rc == 0 && config_hash(cfg) != prior->hash) {
+		/* the cells it would list are not the ones the state knows */
+		snprintf(err, sizeof(err), "%s does not match %s/state (its config_hash differs): edited or damaged since the run",
+			 path, dir);
+		rc = -ESTALE;
+	}
+	if (rc == 0 && (n = matrix_expand(cfg, cells)) < 0) {
+		snprintf(err, sizeof(err), "%s: the matrix has more than %d cells",
+			 path, MATRIX_MAX_CELLS);
+		rc = -E2BIG;
+	}
+	if (rc) {
+		log_error("%s", err);
+		config_free(cfg);
+		prior_free(prior);
+		return -1;
+	}
+	return n;
 }
 
 int campaign_status(const char *dir, FILE *out)
@@ -184,36 +277,14 @@ int campaign_status(const char *dir, FILE *out)
 	struct config *cfg = malloc(sizeof(*cfg));
 	struct cell *cells = NULL;
 	struct kernel_info k;
-	char err[2 * PATH_MAX + 256], path[PATH_MAX + 32], est[32];
-	int n, rc;
+	char est[32];
+	int n;
 
 	if (!cfg)
 		return EXIT_RUNTIME;
-	rc = prior_read(dir, &prior, err, sizeof(err));
-	if (rc) {
-		log_error("%s: %s", dir, rc == -ENOENT
-			  ? "no state file: not a latlab campaign directory" : err);
+	n = status_load(dir, cfg, &prior, &cells);
+	if (n < 0) {
 		free(cfg);
-		return EXIT_USAGE;
-	}
-	ledger_config_path(path, sizeof(path), dir);
-	rc = config_load(cfg, path, NULL, 0, err, sizeof(err));
-	if (rc == 0 && config_hash(cfg) != prior.hash) {
-		/* the cells it would list are not the ones the state knows */
-		snprintf(err, sizeof(err), "%s does not match %s/state (its config_hash differs): edited or damaged since the run",
-			 path, dir);
-		rc = -ESTALE;
-	}
-	if (rc == 0 && (n = matrix_expand(cfg, &cells)) < 0) {
-		snprintf(err, sizeof(err), "%s: the matrix has more than %d cells",
-			 path, MATRIX_MAX_CELLS);
-		rc = -E2BIG;
-	}
-	if (rc) {
-		log_error("%s", err);
-		config_free(cfg);
-		free(cfg);
-		prior_free(&prior);
 		return EXIT_USAGE;
 	}
 	kernel_info_read(&k);
@@ -222,8 +293,9 @@ int campaign_status(const char *dir, FILE *out)
 	for (int c = 0; c < NCOL; c++)
 		fprintf(out, " %8s", cols[c]);
 	fputc('\n', out);
-	int left_here = 0, boots = 0, vms = 0;
+	int left_here = 0, vms = 0;
 	const char *next = NULL;
+	unsigned char *left = calloc((size_t)n + 1, 1);
 	for (int v = 0; v < cfg->nkernels; v++) {
 		enum where w = where_variant(cfg, v, &k);
 		int count[NCOL] = { 0 }, here = w != WHERE_OTHER;
@@ -238,6 +310,8 @@ int campaign_status(const char *dir, FILE *out)
 			case CELL_ERROR: count[ERR]++; break;
 			default:	/* pending, running (cut short), interrupted */
 				count[PEND]++;
+				if (left)
+					left[i] = 1;
 				if (here) {
 					left_here++;
 					if (!next)
@@ -251,12 +325,14 @@ int campaign_status(const char *dir, FILE *out)
 			fprintf(out, " %8d", count[c]);
 		fputc('\n', out);
 		vms += w == WHERE_QEMU;
-		boots += w == WHERE_QEMU && count[PEND];
 	}
-	units_format_elapsed(cp_wall_time(cfg, left_here, boots), est, sizeof(est));
-	fprintf(out, "\n%d cells left on this kernel%s (%s): about %s\n", left_here,
+	char how[320] = "";
+	units_format_elapsed(left ? plan_estimate(cfg, cells, n, left, &k, 0, how, sizeof(how)) : 0,
+			     est, sizeof(est));
+	free(left);
+	fprintf(out, "\n%d cells left on this kernel%s (%s): about %s%s%s%s\n", left_here,
 		vms ? " and in qemu" : "",
-		k.release, est);
+		k.release, est, how[0] ? " (" : "", how, how[0] ? ")" : "");
 	if (next) {
 		/* from anywhere: the tree's config, and its output (the tree's parent) */
 		char abs[PATH_MAX], parent[PATH_MAX];

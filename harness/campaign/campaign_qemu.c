@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,16 +10,19 @@
 #include "atomic.h"
 #include "campaign_run.h"
 #include "cellfiles.h"
+#include "estimate.h"
 #include "exitcodes.h"
 #include "files.h"
 #include "log.h"
 #include "vm.h"
+#include "where.h"
 
 struct vm_run {
 	struct campaign *cp;
 	int v;
 	int status;		/* EXIT_PASS, _THRESHOLD or _RUNTIME so far */
 	int rc;			/* a failed write of the state: -errno */
+	int64_t started;	/* when the guest started its cell (units_now_ns) */
 };
 
 /* The index of a cell the guest names, if it is one it was given; else -1. */
@@ -37,9 +41,8 @@ static int vm_cell_index(const struct vm_run *vr, const char *id)
  * or damaged, or whose cell.ini says another status than the guest did,
  * is an error of its own.
  */
-static int vm_finished(void *arg, const struct vm_cell *vc)
+static int vm_finished_locked(struct vm_run *vr, const struct vm_cell *vc)
 {
-	struct vm_run *vr = arg;
 	struct campaign *cp = vr->cp;
 	int i = vm_cell_index(vr, vc->id);
 	enum cell_status said = CELL_ERROR;
@@ -80,8 +83,28 @@ static int vm_finished(void *arg, const struct vm_cell *vc)
 	b = &cp->brief[i];
 	chan_brief_parse(vc->brief, b);	/* none, or garbled: not in the table */
 	cp_fold(&vr->status, cp->lg.status[i]);
+	if (vr->started && vc->status != CELL_ERROR && vc->status != CELL_SKIPPED) {
+		const struct cell *c = &cp->cells[i];
+		const struct load_def *l = &cp->cfg->load[c->load];
+
+		est_record_cell(&cp->cfg->kernel[vr->v], cp_image_key(cp, vr->v),
+				l->ops ? l->type : "none", cp->cfg->campaign.duration,
+				units_now_ns() - vr->started);
+	}
+	vr->started = 0;
 	vr->rc = ledger_progress(&cp->lg, cp->dir, i);
 	return vr->rc != 0;
+}
+
+/* The hooks run on the guest's thread: each takes the campaign's lock. */
+static int vm_finished(void *arg, const struct vm_cell *vc)
+{
+	struct vm_run *vr = arg;
+
+	pthread_mutex_lock(&vr->cp->lock);
+	int rc = vm_finished_locked(vr, vc);
+	pthread_mutex_unlock(&vr->cp->lock);
+	return rc;
 }
 
 /* The state says which cell the guest measures, as for a cell run here. */
@@ -89,19 +112,27 @@ static int vm_started(void *arg, const char *id)
 {
 	struct vm_run *vr = arg;
 	struct campaign *cp = vr->cp;
-	int i = vm_cell_index(vr, id);
+	int rc;
 
-	if (i < 0)
-		return -1;	/* not a cell this guest was given */
-	cp->lg.status[i] = CELL_RUNNING;
-	vr->rc = ledger_mark(&cp->lg, cp->dir, i);
-	return vr->rc != 0;
+	pthread_mutex_lock(&cp->lock);
+	int i = vm_cell_index(vr, id);
+	if (i < 0) {
+		rc = -1;	/* not a cell this guest was given */
+	} else {
+		cp->lg.status[i] = CELL_RUNNING;
+		vr->started = units_now_ns();
+		vr->rc = ledger_mark(&cp->lg, cp->dir, i);
+		rc = vr->rc != 0;
+	}
+	pthread_mutex_unlock(&cp->lock);
+	return rc;
 }
 
 static int vm_stop(void *arg)
 {
-	(void)arg;
-	return cp_signalled();
+	struct vm_run *vr = arg;
+
+	return cp_signalled(vr->cp);
 }
 
 /*
@@ -113,22 +144,34 @@ static void vm_said(void *arg, const char *text)
 {
 	struct vm_run *vr = arg;
 
-	if (strncmp(text, "warning: ", 9) != 0 || cp_said_once(vr->cp, vr->v, text))
+	int warning = strncmp(text, "warning: ", 9) == 0;
+
+	/* -q hides the guest's progress as it does the host's, never its errors */
+	if (vr->cp->ro->quiet && !warning && strncmp(text, "error: ", 7) != 0)
+		return;
+	pthread_mutex_lock(&vr->cp->lock);
+	if (!warning || cp_said_once(vr->cp, vr->v, text))
 		fprintf(stderr, "latlab: guest %s: %s\n", vr->cp->cfg->kernel[vr->v].name, text);
+	pthread_mutex_unlock(&vr->cp->lock);
 }
 
-/* DIR/vm/NAME-N.console.log for the first unused N. */
+/*
+ * DIR/vm/NAME-N.console.log for the first unused N, made empty: a guest
+ * of the same variant booting beside this one takes the next.
+ */
 static void vm_log_paths(const struct campaign *cp, int v, char *console,
 			 char *qemu, size_t len)
 {
-	struct stat st;
-
 	for (int n = 1;; n++) {
 		snprintf(console, len, "%s/vm/%s-%d.console.log", cp->dir,
 			 cp->cfg->kernel[v].name, n);
 		snprintf(qemu, len, "%s/vm/%s-%d.qemu.log", cp->dir,
 			 cp->cfg->kernel[v].name, n);
-		if (stat(console, &st) != 0 || n >= 9999)
+		int fd = open(console, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+
+		if (fd >= 0)
+			close(fd);
+		if (fd >= 0 || errno != EEXIST || n >= 9999)
 			return;
 	}
 }
@@ -213,12 +256,13 @@ static int choose_accel(struct campaign *cp, const struct kernel_def *k,
 #define KVM_PROBE_NS (30 * NS_PER_S)
 
 /*
- * The ids of variant v's cells still to run (of round cp->round when it
- * is set: a boot per round and variant), in run order, one a line
+ * The ids of variant v's cells still to run (of the rounds r when set:
+ * a boot takes a round or several), in run order, one a line
  * (malloc'ed), with their count and the index of the first; NULL when
- * there are none.
+ * there are none. A cell a guest beside this one measures is not.
  */
-static char *pending_ids(const struct campaign *cp, int v, int *n, int *first)
+static char *pending_ids(const struct campaign *cp, int v, struct cp_rounds r, int *n,
+			 int *first)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -230,10 +274,10 @@ static char *pending_ids(const struct campaign *cp, int v, int *n, int *first)
 		int i = cp->order[k];
 
 		/* an error is final for this run, as here (a resume runs it
-		 * again); a round's boot takes that round's cells */
+		 * again); a boot of some rounds takes their cells */
 		if (cp->cells[i].kernel == v && !cp_done(cp->lg.status[i]) &&
-		    cp->lg.status[i] != CELL_ERROR &&
-		    (!cp->round || cp->cells[i].repeat == cp->round)) {
+		    cp->lg.status[i] != CELL_ERROR && cp->lg.status[i] != CELL_RUNNING &&
+		    (!r.first || (cp->cells[i].repeat >= r.first && cp->cells[i].repeat <= r.last))) {
 			fprintf(fp, "%s\n", cp->cells[i].id);
 			if (!(*n)++)
 				*first = i;
@@ -262,8 +306,8 @@ static int vm_give_up(struct campaign *cp, int v, const char *why)
  * boot_attempts; a guest that finished with cells left cannot run them.
  * Folds into *status; 0 or -errno.
  */
-static int vm_after_boot(struct campaign *cp, int v, const struct vm_outcome *out,
-			 const char *console, int *status)
+static int vm_after_boot(struct campaign *cp, int v, struct cp_rounds round,
+			 const struct vm_outcome *out, const char *console, int *status)
 {
 	const struct config *cfg = cp->cfg;
 	const char *name = cfg->kernel[v].name;
@@ -286,7 +330,7 @@ static int vm_after_boot(struct campaign *cp, int v, const struct vm_outcome *ou
 		*status = EXIT_RUNTIME;
 		return vm_give_up(cp, v, why);
 	}
-	char *left = out->done ? pending_ids(cp, v, &n, &first) : NULL;
+	char *left = out->done ? pending_ids(cp, v, round, &n, &first) : NULL;
 	if (left) {
 		free(left);
 		snprintf(why, sizeof(why), "the guest of kernel variant %s finished without running it (see %s)",
@@ -298,12 +342,12 @@ static int vm_after_boot(struct campaign *cp, int v, const struct vm_outcome *ou
 }
 
 /* What a boot of variant v is about to be, said (the clock once per variant). */
-static void say_boot(struct campaign *cp, int v, int accel, int probe, int pending,
-		     const char *console)
+static void say_boot(struct campaign *cp, int v, struct cp_rounds round, int accel, int probe,
+		     int pending, const char *console)
 {
 	const struct kernel_def *k = &cp->cfg->kernel[v];
 	const struct vm_arch *arch = vm_arch(k);
-	char round[48] = "";
+	char of[48] = "";
 
 	if (k->clock == CLOCK_ICOUNT && cp_said_once(cp, v, "the clock"))
 		log_info("kernel variant %s runs in qemu on an instruction-counted clock (1 instruction = %lld ns): its latencies are the kernel's code paths in instruction time, for comparing variants measured the same way, not a board's",
@@ -311,14 +355,17 @@ static void say_boot(struct campaign *cp, int v, int accel, int probe, int pendi
 	else if (accel == ACCEL_TCG && k->clock != CLOCK_ICOUNT && cp_said_once(cp, v, "the clock"))
 		log_warn("kernel variant %s runs in qemu under TCG (the CPU is emulated): absolute latencies are emulation-bound; only the comparison between variants measured the same way means anything",
 			 k->name);
-	if (cp->round)
-		snprintf(round, sizeof(round), " of round %d of %lld", cp->round,
+	if (round.first == round.last && round.first)
+		snprintf(of, sizeof(of), " of round %d of %lld", round.first,
+			 (long long)cp->cfg->campaign.repeat);
+	else if (round.first)
+		snprintf(of, sizeof(of), " of rounds %d-%d of %lld", round.first, round.last,
 			 (long long)cp->cfg->campaign.repeat);
 	log_info("kernel variant %s: booting %s in qemu (%s, %s%s, %lld CPUs, %lld MiB) for %d cells%s; console: %s",
-		 k->name, k->image, arch->name,
+		 k->name, cp_boot_image(cp, v), arch->name,
 		 accel == ACCEL_KVM ? "kvm" : k->clock == CLOCK_ICOUNT ? "tcg, icount" : "tcg",
 		 probe ? ", probing KVM" : "", (long long)k->cpus,
-		 (long long)(k->memory >> 20), pending, round, console);
+		 (long long)(k->memory >> 20), pending, of, console);
 }
 
 /*
@@ -327,7 +374,8 @@ static void say_boot(struct campaign *cp, int v, int accel, int probe, int pendi
  * counted), or the boot's cells judged (vm_after_boot). 0 to boot again,
  * EXIT_INTERRUPTED, or -errno.
  */
-static int after_boot(struct campaign *cp, int v, struct vm_run *vr, int probe,
+static int after_boot(struct campaign *cp, int v, struct cp_rounds round, struct vm_run *vr,
+		      int probe,
 		      const struct vm_outcome *out, const char *console)
 {
 	int rc = vr->rc;
@@ -361,21 +409,140 @@ static int after_boot(struct campaign *cp, int v, struct vm_run *vr, int probe,
 		log_info("accel = auto: KVM works");
 		cp->qemu.kvm = 1;
 	}
-	return vm_after_boot(cp, v, out, console, &vr->status);
+	return vm_after_boot(cp, v, round, out, console, &vr->status);
+}
+
+/* The content key of variant v's image = (0: not known). */
+uint64_t cp_image_key(const struct campaign *cp, int v)
+{
+	return cp->qemu.image ? cp->qemu.image[v].key : 0;
+}
+
+/* What variant v's guests boot: image =, or the ELF inside it (cp_qemu_images). */
+const char *cp_boot_image(const struct campaign *cp, int v)
+{
+	return cp->qemu.image && cp->qemu.image[v].path[0] ? cp->qemu.image[v].path
+							     : cp->cfg->kernel[v].image;
+}
+
+void cp_qemu_images(struct campaign *cp)
+{
+	const struct config *cfg = cp->cfg;
+
+	free(cp->qemu.image);
+	cp->qemu.image = calloc((size_t)cfg->nkernels, sizeof(*cp->qemu.image));
+	for (int v = 0; cp->qemu.image && v < cfg->nkernels; v++) {
+		const struct kernel_def *k = &cfg->kernel[v];
+		struct vm_image *im = &cp->qemu.image[v];
+		int n, first;
+		char *left;
+
+		if (where_variant(cfg, v, &cp->kernel) != WHERE_QEMU ||
+		    !(left = pending_ids(cp, v, (struct cp_rounds){ 0, 0 }, &n, &first)))
+			continue;
+		free(left);
+		if (!vm_image(k, im)) {
+			log_info("kernel variant %s boots %s as it is: %s", k->name, k->image, im->why);
+			continue;
+		}
+		char t[32];
+
+		units_format_duration(im->unpack_ns, t, sizeof(t));
+		log_info("kernel variant %s: %s is a bzImage: booting the ELF kernel inside it at its PVH entry, %s (%s payload, %.1f MB)",
+			 k->name, k->image, im->path, im->packer, (double)im->size / 1e6);
+		if (!im->cached)
+			log_info("kernel variant %s: unpacked in %s, kept for the next run (by the image's content)",
+				 k->name, t);
+	}
+}
+
+/* Variant v's guest of the rounds `round` runs now (on), or no more. Under cp->lock. */
+static void booted(struct campaign *cp, int v, struct cp_rounds round, int on)
+{
+	int n = cp->qemu.nbooted;
+	int max = (int)(sizeof(cp->qemu.booted) / sizeof(cp->qemu.booted[0]));
+
+	if (on && n < max) {
+		cp->qemu.booted[cp->qemu.nbooted++] = (struct cp_booted){ v, round };
+		return;
+	}
+	for (int b = 0; !on && b < n; b++)
+		if (cp->qemu.booted[b].v == v && cp->qemu.booted[b].round.first == round.first) {
+			cp->qemu.booted[b] = cp->qemu.booted[n - 1];
+			cp->qemu.nbooted--;
+			return;
+		}
 }
 
 /*
- * Every pending cell of variant v, in qemu: boot, run what is left, and
- * again after a guest that hung or died, until each cell is done or the
- * variant is given up (boot_attempts boots that ran nothing). Returns the
- * exit status of its cells, EXIT_INTERRUPTED, or -errno when the results
- * cannot be written.
+ * A boot ended: what it took, and the campaign's time left as estimate.c
+ * sees it now (the boots just measured included). Under cp->lock.
  */
-int cp_run_qemu(struct campaign *cp, int v)
+static void say_left(struct campaign *cp, int v, struct cp_rounds round,
+		     const struct vm_outcome *out)
+{
+	unsigned char *left = calloc((size_t)cp->ncells + 1, 1);
+	uint64_t *keys = calloc((size_t)cp->cfg->nkernels + 1, sizeof(*keys));
+	struct est_costs ec;
+	struct est_said said;
+	char up[48] = "", rest[32], of[48] = "";
+	int done = 0;
+
+	if (!left || !keys)
+		goto out;
+	for (int i = 0; i < cp->ncells; i++) {
+		const struct cell *c = &cp->cells[i];
+
+		left[i] = !cp_done(cp->lg.status[i]) && cp->lg.status[i] != CELL_ERROR ? EST_TO_RUN : 0;
+		done += !left[i];
+		for (int b = 0; left[i] && b < cp->qemu.nbooted; b++) {
+			const struct cp_booted *g = &cp->qemu.booted[b];
+
+			if (g->v == c->kernel && (!g->round.first || (c->repeat >= g->round.first &&
+								      c->repeat <= g->round.last)))
+				left[i] = EST_BOOTED;
+		}
+	}
+	for (int k = 0; k < cp->cfg->nkernels; k++)
+		keys[k] = cp_image_key(cp, k);
+	est_costs_read(&ec);
+	struct est_input in = { cp->cfg, cp->cells, cp->ncells, left, &cp->kernel, keys, &ec,
+				cp->qemu.jobs };
+	units_format_elapsed(est_campaign(&in, &said), rest, sizeof(rest));
+	est_costs_free(&ec);
+	if (round.first == round.last && round.first)
+		snprintf(of, sizeof(of), " of round %d", round.first);
+	else if (round.first)
+		snprintf(of, sizeof(of), " of rounds %d-%d", round.first, round.last);
+	if (out->hello)
+		snprintf(up, sizeof(up), " (%.1f s to latlab in it)", out->up_ns / 1e9);
+	if (done == cp->ncells)
+		log_info("kernel variant %s: its boot%s took %.1f s%s; all %d cells done",
+			 cp->cfg->kernel[v].name, of, out->wall_ns / 1e9, up, done);
+	else
+		log_info("kernel variant %s: its boot%s took %.1f s%s; %d of %d cells done, about %s left",
+			 cp->cfg->kernel[v].name, of, out->wall_ns / 1e9, up, done, cp->ncells, rest);
+out:
+	free(left);
+	free(keys);
+}
+
+/*
+ * Every pending cell of variant v (of the rounds `round`; 0, 0: all), in qemu:
+ * boot, run what is left, and again after a guest that hung or died,
+ * until each cell is done or the variant is given up (boot_attempts
+ * boots that ran nothing). Returns the exit status of its cells,
+ * EXIT_INTERRUPTED, or -errno when the results cannot be written.
+ *
+ * Guests of other variants or rounds may run beside it (campaign_pool.c):
+ * cp->lock is held throughout but while the initramfs is written and the
+ * guest runs (its hooks take it).
+ */
+int cp_run_qemu(struct campaign *cp, int v, struct cp_rounds round)
 {
 	const struct config *cfg = cp->cfg;
 	const struct kernel_def *k = &cfg->kernel[v];
-	struct vm_run vr = { cp, v, EXIT_PASS, 0 };
+	struct vm_run vr = { cp, v, EXIT_PASS, 0, 0 };
 	struct vm_hooks hooks = { &vr, vm_started, vm_finished, vm_stop, vm_said };
 	char vmdir[PATH_MAX + 8], cpio[PATH_MAX + 80], console[PATH_MAX + 80],
 	     qlog[PATH_MAX + 80], err[512], host[160], qemu[PATH_MAX];
@@ -383,6 +550,7 @@ int cp_run_qemu(struct campaign *cp, int v)
 	size_t config_len = 0;
 	int rc, pending, first;
 
+	pthread_mutex_lock(&cp->lock);
 	const struct vm_arch *arch = vm_arch(k);
 	if (path_lookup(arch->qemu, qemu, sizeof(qemu)) != 0) {
 		char why[200];
@@ -390,27 +558,33 @@ int cp_run_qemu(struct campaign *cp, int v)
 		snprintf(why, sizeof(why), "%s is not on PATH (install %s: make deps)",
 			 arch->qemu, arch->package);
 		rc = vm_give_up(cp, v, why);
+		pthread_mutex_unlock(&cp->lock);
 		return rc ? rc : EXIT_RUNTIME;
 	}
 	FILE *fp = open_memstream(&config_text, &config_len);
-	if (!fp)
+	if (!fp) {
+		pthread_mutex_unlock(&cp->lock);
 		return -ENOMEM;
+	}
 	config_write_ini(fp, cfg);
 	fclose(fp);
 	snprintf(vmdir, sizeof(vmdir), "%s/vm", cp->dir);
 	snprintf(host, sizeof(host), "%.120s-vm", cp->host);
 	rc = mkdir_p(vmdir);
 	cp_remove_stale_temps(vmdir);	/* an initramfs of a latlab killed while booting */
-	while (rc == 0 && (cells = pending_ids(cp, v, &pending, &first)) != NULL) {
+	while (rc == 0 && (cells = pending_ids(cp, v, round, &pending, &first)) != NULL) {
 		int probe, accel = choose_accel(cp, k, &probe);
 		struct vm_guest g = { cfg, v, accel, config_text, cells, host };
 		struct vm_outcome out;
 
-		rc = cp_signalled() ? EXIT_INTERRUPTED : cp_check_space(cp, &cp->cells[first]);
+		rc = cp_signalled(cp) ? EXIT_INTERRUPTED : cp_check_space(cp, &cp->cells[first]);
 		if (rc == 0) {
-			snprintf(cpio, sizeof(cpio), "%s/%s.initramfs.tmp.%d", vmdir,
-				 k->name, (int)getpid());
+			/* one a boot: a variant's boots may run side by side */
+			snprintf(cpio, sizeof(cpio), "%s/%s-%d.initramfs.tmp.%d", vmdir,
+				 k->name, round.first, (int)getpid());
+			pthread_mutex_unlock(&cp->lock);
 			rc = vm_initramfs(&g, cpio, err, sizeof(err));
+			pthread_mutex_lock(&cp->lock);
 			if (rc == -ENOSPC || rc == -EDQUOT) {
 				log_error("%s", err);	/* the host's disk: stop, give nothing up */
 			} else if (rc < 0) {
@@ -427,11 +601,19 @@ int cp_run_qemu(struct campaign *cp, int v)
 		if (rc)
 			break;
 		vm_log_paths(cp, v, console, qlog, sizeof(console));
-		say_boot(cp, v, accel, probe, pending, console);
-		rc = vm_boot(cfg, v, accel, cpio, console, qlog, cp->dir,
-			     probe && k->boot_timeout > KVM_PROBE_NS ? KVM_PROBE_NS
-								     : k->boot_timeout,
-			     &hooks, &out);
+		say_boot(cp, v, round, accel, probe, pending, console);
+		struct vm_boot b = {
+			.cfg = cfg, .variant = v, .accel = accel, .kernel = cp_boot_image(cp, v),
+			.initramfs = cpio, .console_log = console, .qemu_log = qlog,
+			.tree = cp->dir,
+			.boot_timeout = probe && k->boot_timeout > KVM_PROBE_NS ? KVM_PROBE_NS
+										 : k->boot_timeout,
+		};
+		booted(cp, v, round, 1);
+		pthread_mutex_unlock(&cp->lock);
+		rc = vm_boot(&b, &hooks, &out);
+		pthread_mutex_lock(&cp->lock);
+		booted(cp, v, round, 0);
 		unlink(cpio);
 		if (rc) {
 			char why[300];
@@ -442,9 +624,14 @@ int cp_run_qemu(struct campaign *cp, int v)
 			rc = vm_give_up(cp, v, why);
 			break;
 		}
-		rc = after_boot(cp, v, &vr, probe, &out, console);
+		if (out.hello && out.done)
+			est_record_boot(k, cp_image_key(cp, v), out.up_ns, out.down_ns);
+		rc = after_boot(cp, v, round, &vr, probe, &out, console);
+		if (rc == 0)
+			say_left(cp, v, round, &out);
 		free(out.sysinfo);
 	}
+	pthread_mutex_unlock(&cp->lock);
 	free(config_text);
 	return rc ? rc : vr.status;
 }

@@ -18,6 +18,8 @@
 #define LATLAB_CAMPAIGN_RUN_H
 
 #include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -37,6 +39,13 @@
 #define VM_BOOT_NS (6 * NS_PER_S)
 
 struct campaign;
+struct cp_pool;
+
+/* The rounds a guest's boot runs: first to last (repeats); 0, 0: all. */
+struct cp_rounds {
+	int first, last;
+};
+struct vm_image;
 
 /*
  * How this latlab runs its campaign, as rtla's tool_ops: on the host (the
@@ -58,11 +67,13 @@ struct cp_mode {
 	/* does this latlab run cell c now? */
 	int (*runs_here)(const struct campaign *cp, const struct cell *c);
 	/*
-	 * Does the mode run variant v's cells elsewhere (a qemu variant's in
-	 * its guests)? 1 with *rc their exit status (EXIT_INTERRUPTED, or
-	 * -errno when results cannot be written), 0: they run here.
+	 * Does the mode run variant v's cells of round `round` (0: all of
+	 * them) elsewhere (a qemu variant's in its guests)? 1 with *rc their
+	 * exit status (EXIT_INTERRUPTED, or -errno when results cannot be
+	 * written; EXIT_PASS for guests queued side by side: cp_pool_wait
+	 * has theirs), 0: they run here.
 	 */
-	int (*elsewhere)(struct campaign *cp, int v, int *rc);
+	int (*elsewhere)(struct campaign *cp, int v, int round, int *rc);
 	/* cell i starts here, and has ended (its files in dir) */
 	void (*cell_started)(const struct campaign *cp, int i);
 	void (*cell_ended)(const struct campaign *cp, int i, const char *dir);
@@ -84,7 +95,13 @@ struct campaign {
 	struct cell *cells;
 	int ncells;
 	int *order;		/* the cells in their run order (matrix_run_order) */
-	int round;		/* the round a qemu boot runs (its repeat); 0: all */
+	/*
+	 * Guests side by side (campaign_pool.c) share what follows: the
+	 * ledger, brief, qemu; a thread holds lock while it reads or
+	 * changes them, never while a guest boots or runs
+	 */
+	pthread_mutex_t lock;
+	atomic_int signalled;	/* SIGINT or SIGTERM seen (cp_signalled) */
 	struct ledger lg;	/* every cell's status, rows and reason */
 	struct chan_brief *brief;	/* per cell, for the end-of-run table */
 	unsigned char *kept;	/* per cell: its status is an earlier run's */
@@ -95,6 +112,14 @@ struct campaign {
 	struct run_env env;
 	int lock_fd;		/* the campaign's flock, or -1 */
 	struct {
+		int jobs;	/* instruction-clock guests side by side, >= 1 */
+		struct vm_image *image;	/* per variant: what its guests boot */
+		struct cp_pool *pool;	/* those running, or NULL */
+		struct cp_booted {
+			int v;
+			struct cp_rounds round;
+		} booted[64];		/* the guests running now (cp_run_qemu) */
+		int nbooted;
 		int kvm;	/* accel = auto: -1 untried, 0 no, 1 works */
 		/* what each variant's boots said once: "VARIANT\tLINE" (cp_said_once) */
 		char **said;
@@ -122,8 +147,11 @@ char *cp_rows(const struct campaign *cp, const struct cell *c,
 	      enum cell_status st, const struct cell_result *res);
 /* The ledger (cells.csv, state, junit.xml) written out. 0 or -errno. */
 int cp_write(struct campaign *cp);
-/* SIGINT or SIGTERM is pending (they are blocked in every thread). */
-int cp_signalled(void);
+/*
+ * SIGINT or SIGTERM came (they are blocked in every thread): whichever
+ * thread takes it, every thread asking after it is told.
+ */
+int cp_signalled(struct campaign *cp);
 /* A cell an earlier run finished (ok, fail, skipped): kept when resuming. */
 int cp_done(enum cell_status st);
 /* Cell i is skipped, with why. */
@@ -193,11 +221,53 @@ void cp_print_table(const struct campaign *cp, FILE *out);
 /* ---- campaign_qemu.c ---- */
 
 /*
- * Every pending cell of qemu variant v, in its guests. The exit status
- * of its cells, EXIT_INTERRUPTED, or -errno when the results cannot be
- * written.
+ * Every pending cell of qemu variant v of the rounds `round`, in its
+ * guests. The exit status of its cells, EXIT_INTERRUPTED, or -errno
+ * when the results cannot be written. Takes cp->lock itself: call it
+ * without.
  */
-int cp_run_qemu(struct campaign *cp, int v);
+int cp_run_qemu(struct campaign *cp, int v, struct cp_rounds round);
+/*
+ * What each qemu variant with cells to run boots, decided once and said:
+ * image =, or the ELF kernel inside a bzImage (vm_image).
+ */
+void cp_qemu_images(struct campaign *cp);
+/* That image's path for variant v (image = before cp_qemu_images). */
+const char *cp_boot_image(const struct campaign *cp, int v);
+/* The content key of variant v's image = (vm_image_key; 0: not known). */
+uint64_t cp_image_key(const struct campaign *cp, int v);
+
+/* ---- campaign_pool.c: instruction-clock guests side by side ---- */
+
+/* Variant v's guests run side by side with others (clock = icount, jobs > 1). */
+int cp_pool_takes(const struct campaign *cp, int v);
+/*
+ * The pool, when a variant's guests run side by side; else none (0).
+ * -ENOMEM: none, and every guest runs alone (jobs = 1).
+ */
+int cp_pool_init(struct campaign *cp);
+/* The pool waited for and freed. */
+void cp_pool_free(struct campaign *cp);
+/* Variant v's cells of the rounds `round` queued for the next free job. */
+void cp_pool_add(struct campaign *cp, int v, struct cp_rounds round);
+/*
+ * How variant v's cells are cut into boots, `rounds` rounds of them:
+ * an instruction-clock guest runs several rounds in a boot (runs within a
+ * boot vary as much as runs across boots on that clock: docs/campaigns.md),
+ * in as many boots as keep `jobs` guests busy beside the other such
+ * variants; any other guest boots once a round. How many boots, and boot
+ * b's rounds.
+ */
+int cp_boots_of(const struct config *cfg, int v, int rounds, int jobs);
+struct cp_rounds cp_boot_rounds(const struct config *cfg, int v, int rounds, int jobs, int b);
+/*
+ * Every queued guest done: the exit status of their cells,
+ * EXIT_INTERRUPTED, or -errno when results cannot be written (then
+ * what was queued and not started is left pending).
+ */
+int cp_pool_wait(struct campaign *cp);
+/* How many guests side by side: --jobs, else this machine's CPUs and memory. */
+int cp_pool_jobs(const struct config *cfg, int asked);
 
 /* ---- campaign_reboot.c ---- */
 
@@ -216,10 +286,5 @@ void cp_guest_sysinfo(struct campaign *cp);
 void cp_guest_check_kernel(struct campaign *cp);
 /* A finished cell's files (from dir, if any), rows and status, to the host. */
 void cp_guest_report(const struct campaign *cp, int i, const char *dir);
-
-/* ---- campaign_plan.c ---- */
-
-/* What `cells` cells and `boots` guest boots take, start to end (ns). */
-int64_t cp_wall_time(const struct config *cfg, int cells, int boots);
 
 #endif

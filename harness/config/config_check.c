@@ -124,7 +124,7 @@ static int check_clock(const struct config *cfg, struct kernel_def *k,
 	if (k->cpus > 1) {
 		loc = config_kernel_loc(cfg, k, "cpus");
 		return cfg_fail(err, errlen, &loc,
-				"[kernel.%s] clock = icount takes cpus = 1: with more, qemu 7.2 hangs bringing up an x86 guest's CPU 1, and where the guest boots (arm64; x86 on qemu 10) its figures are qemu's turn-taking between vCPUs, not the kernel (docs/campaigns.md)",
+				"[kernel.%s] clock = icount takes cpus = 1: qemu runs an icount guest's vCPUs in turns on one thread, and with more than one the figures are its turn-taking, not the kernel's (a thread a period late under hackbench on Debian's 7.2: docs/campaigns.md)",
 				k->name);
 	}
 	if (strstr(k->qemu_args, "-icount")) {

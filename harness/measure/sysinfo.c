@@ -111,6 +111,9 @@ static void collect_kernel(struct sysinfo *si, const struct kernel_facts *f)
 	    strcmp(k.model, "rt") == 0 || strncmp(k.model, "rt+", 3) == 0 ? "1" : "0");
 	line_of("/proc/cmdline", buf, sizeof(buf));
 	sysinfo_add(si, "kernel", "cmdline", "%s", buf);
+	/* which boot: the runs of one boot share its memory layout and seed */
+	sysinfo_add(si, "kernel", "boot_id", "%s",
+	    line_of("/proc/sys/kernel/random/boot_id", buf, sizeof(buf)));
 	cmdline_arg(buf, "isolcpus", arg, sizeof(arg));
 	sysinfo_add(si, "kernel", "isolcpus", "%s", arg);
 	cmdline_arg(buf, "nohz_full", arg, sizeof(arg));

@@ -75,19 +75,18 @@ int vm_kvm_present(void)
 	return 1;
 }
 
-/* qemu with the guest's channel on data_fd; its own output to qemu_log. */
-static pid_t start_qemu(const struct config *cfg, int v, int accel,
-			const char *initramfs, const char *console_log,
-			const char *qemu_log, int data_fd)
+/* qemu with the guest's channel on data_fd; its own output to b->qemu_log. */
+static pid_t start_qemu(const struct vm_boot *b, int data_fd)
 {
-	const struct kernel_def *k = &cfg->kernel[v];
+	const struct kernel_def *k = &b->cfg->kernel[b->variant];
+	int accel = b->accel;
 	const struct vm_arch *arch = vm_arch(k);
 	char smp[32], mem[32], serial[PATH_MAX + 16], append[OPT_STR_MAX + 128];
 	char chardev[64];
 
 	snprintf(smp, sizeof(smp), "%lld", (long long)k->cpus);
 	snprintf(mem, sizeof(mem), "%lldM", (long long)(k->memory >> 20));
-	snprintf(serial, sizeof(serial), "file:%s", console_log);
+	snprintf(serial, sizeof(serial), "file:%s", b->console_log);
 	snprintf(chardev, sizeof(chardev), "file,id=latlab,path=/dev/fd/%d", data_fd);
 	snprintf(append, sizeof(append), "console=%s panic=-1 printk.devkmsg=on %s",
 		 arch->console, k->append);
@@ -111,7 +110,7 @@ static pid_t start_qemu(const struct config *cfg, int v, int accel,
 		"-nodefaults", "-no-user-config", "-display", "none",
 		"-no-reboot",		/* a panic (panic=-1) ends qemu */
 		"-serial", serial,	/* the console, to console_log */
-		"-kernel", k->image, "-initrd", initramfs, "-append", append,
+		"-kernel", b->kernel, "-initrd", b->initramfs, "-append", append,
 	};
 	size_t nfixed = sizeof(fixed) / sizeof(fixed[0]), n = nfixed;
 	char **extra = NULL;
@@ -159,7 +158,7 @@ static pid_t start_qemu(const struct config *cfg, int v, int accel,
 	}
 	/* the child: its own process group, gone when latlab goes */
 	sigset_t none;
-	int null = open("/dev/null", O_RDONLY), log = open(qemu_log,
+	int null = open("/dev/null", O_RDONLY), log = open(b->qemu_log,
 		O_WRONLY | O_CREAT | O_TRUNC, 0644);
 
 	sigemptyset(&none);
@@ -221,17 +220,15 @@ static void last_line(const char *path, char *out, size_t len)
 		fclose(fp);
 }
 
-int vm_boot(const struct config *cfg, int v, int accel, const char *initramfs,
-	    const char *console_log, const char *qemu_log, const char *tree,
-	    int64_t boot_timeout, const struct vm_hooks *h,
+int vm_boot(const struct vm_boot *b, const struct vm_hooks *h,
 	    struct vm_outcome *out)
 {
-	const struct kernel_def *k = &cfg->kernel[v];
+	const struct kernel_def *k = &b->cfg->kernel[b->variant];
 	struct vm_read_opts o = {
-		.tree = tree,
+		.tree = b->tree,
 		.variant = k->name,
-		.boot_ns = boot_timeout,
-		.cell_ns = cfg->campaign.duration + k->timeout,
+		.boot_ns = b->boot_timeout,
+		.cell_ns = b->cfg->campaign.duration + k->timeout,
 		.quiet_ns = k->timeout,
 	};
 	int pipefd[2];
@@ -240,8 +237,8 @@ int vm_boot(const struct config *cfg, int v, int accel, const char *initramfs,
 	memset(out, 0, sizeof(*out));
 	if (pipe2(pipefd, O_CLOEXEC) != 0)
 		return -errno;
-	pid_t pid = start_qemu(cfg, v, accel, initramfs, console_log, qemu_log,
-			       pipefd[1]);
+	int64_t start = units_now_ns();
+	pid_t pid = start_qemu(b, pipefd[1]);
 	close(pipefd[1]);
 	if (pid < 0) {
 		int rc = -errno;
@@ -262,7 +259,7 @@ int vm_boot(const struct config *cfg, int v, int accel, const char *initramfs,
 
 		/* qemu ended on its own: a panic (panic=-1 and -no-reboot),
 		 * a triple fault, or qemu refused */
-		last_line(qemu_log, last, sizeof(last));
+		last_line(b->qemu_log, last, sizeof(last));
 		snprintf(out->why, sizeof(out->why), "the guest stopped%s%s%s",
 			 out->hello ? "" : " before latlab started in it",
 			 last[0] ? ": qemu: " : " (kernel panic? see the console log)",
@@ -271,7 +268,7 @@ int vm_boot(const struct config *cfg, int v, int accel, const char *initramfs,
 	}
 	case VM_END_QUIET:
 		if (!out->hello) {
-			units_format_duration(boot_timeout, t, sizeof(t));
+			units_format_duration(b->boot_timeout, t, sizeof(t));
 			snprintf(out->why, sizeof(out->why),
 				 "the guest did not start latlab within %s (boot_timeout)", t);
 			break;
@@ -284,5 +281,10 @@ int vm_boot(const struct config *cfg, int v, int accel, const char *initramfs,
 	}
 	close(pipefd[0]);
 	stop_qemu(pid, out->done ? POWEROFF_NS : 0);
+	int64_t stop = units_now_ns();
+
+	out->wall_ns = stop - start;
+	out->up_ns = out->hello_at ? out->hello_at - start : 0;
+	out->down_ns = out->done_at ? stop - out->done_at : 0;
 	return 0;
 }

@@ -7,6 +7,8 @@
 #ifndef LATLAB_VM_H
 #define LATLAB_VM_H
 
+#include <limits.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "config.h"
@@ -56,6 +58,10 @@ struct vm_hooks {
 struct vm_outcome {
 	int hello;			/* the guest's latlab came up */
 	int done;			/* and said it finished */
+	int64_t hello_at, done_at;	/* when it said so (units_now_ns), or 0 */
+	int64_t up_ns;			/* qemu started to the guest's hello */
+	int64_t down_ns;		/* its done to qemu's end (the power-off) */
+	int64_t wall_ns;		/* qemu started to qemu's end */
 	int interrupted;		/* stopped by hooks->stop */
 	int host_errno;			/* the host could not write a file (why says) */
 	int finished;			/* cells handed to hooks->finished */
@@ -73,15 +79,24 @@ struct vm_outcome {
 int vm_initramfs(const struct vm_guest *g, const char *path, char *err,
 		 size_t errlen);
 
+/* One boot of a kernel variant. */
+struct vm_boot {
+	const struct config *cfg;
+	int variant;			/* index into cfg->kernel */
+	int accel;			/* ACCEL_KVM or ACCEL_TCG: decided */
+	const char *kernel;		/* what qemu loads: image =, or the ELF in it (vm_image) */
+	const char *initramfs;
+	const char *console_log;	/* the guest's console */
+	const char *qemu_log;		/* qemu's own messages */
+	const char *tree;		/* the cells' files to tree/HOST/RELEASE/CELL */
+	int64_t boot_timeout;		/* to the guest latlab's hello */
+};
+
 /*
- * Boot variant v with initramfs under accel, its console to console_log
- * and qemu's own messages to qemu_log; the finished cells' files go to
- * tree/HOST/RELEASE/CELL. Returns 0 when qemu could be started (what
- * happened is in *out), or -errno. Free out->sysinfo after.
+ * Boot b. Returns 0 when qemu could be started (what happened is in
+ * *out), or -errno. Free out->sysinfo after.
  */
-int vm_boot(const struct config *cfg, int v, int accel, const char *initramfs,
-	    const char *console_log, const char *qemu_log, const char *tree,
-	    int64_t boot_timeout, const struct vm_hooks *hooks,
+int vm_boot(const struct vm_boot *b, const struct vm_hooks *hooks,
 	    struct vm_outcome *out);
 
 /* How a read of the guest channel ended. */
@@ -112,6 +127,49 @@ struct vm_read_opts {
  */
 enum vm_end vm_read(int fd, const struct vm_read_opts *o,
 		    const struct vm_hooks *h, struct vm_outcome *out);
+
+/* What qemu loads for a kernel variant (vmimage.c). */
+struct vm_image {
+	char path[PATH_MAX + 64];	/* image =, or the ELF kernel inside it */
+	int elf;			/* path is the ELF inside image =, in the cache */
+	int cached;			/* extracted by an earlier run */
+	char packer[8];			/* how its payload was compressed */
+	uint64_t key;			/* image ='s content (vm_image_key) */
+	size_t size;			/* the ELF's bytes */
+	int64_t unpack_ns;		/* what unpacking it took, when it was */
+	char why[PATH_MAX + 200];	/* why image = boots as it is */
+};
+
+/*
+ * What variant k boots: an x86 bzImage's ELF kernel (its PVH entry: no
+ * firmware, real mode or decompression under emulation), unpacked once
+ * into the cache (vm_cache_dir) under the image's content key and found
+ * there after; anything else, or a bzImage whose kernel cannot be had,
+ * as it is, with why. 1: the ELF; 0: image = as it is.
+ */
+int vm_image(const struct kernel_def *k, struct vm_image *im);
+
+/* latlab's cache: $XDG_CACHE_HOME/latlab, or ~/.cache/latlab. 0 or -ENOENT. */
+int vm_cache_dir(char *buf, size_t len);
+
+/* A file's content as a 64-bit key (FNV-1a, its size folded in). */
+uint64_t vm_image_key(const unsigned char *data, size_t size);
+
+/*
+ * An x86 bzImage's compressed kernel: its offset and length in img (the
+ * 4-byte size after the stream included) and its packer's name. 0;
+ * -ENOEXEC: not a bzImage; -ENOTSUP: a boot protocol before 2.08;
+ * -EBADMSG: a payload outside the file; -EPROTONOSUPPORT: an unknown
+ * compression.
+ */
+int vm_bzimage_payload(const unsigned char *img, size_t size, size_t *off,
+		       size_t *len, const char **packer);
+
+/*
+ * elf is an x86-64 ELF kernel with a PVH entry note, which qemu boots
+ * directly: 0; -ENOENT without the note; -ENOEXEC, -EBADMSG otherwise.
+ */
+int vm_elf_pvh(const unsigned char *elf, size_t size);
 
 /* What a guest of one architecture ([kernel.NAME] arch) boots with. */
 struct vm_arch {

@@ -199,6 +199,7 @@ static void on_hello(struct reader *d, char *args, uint64_t size)
 		snprintf(out->host, sizeof(out->host), "%s", host);
 		snprintf(out->release, sizeof(out->release), "%s", release);
 		out->hello = 1;
+		out->hello_at = units_now_ns();
 	}
 	give_time(d, d->o->quiet_ns);
 }
@@ -364,6 +365,7 @@ static void on_done(struct reader *d, char *args, uint64_t size)
 	(void)args;
 	(void)size;
 	d->out->done = 1;
+	d->out->done_at = units_now_ns();
 	d->end = VM_END_DONE;
 }
 

@@ -116,6 +116,89 @@ EOC
 	[[ "$output" == *"(2m per cell)"* ]]
 }
 
+@test "--jobs: run and plan take 1 to 64 guests side by side; anything else is exit 2, nothing written" {
+	quick_config
+	for bad in 0 65 -1 two 2x ""; do
+		run "$LATLAB" run c.ini --jobs "$bad"
+		[ "$status" -eq 2 ] && [[ "$output" == *"--jobs: '$bad' is not a number of guests side by side (1 to 64)"* ]] || run_failed
+		run "$LATLAB" plan c.ini --jobs "$bad"
+		[ "$status" -eq 2 ] || run_failed
+	done
+	[ ! -e "$WORK/out" ]
+	run "$LATLAB" plan c.ini --jobs 64
+	[ "$status" -eq 0 ] || run_failed
+}
+
+# the estimate counts boots and what they took here (boots.txt in
+# latlab's cache, keyed by the image's content: FNV-1a of its bytes with
+# its size folded in), and the guests side by side
+@test "plan: a guest's boots and cells as measured here, laid out on --jobs lanes" {
+	printf 'x' >img
+	h=$(( (0xcbf29ce484222325 ^ 120) * 0x100000001b3 ^ 1 ))
+	key=$(printf '%016x' "$h")
+	write_config c.ini <<EOC
+[campaign]
+name = p
+duration = 1s
+repeat = 2
+output = $WORK/out
+[matrix]
+kernel = a, b
+load = none
+workload = timer
+[kernel.a]
+runner = qemu
+image = $WORK/img
+clock = icount
+[kernel.b]
+runner = qemu
+image = $WORK/img
+clock = icount
+EOC
+	run "$LATLAB" plan c.ini --jobs 2
+	[ "$status" -eq 0 ] || run_failed
+	# nothing measured: 6 s a boot, a cell its duration and 0.3 s; an
+	# instruction-clock variant boots once for both rounds, the two
+	# variants side by side
+	[[ "$output" == *"estimated wall time: 8.6s (1s per cell; 2 guest boots, not measured here yet: 6s each, 4 guest cells not measured here yet: each takes its duration; up to 2 instruction-clock guests side by side)"* ]] || run_failed
+	[[ "$output" == *"instruction-clock guests boot once for several rounds"* ]] || run_failed
+	mkdir -p cache/latlab
+	for up in 4000000000 5000000000 9000000000; do
+		echo "boot $key icount 1 $up 100000000"
+		echo "cell $key icount 1 none 1000000000 500000000"
+		echo "cell $key icount 1 hackbench 1000000000 8000000000"
+	done >cache/latlab/boots.txt
+	echo "boot 0000000000000001 icount 1 60000000000 0" >>cache/latlab/boots.txt
+	# a boot 5.1 s (the median of three), an idle cell 0.5 s: a variant's
+	# boot 6.1 s, the two on two lanes
+	run "$LATLAB" plan c.ini --jobs 2
+	[[ "$output" == *"estimated wall time: 6.1s (1s per cell; 2 guest boots as measured here; up to 2 instruction-clock guests side by side)"* ]] || run_failed
+	run "$LATLAB" plan c.ini --jobs 1
+	[[ "$output" == *"estimated wall time: 12.2s (1s per cell; 2 guest boots as measured here)"* ]] || run_failed
+	# one variant and two jobs: two boots of a round each
+	run "$LATLAB" plan c.ini --jobs 2 --set matrix.kernel=a
+	[[ "$output" == *"estimated wall time: 5.6s (1s per cell; 2 guest boots as measured here; up to 2"* ]] || run_failed
+	# another load: its own cost (8 s a second of hackbench)
+	run "$LATLAB" plan c.ini --jobs 2 --set matrix.load=hackbench --set load.hackbench.type=hackbench
+	[[ "$output" == *"estimated wall time: 21.1s"* ]] || run_failed
+	# a damaged line is no measurement
+	echo "boot $key icount 1 nonsense" >>cache/latlab/boots.txt
+	run "$LATLAB" plan c.ini --jobs 2
+	[[ "$output" == *"estimated wall time: 6.1s"* ]] || run_failed
+	# another image, never booted here: this machine's boots and cells of
+	# the others booted the same way (the median of 4.1, 5.1, 9.1 and 60 s)
+	printf 'y' >img2
+	run "$LATLAB" plan c.ini --jobs 2 --set kernel.a.image="$WORK/img2" --set kernel.b.image="$WORK/img2"
+	[[ "$output" == *"estimated wall time: 8.1s (1s per cell; 2 guest boots, 2 as this machine's boots of other images, 4 guest cells as other images' cells under their load here; up to 2 instruction-clock guests side by side)"* ]] || run_failed
+	# one of each: measured, and like the others
+	run "$LATLAB" plan c.ini --jobs 2 --set kernel.b.image="$WORK/img2"
+	[[ "$output" == *"(1s per cell; 2 guest boots, 1 as measured here, 1 as this machine's boots of other images, 2 guest cells as other images' cells under their load here;"* ]] || run_failed
+	# booted another way (the host's clock, 2 CPUs: a boot a round):
+	# nothing measured; a alone on the instruction clock boots once a round
+	run "$LATLAB" plan c.ini --jobs 2 --set kernel.b.image="$WORK/img2" --set kernel.b.clock=host --set kernel.b.cpus=2
+	[[ "$output" == *"4 guest boots, 2 as measured here, 2 not measured here yet: 6s each, 2 guest cells not measured here yet: each takes its duration"* ]] || run_failed
+}
+
 @test "make install puts the binary, configs and man page under DESTDIR/PREFIX" {
 	repo=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
 	run make -s -C "$repo" install DESTDIR="$WORK/root" PREFIX=/opt/ll

@@ -4,6 +4,8 @@ setup() {
 	: "${LATLAB:?set LATLAB to the latlab binary (make test does)}"
 	WORK=$(mktemp -d /tmp/latlab-bats.XXXXXX)
 	chmod 755 "$WORK"
+	# latlab's cache (a bzImage's ELF, what boots took) is the test's own
+	export XDG_CACHE_HOME=$WORK/cache
 	cd "$WORK" || return 1
 }
 

@@ -1,0 +1,372 @@
+/*
+ * What qemu loads for a kernel variant. An x86 bzImage starts in
+ * firmware and real mode and decompresses its kernel before anything
+ * else, all of it emulated under TCG; the ELF kernel inside it, entered
+ * at its PVH entry, is loaded by qemu itself in 32-bit protected mode
+ * with nothing to decompress (docs/campaigns.md). So a bzImage's payload
+ * is unpacked once, with the compressor's own tool, into a cache named
+ * by the image's content, and the ELF is what boots. Anything else, or a
+ * bzImage whose kernel cannot be had or has no PVH entry, boots as it is,
+ * and the caller says which.
+ */
+#include <dirent.h>
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "atomic.h"
+#include "log.h"
+#include "units.h"
+#include "vm.h"
+
+extern char **environ;
+
+/* the cache keeps this many kernels; the least recently booted go first */
+#define CACHE_KEEP 16
+
+/* the boot protocol's fields (Documentation/arch/x86/boot.rst) */
+#define BZ_SETUP_SECTS 0x1f1
+#define BZ_MAGIC 0x202		/* "HdrS" */
+#define BZ_VERSION 0x206
+#define BZ_PAYLOAD 0x248	/* payload_offset, payload_length: 2.08 on */
+#define BZ_MIN_SIZE 0x250
+
+/* Xen's note type for the 32-bit PVH entry point (xen/elfnote.h) */
+#define PVH_NOTE 18
+
+static uint32_t le32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+/* How a payload is compressed: its magic, its name, the tool that unpacks it. */
+static const struct packer {
+	const char *name;
+	unsigned char magic[6];
+	size_t nmagic;
+	const char *const argv[5];
+} packers[] = {
+	{ "xz", { 0xfd, '7', 'z', 'X', 'Z', 0 }, 6, { "xz", "-dc", "--single-stream", NULL } },
+	{ "zstd", { 0x28, 0xb5, 0x2f, 0xfd }, 4, { "zstd", "-dcq", NULL } },
+	{ "gzip", { 0x1f, 0x8b }, 2, { "gzip", "-dc", NULL } },
+	{ "bzip2", { 'B', 'Z', 'h' }, 3, { "bzip2", "-dc", NULL } },
+	{ "lzma", { 0x5d, 0, 0 }, 3, { "xz", "-dc", "--format=lzma", NULL } },
+	{ "lz4", { 0x02, 0x21, 0x4c, 0x18 }, 4, { "lz4", "-dcq", NULL } },
+};
+
+int vm_bzimage_payload(const unsigned char *img, size_t size, size_t *off,
+		       size_t *len, const char **packer)
+{
+	if (size < BZ_MIN_SIZE || memcmp(img + BZ_MAGIC, "HdrS", 4) != 0)
+		return -ENOEXEC;
+	if ((img[BZ_VERSION] | img[BZ_VERSION + 1] << 8) < 0x208)
+		return -ENOTSUP;	/* no payload fields before protocol 2.08 */
+	size_t sects = img[BZ_SETUP_SECTS] ? img[BZ_SETUP_SECTS] : 4;
+	uint64_t start = (sects + 1) * 512 + (uint64_t)le32(img + BZ_PAYLOAD);
+	uint64_t n = le32(img + BZ_PAYLOAD + 4);
+
+	/* the payload ends in the 4-byte size the decompressor checks */
+	if (n < 16 || start + n > size)
+		return -EBADMSG;
+	*off = (size_t)start;
+	*len = (size_t)n;
+	*packer = NULL;
+	for (size_t i = 0; i < sizeof(packers) / sizeof(packers[0]); i++)
+		if (memcmp(img + start, packers[i].magic, packers[i].nmagic) == 0)
+			*packer = packers[i].name;
+	return *packer ? 0 : -EPROTONOSUPPORT;
+}
+
+int vm_elf_pvh(const unsigned char *elf, size_t size)
+{
+	const Elf64_Ehdr *eh = (const void *)elf;
+
+	if (size < sizeof(*eh) || memcmp(elf, ELFMAG, SELFMAG) != 0 ||
+	    elf[EI_CLASS] != ELFCLASS64 || elf[EI_DATA] != ELFDATA2LSB)
+		return -ENOEXEC;
+	if (eh->e_machine != EM_X86_64)
+		return -ENOEXEC;
+	if (eh->e_phentsize != sizeof(Elf64_Phdr) || eh->e_phoff > size ||
+	    (uint64_t)eh->e_phnum * sizeof(Elf64_Phdr) > size - eh->e_phoff)
+		return -EBADMSG;
+	for (int i = 0; i < eh->e_phnum; i++) {
+		const Elf64_Phdr *ph = (const void *)(elf + eh->e_phoff + i * sizeof(Elf64_Phdr));
+
+		if (ph->p_type != PT_NOTE || ph->p_offset > size || ph->p_filesz > size - ph->p_offset)
+			continue;
+		/* the notes: namesz, descsz, type, then name and desc padded to 4 */
+		for (uint64_t at = ph->p_offset, end = ph->p_offset + ph->p_filesz; at + 12 <= end;) {
+			const Elf64_Nhdr *nh = (const void *)(elf + at);
+			uint64_t name = (nh->n_namesz + 3ULL) & ~3ULL, desc = (nh->n_descsz + 3ULL) & ~3ULL;
+
+			if (nh->n_type == PVH_NOTE && nh->n_namesz == 4 && at + 12 + 4 <= end &&
+			    memcmp(elf + at + 12, "Xen", 4) == 0)
+				return 0;
+			at += 12 + name + desc;
+		}
+	}
+	return -ENOENT;
+}
+
+uint64_t vm_image_key(const unsigned char *data, size_t size)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;	/* FNV-1a, 64 bits */
+
+	for (size_t i = 0; i < size; i++) {
+		h ^= data[i];
+		h *= 0x100000001b3ULL;
+	}
+	return h ^ size;
+}
+
+int vm_cache_dir(char *buf, size_t len)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	int n;
+
+	if (xdg && xdg[0] == '/')
+		n = snprintf(buf, len, "%s/latlab", xdg);
+	else if (home && home[0] == '/')
+		n = snprintf(buf, len, "%s/.cache/latlab", home);
+	else
+		return -ENOENT;
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+/* The whole file, mapped: 0 or -errno. */
+static int map_file(const char *path, unsigned char **data, size_t *size)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), rc = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) != 0)
+		rc = -errno;
+	else if (!S_ISREG(st.st_mode) || st.st_size == 0)
+		rc = -EINVAL;
+	else if ((uint64_t)st.st_size > (1ULL << 31))
+		rc = -EFBIG;
+	*data = NULL;
+	if (rc == 0) {
+		*size = (size_t)st.st_size;
+		*data = mmap(NULL, *size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (*data == MAP_FAILED) {
+			rc = -errno;
+			*data = NULL;
+		}
+	}
+	close(fd);
+	return rc;
+}
+
+/*
+ * The packer's tool unpacks in[0..len) into the file out_fd: 0, or
+ * -errno (-ENOENT: the tool is missing; -EBADMSG: it failed). The bytes
+ * go through a socket, which a tool that dies refuses without SIGPIPE.
+ */
+static int unpack(const struct packer *p, const unsigned char *in, size_t len, int out_fd)
+{
+	posix_spawn_file_actions_t fa;
+	int sv[2], rc = 0, st;
+	pid_t pid;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
+		return -errno;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, sv[1], 0);
+	posix_spawn_file_actions_adddup2(&fa, out_fd, 1);
+	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	rc = -posix_spawnp(&pid, p->argv[0], &fa, NULL, (char *const *)p->argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(sv[1]);
+	for (size_t done = 0; rc == 0 && done < len;) {
+		ssize_t w = send(sv[0], in + done, len - done, MSG_NOSIGNAL);
+
+		if (w < 0 && errno != EINTR)
+			break;		/* the tool stopped reading: its status says */
+		done += w > 0 ? (size_t)w : 0;
+	}
+	close(sv[0]);
+	if (rc != 0)
+		return rc;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
+		return -ENOENT;
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -EBADMSG;
+}
+
+/* The cache holds at most CACHE_KEEP kernels: the least recently booted go. */
+static void cache_trim(const char *dir)
+{
+	char path[PATH_MAX + 64], oldest[PATH_MAX + 64];
+
+	for (;;) {
+		struct timespec when = { 0, 0 };
+		int n = 0;
+		DIR *d = opendir(dir);
+		struct dirent *e;
+
+		if (!d)
+			return;
+		oldest[0] = '\0';
+		while ((e = readdir(d)) != NULL) {
+			struct stat st;
+			size_t l = strlen(e->d_name);
+
+			if (l < 9 || strcmp(e->d_name + l - 8, ".vmlinux") != 0)
+				continue;
+			snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+			if (stat(path, &st) != 0)
+				continue;
+			n++;
+			if (!oldest[0] || st.st_mtim.tv_sec < when.tv_sec) {
+				when = st.st_mtim;
+				snprintf(oldest, sizeof(oldest), "%s", path);
+			}
+		}
+		closedir(d);
+		if (n <= CACHE_KEEP || !oldest[0] || unlink(oldest) != 0)
+			return;
+	}
+}
+
+/*
+ * The ELF kernel inside the bzImage at img, in the cache as path: from
+ * an earlier extraction, or unpacked now. 0, or -errno with why.
+ */
+static int extract(const unsigned char *img, size_t size, const char *path,
+		   struct vm_image *im)
+{
+	const struct packer *p = NULL;
+	size_t off, len;
+	const char *name;
+	unsigned char *elf;
+	size_t elf_size;
+	int rc = vm_bzimage_payload(img, size, &off, &len, &name);
+
+	if (rc == -ENOEXEC)
+		return fail_with(im->why, sizeof(im->why), rc, "not a bzImage");
+	if (rc == -ENOTSUP)
+		return fail_with(im->why, sizeof(im->why), rc,
+				 "a bzImage of a boot protocol before 2.08 (no payload fields)");
+	if (rc == -EBADMSG)
+		return fail_with(im->why, sizeof(im->why), rc,
+				 "its setup header's payload lies outside the file");
+	if (rc)
+		return fail_with(im->why, sizeof(im->why), rc,
+				 "its payload is compressed in a way latlab does not know");
+	for (size_t i = 0; i < sizeof(packers) / sizeof(packers[0]); i++)
+		if (strcmp(packers[i].name, name) == 0)
+			p = &packers[i];
+	snprintf(im->packer, sizeof(im->packer), "%s", name);
+	if (map_file(path, &elf, &elf_size) == 0) {
+		rc = vm_elf_pvh(elf, elf_size);
+		munmap(elf, elf_size);
+		if (rc == 0) {
+			im->cached = 1;
+			utimensat(AT_FDCWD, path, NULL, 0);	/* recently booted */
+			return 0;
+		}
+		unlink(path);	/* damaged: made again */
+	}
+	char tmp[PATH_MAX + 96];
+	int64_t t0 = units_now_ns();
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return fail_with(im->why, sizeof(im->why), -errno, "%s: %s", tmp, strerror(errno));
+	/* the last 4 bytes are the kernel's size, which the tools would take
+	 * for a stream of their own */
+	rc = unpack(p, img + off, len - 4, fd);
+	if (rc == 0 && fsync(fd) != 0)
+		rc = -errno;
+	close(fd);
+	if (rc == -ENOENT)
+		fail_with(im->why, sizeof(im->why), rc, "its payload is %s and %s is not installed",
+			  name, p->argv[0]);
+	else if (rc)
+		fail_with(im->why, sizeof(im->why), rc, "%s could not unpack its payload", p->argv[0]);
+	if (rc == 0 && (rc = map_file(tmp, &elf, &elf_size)) == 0) {
+		uint32_t want = le32(img + off + len - 4);
+
+		rc = vm_elf_pvh(elf, elf_size);
+		munmap(elf, elf_size);
+		if (elf_size != want)
+			rc = fail_with(im->why, sizeof(im->why), -EBADMSG,
+				       "its payload unpacked to %zu bytes, not the %u its trailer says",
+				       elf_size, want);
+		else if (rc == -ENOENT)
+			fail_with(im->why, sizeof(im->why), rc,
+				  "its kernel has no PVH entry note (CONFIG_PVH), which qemu needs to boot an ELF");
+		else if (rc)
+			fail_with(im->why, sizeof(im->why), rc, "its payload is not an x86-64 ELF kernel");
+	}
+	if (rc == 0 && rename(tmp, path) != 0)
+		rc = fail_with(im->why, sizeof(im->why), -errno, "%s: %s", path, strerror(errno));
+	if (rc)
+		unlink(tmp);
+	im->unpack_ns = units_now_ns() - t0;
+	im->size = elf_size;
+	return rc;
+}
+
+int vm_image(const struct kernel_def *k, struct vm_image *im)
+{
+	unsigned char *img;
+	size_t size;
+	char dir[PATH_MAX];
+	int rc;
+
+	memset(im, 0, sizeof(*im));
+	snprintf(im->path, sizeof(im->path), "%s", k->image);
+	rc = map_file(k->image, &img, &size);
+	if (rc)
+		return fail_with(im->why, sizeof(im->why), 0, "%s: %s", k->image, strerror(-rc));
+	im->key = vm_image_key(img, size);
+	if (vm_arch(k)->pci_serial) {
+		/* arm64's Image.gz: qemu unpacks it on the host before the boot
+		 * (hw/arm/boot.c, load_aarch64_image) */
+		munmap(img, size);
+		snprintf(im->why, sizeof(im->why), "qemu unpacks an arm64 image on the host itself");
+		return 0;
+	}
+	if (vm_elf_pvh(img, size) == 0) {
+		munmap(img, size);
+		snprintf(im->why, sizeof(im->why), "an ELF kernel with a PVH entry already");
+		return 0;
+	}
+	rc = vm_cache_dir(dir, sizeof(dir));
+	if (rc == 0)
+		rc = mkdir_p(dir);
+	if (rc) {
+		munmap(img, size);
+		return fail_with(im->why, sizeof(im->why), 0,
+				 "no cache directory for its ELF kernel (XDG_CACHE_HOME or HOME): %s",
+				 strerror(-rc));
+	}
+	char path[PATH_MAX + 64];
+
+	snprintf(path, sizeof(path), "%s/%016llx.vmlinux", dir, (unsigned long long)im->key);
+	rc = extract(img, size, path, im);
+	munmap(img, size);
+	if (rc)
+		return 0;	/* as it is, with why */
+	snprintf(im->path, sizeof(im->path), "%s", path);
+	im->elf = 1;
+	cache_trim(dir);
+	return 1;
+}

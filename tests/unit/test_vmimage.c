@@ -1,0 +1,302 @@
+/*
+ * vmimage.c on images made here: an x86 bzImage is its setup header and
+ * a compressed ELF kernel with the 4-byte size after it; the ELF boots
+ * only with Xen's PVH entry note. The header's fields and the note are
+ * read as the boot protocol and the ELF spec say, the cache is keyed by
+ * the image's content (reused, made again when damaged, a new entry when
+ * the image changes), and what cannot be extracted boots as it is, with
+ * why.
+ */
+#include <elf.h>
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+#include <cmocka.h>
+
+#include "vm.h"
+
+#define SETUP_SECTS 2
+#define PAYLOAD_AT ((SETUP_SECTS + 1) * 512)
+
+/* A minimal x86-64 ELF: a header, a PT_NOTE, the note (PVH or another). */
+static size_t make_elf(unsigned char *buf, size_t len, int pvh, int machine, unsigned char fill)
+{
+	Elf64_Ehdr eh = { 0 };
+	Elf64_Phdr ph = { 0 };
+	unsigned char note[12 + 4 + 4] = { 0 };
+	size_t size = 4096;
+
+	assert_true(len >= size);
+	memset(buf, fill, size);
+	memcpy(eh.e_ident, ELFMAG, SELFMAG);
+	eh.e_ident[EI_CLASS] = ELFCLASS64;
+	eh.e_ident[EI_DATA] = ELFDATA2LSB;
+	eh.e_ident[EI_VERSION] = EV_CURRENT;
+	eh.e_type = ET_EXEC;
+	eh.e_machine = (Elf64_Half)machine;
+	eh.e_phoff = sizeof(eh);
+	eh.e_phentsize = sizeof(ph);
+	eh.e_phnum = 1;
+	ph.p_type = PT_NOTE;
+	ph.p_offset = 512;
+	ph.p_filesz = sizeof(note);
+	/* namesz 4 ("Xen\0"), descsz 4, type 18 (PHYS32_ENTRY), or type 1 */
+	note[0] = 4;
+	note[4] = 4;
+	note[8] = pvh ? 18 : 1;
+	memcpy(note + 12, "Xen", 4);
+	memcpy(buf, &eh, sizeof(eh));
+	memcpy(buf + sizeof(eh), &ph, sizeof(ph));
+	memcpy(buf + 512, note, sizeof(note));
+	return size;
+}
+
+/* gzip of in, as the kernel's build makes it (a gzip member). */
+static size_t gzip_of(const unsigned char *in, size_t n, unsigned char *out, size_t len)
+{
+	z_stream z = { 0 };
+
+	assert_int_equal(deflateInit2(&z, 9, Z_DEFLATED, 31, 8, Z_DEFAULT_STRATEGY), Z_OK);
+	z.next_in = (unsigned char *)in;
+	z.avail_in = (uInt)n;
+	z.next_out = out;
+	z.avail_out = (uInt)len;
+	assert_int_equal(deflate(&z, Z_FINISH), Z_STREAM_END);
+	size_t done = z.total_out;
+	deflateEnd(&z);
+	return done;
+}
+
+static void put32(unsigned char *p, uint32_t v)
+{
+	p[0] = (unsigned char)v;
+	p[1] = (unsigned char)(v >> 8);
+	p[2] = (unsigned char)(v >> 16);
+	p[3] = (unsigned char)(v >> 24);
+}
+
+/* A bzImage around payload (its 4-byte size appended: `trailer`). */
+static size_t make_bzimage(unsigned char *img, size_t len, const unsigned char *payload,
+			   size_t n, uint32_t trailer, int version)
+{
+	size_t size = PAYLOAD_AT + 64 + n + 4;
+
+	assert_true(len >= size);
+	memset(img, 0, size);
+	img[0x1f1] = SETUP_SECTS;
+	memcpy(img + 0x202, "HdrS", 4);
+	img[0x206] = (unsigned char)version;
+	img[0x207] = (unsigned char)(version >> 8);
+	put32(img + 0x248, 64);			/* payload_offset */
+	put32(img + 0x24c, (uint32_t)n + 4);	/* payload_length */
+	memcpy(img + PAYLOAD_AT + 64, payload, n);
+	put32(img + PAYLOAD_AT + 64 + n, trailer);
+	return size;
+}
+
+static char tmpdir[64];
+static char image[128];
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/latlab-vmimage.XXXXXX");
+	assert_non_null(mkdtemp(tmpdir));
+	snprintf(image, sizeof(image), "%s/vmlinuz", tmpdir);
+	char cache[128];
+
+	snprintf(cache, sizeof(cache), "%s/cache", tmpdir);
+	setenv("XDG_CACHE_HOME", cache, 1);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[160];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	assert_int_equal(system(cmd), 0);
+	return 0;
+}
+
+static void write_file(const char *path, const unsigned char *data, size_t n)
+{
+	FILE *fp = fopen(path, "wb");
+
+	assert_non_null(fp);
+	assert_int_equal(fwrite(data, 1, n, fp), n);
+	assert_int_equal(fclose(fp), 0);
+}
+
+/* image = a bzImage of a gzip'ed ELF (fill: its bytes; pvh, its note). */
+static void write_bzimage(int pvh, unsigned char fill, int trailer_off)
+{
+	static unsigned char elf[4096], gz[8192], img[16384];
+	size_t n = make_elf(elf, sizeof(elf), pvh, EM_X86_64, fill);
+	size_t z = gzip_of(elf, n, gz, sizeof(gz));
+
+	write_file(image, img, make_bzimage(img, sizeof(img), gz, z, (uint32_t)n + trailer_off,
+					    0x20f));
+}
+
+static struct kernel_def *x86_variant(void)
+{
+	static struct kernel_def k;
+
+	memset(&k, 0, sizeof(k));
+	snprintf(k.name, sizeof(k.name), "stock");
+	snprintf(k.image, sizeof(k.image), "%s", image);
+	k.arch = VM_ARCH_X86_64;
+	return &k;
+}
+
+/* The setup header's fields: the payload found, and each kind of refusal. */
+static void test_payload(void **state)
+{
+	static unsigned char img[8192];
+	const unsigned char xz[] = { 0xfd, '7', 'z', 'X', 'Z', 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
+	const unsigned char zstd[] = { 0x28, 0xb5, 0x2f, 0xfd, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 };
+	const unsigned char odd[16] = { 0x42 };
+	size_t off, len, size;
+	const char *packer;
+
+	(void)state;
+	size = make_bzimage(img, sizeof(img), xz, sizeof(xz), 99, 0x20f);
+	assert_int_equal(vm_bzimage_payload(img, size, &off, &len, &packer), 0);
+	assert_int_equal(off, PAYLOAD_AT + 64);
+	assert_int_equal(len, sizeof(xz) + 4);
+	assert_string_equal(packer, "xz");
+	size = make_bzimage(img, sizeof(img), zstd, sizeof(zstd), 99, 0x20f);
+	assert_int_equal(vm_bzimage_payload(img, size, &off, &len, &packer), 0);
+	assert_string_equal(packer, "zstd");
+	/* an unknown compression */
+	size = make_bzimage(img, sizeof(img), odd, sizeof(odd), 99, 0x20f);
+	assert_int_equal(vm_bzimage_payload(img, size, &off, &len, &packer), -EPROTONOSUPPORT);
+	/* a boot protocol before payload_offset (2.08) */
+	size = make_bzimage(img, sizeof(img), xz, sizeof(xz), 99, 0x207);
+	assert_int_equal(vm_bzimage_payload(img, size, &off, &len, &packer), -ENOTSUP);
+	/* a payload that runs past the file */
+	size = make_bzimage(img, sizeof(img), xz, sizeof(xz), 99, 0x20f);
+	assert_int_equal(vm_bzimage_payload(img, size - 1, &off, &len, &packer), -EBADMSG);
+	/* not a bzImage: no "HdrS", or too short to have a header */
+	img[0x202] = 'X';
+	assert_int_equal(vm_bzimage_payload(img, size, &off, &len, &packer), -ENOEXEC);
+	assert_int_equal(vm_bzimage_payload(img, 0x100, &off, &len, &packer), -ENOEXEC);
+}
+
+/* The PVH note: found, missing, another machine's ELF, a header that lies. */
+static void test_pvh(void **state)
+{
+	static unsigned char elf[4096];
+	size_t n;
+
+	(void)state;
+	n = make_elf(elf, sizeof(elf), 1, EM_X86_64, 0);
+	assert_int_equal(vm_elf_pvh(elf, n), 0);
+	n = make_elf(elf, sizeof(elf), 0, EM_X86_64, 0);
+	assert_int_equal(vm_elf_pvh(elf, n), -ENOENT);
+	n = make_elf(elf, sizeof(elf), 1, EM_AARCH64, 0);
+	assert_int_equal(vm_elf_pvh(elf, n), -ENOEXEC);
+	n = make_elf(elf, sizeof(elf), 1, EM_X86_64, 0);
+	((Elf64_Ehdr *)(void *)elf)->e_phnum = 60000;	/* past the file */
+	assert_int_equal(vm_elf_pvh(elf, n), -EBADMSG);
+	assert_int_equal(vm_elf_pvh((const unsigned char *)"\177ELF", 4), -ENOEXEC);
+}
+
+/* Extracted once, then from the cache; a new image, a new entry. */
+static void test_cache(void **state)
+{
+	struct vm_image a, b, c;
+	struct stat st;
+
+	(void)state;
+	write_bzimage(1, 0x11, 0);
+	assert_int_equal(vm_image(x86_variant(), &a), 1);
+	assert_int_equal(a.elf, 1);
+	assert_int_equal(a.cached, 0);
+	assert_string_equal(a.packer, "gzip");
+	assert_int_equal(a.size, 4096);
+	assert_non_null(strstr(a.path, "/cache/latlab/"));
+	assert_int_equal(stat(a.path, &st), 0);
+	assert_int_equal(st.st_size, 4096);
+	/* the same content again: the cache, not a second extraction */
+	assert_int_equal(vm_image(x86_variant(), &b), 1);
+	assert_int_equal(b.cached, 1);
+	assert_string_equal(a.path, b.path);
+	/* a damaged entry is made again */
+	assert_int_equal(truncate(a.path, 100), 0);
+	assert_int_equal(vm_image(x86_variant(), &b), 1);
+	assert_int_equal(b.cached, 0);
+	assert_int_equal(stat(a.path, &st), 0);
+	assert_int_equal(st.st_size, 4096);
+	/* the image changed: another key, another ELF */
+	write_bzimage(1, 0x22, 0);
+	assert_int_equal(vm_image(x86_variant(), &c), 1);
+	assert_int_equal(c.cached, 0);
+	assert_true(c.key != a.key);
+	assert_string_not_equal(c.path, a.path);
+	FILE *fp = fopen(c.path, "rb");
+	assert_non_null(fp);
+	fseek(fp, 1000, SEEK_SET);
+	assert_int_equal(getc(fp), 0x22);
+	fclose(fp);
+}
+
+/* What cannot be had boots as it is, and says why. */
+static void test_as_it_is(void **state)
+{
+	struct vm_image im;
+	unsigned char junk[600] = "an ELF? no";
+
+	(void)state;
+	write_bzimage(0, 0x33, 0);	/* no PVH entry */
+	assert_int_equal(vm_image(x86_variant(), &im), 0);
+	assert_string_equal(im.path, image);
+	assert_non_null(strstr(im.why, "no PVH entry note"));
+	write_bzimage(1, 0x44, 8);	/* a trailer that lies about the size */
+	assert_int_equal(vm_image(x86_variant(), &im), 0);
+	assert_non_null(strstr(im.why, "not the 4104 its trailer says"));
+	write_file(image, junk, sizeof(junk));	/* not a bzImage at all */
+	assert_int_equal(vm_image(x86_variant(), &im), 0);
+	assert_string_equal(im.why, "not a bzImage");
+	/* an ELF kernel already boots as it is */
+	static unsigned char elf[4096];
+	write_file(image, elf, make_elf(elf, sizeof(elf), 1, EM_X86_64, 0));
+	assert_int_equal(vm_image(x86_variant(), &im), 0);
+	assert_non_null(strstr(im.why, "an ELF kernel with a PVH entry already"));
+	/* no cache to keep it in: as it is */
+	write_bzimage(1, 0x55, 0);
+	unsetenv("XDG_CACHE_HOME");
+	char *home = getenv("HOME") ? strdup(getenv("HOME")) : NULL;
+	unsetenv("HOME");
+	assert_int_equal(vm_image(x86_variant(), &im), 0);
+	assert_non_null(strstr(im.why, "no cache directory"));
+	if (home)
+		setenv("HOME", home, 1);
+	free(home);
+	/* an image that cannot be read */
+	unlink(image);
+	assert_int_equal(vm_image(x86_variant(), &im), 0);
+	assert_non_null(strstr(im.why, "No such file"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_payload),
+		cmocka_unit_test(test_pvh),
+		cmocka_unit_test_setup_teardown(test_cache, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_as_it_is, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
