@@ -447,7 +447,7 @@ void cp_qemu_images(struct campaign *cp)
 		}
 		char t[32];
 
-		units_format_duration(im->unpack_ns, t, sizeof(t));
+		units_format_elapsed(im->unpack_ns, t, sizeof(t));
 		log_info("kernel variant %s: %s is a bzImage: booting the ELF kernel inside it at its PVH entry, %s (%s payload, %.1f MB)",
 			 k->name, k->image, im->path, im->packer, (double)im->size / 1e6);
 		if (!im->cached)

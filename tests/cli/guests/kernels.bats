@@ -93,7 +93,7 @@ EOC
 	run timeout 120 "$LATLAB" run c.ini
 	[ "$status" -eq 0 ] || run_failed
 	[[ "$output" == *"kernel variant stock: $WORK/bz is a bzImage: booting the ELF kernel inside it at its PVH entry, $WORK/cache/latlab/"*".vmlinux (xz payload"* ]]
-	[[ "$output" == *"kernel variant stock: unpacked in "*", kept for the next run"* ]]
+	[[ "$output" =~ "kernel variant stock: unpacked in "[0-9.]+m?s", kept for the next run" ]] || run_failed
 	elf=$(echo "$WORK"/cache/latlab/*.vmlinux)
 	[ -s "$elf" ] && [ "$(head -c 4 "$elf" | od -An -c | tr -d ' ')" = '177ELF' ]
 	[[ "$output" == *"booting $elf in qemu"* ]]
