@@ -8,6 +8,11 @@
 # ratios latlab/cyclictest of p50 and p99, and the medians of the ratios.
 #
 #   bench/vs-cyclictest.sh            (LATLAB=build/latlab ROUNDS=3 DURATION=10)
+#   COMMITS="1d216d2 HEAD" bench/vs-cyclictest.sh
+#       the latlab of each commit (built in a scratch worktree), each
+#       round all of them beside cyclictest: what the measuring path
+#       gained or lost between commits, side by side in one run
+#   MODES="hackbench"                 (default "idle hackbench")
 #
 # Percentiles are taken over all threads' wake-up latencies together.
 # cyclictest's 1 us bucket b holds latencies in [b, b+1) us and is read as
@@ -22,6 +27,8 @@ INTERVAL_US=${INTERVAL_US:-1000}
 PRIO=${PRIO:-90}
 THREADS=${THREADS:-$(nproc)}
 HB_GROUPS=${HB_GROUPS:-2}
+MODES=${MODES:-idle hackbench}
+COMMITS=${COMMITS:-}
 
 command -v cyclictest >/dev/null || { echo "needs rt-tests (make deps)" >&2; exit 2; }
 [ "$(id -u)" -eq 0 ] || { echo "needs root for SCHED_FIFO" >&2; exit 2; }
@@ -30,9 +37,24 @@ tmp=$(mktemp -d /tmp/latlab-bench.XXXXXX)
 hb_pid=
 cleanup() {
 	[ -n "$hb_pid" ] && kill -TERM -- "-$hb_pid" 2>/dev/null
+	for c in $COMMITS; do git worktree remove --force "$tmp/c-$c" 2>/dev/null; done
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
+
+# the sides: "label path" of each latlab (COMMITS: one built per commit)
+sides=()
+if [ -z "$COMMITS" ]; then
+	sides=("latlab $LATLAB")
+else
+	for c in $COMMITS; do
+		git worktree add -f --detach "$tmp/c-$c" "$c" >/dev/null 2>&1 ||
+			{ echo "vs-cyclictest: no commit $c" >&2; exit 2; }
+		make -s -C "$tmp/c-$c" -j"$(nproc)" build/latlab >/dev/null 2>&1 ||
+			{ echo "vs-cyclictest: $c does not build" >&2; exit 2; }
+		sides+=("latlab@$(git rev-parse --short "$c") $tmp/c-$c/build/latlab")
+	done
+fi
 
 cat >"$tmp/bench.ini" <<EOC
 [campaign]
@@ -76,12 +98,12 @@ run_cyclictest() {
 	echo "$s $(awk -v t="$t" -v n="${s%% *}" 'BEGIN { split(t, a, " "); printf "%.0f", (a[1] + a[2]) * 1e9 / n }')"
 }
 
-# run_latlab: prints "samples min p50 p99 max cpu_ns_per_sample worker_cpu_ns_per_sample"
+# run_latlab BINARY: prints "samples min p50 p99 max cpu_ns_per_sample worker_cpu_ns_per_sample"
 run_latlab() {
 	local t d s
 	rm -rf "$tmp/out"
 	TIMEFORMAT='%3U %3S'
-	t=$( { time "$LATLAB" run "$tmp/bench.ini" -q >/dev/null 2>&1; } 2>&1 )
+	t=$( { time "$1" run "$tmp/bench.ini" -q >/dev/null 2>&1; } 2>&1 )
 	d=$(echo "$tmp"/out/bench/*/*/0000-*)
 	s=$(awk -F, 'NR > 1 && $3 == "wakeup" { printf "%.3f %d\n", ($5 - 1) / 1000, $6 }' "$d/hist.csv" | stats)
 	local w
@@ -109,23 +131,47 @@ stop_hackbench() {
 echo "# latlab $("$LATLAB" --version | cut -d' ' -f2) vs $(cyclictest --help 2>&1 | head -1)"
 echo "# $(uname -r), $(nproc) CPUs; $THREADS threads, interval ${INTERVAL_US} us, priority $PRIO, ${DURATION} s per run, $ROUNDS rounds"
 echo "# latency in us (wakeup); cpu = process CPU time (user+sys) per sample in ns; wcpu = latlab's measuring threads only"
-printf '%-10s %-5s %-10s %8s %8s %8s %8s %9s %7s %7s\n' mode round side samples min p50 p99 max cpu wcpu
-for mode in idle hackbench; do
-	: >"$tmp/r50"; : >"$tmp/r99"; : >"$tmp/rcpu"
+printf '%-10s %-5s %-16s %8s %8s %8s %8s %9s %7s %7s\n' mode round side samples min p50 p99 max cpu wcpu
+for mode in $MODES; do
+	for k in "${!sides[@]}"; do : >"$tmp/r50.$k"; : >"$tmp/r99.$k"; : >"$tmp/rcpu.$k"; done
 	for r in $(seq 1 "$ROUNDS"); do
 		[ "$mode" = hackbench ] && start_hackbench
-		read -r cn cmin c50 c99 cmax ccpu < <(run_cyclictest)
-		read -r ln lmin l50 l99 lmax lcpu lw < <(run_latlab)
+		# odd rounds cyclictest first, even rounds last (the latlabs in
+		# reverse): no side always runs first into a warming load
+		order=()
+		for k in "${!sides[@]}"; do order+=("$k"); done
+		if [ $((r % 2)) -eq 0 ]; then
+			rev=(); for ((k = ${#order[@]} - 1; k >= 0; k--)); do rev+=("${order[k]}"); done
+			order=("${rev[@]}" ct)
+		else
+			order=(ct "${order[@]}")
+		fi
+		for k in "${order[@]}"; do
+			if [ "$k" = ct ]; then
+				run_cyclictest >"$tmp/out.ct"
+			else
+				run_latlab "${sides[k]#* }" >"$tmp/out.$k"
+			fi
+		done
+		read -r cn cmin c50 c99 cmax ccpu <"$tmp/out.ct"
+		printf '%-10s %-5s %-16s %8s %8s %8s %8s %9s %7s %7s\n' \
+			"$mode" "$r" cyclictest "$cn" "$cmin" "$c50" "$c99" "$cmax" "$ccpu" -
+		for k in "${!sides[@]}"; do
+			label=${sides[k]%% *}
+			read -r ln lmin l50 l99 lmax lcpu lw <"$tmp/out.$k"
+			printf '%-10s %-5s %-16s %8s %8s %8s %8s %9s %7s %7s\n' \
+				"$mode" "$r" "$label" "$ln" "$lmin" "$l50" "$l99" "$lmax" "$lcpu" "$lw"
+			awk -v a="$l50" -v b="$c50" 'BEGIN { printf "%.3f\n", a / b }' >>"$tmp/r50.$k"
+			awk -v a="$l99" -v b="$c99" 'BEGIN { printf "%.3f\n", a / b }' >>"$tmp/r99.$k"
+			awk -v a="$lcpu" -v b="$ccpu" 'BEGIN { printf "%.3f\n", a / b }' >>"$tmp/rcpu.$k"
+			printf '%-10s %-5s %-16s p50 %s  p99 %s  cpu %s\n' "$mode" "$r" "ratio" \
+				"$(tail -1 "$tmp/r50.$k")" "$(tail -1 "$tmp/r99.$k")" "$(tail -1 "$tmp/rcpu.$k")"
+		done
 		[ "$mode" = hackbench ] && stop_hackbench
-		printf '%-10s %-5s %-10s %8s %8s %8s %8s %9s %7s %7s\n' \
-			"$mode" "$r" cyclictest "$cn" "$cmin" "$c50" "$c99" "$cmax" "$ccpu" - \
-			"$mode" "$r" latlab "$ln" "$lmin" "$l50" "$l99" "$lmax" "$lcpu" "$lw"
-		awk -v a="$l50" -v b="$c50" 'BEGIN { printf "%.3f\n", a / b }' >>"$tmp/r50"
-		awk -v a="$l99" -v b="$c99" 'BEGIN { printf "%.3f\n", a / b }' >>"$tmp/r99"
-		awk -v a="$lcpu" -v b="$ccpu" 'BEGIN { printf "%.3f\n", a / b }' >>"$tmp/rcpu"
-		printf '%-10s %-5s %-10s p50 %s  p99 %s  cpu %s\n' "$mode" "$r" ratio \
-			"$(tail -1 "$tmp/r50")" "$(tail -1 "$tmp/r99")" "$(tail -1 "$tmp/rcpu")"
 	done
-	printf '%-10s median ratio latlab/cyclictest: p50 %s  p99 %s  cpu/sample %s\n' "$mode" \
-		"$(median <"$tmp/r50")" "$(median <"$tmp/r99")" "$(median <"$tmp/rcpu")"
+	for k in "${!sides[@]}"; do
+		printf '%-10s median ratio %s/cyclictest: p50 %s (%s-%s)  p99 %s  cpu/sample %s\n' "$mode" \
+			"${sides[k]%% *}" "$(median <"$tmp/r50.$k")" "$(sort -g "$tmp/r50.$k" | head -1)" \
+			"$(sort -g "$tmp/r50.$k" | tail -1)" "$(median <"$tmp/r99.$k")" "$(median <"$tmp/rcpu.$k")"
+	done
 done
