@@ -2,8 +2,8 @@
  * Instruction-clock guests side by side. A guest on clock = icount
  * measures in instructions, which the host's load does not reach
  * (docs/campaigns.md: the same maxima with busy loops beside it), so up
- * to `jobs` of them run at once, each one variant's cells of one round,
- * started in the campaign's order. A guest on the host's clock, or a
+ * to `jobs` of them run at once, each one variant's cells of the rounds
+ * its boot holds (cp_boot_rounds), started in the campaign's order. A guest on the host's clock, or a
  * cell measured here, never runs beside them: the campaign waits for
  * the pool first (cp_pool_wait).
  *
@@ -12,6 +12,7 @@
  * the campaign's, under cp->lock, which also guards the queue here.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -83,19 +84,41 @@ int cp_pool_takes(const struct campaign *cp, int v)
 	return cp->qemu.jobs > 1 && icount_guest(&cp->cfg->kernel[v]);
 }
 
-/* Guests a machine holds: its memory over the largest icount guest's (MiB). */
+/*
+ * The memory this machine can give without swapping: /proc/meminfo's
+ * MemAvailable (free memory and the cache it can drop), else the free
+ * pages alone. Bytes, or 0 unknown.
+ */
+static int64_t mem_available(void)
+{
+	FILE *f = fopen("/proc/meminfo", "re");
+	char line[128];
+	long long kib = -1;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %lld kB", &kib) == 1)
+			break;
+	if (f)
+		fclose(f);
+	if (kib > 0)
+		return (int64_t)kib * 1024;
+	long pages = sysconf(_SC_AVPHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+
+	return pages > 0 && size > 0 ? (int64_t)pages * size : 0;
+}
+
+/* Guests a machine holds: its available memory over the largest icount guest's. */
 static int jobs_by_memory(const struct config *cfg)
 {
-	long pages = sysconf(_SC_AVPHYS_PAGES), size = sysconf(_SC_PAGESIZE);
-	int64_t guest = 0;
+	int64_t avail = mem_available(), guest = 0;
 
 	for (int v = 0; v < cfg->nkernels; v++)
 		if (cfg->kernel[v].clock == CLOCK_ICOUNT && cfg->kernel[v].memory > guest)
 			guest = cfg->kernel[v].memory;
-	if (pages <= 0 || size <= 0 || guest <= 0)
+	if (avail <= 0 || guest <= 0)
 		return JOBS_MAX;
 	/* qemu's own share beside the guest's RAM: a quarter more */
-	int64_t n = (int64_t)pages * size / (guest + guest / 4);
+	int64_t n = avail / (guest + guest / 4);
 
 	return n < 1 ? 1 : n > JOBS_MAX ? JOBS_MAX : (int)n;
 }

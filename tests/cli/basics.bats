@@ -193,6 +193,16 @@ EOC
 	# one of each: measured, and like the others
 	run "$LATLAB" plan c.ini --jobs 2 --set kernel.b.image="$WORK/img2"
 	[[ "$output" == *"(1s per cell; 2 guest boots, 1 as measured here, 1 as this machine's boots of other images, 2 guest cells as other images' cells under their load here;"* ]] || run_failed
+	# by default a job per CPU (512 MiB guests fit here); guests of 60 %
+	# of MemAvailable each (a quarter more for qemu): one at a time
+	[ "$(nproc)" -lt 2 ] || {
+		run "$LATLAB" plan c.ini
+		[[ "$output" == *"up to $(nproc) instruction-clock guests side by side"* ]] || run_failed
+	}
+	big=$(awk '/^MemAvailable:/ { print int($2 / 1024 * 0.6) }' /proc/meminfo)
+	run "$LATLAB" plan c.ini --set kernel.a.memory="${big}M" --set kernel.b.memory="${big}M"
+	[ "$status" -eq 0 ] || run_failed
+	[[ "$output" == *"estimated wall time: 12.2s (1s per cell; 2 guest boots as measured here)"* ]] || run_failed
 	# booted another way (the host's clock, 2 CPUs: a boot a round):
 	# nothing measured; a alone on the instruction clock boots once a round
 	run "$LATLAB" plan c.ini --jobs 2 --set kernel.b.image="$WORK/img2" --set kernel.b.clock=host --set kernel.b.cpus=2
