@@ -145,9 +145,11 @@ static void regression_text(const struct cmp *c, const struct pair *p, char *buf
 	int within;
 	const struct ratio_ci *r = cmp_gate(&p->v, p->which, &within);
 
-	snprintf(buf, len, "%s against the baseline %s: %s ratio %.2fx [%.2fx, %.2fx], above 1 + %.0f %%%s",
-		 c->label[p->a], c->label[p->b], cmp_gate_name(p->which),
-		 r->ratio, r->lo, r->hi, 100 * c->o->tolerance,
+	char ci[128];
+
+	verdict_interval_str(r, 0, c->o->tolerance, ci, sizeof(ci));
+	snprintf(buf, len, "%s against the baseline %s: %s ratio %s, above 1 + %.0f %%%s",
+		 c->label[p->a], c->label[p->b], cmp_gate_name(p->which), ci, 100 * c->o->tolerance,
 		 within ? " (within campaigns: one a side)" : "");
 }
 
@@ -206,10 +208,13 @@ void cmp_print_regressions(const struct cmp *c)
 			continue;
 		const struct ratio_ci *r = cmp_gate(&p->v, p->which, &within);
 
+		char ci[128];
+
 		rows_row_title(&c->m, p->row, title, sizeof(title));
-		log_error("regression: %s on %s: %s %.2fx [%.2fx, %.2fx] the baseline's (%s), beyond %.0f %%%s",
-			  title, c->label[p->a], cmp_gate_name(p->which), r->ratio,
-			  r->lo, r->hi, c->label[p->b], 100 * c->o->tolerance,
+		verdict_interval_str(r, 0, c->o->tolerance, ci, sizeof(ci));
+		log_error("regression: %s on %s: %s %s the baseline's (%s), beyond %.0f %%%s",
+			  title, c->label[p->a], cmp_gate_name(p->which), ci, c->label[p->b],
+			  100 * c->o->tolerance,
 			  within ? " (within campaigns: one a side)" : "");
 	}
 }

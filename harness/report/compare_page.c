@@ -126,14 +126,18 @@ static void html_verdicts(FILE *fp, const struct cmp *c, int row)
 		fprintf(fp, "<span class=\"%s\">", verdict_keyword(p->v.kind));
 		html_text(fp, text);
 		fputs("</span>", fp);
-		if (p->v.p9999.ok)	/* the same for p99.99, as compare.csv has it */
-			fprintf(fp, " <small>(p99.99 ratio %.2fx [%.2fx, %.2fx]: %s)</small>",
-				p->v.p9999.ratio, p->v.p9999.lo, p->v.p9999.hi,
+		char ci[128];
+
+		if (p->v.p9999.ok) {	/* the same for p99.99, as compare.csv has it */
+			verdict_interval_str(&p->v.p9999, 0, p->v.margin, ci, sizeof(ci));
+			fprintf(fp, " <small>(p99.99 ratio %s: %s)</small>", ci,
 				verdict_keyword(p->v.kind_p9999));
-		if (p->v.tail_pct > 0 && p->v.tail.ok)	/* the tail: more than one sample a run */
-			fprintf(fp, " <small>(tail p%.4g ratio %.2fx [%.2fx, %.2fx]: %s)</small>",
-				p->v.tail_pct, p->v.tail.ratio, p->v.tail.lo, p->v.tail.hi,
+		}
+		if (p->v.tail_pct > 0 && p->v.tail.ok) {	/* the tail: more than one sample a run */
+			verdict_interval_str(&p->v.tail, 0, p->v.margin, ci, sizeof(ci));
+			fprintf(fp, " <small>(tail p%.4g ratio %s: %s)</small>", p->v.tail_pct, ci,
 				verdict_keyword(p->v.kind_tail));
+		}
 		if (p->v.apart == 1)
 			fputs(" <small class=\"warn\">(the sides ran apart in time)</small>", fp);
 		for (int m = 0; m < METRIC_COUNT; m++) {	/* the others, smaller */
@@ -279,9 +283,12 @@ static void html_baseline(FILE *fp, const struct cmp *c)
 		int wm, wp;
 		const struct ratio_ci *m = cmp_gate(v, 0, &wm), *q = cmp_gate(v, 1, &wp);
 
-		fprintf(fp, "</td><td>%.2fx [%.2fx, %.2fx]%s</td><td>%.2fx [%.2fx, %.2fx]%s</td><td class=\"l\">%s%s</td></tr>\n",
-			m->ratio, m->lo, m->hi, m->ok ? "" : " (too few)",
-			q->ratio, q->lo, q->hi, q->ok ? "" : " (too few)",
+		char mci[128], qci[128];
+
+		verdict_interval_str(m, 0, c->o->tolerance, mci, sizeof(mci));
+		verdict_interval_str(q, 0, c->o->tolerance, qci, sizeof(qci));
+		fprintf(fp, "</td><td>%s%s</td><td>%s%s</td><td class=\"l\">%s%s</td></tr>\n",
+			mci, m->ok ? "" : " (too few)", qci, q->ok ? "" : " (too few)",
 			p->which == GATE_MAX ? "regression (max)" : p->which == GATE_P9999 ? "regression (p99.99)" :
 			p->which == GATE_TAIL ? "regression (tail)" :
 			m->ok ? "within tolerance" : "too few runs to judge",

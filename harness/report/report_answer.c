@@ -205,6 +205,9 @@ static void verdict_short(const struct report *r, const struct report_verdict *v
 	case V_EQUIVALENT:
 		snprintf(buf, len, "within %.3g %%", 100 * v->v.margin);
 		break;
+	case V_UNEQUAL:
+		snprintf(buf, len, "runs of different lengths");
+		break;
 	default:
 		snprintf(buf, len, "too few to call");
 	}
@@ -478,10 +481,10 @@ static void html_row_answer(FILE *fp, const struct report *r, int row)
 			if (pass == 0 && lower) {
 				fputs(called++ ? ", " : "; lower than ", fp);
 				html_text(fp, r->label[against]);
-				if (mine == V_LOWER)
-					fprintf(fp, " %.2fx [%.2fx, %.2fx]", 1 / q->ratio, 1 / q->hi, 1 / q->lo);
-				else
-					fprintf(fp, " %.2fx [%.2fx, %.2fx]", q->ratio, q->lo, q->hi);
+				char ci[128];
+
+				verdict_interval_str(q, mine == V_LOWER, v->v.margin, ci, sizeof(ci));
+				fprintf(fp, " %s", ci);
 			} else if (pass == 1 && !lower) {
 				fputs(other++ ? ", " : "; not shown lower than ", fp);
 				html_text(fp, r->label[against]);

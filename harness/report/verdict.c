@@ -11,10 +11,10 @@
 const char *verdict_keyword(int kind)
 {
 	static const char *const names[] = {
-		"lower", "higher", "no-difference", "too-few", "equivalent",
+		"lower", "higher", "no-difference", "too-few", "equivalent", "unequal-runs",
 	};
 
-	return kind >= 0 && kind <= V_EQUIVALENT ? names[kind] : "?";
+	return kind >= 0 && kind <= V_UNEQUAL ? names[kind] : "?";
 }
 
 /* Run c's histogram of the side's metric, or NULL when it has none. */
@@ -244,6 +244,68 @@ int verdict_past_margin(const struct ratio_ci *r, double margin)
 	return r->ok && margin > 0 && (r->lo > 1 + margin || r->hi < 1 / (1 + margin));
 }
 
+static int side_of(double x, double point)
+{
+	return (x > point) - (x < point);
+}
+
+void verdict_ratio_str(double x, double margin, char *buf, size_t len)
+{
+	for (int digits = 2; digits <= 6; digits++) {
+		snprintf(buf, len, "%.*f", digits, x);
+		double shown = strtod(buf, NULL);
+
+		if (!isfinite(x) || (side_of(shown, 1) == side_of(x, 1) &&
+				     (margin <= 0 || (side_of(shown, 1 + margin) == side_of(x, 1 + margin) &&
+						      side_of(shown, 1 / (1 + margin)) ==
+							      side_of(x, 1 / (1 + margin))))))
+			return;
+	}
+}
+
+void verdict_interval_str(const struct ratio_ci *r, int invert, double margin, char *buf,
+			  size_t len)
+{
+	char q[32], lo[32], hi[32];
+
+	verdict_ratio_str(invert ? 1 / r->ratio : r->ratio, margin, q, sizeof(q));
+	verdict_ratio_str(invert ? 1 / r->hi : r->lo, margin, lo, sizeof(lo));
+	verdict_ratio_str(invert ? 1 / r->lo : r->hi, margin, hi, sizeof(hi));
+	snprintf(buf, len, "%sx [%sx, %sx]", q, lo, hi);
+}
+
+/* Can n and m runs give an exact interval at VERDICT_CONF_EACH? (the Mann-Whitney extremes) */
+static int runs_enough(int n, int m)
+{
+	return n >= 3 && m >= 3 && 2 * stats_mw_cdf(n, m, 0) <= 1 - VERDICT_CONF_EACH;
+}
+
+/* The fewest runs beside n's that give an interval. */
+static int runs_beside(int n)
+{
+	int m = 3;
+
+	while (!runs_enough(n, m) && m < 1000)
+		m++;
+	return m;
+}
+
+void verdict_runs_needed(int na, int nb, char *buf, size_t len)
+{
+	int small = na < nb ? na : nb, big = na < nb ? nb : na;
+
+	small = small < 3 ? 3 : small;
+	big = big < 3 ? 3 : big;
+	/* the smaller side kept, the other grown; then the smaller grown by one */
+	int a2 = runs_beside(small) > big ? runs_beside(small) : big;
+	int b1 = small + 1, b2 = runs_beside(b1) > big ? runs_beside(b1) : big;
+
+	if (b1 + b2 > small + a2 || (b1 == a2 && b2 == small) || (b1 == small && b2 == a2))
+		snprintf(buf, len, "%d and %d runs give one", small, a2);
+	else
+		snprintf(buf, len, "%d and %d runs give one, or %d and %d", small, a2, b1, b2);
+}
+
 static int kind_of(const struct ratio_ci *r, double margin)
 {
 	if (!r->ok)
@@ -264,6 +326,15 @@ static double run_hours(const struct tcell *c)
 
 	return ((double)c->wakeup->count + (double)c->overruns) / threads *
 	       (double)c->interval / 3.6e12;
+}
+
+/* The median of s's runs' periods, kept and missed, of one thread. */
+static double periods_of(const struct side_runs *s, double *tmp)
+{
+	for (int i = 0; i < s->n; i++)
+		tmp[i] = run_hours(s->run[i]) * 3.6e12 /
+			 (double)(s->run[i]->interval > 0 ? s->run[i]->interval : 1);
+	return s->n ? stats_median(tmp, s->n) : 0;
 }
 
 /*
@@ -381,6 +452,16 @@ int verdict_pair(const struct side_runs *a, const struct side_runs *b, double ma
 		}
 	}
 	v->kind = kind_of(&v->max, v->margin);
+	if (j.tmp) {
+		v->periods_a = periods_of(a, j.tmp);
+		v->periods_b = periods_of(b, j.tmp);
+	}
+	double longer = v->periods_a > v->periods_b ? v->periods_a : v->periods_b,
+	       shorter = v->periods_a > v->periods_b ? v->periods_b : v->periods_a;
+
+	/* runs of different lengths: their maxima are not alike, whatever the kernel */
+	if (!v->zero && shorter > 0 && longer > VERDICT_UNEQUAL * shorter)
+		v->kind = V_UNEQUAL;
 	v->kind_p9999 = kind_of(&v->p9999, v->margin);
 	v->kind_tail = v->tail_pct > 0 ? kind_of(&v->tail, v->margin) : V_TOO_FEW;
 	free(j.x);
@@ -428,52 +509,78 @@ void verdict_text(const struct pair_verdict *v, const char *a, const char *b,
 			 runs, a, b);
 		return;
 	}
+	char ci[128], lo[32], hi[32], q[32], need[96];
+
+	verdict_ratio_str(r->lo, v->margin, lo, sizeof(lo));
+	verdict_ratio_str(r->hi, v->margin, hi, sizeof(hi));
+	verdict_ratio_str(r->ratio, v->margin, q, sizeof(q));
 	switch (v->kind) {
 	case V_LOWER:
-		snprintf(buf, len, "%s lower worst case: %.2fx [%.2fx, %.2fx], %s%s",
-			 a, 1 / r->ratio, 1 / r->hi, 1 / r->lo, runs, between ? ", between campaigns" : "");
-		break;
 	case V_HIGHER:
-		snprintf(buf, len, "%s lower worst case: %.2fx [%.2fx, %.2fx], %s%s",
-			 b, r->ratio, r->lo, r->hi, runs, between ? ", between campaigns" : "");
+		verdict_interval_str(r, v->kind == V_LOWER, v->margin, ci, sizeof(ci));
+		snprintf(buf, len, "%s lower worst case: %s, %s%s", v->kind == V_LOWER ? a : b, ci,
+			 runs, between ? ", between campaigns" : "");
 		break;
 	case V_NO_DIFFERENCE:
-		snprintf(buf, len, "no clear difference (%s/%s %.2fx-%.2fx, %s%s)",
-			 a, b, r->lo, r->hi, runs, between ? ", between campaigns" : "");
+		snprintf(buf, len, "no clear difference (%s/%s %sx-%sx, %s%s)",
+			 a, b, lo, hi, runs, between ? ", between campaigns" : "");
 		break;
 	case V_EQUIVALENT:
-		snprintf(buf, len, "no practical difference: within %.3g %% (%s/%s %.2fx-%.2fx, %s%s)",
-			 100 * v->margin, a, b, r->lo, r->hi, runs, between ? ", between campaigns" : "");
+		snprintf(buf, len, "no practical difference: within %.3g %% (%s/%s %sx-%sx, %s%s)",
+			 100 * v->margin, a, b, lo, hi, runs, between ? ", between campaigns" : "");
+		break;
+	case V_UNEQUAL:
+		snprintf(buf, len, "runs of different lengths, maxima not compared (%s %.0f periods a run, %s %.0f: the longer a run, the higher its maximum by chance alone; %s/%s %sx, %s)",
+			 a, v->periods_a, b, v->periods_b, a, b, q, runs);
 		break;
 	default:
 		if (between && v->na >= 3 && v->nb >= 3)	/* runs are the first thing short */
-			snprintf(buf, len, "%s, %s: too few campaigns to call%s (%s/%s %.2fx; %d campaigns in all at least, or the sides interleaved in one campaign)",
+			snprintf(buf, len, "%s, %s: too few campaigns to call%s (%s/%s %sx; %d campaigns in all at least, or the sides interleaved in one campaign)",
 				 v->apart == 1 ? "ran apart" : "in different campaigns", runs,
-				 v->apart == 1 ? " across time" : "", a, b, r->ratio, STATS_T_MIN_DF + 2);
+				 v->apart == 1 ? " across time" : "", a, b, q, STATS_T_MIN_DF + 2);
 		else {
 			count_text(v->na, v->nb, "run", runs, sizeof(runs));
-			snprintf(buf, len, "%s: too few to call (%s/%s %.2fx; %s)", runs,
-				 a, b, r->ratio,
-				 v->na < 3 || v->nb < 3 ? "3 runs each at least" :
-							  "no exact 97.5 % interval with so few: 4 and 5 runs give one");
+			verdict_runs_needed(v->na, v->nb, need, sizeof(need));
+			if (v->na < 3 || v->nb < 3)
+				snprintf(buf, len, "%s: too few to call (%s/%s %sx; 3 runs each at least: %s)",
+					 runs, a, b, q, need);
+			else
+				snprintf(buf, len, "%s: too few to call (%s/%s %sx; no exact 97.5 %% interval from %d and %d runs: %s)",
+					 runs, a, b, q, v->na, v->nb, need);
 		}
 	}
 	size_t n = strlen(buf);
 	const struct ratio_ci *t = &v->tail;
 
-	/* a call whose interval reaches inside the margin: a difference, not one shown to matter */
+	/*
+	 * One rule for every statistic's call: a call whose interval reaches
+	 * inside the margin is a difference, not one shown to matter
+	 */
 	if ((v->kind == V_LOWER || v->kind == V_HIGHER) && v->margin > 0 &&
 	    !verdict_past_margin(r, v->margin))
 		snprintf(buf + n, len - n, "; not shown to exceed the %.3g %% margin", 100 * v->margin);
 	n = strlen(buf);
 
 	/* the tail, when it says something the maximum does not */
-	if (v->kind_tail != v->kind && (v->kind_tail == V_LOWER || v->kind_tail == V_HIGHER))
-		snprintf(buf + n, len - n, "; its tail (p%.4g, %d samples above it in a run): %s lower, %.2fx [%.2fx, %.2fx]",
-			 v->tail_pct, TAIL_SAMPLES, v->kind_tail == V_LOWER ? a : b,
-			 v->kind_tail == V_LOWER ? 1 / t->ratio : t->ratio,
-			 v->kind_tail == V_LOWER ? 1 / t->hi : t->lo,
-			 v->kind_tail == V_LOWER ? 1 / t->lo : t->hi);
+	if (v->kind_tail != v->kind && (v->kind_tail == V_LOWER || v->kind_tail == V_HIGHER)) {
+		verdict_interval_str(t, v->kind_tail == V_LOWER, v->margin, ci, sizeof(ci));
+		snprintf(buf + n, len - n, "; its tail (p%.4g, %d samples above it in a run): %s lower, %s",
+			 v->tail_pct, TAIL_SAMPLES, v->kind_tail == V_LOWER ? a : b, ci);
+		n = strlen(buf);
+		if (v->margin > 0 && !verdict_past_margin(t, v->margin))
+			snprintf(buf + n, len - n, ", not shown to exceed the %.3g %% margin",
+				 100 * v->margin);
+	} else if (v->kind == V_UNEQUAL && v->tail_pct > 0 && t->ok) {
+		/* the maxima said nothing: the tail, a percentile of both, says what it can */
+		verdict_ratio_str(t->lo, v->margin, lo, sizeof(lo));
+		verdict_ratio_str(t->hi, v->margin, hi, sizeof(hi));
+		snprintf(buf + n, len - n, "; its tail (p%.4g, %d samples above it in the shortest run): %s (%s/%s %sx-%sx)",
+			 v->tail_pct, TAIL_SAMPLES,
+			 v->kind_tail == V_EQUIVALENT ? "no practical difference" : "no clear difference",
+			 a, b, lo, hi);
+	} else if (v->kind == V_UNEQUAL) {
+		snprintf(buf + n, len - n, "; its tail: too few samples or runs to judge");
+	}
 	n = strlen(buf);
 	/* no difference seen where a VM's stalls may be as large as what is compared: say so */
 	if (v->kind == V_NO_DIFFERENCE && v->kind_tail != V_LOWER && v->kind_tail != V_HIGHER &&

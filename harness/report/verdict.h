@@ -51,10 +51,20 @@ void verdict_summary(const struct side_runs *s, struct side_summary *out);
 /*
  * V_EQUIVALENT: the whole interval lies within the equivalence margin
  * (below): a difference, if any, smaller than the one that matters.
+ * V_UNEQUAL: the sides' runs differ in length (VERDICT_UNEQUAL): their
+ * maxima are not compared, the tail (a percentile) and the rates are.
  */
-enum verdict_kind { V_LOWER, V_HIGHER, V_NO_DIFFERENCE, V_TOO_FEW, V_EQUIVALENT };
+enum verdict_kind { V_LOWER, V_HIGHER, V_NO_DIFFERENCE, V_TOO_FEW, V_EQUIVALENT, V_UNEQUAL };
 
-/* "lower", "higher", "no-difference", "too-few", "equivalent" (compare.csv) */
+/*
+ * Runs whose periods differ by more than this factor (the sides' medians
+ * of a run's periods) are of different lengths: the longer a run, the
+ * higher its maximum by chance alone (1 s runs against 60 s runs of one
+ * distribution were called lower in 19 of 20 rows: issue 45).
+ */
+#define VERDICT_UNEQUAL 1.1
+
+/* "lower", "higher", "no-difference", "too-few", "equivalent", "unequal-runs" (compare.csv) */
 const char *verdict_keyword(int kind);
 
 /*
@@ -103,6 +113,7 @@ struct pair_verdict {
 	int apart;
 	int64_t apart_ns;	/* then the gap between the spans */
 	double margin;		/* the equivalence margin judged with, a fraction; 0 none */
+	double periods_a, periods_b;	/* the median of each side's runs' periods (one thread's) */
 	/* the share of the measured CPU time the hypervisor took (interference.csv's steal), a fraction, -1 unknown: in a's runs, b's, both's */
 	double steal_a, steal_b, steal;
 };
@@ -134,6 +145,28 @@ int verdict_pair(const struct side_runs *a, const struct side_runs *b, double ma
  * (lower, higher) that is not says so in its words (verdict_text).
  */
 int verdict_past_margin(const struct ratio_ci *r, double margin);
+
+/*
+ * A ratio as the words print it: two decimals, or as many more (up to
+ * six) as keep it on its own side of 1 and, with a margin, of 1 + margin
+ * and 1 / (1 + margin): a bound of 1.004 reads 1.004, not 1.00, a bound
+ * of 1.2003 under a 20 % margin 1.2003, not 1.20.
+ */
+void verdict_ratio_str(double x, double margin, char *buf, size_t len);
+
+/*
+ * "1.65x [1.62x, 1.97x]": r's ratio and interval (invert: as b over a,
+ * 1 / ratio [1 / hi, 1 / lo]), each by verdict_ratio_str.
+ */
+void verdict_interval_str(const struct ratio_ci *r, int invert, double margin, char *buf,
+			  size_t len);
+
+/*
+ * The run counts that would give a pair of na and nb runs an exact
+ * interval at VERDICT_CONF_EACH, in words: "3 and 6 runs give one, or
+ * 4 and 5" (the fewest runs added to one side, then to the other).
+ */
+void verdict_runs_needed(int na, int nb, char *buf, size_t len);
 
 /*
  * The verdict on the worst case in words, with the interval and n:
