@@ -77,7 +77,7 @@ static int run_cells(struct campaign *cp)
 	const struct config *cfg = cp->cfg;
 	int run_n = 0, nth = 0, status = EXIT_PASS, rc;
 	int lava = cp_lava_present();
-	int rounds = cfg->campaign.order == ORDER_BLOCKED ? 1 : (int)cfg->campaign.repeat;
+	int rounds = cp_rounds_of(cfg);
 
 	/* cells kept from an earlier run count in the exit status too */
 	for (int i = 0; i < cp->ncells; i++) {

@@ -114,27 +114,20 @@ static int host_runs_here(const struct campaign *cp, const struct cell *c)
 
 /*
  * A qemu variant's cells run in its guests (campaign_qemu.c), the others
- * here. An instruction-clock guest takes several rounds a boot
- * (cp_boot_rounds), all queued at the first round to run beside others
- * (campaign_pool.c); one on the host's clock boots a round at a time,
+ * here. An instruction-clock guest takes several rounds a boot, all
+ * queued at the first round to run beside others (cp_boot_at,
+ * campaign_pool.c); one on the host's clock boots a round at a time,
  * alone, once those are done.
  */
 static int host_elsewhere(struct campaign *cp, int v, int round, int *rc)
 {
 	const struct config *cfg = cp->cfg;
-	int rounds = cfg->campaign.order == ORDER_BLOCKED ? 1 : (int)cfg->campaign.repeat;
 
 	if (where_variant(cfg, v, &cp->kernel) != WHERE_QEMU)
 		return 0;
 	*rc = EXIT_PASS;
-	if (cfg->kernel[v].clock == CLOCK_ICOUNT && round > 1)
-		return 1;	/* its boots took this round with the first */
-	int boots = cfg->kernel[v].clock == CLOCK_ICOUNT
-		    ? cp_boots_of(cfg, v, rounds, cp->qemu.jobs) : 1;
-	for (int b = 0; b < boots; b++) {
-		struct cp_rounds r = cfg->kernel[v].clock == CLOCK_ICOUNT
-				     ? cp_boot_rounds(cfg, v, rounds, cp->qemu.jobs, b)
-				     : (struct cp_rounds){ round, round };
+	for (int b = 0; b < cp_boots_at(cfg, v, round, cp->qemu.jobs); b++) {
+		struct cp_rounds r = cp_boot_at(cfg, v, round, cp->qemu.jobs, b);
 
 		if (cp_pool_takes(cp, v)) {
 			cp_pool_add(cp, v, r);

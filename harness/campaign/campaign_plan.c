@@ -22,18 +22,15 @@ static int64_t plan_estimate(const struct config *cfg, const struct cell *cells,
 			     char *how, size_t len)
 {
 	uint64_t *keys = calloc((size_t)cfg->nkernels + 1, sizeof(*keys));
-	struct est_costs ec;
 	struct est_said said;
 	char boot[32];
 
 	for (int v = 0; keys && v < cfg->nkernels; v++)
 		if (cfg->kernel[v].runner == RUNNER_QEMU)
-			keys[v] = est_image_key(cfg->kernel[v].image);
-	est_costs_read(&ec);
-	struct est_input in = { cfg, cells, n, left, k, keys, &ec, cp_pool_jobs(cfg, jobs) };
+			keys[v] = vm_file_key(cfg->kernel[v].image);
+	struct est_input in = { cfg, cells, n, left, k, keys, cp_pool_jobs(cfg, jobs) };
 	int64_t ns = est_campaign(&in, &said);
 
-	est_costs_free(&ec);
 	free(keys);
 	how[0] = '\0';
 	if (!said.boots)

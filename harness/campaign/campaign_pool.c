@@ -3,7 +3,7 @@
  * measures in instructions, which the host's load does not reach
  * (docs/campaigns.md: the same maxima with busy loops beside it), so up
  * to `jobs` of them run at once, each one variant's cells of the rounds
- * its boot holds (cp_boot_rounds), started in the campaign's order. A guest on the host's clock, or a
+ * its boot holds (cp_boot_at), started in the campaign's order. A guest on the host's clock, or a
  * cell measured here, never runs beside them: the campaign waits for
  * the pool first (cp_pool_wait).
  *
@@ -47,12 +47,16 @@ static int icount_guest(const struct kernel_def *k)
 	return k->runner == RUNNER_QEMU && k->clock == CLOCK_ICOUNT;
 }
 
-int cp_boots_of(const struct config *cfg, int v, int rounds, int jobs)
+int cp_rounds_of(const struct config *cfg)
+{
+	return cfg->campaign.order == ORDER_BLOCKED ? 1 : (int)cfg->campaign.repeat;
+}
+
+/* An instruction-clock variant's boots, each holding some of `rounds`. */
+static int icount_boots(const struct config *cfg, int rounds, int jobs)
 {
 	int others = 0;
 
-	if (!icount_guest(&cfg->kernel[v]))
-		return rounds;
 	/* the instruction-clock variants of the kernel axis share the jobs */
 	for (int i = 0; i < cfg->matrix.kernel.n; i++) {
 		int k = config_kernel_index(cfg, cfg->matrix.kernel.s[i]);
@@ -66,13 +70,22 @@ int cp_boots_of(const struct config *cfg, int v, int rounds, int jobs)
 	return n < 1 ? 1 : n > rounds ? rounds : n;
 }
 
-struct cp_rounds cp_boot_rounds(const struct config *cfg, int v, int rounds, int jobs, int b)
+int cp_boots_at(const struct config *cfg, int v, int round, int jobs)
 {
-	int n = cp_boots_of(cfg, v, rounds, jobs);
+	if (!icount_guest(&cfg->kernel[v]))
+		return 1;
+	/* all of them at the first round */
+	return round <= 1 ? icount_boots(cfg, cp_rounds_of(cfg), jobs) : 0;
+}
 
-	if (rounds <= 1)
-		return (struct cp_rounds){ 0, 0 };
+struct cp_rounds cp_boot_at(const struct config *cfg, int v, int round, int jobs, int b)
+{
+	int rounds = cp_rounds_of(cfg);
+
+	if (!icount_guest(&cfg->kernel[v]) || rounds <= 1)
+		return (struct cp_rounds){ round, round };
 	/* rounds split evenly, the first boots a round more */
+	int n = icount_boots(cfg, rounds, jobs);
 	int each = rounds / n, more = rounds % n;
 	int first = 1 + b * each + (b < more ? b : more);
 

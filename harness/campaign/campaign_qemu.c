@@ -342,6 +342,23 @@ static int vm_after_boot(struct campaign *cp, int v, struct cp_rounds round,
 }
 
 /* What a boot of variant v is about to be, said (the clock once per variant). */
+/* " of round 2", " of rounds 1-3" (with of_all: " of 5" after), or "" for a blocked campaign's one. */
+static void rounds_words(const struct campaign *cp, struct cp_rounds round, int of_all,
+			 char *buf, size_t len)
+{
+	char all[32] = "";
+
+	buf[0] = '\0';
+	if (!round.first)
+		return;
+	if (of_all)
+		snprintf(all, sizeof(all), " of %lld", (long long)cp->cfg->campaign.repeat);
+	if (round.first == round.last)
+		snprintf(buf, len, " of round %d%s", round.first, all);
+	else
+		snprintf(buf, len, " of rounds %d-%d%s", round.first, round.last, all);
+}
+
 static void say_boot(struct campaign *cp, int v, struct cp_rounds round, int accel, int probe,
 		     int pending, const char *console)
 {
@@ -355,12 +372,7 @@ static void say_boot(struct campaign *cp, int v, struct cp_rounds round, int acc
 	else if (accel == ACCEL_TCG && k->clock != CLOCK_ICOUNT && cp_said_once(cp, v, "the clock"))
 		log_warn("kernel variant %s runs in qemu under TCG (the CPU is emulated): absolute latencies are emulation-bound; only the comparison between variants measured the same way means anything",
 			 k->name);
-	if (round.first == round.last && round.first)
-		snprintf(of, sizeof(of), " of round %d of %lld", round.first,
-			 (long long)cp->cfg->campaign.repeat);
-	else if (round.first)
-		snprintf(of, sizeof(of), " of rounds %d-%d of %lld", round.first, round.last,
-			 (long long)cp->cfg->campaign.repeat);
+	rounds_words(cp, round, 1, of, sizeof(of));
 	log_info("kernel variant %s: booting %s in qemu (%s, %s%s, %lld CPUs, %lld MiB) for %d cells%s; console: %s",
 		 k->name, cp_boot_image(cp, v), arch->name,
 		 accel == ACCEL_KVM ? "kvm" : k->clock == CLOCK_ICOUNT ? "tcg, icount" : "tcg",
@@ -481,11 +493,11 @@ static void booted(struct campaign *cp, int v, struct cp_rounds round, int on)
 static void say_left(struct campaign *cp, int v, struct cp_rounds round,
 		     const struct vm_outcome *out)
 {
+	const char *name = cp->cfg->kernel[v].name;
 	unsigned char *left = calloc((size_t)cp->ncells + 1, 1);
 	uint64_t *keys = calloc((size_t)cp->cfg->nkernels + 1, sizeof(*keys));
-	struct est_costs ec;
 	struct est_said said;
-	char up[48] = "", rest[32], of[48] = "";
+	char up[48] = "", rest[32], of[48];
 	int done = 0;
 
 	if (!left || !keys)
@@ -503,25 +515,21 @@ static void say_left(struct campaign *cp, int v, struct cp_rounds round,
 				left[i] = EST_BOOTED;
 		}
 	}
-	for (int k = 0; k < cp->cfg->nkernels; k++)
-		keys[k] = cp_image_key(cp, k);
-	est_costs_read(&ec);
-	struct est_input in = { cp->cfg, cp->cells, cp->ncells, left, &cp->kernel, keys, &ec,
-				cp->qemu.jobs };
-	units_format_elapsed(est_campaign(&in, &said), rest, sizeof(rest));
-	est_costs_free(&ec);
-	if (round.first == round.last && round.first)
-		snprintf(of, sizeof(of), " of round %d", round.first);
-	else if (round.first)
-		snprintf(of, sizeof(of), " of rounds %d-%d", round.first, round.last);
+	rounds_words(cp, round, 0, of, sizeof(of));
 	if (out->hello)
 		snprintf(up, sizeof(up), " (%.1f s to latlab in it)", out->up_ns / 1e9);
-	if (done == cp->ncells)
-		log_info("kernel variant %s: its boot%s took %.1f s%s; all %d cells done",
-			 cp->cfg->kernel[v].name, of, out->wall_ns / 1e9, up, done);
-	else
-		log_info("kernel variant %s: its boot%s took %.1f s%s; %d of %d cells done, about %s left",
-			 cp->cfg->kernel[v].name, of, out->wall_ns / 1e9, up, done, cp->ncells, rest);
+	if (done == cp->ncells) {
+		log_info("kernel variant %s: its boot%s took %.1f s%s; all %d cells done", name, of,
+			 out->wall_ns / 1e9, up, done);
+		goto out;
+	}
+	for (int k = 0; k < cp->cfg->nkernels; k++)
+		keys[k] = cp_image_key(cp, k);
+	struct est_input in = { cp->cfg, cp->cells, cp->ncells, left, &cp->kernel, keys,
+				cp->qemu.jobs };
+	units_format_elapsed(est_campaign(&in, &said), rest, sizeof(rest));
+	log_info("kernel variant %s: its boot%s took %.1f s%s; %d of %d cells done, about %s left",
+		 name, of, out->wall_ns / 1e9, up, done, cp->ncells, rest);
 out:
 	free(left);
 	free(keys);

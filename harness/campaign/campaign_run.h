@@ -250,16 +250,20 @@ int cp_pool_init(struct campaign *cp);
 void cp_pool_free(struct campaign *cp);
 /* Variant v's cells of the rounds `round` queued for the next free job. */
 void cp_pool_add(struct campaign *cp, int v, struct cp_rounds round);
+/* The rounds run_cells runs: 1 for order = blocked (every repeat in it), else repeat. */
+int cp_rounds_of(const struct config *cfg);
 /*
- * How variant v's cells are cut into boots, `rounds` rounds of them:
- * an instruction-clock guest runs several rounds in a boot (runs within a
- * boot vary as much as runs across boots on that clock: docs/campaigns.md),
- * in as many boots as keep `jobs` guests busy beside the other such
- * variants; any other guest boots once a round. How many boots, and boot
+ * How variant v's cells are cut into boots, at run_cells' round (1 to
+ * cp_rounds_of; 0 the one round of a blocked campaign): an
+ * instruction-clock guest runs several rounds in a boot (runs within a
+ * boot vary as much as runs across boots on that clock:
+ * docs/campaigns.md), all started at the first round, in as many boots
+ * as keep `jobs` guests busy beside the other such variants; any other
+ * guest boots once a round. How many boots start at `round`, and boot
  * b's rounds.
  */
-int cp_boots_of(const struct config *cfg, int v, int rounds, int jobs);
-struct cp_rounds cp_boot_rounds(const struct config *cfg, int v, int rounds, int jobs, int b);
+int cp_boots_at(const struct config *cfg, int v, int round, int jobs);
+struct cp_rounds cp_boot_at(const struct config *cfg, int v, int round, int jobs, int b);
 /*
  * Every queued guest done: the exit status of their cells,
  * EXIT_INTERRUPTED, or -errno when results cannot be written (then

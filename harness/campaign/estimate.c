@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -51,26 +50,6 @@ static void est_variant_key(const struct kernel_def *k, uint64_t image_key, char
 
 	snprintf(buf, len, "%016llx %s %lld", (unsigned long long)image_key, mode,
 		 (long long)k->cpus);
-}
-
-uint64_t est_image_key(const char *path)
-{
-	struct stat st;
-	uint64_t key = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return 0;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-		void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-
-		if (p != MAP_FAILED) {
-			key = vm_image_key(p, (size_t)st.st_size);
-			munmap(p, (size_t)st.st_size);
-		}
-	}
-	close(fd);
-	return key;
 }
 
 /* boots.txt whole (bounded): 0 or -errno. */
@@ -164,21 +143,20 @@ void est_record_cell(const struct kernel_def *k, uint64_t image_key, const char 
 	est_append(line);
 }
 
-int est_costs_read(struct est_costs *ec)
+/* What earlier boots took here: boots.txt, read whole (none: empty). */
+struct est_costs {
+	char *text;
+	size_t len;
+};
+
+static void est_costs_read(struct est_costs *ec)
 {
 	char path[PATH_MAX + 16];
 
 	memset(ec, 0, sizeof(*ec));
 	est_path(path, sizeof(path));
-	if (!path[0])
-		return -ENOENT;
-	return read_text(path, &ec->text, &ec->len);
-}
-
-void est_costs_free(struct est_costs *ec)
-{
-	free(ec->text);
-	ec->text = NULL;
+	if (path[0])
+		read_text(path, &ec->text, &ec->len);
 }
 
 static int cmp_i64(const void *a, const void *b)
@@ -317,38 +295,39 @@ int64_t est_campaign(const struct est_input *in, struct est_said *said)
 {
 	const struct config *cfg = in->cfg;
 	int jobs = in->jobs < 1 ? 1 : in->jobs > 64 ? 64 : in->jobs;
-	int rounds = cfg->campaign.order == ORDER_BLOCKED ? 1 : (int)cfg->campaign.repeat;
+	int rounds = cp_rounds_of(cfg);
 	long double lane[64] = { 0 }, total;
 	char (*key)[96] = calloc((size_t)cfg->nkernels, sizeof(*key));
+	struct est_costs costs;
 
 	memset(said, 0, sizeof(*said));
+	est_costs_read(&costs);
 	for (int v = 0; key && v < cfg->nkernels; v++)
 		if (cfg->kernel[v].runner == RUNNER_QEMU)
 			est_variant_key(&cfg->kernel[v], in->image_key ? in->image_key[v] : 0,
 					key[v], sizeof(key[v]));
 	for (int r = 1; r <= rounds; r++) {
+		int round = rounds > 1 ? r : 0;	/* as run_cells counts them */
+
 		for (int v = 0; v < cfg->nkernels; v++) {
 			const struct kernel_def *k = &cfg->kernel[v];
 			enum where w = where_variant(cfg, v, in->kernel);
 			int icount = k->clock == CLOCK_ICOUNT;
 
-			if (w == WHERE_OTHER || (w == WHERE_QEMU && icount && r > 1))
-				continue;	/* elsewhere, or its boots took every round */
+			if (w == WHERE_OTHER)
+				continue;
 			if (w == WHERE_HERE) {
 				for (int i = 0; i < in->n; i++)
 					if (in->cells[i].kernel == v && in->left[i] &&
-					    (rounds == 1 || in->cells[i].repeat == r))
+					    (!round || in->cells[i].repeat == round))
 						lanes_barrier(lane, jobs, (long double)cfg->campaign.duration +
 								      CELL_OVERHEAD_NS);
 				continue;
 			}
 			/* a boot a round, or an instruction-clock guest's boots
-			 * of several rounds each (cp_boot_rounds) */
-			int boots = icount ? cp_boots_of(cfg, v, rounds, jobs) : 1;
-			for (int b = 0; b < boots; b++) {
-				struct cp_rounds br = icount ? cp_boot_rounds(cfg, v, rounds, jobs, b)
-							     : (struct cp_rounds){ rounds > 1 ? r : 0,
-										   rounds > 1 ? r : 0 };
+			 * of several rounds each, all at the first */
+			for (int b = 0; b < cp_boots_at(cfg, v, round, jobs); b++) {
+				struct cp_rounds br = cp_boot_at(cfg, v, round, jobs, b);
 				long double cost = 0;
 				int cells = 0, unbooted = 0, m;
 
@@ -361,7 +340,7 @@ int64_t est_campaign(const struct est_input *in, struct est_said *said)
 					cells++;
 					unbooted += in->left[i] == EST_TO_RUN;
 					m = EST_GUESSED;
-					cost += key ? guest_cell_ns(in->costs, key[v], load_type(cfg, c),
+					cost += key ? guest_cell_ns(&costs, key[v], load_type(cfg, c),
 								    cfg->campaign.duration, &m)
 						    : (long double)cfg->campaign.duration + CELL_OVERHEAD_NS;
 					said->cells_guessed += m == EST_GUESSED;
@@ -370,7 +349,7 @@ int64_t est_campaign(const struct est_input *in, struct est_said *said)
 				if (cells == 0)
 					continue;
 				int how = EST_GUESSED;
-				int64_t boot = key ? est_cost(in->costs, key[v], NULL, &how) : 0;
+				int64_t boot = key ? est_cost(&costs, key[v], NULL, &how) : 0;
 
 				/* a boot already under way has only its cells left */
 				if (unbooted) {
@@ -387,6 +366,7 @@ int64_t est_campaign(const struct est_input *in, struct est_said *said)
 		}
 	}
 	free(key);
+	free(costs.text);
 	total = lanes_max(lane, jobs);
 	said->jobs = jobs;
 	return total >= (long double)INT64_MAX ? INT64_MAX : (int64_t)total;

@@ -12,19 +12,6 @@
 #include "kernel.h"
 #include "matrix.h"
 
-/* What earlier boots took here: latlab's cache's boots.txt, read whole. */
-struct est_costs {
-	char *text;
-	size_t len;
-};
-
-/* 0, or -errno (none yet: -ENOENT); est_costs_free after, either way. */
-int est_costs_read(struct est_costs *ec);
-void est_costs_free(struct est_costs *ec);
-
-/* A file's content key (vm_image_key), 0 when it cannot be read. */
-uint64_t est_image_key(const char *path);
-
 /* A boot of variant k (its image's key): qemu to the guest's hello, and its power-off. */
 void est_record_boot(const struct kernel_def *k, uint64_t image_key, int64_t up_ns,
 		     int64_t down_ns);
@@ -43,7 +30,6 @@ struct est_input {
 	const unsigned char *left;
 	const struct kernel_info *kernel;	/* the running kernel */
 	const uint64_t *image_key;	/* per variant, or NULL */
-	const struct est_costs *costs;
 	int jobs;			/* guests side by side */
 };
 
@@ -63,7 +49,7 @@ struct est_said {
 
 /*
  * The wall time of in's cells still to run, as run_cells orders them,
- * saturated at INT64_MAX.
+ * from what latlab's cache's boots.txt holds; saturated at INT64_MAX.
  */
 int64_t est_campaign(const struct est_input *in, struct est_said *said);
 

@@ -297,8 +297,10 @@ void verdict_runs_needed(int na, int nb, char *buf, size_t len)
 	small = small < 3 ? 3 : small;
 	big = big < 3 ? 3 : big;
 	/* the smaller side kept, the other grown; then the smaller grown by one */
-	int a2 = runs_beside(small) > big ? runs_beside(small) : big;
-	int b1 = small + 1, b2 = runs_beside(b1) > big ? runs_beside(b1) : big;
+	int a2 = runs_beside(small), b1 = small + 1, b2 = runs_beside(b1);
+
+	a2 = a2 > big ? a2 : big;
+	b2 = b2 > big ? b2 : big;
 
 	if (b1 + b2 > small + a2 || (b1 == a2 && b2 == small) || (b1 == small && b2 == a2))
 		snprintf(buf, len, "%d and %d runs give one", small, a2);

@@ -154,6 +154,8 @@ int vm_cache_dir(char *buf, size_t len);
 
 /* A file's content as a 64-bit key (FNV-1a, its size folded in). */
 uint64_t vm_image_key(const unsigned char *data, size_t size);
+/* A file's vm_image_key, 0 when it cannot be read (not a regular file, over 2 GiB). */
+uint64_t vm_file_key(const char *path);
 
 /*
  * An x86 bzImage's compressed kernel: its offset and length in img (the

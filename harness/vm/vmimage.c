@@ -324,6 +324,19 @@ static int extract(const unsigned char *img, size_t size, const char *path,
 	return rc;
 }
 
+uint64_t vm_file_key(const char *path)
+{
+	unsigned char *data;
+	size_t size;
+	uint64_t key;
+
+	if (map_file(path, &data, &size) != 0)
+		return 0;
+	key = vm_image_key(data, size);
+	munmap(data, size);
+	return key;
+}
+
 int vm_image(const struct kernel_def *k, struct vm_image *im)
 {
 	unsigned char *img;
