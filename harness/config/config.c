@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "config_parts.h"
+#include "hash.h"
 #include "load_ops.h"
 #include "units.h"
 
@@ -136,6 +137,11 @@ uint64_t config_hash(const struct config *cfg)
 {
 	char *text = NULL;
 	size_t len = 0;
+	/*
+	 * The basis it was first written with, a digit short of FNV's
+	 * (HASH_FNV1A64_BASIS): kept, since every tree's state records the
+	 * hash and a resume or status compares against it
+	 */
 	uint64_t h = 1469598103934665603ULL;
 	FILE *fp = open_memstream(&text, &len);
 
@@ -143,10 +149,7 @@ uint64_t config_hash(const struct config *cfg)
 		return 0;
 	config_write_ini(fp, cfg);
 	fclose(fp);
-	for (size_t i = 0; i < len; i++) {
-		h ^= (unsigned char)text[i];
-		h *= 1099511628211ULL;
-	}
+	h = hash_fnv1a64(h, text, len);
 	free(text);
 	return h;
 }

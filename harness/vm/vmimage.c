@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "atomic.h"
+#include "hash.h"
 #include "log.h"
 #include "units.h"
 #include "vm.h"
@@ -120,13 +121,7 @@ int vm_elf_pvh(const unsigned char *elf, size_t size)
 
 uint64_t vm_image_key(const unsigned char *data, size_t size)
 {
-	uint64_t h = 0xcbf29ce484222325ULL;	/* FNV-1a, 64 bits */
-
-	for (size_t i = 0; i < size; i++) {
-		h ^= data[i];
-		h *= 0x100000001b3ULL;
-	}
-	return h ^ size;
+	return hash_fnv1a64(HASH_FNV1A64_BASIS, data, size) ^ size;
 }
 
 int vm_cache_dir(char *buf, size_t len)
