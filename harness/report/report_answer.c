@@ -191,13 +191,14 @@ static void verdict_short(const struct report *r, const struct report_verdict *v
 			  char *buf, size_t len)
 {
 	const struct ratio_ci *q = &v->v.max;
+	char x[32];
 
 	switch (v->v.kind) {
 	case V_LOWER:
-		snprintf(buf, len, "%s %.2fx lower", r->label[v->a], 1 / q->ratio);
-		break;
 	case V_HIGHER:
-		snprintf(buf, len, "%s %.2fx lower", r->label[v->b], q->ratio);
+		verdict_ratio_str(v->v.kind == V_LOWER ? 1 / q->ratio : q->ratio, v->v.margin, x,
+				  sizeof(x));
+		snprintf(buf, len, "%s %sx lower", r->label[v->v.kind == V_LOWER ? v->a : v->b], x);
 		break;
 	case V_NO_DIFFERENCE:
 		snprintf(buf, len, "no clear difference");
