@@ -18,6 +18,7 @@
 # trixie, as make demo-kernels does).
 set -eu
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 LATLAB=${LATLAB:-$PWD/build/latlab}
 KERNELS=${KERNELS:-$PWD/kernels}
 BEFORE=${BEFORE:-624a958}
@@ -109,9 +110,8 @@ done
 echo "# median (range) of $REPEATS, seconds to the verdict"
 for c in $CASES; do
 	for who in before after; do
-		awk -v c="$c" -v w="$who" '$1 == c && $2 == w { print $3 }' "$tmp/times" | sort -g |
-			awk -v c="$c" -v w="$who" '{ v[++n] = $1 }
-			END { m = n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-			      printf "%s variants, %-6s %6.1f (%.1f-%.1f), n = %d\n", c, w, m, v[1], v[n], n }'
+		read -r m lo hi n < <(awk -v c="$c" -v w="$who" '$1 == c && $2 == w { print $3 }' \
+			"$tmp/times" | median_range)
+		printf '%s variants, %-6s %6.1f (%.1f-%.1f), n = %d\n' "$c" "$who" "$m" "$lo" "$hi" "$n"
 	done
 done

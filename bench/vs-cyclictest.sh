@@ -20,6 +20,7 @@
 # are recomputed the same way from hist.csv.
 set -eu
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 LATLAB=${LATLAB:-$PWD/build/latlab}
 ROUNDS=${ROUNDS:-3}
 DURATION=${DURATION:-10}
@@ -170,8 +171,9 @@ for mode in $MODES; do
 		[ "$mode" = hackbench ] && stop_hackbench
 	done
 	for k in "${!sides[@]}"; do
+		read -r _ lo hi _ < <(median_range <"$tmp/r50.$k")
 		printf '%-10s median ratio %s/cyclictest: p50 %s (%s-%s)  p99 %s  cpu/sample %s\n' "$mode" \
-			"${sides[k]%% *}" "$(median <"$tmp/r50.$k")" "$(sort -g "$tmp/r50.$k" | head -1)" \
-			"$(sort -g "$tmp/r50.$k" | tail -1)" "$(median <"$tmp/r99.$k")" "$(median <"$tmp/rcpu.$k")"
+			"${sides[k]%% *}" "$(median <"$tmp/r50.$k")" "$lo" "$hi" \
+			"$(median <"$tmp/r99.$k")" "$(median <"$tmp/rcpu.$k")"
 	done
 done
