@@ -266,7 +266,7 @@ fuzz: deps
 			tests/fuzz/corpus/$$t || exit 1; \
 	done
 
-bench: all kernels $(BUILD)/bench/ledger_cost
+bench: all kernels $(BUILD)/bench/ledger_cost $(BUILD)/bench/tail_coverage
 	LATLAB=$(abspath $(LATLAB)) bench/vs-cyclictest.sh
 	LATLAB=$(abspath $(LATLAB)) bench/trace_cost.sh
 	LATLAB=$(abspath $(LATLAB)) bench/ipc_rtt.sh
@@ -276,6 +276,12 @@ bench: all kernels $(BUILD)/bench/ledger_cost
 	LATLAB=$(abspath $(LATLAB)) bench/resume_scale.sh
 	LATLAB=$(abspath $(LATLAB)) KERNELS=$(abspath kernels) bench/time_to_verdict.sh
 	$(BUILD)/bench/ledger_cost
+	$(BUILD)/bench/tail_coverage
+
+# how often tailfit's interval holds a known tail's probability
+$(BUILD)/bench/tail_coverage: $(BUILD)/obj/bench/tail_coverage.o $(BUILD)/liblatlab.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # what the campaign's bookkeeping writes per cell, the old way and now
 $(BUILD)/bench/ledger_cost: $(BUILD)/obj/bench/ledger_cost.o $(BUILD)/liblatlab.a

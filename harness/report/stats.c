@@ -242,6 +242,13 @@ static double gamma_p(double s, double x)
 	return 1 - exp(lead) * h;
 }
 
+double stats_chi2_sf(double x, double df)
+{
+	if (!(df > 0))
+		return NAN;
+	return x <= 0 ? 1 : 1 - gamma_p(df / 2, x / 2);
+}
+
 /* The lambda in [lo, hi] where f (monotone) crosses target, by bisection. */
 static double solve(double (*f)(double, long long), long long k, double target,
 		    double lo, double hi, int rising)

@@ -66,6 +66,9 @@ double stats_t_quantile(double p, double df);
 int stats_ratio_t_ci(const double *a, int n, const double *b, int m,
 		     double conf, struct ratio_ci *out);
 
+/* P(X > x) for a chi-square X of df degrees of freedom (NAN for df <= 0). */
+double stats_chi2_sf(double x, double df);
+
 /* The exact two-sided Poisson interval of a count k, confidence conf. */
 void stats_poisson_ci(long long k, double conf, double *lo, double *hi);
 

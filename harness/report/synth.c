@@ -1,0 +1,168 @@
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "synth.h"
+#include "tailfit.h"
+#include "units.h"
+
+#define MAX_ARGS 5
+
+double synth_uniform(struct synth_rng *r)
+{
+	uint64_t z = (r->s += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	z ^= z >> 31;
+	return ((double)(z >> 11) + 0.5) / 9007199254740992.0;	/* (0, 1) */
+}
+
+/* A generalized Pareto's quantile at survival u. */
+static double gpd_inv(double u, double scale, double xi)
+{
+	return fabs(xi) < 1e-9 ? -scale * log(u) : scale * expm1(-xi * log(u)) / xi;
+}
+
+static double normal(struct synth_rng *r)
+{
+	return sqrt(-2 * log(synth_uniform(r))) * cos(2 * M_PI * synth_uniform(r));
+}
+
+static double draw_base(const struct synth_law *l, struct synth_rng *r)
+{
+	switch (l->kind) {
+	case SYNTH_EXP:
+		return l->loc - l->scale * log(synth_uniform(r));
+	case SYNTH_GPD:
+		return l->loc + gpd_inv(synth_uniform(r), l->scale, l->xi);
+	default:
+		if (l->w > 0 && synth_uniform(r) < l->w)
+			return l->median + gpd_inv(synth_uniform(r), l->scale, l->xi);
+		return l->median * exp(l->s * normal(r));
+	}
+}
+
+double synth_draw(const struct synth_law *law, struct synth_rng *r)
+{
+	double x = draw_base(law, r);
+
+	if (law->spike_p > 0 && synth_uniform(r) < law->spike_p)
+		x *= law->spike_f;
+	return x > 0 ? x : 0;
+}
+
+static double sf_base(const struct synth_law *l, double x)
+{
+	switch (l->kind) {
+	case SYNTH_EXP:
+		return x <= l->loc ? 1 : exp(-(x - l->loc) / l->scale);
+	case SYNTH_GPD:
+		return tailfit_gpd_sf(x - l->loc, l->scale, l->xi);
+	default: {
+		double body = x <= 0 ? 1 : 0.5 * erfc(log(x / l->median) / (l->s * M_SQRT2));
+
+		return (1 - l->w) * body + l->w * tailfit_gpd_sf(x - l->median, l->scale, l->xi);
+	}
+	}
+}
+
+double synth_sf(const struct synth_law *law, double x)
+{
+	double sf = sf_base(law, x);
+
+	if (law->spike_p > 0)
+		sf = (1 - law->spike_p) * sf + law->spike_p * sf_base(law, x / law->spike_f);
+	return sf;
+}
+
+/* The comma-separated words of s, each a duration (ns) where dur[i] says so. */
+static int args(const char *s, const int *dur, int want, double *v, char *err, size_t len)
+{
+	char buf[256];
+	int n = 0;
+
+	snprintf(buf, sizeof(buf), "%s", s);
+	for (char *save = NULL, *w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		char *end;
+		int64_t ns;
+
+		if (n == want)
+			break;
+		if (dur[n]) {
+			if (units_parse_duration(w, &ns) != 0 || ns <= 0) {
+				snprintf(err, len, "'%s' is not a duration above 0 (10us)", w);
+				return -EINVAL;
+			}
+			v[n++] = (double)ns;
+			continue;
+		}
+		v[n] = strtod(w, &end);
+		if (end == w || *end || !isfinite(v[n])) {
+			snprintf(err, len, "'%s' is not a number", w);
+			return -EINVAL;
+		}
+		n++;
+	}
+	return n;
+}
+
+int synth_parse(const char *text, struct synth_law *law, char *err, size_t len)
+{
+	static const int exp_dur[] = { 1, 1 }, gpd_dur[] = { 1, 1, 0 },
+			 ln_dur[] = { 1, 0, 0, 1, 0 }, spike_dur[] = { 0, 0 };
+	char head[256];
+	const char *plus = strstr(text, "+spikes:");
+	double v[MAX_ARGS];
+	int n;
+
+	memset(law, 0, sizeof(*law));
+	snprintf(head, sizeof(head), "%.*s", plus ? (int)(plus - text) : (int)strlen(text), text);
+	if (strncmp(head, "exp:", 4) == 0) {
+		law->kind = SYNTH_EXP;
+		n = args(head + 4, exp_dur, 2, v, err, len);
+		if (n == 2)
+			law->loc = v[0], law->scale = v[1];
+	} else if (strncmp(head, "gpd:", 4) == 0) {
+		law->kind = SYNTH_GPD;
+		n = args(head + 4, gpd_dur, 3, v, err, len);
+		if (n == 3)
+			law->loc = v[0], law->scale = v[1], law->xi = v[2];
+	} else if (strncmp(head, "lognormal:", 10) == 0) {
+		law->kind = SYNTH_LOGNORMAL;
+		n = args(head + 10, ln_dur, 5, v, err, len);
+		if (n == 2 || n == 5)
+			law->median = v[0], law->s = v[1];
+		if (n == 5)
+			law->w = v[2], law->scale = v[3], law->xi = v[4];
+		else if (n == 4 || n == 3)
+			n = -1;
+	} else {
+		snprintf(err, len, "'%s': not a law (exp:LOC,SCALE, gpd:LOC,SCALE,XI, lognormal:MEDIAN,S[,W,SCALE,XI])",
+			 head);
+		return -EINVAL;
+	}
+	if (n == -EINVAL)
+		return n;
+	if (n < 2 || (law->kind == SYNTH_GPD && n < 3) || n < 0) {
+		snprintf(err, len, "'%s': too few values", head);
+		return -EINVAL;
+	}
+	if (law->xi < -0.5 || law->xi > 2 || law->s < 0 || law->w < 0 || law->w > 1) {
+		snprintf(err, len, "'%s': XI in [-0.5, 2], S >= 0, W in [0, 1]", head);
+		return -EINVAL;
+	}
+	if (plus) {
+		n = args(plus + 8, spike_dur, 2, v, err, len);
+		if (n == -EINVAL)
+			return n;
+		if (n != 2 || v[0] < 0 || v[0] > 1 || v[1] < 1) {
+			snprintf(err, len, "'%s': spikes:P,F with P in [0, 1] and F >= 1", plus + 1);
+			return -EINVAL;
+		}
+		law->spike_p = v[0], law->spike_f = v[1];
+	}
+	return 0;
+}

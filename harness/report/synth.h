@@ -1,0 +1,50 @@
+/*
+ * Latencies drawn from a stated law whose tail is known exactly: for
+ * tailfit's tests, its coverage benchmark (bench/tail_coverage.sh) and
+ * tools/synth-tree (trees in latlab's format with such runs). A law is
+ * written as text:
+ *
+ *   exp:LOC,SCALE                  LOC + an exponential of mean SCALE
+ *   gpd:LOC,SCALE,XI               LOC + a generalized Pareto (shape XI)
+ *   lognormal:MEDIAN,S             a lognormal body (log-sd S)
+ *   lognormal:MEDIAN,S,W,SCALE,XI  with probability W, MEDIAN + a
+ *                                  generalized Pareto instead: a body
+ *                                  with a Pareto tail
+ *   LAW+spikes:P,F                 with probability P a sample is F times
+ *                                  larger (rare 10x spikes)
+ *
+ * durations with their unit (10us), XI, S, W, P and F plain numbers.
+ */
+#ifndef LATLAB_SYNTH_H
+#define LATLAB_SYNTH_H
+
+#include <stdint.h>
+
+enum synth_kind { SYNTH_EXP, SYNTH_GPD, SYNTH_LOGNORMAL };
+
+struct synth_law {
+	int kind;
+	double loc, scale, xi;		/* ns, ns, shape */
+	double median, s;		/* the lognormal's: ns, log-sd */
+	double w;			/* the lognormal's share of Pareto tail */
+	double spike_p, spike_f;	/* spikes: probability, factor (0: none) */
+};
+
+/* Parse text into law. 0, or -EINVAL with the reason in err. */
+int synth_parse(const char *text, struct synth_law *law, char *err, size_t len);
+
+/* A deterministic generator (splitmix64): its state, seeded by the caller. */
+struct synth_rng {
+	uint64_t s;
+};
+
+/* A uniform draw in (0, 1). */
+double synth_uniform(struct synth_rng *r);
+
+/* One latency in ns (>= 0). */
+double synth_draw(const struct synth_law *law, struct synth_rng *r);
+
+/* P(X > x) under the law, exactly. */
+double synth_sf(const struct synth_law *law, double x);
+
+#endif

@@ -1,0 +1,446 @@
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+#include "tailfit.h"
+
+#define MAX_GROUPS 128		/* the likelihood's groups of exceedances, at most */
+#define GOF_GROUPS 10		/* the goodness-of-fit test's, at most (each >= 10 samples) */
+#define XI_MIN (-0.5)		/* below, the maximum likelihood is irregular */
+#define XI_MAX 2.0
+#define CHI2_1_CONF 3.841458820694124	/* chi-square, 1 df, 95 % */
+
+/* Exceedances of u grouped: [a, b) above u in ns, b = INFINITY for the last. */
+struct groups {
+	double a[MAX_GROUPS], b[MAX_GROUPS], c[MAX_GROUPS];
+	int n;
+};
+
+double tailfit_gpd_sf(double y, double sigma, double xi)
+{
+	if (y <= 0)
+		return 1;
+	if (isinf(y))
+		return 0;
+	if (fabs(xi) < 1e-9)
+		return exp(-y / sigma);
+	double z = 1 + xi * y / sigma;
+
+	return z <= 0 ? 0 : exp(-log(z) / xi);
+}
+
+/* log P(a <= Y < b) summed over the groups, each times its count; -INFINITY where impossible. */
+static double gpd_loglik(const struct groups *g, double sigma, double xi)
+{
+	double ll = 0;
+
+	if (!(sigma > 0) || xi < XI_MIN || xi > XI_MAX)
+		return -INFINITY;
+	for (int i = 0; i < g->n; i++) {
+		double pr = tailfit_gpd_sf(g->a[i], sigma, xi) - tailfit_gpd_sf(g->b[i], sigma, xi);
+
+		if (!(pr > 0))
+			return -INFINITY;
+		ll += g->c[i] * log(pr);
+	}
+	return ll;
+}
+
+/* Nelder-Mead's simplex in two dimensions, maximising f from x (changed to the best). */
+typedef double (*objective)(const double *x, const void *arg);
+
+static double maximise(objective f, const void *arg, double *x, const double *step)
+{
+	double p[3][2], v[3];
+
+	for (int i = 0; i < 3; i++) {
+		p[i][0] = x[0] + (i == 1 ? step[0] : 0);
+		p[i][1] = x[1] + (i == 2 ? step[1] : 0);
+		v[i] = f(p[i], arg);
+	}
+	for (int it = 0; it < 500; it++) {
+		/* order: p[0] best, p[2] worst */
+		for (int i = 0; i < 2; i++)
+			for (int j = 0; j + 1 < 3 - i; j++)
+				if (v[j] < v[j + 1] || (isnan(v[j]) && !isnan(v[j + 1]))) {
+					double t = v[j], t0 = p[j][0], t1 = p[j][1];
+
+					v[j] = v[j + 1], p[j][0] = p[j + 1][0], p[j][1] = p[j + 1][1];
+					v[j + 1] = t, p[j + 1][0] = t0, p[j + 1][1] = t1;
+				}
+		if (isfinite(v[0]) && fabs(v[0] - v[2]) < 1e-10 * (1 + fabs(v[0])) &&
+		    fabs(p[0][0] - p[2][0]) + fabs(p[0][1] - p[2][1]) < 1e-9)
+			break;
+		double m[2] = { (p[0][0] + p[1][0]) / 2, (p[0][1] + p[1][1]) / 2 };
+		double r[2] = { 2 * m[0] - p[2][0], 2 * m[1] - p[2][1] }, vr = f(r, arg);
+
+		if (vr > v[0]) {
+			double e[2] = { 3 * m[0] - 2 * p[2][0], 3 * m[1] - 2 * p[2][1] }, ve = f(e, arg);
+
+			if (ve > vr)
+				p[2][0] = e[0], p[2][1] = e[1], v[2] = ve;
+			else
+				p[2][0] = r[0], p[2][1] = r[1], v[2] = vr;
+		} else if (vr > v[1]) {
+			p[2][0] = r[0], p[2][1] = r[1], v[2] = vr;
+		} else {
+			double c[2] = { (m[0] + p[2][0]) / 2, (m[1] + p[2][1]) / 2 }, vc = f(c, arg);
+
+			if (vc > v[2]) {
+				p[2][0] = c[0], p[2][1] = c[1], v[2] = vc;
+			} else {	/* shrink toward the best */
+				for (int i = 1; i < 3; i++) {
+					p[i][0] = (p[i][0] + p[0][0]) / 2;
+					p[i][1] = (p[i][1] + p[0][1]) / 2;
+					v[i] = f(p[i], arg);
+				}
+			}
+		}
+	}
+	int best = 0;
+
+	for (int i = 1; i < 3; i++)
+		if (v[i] > v[best])
+			best = i;
+	x[0] = p[best][0];
+	x[1] = p[best][1];
+	return v[best];
+}
+
+static double fit_objective(const double *x, const void *arg)
+{
+	return gpd_loglik(arg, exp(x[0]), x[1]);
+}
+
+/* The maximum likelihood fit of the groups: sigma, xi and the log-likelihood. */
+static double fit_gpd(const struct groups *g, double *sigma, double *xi)
+{
+	/* the start: moments of the groups' middles (the last: its lower edge) */
+	double n = 0, s = 0, s2 = 0;
+
+	for (int i = 0; i < g->n; i++) {
+		double y = isinf(g->b[i]) ? g->a[i] : (g->a[i] + g->b[i]) / 2;
+
+		n += g->c[i], s += g->c[i] * y, s2 += g->c[i] * y * y;
+	}
+	double m = s / n, var = s2 / n - m * m;
+	double x0 = var > 0 ? 0.5 * (1 - m * m / var) : 0;
+
+	x0 = x0 < XI_MIN + 0.05 ? XI_MIN + 0.05 : x0 > 0.9 ? 0.9 : x0;
+	double sig0 = m > 0 ? m * (1 - x0) : 1;
+	double best = -INFINITY;
+	/* from the moments' start and from an exponential's: the better of the two */
+	const double starts[2][2] = { { log(sig0), x0 }, { log(m > 0 ? m : 1), 0 } };
+
+	for (int i = 0; i < 2; i++) {
+		double x[2] = { starts[i][0], starts[i][1] };
+		const double step[2] = { 0.3, 0.1 };
+		double v = maximise(fit_objective, g, x, step);
+
+		if (v > best || i == 0) {
+			best = v;
+			*sigma = exp(x[0]);
+			*xi = x[1];
+		}
+	}
+	return best;
+}
+
+/* The buckets at or above u, grouped: each group >= `least` samples, contiguous, the last open. */
+static void group_above(const struct hist *h, int first, int64_t u, uint64_t least, struct groups *g)
+{
+	uint64_t acc = 0;
+	int64_t lo, hi;
+
+	g->n = 0;
+	for (int i = first; i < HIST_BUCKETS; i++) {
+		if (!h->bucket[i])
+			continue;
+		hist_bucket_range(i, &lo, &hi);
+		if (acc == 0) {
+			if (g->n == MAX_GROUPS)
+				break;
+			g->a[g->n] = (double)(lo - u);
+		}
+		acc += h->bucket[i];
+		if (acc >= least && g->n < MAX_GROUPS - 1) {
+			g->c[g->n++] = (double)acc;
+			acc = 0;
+		}
+	}
+	if (acc)
+		g->c[g->n++] = (double)acc;
+	if (h->overflow && g->n)
+		g->c[g->n - 1] += (double)h->overflow;
+	for (int i = 0; i + 1 < g->n; i++)
+		g->b[i] = g->a[i + 1];
+	if (g->n) {
+		g->a[0] = 0;
+		g->b[g->n - 1] = INFINITY;
+	}
+}
+
+/* Pearson's chi-square goodness of fit of the GPD to the exceedances, in groups of equal counts. */
+static double gof_p(const struct hist *h, int first, int64_t u, uint64_t k, double sigma, double xi)
+{
+	struct groups g;
+	int want = (int)(k / 10 < GOF_GROUPS ? k / 10 : GOF_GROUPS);
+
+	group_above(h, first, u, (k + (uint64_t)want - 1) / (uint64_t)want, &g);
+	if (g.n < 4)
+		return 0;	/* a few values, not a tail: no test, so no fit */
+	double chi = 0;
+
+	for (int i = 0; i < g.n; i++) {
+		double e = (double)k * (tailfit_gpd_sf(g.a[i], sigma, xi) -
+					tailfit_gpd_sf(g.b[i], sigma, xi));
+
+		if (!(e > 0))
+			return 0;
+		chi += (g.c[i] - e) * (g.c[i] - e) / e;
+	}
+	return stats_chi2_sf(chi, g.n - 3);
+}
+
+/* The profile of P(X > D): the likelihood with P(X > u) and the fit tied to theta. */
+struct profile {
+	const struct groups *g;
+	double k, n;		/* samples above u, samples */
+	double d;		/* D - u, ns */
+	double theta;
+};
+
+static double profile_objective(const double *x, const void *arg)
+{
+	const struct profile *pr = arg;
+	double pu = pr->theta + (1 - pr->theta) / (1 + exp(-x[0]));
+	double q = pr->theta / pu, xi = x[1], sigma;
+
+	if (!(q > 0 && q < 1) || !(pu < 1))
+		return -INFINITY;
+	/* sigma such that the fit's P(Y > d) is q */
+	sigma = fabs(xi) < 1e-9 ? pr->d / -log(q) : xi * pr->d / expm1(-xi * log(q));
+	return pr->k * log(pu) + (pr->n - pr->k) * log1p(-pu) + gpd_loglik(pr->g, sigma, xi);
+}
+
+static double profile_at(struct profile *pr, double theta, double pu0, double xi0)
+{
+	pr->theta = theta;
+	double f = (pu0 - theta) / (1 - theta);
+	double x[2] = { f > 0 && f < 1 ? log(f / (1 - f)) : -5, xi0 };
+	const double step[2] = { 0.5, 0.1 };
+
+	return maximise(profile_objective, pr, x, step);
+}
+
+/*
+ * The end of the interval on one side of p (up: > 0): where the
+ * deviance, divided by the dispersion, crosses chi-square's 95 %; in
+ * log(theta), by decades then by halves.
+ */
+static double profile_end(struct profile *pr, double p, double top, double disp, int up,
+			  double pu0, double xi0)
+{
+	double in = log(p), out = in;
+	int found = 0;
+
+	for (int i = 0; i < 320 && !found; i++) {
+		out = in + (up ? 1 : -1) * M_LN10;
+		if (up && out >= log(1 - 1e-12))
+			return 1;	/* not bounded below certainty */
+		double dev = 2 * (top - profile_at(pr, exp(out), pu0, xi0)) / disp;
+
+		if (dev > CHI2_1_CONF)
+			found = 1;
+		else
+			in = out;
+	}
+	if (!found)
+		return up ? 1 : 0;
+	for (int i = 0; i < 30; i++) {
+		double mid = (in + out) / 2;
+		double dev = 2 * (top - profile_at(pr, exp(mid), pu0, xi0)) / disp;
+
+		if (dev > CHI2_1_CONF)
+			out = mid;
+		else
+			in = mid;
+	}
+	return exp((in + out) / 2);
+}
+
+/* Pearson's dispersion of the runs' counts above ns; *p its chance under independence. */
+static double dispersion_above(const struct hist *const *run, int n, int64_t ns, double *p)
+{
+	double total = 0, above = 0, chi = 0;
+	int df = -1;
+
+	for (int i = 0; i < n; i++) {
+		total += (double)run[i]->count;
+		above += (double)hist_count_above(run[i], ns - 1);
+	}
+	*p = 1;
+	if (!(above > 0))
+		return 1;
+	for (int i = 0; i < n; i++) {
+		double e = above * (double)run[i]->count / total;
+
+		if (!(e > 0))
+			continue;
+		double o = (double)hist_count_above(run[i], ns - 1);
+
+		chi += (o - e) * (o - e) / e;
+		df++;
+	}
+	if (df < 1)
+		return 1;
+	*p = stats_chi2_sf(chi, df);
+	return chi / df > 1 ? chi / df : 1;
+}
+
+/* The count above D, per period, with its Poisson interval widened by the runs' dispersion. */
+static void observed_rate(const struct hist *const *run, int n, struct tailfit *t)
+{
+	double cp, disp = dispersion_above(run, n, t->deadline_ns + 1, &cp);
+	double eff = (double)t->observed / disp;
+	long long k = llround(eff);
+	double fix = k > 0 ? eff / (double)k : 1;
+
+	stats_poisson_ci(k, TAILFIT_CONF, &t->lo, &t->hi);
+	t->p = (double)t->observed / t->periods;
+	t->lo = t->lo * fix / (t->periods / disp);
+	t->hi = t->hi * fix / (t->periods / disp);
+	t->dispersion = disp;
+	t->cluster_p = cp;
+}
+
+int tailfit(const struct hist *const *run, int n, int64_t deadline_ns, double target,
+	    struct tailfit *out)
+{
+	static const uint64_t ks[] = { 2000, 1000, 500, 250, 100, TAILFIT_MIN_EXCEED };
+	struct hist *all;
+	struct groups *g;
+
+	memset(out, 0, sizeof(*out));
+	out->p = out->lo = out->hi = out->xi = out->sigma_ns = out->gof_p = NAN;
+	out->dispersion = 1;
+	out->cluster_p = NAN;
+	out->deadline_ns = deadline_ns;
+	out->runs = n;
+	out->target = target > 0 ? target : TAILFIT_TARGET;
+	if (deadline_ns <= 0 || !(out->target < 1) || target < 0)
+		return -EINVAL;
+	/* with none above D in m periods, P < target at TAILFIT_CONF when m >= -ln(1 - conf) / target */
+	out->need_periods = -log(1 - TAILFIT_CONF) / out->target;
+	all = malloc(sizeof(*all));
+	g = malloc(sizeof(*g));
+	if (!all || !g) {
+		free(all);
+		free(g);
+		return -ENOMEM;
+	}
+	hist_init(all);
+	for (int i = 0; i < n; i++)
+		hist_merge(all, run[i]);
+	out->periods = (double)all->count;
+	out->observed = hist_count_above(all, deadline_ns);
+	out->status = TF_NO_DATA;
+	if (all->count == 0)
+		goto done;
+	if (out->observed >= TAILFIT_MIN_EXCEED) {
+		out->status = TF_OBSERVED;
+		observed_rate(run, n, out);
+		goto done;
+	}
+	out->status = TF_FEW;
+	/* thresholds from the lowest up: the first whose fit passes */
+	int tried = 0;
+
+	for (size_t c = 0; c < sizeof(ks) / sizeof(ks[0]); c++) {
+		if (ks[c] * 10 > all->count)
+			continue;	/* the top tenth at most */
+		uint64_t acc = 0;
+		int first = HIST_BUCKETS - 1;
+
+		for (; first >= 0; first--) {
+			acc += all->bucket[first];
+			if (acc + all->overflow >= ks[c])
+				break;
+		}
+		if (first < 0)
+			continue;
+		int64_t u, hi;
+
+		hist_bucket_range(first, &u, &hi);
+		if (tried && u == out->u_ns)
+			continue;
+		tried = 1;
+		out->u_ns = u;
+		out->k = acc + all->overflow;
+		group_above(all, first, u, (out->k + MAX_GROUPS - 1) / MAX_GROUPS, g);
+		fit_gpd(g, &out->sigma_ns, &out->xi);
+		out->gof_p = gof_p(all, first, u, out->k, out->sigma_ns, out->xi);
+		out->status = TF_REJECTED;
+		if (out->gof_p >= TAILFIT_GOF_P) {
+			out->status = TF_FIT;
+			break;
+		}
+	}
+	if (out->status != TF_FIT)
+		goto done;
+	if (n < 2) {
+		out->status = TF_ONE_RUN;
+		goto done;
+	}
+	out->dispersion = dispersion_above(run, n, out->u_ns, &out->cluster_p);
+	if (out->cluster_p < TAILFIT_CLUSTER_P) {
+		out->status = TF_CLUSTERED;
+		goto done;
+	}
+	if (deadline_ns < out->u_ns) {	/* within the data, if few */
+		out->status = TF_OBSERVED;
+		observed_rate(run, n, out);
+		goto done;
+	}
+	/* the estimate and its profile-likelihood interval */
+	double pu = (double)out->k / out->periods;
+	struct profile pr = { .g = g, .k = (double)out->k, .n = out->periods,
+			      .d = (double)(deadline_ns - out->u_ns) };
+	double top = pr.k * log(pu) + (pr.n - pr.k) * log1p(-pu) +
+		     gpd_loglik(g, out->sigma_ns, out->xi);
+
+	out->p = pu * tailfit_gpd_sf(pr.d, out->sigma_ns, out->xi);
+	double from = out->p > 1e-300 ? out->p : 1e-300;
+
+	out->lo = out->p > 1e-300 ?
+		  profile_end(&pr, from, top, out->dispersion, 0, pu, out->xi) : 0;
+	out->hi = profile_end(&pr, from, top, out->dispersion, 1, pu, out->xi);
+done:
+	free(all);
+	free(g);
+	return 0;
+}
+
+const char *tailfit_status_text(int status)
+{
+	switch (status) {
+	case TF_FIT: return "extrapolated";
+	case TF_OBSERVED: return "counted: the deadline lies within the runs";
+	case TF_NO_DATA: return "no samples";
+	case TF_ONE_RUN: return "not extrapolated: one run cannot show whether its exceedances cluster";
+	case TF_FEW: return "not extrapolated: too few samples above any threshold for a fit";
+	case TF_REJECTED: return "not extrapolated: the tail fit was rejected at every threshold";
+	case TF_CLUSTERED: return "not extrapolated: the exceedances cluster in runs";
+	}
+	return "?";
+}
+
+const char *tailfit_keyword(int status)
+{
+	static const char *const words[] = { "fit", "observed", "no-data", "one-run", "few",
+					      "rejected", "clustered" };
+
+	return status >= 0 && status < (int)(sizeof(words) / sizeof(words[0])) ? words[status] : "?";
+}

@@ -1,0 +1,88 @@
+/*
+ * Beyond the longest run: the probability that one period's latency
+ * exceeds a deadline D, from a peaks-over-threshold fit of a side's runs
+ * (a generalized Pareto law for the samples above a threshold u), and how
+ * long a run must be to bound it by observation alone. docs/report.md,
+ * "Beyond the run", says what it assumes and how it was validated.
+ *
+ * The checks, each of which stops the extrapolation with its reason:
+ * - enough samples above u (TAILFIT_MIN_EXCEED);
+ * - u chosen as the lowest of a few high quantiles whose fit passes a
+ *   chi-square goodness-of-fit test (p >= TAILFIT_GOF_P), from the lowest
+ *   up, as the MBPTA literature selects thresholds;
+ * - the exceedances independent across runs: the runs' counts above u
+ *   not over-dispersed beyond chance (Pearson's chi-square, p >=
+ *   TAILFIT_CLUSTER_P); a dispersion above 1 that chance allows widens
+ *   the interval (the log-likelihood divided by it, as quasi-Poisson);
+ * - two runs at least (one cannot show how its exceedances cluster).
+ *
+ * The interval is the profile-likelihood one of P(X > D) = P(X > u) *
+ * P(X > D | X > u), the binomial count above u and the generalized
+ * Pareto fit of the samples above it (grouped as the histogram has them)
+ * in one likelihood. Pure: deterministic and of its arguments only.
+ */
+#ifndef LATLAB_TAILFIT_H
+#define LATLAB_TAILFIT_H
+
+#include <stdint.h>
+
+#include "hist.h"
+
+#define TAILFIT_MIN_EXCEED 50	/* samples above the threshold a fit needs */
+#define TAILFIT_GOF_P 0.05	/* a fit whose chi-square p is below this is rejected */
+#define TAILFIT_CLUSTER_P 0.01	/* runs' counts above u more dispersed than this: clustered */
+#define TAILFIT_CONF 0.95	/* of the interval, and of the bound by observation */
+#define TAILFIT_TARGET 1e-9	/* the level "how long to run" bounds by default, per period */
+
+enum tailfit_status {
+	TF_FIT,		/* extrapolated beyond the runs: the fit passed its checks */
+	TF_OBSERVED,	/* D lies within the data (at or below u): counted, not fitted */
+	TF_NO_DATA,	/* no samples */
+	TF_ONE_RUN,	/* one run: whether its exceedances cluster cannot be seen */
+	TF_FEW,		/* fewer than TAILFIT_MIN_EXCEED samples above any threshold */
+	TF_REJECTED,	/* no threshold's fit passed the goodness-of-fit test */
+	TF_CLUSTERED,	/* the exceedances of u cluster in runs */
+};
+
+struct tailfit {
+	int status;
+	int64_t deadline_ns;
+	int runs;
+	double periods;		/* samples of all runs (each thread's periods) */
+	uint64_t observed;	/* of them above D */
+	int64_t u_ns;		/* the threshold chosen (or the last one tried) */
+	uint64_t k;		/* samples above it */
+	double xi, sigma_ns;	/* the generalized Pareto fit above u */
+	double gof_p;		/* its chi-square goodness-of-fit p */
+	double dispersion;	/* the runs' counts above u: variance / mean (Pearson), >= 1 */
+	double cluster_p;	/* the chance of so much dispersion were they independent */
+	double p, lo, hi;	/* per period: P(latency > D) and its TAILFIT_CONF interval */
+	double target;		/* the level to bound by observation alone, per period */
+	double need_periods;	/* periods with none above D that bound P below target */
+};
+
+/*
+ * Fit the tail of n runs' histograms (run[i], i < n; each run's samples,
+ * threads merged) for the deadline D = deadline_ns (> 0). target: the
+ * per-period probability "how long to run" should bound (0: the default).
+ * The status says whether p, lo, hi are an extrapolation (TF_FIT), a
+ * count (TF_OBSERVED), or absent (NAN) and why. 0, or -EINVAL for no
+ * deadline or target outside (0, 1), -ENOMEM.
+ */
+int tailfit(const struct hist *const *run, int n, int64_t deadline_ns, double target,
+	    struct tailfit *out);
+
+/* A status in a few words ("extrapolated", "too few above any threshold"...). */
+const char *tailfit_status_text(int status);
+
+/* "fit", "observed", "no-data", "one-run", "few", "rejected", "clustered" (compare.csv). */
+const char *tailfit_keyword(int status);
+
+/*
+ * The probability that a generalized Pareto variable (scale sigma > 0,
+ * shape xi) exceeds y >= 0: (1 + xi y / sigma)^(-1 / xi), exp(-y / sigma)
+ * at xi = 0, and 0 beyond the end of its support when xi < 0.
+ */
+double tailfit_gpd_sf(double y, double sigma, double xi);
+
+#endif

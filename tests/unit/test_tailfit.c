@@ -1,0 +1,205 @@
+/*
+ * tailfit (harness/report/tailfit.c) on runs drawn from laws whose tail
+ * is known (synth.c): the interval holds the true probability, and every
+ * check that stops an extrapolation stops it, with its status. The
+ * coverage over many draws is bench/tail_coverage.sh's (docs/report.md).
+ */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <cmocka.h>
+
+#include "hist.h"
+#include "synth.h"
+#include "tailfit.h"
+
+#define RUNS 5
+
+static struct hist *runs[RUNS];
+
+static int setup(void **state)
+{
+	(void)state;
+	for (int i = 0; i < RUNS; i++)
+		if (!(runs[i] = malloc(sizeof(*runs[i]))))
+			return -1;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	for (int i = 0; i < RUNS; i++)
+		free(runs[i]);
+	return 0;
+}
+
+/* Runs first .. first + n - 1: `samples` draws of law each, from seed. */
+static void draw_into(int first, const char *law_text, int n, int samples, uint64_t seed)
+{
+	struct synth_law law;
+	struct synth_rng r = { seed };
+	char err[256];
+
+	assert_int_equal(synth_parse(law_text, &law, err, sizeof(err)), 0);
+	for (int i = first; i < first + n; i++) {
+		hist_init(runs[i]);
+		for (int k = 0; k < samples; k++)
+			hist_add(runs[i], llround(synth_draw(&law, &r)));
+	}
+}
+
+static void draw(const char *law_text, int n, int samples, uint64_t seed)
+{
+	draw_into(0, law_text, n, samples, seed);
+}
+
+static void fit(int n, int64_t deadline, struct tailfit *t)
+{
+	assert_int_equal(tailfit((const struct hist *const *)runs, n, deadline, 0, t), 0);
+}
+
+/* GPD and exponential tails, each far beyond the runs: the truth in the interval. */
+static void test_extrapolates(void **state)
+{
+	static const struct {
+		const char *law;
+		int64_t deadline;
+	} cases[] = {
+		{ "gpd:10us,5us,0.2", 300000 },
+		{ "exp:20us,3us", 80000 },
+		{ "lognormal:20us,0.2,0.02,20us,0.1", 600000 },
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct synth_law law;
+		struct tailfit t;
+		char err[128];
+
+		assert_int_equal(synth_parse(cases[i].law, &law, err, sizeof(err)), 0);
+		draw(cases[i].law, RUNS, 20000, 42 + i);
+		fit(RUNS, cases[i].deadline, &t);
+		double truth = synth_sf(&law, (double)cases[i].deadline);
+
+		print_message("%s D=%lld: p %.3g [%.3g, %.3g] truth %.3g u %lld k %llu xi %.3f gof %.2f disp %.2f seen %llu\n",
+			      cases[i].law, (long long)cases[i].deadline, t.p, t.lo, t.hi, truth,
+			      (long long)t.u_ns, (unsigned long long)t.k, t.xi, t.gof_p, t.dispersion,
+			      (unsigned long long)t.observed);
+		assert_int_equal(t.status, TF_FIT);
+		assert_true(t.observed < 5);	/* beyond the runs, truly */
+		assert_true(t.lo <= truth && truth <= t.hi);
+		assert_true(t.lo < t.p && t.p < t.hi);
+		assert_true(t.gof_p >= TAILFIT_GOF_P);
+	}
+}
+
+/* A deadline inside the data is counted, not fitted. */
+static void test_observed(void **state)
+{
+	struct tailfit t;
+
+	(void)state;
+	draw("exp:20us,3us", RUNS, 20000, 7);
+	fit(RUNS, 25000, &t);
+	assert_int_equal(t.status, TF_OBSERVED);
+	/* exp(-5/3) = 0.189 of the periods */
+	assert_true(t.lo < 0.1889 && 0.1889 < t.hi);
+	assert_true(fabs(t.p - 0.1889) < 0.01);
+}
+
+/* Each check that stops an extrapolation: its status, and no number. */
+static void test_refusals(void **state)
+{
+	struct tailfit t;
+
+	(void)state;
+	/* one run */
+	draw("gpd:10us,5us,0.2", 1, 50000, 3);
+	fit(1, 300000, &t);
+	assert_int_equal(t.status, TF_ONE_RUN);
+	assert_true(isnan(t.p));
+	/* too few samples for any threshold */
+	draw("gpd:10us,5us,0.2", RUNS, 90, 3);
+	fit(RUNS, 300000, &t);
+	assert_int_equal(t.status, TF_FEW);
+	/* no samples */
+	for (int i = 0; i < RUNS; i++)
+		hist_init(runs[i]);
+	fit(RUNS, 300000, &t);
+	assert_int_equal(t.status, TF_NO_DATA);
+	/* clustered: one run holds the whole tail */
+	draw("exp:10us,1us", RUNS - 1, 20000, 5);
+	draw_into(RUNS - 1, "gpd:10us,5us,0.2", 1, 20000, 6);
+	fit(RUNS, 300000, &t);
+	print_message("clustered: status %d disp %.1f p %.3g\n", t.status, t.dispersion, t.cluster_p);
+	assert_int_equal(t.status, TF_CLUSTERED);
+	assert_true(t.dispersion > 10 && t.cluster_p < TAILFIT_CLUSTER_P);
+	assert_true(isnan(t.p));
+	/* tails no generalized Pareto law fits: a lump far above the body (its
+	 * samples spread evenly over 10 us), and a lump of a few values */
+	for (int i = 0; i < RUNS; i++) {
+		hist_init(runs[i]);
+		for (int k = 0; k < 20000; k++)
+			hist_add(runs[i], k % 20 == 0 ? 500000 + (k * 7919) % 10000 : 10000 + k % 3);
+	}
+	fit(RUNS, 900000, &t);
+	print_message("lump: status %d gof %.3g\n", t.status, t.gof_p);
+	assert_int_equal(t.status, TF_REJECTED);
+	assert_true(t.gof_p < TAILFIT_GOF_P);
+	assert_true(isnan(t.p));
+	for (int i = 0; i < RUNS; i++) {
+		hist_init(runs[i]);
+		for (int k = 0; k < 20000; k++)
+			hist_add(runs[i], k % 20 == 0 ? 500000 + k % 7 : 10000 + k % 3);
+	}
+	fit(RUNS, 900000, &t);
+	assert_int_equal(t.status, TF_REJECTED);
+	assert_true(isnan(t.p));
+}
+
+/* Bad input; the observation rule; the laws' text. */
+static void test_input(void **state)
+{
+	struct tailfit t;
+	struct synth_law law;
+	char err[256];
+
+	(void)state;
+	draw("exp:20us,3us", RUNS, 100, 1);
+	assert_int_equal(tailfit((const struct hist *const *)runs, RUNS, 0, 0, &t), -EINVAL);
+	assert_int_equal(tailfit((const struct hist *const *)runs, RUNS, 1000, 1.5, &t), -EINVAL);
+	assert_int_equal(tailfit((const struct hist *const *)runs, RUNS, 1000, 1e-6, &t), 0);
+	/* none above D in -ln(0.05) / 1e-6 = 2.996e6 periods bounds P below 1e-6 */
+	assert_true(fabs(t.need_periods - 2995732.27) < 1);
+	assert_true(fabs(tailfit_gpd_sf(0, 5, 0.3) - 1) < 1e-15);
+	assert_true(fabs(tailfit_gpd_sf(10, 5, 0) - exp(-2)) < 1e-15);
+	assert_true(fabs(tailfit_gpd_sf(10, 5, 0.5) - 0.25) < 1e-15);
+	assert_true(tailfit_gpd_sf(11, 5, -0.5) == 0);
+	static const char *const bad[] = { "exp:20us", "gpd:1us,2us", "gpd:1us,2us,3", "normal:1us",
+					   "exp:20,3us", "exp:20us,3us+spikes:2,10",
+					   "lognormal:20us,0.2,0.1" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = 0;
+		assert_int_equal(synth_parse(bad[i], &law, err, sizeof(err)), -EINVAL);
+		assert_true(err[0] != 0);
+	}
+	assert_int_equal(synth_parse("exp:20us,3us+spikes:0.001,10", &law, err, sizeof(err)), 0);
+	/* the spikes' share of the tail: 0.001 of them 10x, from at or below LOC */
+	assert_true(fabs(synth_sf(&law, 100000) - (0.999 * exp(-80.0 / 3) + 0.001)) < 1e-9);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_extrapolates),
+		cmocka_unit_test(test_observed),
+		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_input),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
