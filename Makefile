@@ -129,7 +129,7 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(BUILD)/liblatlab.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 
-unit-bins: $(UNIT_BIN)
+unit-bins: $(UNIT_BIN) $(BUILD)/latsynth
 
 static: $(BUILD)/static/latlab $(BUILD)/static/latload
 
@@ -277,6 +277,11 @@ bench: all kernels $(BUILD)/bench/ledger_cost $(BUILD)/bench/tail_coverage
 	LATLAB=$(abspath $(LATLAB)) KERNELS=$(abspath kernels) bench/time_to_verdict.sh
 	$(BUILD)/bench/ledger_cost
 	$(BUILD)/bench/tail_coverage
+
+# one run drawn from a law with a known tail (tools/synth-tail.sh)
+$(BUILD)/latsynth: $(BUILD)/obj/tools/latsynth.o $(BUILD)/liblatlab.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # how often tailfit's interval holds a known tail's probability
 $(BUILD)/bench/tail_coverage: $(BUILD)/obj/bench/tail_coverage.o $(BUILD)/liblatlab.a

@@ -9,12 +9,13 @@
  * interval, the refusals by reason, how far above the truth the upper
  * bound lies (median) and how many intervals reach down to 0.
  * Deterministic: the seeds are the replicate numbers.
- *   build/bench/tail_coverage [REPS] [RUNS] [SAMPLES]
+ *   build/bench/tail_coverage [REPS] [RUNS] [SAMPLES] [LAW...]  (LAW: those laws only)
  */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "hist.h"
 #include "synth.h"
@@ -81,6 +82,12 @@ int main(int argc, char **argv)
 	for (size_t l = 0; l < sizeof(laws) / sizeof(laws[0]); l++) {
 		struct synth_law law;
 		char err[256];
+		int asked = argc <= 4;
+
+		for (int a = 4; a < argc; a++)
+			asked |= strcmp(argv[a], laws[l]) == 0;
+		if (!asked)
+			continue;
 
 		if (synth_parse(laws[l], &law, err, sizeof(err)) != 0) {
 			fprintf(stderr, "%s: %s\n", laws[l], err);

@@ -20,6 +20,7 @@
 #include "hwlat.h"
 #include "load_ops.h"
 #include "log.h"
+#include "beyond.h"
 #include "report.h"
 #include "sysinfo.h"
 #include "units.h"
@@ -58,13 +59,13 @@ static const struct command commands[] = {
 	  cmd_plan },
 	{ "list", "list", "print the axes, every option with its type, default and help, the workloads and the loads",
 	  cmd_list },
-	{ "report", "report DIR [--axis AXIS] [--metric M] [--margin 10%] [--pdf] [--png] [--jobs N] [-q]",
+	{ "report", "report DIR [--axis AXIS] [--metric M] [--margin 10%] [--deadline D [--target P]] [--pdf] [--png] [--jobs N] [-q]",
 	  "render DIR's figures (gnuplot) and DIR/report/index.html",
 	  cmd_report },
-	{ "compare", "compare DIR[,DIR...]... [-o OUT] [--axis AXIS] [--metric M] [--margin 10%] [--pdf] [--jobs N] [--over 100us,1ms] [--baseline TREE[,TREE...] [--tolerance 20%]]",
+	{ "compare", "compare DIR[,DIR...]... [-o OUT] [--axis AXIS] [--metric M] [--margin 10%] [--deadline D [--target P]] [--pdf] [--jobs N] [--over 100us,1ms] [--baseline TREE[,TREE...] [--tolerance 20%]]",
 	  "line up the same cells across kernel variants, hosts and campaigns (one tree of several variants, or several trees; A,B,C: campaigns of one side), or along any axis (--axis load)",
 	  cmd_compare },
-	{ "history", "history DIR... [-o OUT] [--by time|release] [--jobs N]",
+	{ "history", "history DIR... [-o OUT] [--by time|release] [--deadline D [--target P]] [--jobs N]",
 	  "the same cells across many campaign trees: a trend and a waterfall per row, the trees listed",
 	  cmd_history },
 	{ "export", "export --format csv|cyclictest|json CELL-DIR [-o FILE] [--metric M] [--hist-us N]",
@@ -467,6 +468,18 @@ static int parse_margin(const char *arg, double *margin)
 	return -EINVAL;
 }
 
+/* --deadline D, --target P (report, compare, history): 0, or -EINVAL said. */
+static int parse_beyond(int opt, const char *arg, int64_t *deadline, double *target)
+{
+	char err[256];
+	int rc = opt == 'D' ? beyond_parse_deadline(arg, deadline, err, sizeof(err))
+			    : beyond_parse_target(arg, target, err, sizeof(err));
+
+	if (rc)
+		log_error("%s", err);
+	return rc;
+}
+
 static int cmd_report(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -477,6 +490,8 @@ static int cmd_report(int argc, char **argv)
 		{ "metric", required_argument, NULL, 'm' },
 		{ "axis", required_argument, NULL, 'a' },
 		{ "margin", required_argument, NULL, 'M' },
+		{ "deadline", required_argument, NULL, 'D' },
+		{ "target", required_argument, NULL, 'T' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct report_opts o = { .metric = -1, .axis = TAXIS_KERNEL };
@@ -501,6 +516,9 @@ static int cmd_report(int argc, char **argv)
 				return EXIT_USAGE;
 		} else if (opt == 'M') {
 			if (parse_margin(optarg, &o.margin))
+				return EXIT_USAGE;
+		} else if (opt == 'D' || opt == 'T') {
+			if (parse_beyond(opt, optarg, &o.deadline_ns, &o.target))
 				return EXIT_USAGE;
 		} else
 			return bad_usage("report");
@@ -556,6 +574,8 @@ static int cmd_compare(int argc, char **argv)
 		{ "metric", required_argument, NULL, 'm' },
 		{ "axis", required_argument, NULL, 'a' },
 		{ "margin", required_argument, NULL, 'M' },
+		{ "deadline", required_argument, NULL, 'D' },
+		{ "target", required_argument, NULL, 'T' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct compare_opts o = { .tolerance = 0.2, .metric = -1, .axis = TAXIS_KERNEL };
@@ -584,6 +604,9 @@ static int cmd_compare(int argc, char **argv)
 				return EXIT_USAGE;
 		} else if (opt == 'M') {
 			if (parse_margin(optarg, &o.margin))
+				return EXIT_USAGE;
+		} else if (opt == 'D' || opt == 'T') {
+			if (parse_beyond(opt, optarg, &o.deadline_ns, &o.target))
 				return EXIT_USAGE;
 		} else if (opt == 'b') {
 			o.baseline = optarg;
@@ -726,6 +749,8 @@ static int cmd_history(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "by", required_argument, NULL, 'b' },
 		{ "jobs", required_argument, NULL, 'j' },
+		{ "deadline", required_argument, NULL, 'D' },
+		{ "target", required_argument, NULL, 'T' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct history_opts o = { 0 };
@@ -743,6 +768,9 @@ static int cmd_history(int argc, char **argv)
 			o.by_release = !strcmp(optarg, "release");
 		} else if (opt == 'j') {
 			if (parse_jobs(optarg, "gnuplot processes", &o.jobs))
+				return EXIT_USAGE;
+		} else if (opt == 'D' || opt == 'T') {
+			if (parse_beyond(opt, optarg, &o.deadline_ns, &o.target))
 				return EXIT_USAGE;
 		} else {
 			return bad_usage("history");

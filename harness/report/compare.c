@@ -103,6 +103,11 @@ static int write_outputs(struct cmp *c, char *err, size_t errlen)
 		if (rc)
 			snprintf(err, errlen, "%s/junit.xml: %s", c->out, strerror(-rc));
 	}
+	if (rc == 0 && c->beyond.fit) {
+		rc = afile_write(c->out, "beyond.csv", beyond_fill_csv, &c->beyond);
+		if (rc)
+			snprintf(err, errlen, "%s/beyond.csv: %s", c->out, strerror(-rc));
+	}
 	if (rc == 0) {
 		rc = afile_write(c->out, "compare.csv", cmp_fill_csv, c);
 		if (rc)
@@ -118,6 +123,22 @@ static int write_outputs(struct cmp *c, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
 	}
 	return rc;
+}
+
+/* The fits beyond the runs, for --deadline or the first tree's [thresholds] max. 0 or -ENOMEM. */
+static int beyond_start(struct cmp *c, const char *first_tree)
+{
+	struct beyond *b = &c->beyond;
+
+	for (int s = 0; s < c->m.nsides && s < MAX_SIDES; s++)
+		c->side_name[s] = c->label[s];
+	b->m = &c->m;
+	b->label = c->side_name;
+	b->deadline_ns = c->o->deadline_ns;
+	b->target = c->o->target;
+	if (!b->deadline_ns)
+		beyond_tree_deadline(first_tree, &b->deadline_ns);
+	return beyond_fit(b);
 }
 
 int compare_run(const char *const *dirs, int n, const struct compare_opts *o)
@@ -140,6 +161,10 @@ int compare_run(const char *const *dirs, int n, const struct compare_opts *o)
 		log_error("out of memory");
 		status = EXIT_RUNTIME;
 	}
+	if (status == EXIT_PASS && beyond_start(c, c->t[0].dir)) {
+		log_error("out of memory");
+		status = EXIT_RUNTIME;
+	}
 	if (status == EXIT_PASS && plotter_init(&c->plot)) {
 		log_error("the gnuplot scripts (plots/) are not installed beside latlab; set LATLAB_PLOTS");
 		status = EXIT_RUNTIME;
@@ -154,6 +179,7 @@ int compare_run(const char *const *dirs, int n, const struct compare_opts *o)
 		goto out;
 	}
 	cmp_print_verdicts(c);
+	beyond_print(&c->beyond, stdout);
 	if (o->axis == TAXIS_KERNEL)
 		printf("%s/index.html: %d rows compared across %d kernel variants and hosts (%d trees)\n",
 		       c->out, shared, c->m.nsides, c->ntrees);

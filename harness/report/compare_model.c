@@ -226,6 +226,7 @@ void cmp_free(struct cmp *c)
 	plotter_free(&c->plot);
 	for (int i = 0; i < c->ntrees; i++)
 		tree_free(&c->t[i]);
+	beyond_free(&c->beyond);
 	rows_free(&c->m);
 	free(c->over);
 	free(c->pairs);

@@ -13,6 +13,7 @@
 
 #include "plot.h"
 #include "report.h"
+#include "beyond.h"
 #include "rows.h"
 #include "tree.h"
 #include "verdict.h"
@@ -68,6 +69,8 @@ struct cmp {
 	struct pair *pairs, *judged;
 	int npairs, njudged;
 	int regressions;	/* judged pairs worse than the baseline */
+	struct beyond beyond;	/* each row and side beyond the runs (with a deadline) */
+	const char *side_name[MAX_SIDES];	/* label's, for beyond */
 	struct plotter plot;
 	char out[PATH_MAX];
 };

@@ -358,6 +358,7 @@ void cmp_fill_page(FILE *fp, void *arg)
 	      "</p>\n", fp);
 	html_rows(fp, c);
 	html_exceed(fp, c);
+	beyond_html(&c->beyond, fp);
 	html_baseline(fp, c);
 	culprit_kinds(fp, c);
 	fputs("<h2>Figures</h2>\n", fp);

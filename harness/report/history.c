@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "atomic.h"
+#include "beyond.h"
 #include "cellread.h"
 #include "csvfile.h"
 #include "exitcodes.h"
@@ -46,7 +47,26 @@ struct history {
 	int *shares;		/* per tree: rows it has of those shared */
 	struct plotter plot;
 	char out[PATH_MAX];
+	struct beyond beyond;	/* each row and point beyond the runs (--deadline) */
+	const char **side_name;	/* per side of m: its point's label */
 };
+
+/* The fits beyond the runs of every row and point, for --deadline. 0 or -ENOMEM. */
+static int beyond_start(struct history *h)
+{
+	h->side_name = calloc((size_t)h->m.nsides + 1, sizeof(*h->side_name));
+	if (!h->side_name)
+		return -ENOMEM;
+	for (int s = 0; s < h->m.nsides; s++)
+		h->side_name[s] = "";
+	for (int p = 0; p < h->npt; p++)
+		h->side_name[h->pt[p].side] = h->pt[p].label;
+	h->beyond.m = &h->m;
+	h->beyond.label = h->side_name;
+	h->beyond.deadline_ns = h->o->deadline_ns;
+	h->beyond.target = h->o->target;
+	return beyond_fit(&h->beyond);
+}
 
 /* The points: every side of every tree that shares a row, with when it ran. */
 static int find_points(struct history *h)
@@ -293,6 +313,7 @@ static void fill_page(FILE *fp, void *arg)
 				"<a href=\"fig/waterfall-%d.png\">PNG</a></figcaption></figure>\n", r, r,
 				what, r);
 	}
+	beyond_html(&h->beyond, fp);
 	html_foot(fp);
 }
 
@@ -402,6 +423,11 @@ int history_run(const char *const *dirs, int n, const struct history_opts *o)
 		snprintf(err, sizeof(err), "%s: %s", path, strerror(-rc));
 	if (rc == 0)
 		rc = figures(&h, err, sizeof(err));
+	if (rc == 0 && (rc = beyond_start(&h)) != 0)
+		snprintf(err, sizeof(err), "out of memory");
+	if (rc == 0 && h.beyond.fit &&
+	    (rc = afile_write(h.out, "beyond.csv", beyond_fill_csv, &h.beyond)) != 0)
+		snprintf(err, sizeof(err), "%s/beyond.csv: %s", h.out, strerror(-rc));
 	if (rc == 0 && (rc = afile_write(h.out, "history.csv", fill_csv, &h)) != 0)
 		snprintf(err, sizeof(err), "%s/history.csv: %s", h.out, strerror(-rc));
 	if (rc == 0 && (rc = afile_write(h.out, "index.html", fill_page, &h)) != 0)
@@ -410,6 +436,7 @@ int history_run(const char *const *dirs, int n, const struct history_opts *o)
 		log_error("%s", err);
 		goto out;
 	}
+	beyond_print(&h.beyond, stdout);
 	printf("%s/index.html: %d rows over %d points from %d trees\n", h.out, h.nrow,
 	       h.npt, h.ntrees);
 	status = damaged || h.plot.failed ? EXIT_RUNTIME : EXIT_PASS;
@@ -418,6 +445,8 @@ out:
 	for (int i = 0; i < h.ntrees; i++)
 		tree_free(&h.t[i]);
 	free(h.t);
+	beyond_free(&h.beyond);
+	free(h.side_name);
 	rows_free(&h.m);
 	free(h.pt);
 	free(h.row);

@@ -272,6 +272,25 @@ static void drop_undrawn(struct report *r)
 	r->nfig = kept;
 }
 
+/* The fits beyond the runs of am, for --deadline or the campaign's [thresholds] max. 0 or -ENOMEM. */
+static int beyond_start(struct report *r, const struct report_opts *o)
+{
+	struct beyond *b = &r->beyond;
+
+	r->side_name = calloc((size_t)r->am.nsides + 1, sizeof(*r->side_name));
+	if (!r->side_name)
+		return -ENOMEM;
+	for (int s = 0; s < r->am.nsides; s++)
+		r->side_name[s] = r->label[s];
+	b->m = &r->am;
+	b->label = r->side_name;
+	b->deadline_ns = o->deadline_ns;
+	b->target = o->target;
+	if (!b->deadline_ns)
+		beyond_tree_deadline(r->t.dir, &b->deadline_ns);
+	return beyond_fit(b);
+}
+
 int report_run(const char *dir, const struct report_opts *o)
 {
 	const int pdf = o->pdf, metric = o->metric;
@@ -309,6 +328,8 @@ int report_run(const char *dir, const struct report_opts *o)
 		rc = rows_build(&r.am, &r.t, 1, metric, o->axis);
 	if (rc == 0)
 		rc = report_answer_build(&r);
+	if (rc == 0)
+		rc = beyond_start(&r, o);
 	if (rc)
 		snprintf(err, sizeof(err), "out of memory");
 	else if (r.m.nomit)
@@ -325,6 +346,11 @@ int report_run(const char *dir, const struct report_opts *o)
 		rc = report_cell_pages(&r, pdf, err, sizeof(err));
 	if (rc == 0 && pdf)
 		rc = report_pdf(&r, err, sizeof(err));
+	if (rc == 0 && r.beyond.fit) {
+		rc = afile_write(r.out, "beyond.csv", beyond_fill_csv, &r.beyond);
+		if (rc)
+			snprintf(err, sizeof(err), "%s/beyond.csv: %s", r.out, strerror(-rc));
+	}
 	if (rc == 0) {
 		struct page pg = { &r, pdf };
 
@@ -336,8 +362,10 @@ int report_run(const char *dir, const struct report_opts *o)
 	if (r.plot.warnings)
 		log_warn("gnuplot printed %d warnings; the last: %s",
 			 r.plot.warnings, r.plot.last_warning);
-	if (rc == 0 && !o->quiet)
+	if (rc == 0 && !o->quiet) {
+		beyond_print(&r.beyond, stdout);
 		printf("%s/index.html\n", r.out);
+	}
 	if (rc)
 		log_error("%s", err);
 	plotter_free(&r.plot);
@@ -346,6 +374,8 @@ int report_run(const char *dir, const struct report_opts *o)
 	free(r.verdict);
 	free(r.slot);
 	free(r.median);
+	beyond_free(&r.beyond);
+	free(r.side_name);
 	rows_free(&r.m);
 	rows_free(&r.am);
 	int damaged = r.t.nbad + r.plot.failed;

@@ -7,6 +7,8 @@
 #ifndef LATLAB_REPORT_H
 #define LATLAB_REPORT_H
 
+#include <stdint.h>
+
 struct report_opts {
 	int pdf;
 	int png;		/* every cell figure in PNG too, not the index's only */
@@ -15,12 +17,12 @@ struct report_opts {
 	int metric;		/* what the overview, summary and tail figures judge (enum metric); -1: each row's workload's own */
 	int axis;		/* what the first screen's verdicts compare (enum taxis); TAXIS_KERNEL: kernel variants and hosts */
 	double margin;		/* --margin: the equivalence margin, a fraction; 0 none (verdict_pair) */
+	int64_t deadline_ns;	/* --deadline (beyond.h); 0: the campaign's [thresholds] max, or none */
+	double target;		/* --target: per period; 0 TAILFIT_TARGET */
 };
 
 /* Returns the exit status. */
 int report_run(const char *dir, const struct report_opts *o);
-
-#include <stdint.h>
 
 #define COMPARE_OVER_MAX 8
 
@@ -35,6 +37,8 @@ struct compare_opts {
 	int metric;		/* --metric (enum metric), or -1: each row's workload's own */
 	int axis;		/* --axis (enum taxis): what the sides are values of; 0 kernel */
 	double margin;		/* --margin: the equivalence margin, a fraction; 0 none (verdict_pair) */
+	int64_t deadline_ns;	/* --deadline (beyond.h); 0: the first tree's [thresholds] max, or none */
+	double target;		/* --target: per period; 0 TAILFIT_TARGET */
 };
 
 /*
@@ -47,6 +51,8 @@ struct history_opts {
 	const char *out;	/* NULL: ./history */
 	int by_release;		/* order by kernel release, not campaign time */
 	int jobs;		/* gnuplot processes; 0: one per CPU */
+	int64_t deadline_ns;	/* --deadline (beyond.h); 0: none */
+	double target;		/* --target: per period; 0 TAILFIT_TARGET */
 };
 
 /*

@@ -481,6 +481,7 @@ void report_fill_index(FILE *fp, void *arg)
 	html_cells(fp, r);
 	html_groups(fp, r);
 	html_long_enough(fp, r);
+	beyond_html(&r->beyond, fp);
 	html_noise(fp, r);
 	html_interference(fp, r);
 	html_spikes(fp, r);

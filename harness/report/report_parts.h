@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "plot.h"
+#include "beyond.h"
 #include "rows.h"
 #include "tree.h"
 
@@ -51,6 +52,8 @@ struct report {
 	int nverdicts;
 	int *slot;		/* per row of am: its place on the first screen, -1 not there */
 	struct report_median *median;	/* per group of am, worked out once */
+	struct beyond beyond;	/* am's rows and sides beyond the runs (with a deadline) */
+	const char **side_name;	/* label's, for beyond */
 	int nslots;
 };
 

@@ -29,7 +29,7 @@
 #include "hist.h"
 
 #define TAILFIT_MIN_EXCEED 50	/* samples above the threshold a fit needs */
-#define TAILFIT_GOF_P 0.05	/* a fit whose chi-square p is below this is rejected */
+#define TAILFIT_GOF_P 0.20	/* a fit whose chi-square p is below this is rejected */
 #define TAILFIT_CLUSTER_P 0.01	/* runs' counts above u more dispersed than this: clustered */
 #define TAILFIT_CONF 0.95	/* of the interval, and of the bound by observation */
 #define TAILFIT_TARGET 1e-9	/* the level "how long to run" bounds by default, per period */

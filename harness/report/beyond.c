@@ -1,0 +1,285 @@
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "beyond.h"
+#include "csvfile.h"
+#include "files.h"
+#include "html.h"
+#include "ledger.h"
+#include "metric.h"
+#include "units.h"
+
+int beyond_fit(struct beyond *b)
+{
+	const struct rows *m = b->m;
+
+	b->fit = NULL;
+	if (b->deadline_ns <= 0)
+		return 0;
+	b->fit = calloc((size_t)m->ngroups + 1, sizeof(*b->fit));
+	if (!b->fit)
+		return -ENOMEM;
+	for (int g = 0; g < m->ngroups; g++) {
+		const struct rows_group *gr = &m->group[g];
+		struct side_runs s = rows_runs(m, gr->row, gr->side);
+		const struct hist **h = calloc((size_t)s.n + 1, sizeof(*h));
+
+		if (!h)
+			return -ENOMEM;
+		for (int i = 0; i < s.n; i++) {
+			const struct hist *mh = s.run[i]->metric[s.metric];
+
+			h[i] = mh ? mh : s.run[i]->wakeup;
+		}
+		int rc = tailfit(h, s.n, b->deadline_ns, b->target, &b->fit[g]);
+
+		free(h);
+		if (rc == -ENOMEM)
+			return rc;
+	}
+	return 0;
+}
+
+void beyond_free(struct beyond *b)
+{
+	free(b->fit);
+	b->fit = NULL;
+}
+
+/* A probability with two significant digits: "2.1e-06", "0.36", "0"; below 1e-30 says so */
+static void prob(double p, char *buf, size_t len)
+{
+	if (p == 0 || !isfinite(p))
+		snprintf(buf, len, "%s", isnan(p) ? "—" : "0");
+	else if (p < 1e-30)
+		snprintf(buf, len, "below 1e-30");
+	else
+		snprintf(buf, len, "%.2g", p);
+}
+
+/* The interval's upper end: "1" is "not bounded below certainty". */
+static void upper(double p, double scale, char *buf, size_t len)
+{
+	if (p >= 1)
+		snprintf(buf, len, "unbounded");
+	else
+		prob(p * scale, buf, len);
+}
+
+static double per_hour(int64_t interval_ns)
+{
+	return interval_ns > 0 ? 3.6e12 / (double)interval_ns : NAN;
+}
+
+void beyond_text(const struct tailfit *t, const char *metric, const char *side,
+		 int64_t interval_ns, char *buf, size_t len)
+{
+	char d[32], a[32], lo[32], hi[32], ha[32], hlo[32], hhi[32], seen[48], tgt[32],
+		need[32], hours[32], how[1400];
+	double ph = per_hour(interval_ns);
+
+	snprintf(d, sizeof(d), "%.4g µs", US(t->deadline_ns));
+	units_format_count(t->periods, seen, sizeof(seen));
+	prob(t->target * 1e9, tgt, sizeof(tgt));
+	snprintf(need, sizeof(need), "%.2g", t->need_periods);
+	snprintf(hours, sizeof(hours), "%.3g h", t->need_periods / ph);
+	char obs[48];
+
+	units_format_count((double)t->observed, obs, sizeof(obs));
+	switch (t->status) {
+	case TF_FIT: {
+		char u[32], k[48];
+
+		snprintf(u, sizeof(u), "%.1f µs", US(t->u_ns));
+		units_format_count((double)t->k, k, sizeof(k));
+		snprintf(how, sizeof(how),
+			 "extrapolated beyond the runs, not measured (%s of %s periods above it; a generalized Pareto tail above %s: %s samples, shape %.2f, fit p %.2f, runs' dispersion %.1f)",
+			 obs, seen, u, k, t->xi, t->gof_p, t->dispersion);
+		break;
+	}
+	case TF_OBSERVED:
+		snprintf(how, sizeof(how), "counted: %s of %s periods above it, in %d run%s", obs,
+			 seen, t->runs, t->runs == 1 ? "" : "s");
+		break;
+	case TF_CLUSTERED:
+		snprintf(how, sizeof(how),
+			 "%s (the runs' counts above %.1f µs: dispersion %.1f, p %.2g); %s of %s periods above it",
+			 tailfit_status_text(t->status), US(t->u_ns), t->dispersion, t->cluster_p, obs,
+			 seen);
+		break;
+	case TF_REJECTED:
+		snprintf(how, sizeof(how), "%s (fit p %.2g at %.1f µs, the highest tried); %s of %s periods above it",
+			 tailfit_status_text(t->status), t->gof_p, US(t->u_ns), obs, seen);
+		break;
+	default:
+		snprintf(how, sizeof(how), "%s; %s of %s periods above it", tailfit_status_text(t->status),
+			 obs, seen);
+	}
+	int n = snprintf(buf, len, "P(%s > %s) on %s: ", metric, d, side);
+
+	if (n < 0 || (size_t)n >= len)
+		return;
+	if (t->status == TF_FIT || t->status == TF_OBSERVED) {
+		prob(t->p * 1e9, a, sizeof(a));
+		prob(t->lo * 1e9, lo, sizeof(lo));
+		upper(t->hi, 1e9, hi, sizeof(hi));
+		prob(t->p * ph, ha, sizeof(ha));
+		prob(t->lo * ph, hlo, sizeof(hlo));
+		upper(t->hi, ph, hhi, sizeof(hhi));
+		n += snprintf(buf + n, len - (size_t)n, "%s per 10^9 periods [%s, %s], %s per hour [%s, %s]: ",
+			      a, lo, hi, ha, hlo, hhi);
+		if (n < 0 || (size_t)n >= len)
+			return;
+	}
+	snprintf(buf + n, len - (size_t)n,
+		 "%s; to show it below %s per 10^9 by observation alone: %s periods with none above %s, %s",
+		 how, tgt, need, d, isfinite(ph) ? hours : "");
+}
+
+/* Row r's metric in the readers' words. */
+static const char *metric_words(const struct rows *m, int r)
+{
+	return rows_metric_words(m->row[r].metric);
+}
+
+void beyond_print(const struct beyond *b, FILE *fp)
+{
+	if (!b->fit)
+		return;
+	for (int g = 0; g < b->m->ngroups; g++) {
+		const struct rows_group *gr = &b->m->group[g];
+		char title[1024], text[4096];
+
+		if (b->m->row[gr->row].sides < 1)
+			continue;
+		rows_row_title(b->m, gr->row, title, sizeof(title));
+		beyond_text(&b->fit[g], metric_words(b->m, gr->row), b->label[gr->side],
+			    gr->n ? gr->run[0]->interval : 0, text, sizeof(text));
+		fprintf(fp, "%s: %s\n", title, text);
+	}
+}
+
+static void num(struct csvw *w, double v)
+{
+	char buf[32];
+
+	if (isnan(v))
+		buf[0] = '\0';
+	else
+		snprintf(buf, sizeof(buf), "%.6g", v);
+	csvw_str(w, buf);
+}
+
+void beyond_fill_csv(FILE *fp, void *arg)
+{
+	const struct beyond *b = arg;
+	struct csvw w = { .fp = fp };
+
+	csvw_header(&w, "row,side,metric,interval_ns,deadline_ns,status,runs,periods,observed,"
+			"threshold_ns,exceedances,shape,scale_ns,gof_p,dispersion,cluster_p,"
+			"p,p_lo,p_hi,per_hour,per_hour_lo,per_hour_hi,target,need_periods,need_hours");
+	for (int g = 0; b->fit && g < b->m->ngroups; g++) {
+		const struct rows_group *gr = &b->m->group[g];
+		const struct tailfit *t = &b->fit[g];
+		int64_t interval = gr->n ? gr->run[0]->interval : 0;
+		double ph = per_hour(interval);
+		char title[1024];
+
+		rows_row_title(b->m, gr->row, title, sizeof(title));
+		csvw_str(&w, title);
+		csvw_str(&w, b->label[gr->side]);
+		csvw_str(&w, metric_name(b->m->row[gr->row].metric));
+		csvw_int(&w, interval);
+		csvw_int(&w, t->deadline_ns);
+		csvw_str(&w, tailfit_keyword(t->status));
+		csvw_int(&w, t->runs);
+		num(&w, t->periods);
+		csvw_int(&w, (int64_t)t->observed);
+		csvw_int(&w, t->u_ns);
+		csvw_int(&w, (int64_t)t->k);
+		num(&w, t->xi);
+		num(&w, t->sigma_ns);
+		num(&w, t->gof_p);
+		num(&w, t->dispersion);
+		num(&w, t->cluster_p);
+		num(&w, t->p);
+		num(&w, t->lo);
+		num(&w, t->hi);
+		num(&w, t->p * ph);
+		num(&w, t->lo * ph);
+		num(&w, t->hi * ph);
+		num(&w, t->target);
+		num(&w, t->need_periods);
+		num(&w, t->need_periods / ph);
+		csvw_end(&w);
+	}
+}
+
+void beyond_html(const struct beyond *b, FILE *fp)
+{
+	char d[32];
+
+	if (!b->fit)
+		return;
+	snprintf(d, sizeof(d), "%.4g µs", US(b->deadline_ns));
+	fprintf(fp, "<h2 id=\"beyond\">Beyond the runs: a period above %s</h2>\n", d);
+	fputs("<p>Per row and side, the probability that one period's latency exceeds the deadline, "
+	      "and how long a run must be to bound it by observation alone. An estimate marked "
+	      "<i>extrapolated</i> comes from a generalized Pareto fit of the runs' tail, with its "
+	      "95 % interval; it is not a measurement. Where the fit's checks fail, nothing is "
+	      "extrapolated (docs/report.md, \"Beyond the run\"). Every number: beyond.csv.</p>\n<ul>\n",
+	      fp);
+	for (int g = 0; g < b->m->ngroups; g++) {
+		const struct rows_group *gr = &b->m->group[g];
+		char title[1024], text[4096];
+
+		rows_row_title(b->m, gr->row, title, sizeof(title));
+		beyond_text(&b->fit[g], metric_words(b->m, gr->row), b->label[gr->side],
+			    gr->n ? gr->run[0]->interval : 0, text, sizeof(text));
+		fputs("<li><b>", fp);
+		html_text(fp, title);
+		fputs("</b>: ", fp);
+		html_text(fp, text);
+		fputs("</li>\n", fp);
+	}
+	fputs("</ul>\n", fp);
+}
+
+int beyond_tree_deadline(const char *tree_dir, int64_t *ns)
+{
+	char path[PATH_MAX], v[64], metric[64];
+
+	*ns = 0;
+	if (ledger_config_path(path, sizeof(path), tree_dir) != 0)
+		return 0;
+	file_ini_value(path, "thresholds", "metric", metric, sizeof(metric));
+	if (metric[0] && strcmp(metric, "wakeup") != 0)
+		return 0;
+	file_ini_value(path, "thresholds", "max", v, sizeof(v));
+	return v[0] && units_parse_duration(v, ns) == 0 && *ns > 0;
+}
+
+int beyond_parse_deadline(const char *arg, int64_t *ns, char *err, size_t len)
+{
+	if (units_parse_duration(arg, ns) != 0 || *ns <= 0) {
+		snprintf(err, len, "--deadline: '%s' is not a duration above 0 (100us, 1ms)", arg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int beyond_parse_target(const char *arg, double *p, char *err, size_t len)
+{
+	char *end;
+
+	*p = strtod(arg, &end);
+	if (end == arg || *end || !(*p > 0 && *p < 1)) {
+		snprintf(err, len, "--target: '%s' is not a probability per period in (0, 1) (1e-9)", arg);
+		return -EINVAL;
+	}
+	return 0;
+}

@@ -1,0 +1,96 @@
+#!/usr/bin/env bats
+# Beyond the runs (docs/report.md): P(latency > D) from a tail fit, in
+# compare, report and history, on trees whose wake-ups are drawn from laws
+# with known tails (tools/synth-tail.sh over the readers fixture: 3 runs a
+# side of 20 000 periods at 1 ms). The truths: rthog's gpd:10us,5us,0.2
+# above 300 us, (1 + 0.2 * 290 / 5)^-5 = 3.15e-6 a period; none's
+# exp:20us,3us, exp(-280 / 3) = 3e-41. The seeds are fixed: the same
+# draws every run.
+
+load helper
+
+FIX="$BATS_TEST_DIRNAME/../fixtures/readers/a"
+SYNTH="$BATS_TEST_DIRNAME/../../tools/synth-tail.sh"
+
+# synth OUT SAMPLES SEED: the fixture with drawn wake-ups
+synth() {
+	"$SYNTH" "$FIX" "$1" load "$2" "$3" none=exp:20us,3us rthog=gpd:10us,5us,0.2
+}
+
+# field FILE SIDE F: beyond.csv's column F on the timer row of side SIDE
+# (the row, quoted, holds commas: the other columns follow it)
+field() {
+	awk -F, -v s="$2" -v f="$3" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		{ q = index(substr($0, 2), "\""); row = substr($0, 2, q - 1); rest = substr($0, q + 3)
+		  split(rest, v, ",")
+		  if (row ~ /(^|, )timer,/ && v[1] == s) print v[c[f] - 1] }' "$1"
+}
+
+@test "compare --deadline: the truth in each side's interval, extrapolated and said so, in words and in beyond.csv" {
+	synth "$WORK/t" 20000 1
+	run "$LATLAB" compare "$WORK/t" --axis load --deadline 300us -o "$WORK/c"
+	[ "$status" -eq 0 ] || run_failed
+	line=$(grep 'timer, .*P(wake-up > 300 µs) on rthog: ' <<<"$output")
+	[[ "$line" == *"per 10^9 periods ["*"per hour ["*"]: extrapolated beyond the runs, not measured (0 of 60.0k periods above it; a generalized Pareto tail above "*"; to show it below 1 per 10^9 by observation alone: 3e+09 periods with none above 300 µs, 832 h"* ]] || { echo "$line"; false; }
+	B="$WORK/c/beyond.csv"
+	head -1 "$B" | grep -q '^row,side,metric,interval_ns,deadline_ns,status,runs,periods,observed,threshold_ns,exceedances,shape,scale_ns,gof_p,dispersion,cluster_p,p,p_lo,p_hi,per_hour,per_hour_lo,per_hour_hi,target,need_periods,need_hours$'
+	[ "$(field "$B" rthog status)" = fit ]
+	[ "$(field "$B" none status)" = fit ]
+	awk -v lo="$(field "$B" rthog p_lo)" -v hi="$(field "$B" rthog p_hi)" 'BEGIN { exit !(lo <= 3.15e-6 && 3.15e-6 <= hi && hi < 1e-4) }'
+	awk -v lo="$(field "$B" none p_lo)" -v hi="$(field "$B" none p_hi)" 'BEGIN { exit !(lo <= 3e-41 && 3e-41 <= hi && hi < 1e-12) }'
+	# per hour: a period a millisecond, 3.6e6 an hour
+	awk -v p="$(field "$B" rthog p)" -v h="$(field "$B" rthog per_hour)" 'BEGIN { r = h / p / 3.6e6; exit !(h > 0 && r > 0.9999 && r < 1.0001) }'
+	grep -q '<h2 id="beyond">Beyond the runs: a period above 300 µs</h2>' "$WORK/c/index.html"
+	# a deadline within the runs is counted, not fitted
+	run "$LATLAB" compare "$WORK/t" --axis load --deadline 25us -o "$WORK/c2"
+	[ "$status" -eq 0 ] || run_failed
+	[[ "$output" == *"timer, "*"P(wake-up > 25 µs) on none: "*" per 10^9 periods ["*"counted: "*" of 60.0k periods above it, in 3 runs"* ]] || run_failed
+	[ "$(field "$WORK/c2/beyond.csv" none status)" = observed ]
+}
+
+@test "report and history --deadline; the campaign's [thresholds] max is the deadline when none is given" {
+	synth "$WORK/t" 20000 1
+	synth "$WORK/t2" 20000 77
+	run "$LATLAB" report "$WORK/t" --axis load --deadline 300us -j 1
+	[ "$status" -eq 0 ] || run_failed
+	[[ "$output" == *"P(wake-up > 300 µs) on rthog: "*"extrapolated beyond the runs, not measured"* ]] || run_failed
+	[ "$(field "$WORK/t/report/beyond.csv" rthog status)" = fit ]
+	grep -q '<h2 id="beyond">' "$WORK/t/report/index.html"
+	run "$LATLAB" history "$WORK/t" "$WORK/t2" --deadline 300us -o "$WORK/h" -j 1
+	[ "$status" -eq 0 ] || run_failed
+	[ "$(grep -c '^"rthog, timer,.*,fit,3,60000,' "$WORK/h/beyond.csv")" -eq 2 ] || { cat "$WORK/h/beyond.csv"; false; }
+	# without --deadline: none asked, none fitted, no file
+	run "$LATLAB" compare "$WORK/t" --axis load -o "$WORK/c0"
+	[ "$status" -eq 0 ] && [[ "$output" != *"P(wake-up"* ]] && ! [ -e "$WORK/c0/beyond.csv" ] || run_failed
+	# the campaign's own deadline
+	printf '\n[thresholds]\nmax = 400us\n' >>"$WORK/t/campaign.ini"
+	run "$LATLAB" compare "$WORK/t" --axis load -o "$WORK/c1"
+	[ "$status" -eq 0 ] || run_failed
+	[[ "$output" == *"P(wake-up > 400 µs) on rthog: "* ]] || run_failed
+}
+
+@test "beyond the runs, refused: too few samples for a fit, a deadline or target that is not one, a law that is not one" {
+	synth "$WORK/t" 150 1
+	run "$LATLAB" compare "$WORK/t" --axis load --deadline 300us -o "$WORK/c"
+	[ "$status" -eq 0 ] || run_failed
+	[[ "$output" == *"P(wake-up > 300 µs) on rthog: not extrapolated: too few samples above any threshold for a fit; 0 of 450 periods above it;"* ]] || run_failed
+	[ "$(field "$WORK/c/beyond.csv" rthog status)" = few ]
+	[ -z "$(field "$WORK/c/beyond.csv" rthog p)" ]
+	for bad in "--deadline abc" "--deadline 0" "--deadline -5us" "--target 2" "--target x" "--target 0"; do
+		# shellcheck disable=SC2086 # an option and its value
+		run "$LATLAB" compare "$WORK/t" --axis load $bad -o "$WORK/c3"
+		[ "$status" -eq 2 ] || { echo "$bad"; run_failed; }
+		[[ "$output" == *"${bad%% *}: '${bad#* }' is not a"* ]] || { echo "$bad"; run_failed; }
+		! [ -e "$WORK/c3" ] || { echo "$bad wrote"; false; }
+	done
+	run "$LATLAB" report "$WORK/t" --deadline 1h5
+	[ "$status" -eq 2 ] || run_failed
+	run "$LATLAB" history "$WORK/t" "$WORK/t" --target 1.5
+	[ "$status" -eq 2 ] || run_failed
+	run "$SYNTH" "$FIX" "$WORK/u" load 100 1 none=weibull:1us rthog=exp:1us,1us
+	[ "$status" -eq 2 ] && [[ "$output" == *"'weibull:1us': not a law"* ]] || run_failed
+	run "$SYNTH" "$FIX" "$WORK/u" load 100 1 none=exp:1us,1us
+	[ "$status" -eq 2 ] && [[ "$output" == *"no law for load = rthog"* ]] || run_failed
+	run "$SYNTH" "$FIX" "$WORK/u" nosuch 100 1 none=exp:1us,1us
+	[ "$status" -eq 2 ] && [[ "$output" == *"cells.csv has no column 'nosuch'"* ]] || run_failed
+}
