@@ -202,6 +202,18 @@ static void test_median_ci(void **state)
 	assert_true(lo == 86 && hi == 115);
 }
 
+/* chi-square's upper tail: the 95 % quantiles at 1 and 4 df, exp(-x/2) at 2 df, and Q(5, 15) summed by its series in Python */
+static void test_chi2(void **state)
+{
+	(void)state;
+	CLOSE(stats_chi2_sf(3.841458820694124, 1), 0.05, 1e-9);
+	CLOSE(stats_chi2_sf(9.487729036781154, 4), 0.05, 1e-9);
+	CLOSE(stats_chi2_sf(2, 2), exp(-1.0), 1e-12);
+	CLOSE(stats_chi2_sf(30, 10), 0.0008566412107747778, 1e-6);
+	CLOSE(stats_chi2_sf(0, 3), 1, 0);
+	assert_true(isnan(stats_chi2_sf(1, 0)));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -214,6 +226,7 @@ int main(void)
 		cmocka_unit_test(test_t),
 		cmocka_unit_test(test_ratio_t),
 		cmocka_unit_test(test_median_ci),
+		cmocka_unit_test(test_chi2),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
