@@ -279,6 +279,14 @@ static int parse_axis_item(const struct opt *o, struct axis *ax, char *item,
 			    "%s: '%s' is not none, local, remote, interleave or node:N (0-%d)",
 			    o->key, item, NODE_MAX);
 	}
+	case OPT_AXIS_CHOICE: {
+		int idx = opt_choice_index(o->choices, item);
+
+		if (idx < 0)
+			return fail_with(err, len, -EINVAL, "%s: '%s' is not one of %s", o->key, item,
+				    o->choices);
+		return axis_push(o, ax, item, idx, err, len);
+	}
 	case OPT_AXIS_INT:
 		/* "1-4" is a range; a leading '-' would be a negative number */
 		dash = strchr(item + 1, '-');
@@ -481,6 +489,7 @@ const char *opt_type_name(const struct opt *o)
 	case OPT_AXIS_NAME: return "name list";
 	case OPT_AXIS_AFFINITY: return "affinity list";
 	case OPT_AXIS_NUMA: return "numa list";
+	case OPT_AXIS_CHOICE: return "choice list";
 	}
 	return "?";
 }

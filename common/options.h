@@ -38,6 +38,7 @@ enum opt_type {
 	OPT_AXIS_NAME,		/* struct axis of names, checked later */
 	OPT_AXIS_AFFINITY,	/* struct axis: spread|all|isolated|CPU list */
 	OPT_AXIS_NUMA,		/* struct axis: none|local|remote|interleave|node:N */
+	OPT_AXIS_CHOICE,	/* struct axis of words of `choices` ("a|b|c"): each its index */
 };
 
 /* Option may be written `all` (an axis item stored as AXIS_ALL). */

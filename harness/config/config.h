@@ -53,13 +53,13 @@ struct matrix_opts {
 		struct axis ax[TAXIS_COUNT];
 		struct {
 			struct axis kernel, host, load, workload, threads, affinity, interval,
-				priority, size, policy, dma_latency, numa;
+				priority, size, policy, dma_latency, numa, wakeup, clock;
 		};
 	};
 };
 /* the names are the axis table's, in its order (an axis added later needs none) */
-_Static_assert(offsetof(struct matrix_opts, numa) ==
-	       offsetof(struct matrix_opts, ax) + TAXIS_NUMA * sizeof(struct axis),
+_Static_assert(offsetof(struct matrix_opts, clock) ==
+	       offsetof(struct matrix_opts, ax) + TAXIS_CLOCK * sizeof(struct axis),
 	       "struct matrix_opts's names are the axis table's, in its order");
 
 /*

@@ -90,6 +90,12 @@ const struct opt matrix_options[] = {
 	ROW("numa", OPT_AXIS_NUMA, OFF(struct matrix_opts, numa), 0, 0, "none",
 	  "where each measured thread's memory (its stack, its workload's buffers) is allocated: none (the kernel's default, first touch), local (bound to its CPU's node), remote (bound to the nearest other node), interleave (over every node) or node:N (bound to N); checked after allocation, in cell.ini",
 	  NULL, OPT_ECHO_SET),
+	ROW("wakeup", OPT_AXIS_CHOICE, OFF(struct matrix_opts, wakeup), 0, 0, "abs",
+	  "how each measured thread sleeps to its period: abs (clock_nanosleep to the period, TIMER_ABSTIME: cyclictest's default), rel (a relative clock_nanosleep of what is left: cyclictest -r), posix-timer (a POSIX timer armed for the period, its signal waited for with sigwaitinfo), timerfd (a timerfd armed for the period, read), poll or pselect (ppoll or pselect with what is left as their timeout, as stress-ng's cyclic); the latency is always the wake-up against the period on the clock below",
+	  WAKEUP_METHODS, OPT_ECHO_SET),
+	ROW("clock", OPT_AXIS_CHOICE, OFF(struct matrix_opts, clock), 0, 0, "monotonic",
+	  "the clock the measured threads sleep on and are timed by: monotonic (cyclictest's default), realtime (cyclictest -c 1) or tai",
+	  WAKEUP_CLOCKS, OPT_ECHO_SET),
 	{ 0 },
 };
 

@@ -37,11 +37,13 @@ struct cell {
 			int64_t policy;		/* enum cell_policy */
 			int64_t dma_latency;	/* us written to /dev/cpu_dma_latency; -1: none */
 			int64_t numa;		/* index into cfg->matrix.numa: where its memory lives */
+			int64_t wakeup;		/* enum wakeup_method: how the thread sleeps to a period */
+			int64_t clock;		/* enum wakeup_clock: the clock it sleeps on and is timed by */
 		};
 	};
 	int repeat;		/* 1-based */
 };
-_Static_assert(offsetof(struct cell, numa) == offsetof(struct cell, ax) + TAXIS_NUMA * sizeof(int64_t),
+_Static_assert(offsetof(struct cell, clock) == offsetof(struct cell, ax) + TAXIS_CLOCK * sizeof(int64_t),
 	       "struct cell's names are the axis table's, in its order");
 
 /*

@@ -15,6 +15,7 @@
 #include "load.h"
 #include "log.h"
 #include "numa_place.h"
+#include "options.h"
 #include "place.h"
 #include "samples.h"
 #include "timerlat.h"
@@ -353,6 +354,8 @@ static int make_workers(const struct config *cfg, const struct cell *c,
 		w->dl_yield = w->policy == SCHED_DEADLINE &&
 			      cfg->campaign.dl_wait == DL_WAIT_YIELD;
 		w->interval_ns = c->interval;
+		w->wakeup = (int)cfg->matrix.wakeup.v[c->wakeup];
+		w->clock = (int)cfg->matrix.clock.v[c->clock];
 		w->corrected = cfg->campaign.corrected;
 		w->duration_ns = cfg->campaign.duration;
 		w->ops = wd->ops;
@@ -485,12 +488,26 @@ static void log_threads(struct cell_result *res, int started)
  * Start the workers behind a gate, measure for the duration (or until a
  * signal), join them. Returns nonzero if a signal interrupted it.
  */
-/* A thread whose policy the kernel refused (SCHED_DEADLINE): the cell skipped, not failed. */
+/*
+ * A thread whose policy (SCHED_DEADLINE) or wake-up (a clock or timer)
+ * the kernel refused: the cell skipped, not failed.
+ */
 static void refused_policy(struct cell_result *res, int started)
 {
 	for (int i = 0; i < started && res->status == CELL_OK; i++) {
 		const struct worker *w = &res->workers[i];
 
+		if (w->wake_errno) {
+			char method[32], clock[32];
+
+			opt_choice_name(WAKEUP_METHODS, w->wakeup, method, sizeof(method));
+			opt_choice_name(WAKEUP_CLOCKS, w->clock, clock, sizeof(clock));
+			res->status = CELL_SKIPPED;
+			snprintf(res->reason, sizeof(res->reason),
+				 "wakeup = %s on clock = %s refused by this kernel: %s", method, clock,
+				 strerror(w->wake_errno));
+			continue;
+		}
 		if (!w->start_errno)
 			continue;
 		res->status = CELL_SKIPPED;	/* the kernel or the rights say no: not a failure */

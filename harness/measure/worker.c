@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "options.h"
+#include "wakeup.h"
 #include "worker.h"
 
 #define STACK_PREFAULT (64 * 1024)
@@ -201,6 +202,15 @@ static void *worker_main(void *arg)
 		atomic_store_explicit(&w->done, 1, memory_order_release);
 		return NULL;	/* the cell says why; nothing measured */
 	}
+	struct waker wk;
+	int rc = waker_init(&wk, w->wakeup, w->clock);
+
+	if (rc) {	/* a clock or timer this kernel lacks: the cell says why */
+		waker_fini(&wk);
+		w->wake_errno = -rc;
+		atomic_store_explicit(&w->done, 1, memory_order_release);
+		return NULL;
+	}
 	/* the gate: every measured thread exists, the start is set */
 	while (read(w->gate_fd, &byte, 1) != 0 && errno == EINTR)
 		;
@@ -222,13 +232,10 @@ static void *worker_main(void *arg)
 	}
 	while (next <= end &&
 	       !atomic_load_explicit(w->stop, memory_order_relaxed)) {
-		struct timespec t = ns_ts(next);
-		int rc;
-
 		if (w->dl_yield && w->cycles > 0)	/* throttled until `next` */
 			rc = sched_yield() ? errno : 0;
 		else
-			rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &t, NULL);
+			rc = waker_sleep(&wk, next);
 
 		if (rc == EINTR)
 			continue;
@@ -238,7 +245,7 @@ static void *worker_main(void *arg)
 			next += w->interval_ns;
 			continue;
 		}
-		int64_t woke = now_ns();
+		int64_t woke = waker_now(&wk);
 		int64_t moved = w->ops->run(&w->ctx);
 		int64_t done = now_ns();
 
@@ -255,6 +262,7 @@ static void *worker_main(void *arg)
 		if (done > next)
 			next = account_overrun(w, &sec, next, done, end);
 	}
+	waker_fini(&wk);
 	flush_second(w, &sec);
 	finish(w);
 	return NULL;

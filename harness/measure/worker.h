@@ -43,6 +43,7 @@ struct worker {
 	 */
 	int dl_yield;
 	int64_t interval_ns;
+	int wakeup, clock;	/* enum wakeup_method, enum wakeup_clock (wakeup.h) */
 	int corrected;		/* record METRIC_WAKEUP_CORRECTED too */
 	/*
 	 * The shared start (CLOCK_MONOTONIC ns; the first period is
@@ -80,6 +81,7 @@ struct worker {
 	int last_cpu;		/* CPU it ran its last cycle on */
 	int ktid;		/* its kernel thread id (gettid) */
 	int start_errno;	/* its policy refused in the thread (deadline): no cycles */
+	int wake_errno;		/* its wake-up's clock or timer refused (waker_init): no cycles */
 	int64_t late_start_ns;	/* periods skipped: created after the start */
 	struct ring series;	/* per-second maxima -> main thread */
 	struct series_rec series_slot[SERIES_SLOTS];

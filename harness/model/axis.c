@@ -30,6 +30,10 @@ const struct axis_def axis_defs[TAXIS_COUNT] = {
 	/* came after the others: a title says it only where it is set */
 	[TAXIS_NUMA] = { "numa", "numa", "numa", AXK_ITEM, "m", 0, 17, "none", "none", "numa %s",
 			 "numa %s", 10 },
+	[TAXIS_WAKEUP] = { "wakeup", "wake-up methods", "wakeup", AXK_ITEM, "w", 0, 17, "abs", "abs",
+			   "woken by %s", "%s", 11 },
+	[TAXIS_CLOCK] = { "clock", "clocks", "clock", AXK_ITEM, "c", 0, 17, "monotonic", "monotonic",
+			  "clock %s", "%s", 12 },
 };
 
 const char *policy_name(int policy)

@@ -22,11 +22,21 @@ enum cell_policy { POL_FIFO, POL_RR, POL_DEADLINE, POL_OTHER };
 /* "fifo", "rr", "deadline", "other" */
 const char *policy_name(int policy);
 
+/*
+ * [matrix] wakeup: how a measured thread sleeps to its period, and
+ * clock: the clock it sleeps on and is timed by (measure/wakeup.h), each
+ * in its choices' order.
+ */
+enum wakeup_method { WAKE_ABS, WAKE_REL, WAKE_POSIX_TIMER, WAKE_TIMERFD, WAKE_POLL, WAKE_PSELECT };
+#define WAKEUP_METHODS "abs|rel|posix-timer|timerfd|poll|pselect"
+enum wakeup_clock { WCLOCK_MONOTONIC, WCLOCK_REALTIME, WCLOCK_TAI };
+#define WAKEUP_CLOCKS "monotonic|realtime|tai"
+
 /* The axes, in the matrix's order (repeat last, not an axis). */
 enum taxis {
 	TAXIS_KERNEL, TAXIS_HOST, TAXIS_LOAD, TAXIS_WORKLOAD, TAXIS_THREADS,
 	TAXIS_AFFINITY, TAXIS_INTERVAL, TAXIS_PRIORITY, TAXIS_SIZE, TAXIS_POLICY,
-	TAXIS_DMA, TAXIS_NUMA, TAXIS_COUNT
+	TAXIS_DMA, TAXIS_NUMA, TAXIS_WAKEUP, TAXIS_CLOCK, TAXIS_COUNT
 };
 
 /* How a cell holds an axis's value, and how cells.csv writes it. */

@@ -223,9 +223,11 @@ static void test_lookups(void **state)
 	assert_int_equal(prior_status(&p, "0003-d"), CELL_PENDING);
 	rows = prior_rows(&p, "0000-a");
 	/* as cells.csv has its columns now: each by name, "" where the file had none */
-	char want[4096] = "", names[] = CELLS_COLUMNS SUMMARY_COLUMNS;
+	char want[4096] = "", names[CELLS_HEAD_MAX + sizeof(SUMMARY_COLUMNS)];
 	const char *const second[] = { "", "second" };
 
+	cells_head_columns(names, CELLS_HEAD_MAX);
+	strcat(names, SUMMARY_COLUMNS);
 	for (int line = 0; line < 2; line++) {
 		char copy[sizeof(names)];
 		int first = 1;
