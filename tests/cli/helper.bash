@@ -17,6 +17,16 @@ teardown() {
 	rm -rf "$WORK"
 }
 
+# is_png FILE, is_svg FILE: a figure of non-trivial size
+is_png() {
+	[ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] &&
+		[ "$(stat -c %s "$1")" -gt 4000 ]
+}
+
+is_svg() {
+	grep -q '<svg' "$1" && grep -q '</svg>' "$1" && [ "$(stat -c %s "$1")" -gt 2000 ]
+}
+
 # write_config NAME <<EOF ... EOF
 #
 # [thresholds] missed (1 % by default) is set off in every config a test
