@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# synth-tail.sh TEMPLATE OUT AXIS SAMPLES SEED VALUE=LAW...: a results
+# synth-tail.sh TEMPLATE OUT AXIS SAMPLES SEED VALUE[@N]=LAW...: a results
 # tree whose wake-ups are drawn from laws with known tails, for tailfit's
 # tests and benchmarks (docs/report.md, "Beyond the run"). OUT is a copy
 # of TEMPLATE (a tree of one thread per cell) in which every measured
@@ -8,19 +8,29 @@
 # exp:20us,3us, gpd:10us,5us,0.2, ...), seeded SEED + the cell's index:
 # its hist.csv rows, summary.csv row and cells.csv row of the wake-up,
 # computed as a cell computes them (build/latsynth), no missed period.
+# VALUE@N=LAW draws N wake-ups a run for that value instead of SAMPLES
+# (runs of different lengths).
 # The other metrics stay the template's; samples.bin and the spike
 # captures (spikes.csv, trace-N.*), which no longer match, are removed. Exit 2 on bad input, the reason on stderr.
 set -eu
-[ $# -ge 6 ] || { echo "usage: synth-tail.sh TEMPLATE OUT AXIS SAMPLES SEED VALUE=LAW..." >&2; exit 2; }
+[ $# -ge 6 ] || { echo "usage: synth-tail.sh TEMPLATE OUT AXIS SAMPLES SEED VALUE[@N]=LAW..." >&2; exit 2; }
 src=$1 out=$2 axis=$3 samples=$4 seed=$5
 shift 5
 here=$(cd "$(dirname "$0")/.." && pwd)
 synth=${LATSYNTH:-$here/build/latsynth}
 [ -x "$synth" ] || { echo "synth-tail: $synth is not built (make unit-bins)" >&2; exit 2; }
 [ -s "$src/cells.csv" ] || { echo "synth-tail: $src is not a results tree" >&2; exit 2; }
-declare -A law
+declare -A law count
 for a in "$@"; do
-	case $a in *=*) law[${a%%=*}]=${a#*=} ;; *) echo "synth-tail: '$a' is not VALUE=LAW" >&2; exit 2 ;; esac
+	case $a in *=*) ;; *) echo "synth-tail: '$a' is not VALUE=LAW" >&2; exit 2 ;; esac
+	key=${a%%=*}
+	value=${key%%@*}
+	law[$value]=${a#*=}
+	count[$value]=$samples
+	if [ "$key" != "$value" ]; then
+		count[$value]=${key#*@}
+		case ${count[$value]} in ''|*[!0-9]*) echo "synth-tail: '$key': N is not a count" >&2; exit 2 ;; esac
+	fi
 done
 head -1 "$src/cells.csv" | tr , '\n' | grep -qx "$axis" ||
 	{ echo "synth-tail: cells.csv has no column '$axis'" >&2; exit 2; }
@@ -37,7 +47,7 @@ awk -F, -v axis="$axis" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 : >"$tmp/new"
 while read -r dir value index cpu cell; do
 	[ -n "${law[$value]+x}" ] || { echo "synth-tail: no law for $axis = $value (cell $cell)" >&2; exit 2; }
-	"$synth" "${law[$value]}" "$samples" "$((seed + index))" >"$tmp/draw"
+	"$synth" "${law[$value]}" "${count[$value]}" "$((seed + index))" >"$tmp/draw"
 	d=$out/$dir
 	# hist.csv: the wake-up's buckets replaced
 	awk -F, -v cpu="$cpu" 'NR == FNR { if ($1 == "hist") b[++n] = $2 "," $3 "," $4; next }

@@ -116,10 +116,10 @@ const struct ratio_ci *cmp_gate(const struct pair_verdict *v, int which, int *wi
 	static const struct ratio_ci none;
 
 	*within = 0;
+	if (v->kind == V_UNEQUAL && which != GATE_P9999)	/* runs of different lengths */
+		return &none;
 	if (which == GATE_TAIL)	/* only where an interval between campaigns (or of runs together) stands */
 		return v->design == VD_CAMPAIGNS && !v->max.ok ? &none : &v->tail;
-	if (which == GATE_MAX && v->kind == V_UNEQUAL)	/* runs of different lengths */
-		return &none;
 	const struct ratio_ci *by = which ? &v->p9999 : &v->max;
 	const struct ratio_ci *runs = which ? &v->p9999_runs : &v->max_runs;
 
