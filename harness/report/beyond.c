@@ -13,11 +13,35 @@
 #include "metric.h"
 #include "units.h"
 
-int beyond_fit(struct beyond *b)
+/*
+ * The deadline a tree's campaign set: its campaign.ini's [thresholds]
+ * max on the wake-up (the default metric). 0 when it set none or names
+ * another metric; *ns the deadline.
+ */
+static int tree_deadline(const char *tree_dir, int64_t *ns)
 {
-	const struct rows *m = b->m;
+	char path[PATH_MAX], v[64], metric[64];
 
+	*ns = 0;
+	if (ledger_config_path(path, sizeof(path), tree_dir) != 0)
+		return 0;
+	file_ini_value(path, "thresholds", "metric", metric, sizeof(metric));
+	if (metric[0] && strcmp(metric, "wakeup") != 0)
+		return 0;
+	file_ini_value(path, "thresholds", "max", v, sizeof(v));
+	return v[0] && units_parse_duration(v, ns) == 0 && *ns > 0;
+}
+
+int beyond_start(struct beyond *b, const struct rows *m, const char *const *label,
+		 int64_t deadline_ns, double target, const char *tree_dir)
+{
+	b->m = m;
+	b->label = label;
+	b->deadline_ns = deadline_ns;
+	b->target = target;
 	b->fit = NULL;
+	if (!b->deadline_ns && tree_dir)
+		tree_deadline(tree_dir, &b->deadline_ns);
 	if (b->deadline_ns <= 0)
 		return 0;
 	b->fit = calloc((size_t)m->ngroups + 1, sizeof(*b->fit));
@@ -30,11 +54,8 @@ int beyond_fit(struct beyond *b)
 
 		if (!h)
 			return -ENOMEM;
-		for (int i = 0; i < s.n; i++) {
-			const struct hist *mh = s.run[i]->metric[s.metric];
-
-			h[i] = mh ? mh : s.run[i]->wakeup;
-		}
+		for (int i = 0; i < s.n; i++)
+			h[i] = verdict_run_hist(&s, s.run[i]);
 		int rc = tailfit(h, s.n, b->deadline_ns, b->target, &b->fit[g]);
 
 		free(h);
@@ -140,25 +161,29 @@ void beyond_text(const struct tailfit *t, const char *metric, const char *side,
 		 how, tgt, need, d, isfinite(ph) ? hours : "");
 }
 
-/* Row r's metric in the readers' words. */
-static const char *metric_words(const struct rows *m, int r)
+/* A group's period: its runs' (the interval is an axis: one per row). */
+static int64_t group_interval(const struct rows_group *gr)
 {
-	return rows_metric_words(m->row[r].metric);
+	return gr->n ? gr->run[0]->interval : 0;
+}
+
+/* Group g's row title and its answer in words, as stdout and the page say them. */
+static void group_words(const struct beyond *b, int g, char *title, size_t tlen, char *text,
+			size_t xlen)
+{
+	const struct rows_group *gr = &b->m->group[g];
+
+	rows_row_title(b->m, gr->row, title, tlen);
+	beyond_text(&b->fit[g], rows_metric_words(b->m->row[gr->row].metric), b->label[gr->side],
+		    group_interval(gr), text, xlen);
 }
 
 void beyond_print(const struct beyond *b, FILE *fp)
 {
-	if (!b->fit)
-		return;
-	for (int g = 0; g < b->m->ngroups; g++) {
-		const struct rows_group *gr = &b->m->group[g];
+	for (int g = 0; b->fit && g < b->m->ngroups; g++) {
 		char title[1024], text[4096];
 
-		if (b->m->row[gr->row].sides < 1)
-			continue;
-		rows_row_title(b->m, gr->row, title, sizeof(title));
-		beyond_text(&b->fit[g], metric_words(b->m, gr->row), b->label[gr->side],
-			    gr->n ? gr->run[0]->interval : 0, text, sizeof(text));
+		group_words(b, g, title, sizeof(title), text, sizeof(text));
 		fprintf(fp, "%s: %s\n", title, text);
 	}
 }
@@ -185,7 +210,7 @@ void beyond_fill_csv(FILE *fp, void *arg)
 	for (int g = 0; b->fit && g < b->m->ngroups; g++) {
 		const struct rows_group *gr = &b->m->group[g];
 		const struct tailfit *t = &b->fit[g];
-		int64_t interval = gr->n ? gr->run[0]->interval : 0;
+		int64_t interval = group_interval(gr);
 		double ph = per_hour(interval);
 		char title[1024];
 
@@ -234,12 +259,9 @@ void beyond_html(const struct beyond *b, FILE *fp)
 	      "extrapolated (docs/report.md, \"Beyond the run\"). Every number: beyond.csv.</p>\n<ul>\n",
 	      fp);
 	for (int g = 0; g < b->m->ngroups; g++) {
-		const struct rows_group *gr = &b->m->group[g];
 		char title[1024], text[4096];
 
-		rows_row_title(b->m, gr->row, title, sizeof(title));
-		beyond_text(&b->fit[g], metric_words(b->m, gr->row), b->label[gr->side],
-			    gr->n ? gr->run[0]->interval : 0, text, sizeof(text));
+		group_words(b, g, title, sizeof(title), text, sizeof(text));
 		fputs("<li><b>", fp);
 		html_text(fp, title);
 		fputs("</b>: ", fp);
@@ -247,20 +269,6 @@ void beyond_html(const struct beyond *b, FILE *fp)
 		fputs("</li>\n", fp);
 	}
 	fputs("</ul>\n", fp);
-}
-
-int beyond_tree_deadline(const char *tree_dir, int64_t *ns)
-{
-	char path[PATH_MAX], v[64], metric[64];
-
-	*ns = 0;
-	if (ledger_config_path(path, sizeof(path), tree_dir) != 0)
-		return 0;
-	file_ini_value(path, "thresholds", "metric", metric, sizeof(metric));
-	if (metric[0] && strcmp(metric, "wakeup") != 0)
-		return 0;
-	file_ini_value(path, "thresholds", "max", v, sizeof(v));
-	return v[0] && units_parse_duration(v, ns) == 0 && *ns > 0;
 }
 
 int beyond_parse_deadline(const char *arg, int64_t *ns, char *err, size_t len)

@@ -20,11 +20,18 @@ struct beyond {
 	const char *const *label;	/* per side of m: its name */
 	int64_t deadline_ns;		/* D; 0: none (nothing is fitted) */
 	double target;			/* per period, for "how long to run"; 0: TAILFIT_TARGET */
-	struct tailfit *fit;		/* per group of m (beyond_fit), owned */
+	struct tailfit *fit;		/* per group of m (beyond_start), owned */
 };
 
-/* Every group's fit. 0, -ENOMEM; nothing to do without a deadline. */
-int beyond_fit(struct beyond *b);
+/*
+ * Fit every group of m for the deadline deadline_ns, or with 0 the one
+ * the campaign of tree_dir set (its campaign.ini's [thresholds] max on
+ * the wake-up; tree_dir NULL: none). label: each side's name, kept by
+ * pointer; target as struct beyond's. 0 or -ENOMEM; without a deadline
+ * nothing is fitted and the outputs below write nothing.
+ */
+int beyond_start(struct beyond *b, const struct rows *m, const char *const *label,
+		 int64_t deadline_ns, double target, const char *tree_dir);
 void beyond_free(struct beyond *b);
 
 /*
@@ -44,13 +51,6 @@ void beyond_fill_csv(FILE *fp, void *arg);
 
 /* The page's section "Beyond the runs" (nothing without a deadline). */
 void beyond_html(const struct beyond *b, FILE *fp);
-
-/*
- * The deadline a tree's campaign set: its campaign.ini's [thresholds]
- * max on the wake-up (the default metric). 0 when it set none or names
- * another metric; *ns the deadline.
- */
-int beyond_tree_deadline(const char *tree_dir, int64_t *ns);
 
 /*
  * --deadline D and --target P as the readers take them: 0, or -EINVAL

@@ -125,22 +125,6 @@ static int write_outputs(struct cmp *c, char *err, size_t errlen)
 	return rc;
 }
 
-/* The fits beyond the runs, for --deadline or the first tree's [thresholds] max. 0 or -ENOMEM. */
-static int beyond_start(struct cmp *c, const char *first_tree)
-{
-	struct beyond *b = &c->beyond;
-
-	for (int s = 0; s < c->m.nsides && s < MAX_SIDES; s++)
-		c->side_name[s] = c->label[s];
-	b->m = &c->m;
-	b->label = c->side_name;
-	b->deadline_ns = c->o->deadline_ns;
-	b->target = c->o->target;
-	if (!b->deadline_ns)
-		beyond_tree_deadline(first_tree, &b->deadline_ns);
-	return beyond_fit(b);
-}
-
 int compare_run(const char *const *dirs, int n, const struct compare_opts *o)
 {
 	struct cmp *c = calloc(1, sizeof(*c));
@@ -161,7 +145,9 @@ int compare_run(const char *const *dirs, int n, const struct compare_opts *o)
 		log_error("out of memory");
 		status = EXIT_RUNTIME;
 	}
-	if (status == EXIT_PASS && beyond_start(c, c->t[0].dir)) {
+	/* for --deadline, or the first tree's [thresholds] max */
+	if (status == EXIT_PASS && beyond_start(&c->beyond, &c->m, c->side_name, o->deadline_ns,
+						o->target, c->t[0].dir)) {
 		log_error("out of memory");
 		status = EXIT_RUNTIME;
 	}

@@ -63,6 +63,8 @@ void cmp_labels(struct cmp *c)
 			if (*p == ' ')
 				*p = '_';
 	}
+	for (int i = 0; i < c->m.nsides; i++)
+		c->side_name[i] = c->label[i];
 }
 
 int cmp_collect(struct cmp *c)

@@ -70,7 +70,7 @@ struct cmp {
 	int npairs, njudged;
 	int regressions;	/* judged pairs worse than the baseline */
 	struct beyond beyond;	/* each row and side beyond the runs (with a deadline) */
-	const char *side_name[MAX_SIDES];	/* label's, for beyond */
+	const char *side_name[MAX_SIDES];	/* label's, as pointers (cmp_labels), for beyond */
 	struct plotter plot;
 	char out[PATH_MAX];
 };

@@ -51,8 +51,8 @@ struct history {
 	const char **side_name;	/* per side of m: its point's label */
 };
 
-/* The fits beyond the runs of every row and point, for --deadline. 0 or -ENOMEM. */
-static int beyond_start(struct history *h)
+/* The names of m's sides for beyond: their points' labels. 0 or -ENOMEM. */
+static int side_names(struct history *h)
 {
 	h->side_name = calloc((size_t)h->m.nsides + 1, sizeof(*h->side_name));
 	if (!h->side_name)
@@ -61,11 +61,7 @@ static int beyond_start(struct history *h)
 		h->side_name[s] = "";
 	for (int p = 0; p < h->npt; p++)
 		h->side_name[h->pt[p].side] = h->pt[p].label;
-	h->beyond.m = &h->m;
-	h->beyond.label = h->side_name;
-	h->beyond.deadline_ns = h->o->deadline_ns;
-	h->beyond.target = h->o->target;
-	return beyond_fit(&h->beyond);
+	return 0;
 }
 
 /* The points: every side of every tree that shares a row, with when it ran. */
@@ -423,7 +419,9 @@ int history_run(const char *const *dirs, int n, const struct history_opts *o)
 		snprintf(err, sizeof(err), "%s: %s", path, strerror(-rc));
 	if (rc == 0)
 		rc = figures(&h, err, sizeof(err));
-	if (rc == 0 && (rc = beyond_start(&h)) != 0)
+	if (rc == 0 && ((rc = side_names(&h)) != 0 ||	/* --deadline only */
+			(rc = beyond_start(&h.beyond, &h.m, h.side_name, o->deadline_ns, o->target,
+					   NULL)) != 0))
 		snprintf(err, sizeof(err), "out of memory");
 	if (rc == 0 && h.beyond.fit &&
 	    (rc = afile_write(h.out, "beyond.csv", beyond_fill_csv, &h.beyond)) != 0)

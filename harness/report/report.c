@@ -272,23 +272,15 @@ static void drop_undrawn(struct report *r)
 	r->nfig = kept;
 }
 
-/* The fits beyond the runs of am, for --deadline or the campaign's [thresholds] max. 0 or -ENOMEM. */
-static int beyond_start(struct report *r, const struct report_opts *o)
+/* The names of am's sides for beyond (its labels). 0 or -ENOMEM. */
+static int side_names(struct report *r)
 {
-	struct beyond *b = &r->beyond;
-
 	r->side_name = calloc((size_t)r->am.nsides + 1, sizeof(*r->side_name));
 	if (!r->side_name)
 		return -ENOMEM;
 	for (int s = 0; s < r->am.nsides; s++)
 		r->side_name[s] = r->label[s];
-	b->m = &r->am;
-	b->label = r->side_name;
-	b->deadline_ns = o->deadline_ns;
-	b->target = o->target;
-	if (!b->deadline_ns)
-		beyond_tree_deadline(r->t.dir, &b->deadline_ns);
-	return beyond_fit(b);
+	return 0;
 }
 
 int report_run(const char *dir, const struct report_opts *o)
@@ -329,7 +321,9 @@ int report_run(const char *dir, const struct report_opts *o)
 	if (rc == 0)
 		rc = report_answer_build(&r);
 	if (rc == 0)
-		rc = beyond_start(&r, o);
+		rc = side_names(&r);
+	if (rc == 0)	/* for --deadline, or the campaign's [thresholds] max */
+		rc = beyond_start(&r.beyond, &r.am, r.side_name, o->deadline_ns, o->target, r.t.dir);
 	if (rc)
 		snprintf(err, sizeof(err), "out of memory");
 	else if (r.m.nomit)

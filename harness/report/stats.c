@@ -249,6 +249,34 @@ double stats_chi2_sf(double x, double df)
 	return x <= 0 ? 1 : 1 - gamma_p(df / 2, x / 2);
 }
 
+double stats_dispersion(const double *count, const double *exposure, int n, double *p)
+{
+	double total = 0, all = 0, chi = 0;
+	int df = -1;
+
+	for (int i = 0; i < n; i++) {
+		total += count[i];
+		all += exposure[i];
+	}
+	if (p)
+		*p = 1;
+	if (!(total > 0 && all > 0))
+		return 1;
+	for (int i = 0; i < n; i++) {
+		double e = total * exposure[i] / all;
+
+		if (!(e > 0))
+			continue;
+		chi += (count[i] - e) * (count[i] - e) / e;
+		df++;
+	}
+	if (df < 1)
+		return 1;
+	if (p)
+		*p = stats_chi2_sf(chi, df);
+	return chi / df > 1 ? chi / df : 1;
+}
+
 /* The lambda in [lo, hi] where f (monotone) crosses target, by bisection. */
 static double solve(double (*f)(double, long long), long long k, double target,
 		    double lo, double hi, int rising)
@@ -281,6 +309,20 @@ void stats_poisson_ci(long long k, double conf, double *lo, double *hi)
 
 	*lo = k == 0 ? 0 : solve(p_at_least, k, half, 0, top, 1);
 	*hi = solve(p_at_most, k, half, 0, top, 0);
+}
+
+void stats_rate_ci(double count, double exposure, double dispersion, double conf,
+		   double *lo, double *hi)
+{
+	double eff = count / dispersion;
+	long long k = llround(eff);
+	double fix = k > 0 ? eff / (double)k : 1;	/* the rounding, undone */
+
+	stats_poisson_ci(k, conf, lo, hi);
+	if (exposure > 0) {
+		*lo = *lo * fix / (exposure / dispersion);
+		*hi = *hi * fix / (exposure / dispersion);
+	}
 }
 
 /* The regularized incomplete beta I_x(a, b) by its continued fraction (Lentz). */

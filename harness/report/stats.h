@@ -69,6 +69,25 @@ int stats_ratio_t_ci(const double *a, int n, const double *b, int m,
 /* P(X > x) for a chi-square X of df degrees of freedom (NAN for df <= 0). */
 double stats_chi2_sf(double x, double df);
 
+/*
+ * Pearson's dispersion of n counts about their pooled rate: chi-square of
+ * count[i] against the total times exposure[i] / the exposures' sum (the
+ * runs with an exposure: periods, hours), over its degrees of freedom
+ * (those runs less one). Returns it when above 1, else 1 (so too with no
+ * count or fewer than two such runs); *p, when not NULL, the chance of a
+ * chi-square that large were the counts independent (1 when none).
+ */
+double stats_dispersion(const double *count, const double *exposure, int n, double *p);
+
+/*
+ * The interval of the rate count / exposure at conf: the exact Poisson
+ * one of the count, widened by a dispersion above 1 (quasi-Poisson: the
+ * interval of count / dispersion on exposure / dispersion). With no
+ * exposure, the interval of count / dispersion itself.
+ */
+void stats_rate_ci(double count, double exposure, double dispersion, double conf,
+		   double *lo, double *hi);
+
 /* The exact two-sided Poisson interval of a count k, confidence conf. */
 void stats_poisson_ci(long long k, double conf, double *lo, double *hi);
 

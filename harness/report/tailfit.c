@@ -235,6 +235,13 @@ static double profile_at(struct profile *pr, double theta, double pu0, double xi
 	return maximise(profile_objective, pr, x, step);
 }
 
+/* The deviance at log(theta), divided by the dispersion. */
+static double deviance(struct profile *pr, double log_theta, double top, double disp, double pu0,
+		       double xi0)
+{
+	return 2 * (top - profile_at(pr, exp(log_theta), pu0, xi0)) / disp;
+}
+
 /*
  * The end of the interval on one side of p (up: > 0): where the
  * deviance, divided by the dispersion, crosses chi-square's 95 %; in
@@ -250,9 +257,7 @@ static double profile_end(struct profile *pr, double p, double top, double disp,
 		out = in + (up ? 1 : -1) * M_LN10;
 		if (up && out >= log(1 - 1e-12))
 			return 1;	/* not bounded below certainty */
-		double dev = 2 * (top - profile_at(pr, exp(out), pu0, xi0)) / disp;
-
-		if (dev > CHI2_1_CONF)
+		if (deviance(pr, out, top, disp, pu0, xi0) > CHI2_1_CONF)
 			found = 1;
 		else
 			in = out;
@@ -261,9 +266,8 @@ static double profile_end(struct profile *pr, double p, double top, double disp,
 		return up ? 1 : 0;
 	for (int i = 0; i < 30; i++) {
 		double mid = (in + out) / 2;
-		double dev = 2 * (top - profile_at(pr, exp(mid), pu0, xi0)) / disp;
 
-		if (dev > CHI2_1_CONF)
+		if (deviance(pr, mid, top, disp, pu0, xi0) > CHI2_1_CONF)
 			out = mid;
 		else
 			in = mid;
@@ -271,55 +275,81 @@ static double profile_end(struct profile *pr, double p, double top, double disp,
 	return exp((in + out) / 2);
 }
 
-/* Pearson's dispersion of the runs' counts above ns; *p its chance under independence. */
+/* Pearson's dispersion of the runs' counts above ns (their samples the exposure); *p its chance. */
 static double dispersion_above(const struct hist *const *run, int n, int64_t ns, double *p)
 {
-	double total = 0, above = 0, chi = 0;
-	int df = -1;
+	double *count = calloc((size_t)n + 1, sizeof(*count)), *periods = calloc((size_t)n + 1,
+										    sizeof(*periods));
+	double d = 1;
 
-	for (int i = 0; i < n; i++) {
-		total += (double)run[i]->count;
-		above += (double)hist_count_above(run[i], ns - 1);
-	}
 	*p = 1;
-	if (!(above > 0))
-		return 1;
-	for (int i = 0; i < n; i++) {
-		double e = above * (double)run[i]->count / total;
-
-		if (!(e > 0))
-			continue;
-		double o = (double)hist_count_above(run[i], ns - 1);
-
-		chi += (o - e) * (o - e) / e;
-		df++;
+	if (count && periods) {
+		for (int i = 0; i < n; i++) {
+			count[i] = (double)hist_count_above(run[i], ns - 1);
+			periods[i] = (double)run[i]->count;
+		}
+		d = stats_dispersion(count, periods, n, p);
 	}
-	if (df < 1)
-		return 1;
-	*p = stats_chi2_sf(chi, df);
-	return chi / df > 1 ? chi / df : 1;
+	free(count);
+	free(periods);
+	return d;
 }
 
 /* The count above D, per period, with its Poisson interval widened by the runs' dispersion. */
 static void observed_rate(const struct hist *const *run, int n, struct tailfit *t)
 {
-	double cp, disp = dispersion_above(run, n, t->deadline_ns + 1, &cp);
-	double eff = (double)t->observed / disp;
-	long long k = llround(eff);
-	double fix = k > 0 ? eff / (double)k : 1;
-
-	stats_poisson_ci(k, TAILFIT_CONF, &t->lo, &t->hi);
+	t->dispersion = dispersion_above(run, n, t->deadline_ns + 1, &t->cluster_p);
 	t->p = (double)t->observed / t->periods;
-	t->lo = t->lo * fix / (t->periods / disp);
-	t->hi = t->hi * fix / (t->periods / disp);
-	t->dispersion = disp;
-	t->cluster_p = cp;
+	stats_rate_ci((double)t->observed, t->periods, t->dispersion, TAILFIT_CONF, &t->lo, &t->hi);
+}
+
+/*
+ * The threshold: the lowest of the candidates (the top tenth at most)
+ * whose fit passes the goodness-of-fit test, tried from the lowest up.
+ * out's status TF_FIT with u, k, the fit and its p; TF_REJECTED with the
+ * last one tried; TF_FEW when there was none to try. g: the last groups.
+ */
+static void choose_threshold(const struct hist *all, struct groups *g, struct tailfit *out)
+{
+	static const uint64_t ks[] = { 2000, 1000, 500, 250, 100, TAILFIT_MIN_EXCEED };
+	int tried = 0;
+
+	out->status = TF_FEW;
+	for (size_t c = 0; c < sizeof(ks) / sizeof(ks[0]); c++) {
+		if (ks[c] * 10 > all->count)
+			continue;	/* the top tenth at most */
+		uint64_t acc = 0;
+		int first = HIST_BUCKETS - 1;
+
+		for (; first >= 0; first--) {
+			acc += all->bucket[first];
+			if (acc + all->overflow >= ks[c])
+				break;
+		}
+		if (first < 0)
+			continue;
+		int64_t u, hi;
+
+		hist_bucket_range(first, &u, &hi);
+		if (tried && u == out->u_ns)
+			continue;
+		tried = 1;
+		out->u_ns = u;
+		out->k = acc + all->overflow;
+		group_above(all, first, u, (out->k + MAX_GROUPS - 1) / MAX_GROUPS, g);
+		fit_gpd(g, &out->sigma_ns, &out->xi);
+		out->gof_p = gof_p(all, first, u, out->k, out->sigma_ns, out->xi);
+		out->status = TF_REJECTED;
+		if (out->gof_p >= TAILFIT_GOF_P) {
+			out->status = TF_FIT;
+			return;
+		}
+	}
 }
 
 int tailfit(const struct hist *const *run, int n, int64_t deadline_ns, double target,
 	    struct tailfit *out)
 {
-	static const uint64_t ks[] = { 2000, 1000, 500, 250, 100, TAILFIT_MIN_EXCEED };
 	struct hist *all;
 	struct groups *g;
 
@@ -354,40 +384,7 @@ int tailfit(const struct hist *const *run, int n, int64_t deadline_ns, double ta
 		observed_rate(run, n, out);
 		goto done;
 	}
-	out->status = TF_FEW;
-	/* thresholds from the lowest up: the first whose fit passes */
-	int tried = 0;
-
-	for (size_t c = 0; c < sizeof(ks) / sizeof(ks[0]); c++) {
-		if (ks[c] * 10 > all->count)
-			continue;	/* the top tenth at most */
-		uint64_t acc = 0;
-		int first = HIST_BUCKETS - 1;
-
-		for (; first >= 0; first--) {
-			acc += all->bucket[first];
-			if (acc + all->overflow >= ks[c])
-				break;
-		}
-		if (first < 0)
-			continue;
-		int64_t u, hi;
-
-		hist_bucket_range(first, &u, &hi);
-		if (tried && u == out->u_ns)
-			continue;
-		tried = 1;
-		out->u_ns = u;
-		out->k = acc + all->overflow;
-		group_above(all, first, u, (out->k + MAX_GROUPS - 1) / MAX_GROUPS, g);
-		fit_gpd(g, &out->sigma_ns, &out->xi);
-		out->gof_p = gof_p(all, first, u, out->k, out->sigma_ns, out->xi);
-		out->status = TF_REJECTED;
-		if (out->gof_p >= TAILFIT_GOF_P) {
-			out->status = TF_FIT;
-			break;
-		}
-	}
+	choose_threshold(all, g, out);
 	if (out->status != TF_FIT)
 		goto done;
 	if (n < 2) {

@@ -23,8 +23,7 @@ static const struct hist *run_hist(const struct side_runs *s, const struct tcell
 	return s->metric >= 0 && s->metric < METRIC_COUNT ? c->metric[s->metric] : c->wakeup;
 }
 
-/* The same, its wake-up's when it has none. */
-static const struct hist *metric_of(const struct side_runs *s, const struct tcell *c)
+const struct hist *verdict_run_hist(const struct side_runs *s, const struct tcell *c)
 {
 	const struct hist *h = run_hist(s, c);
 
@@ -65,8 +64,8 @@ static uint64_t fewest_of(const struct side_runs *s)
 	uint64_t n = UINT64_MAX;
 
 	for (int i = 0; i < s->n; i++)
-		if (metric_of(s, s->run[i])->count < n)
-			n = metric_of(s, s->run[i])->count;
+		if (verdict_run_hist(s, s->run[i])->count < n)
+			n = verdict_run_hist(s, s->run[i])->count;
 	return n;
 }
 
@@ -622,7 +621,7 @@ void verdict_exceed(const struct side_runs *s, int64_t over_ns, struct exceed *e
 	e->runs = s->n;
 	for (int i = 0; i < s->n; i++) {
 		const struct tcell *c = s->run[i];
-		uint64_t k = hist_count_above(metric_of(s, c), over_ns);
+		uint64_t k = hist_count_above(verdict_run_hist(s, c), over_ns);
 		double h = run_hours(c);
 
 		e->count += k;
@@ -636,31 +635,15 @@ void verdict_exceed(const struct side_runs *s, int64_t over_ns, struct exceed *e
 	 * Samples above a threshold come in bursts (a stall makes several
 	 * late at once) and runs differ: the runs' own spread, as Pearson's
 	 * dispersion of their counts about the pooled rate, widens the
-	 * Poisson interval when it is above 1 (quasi-Poisson: the interval
-	 * of count / dispersion, rounded, on hours / dispersion).
+	 * Poisson interval when it is above 1 (quasi-Poisson).
 	 */
-	if (cnt && hrs && s->n >= 2 && e->count > 0 && e->hours > 0) {
-		double lambda = (double)e->count / e->hours, chi = 0;
-
-		for (int i = 0; i < s->n; i++)
-			if (hrs[i] > 0)
-				chi += (cnt[i] - lambda * hrs[i]) * (cnt[i] - lambda * hrs[i]) /
-				       (lambda * hrs[i]);
-		if (chi / (s->n - 1) > 1)
-			e->dispersion = chi / (s->n - 1);
-	}
+	if (cnt && hrs)
+		e->dispersion = stats_dispersion(cnt, hrs, s->n, NULL);
 	free(cnt);
 	free(hrs);
-	double eff = (double)e->count / e->dispersion, eff_hours = e->hours / e->dispersion;
-	long long k = llround(eff);
-	double fix = k > 0 ? eff / (double)k : 1;	/* the rounding, undone */
-
-	stats_poisson_ci(k, VERDICT_CONF, &e->lo, &e->hi);
-	if (e->hours > 0) {
+	stats_rate_ci((double)e->count, e->hours, e->dispersion, VERDICT_CONF, &e->lo, &e->hi);
+	if (e->hours > 0)
 		e->rate = (double)e->count / e->hours;
-		e->lo = e->lo * fix / eff_hours;
-		e->hi = e->hi * fix / eff_hours;
-	}
 }
 
 /* The smallest of 1, 2, 5 x 10^k ns at or above v. */
@@ -689,7 +672,7 @@ int verdict_default_over(const struct side_runs *sides, int nsides,
 	hist_init(all);
 	for (int s = 0; s < nsides; s++)
 		for (int i = 0; i < sides[s].n; i++)
-			hist_merge(all, metric_of(&sides[s], sides[s].run[i]));
+			hist_merge(all, verdict_run_hist(&sides[s], sides[s].run[i]));
 	const double pct[] = { 99, 99.99 };
 	for (int k = 0; k < 2 && n < max; k++) {
 		int64_t v = nice_up((double)hist_percentile(all, pct[k]));

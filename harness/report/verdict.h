@@ -34,6 +34,9 @@ struct side_runs {
 	const int *camp;	/* per run, its campaign (a tree); NULL: all one */
 };
 
+/* Run c's histogram of side s's metric, or its wake-up's when it has none. */
+const struct hist *verdict_run_hist(const struct side_runs *s, const struct tcell *c);
+
 /* Do all of s's runs have metric m (a workload's own, like noise_max)? */
 int side_has_metric(const struct side_runs *s, int m);
 
