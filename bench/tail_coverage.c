@@ -103,8 +103,7 @@ int main(int argc, char **argv)
 
 				for (int i = 0; i < runs; i++) {
 					hist_init(h[i]);
-					for (int k = 0; k < samples; k++)
-						hist_add(h[i], llround(synth_draw(&law, &rng)));
+					synth_hist(&law, &rng, samples, h[i]);
 				}
 				if (tailfit((const struct hist *const *)h, runs, (int64_t)floor(d), 0,
 					    &fit) != 0)

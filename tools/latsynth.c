@@ -1,26 +1,25 @@
 /*
  * latsynth LAW SAMPLES SEED: one run's wake-ups drawn from a law with a
- * known tail (harness/report/synth.h), printed as a summary line with
- * summary.csv's statistics and hist.csv's buckets, computed as a cell
- * computes them (hist.c). tools/synth-tail.sh puts them into a tree.
- *   summary,SAMPLES,MIN,MEAN,STDDEV,P50,P90,P99,P99.9,P99.99,MAX
- *   hist,LO,HI,COUNT   (each bucket with a sample)
+ * known tail (harness/report/synth.h), written as a cell writes them
+ * (results/cellfiles.c): a line "summary," and summary.csv's statistics
+ * (samples, min_ns ... max_ns), then hist.csv's rows of thread 0 on CPU
+ * -1 (tools/synth-tail.sh puts in the cell's CPU).
  * Exit 2 on a law that does not parse (said on stderr).
  */
-#include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cellfiles.h"
+#include "csvfile.h"
 #include "hist.h"
 #include "synth.h"
 
 int main(int argc, char **argv)
 {
-	static const double pct[] = { 50, 90, 99, 99.9, 99.99 };
 	struct synth_law law;
 	char err[256], *end;
 	struct hist *h = malloc(sizeof(*h));
+	struct csvw w = { .fp = stdout };
 
 	if (argc != 4 || !h) {
 		fprintf(stderr, "usage: latsynth LAW SAMPLES SEED\n");
@@ -39,21 +38,11 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	hist_init(h);
-	for (long long i = 0; i < n; i++)
-		hist_add(h, llround(synth_draw(&law, &r)));
-	printf("summary,%" PRIu64 ",%" PRId64 ",%" PRId64 ",%" PRId64, h->count, h->min,
-	       (int64_t)(hist_mean(h) + 0.5), (int64_t)(hist_stddev(h) + 0.5));
-	for (size_t i = 0; i < sizeof(pct) / sizeof(pct[0]); i++)
-		printf(",%" PRId64, hist_percentile(h, pct[i]));
-	printf(",%" PRId64 "\n", h->max);
-	for (int i = 0; i < HIST_BUCKETS; i++) {
-		int64_t lo, hi;
-
-		if (!h->bucket[i])
-			continue;
-		hist_bucket_range(i, &lo, &hi);
-		printf("hist,%" PRId64 ",%" PRId64 ",%" PRIu64 "\n", lo, hi, h->bucket[i]);
-	}
+	synth_hist(&law, &r, n, h);
+	csvw_str(&w, "summary");
+	cell_hist_summary(&w, h);
+	csvw_end(&w);
+	cell_hist_rows(&w, h, 0, -1, "wakeup");
 	free(h);
 	return 0;
 }

@@ -50,9 +50,9 @@ while read -r dir value index cpu cell; do
 	"$synth" "${law[$value]}" "${count[$value]}" "$((seed + index))" >"$tmp/draw"
 	d=$out/$dir
 	# hist.csv: the wake-up's buckets replaced
-	awk -F, -v cpu="$cpu" 'NR == FNR { if ($1 == "hist") b[++n] = $2 "," $3 "," $4; next }
+	awk -F, -v OFS=, -v cpu="$cpu" 'NR == FNR { if ($1 != "summary") { $2 = cpu; b[++n] = $0 }; next }
 		FNR == 1 || $3 != "wakeup" { print }
-		END { for (i = 1; i <= n; i++) print "0," cpu ",wakeup," b[i] }' "$tmp/draw" "$d/hist.csv" >"$tmp/h"
+		END { for (i = 1; i <= n; i++) print b[i] }' "$tmp/draw" "$d/hist.csv" >"$tmp/h"
 	mv "$tmp/h" "$d/hist.csv"
 	sum=$(sed -n 's/^summary,//p' "$tmp/draw")
 	# summary.csv: samples .. max_ns of the wake-up row, no overruns

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hist.h"
 #include "synth.h"
 #include "tailfit.h"
 #include "units.h"
@@ -52,6 +53,12 @@ double synth_draw(const struct synth_law *law, struct synth_rng *r)
 	if (law->spike_p > 0 && synth_uniform(r) < law->spike_p)
 		x *= law->spike_f;
 	return x > 0 ? x : 0;
+}
+
+void synth_hist(const struct synth_law *law, struct synth_rng *r, long long n, struct hist *h)
+{
+	for (long long i = 0; i < n; i++)
+		hist_add(h, llround(synth_draw(law, r)));
 }
 
 static double sf_base(const struct synth_law *l, double x)

@@ -44,6 +44,10 @@ double synth_uniform(struct synth_rng *r);
 /* One latency in ns (>= 0). */
 double synth_draw(const struct synth_law *law, struct synth_rng *r);
 
+struct hist;
+/* n draws added to h, each rounded to the ns, as a cell's thread would add them. */
+void synth_hist(const struct synth_law *law, struct synth_rng *r, long long n, struct hist *h);
+
 /* P(X > x) under the law, exactly. */
 double synth_sf(const struct synth_law *law, double x);
 

@@ -10,14 +10,10 @@
 #include "log.h"
 #include "units.h"
 
-void cell_summary_fields(struct csvw *csv, const struct worker *w, int m)
+void cell_hist_summary(struct csvw *csv, const struct hist *h)
 {
-	const struct hist *h = &w->hist[m];
 	static const double pct[] = { 50, 90, 99, 99.9, 99.99 };
 
-	csvw_int(csv, w->thread);
-	csvw_int(csv, w->cpu);
-	csvw_str(csv, metric_name(m));
 	csvw_int(csv, (int64_t)h->count);
 	csvw_int(csv, h->count ? h->min : 0);
 	csvw_int(csv, (int64_t)(hist_mean(h) + 0.5));
@@ -25,6 +21,14 @@ void cell_summary_fields(struct csvw *csv, const struct worker *w, int m)
 	for (size_t i = 0; i < sizeof(pct) / sizeof(pct[0]); i++)
 		csvw_int(csv, hist_percentile(h, pct[i]));
 	csvw_int(csv, h->count ? h->max : 0);
+}
+
+void cell_summary_fields(struct csvw *csv, const struct worker *w, int m)
+{
+	csvw_int(csv, w->thread);
+	csvw_int(csv, w->cpu);
+	csvw_str(csv, metric_name(m));
+	cell_hist_summary(csv, &w->hist[m]);
 	csvw_int(csv, (int64_t)w->overruns);
 	csvw_int(csv, (int64_t)w->errors);
 	csvw_int(csv, w->first_errno);

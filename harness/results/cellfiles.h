@@ -34,6 +34,9 @@ struct csvw;
 void cell_hist_rows(struct csvw *csv, const struct hist *h, int64_t thread,
 		    int64_t cpu, const char *metric);
 
+/* A histogram's summary.csv statistics: samples, min_ns ... max_ns. */
+void cell_hist_summary(struct csvw *csv, const struct hist *h);
+
 /* One thread x metric summary row's fields, appended to the writer. */
 void cell_summary_fields(struct csvw *csv, const struct worker *w, int metric);
 

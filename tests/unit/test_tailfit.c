@@ -48,8 +48,7 @@ static void draw_into(int first, const char *law_text, int n, int samples, uint6
 	assert_int_equal(synth_parse(law_text, &law, err, sizeof(err)), 0);
 	for (int i = first; i < first + n; i++) {
 		hist_init(runs[i]);
-		for (int k = 0; k < samples; k++)
-			hist_add(runs[i], llround(synth_draw(&law, &r)));
+		synth_hist(&law, &r, samples, runs[i]);
 	}
 }
 
