@@ -75,6 +75,26 @@ tap_count() {
 	failed=$((failed + f))
 }
 
+# side_by_side LABEL0 FILES0 LABEL1 FILES1: two bats runs of the
+# blank-separated FILES side by side, each in a session of its own (an
+# interrupted run.sh takes them with it), counted in turn
+side_by_side() {
+	local i rc pid=() labels=("$1" "$3") files=("$2" "$4")
+
+	for i in 0 1; do
+		# shellcheck disable=SC2086 # a lane is a list of files
+		setsid timeout 1800 bats --tap --timing ${files[i]} >"$alongside_out.lane$i" 2>&1 &
+		pid[i]=$!
+		lane_pids="$lane_pids $!"
+	done
+	for i in 0 1; do
+		wait "${pid[i]}"
+		rc=$?
+		tap_count "${labels[i]}" "$rc" "$(cat "$alongside_out.lane$i")"
+	done
+	lane_pids=
+}
+
 # tests/cli/alongside: the bats files whose figures must not depend on
 # the host's load (the instruction-clock guests). With `all` they run in
 # the background while the unit tests run, in a session of their own (so
@@ -186,18 +206,8 @@ if [ "$what" = all ] || [ "$what" = cli ]; then
 	out=$(timeout 1800 bats --tap --timing "${judges[@]}" 2>&1)
 	tap_count "bats (judges)" $? "$out"
 	echo "== command-line tests (bats), two lanes: the host's other measurements, and its readers beside them [at ${SECONDS} s]"
-	setsid timeout 1800 bats --tap --timing "${measures[@]}" >"$alongside_out.measures" 2>&1 &
-	m_pid=$!
-	setsid timeout 1800 bats --tap --timing "${reads[@]}" >"$alongside_out.reads" 2>&1 &
-	r_pid=$!
-	lane_pids="$m_pid $r_pid"
-	wait "$m_pid"
-	m_rc=$?
-	wait "$r_pid"
-	r_rc=$?
-	lane_pids=
-	tap_count "bats (the host's other measurements)" "$m_rc" "$(cat "$alongside_out.measures")"
-	tap_count "bats (readers: ${READERS// /, })" "$r_rc" "$(cat "$alongside_out.reads")"
+	side_by_side "bats (the host's other measurements)" "${measures[*]}" \
+		"bats (readers: ${READERS// /, })" "${reads[*]}"
 fi
 
 # tests/cli/guests: the files that boot qemu guests under TCG (none of
@@ -219,20 +229,11 @@ if [ "$what" = all ] || [ "$what" = cli ] || [ "$what" = guests ]; then
 	for f in tests/cli/guests/*.bats; do
 		case " ${lanes[0]} " in *" $f "*) ;; *) lanes[1]="${lanes[1]} $f" ;; esac
 	done
-	pids=()
+	names=()
 	for i in 0 1; do
-		# shellcheck disable=SC2086 # a lane is a list of files
-		setsid timeout 1800 bats --tap --timing ${lanes[i]} >"$alongside_out.lane$i" 2>&1 &
-		pids[i]=$!
-		lane_pids="$lane_pids $!"
+		names[i]=$(for f in ${lanes[i]}; do printf ' %s' "${f##*/}"; done)
 	done
-	for i in 0 1; do
-		wait "${pids[i]}"
-		rc=$?
-		names=$(for f in ${lanes[i]}; do printf ' %s' "${f##*/}"; done)
-		tap_count "bats (guests:$names)" "$rc" "$(cat "$alongside_out.lane$i")"
-	done
-	lane_pids=
+	side_by_side "bats (guests:${names[0]})" "${lanes[0]}" "bats (guests:${names[1]})" "${lanes[1]}"
 fi
 
 if [ -s "$recap" ]; then
