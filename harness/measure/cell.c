@@ -492,7 +492,7 @@ static void log_threads(struct cell_result *res, int started)
  * A thread whose policy (SCHED_DEADLINE) or wake-up (a clock or timer)
  * the kernel refused: the cell skipped, not failed.
  */
-static void refused_start(struct cell_result *res, int started)
+static void refused_policy(struct cell_result *res, int started)
 {
 	for (int i = 0; i < started && res->status == CELL_OK; i++) {
 		const struct worker *w = &res->workers[i];
@@ -601,7 +601,7 @@ static int measure(const struct config *cfg, const struct cell *c,
 	if (started == n)
 		cell_interference(res, &before);
 	intf_free(&before);
-	refused_start(res, started);
+	refused_policy(res, started);
 	cell_spikes_poll(&sp, res);	/* a spike in the last cycles */
 	tracer_close(sp.tracer, &sp.trap);
 	for (int i = 0; i < n; i++)

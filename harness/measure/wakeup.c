@@ -9,6 +9,14 @@
 
 #include "wakeup.h"
 
+static int64_t read_ns(clockid_t c)
+{
+	struct timespec t;
+
+	clock_gettime(c, &t);
+	return (int64_t)t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
 static struct timespec ts_of(int64_t ns)
 {
 	if (ns < 0)
@@ -20,6 +28,11 @@ clockid_t waker_clockid(int clock)
 {
 	return clock == WCLOCK_REALTIME ? CLOCK_REALTIME : clock == WCLOCK_TAI ? CLOCK_TAI
 									       : CLOCK_MONOTONIC;
+}
+
+int64_t waker_now(const struct waker *w)
+{
+	return read_ns(w->clock) - w->offset;
 }
 
 int waker_init(struct waker *w, int method, int clock)
@@ -36,8 +49,7 @@ int waker_init(struct waker *w, int method, int clock)
 	int64_t best = INT64_MAX;
 
 	for (int i = 0; i < 5; i++) {
-		int64_t a = clock_now_ns(CLOCK_MONOTONIC), c = clock_now_ns(w->clock);
-		int64_t b = clock_now_ns(CLOCK_MONOTONIC);
+		int64_t a = read_ns(CLOCK_MONOTONIC), c = read_ns(w->clock), b = read_ns(CLOCK_MONOTONIC);
 
 		if (b - a < best) {
 			best = b - a;
@@ -89,7 +101,7 @@ int waker_sleep(struct waker *w, int64_t at)
 	case WAKE_POLL:
 	case WAKE_PSELECT:
 		/* what is left, again if a timeout on another clock ended early */
-		while ((rest = target - clock_now_ns(w->clock)) > 0) {
+		while ((rest = target - read_ns(w->clock)) > 0) {
 			int rc = sleep_for(w, rest);
 
 			if (rc)
@@ -107,7 +119,7 @@ int waker_sleep(struct waker *w, int64_t at)
 	case WAKE_POSIX_TIMER: {
 		struct itimerspec its = { .it_value = t };
 
-		if (target <= clock_now_ns(w->clock))
+		if (target <= read_ns(w->clock))
 			return 0;	/* a past time would fire at once: the same */
 		if (timer_settime(w->timer, TIMER_ABSTIME, &its, NULL) != 0)
 			return errno;

@@ -16,15 +16,6 @@
 
 #include "axis.h"
 
-/* Now on clock c, in ns: inline, the real-time loop reads it each period. */
-static inline int64_t clock_now_ns(clockid_t c)
-{
-	struct timespec t;
-
-	clock_gettime(c, &t);
-	return (int64_t)t.tv_sec * 1000000000LL + t.tv_nsec;
-}
-
 /* The signal the posix-timer method's timer sends to its thread. */
 #define WAKEUP_SIGNAL (SIGRTMIN + 3)
 
@@ -52,11 +43,8 @@ int waker_init(struct waker *w, int method, int clock);
  */
 int waker_sleep(struct waker *w, int64_t at);
 
-/* Now on w's clock, as CLOCK_MONOTONIC ns (minus the offset): inline, read each period. */
-static inline int64_t waker_now(const struct waker *w)
-{
-	return clock_now_ns(w->clock) - w->offset;
-}
+/* Now on w's clock, as CLOCK_MONOTONIC ns (minus the offset). */
+int64_t waker_now(const struct waker *w);
 
 void waker_fini(struct waker *w);
 

@@ -16,6 +16,26 @@
  */
 #define WORKER_STACK (512 * 1024)
 
+static inline int64_t ts_ns(const struct timespec *t)
+{
+	return (int64_t)t->tv_sec * 1000000000LL + t->tv_nsec;
+}
+
+static inline struct timespec ns_ts(int64_t ns)
+{
+	struct timespec t = { ns / 1000000000LL, ns % 1000000000LL };
+
+	return t;
+}
+
+static inline int64_t now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return ts_ns(&t);
+}
+
 /* Touch the stack the loop will use, so no page fault happens in it. */
 static void __attribute__((noinline)) prefault_stack(void)
 {
@@ -203,7 +223,7 @@ static void *worker_main(void *arg)
 	 * a load may starve it): begin at the next whole period instead of
 	 * recording the creation delay as a wake-up latency.
 	 */
-	int64_t now = clock_now_ns(CLOCK_MONOTONIC);
+	int64_t now = now_ns();
 	if (now >= next) {
 		int64_t skip = ((now - next) / w->interval_ns + 1) * w->interval_ns;
 
@@ -227,7 +247,7 @@ static void *worker_main(void *arg)
 		}
 		int64_t woke = waker_now(&wk);
 		int64_t moved = w->ops->run(&w->ctx);
-		int64_t done = clock_now_ns(CLOCK_MONOTONIC);
+		int64_t done = now_ns();
 
 		w->cycles++;
 		if (moved < 0) {
