@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "axis.h"
+#include "beyond.h"
 #include "campaign.h"
 #include "cellfiles.h"
 #include "config.h"
@@ -20,7 +21,6 @@
 #include "hwlat.h"
 #include "load_ops.h"
 #include "log.h"
-#include "beyond.h"
 #include "report.h"
 #include "sysinfo.h"
 #include "units.h"

@@ -11,9 +11,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "beyond.h"
 #include "plot.h"
 #include "report.h"
-#include "beyond.h"
 #include "rows.h"
 #include "tree.h"
 #include "verdict.h"

@@ -11,8 +11,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "plot.h"
 #include "beyond.h"
+#include "plot.h"
 #include "rows.h"
 #include "tree.h"
 
