@@ -29,6 +29,21 @@ int file_first_line(const char *path, char *buf, size_t len)
 	return 0;
 }
 
+int file_write_string(const char *path, const char *value)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	size_t n = strlen(value);
+
+	if (fd < 0)
+		return -errno;
+	ssize_t w = write(fd, value, n);
+	int rc = w == (ssize_t)n ? 0 : w < 0 ? -errno : -EIO;
+
+	if (close(fd) != 0 && rc == 0)
+		rc = -errno;
+	return rc;
+}
+
 int self_dir(char *buf, size_t len)
 {
 	ssize_t n = readlink("/proc/self/exe", buf, len - 1);

@@ -11,6 +11,12 @@
  */
 int file_first_line(const char *path, char *buf, size_t len);
 
+/*
+ * `value` written to path in one write() (opened as `echo -n value > path`
+ * opens it): how sysfs, procfs and cgroup files take a setting. 0 or -errno.
+ */
+int file_write_string(const char *path, const char *value);
+
 /* The directory the running program lives in (/proc/self/exe). 0 or -errno. */
 int self_dir(char *buf, size_t len);
 
