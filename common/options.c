@@ -279,6 +279,22 @@ static int parse_axis_item(const struct opt *o, struct axis *ax, char *item,
 			    "%s: '%s' is not none, local, remote, interleave or node:N (0-%d)",
 			    o->key, item, NODE_MAX);
 	}
+	case OPT_AXIS_IDLE: {
+		char *end;
+
+		if (strcmp(item, "any") == 0)
+			return axis_push(o, ax, item, -1, err, len);
+		if (strcmp(item, "poll") == 0)
+			return axis_push(o, ax, item, -2, err, len);
+		errno = 0;
+		v = strncmp(item, "deepest:", 8) == 0 && isdigit((unsigned char)item[8]) ?
+		    strtoll(item + 8, &end, 10) : -1;
+		if (v < 0 || v > 15 || errno || *end)
+			return fail_with(err, len, -EINVAL,
+				    "%s: '%s' is not any, poll or deepest:N (an idle state's number, 0-15)",
+				    o->key, item);
+		return axis_push(o, ax, item, v, err, len);
+	}
 	case OPT_AXIS_CHOICE: {
 		int idx = opt_choice_index(o->choices, item);
 
@@ -490,6 +506,7 @@ const char *opt_type_name(const struct opt *o)
 	case OPT_AXIS_AFFINITY: return "affinity list";
 	case OPT_AXIS_NUMA: return "numa list";
 	case OPT_AXIS_CHOICE: return "choice list";
+	case OPT_AXIS_IDLE: return "idle list";
 	}
 	return "?";
 }

@@ -39,6 +39,7 @@ enum opt_type {
 	OPT_AXIS_AFFINITY,	/* struct axis: spread|all|isolated|CPU list */
 	OPT_AXIS_NUMA,		/* struct axis: none|local|remote|interleave|node:N */
 	OPT_AXIS_CHOICE,	/* struct axis of words of `choices` ("a|b|c"): each its index */
+	OPT_AXIS_IDLE,		/* struct axis: any (-1), poll (-2) or deepest:N (N) */
 };
 
 /* Option may be written `all` (an axis item stored as AXIS_ALL). */

@@ -189,8 +189,8 @@ fi
 # readers ran beside it: so the judges run alone. A file belongs to a
 # group only if all of its tests do (the timeline's rt-hog test is in
 # timeline.bats for that).
-JUDGES="verdicts trace timeline noise"
-READERS="report figures layers history damaged kernels_script readers basics config_errors beyond hardening"
+JUDGES="verdicts trace timeline noise isolation"
+READERS="report figures layers history damaged kernels_script readers basics config_errors beyond hardening idle"
 if [ "$what" = all ] || [ "$what" = cli ]; then
 	judges=() measures=() reads=()
 	for f in tests/cli/*.bats; do

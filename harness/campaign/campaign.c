@@ -10,6 +10,7 @@
 #include "log.h"
 #include "reconcile.h"
 #include "tracer.h"
+#include "undo.h"
 #include "worker.h"
 
 static int max_priority(const struct config *cfg)
@@ -285,10 +286,27 @@ static void say_left(const struct campaign *cp)
 
 /* ---- the phases, in order: campaign_run below drives them ---- */
 
-/* The mode's own start: the host's preflight, the guest's hello. */
+static void say_undone(void *arg, const char *line)
+{
+	(void)arg;
+	log_warn("%s", line);
+}
+
+/*
+ * The mode's own start: the host's preflight, the guest's hello. Before
+ * it, what a latlab killed mid-cell left changed on the machine (its
+ * cpusets, interrupts, idle states) is undone: the machine the preflight
+ * judges is the machine as it was.
+ */
 static int ph_setup(struct campaign *cp, int status)
 {
 	(void)status;
+	/* a latlab killed mid-cell left its cpusets, interrupts or idle states: undone first */
+	int undone = undo_stale(UNDO_DIR, undo_roots, say_undone, NULL);
+
+	if (undone < 0 && undone != -EACCES)
+		log_warn("%s: %s (what a killed latlab changed is not undone)", UNDO_DIR,
+			 strerror(-undone));
 	return cp->mode->setup ? cp->mode->setup(cp) : EXIT_PASS;
 }
 

@@ -206,8 +206,9 @@ int campaign_plan(const struct config *cfg, int jobs, FILE *out)
 		if (p == POL_DEADLINE || p == POL_OTHER)
 			fprintf(out, "policy %s: the priority axis does not apply to its cells (ignored)\n",
 				policy_name(p));
-		if (p == POL_DEADLINE && strcmp(cfg->matrix.affinity.s[0], "all") != 0)
-			fprintf(out, "policy deadline: a thread pinned to one CPU is refused by the kernel (skipped): use affinity = all\n");
+		if (p == POL_DEADLINE && strcmp(cfg->matrix.affinity.s[0], "all") != 0 &&
+		    cfg->matrix.isolation.v[0] == ISO_NONE)
+			fprintf(out, "policy deadline: a thread pinned to one CPU is refused by the kernel without a root domain of its own (skipped where isolation = none): isolation = cpuset, or affinity = all\n");
 	}
 	plan_nodes(cfg, out);
 	if (cfg->campaign.repeat > 1 && cfg->campaign.order == ORDER_BLOCKED)

@@ -4,6 +4,8 @@
 #include <unistd.h>
 
 #include "cpulist.h"
+#include "idle.h"
+#include "isolate.h"
 #include "load_ops.h"
 #include "log.h"
 #include "numa_place.h"
@@ -166,6 +168,50 @@ int where_fits(const struct config *cfg, const struct cell *c, int guest,
 		return fail(why, len, &l->cpus_loc,
 			    "[load.%s] cpus = '%s': CPU %d is not online%s (online: %s)",
 			    l->name, l->cpus, cpu, machine, on);
+	const struct axis *iso = &cfg->matrix.isolation;
+	int isolating = iso->n ? (int)iso->v[c->isolation] : ISO_NONE;
+
+	if (local && isolating != ISO_NONE) {
+		int pinned[CPU_SETSIZE], n = place_threads(cfg, c, pinned, &want);
+		char iw[PATH_MAX + 320];
+
+		CPU_ZERO(&want);
+		for (int i = 0; i < n; i++)
+			if (pinned[i] >= 0)
+				CPU_SET(pinned[i], &want);
+		if (n > 0 && isolation_check(isolating, &want, iw, sizeof(iw)) != 0)
+			return fail(why, len, &iso->loc, "isolation = %s: %s%s", iso->s[c->isolation], iw,
+				    machine);
+		CPU_AND(&want, &want, &cfg->housekeeping);
+		if (CPU_COUNT(&want)) {
+			struct srcloc hl = config_key_loc(cfg, "campaign", "housekeeping", iso->loc);
+
+			return fail(why, len, &hl, "housekeeping = '%s' names CPU %d, which isolation = %s keeps for a measured thread",
+				    cfg->campaign.housekeeping, cpulist_nth(&want, 0), iso->s[c->isolation]);
+		}
+	}
+	if (local && CPU_COUNT(&cfg->housekeeping) &&
+	    (cpu = missing_cpu(&cfg->housekeeping, &have)) >= 0) {
+		struct srcloc hl = config_key_loc(cfg, "campaign", "housekeeping", ax->loc);
+
+		return fail(why, len, &hl, "housekeeping = '%s': CPU %d is not online%s (online: %s)",
+			    cfg->campaign.housekeeping, cpu, machine, on);
+	}
+	const struct axis *idle = &cfg->matrix.idle;
+
+	if (local && idle->n && idle->v[c->idle] != IDLE_ANY) {
+		int pinned[CPU_SETSIZE], n = place_threads(cfg, c, pinned, &want);
+		char iw[512];
+
+		/* unpinned threads: every CPU they may run on */
+		for (int i = 0; i < n && pinned[i] >= 0; i++) {
+			if (i == 0)
+				CPU_ZERO(&want);
+			CPU_SET(pinned[i], &want);
+		}
+		if (n > 0 && idle_check("", idle->v[c->idle], &want, iw, sizeof(iw)) != 0)
+			return fail(why, len, &idle->loc, "idle = %s: %s%s", idle->s[c->idle], iw, machine);
+	}
 	if (local && k->trace_mode == TRACE_SPIKES) {
 		char tw[PATH_MAX + 128];
 		struct srcloc tloc = k->trace == KTRACE_SPIKES ? k->loc : cfg->trace_loc;

@@ -38,6 +38,7 @@ struct campaign_opts {
 	int corrected;		/* 0 off, 1 on: record wakeup_corrected */
 	int order;		/* enum run_order: the cells' order of running */
 	int64_t seed;		/* order = shuffled: its seed; 0: one from the config's hash */
+	char housekeeping[OPT_STR_MAX];	/* latlab's own threads' CPUs: a CPU list, or "" */
 };
 
 /* [campaign] order: every cell's run r before any's r + 1, the same shuffled, or the matrix's */
@@ -53,13 +54,14 @@ struct matrix_opts {
 		struct axis ax[TAXIS_COUNT];
 		struct {
 			struct axis kernel, host, load, workload, threads, affinity, interval,
-				priority, size, policy, dma_latency, numa, wakeup, clock;
+				priority, size, policy, dma_latency, numa, wakeup, clock, isolation,
+				idle;
 		};
 	};
 };
 /* the names are the axis table's, in its order (an axis added later needs none) */
-_Static_assert(offsetof(struct matrix_opts, clock) ==
-	       offsetof(struct matrix_opts, ax) + TAXIS_CLOCK * sizeof(struct axis),
+_Static_assert(offsetof(struct matrix_opts, idle) ==
+	       offsetof(struct matrix_opts, ax) + TAXIS_IDLE * sizeof(struct axis),
 	       "struct matrix_opts's names are the axis table's, in its order");
 
 /*
@@ -198,6 +200,7 @@ struct config {
 	int has_metric_thresholds[METRIC_COUNT];
 	struct srcloc baseline_loc;	/* where [thresholds] baseline was set */
 	struct dl_spec dl_runtime, dl_deadline;	/* [campaign]'s, typed (policy = deadline) */
+	cpu_set_t housekeeping;	/* [campaign] housekeeping typed; empty: not set */
 	struct trace_opts trace;
 	int has_trace;			/* a [trace] section (echoed only then) */
 	struct srcloc trace_loc;	/* where [trace] mode was set (or the section) */

@@ -383,6 +383,15 @@ int validate(struct config *cfg, struct cfg_errs *errs)
 	}
 	if (check_missed(cfg, err, errlen))
 		cfg_errs_add(errs, err);
+	CPU_ZERO(&cfg->housekeeping);
+	if (cfg->campaign.housekeeping[0] &&
+	    (cpulist_parse(cfg->campaign.housekeeping, &cfg->housekeeping) != 0 ||
+	     CPU_COUNT(&cfg->housekeeping) == 0)) {
+		loc = config_key_loc(cfg, "campaign", "housekeeping", (struct srcloc){ 0 });
+		cfg_fail(err, errlen, &loc, "housekeeping = '%s': expected a CPU list (0, 0-1, 0+2), or nothing",
+			 cfg->campaign.housekeeping);
+		cfg_errs_add(errs, err);
+	}
 	defs = add_builtin_defs(cfg, err, errlen);
 	if (defs)
 		cfg_errs_add(errs, err);

@@ -35,6 +35,9 @@ const struct opt campaign_options[] = {
 	  24 * 3600 * NS_PER_S, "10s",
 	  "window of timeline.csv: each thread's samples per log-spaced latency bin, per window (whole seconds; 0s: none)",
 	  NULL, OPT_ECHO_SET),
+	ROW("housekeeping", OPT_STRING, OFF(struct campaign_opts, housekeeping), 0, 0, "",
+	  "the CPUs latlab's own threads (main, sample writer, tracer) run on while a host cell measures, as cyclictest --mainaffinity: a CPU list, or empty for where the kernel puts them (with isolation: the housekeeping cpuset's CPUs)",
+	  NULL, OPT_ECHO_SET),
 	ROW("dl_runtime", OPT_STRING, OFF(struct campaign_opts, dl_runtime), 0, 0, "50%",
 	  "policy = deadline: runtime per period, a percentage of the interval or a duration",
 	  NULL, OPT_ECHO_SET),
@@ -96,6 +99,12 @@ const struct opt matrix_options[] = {
 	ROW("clock", OPT_AXIS_CHOICE, OFF(struct matrix_opts, clock), 0, 0, "monotonic",
 	  "the clock the measured threads sleep on and are timed by: monotonic (cyclictest's default), realtime (cyclictest -c 1) or tai",
 	  WAKEUP_CLOCKS, OPT_ECHO_SET),
+	ROW("isolation", OPT_AXIS_CHOICE, OFF(struct matrix_opts, isolation), 0, 0, "none",
+	  "what latlab does to keep the measured CPUs for the measured threads, undone after the cell: none (the machine as it is), cpuset (an exclusive cgroup v1 cpuset for each measured CPU, every task it can move, the loads' too, in a housekeeping cpuset of the other CPUs, latlab's own threads there too: as rteval --cpusets and cyclicdeadline) or cpuset+irqs (besides, every interrupt that can move off the measured CPUs); needs pinned threads and a CPU left over",
+	  ISOLATION_KINDS, OPT_ECHO_SET),
+	ROW("idle", OPT_AXIS_IDLE, OFF(struct matrix_opts, idle), 0, 0, "any",
+	  "the idle states the measured CPUs may enter, set through cpuidle for the cell and set back after it: any (as they are), deepest:N (every state deeper than N disabled: cyclictest --deepest-idle-state) or poll (every state but the polling one); needs a cpuidle driver (dma_latency asks the same of every CPU through PM QoS)",
+	  NULL, OPT_ECHO_SET),
 	{ 0 },
 };
 

@@ -39,11 +39,13 @@ struct cell {
 			int64_t numa;		/* index into cfg->matrix.numa: where its memory lives */
 			int64_t wakeup;		/* enum wakeup_method: how the thread sleeps to a period */
 			int64_t clock;		/* enum wakeup_clock: the clock it sleeps on and is timed by */
+			int64_t isolation;	/* index into cfg->matrix.isolation: enum isolation_kind by its v */
+			int64_t idle;		/* index into cfg->matrix.idle: IDLE_ANY, IDLE_POLL or N by its v */
 		};
 	};
 	int repeat;		/* 1-based */
 };
-_Static_assert(offsetof(struct cell, clock) == offsetof(struct cell, ax) + TAXIS_CLOCK * sizeof(int64_t),
+_Static_assert(offsetof(struct cell, idle) == offsetof(struct cell, ax) + TAXIS_IDLE * sizeof(int64_t),
 	       "struct cell's names are the axis table's, in its order");
 
 /*

@@ -75,6 +75,10 @@ struct cell_result {
 	int dma_latency;	/* /dev/cpu_dma_latency held (at dma_latency_us) */
 	char numa_shared[256];	/* the nodes whose memory controller a thread and the load share */
 	int64_t dma_latency_us;	/* the cell's value; -1: none (left alone) */
+	char isolation[768];	/* what [matrix] isolation did (isolation_describe), or "" */
+	char housekeeping[128];	/* the CPUs latlab's own threads ran on, or "" (not set) */
+	char idle[256];		/* the idle states [matrix] idle disabled, or "" */
+	char not_undone[512];	/* what latlab changed and could not undo, or "" */
 	uint64_t samples_written, samples_dropped;
 	char samples_error[128];	/* why samples.bin is missing, or "" */
 	int traced;		/* [trace] mode = spikes ran: spikes.csv is written */

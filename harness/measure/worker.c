@@ -1,10 +1,12 @@
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "files.h"
 #include "options.h"
 #include "wakeup.h"
 #include "worker.h"
@@ -198,6 +200,16 @@ static void *worker_main(void *arg)
 		numa_apply(w->numa);
 	prefault_stack();
 	w->ktid = (int)gettid();
+	if (w->cpuset_tasks[0]) {	/* before its policy: a deadline is admitted in its cpuset's domain */
+		char tid[16];
+
+		snprintf(tid, sizeof(tid), "%d", w->ktid);
+		w->join_errno = -file_write_string(w->cpuset_tasks, tid);
+		if (w->join_errno) {
+			atomic_store_explicit(&w->done, 1, memory_order_release);
+			return NULL;
+		}
+	}
 	if (w->policy == SCHED_DEADLINE && (w->start_errno = become_deadline(w)) != 0) {
 		atomic_store_explicit(&w->done, 1, memory_order_release);
 		return NULL;	/* the cell says why; nothing measured */

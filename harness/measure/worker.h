@@ -12,6 +12,7 @@
 #ifndef LATLAB_WORKER_H
 #define LATLAB_WORKER_H
 
+#include <limits.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -67,6 +68,8 @@ struct worker {
 	void *stack;
 	char stack_nodes[128];	/* numa_where of the stack: "1:128" */
 	char buf_nodes[128];	/* numa_where of its workload's buffer (ctx.buf) */
+	/* [matrix] isolation: the tasks file of its CPU's cpuset it joins first; "" none */
+	char cpuset_tasks[PATH_MAX];
 
 	/* results, valid after worker_join() */
 	unsigned metrics;	/* METRIC_BIT()s it records: the core and its workload's */
@@ -82,6 +85,7 @@ struct worker {
 	int ktid;		/* its kernel thread id (gettid) */
 	int start_errno;	/* its policy refused in the thread (deadline): no cycles */
 	int wake_errno;		/* its wake-up's clock or timer refused (waker_init): no cycles */
+	int join_errno;		/* it could not join its cpuset: no cycles */
 	int64_t late_start_ns;	/* periods skipped: created after the start */
 	struct ring series;	/* per-second maxima -> main thread */
 	struct series_rec series_slot[SERIES_SLOTS];

@@ -34,6 +34,10 @@ const struct axis_def axis_defs[TAXIS_COUNT] = {
 			   "woken by %s", "%s", 11 },
 	[TAXIS_CLOCK] = { "clock", "clocks", "clock", AXK_ITEM, "c", 0, 17, "monotonic", "monotonic",
 			  "clock %s", "%s", 12 },
+	[TAXIS_ISOLATION] = { "isolation", "isolations", "isolation", AXK_ITEM, "x", 0, 17, "none",
+			      "none", "isolation %s", "%s", 13 },
+	[TAXIS_IDLE] = { "idle", "idle states", "idle", AXK_ITEM, "e", 0, 17, "any", "any", "idle %s",
+			 "idle %s", 14 },
 };
 
 const char *policy_name(int policy)

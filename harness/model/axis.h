@@ -32,11 +32,19 @@ enum wakeup_method { WAKE_ABS, WAKE_REL, WAKE_POSIX_TIMER, WAKE_TIMERFD, WAKE_PO
 enum wakeup_clock { WCLOCK_MONOTONIC, WCLOCK_REALTIME, WCLOCK_TAI };
 #define WAKEUP_CLOCKS "monotonic|realtime|tai"
 
+/*
+ * [matrix] isolation: the measured CPUs as they are, kept by exclusive
+ * cpusets, and with the interrupts moved off them too (measure/isolate.h).
+ */
+enum isolation_kind { ISO_NONE, ISO_CPUSET, ISO_CPUSET_IRQS };
+#define ISOLATION_KINDS "none|cpuset|cpuset+irqs"
+
 /* The axes, in the matrix's order (repeat last, not an axis). */
 enum taxis {
 	TAXIS_KERNEL, TAXIS_HOST, TAXIS_LOAD, TAXIS_WORKLOAD, TAXIS_THREADS,
 	TAXIS_AFFINITY, TAXIS_INTERVAL, TAXIS_PRIORITY, TAXIS_SIZE, TAXIS_POLICY,
-	TAXIS_DMA, TAXIS_NUMA, TAXIS_WAKEUP, TAXIS_CLOCK, TAXIS_COUNT
+	TAXIS_DMA, TAXIS_NUMA, TAXIS_WAKEUP, TAXIS_CLOCK, TAXIS_ISOLATION,
+	TAXIS_IDLE, TAXIS_COUNT
 };
 
 /* How a cell holds an axis's value, and how cells.csv writes it. */

@@ -237,6 +237,14 @@ static void write_cell_ini(FILE *fp, const struct config *cfg,
 		fprintf(fp, "dma_latency = not held\n");
 	write_numa(fp, cfg, c, res);
 	write_shared(fp, res);
+	if (res->isolation[0])
+		fprintf(fp, "isolation_done = %s\n", res->isolation);
+	if (res->housekeeping[0])
+		fprintf(fp, "housekeeping = %s\n", res->housekeeping);
+	if (res->idle[0])
+		fprintf(fp, "idle_done = %s\n", res->idle);
+	if (res->not_undone[0])
+		fprintf(fp, "not_undone = %s\n", res->not_undone);
 	gmtime_r(&t, &tm);
 	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	fprintf(fp, "started = %s\nstarted_ns = %lld\nelapsed_ns = %lld\n", buf,

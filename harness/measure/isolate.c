@@ -1,0 +1,376 @@
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "axis.h"
+#include "cpulist.h"
+#include "files.h"
+#include "isolate.h"
+
+#define IRQ_DIR "/proc/irq"
+
+/* Does the comma-separated `opts` hold `word`? */
+static int has_option(const char *opts, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = opts; (p = strstr(p, word)); p += n)
+		if ((p == opts || p[-1] == ',') && (p[n] == ',' || p[n] == '\0' || isspace((unsigned char)p[n])))
+			return 1;
+	return 0;
+}
+
+int isolation_root(char *root, size_t len, char *why, size_t wlen)
+{
+	FILE *fp = fopen("/proc/self/mountinfo", "re");
+	char line[1024], v2[PATH_MAX] = "";
+
+	if (!fp)
+		return snprintf(why, wlen, "/proc/self/mountinfo: %s", strerror(errno)), -ENODEV;
+	while (fgets(line, sizeof(line), fp)) {
+		char mnt[PATH_MAX], type[32], opts[512];
+		const char *dash = strstr(line, " - ");
+
+		if (!dash || sscanf(line, "%*s %*s %*s %*s %4095s", mnt) != 1 ||
+		    sscanf(dash, " - %31s %*s %511s", type, opts) != 2)
+			continue;
+		if (strcmp(type, "cgroup") == 0 && has_option(opts, "cpuset")) {
+			snprintf(root, len, "%s", mnt);
+			fclose(fp);
+			return 0;
+		}
+		if (strcmp(type, "cgroup2") == 0 && !v2[0]) {
+			char path[PATH_MAX + 32], ctl[512];
+
+			snprintf(path, sizeof(path), "%s/cgroup.controllers", mnt);
+			if (file_first_line(path, ctl, sizeof(ctl)) == 0 && strstr(ctl, "cpuset"))
+				snprintf(v2, sizeof(v2), "%s", mnt);
+		}
+	}
+	fclose(fp);
+	if (v2[0])
+		snprintf(why, wlen, "the cpuset controller is cgroup v2's here (%s): latlab makes cgroup v1 exclusive cpusets, not yet v2 partitions",
+			 v2);
+	else
+		snprintf(why, wlen, "no cpuset controller is mounted (neither a cgroup v1 cpuset hierarchy nor cgroup v2 with cpuset)");
+	return -ENODEV;
+}
+
+/* The online CPUs that are not measured. */
+static void housekeeping_of(const cpu_set_t *measured, cpu_set_t *hk)
+{
+	cpu_set_t online;
+
+	cpulist_online(&online);
+	CPU_ZERO(hk);
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, &online) && !CPU_ISSET(cpu, measured))
+			CPU_SET(cpu, hk);
+}
+
+/*
+ * A cpuset under root (not latlab's own of this process) that is
+ * exclusive on a measured CPU: its path into `who`. 1 if one is, else 0.
+ */
+static int claimed(const char *root, const cpu_set_t *measured, const char *own,
+		   char *who, size_t len)
+{
+	DIR *d = opendir(root);
+	struct dirent *e;
+	int found = 0;
+
+	if (!d)
+		return 0;
+	while (!found && (e = readdir(d))) {
+		char path[PATH_MAX + 300], flag[8];
+		cpu_set_t cpus;
+
+		if (e->d_type != DT_DIR || e->d_name[0] == '.' || (own && strncmp(e->d_name, own, strlen(own)) == 0))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/cpuset.cpu_exclusive", root, e->d_name);
+		if (file_first_line(path, flag, sizeof(flag)) != 0 || strcmp(flag, "1") != 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/cpuset.cpus", root, e->d_name);
+		if (cpulist_read_file(path, &cpus) != 0)
+			continue;
+		CPU_AND(&cpus, &cpus, measured);
+		if (CPU_COUNT(&cpus)) {
+			snprintf(who, len, "CPU %d is in the exclusive cpuset %s/%s", cpulist_nth(&cpus, 0),
+				 root, e->d_name);
+			found = 1;
+		}
+	}
+	closedir(d);
+	return found;
+}
+
+int isolation_check(int kind, const cpu_set_t *measured, char *why, size_t len)
+{
+	char root[PATH_MAX], list[256], who[PATH_MAX + 320];
+	cpu_set_t hk;
+
+	if (kind == ISO_NONE)
+		return 0;
+	if (CPU_COUNT(measured) == 0)
+		return snprintf(why, len, "isolation needs pinned measured threads (affinity = all leaves them where the kernel puts them)"),
+		       -ENODEV;
+	housekeeping_of(measured, &hk);
+	if (CPU_COUNT(&hk) == 0) {
+		cpulist_format(measured, list, sizeof(list));
+		return snprintf(why, len, "the measured CPUs %s are every online CPU: none is left for housekeeping",
+				list), -ENODEV;
+	}
+	if (isolation_root(root, sizeof(root), why, len) != 0)
+		return -ENODEV;
+	if (access(root, W_OK) != 0)
+		return snprintf(why, len, "%s: %s (making cpusets needs root)", root, strerror(errno)),
+		       -ENODEV;
+	if (claimed(root, measured, NULL, who, sizeof(who)))
+		return snprintf(why, len, "%s", who), -ENODEV;
+	if (kind == ISO_CPUSET_IRQS && access(IRQ_DIR "/default_smp_affinity", W_OK) != 0)
+		return snprintf(why, len, "%s/default_smp_affinity: %s (interrupts cannot be moved here)",
+				IRQ_DIR, strerror(errno)), -ENODEV;
+	return 0;
+}
+
+/* A file of cpuset `dir` set (inside a cpuset latlab made: its removal undoes it). */
+static int set_in(const char *dir, const char *file, const char *value, char *why, size_t len)
+{
+	char path[PATH_MAX + 64];
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	rc = file_write_string(path, value);
+	if (rc)
+		snprintf(why, len, "%s = %s: %s", path, value, strerror(-rc));
+	return rc;
+}
+
+/* The cpuset root/NAME-SUFFIX of `cpus` made; exclusive when asked. */
+static int make_cpuset(const struct isolation *iso, struct undo *u, const char *suffix,
+		       const cpu_set_t *cpus, const char *mems, int exclusive, char *why, size_t len)
+{
+	char dir[PATH_MAX + 96], list[256];
+	int rc;
+
+	snprintf(dir, sizeof(dir), "%s/%s-%s", iso->root, iso->name, suffix);
+	cpulist_format(cpus, list, sizeof(list));
+	rc = undo_mkdir_cgroup(u, dir);
+	if (rc) {
+		snprintf(why, len, "mkdir %s: %s", dir, strerror(-rc));
+		return rc;
+	}
+	if ((rc = set_in(dir, "cpuset.cpus", list, why, len)) ||
+	    (rc = set_in(dir, "cpuset.mems", mems, why, len)))
+		return rc;
+	if (exclusive && (rc = set_in(dir, "cpuset.cpu_exclusive", "1", why, len)) == -EINVAL)
+		snprintf(why, len, "CPU %s cannot be made exclusive (another cpuset holds it)", list);
+	return rc;
+}
+
+/* cpus as the kernel's hexadecimal mask ("1", "ff,ffffffff"). */
+static void mask_hex(const cpu_set_t *cpus, char *buf, size_t len)
+{
+	int top = 0;
+	size_t u = 0;
+
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, cpus))
+			top = cpu;
+	for (int word = top / 32; word >= 0 && u < len; word--) {
+		unsigned v = 0;
+
+		for (int b = 0; b < 32; b++)
+			if (CPU_ISSET(word * 32 + b, cpus))
+				v |= 1u << b;
+		u += (size_t)snprintf(buf + u, len - u, word == top / 32 ? "%x" : ",%08x", v);
+	}
+}
+
+/* Every interrupt whose affinity meets a measured CPU moved to the rest of its CPUs, or housekeeping. */
+static void move_irqs(struct isolation *iso, struct undo *u)
+{
+	DIR *d = opendir(IRQ_DIR);
+	struct dirent *e;
+	char hk[256], hex[128];
+
+	cpulist_format(&iso->housekeeping, hk, sizeof(hk));
+	mask_hex(&iso->housekeeping, hex, sizeof(hex));
+	undo_set(u, IRQ_DIR "/default_smp_affinity", hex, NULL);
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		char path[PATH_MAX], list[256];
+		cpu_set_t cpus, left;
+
+		if (!isdigit((unsigned char)e->d_name[0]))
+			continue;
+		snprintf(path, sizeof(path), IRQ_DIR "/%s/smp_affinity_list", e->d_name);
+		if (cpulist_read_file(path, &cpus) != 0)
+			continue;
+		CPU_AND(&left, &cpus, &iso->measured);
+		if (CPU_COUNT(&left) == 0)
+			continue;	/* already off the measured CPUs */
+		for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+			if (CPU_ISSET(cpu, &iso->measured))
+				CPU_CLR(cpu, &cpus);
+		CPU_AND(&cpus, &cpus, &iso->housekeeping);
+		if (CPU_COUNT(&cpus))
+			cpulist_format(&cpus, list, sizeof(list));
+		else
+			snprintf(list, sizeof(list), "%s", hk);
+		if (undo_set(u, path, list, NULL) == 0) {
+			iso->irqs_moved++;
+		} else {	/* managed by its driver (EIO), or per CPU */
+			size_t n = strlen(iso->irqs_stuck);
+
+			snprintf(iso->irqs_stuck + n, sizeof(iso->irqs_stuck) - n, "%s%s", n ? " " : "",
+				 e->d_name);
+		}
+	}
+	closedir(d);
+}
+
+/* Other cpusets (not the root, not latlab's) whose CPUs meet the measured ones. */
+static void note_others(struct isolation *iso)
+{
+	DIR *d = opendir(iso->root);
+	struct dirent *e;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		char path[PATH_MAX + 300];
+		cpu_set_t cpus;
+
+		if (e->d_type != DT_DIR || e->d_name[0] == '.' ||
+		    strncmp(e->d_name, iso->name, strlen(iso->name)) == 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/cpuset.cpus", iso->root, e->d_name);
+		if (cpulist_read_file(path, &cpus) != 0)
+			continue;
+		CPU_AND(&cpus, &cpus, &iso->measured);
+		if (CPU_COUNT(&cpus)) {
+			size_t n = strlen(iso->others);
+
+			snprintf(iso->others + n, sizeof(iso->others) - n, "%s%s", n ? " " : "", e->d_name);
+		}
+	}
+	closedir(d);
+}
+
+int isolation_begin(struct isolation *iso, struct undo *u, int kind,
+		    const cpu_set_t *measured, char *why, size_t len)
+{
+	char mems[128], path[PATH_MAX + 64], suffix[32];
+	int rc;
+
+	memset(iso, 0, sizeof(*iso));
+	iso->kind = kind;
+	if (kind == ISO_NONE)
+		return 0;
+	if ((rc = isolation_check(kind, measured, why, len)) != 0)
+		return rc;
+	isolation_root(iso->root, sizeof(iso->root), why, len);
+	snprintf(iso->name, sizeof(iso->name), "latlab-%d", (int)getpid());
+	iso->measured = *measured;
+	housekeeping_of(measured, &iso->housekeeping);
+	snprintf(path, sizeof(path), "%s/cpuset.mems", iso->root);
+	if ((rc = file_first_line(path, mems, sizeof(mems))) != 0) {
+		snprintf(why, len, "%s: %s", path, strerror(-rc));
+		return rc;
+	}
+	if ((rc = make_cpuset(iso, u, "housekeeping", &iso->housekeeping, mems, 0, why, len)) != 0)
+		return rc;
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		cpu_set_t one;
+
+		if (!CPU_ISSET(cpu, measured))
+			continue;
+		CPU_ZERO(&one);
+		CPU_SET(cpu, &one);
+		snprintf(suffix, sizeof(suffix), "cpu%d", cpu);
+		if ((rc = make_cpuset(iso, u, suffix, &one, mems, 1, why, len)) != 0)
+			return rc;
+	}
+	/* the root balancing would span them all again: each set is its own domain */
+	snprintf(path, sizeof(path), "%s/cpuset.sched_load_balance", iso->root);
+	if ((rc = undo_set(u, path, "0", NULL)) != 0) {
+		snprintf(why, len, "%s = 0: %s", path, strerror(-rc));
+		return rc;
+	}
+	if (kind == ISO_CPUSET_IRQS)
+		move_irqs(iso, u);
+	note_others(iso);
+	return 0;
+}
+
+/* Is tid one of this process's threads? */
+static int own_thread(const char *tid)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/self/task/%s", tid);
+	return access(path, F_OK) == 0;
+}
+
+void isolation_sweep(struct isolation *iso)
+{
+	char from[PATH_MAX + 16], to[PATH_MAX + 96];
+
+	if (iso->kind == ISO_NONE)
+		return;
+	snprintf(from, sizeof(from), "%s/tasks", iso->root);
+	snprintf(to, sizeof(to), "%s/%s-housekeeping/tasks", iso->root, iso->name);
+	for (int pass = 0; pass < 2; pass++) {
+		FILE *fp = fopen(from, "re");
+		char tid[32];
+
+		if (!fp)
+			return;
+		while (fgets(tid, sizeof(tid), fp)) {
+			tid[strcspn(tid, "\n")] = '\0';
+			if (own_thread(tid))
+				continue;
+			int rc = file_write_string(to, tid);
+
+			if (rc == 0)
+				iso->tasks_moved++;
+			else if (rc != -ESRCH && pass == 1)
+				iso->tasks_stuck++;	/* a per-CPU kernel thread */
+		}
+		fclose(fp);
+	}
+}
+
+void isolation_cpu_tasks(const struct isolation *iso, int cpu, char *path, size_t len)
+{
+	if (iso->kind == ISO_NONE || cpu < 0)
+		snprintf(path, len, "%s", "");
+	else
+		snprintf(path, len, "%s/%s-cpu%d/tasks", iso->root, iso->name, cpu);
+}
+
+void isolation_describe(const struct isolation *iso, char *buf, size_t len)
+{
+	char hk[256], m[256];
+	size_t u;
+
+	if (iso->kind == ISO_NONE) {
+		snprintf(buf, len, "none");
+		return;
+	}
+	cpulist_format(&iso->housekeeping, hk, sizeof(hk));
+	cpulist_format(&iso->measured, m, sizeof(m));
+	u = (size_t)snprintf(buf, len, "exclusive cpusets %s/%s-cpuN for the measured CPUs %s; %d tasks moved to the housekeeping CPUs %s, %d could not move (per-CPU kernel threads)",
+			     iso->root, iso->name, m, iso->tasks_moved, hk, iso->tasks_stuck);
+	if (iso->kind == ISO_CPUSET_IRQS && u < len)
+		u += (size_t)snprintf(buf + u, len - u, "; %d interrupts moved, could not move: %s",
+				      iso->irqs_moved, iso->irqs_stuck[0] ? iso->irqs_stuck : "none");
+	if (iso->others[0] && u < len)
+		snprintf(buf + u, len - u, "; other cpusets on a measured CPU, left alone: %s", iso->others);
+}

@@ -1,0 +1,192 @@
+#!/usr/bin/env bats
+# [matrix] isolation (docs/guide.md, "Isolating the measured CPUs"): the
+# exclusive cpusets, the housekeeping cpuset every movable task goes to,
+# the interrupts moved — and the machine as it was after the cell, after
+# Ctrl-C, and after a SIGKILL once the next run has started. Every test
+# compares the cpuset tree, the root's load balancing and every
+# interrupt's affinity with what they were before. It moves every task of
+# the machine for a while: tests/run.sh runs it with the judges, alone.
+# Timing is not judged here (docs/guide.md has the measurement).
+
+load helper
+
+CPUSET=/sys/fs/cgroup/cpuset
+
+# the machine's state latlab may change: the cpuset tree, the root's balancing, the interrupts
+machine_state() {
+	find "$CPUSET" -mindepth 1 -maxdepth 1 -type d | sort
+	cat "$CPUSET/cpuset.sched_load_balance"
+	for f in /proc/irq/*/smp_affinity_list; do echo "$f $(cat "$f")"; done
+	cat /proc/irq/default_smp_affinity
+}
+
+setup_file() {
+	mountpoint -q "$CPUSET" || skip "no cgroup v1 cpuset hierarchy here"
+}
+
+iso_config() {
+	write_config c.ini <<EOC
+[campaign]
+name = iso
+duration = ${2:-2s}
+output = $WORK/out
+[matrix]
+load = ${3:-none}
+workload = timer
+affinity = 1
+interval = 1ms
+isolation = $1
+[load.hackbench]
+type = hackbench
+groups = 1
+EOC
+}
+
+# descendants PID: its children, theirs, ... (not PID)
+descendants() {
+	ps -e -o pid=,ppid= | awk -v top="$1" '{ parent[$1] = $2 }
+		END { for (p in parent) for (q = parent[p]; q; q = parent[q]) if (q == top) { print p; break } }'
+}
+
+# wait_for TEST SECONDS: until TEST holds (polled every 0.1 s)
+wait_for() {
+	local i
+	for ((i = 0; i < $2 * 10; i++)); do
+		eval "$1" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# start_isolating: a 60 s cell of cpuset+irqs started in the background
+# (pid), the machine's state before it (before), back once its measured
+# thread is in its cpuset
+start_isolating() {
+	iso_config cpuset+irqs 60s
+	before=$(machine_state)
+	setsid "$LATLAB" run c.ini -q >run.out 2>&1 &
+	pid=$!
+	wait_for 'grep -qs . $CPUSET/latlab-$pid-cpu1/tasks' 30 || { kill -TERM $pid; wait $pid; false; }
+}
+
+@test "isolation = cpuset, cpuset+irqs: a task of ours is on the housekeeping CPU while the cell runs, the machine as before after" {
+	[ "$(nproc)" -ge 2 ] || skip "one CPU: none left for housekeeping"
+	iso_config "cpuset, cpuset+irqs" 6s hackbench
+	before=$(machine_state)
+	sleep 60 &
+	other=$!
+	setsid "$LATLAB" run c.ini -q >run.out 2>&1 &
+	pid=$!
+	# the measured thread, one of latlab's, is the one task of its CPU's cpuset
+	wait_for 'grep -qs . $CPUSET/latlab-$pid-cpu1/tasks' 30 || { kill -TERM $pid; wait $pid; false; }
+	tid=$(cat $CPUSET/latlab-$pid-cpu1/tasks)
+	[ -e /proc/$pid/task/$tid ]
+	[ "$(cat $CPUSET/latlab-$pid-cpu1/cpuset.cpus)" = 1 ]
+	[ "$(cat $CPUSET/latlab-$pid-cpu1/cpuset.cpu_exclusive)" = 1 ]
+	[ "$(cat $CPUSET/cpuset.sched_load_balance)" = 0 ]
+	# our sleep (no latlab task) in the housekeeping cpuset, on CPU 0 only; the load's processes too
+	[ "$(cat /proc/$other/cpuset)" = "/latlab-$pid-housekeeping" ]
+	grep -q '^Cpus_allowed_list:[[:space:]]*0$' /proc/$other/status
+	where=$(descendants $pid | sed 's|.*|/proc/&/cpuset|' | xargs cat 2>/dev/null | sort -u)
+	[ "$where" = "/latlab-$pid-housekeeping" ] || { echo "latlab's children in: $where"; false; }
+	wait $pid || { cat run.out; false; }
+	[ "$(cat /proc/$other/cpuset)" = / ]
+	grep -q '^Cpus_allowed_list:[[:space:]]*0-' /proc/$other/status
+	kill $other
+	[ "$(machine_state)" = "$before" ] || { diff <(echo "$before") <(machine_state); false; }
+	[ ! -e /run/latlab/undo-$pid.txt ]
+	# what it did, in each cell's cell.ini; the interrupts only where asked
+	d=$(cell_dir "$WORK/out/iso" '*-xcpuset-1')
+	grep -q "^isolation_done = exclusive cpusets $CPUSET/latlab-$pid-cpuN for the measured CPUs 1; [0-9]* tasks moved to the housekeeping CPUs 0" "$d/cell.ini"
+	! grep -q interrupts "$d/cell.ini"
+	grep -q '^status = ok$' "$d/cell.ini"
+	d=$(cell_dir "$WORK/out/iso" '*-xcpuset.irqs-1')
+	grep -q '^isolation_done = .*; [0-9]* interrupts moved, could not move: ' "$d/cell.ini"
+	! grep -q '^not_undone' "$d/cell.ini"
+	[ "$(col "$WORK/out/iso/cells.csv" isolation | sort -u | tr '\n' ' ')" = "cpuset cpuset+irqs " ]
+}
+
+@test "isolation: Ctrl-C mid-cell undoes it all (exit 130)" {
+	[ "$(nproc)" -ge 2 ] || skip "one CPU"
+	start_isolating
+	[ "$(machine_state)" != "$before" ]
+	kill -INT $pid
+	st=0
+	wait $pid || st=$?
+	[ "$st" -eq 130 ] || { cat run.out; false; }
+	[ "$(machine_state)" = "$before" ] || { diff <(echo "$before") <(machine_state); false; }
+	[ ! -e /run/latlab/undo-$pid.txt ]
+}
+
+@test "isolation: after a SIGKILL the journal is on disk, and the next run undoes it before anything else" {
+	[ "$(nproc)" -ge 2 ] || skip "one CPU"
+	start_isolating
+	kill -KILL $pid
+	wait $pid || true
+	# left as it was: the cpusets, the journal that says how to undo them
+	[ -d $CPUSET/latlab-$pid-housekeeping ]
+	grep -q "^cgroup	$CPUSET/latlab-$pid-cpu1$" /run/latlab/undo-$pid.txt
+	grep -q "^write	$CPUSET/cpuset.sched_load_balance	1$" /run/latlab/undo-$pid.txt
+	# the next run, of anything, undoes it first and says so
+	write_config n.ini <<EOC
+[campaign]
+name = next
+duration = 200ms
+output = $WORK/out
+EOC
+	run timeout 60 "$LATLAB" run n.ini -q
+	[ "$status" -eq 0 ] || run_failed
+	[[ "$output" == *"undone what a latlab killed before its end had changed (/run/latlab/undo-$pid.txt)"* ]] || run_failed
+	[ "$(machine_state)" = "$before" ] || { diff <(echo "$before") <(machine_state); false; }
+	[ ! -e /run/latlab/undo-$pid.txt ]
+}
+
+@test "isolation: what cannot be isolated is said at plan time and refused by run (exit 2), nothing changed" {
+	[ "$(nproc)" -ge 2 ] || skip "one CPU"
+	before=$(machine_state)
+	iso_config cpuset
+	# unpinned threads
+	run "$LATLAB" plan c.ini --set matrix.affinity=all
+	line=$(grep -n '^isolation' c.ini | cut -d: -f1)
+	[ "$status" -eq 0 ] && [[ "$output" == *"c.ini:$line: isolation = cpuset: isolation needs pinned measured threads"* ]] || run_failed
+	# every CPU measured: none left for housekeeping
+	run "$LATLAB" run c.ini --set matrix.affinity=spread --set matrix.threads=all -q
+	[ "$status" -eq 2 ] || run_failed
+	[[ "$output" == *"isolation = cpuset: the measured CPUs 0-"*" are every online CPU: none is left for housekeeping"* ]] || run_failed
+	# a CPU another exclusive cpuset holds
+	mkdir $CPUSET/bats-$$
+	echo 1 >$CPUSET/bats-$$/cpuset.cpus
+	cat $CPUSET/cpuset.mems >$CPUSET/bats-$$/cpuset.mems
+	echo 1 >$CPUSET/bats-$$/cpuset.cpu_exclusive
+	run "$LATLAB" run c.ini -q
+	rmdir $CPUSET/bats-$$
+	[ "$status" -eq 2 ] || run_failed
+	[[ "$output" == *"CPU 1 is in the exclusive cpuset $CPUSET/bats-$$"* ]] || run_failed
+	[ ! -e "$WORK/out/iso/cells.csv" ] || [ -z "$(col "$WORK/out/iso/cells.csv" status | grep -v pending)" ]
+	[ "$(machine_state)" = "$before" ]
+	# not a kind
+	run "$LATLAB" plan c.ini --set matrix.isolation=isolcpus
+	[ "$status" -eq 2 ] && [[ "$output" == *"isolation: 'isolcpus' is not one of none|cpuset|cpuset+irqs"* ]] || run_failed
+}
+
+@test "policy = deadline pinned to a CPU: skipped without isolation, measured inside its exclusive cpuset" {
+	[ "$(nproc)" -ge 2 ] || skip "one CPU"
+	write_config c.ini <<EOC
+[campaign]
+name = dl
+duration = 1s
+output = $WORK/out
+[matrix]
+affinity = 1
+policy = deadline
+isolation = none, cpuset
+EOC
+	run timeout 60 "$LATLAB" run c.ini -q
+	[ "$status" -eq 0 ] || run_failed
+	grep -q '^reason = SCHED_DEADLINE .* refused: .*(a deadline thread pinned to one CPU needs a root domain of its own: isolation = cpuset, or affinity = all)$' \
+		"$(cell_dir "$WORK/out/dl" '*-xnone-1')/cell.ini"
+	d=$(cell_dir "$WORK/out/dl" '*-xcpuset-1')
+	grep -q '^status = ok$' "$d/cell.ini"
+	grep -q '^policy = deadline$' "$d/cell.ini"
+	grep -q '^isolation_done = exclusive cpusets ' "$d/cell.ini"
+}
