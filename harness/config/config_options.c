@@ -100,7 +100,7 @@ const struct opt matrix_options[] = {
 	  "the clock the measured threads sleep on and are timed by: monotonic (cyclictest's default), realtime (cyclictest -c 1) or tai",
 	  WAKEUP_CLOCKS, OPT_ECHO_SET),
 	ROW("isolation", OPT_AXIS_CHOICE, OFF(struct matrix_opts, isolation), 0, 0, "none",
-	  "what latlab does to keep the measured CPUs for the measured threads, undone after the cell: none (the machine as it is), cpuset (an exclusive cgroup v1 cpuset for each measured CPU, every task it can move, the loads' too, in a housekeeping cpuset of the other CPUs, latlab's own threads there too: as rteval --cpusets and cyclicdeadline) or cpuset+irqs (besides, every interrupt that can move off the measured CPUs); needs pinned threads and a CPU left over",
+	  "what latlab does to keep the measured CPUs for the measured threads, undone after the cell: none (the machine as it is), cpuset (an exclusive cgroup v1 cpuset for each measured CPU, every task it can move, the loads' too, in a housekeeping cpuset of the other CPUs, latlab's own threads there too: as rteval --cpusets and cyclicdeadline; on cgroup v2 an isolated partition for each measured CPU) or cpuset+irqs (besides, every interrupt that can move off the measured CPUs); needs pinned threads and a CPU left over",
 	  ISOLATION_KINDS, OPT_ECHO_SET),
 	ROW("idle", OPT_AXIS_IDLE, OFF(struct matrix_opts, idle), 0, 0, "any",
 	  "the idle states the measured CPUs may enter, set through cpuidle for the cell and set back after it: any (as they are), deepest:N (every state deeper than N disabled: cyclictest --deepest-idle-state) or poll (every state but the polling one); needs a cpuidle driver (dma_latency asks the same of every CPU through PM QoS)",

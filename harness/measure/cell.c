@@ -741,18 +741,19 @@ static int machine_begin(const struct config *cfg, const struct cell *c,
 
 /* Everything machine_begin changed, undone; what could not be, said. */
 static void machine_end(struct cell_result *res, const char *id, struct undo *u,
-			const struct isolation *iso, const struct own_cpus *own)
+			struct isolation *iso, const struct own_cpus *own)
 {
 	if (iso->kind != ISO_NONE) {
 		isolation_describe(iso, res->isolation, sizeof(res->isolation));
 		cell_log(res, "isolation: %s", res->isolation);
 	}
-	if (own->set)
-		sched_setaffinity(0, sizeof(own->before), &own->before);
 	if (undo_finish(u, res->not_undone, sizeof(res->not_undone)) > 0) {
 		cell_log(res, "error: not undone: %s", res->not_undone);
 		log_error("cell %s: latlab could not undo what it changed: %s", id, res->not_undone);
 	}
+	isolation_end(iso);
+	if (own->set)
+		sched_setaffinity(0, sizeof(own->before), &own->before);
 }
 
 int cell_run(const struct config *cfg, const struct cell *c,

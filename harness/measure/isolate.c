@@ -13,6 +13,17 @@
 
 #define IRQ_DIR "/proc/irq"
 
+/* Does the space-separated `list` hold `word`? */
+static int has_word(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = list; (p = strstr(p, word)); p += n)
+		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+			return 1;
+	return 0;
+}
+
 /* Does the comma-separated `opts` hold `word`? */
 static int has_option(const char *opts, const char *word)
 {
@@ -24,7 +35,7 @@ static int has_option(const char *opts, const char *word)
 	return 0;
 }
 
-int isolation_root(char *root, size_t len, char *why, size_t wlen)
+int isolation_root(char *root, size_t len, int *version, char *why, size_t wlen)
 {
 	FILE *fp = fopen("/proc/self/mountinfo", "re");
 	char line[1024], v2[PATH_MAX] = "";
@@ -40,6 +51,7 @@ int isolation_root(char *root, size_t len, char *why, size_t wlen)
 			continue;
 		if (strcmp(type, "cgroup") == 0 && has_option(opts, "cpuset")) {
 			snprintf(root, len, "%s", mnt);
+			*version = 1;
 			fclose(fp);
 			return 0;
 		}
@@ -47,16 +59,17 @@ int isolation_root(char *root, size_t len, char *why, size_t wlen)
 			char path[PATH_MAX + 32], ctl[512];
 
 			snprintf(path, sizeof(path), "%s/cgroup.controllers", mnt);
-			if (file_first_line(path, ctl, sizeof(ctl)) == 0 && strstr(ctl, "cpuset"))
+			if (file_first_line(path, ctl, sizeof(ctl)) == 0 && has_word(ctl, "cpuset"))
 				snprintf(v2, sizeof(v2), "%s", mnt);
 		}
 	}
 	fclose(fp);
-	if (v2[0])
-		snprintf(why, wlen, "the cpuset controller is cgroup v2's here (%s): latlab makes cgroup v1 exclusive cpusets, not yet v2 partitions",
-			 v2);
-	else
-		snprintf(why, wlen, "no cpuset controller is mounted (neither a cgroup v1 cpuset hierarchy nor cgroup v2 with cpuset)");
+	if (v2[0]) {
+		snprintf(root, len, "%s", v2);
+		*version = 2;
+		return 0;
+	}
+	snprintf(why, wlen, "no cpuset controller is mounted (neither a cgroup v1 cpuset hierarchy nor cgroup v2 with cpuset)");
 	return -ENODEV;
 }
 
@@ -73,11 +86,11 @@ static void housekeeping_of(const cpu_set_t *measured, cpu_set_t *hk)
 }
 
 /*
- * A cpuset under root (not latlab's own of this process) that is
- * exclusive on a measured CPU: its path into `who`. 1 if one is, else 0.
+ * A cpuset under root that holds a measured CPU for itself — v1: an
+ * exclusive one; v2: a partition — its path into `who`. 1 if one does.
  */
-static int claimed(const char *root, const cpu_set_t *measured, const char *own,
-		   char *who, size_t len)
+static int claimed(const char *root, int version, const cpu_set_t *measured, char *who,
+		   size_t len)
 {
 	DIR *d = opendir(root);
 	struct dirent *e;
@@ -86,21 +99,23 @@ static int claimed(const char *root, const cpu_set_t *measured, const char *own,
 	if (!d)
 		return 0;
 	while (!found && (e = readdir(d))) {
-		char path[PATH_MAX + 300], flag[8];
+		char path[PATH_MAX + 300], flag[64];
 		cpu_set_t cpus;
 
-		if (e->d_type != DT_DIR || e->d_name[0] == '.' || (own && strncmp(e->d_name, own, strlen(own)) == 0))
+		if (e->d_type != DT_DIR || e->d_name[0] == '.')
 			continue;
-		snprintf(path, sizeof(path), "%s/%s/cpuset.cpu_exclusive", root, e->d_name);
-		if (file_first_line(path, flag, sizeof(flag)) != 0 || strcmp(flag, "1") != 0)
+		snprintf(path, sizeof(path), "%s/%s/%s", root, e->d_name,
+			 version == 1 ? "cpuset.cpu_exclusive" : "cpuset.cpus.partition");
+		if (file_first_line(path, flag, sizeof(flag)) != 0 ||
+		    strcmp(flag, version == 1 ? "0" : "member") == 0)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s/cpuset.cpus", root, e->d_name);
 		if (cpulist_read_file(path, &cpus) != 0)
 			continue;
 		CPU_AND(&cpus, &cpus, measured);
 		if (CPU_COUNT(&cpus)) {
-			snprintf(who, len, "CPU %d is in the exclusive cpuset %s/%s", cpulist_nth(&cpus, 0),
-				 root, e->d_name);
+			snprintf(who, len, "CPU %d is in the %s cpuset %s/%s", cpulist_nth(&cpus, 0),
+				 version == 1 ? "exclusive" : "partition", root, e->d_name);
 			found = 1;
 		}
 	}
@@ -112,6 +127,7 @@ int isolation_check(int kind, const cpu_set_t *measured, char *why, size_t len)
 {
 	char root[PATH_MAX], list[256], who[PATH_MAX + 320];
 	cpu_set_t hk;
+	int version;
 
 	if (kind == ISO_NONE)
 		return 0;
@@ -124,12 +140,12 @@ int isolation_check(int kind, const cpu_set_t *measured, char *why, size_t len)
 		return snprintf(why, len, "the measured CPUs %s are every online CPU: none is left for housekeeping",
 				list), -ENODEV;
 	}
-	if (isolation_root(root, sizeof(root), why, len) != 0)
+	if (isolation_root(root, sizeof(root), &version, why, len) != 0)
 		return -ENODEV;
 	if (access(root, W_OK) != 0)
 		return snprintf(why, len, "%s: %s (making cpusets needs root)", root, strerror(errno)),
 		       -ENODEV;
-	if (claimed(root, measured, NULL, who, sizeof(who)))
+	if (claimed(root, version, measured, who, sizeof(who)))
 		return snprintf(why, len, "%s", who), -ENODEV;
 	if (kind == ISO_CPUSET_IRQS && access(IRQ_DIR "/default_smp_affinity", W_OK) != 0)
 		return snprintf(why, len, "%s/default_smp_affinity: %s (interrupts cannot be moved here)",
@@ -263,22 +279,12 @@ static void note_others(struct isolation *iso)
 	closedir(d);
 }
 
-int isolation_begin(struct isolation *iso, struct undo *u, int kind,
-		    const cpu_set_t *measured, char *why, size_t len)
+/* v1: the housekeeping cpuset, an exclusive one per measured CPU, the root's balancing off. */
+static int begin_v1(struct isolation *iso, struct undo *u, char *why, size_t len)
 {
 	char mems[128], path[PATH_MAX + 64], suffix[32];
 	int rc;
 
-	memset(iso, 0, sizeof(*iso));
-	iso->kind = kind;
-	if (kind == ISO_NONE)
-		return 0;
-	if ((rc = isolation_check(kind, measured, why, len)) != 0)
-		return rc;
-	isolation_root(iso->root, sizeof(iso->root), why, len);
-	snprintf(iso->name, sizeof(iso->name), "latlab-%d", (int)getpid());
-	iso->measured = *measured;
-	housekeeping_of(measured, &iso->housekeeping);
 	snprintf(path, sizeof(path), "%s/cpuset.mems", iso->root);
 	if ((rc = file_first_line(path, mems, sizeof(mems))) != 0) {
 		snprintf(why, len, "%s: %s", path, strerror(-rc));
@@ -289,7 +295,7 @@ int isolation_begin(struct isolation *iso, struct undo *u, int kind,
 	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
 		cpu_set_t one;
 
-		if (!CPU_ISSET(cpu, measured))
+		if (!CPU_ISSET(cpu, &iso->measured))
 			continue;
 		CPU_ZERO(&one);
 		CPU_SET(cpu, &one);
@@ -299,14 +305,112 @@ int isolation_begin(struct isolation *iso, struct undo *u, int kind,
 	}
 	/* the root balancing would span them all again: each set is its own domain */
 	snprintf(path, sizeof(path), "%s/cpuset.sched_load_balance", iso->root);
-	if ((rc = undo_set(u, path, "0", NULL)) != 0) {
+	if ((rc = undo_set(u, path, "0", NULL)) != 0)
 		snprintf(why, len, "%s = 0: %s", path, strerror(-rc));
+	return rc;
+}
+
+/*
+ * v2: latlab's process in the root cgroup (a thread may only join a
+ * threaded cgroup of its process's own threaded domain: the root is
+ * one), cpuset enabled for the root's children, and per measured CPU a
+ * threaded child of the root made a partition — isolated where the
+ * kernel has it, root otherwise: the root and every other cgroup lose
+ * that CPU at once, so nothing else is moved.
+ */
+static int begin_v2(struct isolation *iso, struct undo *u, char *why, size_t len)
+{
+	char path[PATH_MAX + 160], line[PATH_MAX], pid[16], state[128];
+	int rc;
+
+	/* where latlab was, to go back after the cell ("0::/user.slice/...") */
+	FILE *fp = fopen("/proc/self/cgroup", "re");
+
+	while (fp && fgets(line, sizeof(line), fp))
+		if (strncmp(line, "0::", 3) == 0) {
+			line[strcspn(line, "\n")] = '\0';
+			snprintf(iso->own_cgroup, sizeof(iso->own_cgroup), "%s", line + 3);
+		}
+	if (fp)
+		fclose(fp);
+	if (iso->own_cgroup[0] && strcmp(iso->own_cgroup, "/") != 0) {
+		snprintf(path, sizeof(path), "%s/cgroup.procs", iso->root);
+		snprintf(pid, sizeof(pid), "%d", (int)getpid());
+		if ((rc = file_write_string(path, pid)) != 0) {
+			snprintf(why, len, "latlab into the root cgroup (%s): %s", path, strerror(-rc));
+			return rc;
+		}
+		iso->moved_self = 1;
+	}
+	snprintf(path, sizeof(path), "%s/cgroup.subtree_control", iso->root);
+	if (file_first_line(path, line, sizeof(line)) == 0 && !has_word(line, "cpuset") &&
+	    (rc = undo_set(u, path, "+cpuset", "-cpuset")) != 0) {
+		snprintf(why, len, "%s = +cpuset: %s", path, strerror(-rc));
 		return rc;
 	}
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		char dir[PATH_MAX + 96], one[16];
+
+		if (!CPU_ISSET(cpu, &iso->measured))
+			continue;
+		snprintf(dir, sizeof(dir), "%s/%s-cpu%d", iso->root, iso->name, cpu);
+		snprintf(one, sizeof(one), "%d", cpu);
+		if ((rc = undo_mkdir_cgroup(u, dir)) != 0) {
+			snprintf(why, len, "mkdir %s: %s", dir, strerror(-rc));
+			return rc;
+		}
+		if ((rc = set_in(dir, "cgroup.type", "threaded", why, len)) ||
+		    (rc = set_in(dir, "cpuset.cpus", one, why, len)))
+			return rc;
+		if (set_in(dir, "cpuset.cpus.partition", "isolated", why, len) != 0 &&
+		    (rc = set_in(dir, "cpuset.cpus.partition", "root", why, len)) != 0)
+			return rc;
+		/* a partition the kernel cannot make says so when read: "isolated invalid (...)" */
+		snprintf(path, sizeof(path), "%s/cpuset.cpus.partition", dir);
+		file_first_line(path, state, sizeof(state));
+		if (strstr(state, "invalid")) {
+			snprintf(why, len, "%s: %s", path, state);
+			return -EBUSY;
+		}
+		snprintf(iso->partition, sizeof(iso->partition), "%.40s", state);
+	}
+	return 0;
+}
+
+int isolation_begin(struct isolation *iso, struct undo *u, int kind,
+		    const cpu_set_t *measured, char *why, size_t len)
+{
+	int rc;
+
+	memset(iso, 0, sizeof(*iso));
+	iso->kind = kind;
+	if (kind == ISO_NONE)
+		return 0;
+	if ((rc = isolation_check(kind, measured, why, len)) != 0)
+		return rc;
+	isolation_root(iso->root, sizeof(iso->root), &iso->version, why, len);
+	snprintf(iso->name, sizeof(iso->name), "latlab-%d", (int)getpid());
+	iso->measured = *measured;
+	housekeeping_of(measured, &iso->housekeeping);
+	rc = iso->version == 1 ? begin_v1(iso, u, why, len) : begin_v2(iso, u, why, len);
+	if (rc)
+		return rc;
 	if (kind == ISO_CPUSET_IRQS)
 		move_irqs(iso, u);
 	note_others(iso);
 	return 0;
+}
+
+void isolation_end(struct isolation *iso)
+{
+	char path[PATH_MAX * 2 + 32], pid[16];
+
+	if (!iso->moved_self)
+		return;
+	snprintf(path, sizeof(path), "%s%s/cgroup.procs", iso->root, iso->own_cgroup);
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	file_write_string(path, pid);	/* gone meanwhile: latlab stays in the root */
+	iso->moved_self = 0;
 }
 
 /* Is tid one of this process's threads? */
@@ -322,8 +426,8 @@ void isolation_sweep(struct isolation *iso)
 {
 	char from[PATH_MAX + 16], to[PATH_MAX + 96];
 
-	if (iso->kind == ISO_NONE)
-		return;
+	if (iso->kind == ISO_NONE || iso->version != 1)
+		return;		/* v2's partition took the CPUs from everything else itself */
 	snprintf(from, sizeof(from), "%s/tasks", iso->root);
 	snprintf(to, sizeof(to), "%s/%s-housekeeping/tasks", iso->root, iso->name);
 	for (int pass = 0; pass < 2; pass++) {
@@ -351,8 +455,9 @@ void isolation_cpu_tasks(const struct isolation *iso, int cpu, char *path, size_
 {
 	if (iso->kind == ISO_NONE || cpu < 0)
 		snprintf(path, len, "%s", "");
-	else
-		snprintf(path, len, "%s/%s-cpu%d/tasks", iso->root, iso->name, cpu);
+	else	/* v1 moves a thread by its tasks file; v2's threaded cgroups, cgroup.threads */
+		snprintf(path, len, "%s/%s-cpu%d/%s", iso->root, iso->name, cpu,
+			 iso->version == 1 ? "tasks" : "cgroup.threads");
 }
 
 void isolation_describe(const struct isolation *iso, char *buf, size_t len)
@@ -366,8 +471,12 @@ void isolation_describe(const struct isolation *iso, char *buf, size_t len)
 	}
 	cpulist_format(&iso->housekeeping, hk, sizeof(hk));
 	cpulist_format(&iso->measured, m, sizeof(m));
-	u = (size_t)snprintf(buf, len, "exclusive cpusets %s/%s-cpuN for the measured CPUs %s; %d tasks moved to the housekeeping CPUs %s, %d could not move (per-CPU kernel threads)",
-			     iso->root, iso->name, m, iso->tasks_moved, hk, iso->tasks_stuck);
+	if (iso->version == 1)
+		u = (size_t)snprintf(buf, len, "exclusive cpusets %s/%s-cpuN for the measured CPUs %s; %d tasks moved to the housekeeping CPUs %s, %d could not move (per-CPU kernel threads)",
+				     iso->root, iso->name, m, iso->tasks_moved, hk, iso->tasks_stuck);
+	else
+		u = (size_t)snprintf(buf, len, "cgroup v2 partitions (%s) %s/%s-cpuN for the measured CPUs %s; every other cgroup on the CPUs %s",
+				     iso->partition, iso->root, iso->name, m, hk);
 	if (iso->kind == ISO_CPUSET_IRQS && u < len)
 		u += (size_t)snprintf(buf + u, len - u, "; %d interrupts moved, could not move: %s",
 				      iso->irqs_moved, iso->irqs_stuck[0] ? iso->irqs_stuck : "none");

@@ -202,9 +202,18 @@ static void *worker_main(void *arg)
 	w->ktid = (int)gettid();
 	if (w->cpuset_tasks[0]) {	/* before its policy: a deadline is admitted in its cpuset's domain */
 		char tid[16];
+		cpu_set_t one;
 
+		/*
+		 * Started on latlab's own CPUs: a v2 partition has taken its CPU
+		 * from every other cgroup, so it is pinned only once inside
+		 */
 		snprintf(tid, sizeof(tid), "%d", w->ktid);
+		CPU_ZERO(&one);
+		CPU_SET(w->cpu, &one);
 		w->join_errno = -file_write_string(w->cpuset_tasks, tid);
+		if (!w->join_errno && sched_setaffinity(0, sizeof(one), &one) != 0)
+			w->join_errno = errno;
 		if (w->join_errno) {
 			atomic_store_explicit(&w->done, 1, memory_order_release);
 			return NULL;
@@ -326,8 +335,9 @@ int worker_start(struct worker *w)
 		CPU_ZERO(&one);
 		CPU_SET(w->cpu, &one);
 	}
+	/* a thread that joins its CPU's cpuset pins itself there (worker_main) */
 	rc = make_attr(&attr, w->policy, w->priority,
-		       w->cpu >= 0 ? &one : &w->mask);
+		       w->cpuset_tasks[0] ? NULL : w->cpu >= 0 ? &one : &w->mask);
 	if (rc)
 		return rc;
 	if (w->numa && w->numa->kind != NUMA_NONE) {

@@ -219,6 +219,8 @@ static char *init_script(const struct vm_guest *g)
 		"/bin/busybox mount -t sysfs sysfs /sys\n"
 		"/bin/busybox mount -t devtmpfs devtmpfs /dev\n"
 		"/bin/busybox mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null\n"
+		/* [matrix] isolation's cpusets: cgroup v2, as a systemd machine mounts it */
+		"/bin/busybox mount -t cgroup2 nodev /sys/fs/cgroup 2>/dev/null\n"
 		/* sched/preempt: the model a PREEMPT_DYNAMIC kernel runs */
 		"/bin/busybox mount -t debugfs nodev /sys/kernel/debug 2>/dev/null\n"
 		"/bin/busybox --install -s\n"

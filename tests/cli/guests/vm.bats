@@ -172,3 +172,27 @@ modules = $WORK/bogus.ko"
 	# the module was tried (and refused: it is not one), the rest went on
 	grep -q 'latlab init: insmod bogus.ko failed' "$WORK/out/v/vm/stock-1.console.log"
 }
+
+@test "qemu: isolation = cpuset+irqs in a guest is cgroup v2's partitions; a pinned deadline thread is measured in one" {
+	vm_setup
+	DURATION=1s vm_config stock none
+	ini_merge c.ini <<EOC
+[matrix]
+threads = 1
+affinity = 1
+policy = fifo, deadline
+isolation = none, cpuset+irqs
+EOC
+	run timeout 240 "$LATLAB" run c.ini
+	[ "$status" -eq 0 ] || run_failed
+	D=$WORK/out/v
+	# the guest mounts cgroup v2 only: a partition per measured CPU, every other cgroup off it
+	for c in "$D"/*/*/*-xcpuset.irqs-1; do
+		grep -q '^isolation_done = cgroup v2 partitions (isolated) /sys/fs/cgroup/latlab-[0-9]*-cpuN for the measured CPUs 1; every other cgroup on the CPUs 0; [0-9]* interrupts moved' "$c/cell.ini"
+		grep -q '^status = ok$' "$c/cell.ini"
+		! grep -q '^not_undone' "$c/cell.ini"
+	done
+	# two cells of one guest each made latlab-PID-cpu1: the first was undone
+	[ "$(ls -d "$D"/*/*/*-xcpuset.irqs-1 | wc -l)" -eq 2 ]
+	grep -q '^reason = SCHED_DEADLINE .* refused: Operation not permitted' "$D"/*/*/*-Pdeadline-xnone-1/cell.ini
+}
