@@ -24,7 +24,7 @@ CFLAGS ?= -O2 -g
 CFLAGS += -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -Wall -Wextra -Wformat=2 \
 	  -Wmissing-prototypes -Wshadow -pthread -MMD -MP
 HARNESS_DIRS := $(patsubst %/,%,$(wildcard harness/*/))
-CPPFLAGS += -Icommon -Iharness $(HARNESS_DIRS:%=-I%) -Iworkloads -Iloadgen \
+CPPFLAGS += -Iinclude -Icommon -Iharness $(HARNESS_DIRS:%=-I%) -Iworkloads -Iloadgen \
 	    -Itests/fuzz -I$(BUILD)/gen
 
 # Another architecture: Debian's cross compiler, and the libraries
@@ -92,6 +92,9 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 LATLAB := $(BUILD)/latlab
 LATLOAD := $(BUILD)/latload
+# the example plugins (include/latlab/plugin.h), built beside latlab
+PLUGIN_SRC := $(wildcard examples/plugins/*.c)
+PLUGINS := $(PLUGIN_SRC:examples/plugins/%.c=$(BUILD)/plugins/%.so)
 
 # -jN for the builds make test and make run start, unless make was given one
 NPROC := $(shell nproc 2>/dev/null || echo 1)
@@ -101,7 +104,12 @@ JOBS = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC))
 	kernels demo-kernels demo-arm64 lava-local fuzz static cross
 .SECONDARY:
 
-all: $(LATLAB) $(LATLOAD)
+all: $(LATLAB) $(LATLOAD) $(PLUGINS)
+
+# a plugin sees latlab's public header only, as a user's would
+$(BUILD)/plugins/%.so: examples/plugins/%.c include/latlab/plugin.h | $(SYSROOT_READY)
+	@mkdir -p $(dir $@)
+	$(CC) -Iinclude $(CFLAGS) -fPIC -shared -o $@ $< $(LDFLAGS) -pthread
 
 $(BUILD)/obj/%.o: %.c | $(SYSROOT_READY)
 	@mkdir -p $(dir $@)
@@ -302,6 +310,11 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/share/latlab/plots
 	install -m 0644 plots/*.gp $(DESTDIR)$(PREFIX)/share/latlab/plots/
 	install -m 0644 docs/latlab.1 $(DESTDIR)$(PREFIX)/share/man/man1/latlab.1
+	install -d $(DESTDIR)$(PREFIX)/include/latlab $(DESTDIR)$(PREFIX)/lib/latlab/plugins \
+		$(DESTDIR)$(PREFIX)/share/latlab/examples/plugins
+	install -m 0644 include/latlab/plugin.h $(DESTDIR)$(PREFIX)/include/latlab/plugin.h
+	install -m 0644 $(PLUGINS) $(DESTDIR)$(PREFIX)/lib/latlab/plugins/
+	install -m 0644 $(PLUGIN_SRC) $(DESTDIR)$(PREFIX)/share/latlab/examples/plugins/
 	install -d $(DESTDIR)$(SYSTEMDDIR)
 	sed 's|@PREFIX@|$(PREFIX)|g' systemd/latlab-resume.service \
 		>$(DESTDIR)$(SYSTEMDDIR)/latlab-resume.service

@@ -18,6 +18,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "metric.h"
 #include "options.h"
@@ -52,6 +53,19 @@ struct workload_ops {
 	 */
 	int (*check_period)(const void *opts, int64_t period_ns, const char **key,
 			    char *err, size_t errlen);
+	/*
+	 * optional: a key its options table lacks, kept (a plugin's own: 0,
+	 * or -errno with why in err), and the kept keys written back for the
+	 * config's echo; NULL: such a key is an error
+	 */
+	int (*extra)(void *opts, const char *key, const char *value, char *err, size_t errlen);
+	void (*echo)(FILE *fp, const void *opts);
+	/*
+	 * optional: what the machine must have (a plugin's shared object),
+	 * looked at by plan and run before any cell: 0, or -errno with err
+	 * and *key the option it is about
+	 */
+	int (*preflight)(const void *opts, const char **key, char *err, size_t errlen);
 	/* metrics beyond the core three that run() records (METRIC_BIT()s) */
 	unsigned metrics;
 	/*

@@ -231,6 +231,25 @@ int where_fits(const struct config *cfg, const struct cell *c, int guest,
 			return fail(why, len, &kl, "[load.%s] %s%s", l->name, lw, machine);
 		}
 	}
+	const struct workload_def *wd = &cfg->workload[c->workload];
+
+	if (!local && wd->ops->preflight) {
+		struct srcloc kl = config_key_loc(cfg, "matrix", "workload", wd->loc);
+
+		return fail(why, len, &kl, "workload %s (type = %s) runs on this machine only: a qemu guest (kernel %s) has no copy of what it loads",
+			    wd->name, wd->ops->name, k->name);
+	}
+	if (local && wd->ops->preflight) {
+		char ww[PATH_MAX + 512], section[CFG_NAME_MAX + 16];
+		const char *key = "type";
+
+		if (wd->ops->preflight(wd->opts, &key, ww, sizeof(ww)) != 0) {
+			snprintf(section, sizeof(section), "workload.%s", wd->name);
+			struct srcloc kl = config_key_loc(cfg, section, key, wd->loc);
+
+			return fail(why, len, &kl, "[workload.%s] %s%s", wd->name, ww, machine);
+		}
+	}
 	int64_t workers = load_workers(l->ops, l->opts) * CPU_COUNT(&have);
 	if (l->ops && !l->ninstances && workers > LOAD_MAX_WORKERS)
 		return fail(why, len, &l->loc,

@@ -130,6 +130,8 @@ void config_write_ini(FILE *fp, const struct config *cfg)
 
 		fprintf(fp, "\n[workload.%s]\ntype = %s\n", w->name, w->type);
 		opt_write_ini(fp, w->ops->options, w->opts);
+		if (w->ops->echo)
+			w->ops->echo(fp, w->opts);
 	}
 }
 

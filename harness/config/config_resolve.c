@@ -309,6 +309,13 @@ int resolve_workload(struct config *cfg, struct workload_def *w,
 		if (strcmp(e->section, section) != 0 ||
 		    strcmp(e->key, "type") == 0)
 			continue;
+		if (!opt_find(w->ops->options, e->key) && w->ops->extra) {
+			char why[256];
+
+			if (w->ops->extra(w->opts, e->key, e->value, why, sizeof(why)))
+				return cfg_fail(err, errlen, &e->loc, "[workload.%s] %s", w->name, why);
+			continue;
+		}
 		if (!opt_find(w->ops->options, e->key)) {
 			char dym[96];
 

@@ -1,0 +1,120 @@
+#!/usr/bin/env bats
+# [workload.NAME] type = plugin (docs/guide.md, "Measuring your own
+# code"): the example plugins built by make measured as workloads (adc,
+# queued-writer; i2c skipped where no bus exists), a step's errors
+# counted, and every way a plugin can be wrong refused at its config line
+# before anything is written (exit 2). Timing is not judged here.
+
+load helper
+
+# the plugins make built beside the latlab under test (build/san/plugins for SANITIZE=1)
+PLUGINS=$(cd "$(dirname "$LATLAB")" && pwd)/plugins
+INCLUDE=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)/include
+
+plugin_config() {
+	write_config c.ini <<EOC
+[campaign]
+name = p
+duration = 1s
+output = $WORK/out
+[matrix]
+workload = $1
+affinity = 1
+[workload.adc]
+type = plugin
+path = $PLUGINS/adc.so
+file = /sys/kernel/uevent_seqnum
+[workload.logger]
+type = plugin
+path = $PLUGINS/queued_writer.so
+file = $WORK/logger.dat
+slots = 256
+[workload.temp]
+type = plugin
+path = $PLUGINS/i2c.so
+bus = /dev/i2c-latlab-none
+[workload.mine]
+type = plugin
+path = $PLUGINS/minimal.so
+fail_every = 10
+EOC
+}
+
+@test "plugin: the examples measured as workloads (io the step), an absent i2c bus skipped, a step's errors counted" {
+	[ -e "$PLUGINS/adc.so" ] || { echo "$PLUGINS/adc.so: not built beside $LATLAB (make)"; false; }
+	plugin_config "adc, logger, temp, mine"
+	run timeout 120 "$LATLAB" run c.ini -q
+	[ "$status" -eq 0 ] || run_failed
+	C=$WORK/out/p/cells.csv
+	# adc: every period read and parsed, the io metric its pread
+	d=$(cell_dir "$WORK/out/p" '*-adc-*')
+	grep -q '^status = ok$' "$d/cell.ini"
+	awk -F, '$3 == "io" && $4 > 500 && $15 == 0 { ok = 1 } END { exit !ok }' "$d/summary.csv"
+	# logger: the blocks reached the file through the writer thread (4 KiB each)
+	d=$(cell_dir "$WORK/out/p" '*-logger-*')
+	grep -q '^status = ok$' "$d/cell.ini"
+	[ "$(stat -c %s "$WORK/logger.dat")" -ge $((500 * 4096)) ]
+	# temp: no such bus here, the reason said, not a failure
+	grep -q '^reason = plugin i2c: /dev/i2c-latlab-none: No such file or directory (no such i2c bus here' \
+		"$(cell_dir "$WORK/out/p" '*-temp-*')/cell.ini"
+	[ "$(cat "$WORK"/out/p/*/*/*/cell.ini | grep -c '^status = skipped$')" -eq 1 ]
+	# mine: every 10th step failed with EIO: counted (a tenth of the steps exactly), the first
+	# kept (errno 5), never a sample
+	d=$(cell_dir "$WORK/out/p" '*-mine-*')
+	awk -F, '$3 == "wakeup" { s = $4; e = $15; f = $16 }
+		END { exit !(e == int((s + e) / 10) && e > 50 && f == 5) }' "$d/summary.csv" || { cat "$d/summary.csv"; false; }
+	grep -q "I/O errors, the first: Input/output error" "$d/log.txt"
+	# campaign.ini echoes the plugin's own keys: a changed option is another campaign
+	grep -q '^fail_every = 10$' "$WORK/out/p/campaign.ini"
+	sed -i 's/^fail_every = 10$/fail_every = 20/' c.ini
+	run "$LATLAB" run c.ini -q
+	[ "$status" -eq 2 ] && [[ "$output" == *"--restart"* ]] || run_failed
+}
+
+@test "plugin: a missing file, not a plugin, a wrong ABI, an option it refuses: exit 2 at the line, nothing written" {
+	[ -e "$PLUGINS/adc.so" ] || { echo "$PLUGINS/adc.so: not built beside $LATLAB (make)"; false; }
+	line() { grep -n "^$1" c.ini | head -1 | cut -d: -f1; }
+	plugin_config adc
+	sed -i "s|^path = $PLUGINS/adc.so|path = $WORK/none.so|" c.ini
+	run "$LATLAB" run c.ini -q
+	[ "$status" -eq 2 ] || run_failed
+	[[ "$output" == *"c.ini:$(line "path = $WORK/none.so"): [workload.adc] path = $WORK/none.so: $WORK/none.so: cannot open shared object file: No such file or directory"* ]] || run_failed
+	# a shared object that is not a plugin
+	libm=$(ldconfig -p | awk '/libm.so.6 .*x86-64|libm.so.6 \(libc6,/ { print $NF; exit }')
+	sed -i "s|^path = $WORK/none.so|path = $libm|" c.ini
+	run "$LATLAB" plan c.ini
+	[[ "$output" == *"path = $libm: no latlab_plugin symbol: not a latlab plugin"* ]] || run_failed
+	# built against another ABI
+	sed 's/\.abi = LATLAB_PLUGIN_ABI/.abi = 99/' "$BATS_TEST_DIRNAME/../../examples/plugins/minimal.c" >old.c
+	cc -I"$INCLUDE" -fPIC -shared -o old.so old.c
+	sed -i "s|^path = $libm|path = $WORK/old.so|" c.ini
+	run "$LATLAB" run c.ini -q
+	[ "$status" -eq 2 ] && [[ "$output" == *"path = $WORK/old.so: built for plugin ABI 99, latlab has 1 (rebuild it against this latlab's include/latlab/plugin.h)"* ]] || run_failed
+	# an option the plugin refuses, at its own line
+	plugin_config adc
+	sed -i 's|^file = /sys/kernel/uevent_seqnum|file = /sys/kernel/uevent_seqnum\nchannel = 3|' c.ini
+	run "$LATLAB" run c.ini -q
+	[ "$status" -eq 2 ] || run_failed
+	[[ "$output" == *"c.ini:$(line channel): [workload.adc] plugin adc: channel: unknown option (adc takes file =)"* ]] || run_failed
+	plugin_config logger
+	sed -i 's/^slots = 256$/slots = 1/' c.ini
+	run "$LATLAB" plan c.ini
+	[[ "$output" == *"c.ini:$(line slots): [workload.logger] plugin queued-writer: slots: '1' is not 2-4096"* ]] || run_failed
+	# no path at all
+	plugin_config adc
+	sed -i "/^path = /d" c.ini
+	run "$LATLAB" plan c.ini
+	[ "$status" -eq 2 ] && [[ "$output" == *"type = plugin needs path = the plugin's shared object"* ]] || run_failed
+	[ ! -e "$WORK/out" ]
+	# a qemu guest has no copy of it
+	plugin_config adc
+	ini_merge c.ini <<EOC
+[matrix]
+kernel = g
+[kernel.g]
+runner = qemu
+image = /etc/hostname
+EOC
+	run "$LATLAB" plan c.ini
+	[[ "$output" == *"workload adc (type = plugin) runs on this machine only: a qemu guest (kernel g) has no copy of what it loads"* ]] || run_failed
+}
