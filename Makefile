@@ -123,6 +123,19 @@ $(BUILD)/gen/table_js.h: harness/report/table.js
 
 $(BUILD)/obj/harness/report/report_index.o: $(BUILD)/gen/table_js.h
 
+# the git commit latlab is built from (--version, sysinfo.ini, campaign.ini,
+# the report): given by make deb, else asked of git; the header changes
+# only when the commit does, so a build rebuilds one file for it
+LATLAB_COMMIT ?= $(shell git describe --always --dirty=+ --abbrev=12 --exclude='*' 2>/dev/null)
+$(BUILD)/gen/commit.h: FORCE
+	@mkdir -p $(dir $@)
+	@printf '#define LATLAB_COMMIT "%s"\n' '$(LATLAB_COMMIT)' >$@.new
+	@cmp -s $@.new $@ && rm -f $@.new || mv -f $@.new $@
+
+$(BUILD)/obj/common/version.o: $(BUILD)/gen/commit.h
+
+FORCE:
+
 $(BUILD)/liblatlab.a: $(LIB_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^

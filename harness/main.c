@@ -709,7 +709,10 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
-		printf("latlab %s\n", LATLAB_VERSION);
+		char features[256];
+
+		version_features(features, sizeof(features));
+		printf("latlab %s\nfeatures: %s\n", version_text(), features);
 		return EXIT_PASS;
 	}
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)

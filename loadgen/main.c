@@ -250,7 +250,7 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (strcmp(argv[1], "--version") == 0) {
-		printf("latload %s\n", LATLAB_VERSION);
+		printf("latload %s\n", version_text());
 		return EXIT_PASS;
 	}
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0) {

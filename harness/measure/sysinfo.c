@@ -280,7 +280,12 @@ void sysinfo_collect(struct sysinfo *si, const char *cmdline)
 	memset(si, 0, sizeof(*si));
 	gethostname(host, sizeof(host) - 1);
 	sysinfo_add(si, "host", "hostname", "%s", host);
+	char features[256];
+
+	version_features(features, sizeof(features));
 	sysinfo_add(si, "latlab", "version", "%s", LATLAB_VERSION);
+	sysinfo_add(si, "latlab", "commit", "%s", version_commit()[0] ? version_commit() : "none");
+	sysinfo_add(si, "latlab", "features", "%s", features);
 	sysinfo_add(si, "latlab", "command", "%s", cmdline ? cmdline : "");
 	struct kernel_facts f;
 

@@ -5,11 +5,14 @@
 
 #include "html.h"
 #include "tree.h"
+#include "version.h"
 
 void html_head(FILE *fp, const char *title)
 {
+	/* the release that drew it (its commit would change every page at every commit) */
 	fputs("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
-	      "<meta name=\"viewport\" content=\"width=device-width\">\n<title>", fp);
+	      "<meta name=\"viewport\" content=\"width=device-width\">\n"
+	      "<meta name=\"generator\" content=\"latlab " LATLAB_VERSION "\">\n<title>", fp);
 	html_text(fp, title);
 	fputs("</title>\n<style>\n"
 	      "body{font:14px/1.4 sans-serif;margin:1.5em auto;max-width:1200px;padding:0 1em;color:#222}\n"

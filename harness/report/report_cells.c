@@ -215,9 +215,22 @@ static void fill_cell_page(FILE *fp, void *arg)
 		fputs("</td></tr>\n", fp);
 	}
 	fprintf(fp, "<tr><th class=\"l\">interval µs, priority, size, repeat</th>"
-		"<td class=\"l\">%.0f, %lld, %lld, %lld</td></tr>\n</table>\n",
+		"<td class=\"l\">%.0f, %lld, %lld, %lld</td></tr>\n",
 		US(c->interval), (long long)c->priority, (long long)c->size,
 		(long long)c->repeat);
+	/* the latlab that measured it (sysinfo.ini), as it said itself */
+	char version[64], commit[64];
+
+	cell_ini_get(c->dir, CELLF_SYSINFO, "latlab", "version", version, sizeof(version));
+	cell_ini_get(c->dir, CELLF_SYSINFO, "latlab", "commit", commit, sizeof(commit));
+	fputs("<tr><th class=\"l\">measured by latlab</th><td class=\"l\">", fp);
+	html_text(fp, version[0] ? version : "unknown");
+	if (commit[0] && strcmp(commit, "none") != 0) {
+		fputs(" (git ", fp);
+		html_text(fp, commit);
+		fputs(")", fp);
+	}
+	fputs("</td></tr>\n</table>\n", fp);
 	if (c->measured) {
 		fputs("<h2>Latency (µs, threads merged)</h2>\n<table>\n<tr><th class=\"l\">metric</th>"
 		      "<th>samples</th><th>min</th><th>p50</th><th>p99</th><th>p99.99</th><th>max</th></tr>\n", fp);

@@ -13,6 +13,7 @@
 #include "csvfile.h"
 #include "junit.h"
 #include "ledger.h"
+#include "version.h"
 #include "log.h"
 #include "options.h"
 #include "units.h"
@@ -347,7 +348,7 @@ void ledger_free(struct ledger *lg)
 
 static void fill_config(FILE *fp, void *arg)
 {
-	fprintf(fp, "; resolved by latlab: every default filled in\n");
+	fprintf(fp, "; resolved by latlab %s: every default filled in\n", version_text());
 	config_write_ini(fp, arg);
 }
 

@@ -5,8 +5,9 @@
 # captures, samples.bin in a) and, in expected/, every reader's output of
 # them. A reorganisation must leave them byte for byte the same; a change of
 # output on purpose makes expected/ anew (outputs.sh) in the same commit, so
-# its diff shows what users will read differently (last: the isolation
-# and idle axes' columns in compare.csv and history.csv; before: the
+# its diff shows what users will read differently (last: the pages'
+# generator meta and a cell page's "measured by latlab" row; before: the
+# isolation and idle axes' columns in compare.csv and history.csv; before: the
 # wakeup and clock axes' columns; before: a cell
 # page's figures without their PNG link, drawn with --png only; before:
 # compare.csv's margin_pct and li.equivalent in the pages' style).
