@@ -25,7 +25,7 @@ EOC
 	[[ "$output" == *"$WORK/out/odd (campaign odd) has none of the rows the other trees share: left out"* ]] || { echo "$output"; false; }
 	[[ "$output" == *"$WORK/h/index.html: 1 rows over 3 points from 4 trees"* ]]
 	C="$WORK/h/history.csv"
-	[ "$(head -1 "$C")" = "load,workload,threads,affinity,interval_ns,priority,size,policy,dma_latency,numa,wakeup,clock,point,tree,kernel,host,kernel_release,started,n,max_median_ns,max_lo_ns,max_hi_ns,p99.99_median_ns,metric" ]
+	[ "$(head -1 "$C")" = "load,workload,threads,affinity,interval_ns,priority,size,policy,dma_latency,numa,wakeup,clock,isolation,idle,point,tree,kernel,host,kernel_release,started,n,max_median_ns,max_lo_ns,max_hi_ns,p99.99_median_ns,metric" ]
 	[ "$(col "$C" metric | sort -u)" = wakeup ]
 	# in campaign time order, whatever the order given
 	[ "$(col "$C" tree | tr '\n' ' ')" = "$WORK/out/n1 $WORK/out/n2 $WORK/out/n3 " ]

@@ -36,7 +36,7 @@ load helper
 	run timeout 60 "$LATLAB" run c.ini --duration 500ms
 	D=$(cell_dir "$WORK/out/t" '0000-*')
 	grep -q '^status = skipped$' "$D/cell.ini"
-	grep -q '^reason = SCHED_DEADLINE (runtime 200000, deadline 1000000, period 1000000 ns) refused: Operation not permitted (a deadline thread may not be pinned' "$D/cell.ini"
+	grep -q '^reason = SCHED_DEADLINE (runtime 200000, deadline 1000000, period 1000000 ns) refused: Operation not permitted (a deadline thread pinned to one CPU needs a root domain of its own: isolation = cpuset' "$D/cell.ini"
 }
 
 @test "policy, dma_latency and deadline options: bad values are exit 2 with file:line" {

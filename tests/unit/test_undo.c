@@ -220,9 +220,13 @@ static void test_replay_refuses(void **state)
 	snprintf(path, sizeof(path), "%s/undo-999999.txt", run);
 	fp = fopen(path, "w");
 	assert_non_null(fp);
+	char balance[160];
+
+	/* in_sys's buffer is one: copied, since the order arguments are made in is the compiler's */
+	snprintf(balance, sizeof(balance), "%s", in_sys("balance"));
 	snprintf(text, sizeof(text),
 		 "latlab-undo\t1\nwrite\t%s/elsewhere\tx\nwrite\t%s\t1\nwrite\t%s\t7",
-		 top, in_sys("balance"), in_sys("affinity"));
+		 top, balance, in_sys("affinity"));
 	fputs(text, fp);
 	fclose(fp);
 	put("balance", "0\n");
