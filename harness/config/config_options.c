@@ -97,7 +97,7 @@ const struct opt matrix_options[] = {
 	  "how each measured thread sleeps to its period: abs (clock_nanosleep to the period, TIMER_ABSTIME: cyclictest's default), rel (a relative clock_nanosleep of what is left: cyclictest -r), posix-timer (a POSIX timer armed for the period, its signal waited for with sigwaitinfo), timerfd (a timerfd armed for the period, read), poll or pselect (ppoll or pselect with what is left as their timeout, as stress-ng's cyclic); the latency is always the wake-up against the period on the clock below",
 	  WAKEUP_METHODS, OPT_ECHO_SET),
 	ROW("clock", OPT_AXIS_CHOICE, OFF(struct matrix_opts, clock), 0, 0, "monotonic",
-	  "the clock the measured threads sleep on and are timed by: monotonic (cyclictest's default), realtime (cyclictest -c 1) or tai",
+	  "the clock the measured threads sleep on and are timed by: monotonic (cyclictest's default), realtime (cyclictest -c 1), tai, or aux0-aux7 (the auxiliary clocks, Linux 6.17, where the kernel has them enabled)",
 	  WAKEUP_CLOCKS, OPT_ECHO_SET),
 	ROW("isolation", OPT_AXIS_CHOICE, OFF(struct matrix_opts, isolation), 0, 0, "none",
 	  "what latlab does to keep the measured CPUs for the measured threads, undone after the cell: none (the machine as it is), cpuset (an exclusive cgroup v1 cpuset for each measured CPU, every task it can move, the loads' too, in a housekeeping cpuset of the other CPUs, latlab's own threads there too: as rteval --cpusets and cyclicdeadline; on cgroup v2 an isolated partition for each measured CPU) or cpuset+irqs (besides, every interrupt that can move off the measured CPUs); needs pinned threads and a CPU left over",

@@ -513,8 +513,9 @@ static void refused_policy(struct cell_result *res, int started)
 			opt_choice_name(WAKEUP_CLOCKS, w->clock, clock, sizeof(clock));
 			res->status = CELL_SKIPPED;
 			snprintf(res->reason, sizeof(res->reason),
-				 "wakeup = %s on clock = %s refused by this kernel: %s", method, clock,
-				 strerror(w->wake_errno));
+				 "wakeup = %s on clock = %s refused by this kernel: %s%s", method, clock,
+				 strerror(w->wake_errno), w->clock >= WCLOCK_AUX0 ?
+				 " (an auxiliary clock: Linux 6.17 or later with CONFIG_POSIX_AUX_CLOCKS, enabled in /sys/kernel/time/aux_clocks/N/enable)" : "");
 			continue;
 		}
 		if (!w->start_errno)

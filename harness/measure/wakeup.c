@@ -24,8 +24,14 @@ static struct timespec ts_of(int64_t ns)
 	return (struct timespec){ .tv_sec = ns / 1000000000LL, .tv_nsec = ns % 1000000000LL };
 }
 
+#ifndef CLOCK_AUX
+#define CLOCK_AUX 16	/* the first auxiliary clock (uapi linux/time.h, 6.17) */
+#endif
+
 clockid_t waker_clockid(int clock)
 {
+	if (clock >= WCLOCK_AUX0)
+		return CLOCK_AUX + (clock - WCLOCK_AUX0);
 	return clock == WCLOCK_REALTIME ? CLOCK_REALTIME : clock == WCLOCK_TAI ? CLOCK_TAI
 									       : CLOCK_MONOTONIC;
 }
@@ -44,7 +50,15 @@ int waker_init(struct waker *w, int method, int clock)
 	w->clock = waker_clockid(clock);
 	w->fd = -1;
 	if (clock_getres(w->clock, &res) != 0)
-		return -errno;
+		return -errno;	/* an auxiliary clock this kernel lacks or has not enabled */
+	if (method == WAKE_ABS || method == WAKE_REL) {
+		/* a clock that can be read but not slept on (aux clocks before nanosleep came to them) */
+		struct timespec zero = { 0, 0 };
+		int rc = clock_nanosleep(w->clock, 0, &zero, NULL);
+
+		if (rc == EINVAL || rc == ENOTSUP)
+			return -rc;
+	}
 	/* the offset between two reads as close as they come: the lowest of a few */
 	int64_t best = INT64_MAX;
 

@@ -29,8 +29,9 @@ const char *policy_name(int policy);
  */
 enum wakeup_method { WAKE_ABS, WAKE_REL, WAKE_POSIX_TIMER, WAKE_TIMERFD, WAKE_POLL, WAKE_PSELECT };
 #define WAKEUP_METHODS "abs|rel|posix-timer|timerfd|poll|pselect"
-enum wakeup_clock { WCLOCK_MONOTONIC, WCLOCK_REALTIME, WCLOCK_TAI };
-#define WAKEUP_CLOCKS "monotonic|realtime|tai"
+enum wakeup_clock { WCLOCK_MONOTONIC, WCLOCK_REALTIME, WCLOCK_TAI, WCLOCK_AUX0 };
+/* aux0-aux7: the auxiliary clocks (CLOCK_AUX + N, Linux 6.17), where the kernel has them */
+#define WAKEUP_CLOCKS "monotonic|realtime|tai|aux0|aux1|aux2|aux3|aux4|aux5|aux6|aux7"
 
 /*
  * [matrix] isolation: the measured CPUs as they are, kept by exclusive

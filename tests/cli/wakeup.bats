@@ -53,8 +53,28 @@ EOC
 	[[ "$output" == *"c.ini:5: wakeup: 'sleep' is not one of abs|rel|posix-timer|timerfd|poll|pselect"* ]] || run_failed
 	sed -i 's/^wakeup = abs, sleep$/wakeup = abs/' c.ini
 	run "$LATLAB" plan c.ini --set matrix.clock=boottime
-	[ "$status" -eq 2 ] && [[ "$output" == *"clock: 'boottime' is not one of monotonic|realtime|tai"* ]] || run_failed
+	[ "$status" -eq 2 ] && [[ "$output" == *"clock: 'boottime' is not one of monotonic|realtime|tai|aux0|aux1|aux2|aux3|aux4|aux5|aux6|aux7"* ]] || run_failed
 	# at their defaults the axes are in no id and no title
 	run "$LATLAB" plan c.ini
 	[ "$status" -eq 0 ] && [[ "$output" != *"-wabs"* ]] && [[ "$output" != *"-cmonotonic"* ]] || run_failed
+}
+
+@test "clock = aux0: an auxiliary clock this kernel lacks (or has not enabled) skips the cell at set-up, with the reason" {
+	[ ! -e /sys/kernel/time/aux_clocks/0/enable ] || [ "$(cat /sys/kernel/time/aux_clocks/0/enable)" = 0 ] ||
+		skip "aux clock 0 is enabled here"
+	write_config c.ini <<EOC
+[campaign]
+name = w
+duration = 300ms
+output = $WORK/out
+[matrix]
+clock = monotonic, aux0
+affinity = 1
+EOC
+	run timeout 60 "$LATLAB" run c.ini -q
+	[ "$status" -eq 0 ] || run_failed
+	d=$(cell_dir "$WORK/out/w" '*-caux0-1')
+	grep -q '^status = skipped$' "$d/cell.ini"
+	grep -q '^reason = wakeup = abs on clock = aux0 refused by this kernel: .* (an auxiliary clock: Linux 6.17 or later with CONFIG_POSIX_AUX_CLOCKS, enabled in /sys/kernel/time/aux_clocks/N/enable)$' "$d/cell.ini"
+	grep -q '^status = ok$' "$(cell_dir "$WORK/out/w" '*-cmonotonic-1')/cell.ini"
 }
