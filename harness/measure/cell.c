@@ -12,7 +12,6 @@
 #include "cell.h"
 #include "cell_parts.h"
 #include "cpulist.h"
-#include "idle.h"
 #include "isolate.h"
 #include "load.h"
 #include "log.h"
@@ -21,7 +20,6 @@
 #include "place.h"
 #include "samples.h"
 #include "timerlat.h"
-#include "undo.h"
 #include "units.h"
 
 #define START_DELAY_NS (100 * NS_PER_MS)	/* threads created, stacks touched */
@@ -652,118 +650,11 @@ static void judge_load(const struct config *cfg, const struct cell *c,
 		}
 }
 
-/*
- * What the cell changes on the machine ([matrix] isolation, idle), each
- * change journalled first (undo.h). 0, or -1 with the cell an error.
- */
-/* What machine_begin changed of latlab itself: its main thread's CPUs. */
-struct own_cpus {
-	cpu_set_t before;
-	int set;
-};
-
-/*
- * latlab's own threads ([campaign] housekeeping; with isolation, the
- * housekeeping cpuset's CPUs): the main thread's affinity, which the
- * sample writer, the tracer's programs and the loads' supervisor inherit.
- */
-static void own_cpus_set(const struct config *cfg, struct cell_result *res,
-			 const struct isolation *iso, struct own_cpus *own)
-{
-	cpu_set_t want, online;
-
-	own->set = 0;
-	cpulist_online(&online);
-	if (CPU_COUNT(&cfg->housekeeping))
-		CPU_AND(&want, &cfg->housekeeping, &online);
-	else if (iso->kind != ISO_NONE)
-		want = iso->housekeeping;
-	else
-		return;
-	if (CPU_COUNT(&want) == 0 || sched_getaffinity(0, sizeof(own->before), &own->before) != 0)
-		return;
-	if (sched_setaffinity(0, sizeof(want), &want) != 0) {
-		cell_log(res, "warning: latlab's own threads not moved to the housekeeping CPUs: %s",
-			 strerror(errno));
-		return;
-	}
-	own->set = 1;
-	cpulist_format(&want, res->housekeeping, sizeof(res->housekeeping));
-	cell_log(res, "latlab's own threads on CPUs %s", res->housekeeping);
-}
-
-static int machine_begin(const struct config *cfg, const struct cell *c,
-			 struct cell_result *res, struct undo *u, struct isolation *iso,
-			 struct own_cpus *own)
-{
-	int kind = (int)cfg->matrix.isolation.v[c->isolation];
-	int64_t idle = cfg->matrix.idle.v[c->idle];
-	cpu_set_t measured;
-	char why[PATH_MAX + 128];
-	int rc;
-
-	memset(iso, 0, sizeof(*iso));
-	own->set = 0;
-	if (kind == ISO_NONE && idle == IDLE_ANY) {
-		own_cpus_set(cfg, res, iso, own);
-		return 0;
-	}
-	CPU_ZERO(&measured);
-	for (int i = 0; i < res->nthreads; i++)
-		if (res->workers[i].cpu >= 0)
-			CPU_SET(res->workers[i].cpu, &measured);
-	if ((rc = undo_open(u, UNDO_DIR, undo_roots)) != 0) {
-		res->status = CELL_ERROR;
-		snprintf(res->reason, sizeof(res->reason), "%s: %s (no journal, so nothing changed)",
-			 UNDO_DIR, strerror(-rc));
-		return -1;
-	}
-	if (isolation_begin(iso, u, kind, &measured, why, sizeof(why)) != 0) {
-		res->status = CELL_ERROR;
-		snprintf(res->reason, sizeof(res->reason), "isolation = %s: %.200s",
-			 cfg->matrix.isolation.s[c->isolation], why);
-		return -1;
-	}
-	for (int i = 0; i < res->nthreads; i++)
-		isolation_cpu_tasks(iso, res->workers[i].cpu, res->workers[i].cpuset_tasks,
-				    sizeof(res->workers[i].cpuset_tasks));
-	own_cpus_set(cfg, res, iso, own);
-	cell_measured_cpus(res, &measured);	/* the unpinned threads' CPUs too */
-	if (idle_begin("", u, idle, &measured, res->idle, sizeof(res->idle), why, sizeof(why)) != 0) {
-		res->status = CELL_ERROR;
-		snprintf(res->reason, sizeof(res->reason), "idle = %s: %.200s",
-			 cfg->matrix.idle.s[c->idle], why);
-		return -1;
-	}
-	if (res->idle[0])
-		cell_log(res, "idle = %s: %s", cfg->matrix.idle.s[c->idle], res->idle);
-	return 0;
-}
-
-/* Everything machine_begin changed, undone; what could not be, said. */
-static void machine_end(struct cell_result *res, const char *id, struct undo *u,
-			struct isolation *iso, const struct own_cpus *own)
-{
-	if (iso->kind != ISO_NONE) {
-		isolation_describe(iso, res->isolation, sizeof(res->isolation));
-		cell_log(res, "isolation: %s", res->isolation);
-	}
-	if (undo_finish(u, res->not_undone, sizeof(res->not_undone)) > 0) {
-		cell_log(res, "error: not undone: %s", res->not_undone);
-		log_error("cell %s: latlab could not undo what it changed: %s", id, res->not_undone);
-	}
-	isolation_end(iso);
-	if (own->set)
-		sched_setaffinity(0, sizeof(own->before), &own->before);
-}
-
 int cell_run(const struct config *cfg, const struct cell *c,
 	     const struct run_env *env, const char *dir,
 	     struct cell_result *res)
 {
-	struct isolation iso;
-	struct own_cpus own = { .set = 0 };
-	struct undo undo;
+	struct machine m;
 
 	const struct workload_def *wd = &cfg->workload[c->workload];
 	_Atomic int stop = 0;
@@ -778,18 +669,19 @@ int cell_run(const struct config *cfg, const struct cell *c,
 		 c->id, wd->name, cfg->load[c->load].name,
 		 (long long)c->interval, (long long)c->priority,
 		 env->policy == SCHED_OTHER ? "SCHED_OTHER (--allow-non-rt)" : policy_name(c->policy));
-	undo_init(&undo);
-	memset(&iso, 0, sizeof(iso));
+	undo_init(&m.undo);
+	memset(&m.iso, 0, sizeof(m.iso));
+	m.own_set = 0;
 	if (make_workers(cfg, c, env, res, &stop) != 0)
 		return 0;
 	res->status = CELL_OK;
-	if (machine_begin(cfg, c, res, &undo, &iso, &own) != 0)
+	if (cell_machine_begin(cfg, c, res, &m) != 0)
 		goto out_undo;
 	if (setup_workloads(wd, res, &ready) != 0)
 		goto out_teardown;
 	if (start_load(cfg, c, res) != 0)
 		goto out_teardown;
-	isolation_sweep(&iso);	/* the loads to the housekeeping CPUs too */
+	isolation_sweep(&m.iso);	/* the loads to the housekeeping CPUs too */
 	dma = dma_latency_hold(res, c->dma_latency);
 	sig = measure(cfg, c, env, dir, res, &stop);
 	if (dma >= 0)
@@ -800,7 +692,7 @@ int cell_run(const struct config *cfg, const struct cell *c,
 out_teardown:
 	teardown_workloads(wd, res, ready);
 out_undo:
-	machine_end(res, c->id, &undo, &iso, &own);
+	cell_machine_end(res, c->id, &m);
 	if (res->status != CELL_OK)
 		cell_log(res, "%s: %s", cell_status_name(res->status),
 			 res->reason[0] ? res->reason : "signal");

@@ -9,8 +9,10 @@
 
 #include "cell.h"
 #include "interference.h"
+#include "isolate.h"
 #include "timerlat.h"
 #include "tracer.h"
+#include "undo.h"
 
 /* [trace] mode = spikes for one cell */
 struct spikes {
@@ -39,6 +41,25 @@ int cell_timerlat_start(const struct config *cfg, const struct cell *c, struct c
 
 /* Its samples into the threads' metrics, and the tracer stopped. */
 void cell_timerlat_finish(struct cell_result *res, struct timerlat *tl);
+
+/* What a cell changed on the machine, for cell_machine_end. */
+struct machine {
+	struct undo undo;	/* every change outside latlab, journalled */
+	struct isolation iso;
+	cpu_set_t own_before;	/* latlab's main thread's CPUs before */
+	int own_set;
+};
+
+/*
+ * The machine changed for cell c ([matrix] isolation, idle; latlab's own
+ * threads on the housekeeping CPUs), each change journalled first. 0, or
+ * -1 with the cell an error (what was changed is in m, for _end).
+ */
+int cell_machine_begin(const struct config *cfg, const struct cell *c, struct cell_result *res,
+		       struct machine *m);
+
+/* Everything _begin changed, undone; what could not be, said in the log and cell.ini. */
+void cell_machine_end(struct cell_result *res, const char *id, struct machine *m);
 
 /* What interfered over the cell: the counters' deltas on the measured CPUs since before. */
 void cell_interference(struct cell_result *res, const struct intf_snap *before);

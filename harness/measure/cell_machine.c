@@ -1,0 +1,114 @@
+#include <errno.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cell_parts.h"
+#include "cpulist.h"
+#include "idle.h"
+#include "log.h"
+
+/*
+ * What a cell changes on the machine for itself — [matrix] isolation and
+ * idle, and where latlab's own threads run ([campaign] housekeeping) —
+ * and the undoing of it all after the cell.
+ */
+
+/*
+ * latlab's own threads ([campaign] housekeeping; with isolation, the
+ * housekeeping cpuset's CPUs): the main thread's affinity, which the
+ * sample writer, the tracer's programs and the loads' supervisor inherit.
+ */
+static void own_cpus_set(const struct config *cfg, struct cell_result *res,
+			 struct machine *m)
+{
+	const struct isolation *iso = &m->iso;
+	cpu_set_t want, online;
+
+	m->own_set = 0;
+	cpulist_online(&online);
+	if (CPU_COUNT(&cfg->housekeeping))
+		CPU_AND(&want, &cfg->housekeeping, &online);
+	else if (iso->kind != ISO_NONE)
+		want = iso->housekeeping;
+	else
+		return;
+	if (CPU_COUNT(&want) == 0 || sched_getaffinity(0, sizeof(m->own_before), &m->own_before) != 0)
+		return;
+	if (sched_setaffinity(0, sizeof(want), &want) != 0) {
+		cell_log(res, "warning: latlab's own threads not moved to the housekeeping CPUs: %s",
+			 strerror(errno));
+		return;
+	}
+	m->own_set = 1;
+	cpulist_format(&want, res->housekeeping, sizeof(res->housekeeping));
+	cell_log(res, "latlab's own threads on CPUs %s", res->housekeeping);
+}
+
+int cell_machine_begin(const struct config *cfg, const struct cell *c, struct cell_result *res,
+		       struct machine *m)
+{
+	struct isolation *iso = &m->iso;
+	struct undo *u = &m->undo;
+	int kind = (int)cfg->matrix.isolation.v[c->isolation];
+	int64_t idle = cfg->matrix.idle.v[c->idle];
+	cpu_set_t measured;
+	char why[PATH_MAX + 128];
+	int rc;
+
+	memset(iso, 0, sizeof(*iso));
+	m->own_set = 0;
+	if (kind == ISO_NONE && idle == IDLE_ANY) {
+		own_cpus_set(cfg, res, m);
+		return 0;
+	}
+	CPU_ZERO(&measured);
+	for (int i = 0; i < res->nthreads; i++)
+		if (res->workers[i].cpu >= 0)
+			CPU_SET(res->workers[i].cpu, &measured);
+	if ((rc = undo_open(u, UNDO_DIR, undo_roots)) != 0) {
+		res->status = CELL_ERROR;
+		snprintf(res->reason, sizeof(res->reason), "%s: %s (no journal, so nothing changed)",
+			 UNDO_DIR, strerror(-rc));
+		return -1;
+	}
+	if (isolation_begin(iso, u, kind, &measured, why, sizeof(why)) != 0) {
+		res->status = CELL_ERROR;
+		snprintf(res->reason, sizeof(res->reason), "isolation = %s: %.200s",
+			 cfg->matrix.isolation.s[c->isolation], why);
+		return -1;
+	}
+	for (int i = 0; i < res->nthreads; i++)
+		isolation_cpu_tasks(iso, res->workers[i].cpu, res->workers[i].cpuset_tasks,
+				    sizeof(res->workers[i].cpuset_tasks));
+	own_cpus_set(cfg, res, m);
+	cell_measured_cpus(res, &measured);	/* the unpinned threads' CPUs too */
+	if (idle_begin("", u, idle, &measured, res->idle, sizeof(res->idle), why, sizeof(why)) != 0) {
+		res->status = CELL_ERROR;
+		snprintf(res->reason, sizeof(res->reason), "idle = %s: %.200s",
+			 cfg->matrix.idle.s[c->idle], why);
+		return -1;
+	}
+	if (res->idle[0])
+		cell_log(res, "idle = %s: %s", cfg->matrix.idle.s[c->idle], res->idle);
+	return 0;
+}
+
+void cell_machine_end(struct cell_result *res, const char *id, struct machine *m)
+{
+	struct isolation *iso = &m->iso;
+
+	if (iso->kind != ISO_NONE) {
+		isolation_describe(iso, res->isolation, sizeof(res->isolation));
+		cell_log(res, "isolation: %s", res->isolation);
+	}
+	if (undo_finish(&m->undo, res->not_undone, sizeof(res->not_undone)) > 0) {
+		cell_log(res, "error: not undone: %s", res->not_undone);
+		log_error("cell %s: latlab could not undo what it changed: %s", id, res->not_undone);
+	}
+	isolation_end(iso);
+	if (m->own_set)
+		sched_setaffinity(0, sizeof(m->own_before), &m->own_before);
+}
+
