@@ -114,8 +114,10 @@ static int claimed(const char *root, int version, const cpu_set_t *measured, cha
 			continue;
 		CPU_AND(&cpus, &cpus, measured);
 		if (CPU_COUNT(&cpus)) {
-			snprintf(who, len, "CPU %d is in the %s cpuset %s/%s", cpulist_nth(&cpus, 0),
-				 version == 1 ? "exclusive" : "partition", root, e->d_name);
+			snprintf(who, len, "CPU %d is in the %s cpuset %s/%s%s", cpulist_nth(&cpus, 0),
+				 version == 1 ? "exclusive" : "partition", root, e->d_name,
+				 strncmp(e->d_name, "latlab-", 7) == 0 ?
+				 " (a killed latlab's: the next latlab run undoes it first)" : "");
 			found = 1;
 		}
 	}
@@ -125,7 +127,7 @@ static int claimed(const char *root, int version, const cpu_set_t *measured, cha
 
 int isolation_check(int kind, const cpu_set_t *measured, char *why, size_t len)
 {
-	char root[PATH_MAX], list[256], who[PATH_MAX + 320];
+	char root[PATH_MAX], list[256], who[PATH_MAX + 400];
 	cpu_set_t hk;
 	int version;
 
