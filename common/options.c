@@ -200,6 +200,25 @@ static int parse_number_field(const struct opt *o, int64_t *field,
 	return rc;
 }
 
+/* " (did you mean 'WORD'?)" for the choice of `choices` ("a|b|c") nearest `value`, or "". */
+static const char *choice_mean(const char *choices, const char *value, char *buf, size_t len)
+{
+	char words[OPT_STR_MAX];
+	const char *names[64];
+	int n = 0;
+
+	snprintf(words, sizeof(words), "%s", choices);
+	for (char *w = strtok(words, "|"); w && n < 64; w = strtok(NULL, "|"))
+		names[n++] = w;
+	const char *near = opt_nearest(value, names, n);
+
+	if (near)
+		snprintf(buf, len, " (did you mean '%s'?)", near);
+	else
+		buf[0] = '\0';
+	return buf;
+}
+
 static int axis_push(const struct opt *o, struct axis *ax, const char *text,
 		     int64_t v, char *err, size_t len)
 {
@@ -298,9 +317,12 @@ static int parse_axis_item(const struct opt *o, struct axis *ax, char *item,
 	case OPT_AXIS_CHOICE: {
 		int idx = opt_choice_index(o->choices, item);
 
-		if (idx < 0)
-			return fail_with(err, len, -EINVAL, "%s: '%s' is not one of %s", o->key, item,
-				    o->choices);
+		if (idx < 0) {
+			char near[64];
+
+			return fail_with(err, len, -EINVAL, "%s: '%s' is not one of %s%s", o->key, item,
+				    o->choices, choice_mean(o->choices, item, near, sizeof(near)));
+		}
 		return axis_push(o, ax, item, idx, err, len);
 	}
 	case OPT_AXIS_INT:
@@ -390,19 +412,11 @@ int opt_parse(const struct opt *o, void *base, const char *value,
 	case OPT_ENUM:
 		idx = opt_choice_index(o->choices, value);
 		if (idx < 0) {
-			char words[OPT_STR_MAX];
-			const char *names[64];
-			int n = 0;
-
-			snprintf(words, sizeof(words), "%s", o->choices);
-			for (char *w = strtok(words, "|"); w && n < 64; w = strtok(NULL, "|"))
-				names[n++] = w;
-			const char *near = opt_nearest(value, names, n);
+			char near[64];
 
 			return fail_with(err, len, -EINVAL,
-				    "%s = '%s': expected one of %s%s%s%s", o->key,
-				    value, o->choices, near ? " (did you mean '" : "",
-				    near ? near : "", near ? "'?)" : "");
+				    "%s = '%s': expected one of %s%s", o->key, value, o->choices,
+				    choice_mean(o->choices, value, near, sizeof(near)));
 		}
 		*FIELD(base, o, int) = idx;
 		return 0;

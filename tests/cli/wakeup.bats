@@ -51,6 +51,9 @@ EOC
 	run "$LATLAB" run c.ini
 	[ "$status" -eq 2 ] || run_failed
 	[[ "$output" == *"c.ini:5: wakeup: 'sleep' is not one of abs|rel|posix-timer|timerfd|poll|pselect"* ]] || run_failed
+	# a near miss is named
+	run "$LATLAB" plan c.ini --set matrix.wakeup=timefd
+	[ "$status" -eq 2 ] && [[ "$output" == *"wakeup: 'timefd' is not one of abs|rel|posix-timer|timerfd|poll|pselect (did you mean 'timerfd'?)"* ]] || run_failed
 	sed -i 's/^wakeup = abs, sleep$/wakeup = abs/' c.ini
 	run "$LATLAB" plan c.ini --set matrix.clock=boottime
 	[ "$status" -eq 2 ] && [[ "$output" == *"clock: 'boottime' is not one of monotonic|realtime|tai|aux0|aux1|aux2|aux3|aux4|aux5|aux6|aux7"* ]] || run_failed
