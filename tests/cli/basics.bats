@@ -3,10 +3,18 @@
 
 load helper
 
-@test "--version prints the version" {
+@test "--version prints the version, the git commit it was built from, and the build's features" {
 	run "$LATLAB" --version
 	[ "$status" -eq 0 ]
-	[[ "$output" =~ ^latlab\ [0-9]+\.[0-9]+\.[0-9]+$ ]]
+	[[ "${lines[0]}" =~ ^latlab\ [0-9]+\.[0-9]+\.[0-9]+(\ \(git\ [0-9a-f]+\+?\))?$ ]] || run_failed
+	[[ "${lines[1]}" =~ ^features:\ numa,\ tracecmd\ \(.*\),\ plugins(\ \(not\ in\ a\ static\ build\))?,\ (dynamic|static)$ ]] || run_failed
+	# from a git tree, a commit of it (the one built from; HEAD when built after the last commit)
+	if git -C "$BATS_TEST_DIRNAME" rev-parse HEAD >/dev/null 2>&1; then
+		sha=$(sed -n 's/.*(git \([0-9a-f]*\)+\{0,1\})$/\1/p' <<<"${lines[0]}")
+		[ -n "$sha" ] && git -C "$BATS_TEST_DIRNAME" cat-file -e "$sha^{commit}" || run_failed
+	fi
+	run "$(dirname "$LATLAB")/latload" --version
+	[ "$status" -eq 0 ] && [[ "$output" =~ ^latload\ [0-9]+\.[0-9]+\.[0-9]+ ]] || run_failed
 }
 
 @test "no command and unknown commands are usage errors (exit 2)" {
