@@ -12,9 +12,11 @@ load helper
 FIX="$BATS_TEST_DIRNAME/../fixtures/readers/a"
 SYNTH="$BATS_TEST_DIRNAME/../../tools/synth-tail.sh"
 
-# synth OUT SAMPLES SEED: the fixture with drawn wake-ups
+# synth OUT SAMPLES SEED: the fixture with drawn wake-ups, by the latsynth
+# built beside the latlab under test (build/san/ under SANITIZE=1)
 synth() {
-	"$SYNTH" "$FIX" "$1" load "$2" "$3" none=exp:20us,3us rthog=gpd:10us,5us,0.2
+	LATSYNTH=$(dirname "$LATLAB")/latsynth \
+		"$SYNTH" "$FIX" "$1" load "$2" "$3" none=exp:20us,3us rthog=gpd:10us,5us,0.2
 }
 
 # field FILE SIDE F: beyond.csv's column F on the timer row of side SIDE
