@@ -74,7 +74,7 @@ start_isolating() {
 	[ "$(nproc)" -ge 2 ] || skip "one CPU: none left for housekeeping"
 	# a busy loop, not hackbench: the housekeeping CPU carries it and every
 	# task, this shell too, whose checks must see the cell while it runs
-	iso_config "cpuset, cpuset+irqs" 8s busy
+	iso_config "cpuset, cpuset+irqs" 5s busy
 	before=$(machine_state)
 	sleep 60 &
 	other=$!
