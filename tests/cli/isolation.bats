@@ -59,11 +59,11 @@ wait_for() {
 	return 1
 }
 
-# start_isolating: a 60 s cell of cpuset+irqs started in the background
+# start_isolating [DURATION]: a cell (60 s) of cpuset+irqs started in the background
 # (pid), the machine's state before it (before), back once its measured
 # thread is in its cpuset
 start_isolating() {
-	iso_config cpuset+irqs 60s
+	iso_config cpuset+irqs "${1:-60s}"
 	before=$(machine_state)
 	setsid "$LATLAB" run c.ini -q >run.out 2>&1 &
 	pid=$!
@@ -121,27 +121,37 @@ start_isolating() {
 	[ ! -e /run/latlab/undo-$pid.txt ]
 }
 
-@test "isolation: after a SIGKILL the journal is on disk, and the next run undoes it before anything else" {
+@test "isolation: after a SIGKILL the journal is on disk; the campaign's resume undoes it first, and so does the next run of anything" {
 	[ "$(nproc)" -ge 2 ] || skip "one CPU"
-	start_isolating
-	kill -KILL $pid
-	wait $pid || true
-	# left as it was: the cpusets, the journal that says how to undo them
-	[ -d $CPUSET/latlab-$pid-housekeeping ]
-	grep -q "^cgroup	$CPUSET/latlab-$pid-cpu1$" /run/latlab/undo-$pid.txt
-	grep -q "^write	$CPUSET/cpuset.sched_load_balance	1$" /run/latlab/undo-$pid.txt
-	# the next run, of anything, undoes it first and says so
-	write_config n.ini <<EOC
+	for next in resume other; do
+		start_isolating 6s	# the resume runs the killed cell again, whole
+		kill -KILL $pid
+		wait $pid || true
+		# left as it was: the cpusets, the journal that says how to undo them
+		[ -d $CPUSET/latlab-$pid-housekeeping ]
+		grep -q "^cgroup	$CPUSET/latlab-$pid-cpu1$" /run/latlab/undo-$pid.txt
+		grep -q "^write	$CPUSET/cpuset.sched_load_balance	1$" /run/latlab/undo-$pid.txt
+		if [ $next = resume ]; then
+			# the killed campaign resumed: undone before it, its cell isolated anew
+			run timeout 60 "$LATLAB" run c.ini -q
+			[ "$status" -eq 0 ] || run_failed
+			grep -q '^status = ok$' "$WORK"/out/iso/*/*/*/cell.ini
+			grep -q '^isolation_done = ' "$WORK"/out/iso/*/*/*/cell.ini
+		else
+			write_config n.ini <<EOC
 [campaign]
 name = next
 duration = 200ms
 output = $WORK/out
 EOC
-	run timeout 60 "$LATLAB" run n.ini -q
-	[ "$status" -eq 0 ] || run_failed
-	[[ "$output" == *"undone what a latlab killed before its end had changed (/run/latlab/undo-$pid.txt)"* ]] || run_failed
-	[ "$(machine_state)" = "$before" ] || { diff <(echo "$before") <(machine_state); false; }
-	[ ! -e /run/latlab/undo-$pid.txt ]
+			run timeout 60 "$LATLAB" run n.ini -q
+			[ "$status" -eq 0 ] || run_failed
+		fi
+		[[ "$output" == *"undone what a latlab killed before its end had changed (/run/latlab/undo-$pid.txt)"* ]] || run_failed
+		[ "$(machine_state)" = "$before" ] || { diff <(echo "$before") <(machine_state); false; }
+		[ ! -e /run/latlab/undo-$pid.txt ]
+		rm -rf "$WORK/out"
+	done
 }
 
 @test "isolation: what cannot be isolated is said at plan time and refused by run (exit 2), nothing changed" {
