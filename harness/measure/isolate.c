@@ -13,24 +13,13 @@
 
 #define IRQ_DIR "/proc/irq"
 
-/* Does the space-separated `list` hold `word`? */
-static int has_word(const char *list, const char *word)
+/* Does `list`, its words separated by any of `seps`, hold `word`? */
+static int has_word(const char *list, const char *word, const char *seps)
 {
 	size_t n = strlen(word);
 
 	for (const char *p = list; (p = strstr(p, word)); p += n)
-		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
-			return 1;
-	return 0;
-}
-
-/* Does the comma-separated `opts` hold `word`? */
-static int has_option(const char *opts, const char *word)
-{
-	size_t n = strlen(word);
-
-	for (const char *p = opts; (p = strstr(p, word)); p += n)
-		if ((p == opts || p[-1] == ',') && (p[n] == ',' || p[n] == '\0' || isspace((unsigned char)p[n])))
+		if ((p == list || strchr(seps, p[-1])) && (p[n] == '\0' || strchr(seps, p[n])))
 			return 1;
 	return 0;
 }
@@ -49,7 +38,7 @@ int isolation_root(char *root, size_t len, int *version, char *why, size_t wlen)
 		if (!dash || sscanf(line, "%*s %*s %*s %*s %4095s", mnt) != 1 ||
 		    sscanf(dash, " - %31s %*s %511s", type, opts) != 2)
 			continue;
-		if (strcmp(type, "cgroup") == 0 && has_option(opts, "cpuset")) {
+		if (strcmp(type, "cgroup") == 0 && has_word(opts, "cpuset", ", \n")) {
 			snprintf(root, len, "%s", mnt);
 			*version = 1;
 			fclose(fp);
@@ -59,7 +48,7 @@ int isolation_root(char *root, size_t len, int *version, char *why, size_t wlen)
 			char path[PATH_MAX + 32], ctl[512];
 
 			snprintf(path, sizeof(path), "%s/cgroup.controllers", mnt);
-			if (file_first_line(path, ctl, sizeof(ctl)) == 0 && has_word(ctl, "cpuset"))
+			if (file_first_line(path, ctl, sizeof(ctl)) == 0 && has_word(ctl, "cpuset", " "))
 				snprintf(v2, sizeof(v2), "%s", mnt);
 		}
 	}
@@ -86,73 +75,86 @@ static void housekeeping_of(const cpu_set_t *measured, cpu_set_t *hk)
 }
 
 /*
- * A cpuset under root that holds a measured CPU for itself — v1: an
- * exclusive one; v2: a partition — its path into `who`. 1 if one does.
+ * The cpusets under root whose CPUs meet the measured ones: their names
+ * into others (space-separated), and the first that holds them for itself
+ * (v1: exclusive; v2: a partition) said in who. 1 if one does, else 0.
  */
-static int claimed(const char *root, int version, const cpu_set_t *measured, char *who,
-		   size_t len)
+static int scan_others(const char *root, int version, const cpu_set_t *measured, char *others,
+		       size_t olen, char *who, size_t len)
 {
 	DIR *d = opendir(root);
 	struct dirent *e;
 	int found = 0;
 
+	others[0] = '\0';
 	if (!d)
 		return 0;
-	while (!found && (e = readdir(d))) {
+	while ((e = readdir(d))) {
 		char path[PATH_MAX + 300], flag[64];
 		cpu_set_t cpus;
 
 		if (e->d_type != DT_DIR || e->d_name[0] == '.')
 			continue;
-		snprintf(path, sizeof(path), "%s/%s/%s", root, e->d_name,
-			 version == 1 ? "cpuset.cpu_exclusive" : "cpuset.cpus.partition");
-		if (file_first_line(path, flag, sizeof(flag)) != 0 ||
-		    strcmp(flag, version == 1 ? "0" : "member") == 0)
-			continue;
 		snprintf(path, sizeof(path), "%s/%s/cpuset.cpus", root, e->d_name);
 		if (cpulist_read_file(path, &cpus) != 0)
 			continue;
 		CPU_AND(&cpus, &cpus, measured);
-		if (CPU_COUNT(&cpus)) {
-			snprintf(who, len, "CPU %d is in the %s cpuset %s/%s%s", cpulist_nth(&cpus, 0),
-				 version == 1 ? "exclusive" : "partition", root, e->d_name,
-				 strncmp(e->d_name, "latlab-", 7) == 0 ?
-				 " (a killed latlab's: the next latlab run undoes it first)" : "");
-			found = 1;
-		}
+		if (CPU_COUNT(&cpus) == 0)
+			continue;
+		size_t n = strlen(others);
+
+		snprintf(others + n, olen - n, "%s%s", n ? " " : "", e->d_name);
+		snprintf(path, sizeof(path), "%s/%s/%s", root, e->d_name,
+			 version == 1 ? "cpuset.cpu_exclusive" : "cpuset.cpus.partition");
+		if (found || file_first_line(path, flag, sizeof(flag)) != 0 ||
+		    strcmp(flag, version == 1 ? "0" : "member") == 0)
+			continue;
+		snprintf(who, len, "CPU %d is in the %s cpuset %s/%s%s", cpulist_nth(&cpus, 0),
+			 version == 1 ? "exclusive" : "partition", root, e->d_name,
+			 strncmp(e->d_name, "latlab-", 7) == 0 ?
+			 " (a killed latlab's: the next latlab run undoes it first)" : "");
+		found = 1;
 	}
 	closedir(d);
 	return found;
 }
 
-int isolation_check(int kind, const cpu_set_t *measured, char *why, size_t len)
+/*
+ * isolation_check's questions, its answers kept in iso: the housekeeping
+ * CPUs, the hierarchy and its version, the other cpusets on a measured CPU.
+ */
+static int check_into(int kind, const cpu_set_t *measured, struct isolation *iso, char *why,
+		      size_t len)
 {
-	char root[PATH_MAX], list[256], who[PATH_MAX + 400];
-	cpu_set_t hk;
-	int version;
+	char list[256];
 
-	if (kind == ISO_NONE)
-		return 0;
 	if (CPU_COUNT(measured) == 0)
 		return snprintf(why, len, "isolation needs pinned measured threads (affinity = all leaves them where the kernel puts them)"),
 		       -ENODEV;
-	housekeeping_of(measured, &hk);
-	if (CPU_COUNT(&hk) == 0) {
+	housekeeping_of(measured, &iso->housekeeping);
+	if (CPU_COUNT(&iso->housekeeping) == 0) {
 		cpulist_format(measured, list, sizeof(list));
 		return snprintf(why, len, "the measured CPUs %s are every online CPU: none is left for housekeeping",
 				list), -ENODEV;
 	}
-	if (isolation_root(root, sizeof(root), &version, why, len) != 0)
+	if (isolation_root(iso->root, sizeof(iso->root), &iso->version, why, len) != 0)
 		return -ENODEV;
-	if (access(root, W_OK) != 0)
-		return snprintf(why, len, "%s: %s (making cpusets needs root)", root, strerror(errno)),
-		       -ENODEV;
-	if (claimed(root, version, measured, who, sizeof(who)))
-		return snprintf(why, len, "%s", who), -ENODEV;
+	if (access(iso->root, W_OK) != 0)
+		return snprintf(why, len, "%s: %s (making cpusets needs root)", iso->root,
+				strerror(errno)), -ENODEV;
+	if (scan_others(iso->root, iso->version, measured, iso->others, sizeof(iso->others), why, len))
+		return -ENODEV;
 	if (kind == ISO_CPUSET_IRQS && access(IRQ_DIR "/default_smp_affinity", W_OK) != 0)
 		return snprintf(why, len, "%s/default_smp_affinity: %s (interrupts cannot be moved here)",
 				IRQ_DIR, strerror(errno)), -ENODEV;
 	return 0;
+}
+
+int isolation_check(int kind, const cpu_set_t *measured, char *why, size_t len)
+{
+	struct isolation iso;
+
+	return kind == ISO_NONE ? 0 : check_into(kind, measured, &iso, why, len);
 }
 
 /* A file of cpuset `dir` set (inside a cpuset latlab made: its removal undoes it). */
@@ -233,10 +235,7 @@ static void move_irqs(struct isolation *iso, struct undo *u)
 		CPU_AND(&left, &cpus, &iso->measured);
 		if (CPU_COUNT(&left) == 0)
 			continue;	/* already off the measured CPUs */
-		for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
-			if (CPU_ISSET(cpu, &iso->measured))
-				CPU_CLR(cpu, &cpus);
-		CPU_AND(&cpus, &cpus, &iso->housekeeping);
+		CPU_AND(&cpus, &cpus, &iso->housekeeping);	/* its CPUs that are not measured */
 		if (CPU_COUNT(&cpus))
 			cpulist_format(&cpus, list, sizeof(list));
 		else
@@ -248,34 +247,6 @@ static void move_irqs(struct isolation *iso, struct undo *u)
 
 			snprintf(iso->irqs_stuck + n, sizeof(iso->irqs_stuck) - n, "%s%s", n ? " " : "",
 				 e->d_name);
-		}
-	}
-	closedir(d);
-}
-
-/* Other cpusets (not the root, not latlab's) whose CPUs meet the measured ones. */
-static void note_others(struct isolation *iso)
-{
-	DIR *d = opendir(iso->root);
-	struct dirent *e;
-
-	if (!d)
-		return;
-	while ((e = readdir(d))) {
-		char path[PATH_MAX + 300];
-		cpu_set_t cpus;
-
-		if (e->d_type != DT_DIR || e->d_name[0] == '.' ||
-		    strncmp(e->d_name, iso->name, strlen(iso->name)) == 0)
-			continue;
-		snprintf(path, sizeof(path), "%s/%s/cpuset.cpus", iso->root, e->d_name);
-		if (cpulist_read_file(path, &cpus) != 0)
-			continue;
-		CPU_AND(&cpus, &cpus, &iso->measured);
-		if (CPU_COUNT(&cpus)) {
-			size_t n = strlen(iso->others);
-
-			snprintf(iso->others + n, sizeof(iso->others) - n, "%s%s", n ? " " : "", e->d_name);
 		}
 	}
 	closedir(d);
@@ -345,7 +316,7 @@ static int begin_v2(struct isolation *iso, struct undo *u, char *why, size_t len
 		iso->moved_self = 1;
 	}
 	snprintf(path, sizeof(path), "%s/cgroup.subtree_control", iso->root);
-	if (file_first_line(path, line, sizeof(line)) == 0 && !has_word(line, "cpuset") &&
+	if (file_first_line(path, line, sizeof(line)) == 0 && !has_word(line, "cpuset", " ") &&
 	    (rc = undo_set(u, path, "+cpuset", "-cpuset")) != 0) {
 		snprintf(why, len, "%s = +cpuset: %s", path, strerror(-rc));
 		return rc;
@@ -388,18 +359,16 @@ int isolation_begin(struct isolation *iso, struct undo *u, int kind,
 	iso->kind = kind;
 	if (kind == ISO_NONE)
 		return 0;
-	if ((rc = isolation_check(kind, measured, why, len)) != 0)
+	/* the other cpusets on a measured CPU are named as they were before latlab's own */
+	if ((rc = check_into(kind, measured, iso, why, len)) != 0)
 		return rc;
-	isolation_root(iso->root, sizeof(iso->root), &iso->version, why, len);
 	snprintf(iso->name, sizeof(iso->name), "latlab-%d", (int)getpid());
 	iso->measured = *measured;
-	housekeeping_of(measured, &iso->housekeeping);
 	rc = iso->version == 1 ? begin_v1(iso, u, why, len) : begin_v2(iso, u, why, len);
 	if (rc)
 		return rc;
 	if (kind == ISO_CPUSET_IRQS)
 		move_irqs(iso, u);
-	note_others(iso);
 	return 0;
 }
 
@@ -415,42 +384,20 @@ void isolation_end(struct isolation *iso)
 	iso->moved_self = 0;
 }
 
-/* Is tid one of this process's threads? */
-static int own_thread(const char *tid)
-{
-	char path[64];
-
-	snprintf(path, sizeof(path), "/proc/self/task/%s", tid);
-	return access(path, F_OK) == 0;
-}
-
 void isolation_sweep(struct isolation *iso)
 {
 	char from[PATH_MAX + 16], to[PATH_MAX + 96];
+	int stuck = 0;
 
 	if (iso->kind == ISO_NONE || iso->version != 1)
 		return;		/* v2's partition took the CPUs from everything else itself */
 	snprintf(from, sizeof(from), "%s/tasks", iso->root);
 	snprintf(to, sizeof(to), "%s/%s-housekeeping/tasks", iso->root, iso->name);
-	for (int pass = 0; pass < 2; pass++) {
-		FILE *fp = fopen(from, "re");
-		char tid[32];
-
-		if (!fp)
-			return;
-		while (fgets(tid, sizeof(tid), fp)) {
-			tid[strcspn(tid, "\n")] = '\0';
-			if (own_thread(tid))
-				continue;
-			int rc = file_write_string(to, tid);
-
-			if (rc == 0)
-				iso->tasks_moved++;
-			else if (rc != -ESRCH && pass == 1)
-				iso->tasks_stuck++;	/* a per-CPU kernel thread */
-		}
-		fclose(fp);
-	}
+	/* twice: what forked meanwhile too; what stays after the second is stuck */
+	iso->tasks_moved += undo_move_tasks(from, to, 1, &stuck);
+	stuck = 0;
+	iso->tasks_moved += undo_move_tasks(from, to, 1, &stuck);
+	iso->tasks_stuck += stuck;
 }
 
 void isolation_cpu_tasks(const struct isolation *iso, int cpu, char *path, size_t len)

@@ -136,11 +136,44 @@ int undo_mkdir_cgroup(struct undo *u, const char *path)
 	return rc;
 }
 
+/* Is tid one of this process's threads? */
+static int own_thread(const char *tid)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/self/task/%s", tid);
+	return access(path, F_OK) == 0;
+}
+
+int undo_move_tasks(const char *from, const char *to, int keep_own, int *stuck)
+{
+	FILE *fp = fopen(from, "re");
+	char id[32];
+	int moved = 0;
+
+	if (!fp)
+		return 0;
+	while (fgets(id, sizeof(id), fp)) {
+		id[strcspn(id, "\n")] = '\0';
+		if (keep_own && own_thread(id))
+			continue;
+		int rc = file_write_string(to, id);
+
+		if (rc == 0)
+			moved++;
+		else if (rc != -ESRCH)	/* gone meanwhile: nothing to move */
+			(*stuck)++;
+	}
+	fclose(fp);
+	return moved;
+}
+
 /* The tasks of cgroup `path` (v1: tasks, v2: cgroup.procs) moved to its parent. */
 static void move_to_parent(const char *path)
 {
 	static const char *const files[] = { "tasks", "cgroup.procs" };
 	char from[PATH_MAX + 16], to[PATH_MAX + 16], parent[PATH_MAX];
+	int stuck = 0;
 
 	snprintf(parent, sizeof(parent), "%s", path);
 	char *slash = strrchr(parent, '/');
@@ -150,17 +183,10 @@ static void move_to_parent(const char *path)
 	*slash = '\0';
 	for (int f = 0; f < 2; f++) {
 		snprintf(from, sizeof(from), "%s/%s", path, files[f]);
-		FILE *fp = fopen(from, "re");
-		char id[32];
-
-		if (!fp)
+		if (access(from, F_OK) != 0)
 			continue;
 		snprintf(to, sizeof(to), "%s/%s", parent, files[f]);
-		while (fgets(id, sizeof(id), fp)) {
-			id[strcspn(id, "\n")] = '\0';
-			file_write_string(to, id);	/* one gone meanwhile: ESRCH, nothing to move */
-		}
-		fclose(fp);
+		undo_move_tasks(from, to, 0, &stuck);	/* what stays, rmdir says (EBUSY) */
 		return;
 	}
 }

@@ -58,6 +58,16 @@ int undo_set(struct undo *u, const char *path, const char *value, const char *re
 int undo_mkdir_cgroup(struct undo *u, const char *path);
 
 /*
+ * Every task the tasks file `from` lists (v1 `tasks`, v2 `cgroup.procs`)
+ * written to the tasks file `to`, one by one — but this process's own
+ * threads when keep_own: how a cgroup is emptied into its parent when
+ * undone, and how isolation sweeps the machine into housekeeping. The
+ * number moved; those that could not move (not those gone meanwhile)
+ * added to *stuck.
+ */
+int undo_move_tasks(const char *from, const char *to, int keep_own, int *stuck);
+
+/*
  * Every change undone, the last first; the journal removed. The number
  * of changes that could not be undone; each said in `report` ("; "
  * between them, cut to len).
