@@ -106,6 +106,27 @@ static const char *mem_nodes(char *buf, size_t len)
 	return buf;
 }
 
+/*
+ * A load's or a workload's preflight (what the machine must have: a
+ * program, a directory, a plugin), refused at the line of the key it
+ * names in [KIND.NAME]. 0, or -ENODEV with "FILE:LINE: [KIND.NAME] ..."
+ */
+static int def_preflight(const struct config *cfg,
+			 int (*preflight)(const void *opts, const char **key, char *err, size_t len),
+			 const void *opts, const char *kind, const char *name, struct srcloc loc,
+			 const char *machine, char *why, size_t len)
+{
+	char msg[PATH_MAX + 512], section[CFG_NAME_MAX + 16];
+	const char *key = "type";
+
+	if (!preflight || preflight(opts, &key, msg, sizeof(msg)) == 0)
+		return 0;
+	snprintf(section, sizeof(section), "%s.%s", kind, name);
+	struct srcloc kl = config_key_loc(cfg, section, key, loc);
+
+	return fail(why, len, &kl, "[%s] %s%s", section, msg, machine);
+}
+
 int where_fits(const struct config *cfg, const struct cell *c, int guest,
 	       char *why, size_t len)
 {
@@ -168,21 +189,21 @@ int where_fits(const struct config *cfg, const struct cell *c, int guest,
 		return fail(why, len, &l->cpus_loc,
 			    "[load.%s] cpus = '%s': CPU %d is not online%s (online: %s)",
 			    l->name, l->cpus, cpu, machine, on);
-	const struct axis *iso = &cfg->matrix.isolation;
+	const struct axis *iso = &cfg->matrix.isolation, *idle = &cfg->matrix.idle;
 	int isolating = iso->n ? (int)iso->v[c->isolation] : ISO_NONE;
+	int64_t idling = idle->n ? idle->v[c->idle] : IDLE_ANY;
+	/* the CPUs a pinned thread runs on, and every CPU a thread may use (for idle) */
+	cpu_set_t pinned, used;
+	int threads = local && (isolating != ISO_NONE || idling != IDLE_ANY) ?
+		      place_cpus(cfg, c, &pinned, &used) : 0;
 
-	if (local && isolating != ISO_NONE) {
-		int pinned[CPU_SETSIZE], n = place_threads(cfg, c, pinned, &want);
-		char iw[PATH_MAX + 320];
+	if (threads > 0 && isolating != ISO_NONE) {
+		char iw[PATH_MAX + 400];
 
-		CPU_ZERO(&want);
-		for (int i = 0; i < n; i++)
-			if (pinned[i] >= 0)
-				CPU_SET(pinned[i], &want);
-		if (n > 0 && isolation_check(isolating, &want, iw, sizeof(iw)) != 0)
+		if (isolation_check(isolating, &pinned, iw, sizeof(iw)) != 0)
 			return fail(why, len, &iso->loc, "isolation = %s: %s%s", iso->s[c->isolation], iw,
 				    machine);
-		CPU_AND(&want, &want, &cfg->housekeeping);
+		CPU_AND(&want, &pinned, &cfg->housekeeping);
 		if (CPU_COUNT(&want)) {
 			struct srcloc hl = config_key_loc(cfg, "campaign", "housekeeping", iso->loc);
 
@@ -197,19 +218,10 @@ int where_fits(const struct config *cfg, const struct cell *c, int guest,
 		return fail(why, len, &hl, "housekeeping = '%s': CPU %d is not online%s (online: %s)",
 			    cfg->campaign.housekeeping, cpu, machine, on);
 	}
-	const struct axis *idle = &cfg->matrix.idle;
-
-	if (local && idle->n && idle->v[c->idle] != IDLE_ANY) {
-		int pinned[CPU_SETSIZE], n = place_threads(cfg, c, pinned, &want);
+	if (threads > 0 && idling != IDLE_ANY) {
 		char iw[512];
 
-		/* unpinned threads: every CPU they may run on */
-		for (int i = 0; i < n && pinned[i] >= 0; i++) {
-			if (i == 0)
-				CPU_ZERO(&want);
-			CPU_SET(pinned[i], &want);
-		}
-		if (n > 0 && idle_check("", idle->v[c->idle], &want, iw, sizeof(iw)) != 0)
+		if (idle_check("", idling, &used, iw, sizeof(iw)) != 0)
 			return fail(why, len, &idle->loc, "idle = %s: %s%s", idle->s[c->idle], iw, machine);
 	}
 	if (local && k->trace_mode == TRACE_SPIKES) {
@@ -220,17 +232,9 @@ int where_fits(const struct config *cfg, const struct cell *c, int guest,
 			return fail(why, len, &tloc, "[trace] mode = spikes%s: %s",
 				    guest ? " in the guest" : "", tw);
 	}
-	if (local && l->ops && l->ops->preflight) {
-		char lw[512], section[CFG_NAME_MAX + 8];
-		const char *key = "type";
-
-		if (l->ops->preflight(l->opts, &key, lw, sizeof(lw)) != 0) {
-			snprintf(section, sizeof(section), "load.%s", l->name);
-			struct srcloc kl = config_key_loc(cfg, section, key, l->loc);
-
-			return fail(why, len, &kl, "[load.%s] %s%s", l->name, lw, machine);
-		}
-	}
+	if (local && l->ops && def_preflight(cfg, l->ops->preflight, l->opts, "load", l->name, l->loc,
+					     machine, why, len) != 0)
+		return -ENODEV;
 	const struct workload_def *wd = &cfg->workload[c->workload];
 
 	if (!local && wd->ops->preflight) {
@@ -239,17 +243,9 @@ int where_fits(const struct config *cfg, const struct cell *c, int guest,
 		return fail(why, len, &kl, "workload %s (type = %s) runs on this machine only: a qemu guest (kernel %s) has no copy of what it loads",
 			    wd->name, wd->ops->name, k->name);
 	}
-	if (local && wd->ops->preflight) {
-		char ww[PATH_MAX + 512], section[CFG_NAME_MAX + 16];
-		const char *key = "type";
-
-		if (wd->ops->preflight(wd->opts, &key, ww, sizeof(ww)) != 0) {
-			snprintf(section, sizeof(section), "workload.%s", wd->name);
-			struct srcloc kl = config_key_loc(cfg, section, key, wd->loc);
-
-			return fail(why, len, &kl, "[workload.%s] %s%s", wd->name, ww, machine);
-		}
-	}
+	if (local && def_preflight(cfg, wd->ops->preflight, wd->opts, "workload", wd->name, wd->loc,
+				   machine, why, len) != 0)
+		return -ENODEV;
 	int64_t workers = load_workers(l->ops, l->opts) * CPU_COUNT(&have);
 	if (l->ops && !l->ninstances && workers > LOAD_MAX_WORKERS)
 		return fail(why, len, &l->loc,

@@ -434,10 +434,7 @@ static int start_load(const struct config *cfg, const struct cell *c,
 	cpu_set_t measured;
 	char err[192];
 
-	CPU_ZERO(&measured);
-	for (int i = 0; i < res->nthreads; i++)
-		if (res->workers[i].cpu >= 0)
-			CPU_SET(res->workers[i].cpu, &measured);
+	cell_pinned_cpus(res, &measured);
 	if (loadset_start(&res->loads, &cfg->load[c->load], &measured,
 			  log_line, res, err, sizeof(err)) == 0) {
 		shared_nodes(res);
@@ -669,9 +666,6 @@ int cell_run(const struct config *cfg, const struct cell *c,
 		 c->id, wd->name, cfg->load[c->load].name,
 		 (long long)c->interval, (long long)c->priority,
 		 env->policy == SCHED_OTHER ? "SCHED_OTHER (--allow-non-rt)" : policy_name(c->policy));
-	undo_init(&m.undo);
-	memset(&m.iso, 0, sizeof(m.iso));
-	m.own_set = 0;
 	if (make_workers(cfg, c, env, res, &stop) != 0)
 		return 0;
 	res->status = CELL_OK;

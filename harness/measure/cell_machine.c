@@ -26,7 +26,6 @@ static void own_cpus_set(const struct config *cfg, struct cell_result *res,
 	const struct isolation *iso = &m->iso;
 	cpu_set_t want, online;
 
-	m->own_set = 0;
 	cpulist_online(&online);
 	if (CPU_COUNT(&cfg->housekeeping))
 		CPU_AND(&want, &cfg->housekeeping, &online);
@@ -57,16 +56,13 @@ int cell_machine_begin(const struct config *cfg, const struct cell *c, struct ce
 	char why[PATH_MAX + 128];
 	int rc;
 
-	memset(iso, 0, sizeof(*iso));
-	m->own_set = 0;
+	memset(m, 0, sizeof(*m));
+	undo_init(u);
 	if (kind == ISO_NONE && idle == IDLE_ANY) {
 		own_cpus_set(cfg, res, m);
 		return 0;
 	}
-	CPU_ZERO(&measured);
-	for (int i = 0; i < res->nthreads; i++)
-		if (res->workers[i].cpu >= 0)
-			CPU_SET(res->workers[i].cpu, &measured);
+	cell_pinned_cpus(res, &measured);
 	if ((rc = undo_open(u, UNDO_DIR, undo_roots)) != 0) {
 		res->status = CELL_ERROR;
 		snprintf(res->reason, sizeof(res->reason), "%s: %s (no journal, so nothing changed)",

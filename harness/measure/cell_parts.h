@@ -25,6 +25,9 @@ struct spikes {
 	int64_t steal[CPU_SETSIZE];	/* each CPU's steal at the last poll, ns; -1 unknown */
 };
 
+/* The CPUs a pinned measured thread runs on (none for unpinned threads). */
+void cell_pinned_cpus(const struct cell_result *res, cpu_set_t *cpus);
+
 /* The CPUs the measured threads run on: their own, or their mask if unpinned. */
 void cell_measured_cpus(const struct cell_result *res, cpu_set_t *cpus);
 
@@ -52,8 +55,9 @@ struct machine {
 
 /*
  * The machine changed for cell c ([matrix] isolation, idle; latlab's own
- * threads on the housekeeping CPUs), each change journalled first. 0, or
- * -1 with the cell an error (what was changed is in m, for _end).
+ * threads on the housekeeping CPUs), each change journalled first; m made
+ * whole first, so _end may always follow. 0, or -1 with the cell an error
+ * (what was changed is in m, for _end).
  */
 int cell_machine_begin(const struct config *cfg, const struct cell *c, struct cell_result *res,
 		       struct machine *m);

@@ -54,6 +54,14 @@ void cell_spikes_poll(struct spikes *sp, struct cell_result *res)
 }
 
 /* The CPUs the measured threads run on: their own, or their mask if unpinned. */
+void cell_pinned_cpus(const struct cell_result *res, cpu_set_t *cpus)
+{
+	CPU_ZERO(cpus);
+	for (int i = 0; i < res->nthreads; i++)
+		if (res->workers[i].cpu >= 0)
+			CPU_SET(res->workers[i].cpu, cpus);
+}
+
 void cell_measured_cpus(const struct cell_result *res, cpu_set_t *cpus)
 {
 	CPU_ZERO(cpus);

@@ -40,3 +40,17 @@ int place_threads(const struct config *cfg, const struct cell *c, int *cpus,
 		cpus[i] = kind == AFF_ALL ? -1 : cpulist_nth(&set, i % ncpu);
 	return n;
 }
+
+int place_cpus(const struct config *cfg, const struct cell *c, cpu_set_t *pinned, cpu_set_t *used)
+{
+	int cpus[CPU_SETSIZE];
+	int n = place_threads(cfg, c, cpus, used);
+
+	CPU_ZERO(pinned);
+	for (int i = 0; i < n; i++)
+		if (cpus[i] >= 0)
+			CPU_SET(cpus[i], pinned);
+	if (n > 0 && CPU_COUNT(pinned))
+		*used = *pinned;	/* pinned threads use their own CPUs, not the placement's */
+	return n;
+}

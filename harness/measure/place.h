@@ -17,4 +17,12 @@
 int place_threads(const struct config *cfg, const struct cell *c, int *cpus,
 		  cpu_set_t *mask);
 
+/*
+ * The CPUs of c's placement on this machine: `pinned`, those a pinned
+ * thread runs on (none for affinity = all); `used`, every CPU a thread may
+ * run on (the pinned ones, or the placement's mask). The number of
+ * threads, or -errno as place_threads.
+ */
+int place_cpus(const struct config *cfg, const struct cell *c, cpu_set_t *pinned, cpu_set_t *used);
+
 #endif
