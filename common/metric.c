@@ -4,7 +4,7 @@
 
 static const char *const names[METRIC_COUNT] = {
 	"wakeup", "io", "response", "noise_max", "noise_total", "wakeup_corrected",
-	"timerlat_irq", "timerlat_thread",
+	"timerlat_irq", "timerlat_thread", "watch_timer", "watch_sched",
 };
 
 const char *metric_name(int metric)

@@ -19,6 +19,11 @@
  *   timerlat_irq     its timer's expiry to the timer's handler
  *   timerlat_thread  its timer's expiry to its thread running: the
  *               kernel's measure of what wakeup is
+ * and two the kernel keeps per thread in its own histograms
+ * (harness/trace/watch.h): beside latlab's threads when [trace] watch =
+ * on, and the only ones of a watched program's threads (type = watch)
+ *   watch_timer  the expiry its hrtimer asked for to the thread running
+ *   watch_sched  its waking to its running (the scheduling delay)
  */
 #ifndef LATLAB_METRIC_H
 #define LATLAB_METRIC_H
@@ -28,13 +33,14 @@ enum metric {
 	METRIC_NOISE_MAX, METRIC_NOISE_TOTAL,
 	METRIC_WAKEUP_CORRECTED,
 	METRIC_TIMERLAT_IRQ, METRIC_TIMERLAT_THREAD,
+	METRIC_WATCH_TIMER, METRIC_WATCH_SCHED,
 	METRIC_COUNT
 };
 #define METRIC_CORE 3		/* wakeup, io, response: every cell's */
 #define METRIC_BIT(m) (1u << (m))
 #define METRICS_CORE (METRIC_BIT(METRIC_WAKEUP) | METRIC_BIT(METRIC_IO) | \
 		      METRIC_BIT(METRIC_RESPONSE))
-#define METRIC_NAMES "wakeup|io|response|noise_max|noise_total|wakeup_corrected|timerlat_irq|timerlat_thread"
+#define METRIC_NAMES "wakeup|io|response|noise_max|noise_total|wakeup_corrected|timerlat_irq|timerlat_thread|watch_timer|watch_sched"
 
 /* A metric's name in every file ("wakeup" ...), "?" if out of range. */
 const char *metric_name(int metric);

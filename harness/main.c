@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "axis.h"
 #include "beyond.h"
@@ -25,6 +27,8 @@
 #include "sysinfo.h"
 #include "units.h"
 #include "version.h"
+#include "watch.h"
+#include "watch_opts.h"
 #include "workload.h"
 
 #define MAX_SETS 256
@@ -47,6 +51,7 @@ static int cmd_status(int argc, char **argv);
 static int cmd_compare(int argc, char **argv);
 static int cmd_history(int argc, char **argv);
 static int cmd_hwlat(int argc, char **argv);
+static int cmd_watch(int argc, char **argv);
 
 static const struct command commands[] = {
 	{ "run", "run CONFIG [-o DIR] [--set SECTION.KEY=VALUE]... [--duration D] [--jobs N] [--allow-non-rt] [--restart] [--reboot] [-q]",
@@ -73,6 +78,9 @@ static const struct command commands[] = {
 	  cmd_export },
 	{ "sysinfo", "sysinfo", "print what this machine is (sysinfo.ini) and what distorts results",
 	  cmd_sysinfo },
+	{ "watch", "watch --pid PID | --comm NAME | --command CMD [--tid TID,...] [--duration D] [-o DIR] [--name NAME] [-q]",
+	  "the wake-up latencies of a program's own threads, kept by the kernel (histogram triggers): a campaign of one cell, DIR/NAME",
+	  cmd_watch },
 	{ "hwlat", "hwlat [--duration D]",
 	  "the kernel's hwlat tracer in latlab's own tracefs instance: gaps the hardware or firmware took (default 10s)",
 	  cmd_hwlat },
@@ -394,6 +402,127 @@ static int cmd_hwlat(int argc, char **argv)
 	       (double)r.threshold_ns / 1e3, (double)r.duration_ns / 1e9,
 	       interrupted ? " (interrupted)" : "");
 	return interrupted ? EXIT_INTERRUPTED : EXIT_PASS;
+}
+
+/*
+ * latlab watch: the config of a campaign of one `type = watch` cell,
+ * written where config_load reads it (a memfd: nothing on disk but the
+ * tree), then run as `latlab run` runs any. What the program must be
+ * (one of pid, comm, command) is checked here, against the options
+ * given, before anything is written.
+ */
+static int cmd_watch(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "pid", required_argument, NULL, 'p' },
+		{ "comm", required_argument, NULL, 'c' },
+		{ "command", required_argument, NULL, 'x' },
+		{ "tid", required_argument, NULL, 't' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "name", required_argument, NULL, 'n' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *pid = NULL, *comm = NULL, *command = NULL, *tid = NULL;
+	const char *duration = "10s", *output = "results", *name = "watch";
+	struct cfg_args a = { 0 };
+	int opt, how;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "o:qh", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'p': pid = optarg; break;
+		case 'c': comm = optarg; break;
+		case 'x': command = optarg; break;
+		case 't': tid = optarg; break;
+		case 'd': duration = optarg; break;
+		case 'o': output = optarg; break;
+		case 'n': name = optarg; break;
+		case 'q': a.quiet = 1; break;
+		case 'h':
+			printf("usage: latlab %s\n", find_command("watch")->usage);
+			return EXIT_PASS;
+		default:
+			return bad_usage("watch");
+		}
+	}
+	how = !!pid + !!comm + !!command;
+	if (optind != argc || how != 1) {
+		if (how != 1)
+			log_error("watch: name the program by exactly one of --pid, --comm and --command");
+		return bad_usage("watch");
+	}
+	for (const char *const *v = (const char *const[]){ pid, comm, command, tid, duration, output, name, NULL };
+	     *v; v++)
+		if (strpbrk(*v, "\n\r")) {
+			log_error("watch: '%s': a line break in an option", *v);
+			return EXIT_USAGE;
+		}
+	int fd = memfd_create("latlab-watch.ini", MFD_CLOEXEC);
+	FILE *fp = fd >= 0 ? fdopen(fd, "w+") : NULL;
+	char path[64];
+
+	if (!fp) {
+		log_error("watch: memfd: %s", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return EXIT_RUNTIME;
+	}
+	fprintf(fp, "[campaign]\nname = %s\nduration = %s\noutput = %s\n"
+		"[matrix]\nworkload = watched\n[workload.watched]\ntype = watch\n",
+		name, duration, output);
+	if (pid)
+		fprintf(fp, "pid = %s\n", pid);
+	if (comm)
+		fprintf(fp, "comm = %s\n", comm);
+	if (command)
+		fprintf(fp, "command = %s\n", command);
+	if (tid)
+		fprintf(fp, "tid = %s\n", tid);
+	fflush(fp);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	a.path = path;
+	struct config *cfg = malloc(sizeof(*cfg));
+	char err[(CONFIG_ERRORS_MAX + 1) * 512];
+	int rc = cfg ? 0 : EXIT_RUNTIME;
+
+	if (cfg && config_load(cfg, path, NULL, 0, err, sizeof(err)) != 0) {
+		/* "/proc/self/fd/3:9: [workload.watched] tid: ..." is the options' */
+		for (char *line = strtok(err, "\n"); line; line = strtok(NULL, "\n")) {
+			const char *what = line;
+
+			if (strncmp(what, path, strlen(path)) == 0 && strstr(what, ": "))
+				what = strstr(what, ": ") + 2;
+			if (strncmp(what, "[workload.watched]: ", 20) == 0)
+				what += 20;
+			log_error("watch: %s", what);
+		}
+		config_free(cfg);
+		rc = EXIT_USAGE;
+	} else if (cfg) {
+		/* what run's preflight would say at a line of a config the user never saw */
+		char why[512];
+		int found = watch_check(why, sizeof(why));
+
+		if (found == 0 && pid && kill((pid_t)atoi(pid), 0) != 0 && errno == ESRCH) {
+			snprintf(why, sizeof(why), "--pid %s: no such process", pid);
+			found = -ESRCH;
+		}
+		if (found == 0 && comm && watch_find_comm(comm, why, sizeof(why)) < 0)
+			found = -ESRCH;
+		if (found) {
+			log_error("watch: %s", why);
+			rc = EXIT_USAGE;
+		} else {
+			rc = run_body(cfg, &a);
+		}
+		config_free(cfg);
+	}
+	free(cfg);
+	fclose(fp);
+	return rc;
 }
 
 static int cmd_sysinfo(int argc, char **argv)

@@ -190,7 +190,7 @@ fi
 # group only if all of its tests do (the timeline's rt-hog test is in
 # timeline.bats for that).
 JUDGES="verdicts trace timeline noise isolation"
-READERS="report figures layers history damaged kernels_script readers basics config_errors beyond hardening idle completion"
+READERS="report figures layers history damaged kernels_script readers basics config_errors beyond hardening idle completion watch"
 if [ "$what" = all ] || [ "$what" = cli ]; then
 	judges=() measures=() reads=()
 	for f in tests/cli/*.bats; do

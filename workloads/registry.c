@@ -21,6 +21,7 @@ extern const struct workload_ops workload_pi_mutex;
 extern const struct workload_ops workload_noise;
 extern const struct workload_ops workload_mem_touch;
 extern const struct workload_ops workload_plugin;
+extern const struct workload_ops workload_watch;
 
 const struct workload_ops *const workload_registry[] = {
 	&workload_timer,
@@ -39,6 +40,7 @@ const struct workload_ops *const workload_registry[] = {
 	&workload_noise,
 	&workload_mem_touch,
 	&workload_plugin,
+	&workload_watch,
 	NULL,
 };
 
@@ -55,7 +57,7 @@ int workload_registry_check(const struct workload_ops *const *reg)
 	for (int i = 0; reg[i]; i++) {
 		const struct workload_ops *w = reg[i];
 
-		if (!w->name || !w->run) {
+		if (!w->name || (!w->run && !w->watch)) {
 			log_error("workload descriptor %d (%s) has no %s", i,
 				  w->name ? w->name : "?",
 				  w->name ? "run()" : "name");

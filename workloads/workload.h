@@ -74,8 +74,14 @@ struct workload_ops {
 	 * response for I/O (what the application sees), wakeup for no I/O.
 	 */
 	int primary;
+	/*
+	 * 1: it measures another program's threads through the kernel
+	 * (watch.c); its cell is harness/measure/cell_watch.c's, and it has
+	 * no setup, run or teardown
+	 */
+	int watch;
 	int (*setup)(struct workload_ctx *ctx);		/* optional */
-	int64_t (*run)(struct workload_ctx *ctx);	/* required */
+	int64_t (*run)(struct workload_ctx *ctx);	/* required, but for watch */
 	void (*teardown)(struct workload_ctx *ctx);	/* optional */
 };
 

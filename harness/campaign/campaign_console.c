@@ -101,6 +101,22 @@ void cp_progress(const struct cell *c, const struct cell_result *res, int primar
 			 cell_status_name(res->status), res->reason);
 }
 
+/*
+ * The wake-up a cell's table shows: latlab's own; for a watched program's
+ * threads (type = watch) the kernel's timer to running, or its waking to
+ * running where no thread woke from a timer of its own.
+ */
+static int brief_metric(const struct cell_result *res)
+{
+	static const int order[] = { METRIC_WAKEUP, METRIC_WATCH_TIMER, METRIC_WATCH_SCHED };
+
+	for (size_t k = 0; k < sizeof(order) / sizeof(order[0]); k++)
+		for (int i = 0; i < res->nthreads; i++)
+			if (res->workers[i].hist[order[k]].count)
+				return order[k];
+	return METRIC_WAKEUP;
+}
+
 void cp_brief(struct chan_brief *b, const struct cell_result *res)
 {
 	struct hist *w = malloc(sizeof(*w)), *r = malloc(sizeof(*r));
@@ -111,8 +127,10 @@ void cp_brief(struct chan_brief *b, const struct cell_result *res)
 		goto out;	/* measured nothing: no zeros that look like figures */
 	hist_init(w);
 	hist_init(r);
+	int wm = brief_metric(res);
+
 	for (int i = 0; i < res->nthreads; i++) {
-		hist_merge(w, &res->workers[i].hist[METRIC_WAKEUP]);
+		hist_merge(w, &res->workers[i].hist[wm]);
 		hist_merge(r, &res->workers[i].hist[METRIC_RESPONSE]);
 		b->overruns += res->workers[i].overruns;
 		b->errors += res->workers[i].errors;
@@ -164,7 +182,7 @@ void cp_lava(const struct cell *c, const struct cell_result *res)
 	uint64_t samples = 0;
 
 	for (int i = 0; i < res->nthreads; i++)
-		samples += res->workers[i].hist[METRIC_WAKEUP].count;
+		samples += res->workers[i].hist[brief_metric(res)].count;
 	if (samples == 0) {
 		lava_case(c->id, res->status == CELL_SKIPPED ? "skip" : "fail", NULL);
 		return;

@@ -237,7 +237,7 @@ int where_fits(const struct config *cfg, const struct cell *c, int guest,
 		return -ENODEV;
 	const struct workload_def *wd = &cfg->workload[c->workload];
 
-	if (!local && wd->ops->preflight) {
+	if (!local && wd->ops->preflight && !wd->ops->watch) {	/* watch's is the guest's to ask */
 		struct srcloc kl = config_key_loc(cfg, "matrix", "workload", wd->loc);
 
 		return fail(why, len, &kl, "workload %s (type = %s) runs on this machine only: a qemu guest (kernel %s) has no copy of what it loads",

@@ -100,6 +100,7 @@ struct trace_opts {
 	int64_t buffer;		/* bytes per CPU */
 	char events[OPT_STR_MAX];	/* system:event, ... added to the default set */
 	int timerlat;		/* 1: the kernel's timerlat beside the threads (trace/timerlat.h) */
+	int watch;		/* 1: the kernel's histograms of the threads (trace/watch.h) */
 };
 
 enum kernel_runner { RUNNER_HOST, RUNNER_QEMU };

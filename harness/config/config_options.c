@@ -233,6 +233,9 @@ const struct opt trace_options[] = {
 	ROW("timerlat", OPT_ENUM, OFF(struct trace_opts, timerlat), 0, 0, "off",
 	  "on: the kernel's timerlat tracer beside the measured threads, on their CPUs at the cell's interval; its IRQ and thread latencies become the metrics timerlat_irq and timerlat_thread (docs/spikes.md)",
 	  "off|on", OPT_ECHO_SET),
+	ROW("watch", OPT_ENUM, OFF(struct trace_opts, watch), 0, 0, "off",
+	  "on: the kernel keeps each measured thread's latencies in its own histograms (histogram triggers), as latlab watch does for a program: the metrics watch_timer (its timer's expiry to it running) and watch_sched (its waking to its running) (docs/own-code.md)",
+	  "off|on", OPT_ECHO_SET),
 	{ 0 },
 };
 

@@ -25,20 +25,6 @@
 #define START_DELAY_NS (100 * NS_PER_MS)	/* threads created, stacks touched */
 #define POLL_NS (100 * NS_PER_MS)
 
-static int64_t clock_ns(clockid_t id)
-{
-	struct timespec t;
-
-	clock_gettime(id, &t);
-	return (int64_t)t.tv_sec * NS_PER_S + t.tv_nsec;
-}
-
-/* The loads' lines go to log.txt. */
-static void log_line(void *arg, const char *line)
-{
-	cell_log(arg, "%s", line);
-}
-
 /*
  * Hold /dev/cpu_dma_latency at `us` (0: no deep C-states) while
  * measuring; -1 (none) leaves the system as it is. The fd, or -1.
@@ -388,64 +374,6 @@ static int make_workers(const struct config *cfg, const struct cell *c,
 	return 0;
 }
 
-/*
- * On a machine of two nodes with memory or more: a measured thread and
- * the load on the same node share its memory controller; said in the log
- * and in cell.ini (numa_shared). One node: every load does, nothing said.
- */
-static void shared_nodes(struct cell_result *res)
-{
-	cpu_set_t nodes, cpus, load;
-	char list[64];
-
-	if (numa_memory_nodes(NULL, &nodes) != 0 || CPU_COUNT(&nodes) < 2)
-		return;
-	CPU_ZERO(&load);
-	for (int i = 0; i < res->loads.n; i++)
-		CPU_OR(&load, &load, &res->loads.proc[i].mask);
-	for (int n = 0; n < CPU_SETSIZE; n++) {
-		int thread = -1;
-
-		if (!CPU_ISSET(n, &nodes) || cpulist_node(NULL, n, &cpus) != 0)
-			continue;
-		for (int i = 0; i < res->nthreads && thread < 0; i++)
-			if (res->workers[i].cpu >= 0 && CPU_ISSET(res->workers[i].cpu, &cpus))
-				thread = i;
-		cpu_set_t both;
-
-		CPU_AND(&both, &cpus, &load);
-		if (thread < 0 || CPU_COUNT(&both) == 0)
-			continue;
-		cpulist_format(&both, list, sizeof(list));
-		size_t u = strlen(res->numa_shared);
-
-		snprintf(res->numa_shared + u, sizeof(res->numa_shared) - u, "%snode %d (thread %d on CPU %d, the load on CPUs %s)",
-			 u ? "; " : "", n, thread, res->workers[thread].cpu, list);
-	}
-	if (res->numa_shared[0])
-		cell_log(res, "warning: the measured threads and the load share a node's memory controller: %s",
-			 res->numa_shared);
-}
-
-/* The cell's load, kept off the pinned threads' CPUs where it asks. 0 or -1. */
-static int start_load(const struct config *cfg, const struct cell *c,
-		      struct cell_result *res)
-{
-	cpu_set_t measured;
-	char err[192];
-
-	cell_pinned_cpus(res, &measured);
-	if (loadset_start(&res->loads, &cfg->load[c->load], &measured,
-			  log_line, res, err, sizeof(err)) == 0) {
-		shared_nodes(res);
-		return 0;
-	}
-	res->status = CELL_ERROR;
-	snprintf(res->reason, sizeof(res->reason), "load %s: %s",
-		 cfg->load[c->load].name, err);
-	return -1;
-}
-
 /* samples.bin finished (or said why not). */
 static void finish_samples(struct cell_result *res, struct samples_writer *sw)
 {
@@ -580,6 +508,8 @@ static int measure(const struct config *cfg, const struct cell *c,
 			break;
 		}
 	}
+	struct watch wt;
+	int watching = started == n && cell_watch_start(cfg, res, started, &wt);
 	struct intf_snap before = { NULL, 0 };
 	cpu_set_t cpus;
 
@@ -602,6 +532,8 @@ static int measure(const struct config *cfg, const struct cell *c,
 		worker_join(&res->workers[i]);
 	if (timerlat)
 		cell_timerlat_finish(res, &tl);
+	if (watching)
+		cell_watch_finish(res, &wt);
 	close(gate[0]);
 	if (started == n)
 		cell_interference(res, &before);
@@ -621,32 +553,6 @@ static int measure(const struct config *cfg, const struct cell *c,
 	return sig;
 }
 
-/*
- * The load proved it ran, or the cell is an error: it failed while
- * measuring, or an instance did no work over the whole cell (an idle
- * machine's numbers are not the loaded ones the row claims).
- */
-static void judge_load(const struct config *cfg, const struct cell *c,
-		       struct cell_result *res)
-{
-	const struct loadset *ls = &res->loads;
-	const char *name = cfg->load[c->load].name;
-
-	if (ls->failed[0]) {
-		res->status = CELL_ERROR;
-		snprintf(res->reason, sizeof(res->reason), "load %s: %.180s", name, ls->failed);
-		return;
-	}
-	for (int i = 0; i < ls->n; i++)
-		if (ls->proc[i].ops == 0) {
-			res->status = CELL_ERROR;
-			snprintf(res->reason, sizeof(res->reason),
-				 "load %s: instance %d did no work over the cell (ops = 0)%s%.120s",
-				 name, i, ls->proc[i].last[0] ? ": " : "", ls->proc[i].last);
-			return;
-		}
-}
-
 int cell_run(const struct config *cfg, const struct cell *c,
 	     const struct run_env *env, const char *dir,
 	     struct cell_result *res)
@@ -662,6 +568,12 @@ int cell_run(const struct config *cfg, const struct cell *c,
 	res->log = open_memstream(&res->logbuf, &res->loglen);
 	res->started_real = clock_ns(CLOCK_REALTIME);
 	res->timeline_ns = cfg->campaign.timeline;
+	if (wd->ops->watch) {	/* a program's threads, not latlab's */
+		cell_log(res, "cell %s: workload %s (type = watch), load %s", c->id, wd->name,
+			 cfg->load[c->load].name);
+		sig = cell_watch_run(cfg, c, env, res);
+		goto out_log;
+	}
 	cell_log(res, "cell %s: workload %s, load %s, interval %lld ns, priority %lld, %s",
 		 c->id, wd->name, cfg->load[c->load].name,
 		 (long long)c->interval, (long long)c->priority,
@@ -673,7 +585,7 @@ int cell_run(const struct config *cfg, const struct cell *c,
 		goto out_undo;
 	if (setup_workloads(wd, res, &ready) != 0)
 		goto out_teardown;
-	if (start_load(cfg, c, res) != 0)
+	if (cell_start_load(cfg, c, res) != 0)
 		goto out_teardown;
 	isolation_sweep(&m.iso);	/* the loads to the housekeeping CPUs too */
 	dma = dma_latency_hold(res, c->dma_latency);
@@ -682,11 +594,12 @@ int cell_run(const struct config *cfg, const struct cell *c,
 		close(dma);
 	loadset_stop(&res->loads);
 	if (!sig && res->status == CELL_OK)
-		judge_load(cfg, c, res);
+		cell_judge_load(cfg, c, res);
 out_teardown:
 	teardown_workloads(wd, res, ready);
 out_undo:
 	cell_machine_end(res, c->id, &m);
+out_log:
 	if (res->status != CELL_OK)
 		cell_log(res, "%s: %s", cell_status_name(res->status),
 			 res->reason[0] ? res->reason : "signal");

@@ -87,6 +87,10 @@ struct cell_result {
 	char timerlat[256];
 	char timerlat_sched[32];	/* its kernel threads' policy: "SCHED_FIFO 95" */
 	uint64_t timerlat_lost;		/* its samples the ring buffer dropped */
+	/* [trace] watch = on, or a watch workload: "on", or why not; "" when not asked */
+	char watch[256];
+	uint64_t watch_dropped;		/* entries the kernel's histograms had no room for */
+	char watch_threads[1024];	/* type = watch: "THREAD:TID:COMM, ..." */
 	struct capture *captures;	/* ncaptures, owned */
 	int ncaptures;
 	struct intf_row *intf;	/* interference on the measured CPUs, owned */

@@ -6,11 +6,13 @@
 
 #include <sched.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "cell.h"
 #include "interference.h"
 #include "isolate.h"
 #include "timerlat.h"
+#include "watch.h"
 #include "tracer.h"
 #include "undo.h"
 
@@ -44,6 +46,30 @@ int cell_timerlat_start(const struct config *cfg, const struct cell *c, struct c
 
 /* Its samples into the threads' metrics, and the tracer stopped. */
 void cell_timerlat_finish(struct cell_result *res, struct timerlat *tl);
+
+/* A clock's time in ns (cell.c's, cell_watch.c's). */
+static inline int64_t clock_ns(clockid_t id)
+{
+	struct timespec t;
+
+	clock_gettime(id, &t);
+	return (int64_t)t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+/* The cell's load (cell.c), and whether it proved it ran: 0 or -1 with the cell's reason. */
+int cell_start_load(const struct config *cfg, const struct cell *c, struct cell_result *res);
+void cell_judge_load(const struct config *cfg, const struct cell *c, struct cell_result *res);
+
+/* A cell of type = watch (cell_watch.c): a program's threads. Nonzero if a signal ended it. */
+int cell_watch_run(const struct config *cfg, const struct cell *c, const struct run_env *env,
+		   struct cell_result *res);
+
+/* The kernel's histograms of the first `started` threads, where asked and possible: 1 started, 0 not (said why). */
+int cell_watch_start(const struct config *cfg, struct cell_result *res, int started,
+		     struct watch *w);
+
+/* Stop watching: each thread's watch_timer and watch_sched. */
+void cell_watch_finish(struct cell_result *res, struct watch *w);
 
 /* What a cell changed on the machine, for cell_machine_end. */
 struct machine {

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "atomic.h"
 #include "cell_parts.h"
@@ -233,4 +234,68 @@ void cell_timerlat_finish(struct cell_result *res, struct timerlat *tl)
 		cell_log(res, "warning: timerlat: the ring buffer dropped %llu of its samples",
 			 (unsigned long long)tl->lost);
 	timerlat_free(tl);
+}
+
+/*
+ * [trace] watch = on: the kernel's histograms of the measured threads
+ * (their ids known once they run, before the gate opens). 1 when it
+ * runs; else res->watch says why not (the cell goes on without it).
+ */
+int cell_watch_start(const struct config *cfg, struct cell_result *res, int started,
+		     struct watch *w)
+{
+	int tids[WATCH_MAX_THREADS], n = 0;
+	char why[sizeof(res->watch) - 8];
+
+	if (!cfg->trace.watch || started < 1)
+		return 0;
+	for (int i = 0; i < started && n < WATCH_MAX_THREADS; i++) {
+		struct worker *wk = &res->workers[i];
+
+		/* its id is its first store: wait for it (1 s at most) */
+		for (int t = 0; t < 1000 && !__atomic_load_n(&wk->ktid, __ATOMIC_ACQUIRE); t++)
+			usleep(1000);
+		tids[n] = __atomic_load_n(&wk->ktid, __ATOMIC_ACQUIRE);
+		n += tids[n] > 0;
+	}
+	int rc = n == started ? watch_open(w, tids, n, why, sizeof(why)) : -ESRCH;
+
+	if (rc) {
+		static int said;	/* on the console once; every cell.ini says it */
+
+		if (rc == -ESRCH)
+			snprintf(why, sizeof(why), "%d of %d threads had no id after 1 s", started - n, started);
+		snprintf(res->watch, sizeof(res->watch), "off: %s", why);
+		cell_log(res, "warning: watch: %s", why);
+		if (!said++)
+			log_warn("[trace] watch: %s (the cells run without it; their cell.ini says so)", why);
+		return 0;
+	}
+	snprintf(res->watch, sizeof(res->watch), "on");
+	cell_log(res, "watch: the kernel's histograms of the %d threads in %s", n, w->name);
+	return 1;
+}
+
+/* Stop watching; its histograms become each thread's watch_timer and watch_sched. */
+void cell_watch_finish(struct cell_result *res, struct watch *w)
+{
+	char why[200];
+
+	if (watch_close(w, why, sizeof(why)) != 0)
+		cell_log(res, "warning: watch: %s", why);
+	res->watch_dropped = w->dropped;
+	if (w->dropped)
+		cell_log(res, "warning: watch: the kernel's histograms had no room for %llu entries",
+			 (unsigned long long)w->dropped);
+	for (int i = 0; i < res->nthreads; i++) {
+		struct worker *wk = &res->workers[i];
+		const struct watch_thread *t = watch_of(w, wk->ktid);
+
+		if (!t)
+			continue;
+		wk->hist[METRIC_WATCH_TIMER] = t->timer;
+		wk->hist[METRIC_WATCH_SCHED] = t->sched;
+		wk->metrics |= METRIC_BIT(METRIC_WATCH_TIMER) | METRIC_BIT(METRIC_WATCH_SCHED);
+	}
+	watch_free(w);
 }

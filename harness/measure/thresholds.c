@@ -61,8 +61,12 @@ void cell_check_thresholds(const struct config *cfg, struct cell_result *res, in
 	/* ok claims a measurement: a thread with no sample made none */
 	for (int i = 0; i < res->nthreads; i++) {
 		const struct worker *w = &res->workers[i];
+		int some = 0;
 
-		if (w->hist[METRIC_WAKEUP].count > 0)
+		/* latlab's thread: its wake-ups; a watched one: its wake-ups the kernel saw */
+		for (int m = 0; m < METRIC_COUNT; m++)
+			some |= worker_has_metric(w, m) && w->hist[m].count > 0;
+		if (some)
 			continue;
 		res->status = CELL_ERROR;
 		snprintf(res->reason, sizeof(res->reason),

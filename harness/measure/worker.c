@@ -199,7 +199,7 @@ static void *worker_main(void *arg)
 	if (w->numa)	/* what it touches from now on follows the cell's placement */
 		numa_apply(w->numa);
 	prefault_stack();
-	w->ktid = (int)gettid();
+	__atomic_store_n(&w->ktid, (int)gettid(), __ATOMIC_RELEASE);	/* cell_watch_start reads it */
 	if (w->cpuset_tasks[0]) {	/* before its policy: a deadline is admitted in its cpuset's domain */
 		char tid[16];
 		cpu_set_t one;

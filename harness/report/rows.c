@@ -271,6 +271,10 @@ const char *rows_metric_words(int metric)
 		return "timerlat IRQ";
 	case METRIC_TIMERLAT_THREAD:
 		return "timerlat thread";
+	case METRIC_WATCH_TIMER:
+		return "timer to running (the kernel's)";
+	case METRIC_WATCH_SCHED:
+		return "waking to running (the kernel's)";
 	default:
 		return metric_name(metric);
 	}

@@ -259,6 +259,13 @@ static void write_cell_ini(FILE *fp, const struct config *cfg,
 		if (res->trace_missing[0])
 			fprintf(fp, "trace_missing = %s\n", res->trace_missing);
 	}
+	if (res->watch[0]) {
+		fprintf(fp, "watch = %s\n", res->watch);
+		if (strcmp(res->watch, "on") == 0)
+			fprintf(fp, "watch_dropped = %llu\n", (unsigned long long)res->watch_dropped);
+		if (res->watch_threads[0])
+			fprintf(fp, "watch_threads = %s\n", res->watch_threads);
+	}
 	if (res->timerlat[0]) {
 		fprintf(fp, "timerlat = %s\n", res->timerlat);
 		if (res->timerlat_sched[0])

@@ -240,7 +240,14 @@ static int measure_cell(struct tcell *c, const struct rows *rs, char *err,
 	double io_sum = 0, io_n = 0;
 	int rc;
 
-	/* per thread: overruns, errors, bytes (the wakeup row of each); io's p99 and mean */
+	/*
+	 * per thread: overruns, errors, bytes (the wakeup row of each, or
+	 * for a watched program's threads, which latlab did not wake, the
+	 * kernel's watch_sched row: type = watch); io's p99 and mean
+	 */
+	const char *anchor = cell_lists_metric(rs, "wakeup") || !cell_lists_metric(rs, "watch_sched") ?
+			     "wakeup" : "watch_sched";
+
 	for (int r = rs->first; r < rs->end; r++) {
 		const char *metric = tr_field(cs, r, "metric");
 
@@ -253,7 +260,7 @@ static int measure_cell(struct tcell *c, const struct rows *rs, char *err,
 				  (double)csv_table_checked(cs, r, "samples");
 			io_n += (double)csv_table_checked(cs, r, "samples");
 		}
-		if (strcmp(metric, "wakeup"))
+		if (strcmp(metric, anchor))
 			continue;
 		c->nthreads++;
 		listed += (uint64_t)csv_table_checked(cs, r, "samples");
@@ -304,13 +311,15 @@ static int measure_cell(struct tcell *c, const struct rows *rs, char *err,
 	cell_files_free(&f);
 	c->wakeup = c->metric[METRIC_WAKEUP];
 	c->response = c->metric[METRIC_RESPONSE];
-	if (c->wakeup->count != listed) {
-		snprintf(err, len, "%s/hist.csv: %llu wake-ups, cells.csv says %llu",
-			 c->dir, (unsigned long long)c->wakeup->count,
+	const struct hist *a = c->metric[metric_parse(anchor)];
+
+	if (a->count != listed) {
+		snprintf(err, len, "%s/hist.csv: %llu wake-ups (%s), cells.csv says %llu",
+			 c->dir, (unsigned long long)a->count, anchor,
 			 (unsigned long long)listed);
 		return -EINVAL;
 	}
-	c->measured = c->wakeup->count > 0;
+	c->measured = a->count > 0;
 	c->primary = cell_primary(c);
 	cell_started(c);
 	if (c->elapsed_ns > c->span_ns)

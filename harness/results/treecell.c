@@ -96,8 +96,11 @@ static int read_series(struct tcell *c, char *err, size_t len)
 		if (rc == 0 && csv_table_checked(&t, r, "t_s") > last)
 			last = csv_table_checked(&t, r, "t_s");
 	}
-	/* a cell that measured has a maximum for its first second at least */
-	if (rc == 0 && last < 0 && c->measured) {
+	/*
+	 * a cell that measured has a maximum for its first second at least
+	 * (not a watched program's: the kernel kept histograms, no seconds)
+	 */
+	if (rc == 0 && last < 0 && c->measured && c->wakeup->count) {
 		snprintf(err, len, "%s: no rows, though the cell measured %llu wake-ups",
 			 t.path, (unsigned long long)c->wakeup->count);
 		rc = -EINVAL;

@@ -219,7 +219,7 @@ static int is_role(const char *s)
  * under unshare): its instances are left to it. latlab-PID (no NS, an
  * older latlab's) is judged as this namespace's.
  */
-static int stale(const char *name)
+int tracer_stale(const char *name)
 {
 	char path[64], comm[32] = "";
 	char *end;
@@ -255,9 +255,8 @@ static int sweep_one(const char *name, void *arg)
 {
 	int *removed = arg;
 
-	if (stale(name)) {
+	if (tracer_stale(name)) {
 		struct tracefs_instance *i = tracefs_instance_alloc(NULL, name);
-
 		if (i) {
 			tracefs_trace_off(i);
 			tracefs_tracer_clear(i);	/* a tracer (timerlat) holds it */

@@ -92,6 +92,12 @@ void tracer_instance_role(char *buf, size_t len, const char *role);
 int tracer_sweep(void);
 
 /*
+ * Is name an instance (latlab-PID-NS, latlab-PID-NS-ROLE) of this PID
+ * namespace whose latlab is gone?
+ */
+int tracer_stale(const char *name);
+
+/*
  * Create the instance for a cell measuring on `cpus`: trace_clock = mono,
  * tracing_cpumask = cpus, `buffer` bytes per CPU, the default events and
  * o->events; tracing on. Events this kernel lacks are listed in

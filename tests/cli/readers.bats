@@ -5,7 +5,8 @@
 # captures, samples.bin in a) and, in expected/, every reader's output of
 # them. A reorganisation must leave them byte for byte the same; a change of
 # output on purpose makes expected/ anew (outputs.sh) in the same commit, so
-# its diff shows what users will read differently (last: the pages'
+# its diff shows what users will read differently (last: compare.csv's
+# columns of the metrics watch_timer and watch_sched; before: the pages'
 # generator meta and a cell page's "measured by latlab" row; before: the
 # isolation and idle axes' columns in compare.csv and history.csv; before: the
 # wakeup and clock axes' columns; before: a cell

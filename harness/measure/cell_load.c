@@ -1,0 +1,103 @@
+/*
+ * A cell's load beside what it measures (cell.c's threads, or a watched
+ * program's: cell_watch.c): started off the pinned threads' CPUs where
+ * it asks, the nodes whose memory controller it shares with a measured
+ * thread said, and whether it proved it ran.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cell_parts.h"
+#include "cpulist.h"
+#include "numa_place.h"
+
+/* The loads' lines go to log.txt. */
+static void log_line(void *arg, const char *line)
+{
+	cell_log(arg, "%s", line);
+}
+
+/*
+ * On a machine of two nodes with memory or more: a measured thread and
+ * the load on the same node share its memory controller; said in the log
+ * and in cell.ini (numa_shared). One node: every load does, nothing said.
+ */
+static void shared_nodes(struct cell_result *res)
+{
+	cpu_set_t nodes, cpus, load;
+	char list[64];
+
+	if (numa_memory_nodes(NULL, &nodes) != 0 || CPU_COUNT(&nodes) < 2)
+		return;
+	CPU_ZERO(&load);
+	for (int i = 0; i < res->loads.n; i++)
+		CPU_OR(&load, &load, &res->loads.proc[i].mask);
+	for (int n = 0; n < CPU_SETSIZE; n++) {
+		int thread = -1;
+
+		if (!CPU_ISSET(n, &nodes) || cpulist_node(NULL, n, &cpus) != 0)
+			continue;
+		for (int i = 0; i < res->nthreads && thread < 0; i++)
+			if (res->workers[i].cpu >= 0 && CPU_ISSET(res->workers[i].cpu, &cpus))
+				thread = i;
+		cpu_set_t both;
+
+		CPU_AND(&both, &cpus, &load);
+		if (thread < 0 || CPU_COUNT(&both) == 0)
+			continue;
+		cpulist_format(&both, list, sizeof(list));
+		size_t u = strlen(res->numa_shared);
+
+		snprintf(res->numa_shared + u, sizeof(res->numa_shared) - u, "%snode %d (thread %d on CPU %d, the load on CPUs %s)",
+			 u ? "; " : "", n, thread, res->workers[thread].cpu, list);
+	}
+	if (res->numa_shared[0])
+		cell_log(res, "warning: the measured threads and the load share a node's memory controller: %s",
+			 res->numa_shared);
+}
+
+/* The cell's load, kept off the pinned threads' CPUs where it asks. 0 or -1. */
+int cell_start_load(const struct config *cfg, const struct cell *c,
+		      struct cell_result *res)
+{
+	cpu_set_t measured;
+	char err[192];
+
+	cell_pinned_cpus(res, &measured);
+	if (loadset_start(&res->loads, &cfg->load[c->load], &measured,
+			  log_line, res, err, sizeof(err)) == 0) {
+		shared_nodes(res);
+		return 0;
+	}
+	res->status = CELL_ERROR;
+	snprintf(res->reason, sizeof(res->reason), "load %s: %s",
+		 cfg->load[c->load].name, err);
+	return -1;
+}
+
+/*
+ * The load proved it ran, or the cell is an error: it failed while
+ * measuring, or an instance did no work over the whole cell (an idle
+ * machine's numbers are not the loaded ones the row claims).
+ */
+void cell_judge_load(const struct config *cfg, const struct cell *c,
+		     struct cell_result *res)
+{
+	const struct loadset *ls = &res->loads;
+	const char *name = cfg->load[c->load].name;
+
+	if (ls->failed[0]) {
+		res->status = CELL_ERROR;
+		snprintf(res->reason, sizeof(res->reason), "load %s: %.180s", name, ls->failed);
+		return;
+	}
+	for (int i = 0; i < ls->n; i++)
+		if (ls->proc[i].ops == 0) {
+			res->status = CELL_ERROR;
+			snprintf(res->reason, sizeof(res->reason),
+				 "load %s: instance %d did no work over the cell (ops = 0)%s%.120s",
+				 name, i, ls->proc[i].last[0] ? ": " : "", ls->proc[i].last);
+			return;
+		}
+}
+

@@ -1,0 +1,81 @@
+#!/usr/bin/env bats
+# latlab watch and `type = watch` on this machine: what it refuses, each
+# before anything is written (exit 2). This VM's kernel has no histogram
+# triggers, so a watch is refused here at plan time; where a kernel has
+# them (tests/cli/alongside/watch.bats measures in a Debian guest) the
+# program's absence is. Refuses and reads only: in the readers' lane.
+
+load helper
+
+has_hist() { [ -e /sys/kernel/tracing/synthetic_events ] && [ -e /sys/kernel/tracing/events/sched/sched_switch/hist ]; }
+
+@test "latlab watch: the program named once, its options checked, this kernel's lack said; nothing written" {
+	run "$LATLAB" watch -o "$WORK/o"
+	[ "$status" -eq 2 ] && [[ "$output" == *"name the program by exactly one of --pid, --comm and --command"* ]] || run_failed
+	run "$LATLAB" watch --pid 1 --comm init -o "$WORK/o"
+	[ "$status" -eq 2 ] || run_failed
+	run "$LATLAB" watch --pid 1 --tid 1,x -o "$WORK/o"
+	[ "$status" -eq 2 ] && [[ "$output" == *"watch: tid: '1,x' is not a comma list of thread ids"* ]] || run_failed
+	run "$LATLAB" watch --pid 1 --duration 1y -o "$WORK/o"
+	[ "$status" -eq 2 ] && [[ "$output" == *"watch: duration = '1y' is not a duration"* ]] || run_failed
+	run "$LATLAB" watch --command 'a "b' -o "$WORK/o"
+	[ "$status" -eq 2 ] && [[ "$output" == *"watch: command: an unclosed quote"* ]] || run_failed
+	# a pid that is no process: reaped child's
+	sleep 0 & gone=$!
+	wait "$gone"
+	run "$LATLAB" watch --pid "$gone" --duration 1s -o "$WORK/o"
+	[ "$status" -eq 2 ] || run_failed
+	if has_hist; then
+		[[ "$output" == *"watch: --pid $gone: no such process"* ]] || run_failed
+		run "$LATLAB" watch --comm no-such-latlab-program -o "$WORK/o"
+		[ "$status" -eq 2 ] && [[ "$output" == *"no process is called 'no-such-latlab-program'"* ]] || run_failed
+	else
+		[[ "$output" == *"watch: this kernel has no histogram triggers and synthetic events (CONFIG_HIST_TRIGGERS, CONFIG_SYNTH_EVENTS)"* ]] || run_failed
+	fi
+	[ ! -e "$WORK/o" ]
+	run "$LATLAB" help watch
+	[ "$status" -eq 0 ] && [[ "$output" == *"--pid PID | --comm NAME | --command CMD"* ]] || run_failed
+}
+
+@test "type = watch: one of command, pid and comm, a tid list, each refused at its line; plan says what this kernel lacks" {
+	w() {
+		printf '[campaign]\nname = w\nduration = 1s\noutput = %s\n[matrix]\nworkload = app\n[workload.app]\ntype = watch\n%s\n' "$WORK/out" "$1" >c.ini
+	}
+	w ''
+	run "$LATLAB" plan c.ini
+	[ "$status" -eq 2 ] && [[ "$output" == *"c.ini:"*"type = watch needs exactly one of command, pid and comm (none given)"* ]] || run_failed
+	w $'pid = 1\ncomm = init'
+	run "$LATLAB" plan c.ini
+	[ "$status" -eq 2 ] && [[ "$output" == *"(more than one given)"* ]] || run_failed
+	w $'pid = 1\ntid = 1,,2'
+	run "$LATLAB" plan c.ini
+	[ "$status" -eq 2 ] && [[ "$output" == *"tid: '1,,2' is not a comma list of thread ids"* ]] || run_failed
+	w 'pid = -3'
+	run "$LATLAB" plan c.ini
+	[ "$status" -eq 2 ] && [[ "$output" == *"c.ini:9: pid"* ]] || run_failed
+	w 'command = latload timer --threads 1'
+	if has_hist; then
+		run "$LATLAB" plan c.ini
+		[ "$status" -eq 0 ] || run_failed
+		sleep 0 & gone=$!
+		wait "$gone"
+		w "pid = $gone"
+		run "$LATLAB" run c.ini
+		[ "$status" -eq 2 ] && [[ "$output" == *"c.ini:9: [workload.app] pid $gone: no such process"* ]] || run_failed
+	else
+		# said per cell by plan, refused by run before anything is written
+		run "$LATLAB" plan c.ini
+		[ "$status" -eq 0 ] && [[ "$output" == *"1 cell cannot run on this machine: c.ini:8: [workload.app] type = watch: this kernel has no histogram triggers"* ]] || run_failed
+		run "$LATLAB" run c.ini
+		[ "$status" -eq 2 ] && [[ "$output" == *"c.ini:8: [workload.app] type = watch: this kernel has no histogram triggers"* ]] || run_failed
+		# [trace] watch = on beside latlab's thread: the cell runs, its cell.ini says why not
+		printf '[campaign]\nname = t\nduration = 300ms\noutput = %s\n[matrix]\naffinity = 1\n[trace]\nwatch = on\n' "$WORK/out" >t.ini
+		run timeout 60 "$LATLAB" run t.ini -q
+		[ "$status" -le 1 ] || run_failed
+		grep -q '^watch = off: this kernel has no histogram triggers' "$WORK"/out/t/*/*/0000-*/cell.ini
+	fi
+	[ ! -e "$WORK/out/w" ]
+	# the list shows the type and its options
+	run "$LATLAB" list
+	[[ "$output" == *"watch"*"a program's own threads, not latlab's"* ]] || run_failed
+}
