@@ -19,11 +19,20 @@ static int check_limits(const struct threshold_opts *t, int metric,
 		{ "p99", 99, t->p99 }, { "p99.9", 99.9, t->p99_9 },
 		{ "p99.99", 99.99, t->p99_99 }, { "max", 0, t->max },
 	};
-	const char *name = metric_name(metric);
-
 	for (int i = 0; i < res->nthreads; i++) {
 		const struct worker *w = &res->workers[i];
-		const struct hist *h = &w->hist[metric];
+		int m = metric;
+
+		/*
+		 * a watched program's thread (type = watch) has no wake-up of
+		 * latlab's: the wake-up's limits are its timer's expiry to
+		 * running, or for a thread not woken by a timer its scheduling
+		 * delay
+		 */
+		if (m == METRIC_WAKEUP && !worker_has_metric(w, m))
+			m = worker_has_metric(w, METRIC_WATCH_TIMER) ? METRIC_WATCH_TIMER : METRIC_WATCH_SCHED;
+		const char *name = metric_name(m);
+		const struct hist *h = &w->hist[m];
 
 		for (size_t l = 0; l < sizeof(limits) / sizeof(limits[0]); l++) {
 			if (limits[l].value == OPT_UNSET)

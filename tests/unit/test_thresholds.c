@@ -76,10 +76,55 @@ static void test_missed(void **state)
 	free(none);
 }
 
+/*
+ * A watched program's threads (type = watch): no wake-up of latlab's, so
+ * [thresholds] max judges the kernel's timer to running, or where a
+ * thread was not woken by a timer its scheduling delay; a thread with
+ * either is measured, one with none is an error.
+ */
+static void test_watched(void **state)
+{
+	const char *max[] = { "thresholds.max=100us" };
+	struct config *cfg = load(max, 1);
+	struct worker *w = calloc(2, sizeof(*w));
+	struct cell_result res = { .status = CELL_OK, .nthreads = 2, .workers = w };
+
+	(void)state;
+	assert_non_null(w);
+	for (int t = 0; t < 2; t++)
+		for (int m = 0; m < METRIC_COUNT; m++)
+			hist_init(&w[t].hist[m]);
+	w[0].metrics = METRIC_BIT(METRIC_WATCH_TIMER) | METRIC_BIT(METRIC_WATCH_SCHED);
+	hist_add(&w[0].hist[METRIC_WATCH_TIMER], 60000);
+	hist_add(&w[0].hist[METRIC_WATCH_SCHED], 10000);
+	w[1].metrics = METRIC_BIT(METRIC_WATCH_SCHED);	/* woken by another thread */
+	hist_add(&w[1].hist[METRIC_WATCH_SCHED], 20000);
+	cell_check_thresholds(cfg, &res, 0);
+	assert_int_equal(res.status, CELL_OK);
+	hist_add(&w[1].hist[METRIC_WATCH_SCHED], 250000);
+	cell_check_thresholds(cfg, &res, 0);
+	assert_int_equal(res.status, CELL_FAIL);
+	assert_string_equal(res.reason, "thread 1 watch_sched max = 250000 ns > 100000 ns");
+	res.status = CELL_OK;
+	hist_add(&w[0].hist[METRIC_WATCH_TIMER], 150000);
+	cell_check_thresholds(cfg, &res, 0);
+	assert_string_equal(res.reason, "thread 0 watch_timer max = 150000 ns > 100000 ns");
+	/* a watched thread with nothing at all measured nothing */
+	res.status = CELL_OK;
+	memset(&w[1], 0, sizeof(w[1]));
+	w[1].metrics = METRIC_BIT(METRIC_WATCH_SCHED);
+	cell_check_thresholds(cfg, &res, 0);
+	assert_int_equal(res.status, CELL_ERROR);
+	free(w);
+	config_free(cfg);
+	free(cfg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_missed),
+		cmocka_unit_test(test_watched),
 	};
 
 	return cmocka_run_group_tests_name("thresholds", tests, NULL, NULL);
