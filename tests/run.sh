@@ -212,8 +212,9 @@ fi
 
 # tests/cli/guests: the files that boot qemu guests under TCG (none of
 # them measures the host), after the others, in two lanes side by side,
-# each a bats of its own in a session of its own: vm.bats, arm.bats and
-# numa.bats, and every other file (kernels.bats, lava.bats, vm-session.bats). Measured
+# each a bats of its own in a session of its own: vm.bats, arm.bats,
+# numa.bats and watch.bats, and every other file (kernels.bats,
+# lava.bats, vm-session.bats). Measured
 # here in one hour (2026-12-03): side by side 420 s, one after another
 # 538 s, side by side 322 s; each guest is slower beside another (the
 # lava job 47 s alone, 98 s beside), the whole quicker. Their bounds
@@ -223,11 +224,11 @@ fi
 # phase takes 177 s, its lanes 176 s and 164 s (vm.bats 144 s, arm.bats
 # 32 s; lava.bats 64 s, vm-session.bats 86 s, numa.bats 13 s); in one
 # hour, 198 s against 319 s with the bzImages. Since the fake KVM's probe
-# waits 5 s (vm.bats, 37 s → 11 s), numa.bats (10 s) joins vm.bats's
-# lane: 126 + 10 s against 137 s.
+# waits 5 s (vm.bats, 37 s → 11 s), numa.bats (10 s) and watch.bats
+# (15 s alone) join vm.bats's lane: about 160 s against 158 s.
 if [ "$what" = all ] || [ "$what" = cli ] || [ "$what" = guests ]; then
 	echo "== command-line tests that boot guests, two lanes side by side (bats, tests/cli/guests) [at ${SECONDS} s]"
-	lanes=("tests/cli/guests/vm.bats tests/cli/guests/arm.bats tests/cli/guests/numa.bats" "")
+	lanes=("tests/cli/guests/vm.bats tests/cli/guests/arm.bats tests/cli/guests/numa.bats tests/cli/guests/watch.bats" "")
 	for f in tests/cli/guests/*.bats; do
 		case " ${lanes[0]} " in *" $f "*) ;; *) lanes[1]="${lanes[1]} $f" ;; esac
 	done

@@ -2,7 +2,7 @@
 # latlab watch and `type = watch` on this machine: what it refuses, each
 # before anything is written (exit 2). This VM's kernel has no histogram
 # triggers, so a watch is refused here at plan time; where a kernel has
-# them (tests/cli/alongside/watch.bats measures in a Debian guest) the
+# them (tests/cli/guests/watch.bats measures in a Debian guest) the
 # program's absence is. Refuses and reads only: in the readers' lane.
 
 load helper

@@ -6,8 +6,10 @@
 # kernel's watch_timer and watch_sched from histogram triggers), and
 # three programs latlab did not write, as `type = watch` sees them: two
 # periodic threads, a program that ends mid-cell, and one whose busy
-# thread never sleeps. Then report and compare read the tree.
-# In tests/cli/alongside: the figures are the guest's instruction time.
+# thread never sleeps. Then report and compare read the tree. The
+# figures are the guest's instruction time, so the other guests beside
+# it (tests/cli/guests) do not reach them; in tests/cli/alongside it
+# made that phase, already the whole of both CPUs, 48 s longer.
 
 load ../helper
 
