@@ -13,7 +13,7 @@
 struct step {
 	const char *sys;	/* the trigger's system; NULL: a synthetic event */
 	char event[80];		/* the trigger's event, or the synthetic event */
-	char text[2560];
+	char text[2560];	/* the trigger, or the event's definition */
 };
 
 enum { SYN_EXP, SYN_TIMER, SYN_SCHED };
@@ -80,7 +80,7 @@ static void add_step(struct step *s, const char *sys, const char *event)
 /*
  * The steps in the order they are written (each needs the ones before
  * it: a trigger reads the variables of those it matches, and traces the
- * synthetic events), undone in reverse. 14 of them.
+ * synthetic events), undone in reverse. 13 of them.
  */
 static int make_steps(const struct watch *w, struct step *s)
 {
@@ -106,12 +106,7 @@ static int make_steps(const struct watch *w, struct step *s)
 	/* the two histograms read at the end */
 	add_step(&s[n++], "synthetic", tim);
 	snprintf(s[n - 1].text, sizeof(s[0].text),
-		 "hist:keys=pid,lat.buckets=%d:sort=pid,lat:size=16384 if lat < %lld", WATCH_BUCKET_NS,
-		 WATCH_UNPAIRED_NS);
-	/* an expiry after the switch-in it was paired with (below zero: a huge u64) */
-	add_step(&s[n++], "synthetic", tim);
-	snprintf(s[n - 1].text, sizeof(s[0].text), "hist:keys=pid:sort=pid if lat >= %lld",
-		 WATCH_UNPAIRED_NS);
+		 "hist:keys=pid,lat.buckets=%d:sort=pid,lat:size=16384", WATCH_BUCKET_NS);
 	add_step(&s[n++], "synthetic", sch);
 	snprintf(s[n - 1].text, sizeof(s[0].text),
 		 "hist:keys=pid,lat.buckets=%d:sort=pid,lat:size=16384", WATCH_BUCKET_NS);
@@ -209,7 +204,7 @@ static void refused(struct watch *w, const struct step *s, int err, char *why, s
 
 int watch_open(struct watch *w, const int *tids, int n, char *why, size_t len)
 {
-	struct step s[16];
+	struct step s[24];
 	int rc = watch_check(why, len);
 
 	memset(w, 0, sizeof(*w));
@@ -257,6 +252,8 @@ int watch_open(struct watch *w, const int *tids, int n, char *why, size_t len)
 		watch_free(w);
 		return rc;
 	}
+	/* nothing is recorded: the triggers need no more of a ring than this */
+	tracefs_instance_file_write(w->inst, "buffer_size_kb", "64");
 	tracefs_error_clear(w->inst);
 	int nsteps = make_steps(w, s);
 
@@ -307,7 +304,6 @@ static int field_after(const char *line, const char *name, unsigned long long *v
 int watch_parse_hist(struct watch *w, const char *text, int which, uint64_t *dropped)
 {
 	const char *line = text;
-	int counts = 0;		/* a section of counts per pid (the unpaired expiries) */
 
 	while (line && *line) {
 		const char *nl = strchr(line, '\n');
@@ -321,20 +317,17 @@ int watch_parse_hist(struct watch *w, const char *text, int which, uint64_t *dro
 		memcpy(buf, line, m);
 		buf[m] = 0;
 		line = nl ? nl + 1 : NULL;
-		if (strncmp(buf, "# trigger info:", 15) == 0) {
-			counts = !strstr(buf, "lat.buckets");
-		} else if (buf[0] == '{') {
+		if (buf[0] == '{') {
 			if (field_after(buf, "pid:", &pid, NULL) || field_after(buf, "hitcount:", &hits, NULL) ||
-			    (!counts &&
-			     (field_after(buf, "lat:", &lo, &e) || *e != '-' ||
-			      field_after(e, "-", &hi, NULL) || hi < lo)))
+			    field_after(buf, "lat:", &lo, &e) || *e != '-' ||
+			    field_after(e, "-", &hi, NULL) || hi < lo)
 				return -EINVAL;
 			struct watch_thread *t = thread_of(w, (int)pid);
 
 			if (!t)
 				continue;
-			if (counts) {
-				t->unpaired += hits;
+			if (lo >= (unsigned long long)WATCH_UNPAIRED_NS) {
+				t->unpaired += hits;	/* below zero, as the kernel's u64 */
 				continue;
 			}
 			struct hist *h = which ? &t->sched : &t->timer;
@@ -351,14 +344,14 @@ int watch_parse_hist(struct watch *w, const char *text, int which, uint64_t *dro
 
 int watch_close(struct watch *w, char *why, size_t len)
 {
-	struct step s[16];
+	struct step s[24];
 	int rc = 0;
 
 	if (!w->inst)
 		return 0;
 	make_steps(w, s);
 	/* the histograms first, while their triggers are there */
-	if (w->steps > SYN_SCHED + 2) {
+	if (w->steps > SYN_SCHED + 2) {	/* the histograms are there */
 		for (int which = 0; which < 2; which++) {
 			char name[80];
 

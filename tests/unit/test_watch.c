@@ -29,10 +29,11 @@ static const char hist_text[] =
 	"{ pid:         96, lat: ~ 168000-168099 } hitcount:          3\n"
 	"{ pid:         97, lat: ~ 5000-5099 } hitcount:         10\n"
 	"{ pid:        300, lat: ~ 100-199 } hitcount:          7\n"
+	"{ pid:         97, lat: ~ 18446744073555418500-18446744073555418599 } hitcount:          2\n"
 	"\n"
 	"Totals:\n"
-	"    Hits: 21\n"
-	"    Entries: 4\n"
+	"    Hits: 23\n"
+	"    Entries: 5\n"
 	"    Dropped: 2\n";
 
 static void two_threads(struct watch *w, struct watch_thread *t)
@@ -68,9 +69,13 @@ static void buckets_land_in_their_thread(void **state)
 	assert_in_range(hist_percentile(&t[0].timer, 50), 167500, 168800);
 	assert_int_equal(t[1].timer.count, 10);
 	assert_in_range(t[1].timer.max, 5040, 5080);
+	/* 154 ms below zero, as the kernel prints a u64: counted apart, not a latency */
+	assert_int_equal(t[1].unpaired, 2);
+	assert_int_equal(t[0].unpaired, 0);
 	/* which 1: the scheduling delay's histogram */
 	assert_int_equal(watch_parse_hist(&w, hist_text, 1, &dropped), 0);
 	assert_int_equal(t[1].sched.count, 10);
+	assert_int_equal(t[1].unpaired, 4);
 	assert_int_equal(dropped, 4);
 	/* pid 300 is not watched: nothing of it anywhere */
 	assert_int_equal(t[0].timer.count + t[1].timer.count, 14);
