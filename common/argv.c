@@ -1,8 +1,12 @@
 #include <errno.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "argv.h"
+#include "files.h"
 
 static int is_blank(char c)
 {
@@ -58,4 +62,25 @@ int argv_split(const char *cmd, char ***argv_out, int *argc_out)
 	*argv_out = argv;
 	*argc_out = argc;
 	return 0;
+}
+
+int argv_runnable(const char *cmd, char *err, size_t len)
+{
+	char **argv, path[PATH_MAX];
+	int argc, rc = argv_split(cmd, &argv, &argc);
+
+	if (rc) {
+		snprintf(err, len, "command = %s: %s", cmd,
+			 rc == -EINVAL ? "an unclosed quote, a trailing backslash, or no word" : strerror(-rc));
+		return rc;
+	}
+	if (strchr(argv[0], '/'))
+		rc = access(argv[0], X_OK) == 0 ? 0 : -errno;
+	else
+		rc = path_lookup(argv[0], path, sizeof(path));
+	if (rc)
+		snprintf(err, len, "command = %s: %s: %s", cmd, argv[0],
+			 strchr(argv[0], '/') ? strerror(-rc) : "not found on PATH");
+	free(argv);
+	return rc;
 }

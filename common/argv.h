@@ -7,6 +7,8 @@
 #ifndef LATLAB_ARGV_H
 #define LATLAB_ARGV_H
 
+#include <stddef.h>
+
 /*
  * Split `cmd`. On success returns 0 and a NULL-terminated *argv whose
  * words live in the same allocation (free(*argv) frees all); *argc is
@@ -14,5 +16,11 @@
  * no word at all; -ENOMEM.
  */
 int argv_split(const char *cmd, char ***argv, int *argc);
+
+/*
+ * Can `cmd` start here: it splits, and its program is executable (a
+ * path) or on PATH. 0, or -errno with "command = CMD: PROG: why" in err.
+ */
+int argv_runnable(const char *cmd, char *err, size_t len);
 
 #endif

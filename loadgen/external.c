@@ -27,7 +27,6 @@
 #include <unistd.h>
 
 #include "argv.h"
-#include "files.h"
 #include "load_ops.h"
 #include "log.h"
 
@@ -65,21 +64,9 @@ static int ext_check(const void *p, char *err, size_t len)
 static int ext_preflight(const void *p, const char **key, char *err, size_t len)
 {
 	const struct ext_opts *o = p;
-	char **argv, path[PATH_MAX];
-	int argc, rc = argv_split(o->command, &argv, &argc);
 
 	*key = "command";
-	if (rc)
-		return rc;
-	if (strchr(argv[0], '/'))
-		rc = access(argv[0], X_OK) == 0 ? 0 : -errno;
-	else
-		rc = path_lookup(argv[0], path, sizeof(path));
-	if (rc)
-		snprintf(err, len, "command = %s: %s: %s", o->command, argv[0],
-			 strchr(argv[0], '/') ? strerror(-rc) : "not found on PATH");
-	free(argv);
-	return rc;
+	return argv_runnable(o->command, err, len);
 }
 
 static int64_t cpu_ms(void)

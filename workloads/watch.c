@@ -141,6 +141,10 @@ static int watch_preflight(const void *opts, const char **key, char *err, size_t
 		return snprintf(err, len, "type = watch: this kernel has no histogram triggers and synthetic events in a tracefs latlab can write (CONFIG_HIST_TRIGGERS, CONFIG_SYNTH_EVENTS; tracing needs root)"),
 		       -ENODEV;
 	}
+	if (o->command[0]) {
+		*key = "command";
+		return argv_runnable(o->command, err, len);
+	}
 	if (o->pid > 0 && kill((pid_t)o->pid, 0) != 0 && errno == ESRCH) {
 		*key = "pid";
 		return snprintf(err, len, "pid %lld: no such process", (long long)o->pid), -ESRCH;

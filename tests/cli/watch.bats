@@ -62,6 +62,9 @@ has_hist() { [ -e /sys/kernel/tracing/synthetic_events ] && [ -e /sys/kernel/tra
 		w "pid = $gone"
 		run "$LATLAB" run c.ini
 		[ "$status" -eq 2 ] && [[ "$output" == *"c.ini:9: [workload.app] pid $gone: no such process"* ]] || run_failed
+		w 'command = no-such-latlab-program --flag'
+		run "$LATLAB" plan c.ini
+		[[ "$output" == *"c.ini:9: [workload.app] command = no-such-latlab-program --flag: no-such-latlab-program: not found on PATH"* ]] || run_failed
 	else
 		# said per cell by plan, refused by run before anything is written
 		run "$LATLAB" plan c.ini
