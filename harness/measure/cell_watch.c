@@ -90,9 +90,29 @@ static void stop_command(struct target *t)
 	}
 }
 
-/* The program's threads (or those of `tid` that are its): their count, or -1 with the cell's reason. */
+/* /proc/PID/task/TID/comm, or "?" */
+static void thread_comm(pid_t pid, int tid, char *buf, size_t len)
+{
+	char path[80];
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", (int)pid, tid);
+	snprintf(buf, len, "?");
+	fp = fopen(path, "r");
+	if (fp) {
+		if (fgets(buf, (int)len, fp))
+			buf[strcspn(buf, "\n")] = 0;
+		fclose(fp);
+	}
+}
+
+/*
+ * The program's threads (or those of `tid` that are its) and their names
+ * as they start (a program that ends in the cell has none after): their
+ * count, or -1 with the cell's reason.
+ */
 static int list_threads(const struct watch_opts *o, pid_t pid, struct cell_result *res,
-			int *tids, int max)
+			int *tids, char (*comms)[16], int max)
 {
 	char path[64];
 	int n = 0, want[WATCH_OPTS_MAX_TIDS], nwant = 0;
@@ -124,6 +144,7 @@ static int list_threads(const struct watch_opts *o, pid_t pid, struct cell_resul
 			cell_log(res, "warning: watch: more than %d threads; the first %d watched", max, max);
 			break;
 		}
+		thread_comm(pid, (int)tid, comms[n], sizeof(comms[n]));
 		tids[n++] = (int)tid;
 	}
 	closedir(d);
@@ -174,28 +195,12 @@ static int wait_watched(struct cell_result *res, const struct run_env *env, int6
 	return sig;
 }
 
-/* /proc/PID/task/TID/comm, or "?" */
-static void thread_comm(pid_t pid, int tid, char *buf, size_t len)
-{
-	char path[80];
-	FILE *fp;
-
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", (int)pid, tid);
-	snprintf(buf, len, "?");
-	fp = fopen(path, "r");
-	if (fp) {
-		if (fgets(buf, (int)len, fp))
-			buf[strcspn(buf, "\n")] = 0;
-		fclose(fp);
-	}
-}
-
 /*
  * Each watched thread that woke a worker of the result (its histograms),
  * listed in cell.ini's watch_threads as "THREAD:TID:COMM"; one that did
  * not wake is said and left out. Returns how many woke.
  */
-static int fill_threads(struct cell_result *res, struct watch *w, pid_t pid)
+static int fill_threads(struct cell_result *res, struct watch *w, char (*comms)[16])
 {
 	int n = 0;
 	size_t u = 0;
@@ -205,9 +210,8 @@ static int fill_threads(struct cell_result *res, struct watch *w, pid_t pid)
 		return 0;
 	for (int i = 0; i < w->n; i++) {
 		const struct watch_thread *t = &w->t[i];
-		char comm[32];
+		const char *comm = comms[i];
 
-		thread_comm(pid, t->tid, comm, sizeof(comm));
 		if (!t->sched.count) {
 			cell_log(res, "watch: tid %d (%s) did not wake in the cell (blocked throughout, or it never sleeps: a thread that never sleeps has no wake-up latency); left out",
 				 t->tid, comm);
@@ -245,6 +249,7 @@ int cell_watch_run(const struct config *cfg, const struct cell *c, const struct 
 	struct target t = { 0 };
 	struct watch w = { 0 };
 	int tids[WATCH_MAX_THREADS], n, sig = 0;
+	char comms[WATCH_MAX_THREADS][16];
 	char why[512];
 
 	res->status = CELL_OK;
@@ -262,7 +267,7 @@ int cell_watch_run(const struct config *cfg, const struct cell *c, const struct 
 			return 0;
 		}
 	}
-	n = list_threads(o, t.pid, res, tids, WATCH_MAX_THREADS);
+	n = list_threads(o, t.pid, res, tids, comms, WATCH_MAX_THREADS);
 	if (n < 0)
 		goto out;
 	if (cell_start_load(cfg, c, res) != 0)
@@ -285,7 +290,7 @@ int cell_watch_run(const struct config *cfg, const struct cell *c, const struct 
 	if (t.exited)
 		cell_log(res, "warning: watch: pid %d ended %.1f s into the cell; what was measured until then is kept",
 			 (int)t.pid, (double)res->elapsed_ns / 1e9);
-	if (fill_threads(res, &w, t.pid) == 0 && res->status == CELL_OK && !sig) {
+	if (fill_threads(res, &w, comms) == 0 && res->status == CELL_OK && !sig) {
 		res->status = CELL_ERROR;
 		snprintf(res->reason, sizeof(res->reason),
 			 "none of the %d watched threads woke in %.1f s (a thread that never sleeps has no wake-up latency)",

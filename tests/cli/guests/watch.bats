@@ -85,6 +85,7 @@ EOC
 	C=$(cell 0002)
 	grep -q "status = ok" "$C/cell.ini"
 	grep -q 'ended .* s into the cell; what was measured until then is kept' "$C/log.txt" || { cat "$C/log.txt"; false; }
+	grep -q '^watch_threads = 0:[0-9]*:latload' "$C/cell.ini"	# named as it ran, not after
 	k=$(col_of "$C/summary.csv" watch_timer 1 samples)$(col_of "$C/summary.csv" watch_timer 2 samples)
 	[ -n "$k" ]
 	# a thread that never sleeps is left out, and says why
