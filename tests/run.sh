@@ -194,14 +194,15 @@ fi
 # readers ran beside it: so the judges run alone. A file belongs to a
 # group only if all of its tests do (the timeline's rt-hog test is in
 # timeline.bats for that).
-# THIRD, a third lane since 2026-12-04: the longest file of each of the
-# two (campaign.bats, whose time is its short cells of sleeping threads
-# killed and resumed; report.bats, the readers' longest) side by side
-# with them: the measuring lane took 277 s and the readers' 263 s with
-# both CPUs a quarter idle.
+# THIRD, a third lane since 2026-12-04: campaign.bats, whose time is its
+# short cells of sleeping threads, killed and resumed, not CPU — taken out
+# of the measuring lane, which took 277 s against the readers' 263 s with
+# both CPUs a quarter idle. report.bats there too (238 s for the three
+# lanes, not 297) left the measuring lane too little CPU: two process-peer
+# workloads took 123 and 173 samples of 500 where workloads.bats asks 200.
 JUDGES="verdicts trace timeline noise isolation"
-READERS="figures layers history damaged kernels_script readers basics config_errors beyond hardening idle completion watch"
-THIRD="campaign report"
+READERS="report figures layers history damaged kernels_script readers basics config_errors beyond hardening idle completion watch"
+THIRD="campaign"
 if [ "$what" = all ] || [ "$what" = cli ]; then
 	judges=() measures=() reads=() thirds=()
 	for f in tests/cli/*.bats; do
