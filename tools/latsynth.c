@@ -14,28 +14,45 @@
 #include "hist.h"
 #include "synth.h"
 
-int main(int argc, char **argv)
+/* The arguments, or 2 after saying which is wrong. */
+static int parse(int argc, char **argv, struct synth_law *law, long long *n,
+		 struct synth_rng *r)
 {
-	struct synth_law law;
 	char err[256], *end;
-	struct hist *h = malloc(sizeof(*h));
-	struct csvw w = { .fp = stdout };
 
-	if (argc != 4 || !h) {
+	if (argc != 4) {
 		fprintf(stderr, "usage: latsynth LAW SAMPLES SEED\n");
 		return 2;
 	}
-	long long n = strtoll(argv[2], &end, 10);
-
-	if (*end || n < 1) {
+	*n = strtoll(argv[2], &end, 10);
+	if (*end || *n < 1) {
 		fprintf(stderr, "latsynth: SAMPLES '%s' is not a count above 0\n", argv[2]);
 		return 2;
 	}
-	struct synth_rng r = { strtoull(argv[3], &end, 10) };
-
-	if (*end || synth_parse(argv[1], &law, err, sizeof(err)) != 0) {
+	r->s = strtoull(argv[3], &end, 10);
+	if (*end || synth_parse(argv[1], law, err, sizeof(err)) != 0) {
 		fprintf(stderr, "latsynth: %s\n", *end ? "SEED is not a number" : err);
 		return 2;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct synth_law law;
+	struct synth_rng r;
+	struct csvw w = { .fp = stdout };
+	long long n;
+	int rc = parse(argc, argv, &law, &n, &r);
+
+	if (rc)
+		return rc;
+	/* the histogram only once the arguments hold: an error leaks nothing */
+	struct hist *h = malloc(sizeof(*h));
+
+	if (!h) {
+		fprintf(stderr, "latsynth: out of memory\n");
+		return 3;
 	}
 	hist_init(h);
 	synth_hist(&law, &r, n, h);

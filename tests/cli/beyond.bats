@@ -11,12 +11,14 @@ load helper
 
 FIX="$BATS_TEST_DIRNAME/../fixtures/readers/a"
 SYNTH="$BATS_TEST_DIRNAME/../../tools/synth-tail.sh"
+# every call of synth-tail.sh draws with the latsynth built beside the
+# latlab under test (build/san/ under SANITIZE=1, which has no build/latsynth)
+LATSYNTH=$(dirname "$LATLAB")/latsynth
+export LATSYNTH
 
-# synth OUT SAMPLES SEED: the fixture with drawn wake-ups, by the latsynth
-# built beside the latlab under test (build/san/ under SANITIZE=1)
+# synth OUT SAMPLES SEED: the fixture with drawn wake-ups
 synth() {
-	LATSYNTH=$(dirname "$LATLAB")/latsynth \
-		"$SYNTH" "$FIX" "$1" load "$2" "$3" none=exp:20us,3us rthog=gpd:10us,5us,0.2
+	"$SYNTH" "$FIX" "$1" load "$2" "$3" none=exp:20us,3us rthog=gpd:10us,5us,0.2
 }
 
 # field FILE SIDE F: beyond.csv's column F on the timer row of side SIDE
