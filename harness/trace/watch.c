@@ -10,7 +10,8 @@
 #include "watch.h"
 
 /* One thing written to the kernel: a synthetic event or a trigger. */
-struct step {
+#define STEPS_MAX 16
+struct watch_step {
 	const char *sys;	/* the trigger's system; NULL: a synthetic event */
 	char event[80];		/* the trigger's event, or the synthetic event */
 	char text[2560];	/* the trigger, or the event's definition */
@@ -70,7 +71,7 @@ static void syn_name(const struct watch *w, int r, char *out, size_t len)
 	snprintf(out, len, "%s_%s", w->prefix, syn_suffix[r]);
 }
 
-static void add_step(struct step *s, const char *sys, const char *event)
+static void add_step(struct watch_step *s, const char *sys, const char *event)
 {
 	s->sys = sys;
 	snprintf(s->event, sizeof(s->event), "%s", event);
@@ -82,7 +83,7 @@ static void add_step(struct step *s, const char *sys, const char *event)
  * it: a trigger reads the variables of those it matches, and traces the
  * synthetic events), undone in reverse. 13 of them.
  */
-static int make_steps(const struct watch *w, struct step *s)
+static int make_steps(const struct watch *w, struct watch_step *s)
 {
 	char f_cp[WATCH_MAX_THREADS * 26], f_pid[WATCH_MAX_THREADS * 19],
 	     f_next[WATCH_MAX_THREADS * 24], f_prev[WATCH_MAX_THREADS * 24],
@@ -144,14 +145,14 @@ static int make_steps(const struct watch *w, struct step *s)
 	return n;
 }
 
-static int step_write(struct watch *w, const struct step *s)
+static int step_write(struct watch *w, const struct watch_step *s)
 {
 	if (!s->sys)
 		return tracefs_instance_file_append(NULL, "synthetic_events", s->text) < 0 ? -1 : 0;
 	return tracefs_event_file_append(w->inst, s->sys, s->event, "trigger", s->text) < 0 ? -1 : 0;
 }
 
-static int step_undo(struct watch *w, const struct step *s)
+static int step_undo(struct watch *w, const struct watch_step *s)
 {
 	char bang[sizeof(s->text) + 2];
 
@@ -181,7 +182,7 @@ int watch_check(char *why, size_t len)
 }
 
 /* The kernel's last word about a trigger it refused ("[ 3.59] " cut), or strerror. */
-static void refused(struct watch *w, const struct step *s, int err, char *why, size_t len)
+static void refused(struct watch *w, const struct watch_step *s, int err, char *why, size_t len)
 {
 	char *last = w->inst ? tracefs_error_last(w->inst) : NULL;
 	char *top = tracefs_error_last(NULL);
@@ -204,7 +205,6 @@ static void refused(struct watch *w, const struct step *s, int err, char *why, s
 
 int watch_open(struct watch *w, const int *tids, int n, char *why, size_t len)
 {
-	struct step s[24];
 	int rc = watch_check(why, len);
 
 	memset(w, 0, sizeof(*w));
@@ -215,7 +215,9 @@ int watch_open(struct watch *w, const int *tids, int n, char *why, size_t len)
 		return -EINVAL;
 	}
 	w->t = calloc((size_t)n, sizeof(*w->t));
-	if (!w->t) {
+	w->step = calloc(STEPS_MAX, sizeof(*w->step));
+	if (!w->t || !w->step) {
+		watch_free(w);
 		snprintf(why, len, "%s", strerror(ENOMEM));
 		return -ENOMEM;
 	}
@@ -240,10 +242,9 @@ int watch_open(struct watch *w, const int *tids, int n, char *why, size_t len)
 		return rc;
 	}
 	/*
-	 * mono before any trigger: a trigger's clock=mono switches the
-	 * instance's clock when it is registered, and the first event on
-	 * each CPU after the switch was stamped on the old one (one sample a
-	 * thread 154 ms below zero in an icount guest)
+	 * mono before any trigger, the clock every trigger names: a
+	 * trigger's clock= sets its instance's clock when it is registered,
+	 * which then does not change under the triggers written before it
 	 */
 	if (tracefs_instance_file_write(w->inst, "trace_clock", "mono") < 0) {
 		rc = -errno;
@@ -255,12 +256,13 @@ int watch_open(struct watch *w, const int *tids, int n, char *why, size_t len)
 	/* nothing is recorded: the triggers need no more of a ring than this */
 	tracefs_instance_file_write(w->inst, "buffer_size_kb", "64");
 	tracefs_error_clear(w->inst);
-	int nsteps = make_steps(w, s);
+	/* made once: close undoes exactly what was written */
+	int nsteps = make_steps(w, w->step);
 
 	for (; w->steps < nsteps; w->steps++)
-		if (step_write(w, &s[w->steps]) != 0) {
+		if (step_write(w, &w->step[w->steps]) != 0) {
 			rc = -errno ? -errno : -EINVAL;
-			refused(w, &s[w->steps], -rc, why, len);
+			refused(w, &w->step[w->steps], -rc, why, len);
 			watch_close(w, NULL, 0);
 			watch_free(w);
 			return rc;
@@ -344,12 +346,11 @@ int watch_parse_hist(struct watch *w, const char *text, int which, uint64_t *dro
 
 int watch_close(struct watch *w, char *why, size_t len)
 {
-	struct step s[24];
+	const struct watch_step *s = w->step;
 	int rc = 0;
 
 	if (!w->inst)
 		return 0;
-	make_steps(w, s);
 	/* the histograms first, while their triggers are there */
 	if (w->steps > SYN_SCHED + 2) {	/* the histograms are there */
 		for (int which = 0; which < 2; which++) {
@@ -389,7 +390,9 @@ void watch_free(struct watch *w)
 	if (w->inst)
 		watch_close(w, NULL, 0);
 	free(w->t);
+	free(w->step);
 	w->t = NULL;
+	w->step = NULL;
 	w->n = 0;
 }
 

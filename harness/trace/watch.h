@@ -51,6 +51,8 @@ struct watch_thread {
 	uint64_t unpaired;		/* expiries paired with an earlier switch-in: left out */
 };
 
+struct watch_step;
+
 struct watch {
 	struct tracefs_instance *inst;
 	char name[64];		/* the instance */
@@ -58,7 +60,8 @@ struct watch {
 	int n;
 	struct watch_thread *t;	/* n, owned */
 	uint64_t dropped;	/* entries the kernel's maps had no room for */
-	int steps;		/* the triggers and events written so far (undone in reverse) */
+	struct watch_step *step;	/* what open writes, in order (owned) */
+	int steps;		/* how many of them are written (undone in reverse) */
 };
 
 /*
