@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "argv.h"
+#include "files.h"
 #include "workload.h"
 #include "watch_opts.h"
 
@@ -91,21 +92,14 @@ int watch_find_comm(const char *comm, char *err, size_t len)
 	if (!d)
 		return snprintf(err, len, "/proc: %s", strerror(errno)), -errno;
 	while ((e = readdir(d))) {
-		char path[64], name[64] = "";
+		char path[64], name[64];
 		char *end;
 		long p = strtol(e->d_name, &end, 10);
-		FILE *fp;
 
 		if (*end || p <= 0 || p == getpid())
 			continue;
 		snprintf(path, sizeof(path), "/proc/%ld/comm", p);
-		fp = fopen(path, "r");
-		if (!fp)
-			continue;
-		if (fgets(name, sizeof(name), fp))
-			name[strcspn(name, "\n")] = 0;
-		fclose(fp);
-		if (strcmp(name, comm) != 0)
+		if (file_first_line(path, name, sizeof(name)) != 0 || strcmp(name, comm) != 0)
 			continue;
 		if (found++)
 			snprintf(others + strlen(others), sizeof(others) - strlen(others), "%s%ld",

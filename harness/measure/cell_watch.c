@@ -22,6 +22,7 @@
 
 #include "argv.h"
 #include "cell_parts.h"
+#include "files.h"
 #include "units.h"
 #include "watch_opts.h"
 
@@ -94,16 +95,10 @@ static void stop_command(struct target *t)
 static void thread_comm(pid_t pid, int tid, char *buf, size_t len)
 {
 	char path[80];
-	FILE *fp;
 
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", (int)pid, tid);
-	snprintf(buf, len, "?");
-	fp = fopen(path, "r");
-	if (fp) {
-		if (fgets(buf, (int)len, fp))
-			buf[strcspn(buf, "\n")] = 0;
-		fclose(fp);
-	}
+	if (file_first_line(path, buf, len) != 0)
+		snprintf(buf, len, "?");
 }
 
 /*
