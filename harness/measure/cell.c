@@ -1,6 +1,5 @@
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,7 +22,6 @@
 #include "units.h"
 
 #define START_DELAY_NS (100 * NS_PER_MS)	/* threads created, stacks touched */
-#define POLL_NS (100 * NS_PER_MS)
 
 /*
  * Hold /dev/cpu_dma_latency at `us` (0: no deep C-states) while
@@ -192,35 +190,19 @@ static int wait_workers(struct cell_result *res, _Atomic int *stop,
 			const struct run_env *env, int64_t start,
 			struct checkpoint *ck, struct spikes *sp, struct timerlat *tl)
 {
-	struct timespec poll = { 0, POLL_NS };
-	sigset_t sigs;
-	int sig = 0, load_failed = 0;
+	int sig = 0, load_said = 0;
 
-	sigemptyset(&sigs);
-	sigaddset(&sigs, SIGINT);
-	sigaddset(&sigs, SIGTERM);
 	for (;;) {
 		int all = 1;
 
-		int got = sigtimedwait(&sigs, NULL, &poll);
-		if (got > 0 && !sig) {
-			sig = got;
+		if (cell_wait_signal(res, CELL_POLL_NS, &sig))
 			atomic_store(stop, 1);
-			cell_log(res, "signal %d (%s): stopping the cell",
-				 got, strsignal(got));
-		}
 		drain(res);
 		cell_spikes_poll(sp, res);
 		if (tl)
 			timerlat_drain(tl);
-		loadset_poll(&res->loads);
-		if (res->loads.failed[0] && !load_failed) {
-			/* measuring on would publish idle numbers as loaded ones */
-			load_failed = 1;
+		if (cell_load_failed(res, &load_said))
 			atomic_store(stop, 1);
-			cell_log(res, "error: load %s: %s: stopping the cell",
-				 res->loads.def->name, res->loads.failed);
-		}
 		checkpoint_poll(ck, res, clock_ns(CLOCK_MONOTONIC) - start);
 		if (env->tick)
 			env->tick(env->tick_arg, clock_ns(CLOCK_MONOTONIC) - start,

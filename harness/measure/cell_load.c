@@ -2,8 +2,10 @@
  * A cell's load beside what it measures (cell.c's threads, or a watched
  * program's: cell_watch.c): started off the pinned threads' CPUs where
  * it asks, the nodes whose memory controller it shares with a measured
- * thread said, and whether it proved it ran.
+ * thread said, whether it proved it ran; and what both cells' waits
+ * watch for — a signal, the load failing — each said once in log.txt.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -101,3 +103,36 @@ void cell_judge_load(const struct config *cfg, const struct cell *c,
 		}
 }
 
+
+int cell_wait_signal(struct cell_result *res, int64_t ns, int *sig)
+{
+	struct timespec poll = { ns / 1000000000, ns % 1000000000 };
+	sigset_t sigs;
+
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGTERM);
+	int got = sigtimedwait(&sigs, NULL, &poll);
+
+	if (got <= 0)
+		return 0;
+	if (!*sig) {
+		*sig = got;
+		cell_log(res, "signal %d (%s): stopping the cell", got, strsignal(got));
+	}
+	return got;
+}
+
+int cell_load_failed(struct cell_result *res, int *said)
+{
+	loadset_poll(&res->loads);
+	if (!res->loads.failed[0])
+		return 0;
+	/* measuring on would publish idle numbers as loaded ones */
+	if (!*said) {
+		*said = 1;
+		cell_log(res, "error: load %s: %s: stopping the cell",
+			 res->loads.def->name, res->loads.failed);
+	}
+	return 1;
+}

@@ -60,6 +60,18 @@ static inline int64_t clock_ns(clockid_t id)
 int cell_start_load(const struct config *cfg, const struct cell *c, struct cell_result *res);
 void cell_judge_load(const struct config *cfg, const struct cell *c, struct cell_result *res);
 
+/* How often a cell's main thread looks at its threads, signals and load. */
+#define CELL_POLL_NS 100000000LL
+
+/*
+ * Wait up to ns for SIGINT or SIGTERM (blocked in latlab): the signal or
+ * 0; the first (*sig, 0 before) said in log.txt.
+ */
+int cell_wait_signal(struct cell_result *res, int64_t ns, int *sig);
+
+/* Poll the cell's load: 1 when it has failed, said in log.txt once (*said). */
+int cell_load_failed(struct cell_result *res, int *said);
+
 /* A cell of type = watch (cell_watch.c): a program's threads. Nonzero if a signal ended it. */
 int cell_watch_run(const struct config *cfg, const struct cell *c, const struct run_env *env,
 		   struct cell_result *res);

@@ -160,27 +160,12 @@ static int wait_watched(struct cell_result *res, const struct run_env *env, int6
 			struct target *t)
 {
 	int64_t start = clock_ns(CLOCK_MONOTONIC), left;
-	sigset_t sigs;
-	int sig = 0;
+	int sig = 0, load_said = 0;
 
-	sigemptyset(&sigs);
-	sigaddset(&sigs, SIGINT);
-	sigaddset(&sigs, SIGTERM);
 	while ((left = start + duration - clock_ns(CLOCK_MONOTONIC)) > 0) {
-		struct timespec poll = { 0, left < 100 * NS_PER_MS ? left : 100 * NS_PER_MS };
-		int got = sigtimedwait(&sigs, NULL, &poll);
-
-		if (got > 0) {
-			sig = got;
-			cell_log(res, "signal %d (%s): stopping the cell", got, strsignal(got));
+		if (cell_wait_signal(res, left < CELL_POLL_NS ? left : CELL_POLL_NS, &sig) ||
+		    cell_load_failed(res, &load_said))
 			break;
-		}
-		loadset_poll(&res->loads);
-		if (res->loads.failed[0]) {
-			cell_log(res, "error: load %s: %s: stopping the cell",
-				 res->loads.def->name, res->loads.failed);
-			break;
-		}
 		if (target_gone(t))
 			break;
 		if (env->tick)
