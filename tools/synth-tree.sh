@@ -34,10 +34,13 @@ awk -F, -v n="$n" -v out="$out" -v src="$src" -v ownrows="${ROWS:-0}" '
 			m = split(rows[id], r, "\n")
 			for (k = 1; k < m; k++) print copyrow(r[k], newid, i, int(i / ncells) + 1) > (out "/cells.csv")
 			print src "/" dir[id] "/" id, out "/" dir[id] "/" newid > (out "/.copies")
+			if (!(dir[id] in made)) { made[dir[id]] = 1; print out "/" dir[id] > (out "/.dirs") }
 		}
 	}' "$src/cells.csv"
+# one process per copy (a mkdir and a dirname each as well made 1,000
+# cells take 16 s of CPU here, the copies 5)
+xargs -d '\n' mkdir -p <"$out/.dirs"
 while read -r from to; do
-	mkdir -p "$(dirname "$to")"
 	cp -r "$from" "$to"
 done <"$out/.copies"
-rm -f "$out/.copies"
+rm -f "$out/.copies" "$out/.dirs"
