@@ -162,13 +162,14 @@ load helper
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
 	T="$D/out/t"
 	src=$(echo "$T"/*/*/0000-none-timer-t1-aspread-1)
-	head -1 "$T/cells.csv" >"$WORK/cells.csv"
-	for i in $(seq 0 199); do
-		id=$(printf '%04d-none-timer-t1-aspread-%d' "$i" "$((i + 1))")
-		[ "$i" -eq 0 ] || cp -r "$src" "$(dirname "$src")/$id"
-		# a size each: 200 rows for compare (repeats of one row would be one)
-		sed -n 2p "$T/cells.csv" | awk -F, -v id="$id" -v i="$i" 'BEGIN { OFS = "," } { $2 = id; $3 = i; $13 = i + 1; print }' >>"$WORK/cells.csv"
+	for i in $(seq 1 199); do
+		printf -v id '%04d-none-timer-t1-aspread-%d' "$i" "$((i + 1))"
+		cp -r "$src" "${src%/*}/$id"
 	done
+	# a size each: 200 rows for compare (repeats of one row would be one)
+	awk -F, 'BEGIN { OFS = "," } NR == 1 { print; next }
+		NR == 2 { for (i = 0; i < 200; i++) { $2 = sprintf("%04d-none-timer-t1-aspread-%d", i, i + 1); $3 = i; $13 = i + 1; print } }' \
+		"$T/cells.csv" >"$WORK/cells.csv"
 	cp "$WORK/cells.csv" "$T/cells.csv"
 	run timeout 300 "$LATLAB" report "$T" -q
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
