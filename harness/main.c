@@ -13,6 +13,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "argv.h"
 #include "axis.h"
 #include "beyond.h"
 #include "campaign.h"
@@ -502,16 +503,30 @@ static int cmd_watch(int argc, char **argv)
 		config_free(cfg);
 		rc = EXIT_USAGE;
 	} else if (cfg) {
-		/* what run's preflight would say at a line of a config the user never saw */
-		char why[512];
-		int found = watch_check(why, sizeof(why));
+		/*
+		 * What run's preflight would say at a line of a config the
+		 * user never saw, said of the options: the program first,
+		 * then what this kernel lacks
+		 */
+		char cmd_why[512], why[sizeof(cmd_why) + 16];
+		int found = 0;
 
-		if (found == 0 && pid && kill((pid_t)atoi(pid), 0) != 0 && errno == ESRCH) {
+		if (pid && kill((pid_t)atoi(pid), 0) != 0 && errno == ESRCH) {
 			snprintf(why, sizeof(why), "--pid %s: no such process", pid);
 			found = -ESRCH;
 		}
 		if (found == 0 && comm && watch_find_comm(comm, why, sizeof(why)) < 0)
 			found = -ESRCH;
+		if (found == 0 && command && (found = argv_runnable(command, cmd_why, sizeof(cmd_why))) != 0) {
+			/* "command = CMD: WORD: not found on PATH" */
+			const char *rest = cmd_why;
+
+			if (strncmp(rest, "command = ", 10) == 0)
+				rest += 10;
+			snprintf(why, sizeof(why), "--command %s", rest);
+		}
+		if (found == 0)
+			found = watch_check(why, sizeof(why));
 		if (found) {
 			log_error("watch: %s", why);
 			rc = EXIT_USAGE;

@@ -23,13 +23,19 @@ has_hist() { [ -e /sys/kernel/tracing/synthetic_events ] && [ -e /sys/kernel/tra
 	# a pid that is no process: reaped child's
 	sleep 0 & gone=$!
 	wait "$gone"
+	# the program is checked before the kernel, each said of its option
 	run "$LATLAB" watch --pid "$gone" --duration 1s -o "$WORK/o"
-	[ "$status" -eq 2 ] || run_failed
-	if has_hist; then
-		[[ "$output" == *"watch: --pid $gone: no such process"* ]] || run_failed
-		run "$LATLAB" watch --comm no-such-latlab-program -o "$WORK/o"
-		[ "$status" -eq 2 ] && [[ "$output" == *"no process is called 'no-such-latlab-program'"* ]] || run_failed
-	else
+	[ "$status" -eq 2 ] && [[ "$output" == *"watch: --pid $gone: no such process"* ]] || run_failed
+	run "$LATLAB" watch --comm no-such-latlab-program -o "$WORK/o"
+	[ "$status" -eq 2 ] && [[ "$output" == *"no process is called 'no-such-latlab-program'"* ]] || run_failed
+	run "$LATLAB" watch --command 'no-such-latlab-program --flag' -o "$WORK/o"
+	[ "$status" -eq 2 ] && [[ "$output" == "latlab: error: watch: --command no-such-latlab-program --flag: no-such-latlab-program: not found on PATH" ]] || run_failed
+	run "$LATLAB" watch --command "$WORK/not-there" -o "$WORK/o"
+	[ "$status" -eq 2 ] && [[ "$output" == *"watch: --command $WORK/not-there: $WORK/not-there: No such file or directory" ]] || run_failed
+	if ! has_hist; then
+		# a program that is there: this kernel's lack
+		run "$LATLAB" watch --pid $$ --duration 1s -o "$WORK/o"
+		[ "$status" -eq 2 ] || run_failed
 		[[ "$output" == *"watch: this kernel has no histogram triggers and synthetic events (CONFIG_HIST_TRIGGERS, CONFIG_SYNTH_EVENTS)"* ]] || run_failed
 	fi
 	[ ! -e "$WORK/o" ]
