@@ -19,3 +19,13 @@ int metric_parse(const char *name)
 			return m;
 	return -1;
 }
+
+int metric_wakeup_of(unsigned recorded)
+{
+	static const int order[] = { METRIC_WAKEUP, METRIC_WATCH_TIMER, METRIC_WATCH_SCHED };
+
+	for (size_t k = 0; k < sizeof(order) / sizeof(order[0]); k++)
+		if (recorded & METRIC_BIT(order[k]))
+			return order[k];
+	return METRIC_WAKEUP;
+}

@@ -48,4 +48,14 @@ const char *metric_name(int metric);
 /* The metric called `name`, or -1. */
 int metric_parse(const char *name);
 
+/*
+ * The wake-up of threads that recorded the metrics `recorded` (a mask of
+ * METRIC_BITs): latlab's own where it woke them; for a watched program's
+ * threads (type = watch), which latlab did not wake, the kernel's timer
+ * to running, or its waking to running where none woke from a timer of
+ * its own. METRIC_WAKEUP when none was recorded. The one order of the
+ * console's table and of [thresholds]' wake-up limits.
+ */
+int metric_wakeup_of(unsigned recorded);
+
 #endif

@@ -101,20 +101,16 @@ void cp_progress(const struct cell *c, const struct cell_result *res, int primar
 			 cell_status_name(res->status), res->reason);
 }
 
-/*
- * The wake-up a cell's table shows: latlab's own; for a watched program's
- * threads (type = watch) the kernel's timer to running, or its waking to
- * running where no thread woke from a timer of its own.
- */
+/* The wake-up a cell's table shows (metric_wakeup_of): of what its threads counted. */
 static int brief_metric(const struct cell_result *res)
 {
-	static const int order[] = { METRIC_WAKEUP, METRIC_WATCH_TIMER, METRIC_WATCH_SCHED };
+	unsigned counted = 0;
 
-	for (size_t k = 0; k < sizeof(order) / sizeof(order[0]); k++)
-		for (int i = 0; i < res->nthreads; i++)
-			if (res->workers[i].hist[order[k]].count)
-				return order[k];
-	return METRIC_WAKEUP;
+	for (int i = 0; i < res->nthreads; i++)
+		for (int m = 0; m < METRIC_COUNT; m++)
+			if (res->workers[i].hist[m].count)
+				counted |= METRIC_BIT(m);
+	return metric_wakeup_of(counted);
 }
 
 void cp_brief(struct chan_brief *b, const struct cell_result *res)

@@ -21,16 +21,12 @@ static int check_limits(const struct threshold_opts *t, int metric,
 	};
 	for (int i = 0; i < res->nthreads; i++) {
 		const struct worker *w = &res->workers[i];
-		int m = metric;
-
 		/*
 		 * a watched program's thread (type = watch) has no wake-up of
-		 * latlab's: the wake-up's limits are its timer's expiry to
-		 * running, or for a thread not woken by a timer its scheduling
-		 * delay
+		 * latlab's: the wake-up's limits judge the kernel's figure
+		 * (metric_wakeup_of)
 		 */
-		if (m == METRIC_WAKEUP && !worker_has_metric(w, m))
-			m = worker_has_metric(w, METRIC_WATCH_TIMER) ? METRIC_WATCH_TIMER : METRIC_WATCH_SCHED;
+		int m = metric == METRIC_WAKEUP ? metric_wakeup_of(w->metrics) : metric;
 		const char *name = metric_name(m);
 		const struct hist *h = &w->hist[m];
 

@@ -243,7 +243,10 @@ static int measure_cell(struct tcell *c, const struct rows *rs, char *err,
 	/*
 	 * per thread: overruns, errors, bytes (the wakeup row of each, or
 	 * for a watched program's threads, which latlab did not wake, the
-	 * kernel's watch_sched row: type = watch); io's p99 and mean
+	 * kernel's watch_sched row: type = watch, which every watched
+	 * thread has, where not every one has a watch_timer — a row to
+	 * carry the thread's counts, not metric_wakeup_of's figure); io's
+	 * p99 and mean
 	 */
 	const char *anchor = cell_lists_metric(rs, "wakeup") || !cell_lists_metric(rs, "watch_sched") ?
 			     "wakeup" : "watch_sched";

@@ -120,11 +120,25 @@ static void test_watched(void **state)
 	free(cfg);
 }
 
+/* the one order of a wake-up: latlab's, else the kernel's timer, else its waking */
+static void test_wakeup_order(void **state)
+{
+	const unsigned timer = METRIC_BIT(METRIC_WATCH_TIMER), sched = METRIC_BIT(METRIC_WATCH_SCHED);
+
+	(void)state;
+	assert_int_equal(metric_wakeup_of(METRICS_CORE | timer | sched), METRIC_WAKEUP);	/* [trace] watch = on */
+	assert_int_equal(metric_wakeup_of(timer | sched), METRIC_WATCH_TIMER);
+	assert_int_equal(metric_wakeup_of(sched), METRIC_WATCH_SCHED);
+	assert_int_equal(metric_wakeup_of(METRIC_BIT(METRIC_IO)), METRIC_WAKEUP);
+	assert_int_equal(metric_wakeup_of(0), METRIC_WAKEUP);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_missed),
 		cmocka_unit_test(test_watched),
+		cmocka_unit_test(test_wakeup_order),
 	};
 
 	return cmocka_run_group_tests_name("thresholds", tests, NULL, NULL);
