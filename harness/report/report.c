@@ -234,7 +234,7 @@ static int figures(struct report *r, char *err, size_t errlen)
 			rc = cell_figure(r, c, "hist.gp", CELLF_HIST, "metric",
 					 metric_name(c->primary), "hist", hwhat, hcaption, err, errlen);
 		for (int m = 0; m < METRIC_COUNT; m++)
-			if (c->metric[m])
+			if (c->metric[m] && (c->listed & METRIC_BIT(m)))
 				snprintf(metrics + strlen(metrics), sizeof(metrics) - strlen(metrics),
 					 "%s%s", metrics[0] ? " " : "", metric_name(m));
 		if (rc == 0)

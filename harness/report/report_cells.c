@@ -237,8 +237,8 @@ static void fill_cell_page(FILE *fp, void *arg)
 		for (int m = 0; m < METRIC_COUNT; m++) {
 			const struct hist *h = c->metric[m];
 
-			if (!h)
-				continue;
+			if (!h || !(c->listed & METRIC_BIT(m)))
+				continue;	/* a watched program's cell: no wake-up of latlab's */
 			fprintf(fp, "<tr><td class=\"l\">%s</td><td>%llu</td>", metric_name(m),
 				(unsigned long long)h->count);
 			report_td_spread(fp, h);

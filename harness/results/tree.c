@@ -300,8 +300,12 @@ static int measure_cell(struct tcell *c, const struct rows *rs, char *err,
 	}
 	/* the core three always; a workload's own metrics where it has rows */
 	for (int m = 0; m < METRIC_COUNT; m++) {
-		if (m >= METRIC_CORE && !cell_lists_metric(rs, metric_name(m)))
+		int rows = cell_lists_metric(rs, metric_name(m));
+
+		if (m >= METRIC_CORE && !rows)
 			continue;
+		if (rows)
+			c->listed |= METRIC_BIT(m);
 		c->metric[m] = malloc(sizeof(*c->metric[m]));
 		if (!c->metric[m]) {
 			cell_files_free(&f);

@@ -58,6 +58,8 @@ struct tcell {
 	/* each metric, threads merged, owned; NULL where the cell has none */
 	struct hist *metric[METRIC_COUNT];
 	struct hist *wakeup, *response;	/* metric[WAKEUP], metric[RESPONSE]: not owned */
+	unsigned listed;	/* METRIC_BITs of the metrics its files have rows of (not
+				   the core three of a watched program's cell: empty) */
 	int primary;		/* its workload's own metric (enum metric), one it has */
 	int64_t started;	/* when it started, ns since the epoch (cell.ini); 0 unknown */
 	int64_t elapsed_ns;	/* cell.ini's elapsed_ns: how long it took */

@@ -95,6 +95,10 @@ EOC
 	run timeout 120 "$LATLAB" report "$D" -q
 	[ "$status" -eq 0 ] || run_failed
 	grep -q 'watch_timer\|timer to running' "$D/report/index.html"
+	# a program's cell page: the kernel's rows, none of latlab's (it woke no thread)
+	P=$(echo "$D"/report/cells/0001-*.html)
+	grep -q '<tr><td class="l">watch_timer</td>' "$P" && ! grep -q '<tr><td class="l">\(wakeup\|io\|response\)</td>' "$P" || { grep '<tr><td class="l">' "$P"; false; }
+	grep -q '<tr><td class="l">wakeup</td>' "$D"/report/cells/0000-*.html	# latlab's own thread, watched too
 	run timeout 60 "$LATLAB" compare "$D" "$D" -o "$WORK/cmp" --metric watch_timer
 	[ "$status" -eq 0 ] || run_failed
 	[[ "$output" == *"timer to running (the kernel's)"* ]] || run_failed
