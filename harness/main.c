@@ -13,7 +13,6 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "argv.h"
 #include "axis.h"
 #include "beyond.h"
 #include "campaign.h"
@@ -505,25 +504,23 @@ static int cmd_watch(int argc, char **argv)
 	} else if (cfg) {
 		/*
 		 * What run's preflight would say at a line of a config the
-		 * user never saw, said of the options: the program first,
-		 * then what this kernel lacks
+		 * user never saw, said of the options ("pid 7: ..." as
+		 * "--pid 7: ...", "command = CMD: ..." as "--command CMD: ..."):
+		 * the program first, then what this kernel lacks
 		 */
-		char cmd_why[512], why[sizeof(cmd_why) + 16];
-		int found = 0;
+		const struct watch_opts *o = cfg->workload[config_workload_index(cfg, "watched")].opts;
+		const char *key = "";
+		char msg[512], why[sizeof(msg) + 16];
+		int found = watch_program_check(o, &key, msg, sizeof(msg));
 
-		if (pid && kill((pid_t)atoi(pid), 0) != 0 && errno == ESRCH) {
-			snprintf(why, sizeof(why), "--pid %s: no such process", pid);
-			found = -ESRCH;
-		}
-		if (found == 0 && comm && watch_find_comm(comm, why, sizeof(why)) < 0)
-			found = -ESRCH;
-		if (found == 0 && command && (found = argv_runnable(command, cmd_why, sizeof(cmd_why))) != 0) {
-			/* "command = CMD: WORD: not found on PATH" */
-			const char *rest = cmd_why;
+		if (found) {
+			size_t k = strlen(key);
 
-			if (strncmp(rest, "command = ", 10) == 0)
-				rest += 10;
-			snprintf(why, sizeof(why), "--command %s", rest);
+			if (strncmp(msg, key, k) == 0 && msg[k] == ' ')
+				snprintf(why, sizeof(why), "--%s %s", key,
+					 msg + k + (strncmp(msg + k, " = ", 3) == 0 ? 3 : 1));
+			else	/* comm's: "no process is called ..." */
+				snprintf(why, sizeof(why), "%s", msg);
 		}
 		if (found == 0)
 			found = watch_check(why, sizeof(why));

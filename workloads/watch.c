@@ -116,6 +116,25 @@ int watch_find_comm(const char *comm, char *err, size_t len)
 	return pid;
 }
 
+int watch_program_check(const struct watch_opts *o, const char **key, char *err, size_t len)
+{
+	if (o->command[0]) {
+		*key = "command";
+		return argv_runnable(o->command, err, len);
+	}
+	if (o->pid > 0 && kill((pid_t)o->pid, 0) != 0 && errno == ESRCH) {
+		*key = "pid";
+		return snprintf(err, len, "pid %lld: no such process", (long long)o->pid), -ESRCH;
+	}
+	if (o->comm[0]) {
+		int rc = watch_find_comm(o->comm, err, len);
+
+		*key = "comm";
+		return rc < 0 ? rc : 0;
+	}
+	return 0;
+}
+
 /* Histogram triggers here, and the program when it is named. */
 static int watch_preflight(const void *opts, const char **key, char *err, size_t len)
 {
@@ -135,21 +154,7 @@ static int watch_preflight(const void *opts, const char **key, char *err, size_t
 		return snprintf(err, len, "type = watch: this kernel has no histogram triggers and synthetic events in a tracefs latlab can write (CONFIG_HIST_TRIGGERS, CONFIG_SYNTH_EVENTS; tracing needs root)"),
 		       -ENODEV;
 	}
-	if (o->command[0]) {
-		*key = "command";
-		return argv_runnable(o->command, err, len);
-	}
-	if (o->pid > 0 && kill((pid_t)o->pid, 0) != 0 && errno == ESRCH) {
-		*key = "pid";
-		return snprintf(err, len, "pid %lld: no such process", (long long)o->pid), -ESRCH;
-	}
-	if (o->comm[0]) {
-		int rc = watch_find_comm(o->comm, err, len);
-
-		*key = "comm";
-		return rc < 0 ? rc : 0;
-	}
-	return 0;
+	return watch_program_check(o, key, err, len);
 }
 
 const struct workload_ops workload_watch = {

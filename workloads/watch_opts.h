@@ -26,6 +26,15 @@ int watch_tids_parse(const char *list, int *tids, int max);
 /* The one process called comm: its pid, or -errno with why (none, several). */
 int watch_find_comm(const char *comm, char *err, size_t len);
 
+/*
+ * The program named, checked: a command that splits and runs (a path, or
+ * on PATH), a pid that is a process, a comm one process has. 0, or
+ * -errno with *key (the option) and why ("command = CMD: PROG: not found
+ * on PATH", "pid N: no such process", "no process is called 'x' ...").
+ * The workload's preflight, after the kernel's; latlab watch's, before.
+ */
+int watch_program_check(const struct watch_opts *o, const char **key, char *err, size_t len);
+
 extern const struct workload_ops workload_watch;
 
 #endif
