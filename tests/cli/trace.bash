@@ -38,15 +38,48 @@ EOC
 
 # the top-level tracing state latlab must never change (not the list of
 # instances: other programs' come and go; a latlab's own is checked by
-# its pid, inst_of). Until anything traces after boot, buffer_size_kb
-# reads "7 (expanded: 1410)": the kernel allocates the top-level buffer at
-# the first instance (seen when this file's first test was the boot's
-# first trace), so the size it will have is what is compared
+# its pid, inst_of), as the kernel prints it
 top_state() {
 	for f in tracing_on current_tracer trace_clock set_event buffer_size_kb \
 		 tracing_cpumask; do
-		echo "$f: $(sed 's/^[0-9]* (expanded: \([0-9]*\))$/\1/' $TRACEFS/$f)"
+		echo "$f: $(cat $TRACEFS/$f)"
 	done
+}
+
+# buffer_kb_same BEFORE AFTER SUBBUF-KB: the top-level buffer_size_kb is
+# what it was. Until anything traces after boot it reads "7 (expanded:
+# 1408)": the buffer is not allocated yet, and the first instance anyone
+# makes (latlab's too) allocates it — a kernel's side effect, not a
+# setting changed. Allocated, it reads the size rounded up to whole
+# sub-buffers less their headers: 1410 for 1408 with 4 KiB sub-buffers
+# (354 pages of 4,080 bytes). So an unallocated BEFORE matches itself or
+# any size in [expanded, expanded + one sub-buffer); an allocated one
+# matches itself only. (The old check mapped "7 (expanded: 1408)" to
+# 1408 and failed on every machine that had never traced: issue 56.)
+buffer_kb_same() {
+	local before=$1 after=$2 sub=$3 want
+	[ "$before" = "$after" ] && return 0
+	want=$(printf '%s\n' "$before" | sed -n 's/^[0-9]* (expanded: \([0-9]*\))$/\1/p')
+	[ -n "$want" ] && [[ "$after" =~ ^[0-9]+$ ]] &&
+		[ "$after" -ge "$want" ] && [ "$after" -lt $((want + sub)) ]
+}
+
+# top_unchanged BEFORE: the top-level state now is BEFORE's (top_state),
+# said line by line where it is not
+top_unchanged() {
+	local after f b a sub bad=0
+	after=$(top_state)
+	sub=$(cat $TRACEFS/buffer_subbuf_size_kb 2>/dev/null || echo $(($(getconf PAGESIZE) / 1024)))
+	while IFS= read -r b && IFS= read -r a <&3; do
+		f=${b%%:*}
+		[ "$b" = "$a" ] && continue
+		[ "$f" = buffer_size_kb ] &&
+			buffer_kb_same "${b#*: }" "${a#*: }" "$sub" && continue
+		echo "top-level $f changed: '${b#*: }' before, '${a#*: }' after"
+		bad=1
+	done < <(printf '%s\n' "$1") 3< <(printf '%s\n' "$after")
+	[ "$bad" -eq 0 ] || ls $TRACEFS/instances
+	return "$bad"
 }
 
 # run_pid SECONDS ARGS...: run latlab ARGS under timeout, as `run` does,

@@ -35,7 +35,7 @@ load trace
 	done
 	[ ! -e "$D/trace-$((n + 1)).txt" ]
 	# the instance is gone; the top level is as it was
-	[ "$(top_state)" = "$before" ] || { diff <(echo "$before") <(top_state); ls $TRACEFS/instances; false; }
+	top_unchanged "$before"
 	! inst_of "$LPID"
 	# the report: a table per cell with captures and the stacked bars
 	run "$LATLAB" report "$WORK/out/t" -q
