@@ -79,7 +79,7 @@ CROSS_PACKAGES := gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
 DEB_PACKAGES := gcc make pkg-config libinih-dev libcsv-dev libnuma-dev \
 	libjansson-dev libtracefs-dev libtraceevent-dev zlib1g-dev libcmocka-dev bats rt-tests gnuplot-nox procps \
 	util-linux hostname chromium qemu-system-x86 busybox-static strace poppler-utils \
-	lava-dispatcher cpio trace-cmd rtla libtracecmd-dev xz-utils zstd dpkg-dev debhelper lintian $(CROSS_PACKAGES)
+	lava-dispatcher cpio trace-cmd rtla libtracecmd-dev xz-utils zstd kmod e2fsprogs dpkg-dev debhelper lintian $(CROSS_PACKAGES)
 
 COMMON_SRC := $(wildcard common/*.c)
 WORKLOAD_SRC := $(wildcard workloads/*.c)

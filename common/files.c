@@ -161,3 +161,69 @@ void file_ini_value(const char *path, const char *section, const char *key,
 	}
 	fclose(fp);
 }
+
+/* A mountinfo field's octal escapes (\040 for a space) undone in place. */
+static void mount_unescape(char *s)
+{
+	char *out = s;
+
+	for (; *s; s++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
+		    s[3] >= '0' && s[3] <= '7') {
+			*out++ = (char)((s[1] - '0') << 6 | (s[2] - '0') << 3 | (s[3] - '0'));
+			s += 3;
+		} else {
+			*out++ = *s;
+		}
+	}
+	*out = '\0';
+}
+
+/* Is dir (a mount point) path itself or a leading directory of it? */
+static size_t mount_covers(const char *dir, const char *path)
+{
+	size_t n = strlen(dir);
+
+	if (strcmp(dir, "/") == 0)
+		return 1;
+	return strncmp(dir, path, n) == 0 && (path[n] == '/' || path[n] == '\0') ? n : 0;
+}
+
+int file_mount_of(const char *path, char *source, size_t slen, char *fstype, size_t flen)
+{
+	char line[4096], err[128];
+	size_t best = 0;
+	FILE *fp;
+
+	if (path[0] != '/')
+		return -EINVAL;
+	fp = file_fopen_regular("/proc/self/mountinfo", 1 << 22, err, sizeof(err));
+	if (!fp)
+		return -errno;
+	/* ID PARENT MAJ:MIN ROOT POINT OPTIONS [TAGS...] - TYPE SOURCE SUPER */
+	while (fgets(line, sizeof(line), fp)) {
+		char *save = NULL, *f[5], *dash = strstr(line, " - "), *type, *src;
+		int i = 0;
+		size_t n;
+
+		if (!dash)
+			continue;
+		*dash = '\0';
+		for (char *t = strtok_r(line, " ", &save); t && i < 5; t = strtok_r(NULL, " ", &save))
+			f[i++] = t;
+		type = strtok_r(dash + 3, " \n", &save);
+		src = strtok_r(NULL, " \n", &save);
+		if (i < 5 || !type || !src)
+			continue;
+		mount_unescape(f[4]);
+		n = mount_covers(f[4], path);
+		if (n == 0 || n < best)
+			continue;
+		best = n;	/* a later mount on the same point hides the earlier */
+		mount_unescape(src);
+		snprintf(source, slen, "%s", src);
+		snprintf(fstype, flen, "%s", type);
+	}
+	fclose(fp);
+	return best ? 0 : -ENOENT;
+}

@@ -46,6 +46,14 @@ FILE *file_fopen_regular(const char *path, long long max, char *err, size_t len)
 void file_ini_value(const char *path, const char *section, const char *key,
 		    char *out, size_t len);
 
+/*
+ * The filesystem an absolute path is on, from /proc/self/mountinfo: the
+ * mount whose point is the path's longest leading directory, its source
+ * ("/dev/vda", "rootfs", "tmpfs") and type ("ext4"). Nothing is opened
+ * at path: it need not exist. 0, or -errno (-EINVAL: not absolute).
+ */
+int file_mount_of(const char *path, char *source, size_t slen, char *fstype, size_t flen);
+
 /* Append the bytes of the file src to out. 0 or -errno (-EIO: a short write). */
 int file_append(FILE *out, const char *src);
 

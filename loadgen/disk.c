@@ -77,6 +77,11 @@ static int disk_preflight(const void *p, const char **key, char *err, size_t len
 	return rc;
 }
 
+static const char *disk_fs_path(const void *opts)
+{
+	return ((const struct disk_opts *)opts)->dir;
+}
+
 static int64_t disk_run(struct load_ctx *ctx)
 {
 	const struct disk_opts *o = ctx->opts;
@@ -122,5 +127,6 @@ const struct load_ops load_disk = {
 	.opts_size = sizeof(struct disk_opts),
 	.check = disk_check,
 	.preflight = disk_preflight,
+	.fs_path = disk_fs_path,
 	.run = disk_run,
 };

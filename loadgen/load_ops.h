@@ -70,6 +70,11 @@ struct load_ops {
 	 * and *key the option it is about. NULL: nothing to look at.
 	 */
 	int (*preflight)(const void *opts, const char **key, char *err, size_t errlen);
+	/*
+	 * optional: the directory its files go to, as configured (a qemu
+	 * guest's disk or its RAM: campaign/where.c); NULL: it writes none
+	 */
+	const char *(*fs_path)(const void *opts);
 	/* the processes or threads one instance starts; NULL: one */
 	int64_t (*workers)(const void *opts);
 	int64_t (*run)(struct load_ctx *ctx);

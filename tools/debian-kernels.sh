@@ -1,7 +1,8 @@
 #!/bin/sh
 # Fetch Debian's stock and PREEMPT_RT kernels of one suite and extract their images:
 #   tools/debian-kernels.sh DIR [ARCH] [SUITE]
-#     ->  DIR/vmlinuz-stock, DIR/vmlinuz-rt, DIR/stock.config, DIR/rt.config, DIR/versions
+#     ->  DIR/vmlinuz-stock, DIR/vmlinuz-rt, DIR/stock.config, DIR/rt.config, DIR/versions,
+#         DIR/modules/RELEASE/ (each kernel's modules a guest's disk needs)
 # ARCH is amd64 (the default) or arm64; for amd64 also DIR/vmlinux-stock
 # and DIR/vmlinux-rt, each bzImage's kernel decompressed (an ELF that qemu
 # starts at its PVH entry: under TCG a boot without the decompressor and
@@ -19,6 +20,14 @@
 # trixie), or linux-image-VER a meta package over linux-binary-VER
 # (/usr/lib/modules/VER/vmlinuz) and linux-base-VER (its config). Nothing
 # is installed. Does nothing when the images are there already.
+#
+# A guest's disk (docs/campaigns.md, [kernel.NAME] disk) needs the
+# kernel's virtio_pci, virtio_blk and ext4 where they are modules: each
+# is taken from the kernel's own package with what it depends on (its
+# modinfo's depends, resolved here), decompressed, into
+# DIR/modules/RELEASE/, and DIR/modules/RELEASE/disk.list names them in
+# the order the guest loads them. latlab finds them by the release its
+# image says.
 #
 # Exit status: 0 done, 2 usage or a suite the mirror does not have,
 # 3 the mirror cannot be reached or a package cannot be read; on an
@@ -71,7 +80,8 @@ mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 
 mkdir -p "$dir"
 if [ -s "$dir/vmlinuz-stock" ] && [ -s "$dir/vmlinuz-rt" ] &&
-   { [ "$arch" = amd64 ] || [ -s "$dir/busybox" ]; }; then
+   { [ "$arch" = amd64 ] || [ -s "$dir/busybox" ]; } &&
+   [ "$(ls "$dir"/modules/*/disk.list 2>/dev/null | wc -l)" -ge 2 ]; then
 	# images fetched before the ELF kernels were made from them
 	for variant in stock rt; do
 		[ "$arch" != amd64 ] || [ -s "$dir/vmlinux-$variant" ] ||
@@ -133,8 +143,8 @@ depends() {
 	apt_cache depends "$1:$arch" 2>/dev/null |
 		awk -v p="$2" '$1 == "Depends:" && index($2, p) == 1 { sub(/:.*/, "", $2); print $2; exit }'
 }
-# fetch PACKAGE: its .deb into $work/PACKAGE.deb and its files under $work/PACKAGE/
-fetch() {
+# download PACKAGE: its .deb into $work/PACKAGE.deb, and $work/PACKAGE/ made
+download() {
 	(cd "$work" && apt_get download "$1:$arch" >/dev/null 2>"$work/download.log") || {
 		echo "debian-kernels: cannot download $1 ($suite, $arch):" >&2
 		tail -3 "$work/download.log" >&2
@@ -142,9 +152,69 @@ fetch() {
 	}
 	mv "$work/$1"_*.deb "$work/$1.deb"
 	mkdir "$work/$1"
+}
+# fetch PACKAGE: downloaded, its files under $work/PACKAGE/
+fetch() {
+	download "$1"
 	dpkg-deb -x "$work/$1.deb" "$work/$1"
 }
 version_of() { dpkg-deb -f "$work/$1.deb" Version; }
+# fetch_modules PACKAGE: downloaded, and of its files only the folders
+# the disk's modules and what they need live in (a whole linux-modules
+# is 110 MB of .deb: this takes 3 s where all of it took far longer)
+fetch_modules() {
+	download "$1"
+	# a folder a kernel lacks is no error here (keep_modules says what is missing)
+	dpkg-deb --fsys-tarfile "$work/$1.deb" | tar -x -C "$work/$1" --wildcards \
+		'*/kernel/drivers/virtio/*' '*/kernel/drivers/block/*' '*/kernel/fs/ext4/*' \
+		'*/kernel/fs/jbd2/*' '*/kernel/fs/mbcache*' '*/kernel/lib/*' \
+		'*/kernel/crypto/*' 2>/dev/null || true
+}
+
+# keep_modules TREE CONFIG OUT: the modules a guest's disk needs, from
+# TREE (a package's lib/modules/RELEASE) into OUT, and OUT/disk.list
+# naming them in load order (a module after what it depends on). One
+# built in (=y in CONFIG) needs nothing; crc32c_generic (6.1's ext4
+# asks the crypto API for crc32c, which no modprobe in the guest loads)
+# where the kernel has it.
+keep_modules() {
+	tree=$1 config=$2 out=$3
+	mkdir -p "$out"
+	: >"$out/disk.list"
+	for want in virtio_pci:VIRTIO_PCI virtio_blk:VIRTIO_BLK crc32c_generic: ext4:EXT4_FS; do
+		name=${want%%:*} sym=${want#*:}
+		# built in, or not in this kernel at all (the guest says so)
+		if [ -n "$sym" ] && ! grep -q "^CONFIG_$sym=m" "$config"; then
+			continue
+		fi
+		if ! keep_module "$tree" "$name" "$out"; then
+			[ -z "$sym" ] && continue
+			echo "debian-kernels: $name is a module (CONFIG_$sym=m) but not in ${tree#"$work"/}" >&2
+			return 3
+		fi
+	done
+}
+# keep_module TREE NAME OUT: NAME after what it depends on (see above)
+keep_module() {
+	local f dep
+	grep -qx "$2" "$3/disk.list" && return 0
+	[ -d "$1" ] || return 1
+	f=$(find "$1" \( -name "$2.ko" -o -name "$2.ko.xz" -o -name "$2.ko.zst" \
+		-o -name "$(echo "$2" | tr _ -).ko*" \) | head -1)
+	[ -n "$f" ] || return 1
+	for dep in $(modinfo -F depends "$f" | tr , ' '); do
+		keep_module "$1" "$dep" "$3" || {
+			echo "debian-kernels: $2 depends on $dep, which ${1#"$work"/} lacks" >&2
+			exit 3
+		}
+	done
+	case $f in
+	*.xz) xz -dc "$f" >"$3/$2.ko" ;;
+	*.zst) zstd -dcq "$f" >"$3/$2.ko" ;;
+	*) cp "$f" "$3/$2.ko" ;;
+	esac
+	echo "$2" >>"$3/disk.list"
+}
 
 : >"$work/versions"
 echo "suite $suite $mirror" >>"$work/versions"
@@ -168,12 +238,22 @@ for variant in stock rt; do
 		fetch "$base"
 		image=$work/$binary/usr/lib/modules/$ver/vmlinuz
 		config=$work/$base/usr/lib/modules/$ver/config
+		modtree=$work/$binary/usr/lib/modules/$ver
 		echo "$variant $binary $(version_of "$binary")" >>"$work/versions"
 		echo "$variant-config $base $(version_of "$base")" >>"$work/versions"
+		# the modules in a package of their own since forky
+		mods=$(depends "$pkg" "linux-modules-$ver")
+		if [ -n "$mods" ]; then
+			fetch_modules "$mods"
+			modtree=$work/$mods/usr/lib/modules/$ver
+			echo "$variant-modules $mods $(version_of "$mods")" >>"$work/versions"
+		fi
 	else
 		fetch "$pkg"
 		image=$work/$pkg/boot/vmlinuz-$ver
 		config=$work/$pkg/boot/config-$ver
+		modtree=$work/$pkg/lib/modules/$ver
+		[ -d "$modtree" ] || modtree=$work/$pkg/usr/lib/modules/$ver
 		echo "$variant $pkg $(version_of "$pkg")" >>"$work/versions"
 	fi
 	for f in "$image" "$config"; do
@@ -181,6 +261,8 @@ for variant in stock rt; do
 	done
 	cp "$image" "$dir/vmlinuz-$variant.tmp"
 	cp "$config" "$dir/$variant.config.tmp"
+	rm -rf "$work/modules/$ver"
+	keep_modules "$modtree" "$config" "$work/modules/$ver" || exit 3
 	[ "$arch" != amd64 ] || vmlinux "$dir/vmlinuz-$variant.tmp" "$dir/vmlinux-$variant.tmp"
 	rm -rf "$work"/linux-*
 done
@@ -197,6 +279,12 @@ fi
 # every file whole: now in place, the versions last
 for f in "$dir"/*.tmp; do
 	[ -e "$f" ] && mv "$f" "${f%.tmp}"
+done
+mkdir -p "$dir/modules"
+for m in "$work"/modules/*/; do
+	rel=$(basename "$m")
+	rm -rf "$dir/modules/$rel"
+	mv "$m" "$dir/modules/$rel"
 done
 mv "$work/versions" "$dir/versions"
 cat "$dir/versions"

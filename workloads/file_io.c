@@ -223,11 +223,17 @@ static void file_teardown(struct workload_ctx *ctx)
 	ctx->priv = NULL;
 }
 
+static const char *file_fs_path(const void *opts)
+{
+	return ((const struct file_opts *)opts)->path;
+}
+
 const struct workload_ops workload_file_read = {
 	.name = "file-read",
 	.help = "pread `size` bytes walking a preallocated file region (buffered or O_DIRECT)",
 	.options = read_options,
 	.opts_size = sizeof(struct file_opts),
+	.fs_path = file_fs_path,
 	.primary = METRIC_RESPONSE,
 	.setup = read_setup,
 	.run = read_run,
@@ -239,6 +245,7 @@ const struct workload_ops workload_file_write = {
 	.help = "pwrite `size` bytes walking a preallocated file region, then sync as asked",
 	.options = write_options,
 	.opts_size = sizeof(struct file_opts),
+	.fs_path = file_fs_path,
 	.primary = METRIC_RESPONSE,
 	.setup = write_setup,
 	.run = write_run,

@@ -66,6 +66,12 @@ struct workload_ops {
 	 * and *key the option it is about
 	 */
 	int (*preflight)(const void *opts, const char **key, char *err, size_t errlen);
+	/*
+	 * optional: the file its I/O goes to (path, as configured), so that
+	 * where it lands can be checked and said (a qemu guest's disk or its
+	 * RAM: campaign/where.c); NULL: it writes no file
+	 */
+	const char *(*fs_path)(const void *opts);
 	/* metrics beyond the core three that run() records (METRIC_BIT()s) */
 	unsigned metrics;
 	/*

@@ -14,6 +14,7 @@
 #include "exitcodes.h"
 #include "files.h"
 #include "log.h"
+#include "units.h"
 #include "vm.h"
 #include "where.h"
 
@@ -274,14 +275,18 @@ static int64_t kvm_probe_ns(void)
  * there are none. A cell a guest beside this one measures is not.
  */
 static char *pending_ids(const struct campaign *cp, int v, struct cp_rounds r, int *n,
-			 int *first)
+			 int *first, int *writes)
 {
+	char section[CFG_NAME_MAX + 16];
+	const char *key;
+
 	char *text = NULL;
 	size_t len = 0;
 	FILE *fp = open_memstream(&text, &len);
 
 	*n = 0;
 	*first = -1;
+	*writes = 0;
 	for (int k = 0; fp && k < cp->ncells; k++) {
 		int i = cp->order[k];
 
@@ -291,6 +296,8 @@ static char *pending_ids(const struct campaign *cp, int v, struct cp_rounds r, i
 		    cp->lg.status[i] != CELL_ERROR && cp->lg.status[i] != CELL_RUNNING &&
 		    (!r.first || (cp->cells[i].repeat >= r.first && cp->cells[i].repeat <= r.last))) {
 			fprintf(fp, "%s\n", cp->cells[i].id);
+			if (where_cell_files(cp->cfg, &cp->cells[i], &key, section, sizeof(section), NULL))
+				*writes = 1;
 			if (!(*n)++)
 				*first = i;
 		}
@@ -342,7 +349,8 @@ static int vm_after_boot(struct campaign *cp, int v, struct cp_rounds round,
 		*status = EXIT_RUNTIME;
 		return vm_give_up(cp, v, why);
 	}
-	char *left = out->done ? pending_ids(cp, v, round, &n, &first) : NULL;
+	int writes;
+	char *left = out->done ? pending_ids(cp, v, round, &n, &first, &writes) : NULL;
 	if (left) {
 		free(left);
 		snprintf(why, sizeof(why), "the guest of kernel variant %s finished without running it (see %s)",
@@ -458,11 +466,11 @@ void cp_qemu_images(struct campaign *cp)
 	for (int v = 0; cp->qemu.image && v < cfg->nkernels; v++) {
 		const struct kernel_def *k = &cfg->kernel[v];
 		struct vm_image *im = &cp->qemu.image[v];
-		int n, first;
+		int n, first, writes;
 		char *left;
 
 		if (where_variant(cfg, v, &cp->kernel) != WHERE_QEMU ||
-		    !(left = pending_ids(cp, v, (struct cp_rounds){ 0, 0 }, &n, &first)))
+		    !(left = pending_ids(cp, v, (struct cp_rounds){ 0, 0 }, &n, &first, &writes)))
 			continue;
 		free(left);
 		if (!vm_image(k, im)) {
@@ -567,8 +575,9 @@ int cp_run_qemu(struct campaign *cp, int v, struct cp_rounds round)
 	char vmdir[PATH_MAX + 8], cpio[PATH_MAX + 80], console[PATH_MAX + 80],
 	     qlog[PATH_MAX + 80], err[512], host[160], qemu[PATH_MAX];
 	char *config_text = NULL, *cells;
+	char disk[PATH_MAX + 80], mods[PATH_MAX];
 	size_t config_len = 0;
-	int rc, pending, first;
+	int rc, pending, first, writes;
 
 	pthread_mutex_lock(&cp->lock);
 	const struct vm_arch *arch = vm_arch(k);
@@ -592,10 +601,30 @@ int cp_run_qemu(struct campaign *cp, int v, struct cp_rounds round)
 	snprintf(host, sizeof(host), "%.120s-vm", cp->host);
 	rc = mkdir_p(vmdir);
 	cp_remove_stale_temps(vmdir);	/* an initramfs of a latlab killed while booting */
-	while (rc == 0 && (cells = pending_ids(cp, v, round, &pending, &first)) != NULL) {
+	while (rc == 0 && (cells = pending_ids(cp, v, round, &pending, &first, &writes)) != NULL) {
 		int probe, accel = choose_accel(cp, k, &probe);
-		struct vm_guest g = { cfg, v, accel, config_text, cells, host };
+		/* a disk for a boot whose cells write files (disk = on) */
+		int with_disk = writes && k->disk == DISK_ON;
+		const char *what = "initramfs";
+		struct vm_guest g = { cfg, v, accel, config_text, cells, host, NULL, with_disk };
 		struct vm_outcome out;
+
+		/* modules = is the user's; else the image's own (plan checked them) */
+		if (with_disk && !k->modules[0] &&
+		    vm_disk_modules(k, mods, sizeof(mods), err, sizeof(err)) == 0)
+			g.disk_modules = mods;
+		snprintf(disk, sizeof(disk), "%s/%s-%d.disk.tmp.%d", vmdir, k->name, round.first,
+			 (int)getpid());
+		if (with_disk) {
+			char size[32];
+
+			units_format_size(k->disk_size, size, sizeof(size));
+			log_info("kernel variant %s: its cells write files: a disk of its own for this boot (virtio-blk, ext4, %s, cache=%s, at " VM_DISK_MOUNT " in the guest; removed after the boot)",
+				 k->name, size, vm_disk_caches[k->disk_cache]);
+		} else if (writes) {
+			log_warn("kernel variant %s: disk = ram: its cells' files are in the guest's RAM (no block device, no disk interrupt)",
+				 k->name);
+		}
 
 		rc = cp_signalled(cp) ? EXIT_INTERRUPTED : cp_check_space(cp, &cp->cells[first]);
 		if (rc == 0) {
@@ -604,13 +633,17 @@ int cp_run_qemu(struct campaign *cp, int v, struct cp_rounds round)
 				 k->name, round.first, (int)getpid());
 			pthread_mutex_unlock(&cp->lock);
 			rc = vm_initramfs(&g, cpio, err, sizeof(err));
+			if (rc == 0 && with_disk && (rc = vm_disk_make(disk, k->disk_size, err, sizeof(err))) != 0) {
+				what = "disk";
+				unlink(cpio);
+			}
 			pthread_mutex_lock(&cp->lock);
 			if (rc == -ENOSPC || rc == -EDQUOT) {
 				log_error("%s", err);	/* the host's disk: stop, give nothing up */
 			} else if (rc < 0) {
 				char why[600];
 
-				snprintf(why, sizeof(why), "no initramfs for the guest: %s", err);
+				snprintf(why, sizeof(why), "no %s for the guest: %s", what, err);
 				vr.status = EXIT_RUNTIME;
 				rc = vm_give_up(cp, v, why);
 				free(cells);
@@ -625,7 +658,7 @@ int cp_run_qemu(struct campaign *cp, int v, struct cp_rounds round)
 		struct vm_boot b = {
 			.cfg = cfg, .variant = v, .accel = accel, .kernel = cp_boot_image(cp, v),
 			.initramfs = cpio, .console_log = console, .qemu_log = qlog,
-			.tree = cp->dir,
+			.tree = cp->dir, .disk = with_disk ? disk : NULL,
 			.boot_timeout = probe && k->boot_timeout > kvm_probe_ns() ? kvm_probe_ns()
 										   : k->boot_timeout,
 		};
@@ -635,6 +668,8 @@ int cp_run_qemu(struct campaign *cp, int v, struct cp_rounds round)
 		pthread_mutex_lock(&cp->lock);
 		booted(cp, v, round, 0);
 		unlink(cpio);
+		if (with_disk)
+			unlink(disk);
 		if (rc) {
 			char why[300];
 

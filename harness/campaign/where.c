@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "cpulist.h"
+#include "files.h"
 #include "idle.h"
 #include "isolate.h"
 #include "load_ops.h"
@@ -36,6 +37,9 @@ const char *where_name(enum where w)
 
 	return names[w];
 }
+
+static struct srcloc kernel_key_loc(const struct config *cfg,
+				    const struct kernel_def *k, const char *key);
 
 /* The message after the option's "FILE:LINE: "; -ENODEV. */
 #define fail(why, len, loc, ...) \
@@ -125,6 +129,78 @@ static int def_preflight(const struct config *cfg,
 	struct srcloc kl = config_key_loc(cfg, section, key, loc);
 
 	return fail(why, len, &kl, "[%s] %s%s", section, msg, machine);
+}
+
+const char *where_cell_files(const struct config *cfg, const struct cell *c,
+			     const char **key, char *section, size_t len, struct srcloc *loc)
+{
+	const struct workload_def *wd = &cfg->workload[c->workload];
+	const struct load_def *l = &cfg->load[c->load];
+
+	if (loc)
+		*loc = wd->ops->fs_path ? wd->loc : l->loc;
+	if (wd->ops->fs_path) {
+		*key = "path";
+		snprintf(section, len, "workload.%s", wd->name);
+		return wd->ops->fs_path(wd->opts);
+	}
+	if (l->ops && l->ops->fs_path) {
+		*key = "dir";
+		snprintf(section, len, "load.%s", l->name);
+		return l->ops->fs_path(l->opts);
+	}
+	return NULL;
+}
+
+/* Is path VM_DISK_MOUNT or under it? */
+static int on_guest_disk(const char *path)
+{
+	size_t n = strlen(VM_DISK_MOUNT);
+
+	return strncmp(path, VM_DISK_MOUNT, n) == 0 && (path[n] == '\0' || path[n] == '/');
+}
+
+/*
+ * A qemu variant's cell that writes files: with disk = on, on the disk
+ * (a path under VM_DISK_MOUNT, the variant's modules found); disk = ram
+ * is the user's word and is said in every output. In the guest: the disk
+ * came up. 0, or -ENODEV with why.
+ */
+static int disk_fits(const struct config *cfg, const struct cell *c, int guest,
+		     char *why, size_t len)
+{
+	const struct kernel_def *k = &cfg->kernel[c->kernel];
+	char section[CFG_NAME_MAX + 16], dir[PATH_MAX], mw[PATH_MAX + 256];
+	struct srcloc def;
+	const char *key, *path = where_cell_files(cfg, c, &key, section, sizeof(section), &def);
+
+	if (!path || k->runner != RUNNER_QEMU || k->disk != DISK_ON)
+		return 0;
+	struct srcloc kl = config_key_loc(cfg, section, key, def);
+	struct srcloc dl = kernel_key_loc(cfg, k, "disk");
+
+	if (!on_guest_disk(path))
+		return fail(why, len, &kl,
+			    "[%s] %s = %s: in a qemu guest (kernel %s) only " VM_DISK_MOUNT
+			    " is on its disk, the rest is RAM: a path under " VM_DISK_MOUNT
+			    ", or [kernel.%s] disk = ram to measure RAM (said in every output)",
+			    section, key, path, k->name, k->name);
+	if (guest) {
+		char src[PATH_MAX], type[64];
+
+		if (file_mount_of(path, src, sizeof(src), type, sizeof(type)) == 0 &&
+		    strncmp(src, "/dev/vd", 7) == 0)
+			return 0;
+		return fail(why, len, &dl, "[kernel.%s] disk = on: the guest's disk did not come up (" VM_DISK_MOUNT " is not on /dev/vda: see the console's \"latlab init\" lines)",
+			    k->name);
+	}
+	if (k->modules[0])
+		return 0;	/* the user's modules =: theirs to have the drivers */
+	if (vm_disk_modules(k, dir, sizeof(dir), mw, sizeof(mw)) != 0)
+		return fail(why, len, &dl,
+			    "[kernel.%s] disk = on (the default: [%s] writes files): %s; or name them in modules =, or disk = ram to measure RAM (said in every output)",
+			    k->name, section, mw);
+	return 0;
 }
 
 int where_fits(const struct config *cfg, const struct cell *c, int guest,
@@ -245,6 +321,8 @@ int where_fits(const struct config *cfg, const struct cell *c, int guest,
 	}
 	if (local && def_preflight(cfg, wd->ops->preflight, wd->opts, "workload", wd->name, wd->loc,
 				   machine, why, len) != 0)
+		return -ENODEV;
+	if ((guest || !local) && disk_fits(cfg, c, guest, why, len) != 0)
 		return -ENODEV;
 	int64_t workers = load_workers(l->ops, l->opts) * CPU_COUNT(&have);
 	if (l->ops && !l->ninstances && workers > LOAD_MAX_WORKERS)

@@ -52,6 +52,15 @@ int where_stacked(const struct config *cfg, const struct cell *c, char *why,
 int where_stacked_cells(const struct config *cfg, const struct cell *cells, int n,
 			char *why, size_t len);
 
+/*
+ * The file (a workload's path) or directory (a load's dir) cell c's I/O
+ * goes to, or NULL when it writes none; *key the option that names it,
+ * *section its "workload.NAME" or "load.NAME", *loc (unless NULL) where
+ * that is defined.
+ */
+const char *where_cell_files(const struct config *cfg, const struct cell *c,
+			     const char **key, char *section, size_t len, struct srcloc *loc);
+
 int where_fits(const struct config *cfg, const struct cell *c, int guest,
 	       char *why, size_t len);
 

@@ -108,6 +108,10 @@ enum kernel_trace { KTRACE_INHERIT = 0, KTRACE_OFF, KTRACE_SPIKES };
 enum vm_accel { ACCEL_AUTO, ACCEL_KVM, ACCEL_TCG };
 /* a qemu guest's clock: the host's time, or qemu's instruction count */
 enum vm_clock { CLOCK_HOST, CLOCK_ICOUNT };
+/* where a qemu guest's files go: a virtio-blk disk at /var/tmp, or its RAM */
+enum vm_disk { DISK_ON, DISK_RAM };
+/* the guest's disk: where it is mounted, the only place on it */
+#define VM_DISK_MOUNT "/var/tmp"
 /* a qemu guest's architecture (vm.c has what each boots with) */
 enum vm_arch_id { VM_ARCH_X86_64, VM_ARCH_ARM64 };
 /* the architecture this latlab was built for: its guests alone may use KVM
@@ -142,6 +146,9 @@ struct kernel_def {
 	int64_t boot_timeout;		/* boot to the guest latlab's hello */
 	int64_t timeout;		/* a cell's time beyond its duration */
 	int trace;			/* enum kernel_trace: [trace] mode for this variant */
+	int disk;			/* enum vm_disk */
+	int64_t disk_size;		/* the disk's size, bytes (a sparse file) */
+	int disk_cache;			/* qemu's cache mode: vm_disk_caches[] */
 	int trace_mode;			/* TRACE_*: that, or [trace]'s, resolved (config_check.c) */
 	struct srcloc loc;
 };

@@ -6,6 +6,8 @@
 
 #include "atomic.h"
 #include "cellfiles.h"
+#include "files.h"
+#include "load_ops.h"
 #include "csvfile.h"
 #include "log.h"
 #include "units.h"
@@ -188,6 +190,31 @@ static void write_shared(FILE *fp, const struct cell_result *res)
 		fprintf(fp, "numa_shared = %s\n", res->numa_shared);
 }
 
+/*
+ * Where the cell's files went (a workload's path, a disk load's dir): the
+ * filesystem and its device, and a note where that is RAM (a qemu guest
+ * with disk = ram, a tmpfs) or where the clock cannot time a device.
+ */
+static void write_files_on(FILE *fp, const struct config *cfg, const struct cell *c)
+{
+	const struct workload_def *wd = &cfg->workload[c->workload];
+	const struct load_def *l = &cfg->load[c->load];
+	const char *path = wd->ops->fs_path ? wd->ops->fs_path(wd->opts) :
+			   l->ops && l->ops->fs_path ? l->ops->fs_path(l->opts) : NULL;
+	char src[256], type[64];
+
+	if (!path)
+		return;
+	fprintf(fp, "files = %s\n", path);
+	if (file_mount_of(path, src, sizeof(src), type, sizeof(type)) != 0)
+		return;
+	fprintf(fp, "files_on = %s (%s)\n", src, type);
+	if (strcmp(type, "rootfs") == 0 || strcmp(type, "tmpfs") == 0 || strcmp(type, "ramfs") == 0)
+		fprintf(fp, "files_note = in RAM: no block device, its interrupt or its completion in this cell's I/O\n");
+	else if (cfg->kernel[c->kernel].clock == CLOCK_ICOUNT)
+		fprintf(fp, "files_note = the device is emulated and the clock counts instructions: while the guest waits for it, the clock jumps to its next timer, so a wait's length is not a device's\n");
+}
+
 static void write_cell_ini(FILE *fp, const struct config *cfg,
 			   const struct cell *c, const struct run_env *env,
 			   const struct cell_result *res)
@@ -219,6 +246,7 @@ static void write_cell_ini(FILE *fp, const struct config *cfg,
 		fprintf(fp, "clock = icount\nclock_note = latencies are in instruction time: 1 instruction = %lld ns (qemu -icount shift=%lld), idle time skipped\n",
 			1LL << cfg->kernel[c->kernel].icount_shift,
 			(long long)cfg->kernel[c->kernel].icount_shift);
+	write_files_on(fp, cfg, c);
 	fprintf(fp, "policy = %s\n", env->policy == SCHED_OTHER ? "other" : policy_name(c->policy));
 	if (env->policy != SCHED_OTHER && (c->policy == POL_DEADLINE || c->policy == POL_OTHER))
 		fprintf(fp, "priority_applies = no\n");	/* the axis value is not used */

@@ -200,6 +200,56 @@ static void script_word(const char *in, char *out, size_t len)
 	out[i] = '\0';
 }
 
+/* The names disk.list holds, one a line ([A-Za-z0-9_-]), in order; NULL: none. */
+static FILE *disk_list(const struct vm_guest *g)
+{
+	char path[PATH_MAX + 16], err[PATH_MAX + 64];
+
+	if (!g->disk_modules)
+		return NULL;
+	snprintf(path, sizeof(path), "%s/disk.list", g->disk_modules);
+	return file_fopen_regular(path, 1 << 16, err, sizeof(err));
+}
+
+/* The next module's name of disk.list, or 0 at its end. */
+static int disk_next(FILE *fp, char *name, size_t len)
+{
+	char line[256];
+
+	while (fp && fgets(line, sizeof(line), fp)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (!line[0])
+			continue;
+		script_word(line, name, len);
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * The disk's modules loaded, /dev/vda waited for (5 s of guest time) and
+ * mounted at VM_DISK_MOUNT. A disk that does not come up is said on the
+ * console; the guest's latlab then skips the cells that need it
+ * (where_fits), never measuring them on RAM.
+ */
+static void disk_script(FILE *fp, const struct vm_guest *g)
+{
+	FILE *list = disk_list(g);
+	char name[128];
+
+	while (disk_next(list, name, sizeof(name)))
+		fprintf(fp, "insmod /latlab/disk/%s.ko || echo 'latlab init: insmod %s failed' > /dev/kmsg\n",
+			name, name);
+	if (list)
+		fclose(list);
+	fprintf(fp, "i=0; while [ ! -b /dev/vda ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done\n"
+		"if mount -t ext4 /dev/vda " VM_DISK_MOUNT " > /dev/kmsg 2>&1; then\n"
+		"\techo 'latlab init: the disk /dev/vda (ext4) is mounted at " VM_DISK_MOUNT "' > /dev/kmsg\n"
+		"else\n"
+		"\techo 'latlab init: the disk did not come up (no /dev/vda, or it did not mount): its cells are skipped' > /dev/kmsg\n"
+		"fi\n");
+}
+
 static char *init_script(const struct vm_guest *g)
 {
 	const struct kernel_def *k = &g->cfg->kernel[g->variant];
@@ -233,10 +283,14 @@ static char *init_script(const struct vm_guest *g)
 		fprintf(fp, "insmod /latlab/modules/%d.ko || echo 'latlab init: insmod %s failed' > /dev/kmsg\n",
 			n, mod);
 	}
+	if (g->disk)
+		disk_script(fp, g);
 	/* the log goes to the host over the channel; kmsg keeps a copy in
 	 * the console log */
 	fprintf(fp, "/bin/latlab run /latlab/config.ini -o /results --guest %s --guest-accel %s --guest-cells /latlab/cells > /dev/kmsg 2>&1\n"
 		"echo \"latlab init: latlab exited with $?\" > /dev/kmsg\n"
+		/* the block device's own count: that the I/O reached it */
+		"[ ! -e /sys/block/vda/stat ] || echo \"latlab init: vda stat $(cat /sys/block/vda/stat)\" > /dev/kmsg\n"
 		"sync\n"
 		"poweroff -f\n",
 		k->name, g->accel == ACCEL_KVM ? "kvm" : "tcg");
@@ -284,6 +338,23 @@ int vm_initramfs(const struct vm_guest *g, const char *path, char *err,
 			fail_with(err, errlen, rc, "[kernel.%s] modules: %s: %s", k->name,
 			     word, strerror(-rc));
 	}
+	FILE *list = rc ? NULL : disk_list(g);
+
+	if (rc == 0 && g->disk_modules && !list)
+		rc = fail_with(err, errlen, -ENOENT, "%s/disk.list: %s", g->disk_modules,
+			       strerror(errno));
+	while (rc == 0 && disk_next(list, word, sizeof(word))) {
+		char name[OPT_STR_MAX + 32], from[PATH_MAX + OPT_STR_MAX + 8];
+
+		snprintf(name, sizeof(name), "latlab/disk/%s.ko", word);
+		snprintf(from, sizeof(from), "%s/%s.ko", g->disk_modules, word);
+		rc = cpio_file(&a, name, from);
+		if (rc)
+			fail_with(err, errlen, rc, "[kernel.%s] disk: %s: %s", k->name, from,
+				  strerror(-rc));
+	}
+	if (list)
+		fclose(list);
 	init = rc ? NULL : init_script(g);
 	if (rc == 0 && !init)
 		rc = fail_with(err, errlen, -ENOMEM, "out of memory");

@@ -119,7 +119,7 @@ static pid_t start_qemu(const struct vm_boot *b, int data_fd)
 	/* qemu_args = was checked with the config */
 	if (k->qemu_args[0] && argv_split(k->qemu_args, &extra, &nextra) != 0)
 		return -1;
-	const char **argv = calloc(nfixed + 6 + 4 * 8 + (size_t)nextra + 1, sizeof(*argv));
+	const char **argv = calloc(nfixed + 6 + 4 * 8 + 4 + (size_t)nextra + 1, sizeof(*argv));
 	if (!argv) {
 		free(extra);
 		return -1;
@@ -146,6 +146,17 @@ static pid_t start_qemu(const struct vm_boot *b, int data_fd)
 		argv[n++] = numa[i][0];
 		argv[n++] = "-numa";
 		argv[n++] = numa[i][1];
+	}
+	/* the disk: virtio-blk on PCI, raw, its cache mode as configured */
+	char drive[PATH_MAX + 128];
+
+	if (b->disk) {
+		snprintf(drive, sizeof(drive), "file=%s,if=none,id=latlab-disk,format=raw,cache=%s",
+			 b->disk, vm_disk_caches[k->disk_cache]);
+		argv[n++] = "-drive";
+		argv[n++] = drive;
+		argv[n++] = "-device";
+		argv[n++] = "virtio-blk-pci,drive=latlab-disk";
 	}
 	for (int i = 0; i < nextra; i++)
 		argv[n++] = extra[i];

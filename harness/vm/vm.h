@@ -21,6 +21,8 @@ struct vm_guest {
 	const char *config_text;	/* the resolved config (campaign.ini) */
 	const char *cells_text;		/* the cell ids to run, one a line */
 	const char *hostname;		/* the guest's */
+	const char *disk_modules;	/* a disk's modules (vm_disk_modules), or NULL */
+	int disk;			/* a disk is attached: mount it at VM_DISK_MOUNT */
 };
 
 /*
@@ -89,6 +91,7 @@ struct vm_boot {
 	const char *console_log;	/* the guest's console */
 	const char *qemu_log;		/* qemu's own messages */
 	const char *tree;		/* the cells' files to tree/HOST/RELEASE/CELL */
+	const char *disk;		/* the disk's file (vm_disk_make), or NULL */
 	int64_t boot_timeout;		/* to the guest latlab's hello */
 };
 
@@ -172,6 +175,34 @@ int vm_bzimage_payload(const unsigned char *img, size_t size, size_t *off,
  * directly: 0; -ENOENT without the note; -ENOEXEC, -EBADMSG otherwise.
  */
 int vm_elf_pvh(const unsigned char *elf, size_t size);
+
+/*
+ * The release (uname -r) a kernel image says: an x86 bzImage's header
+ * string, else the "Linux version " of an ELF or uncompressed image (a
+ * compressed arm64 vmlinuz says none). 0; -ENOENT: none found; -EBADMSG:
+ * not a release's characters.
+ */
+int vm_image_release_of(const unsigned char *img, size_t size, char *rel, size_t len);
+/* The same of a file: 0, or -errno (a FIFO or a directory: -EINVAL). */
+int vm_image_release(const char *path, char *rel, size_t len);
+
+/* qemu's cache modes for the disk's file, as [kernel.NAME] disk_cache names them */
+extern const char *const vm_disk_caches[];
+
+/*
+ * Where the modules of variant k's disk are: IMAGE_DIR/modules/RELEASE
+ * (make kernels; tools/debian-kernels.sh), RELEASE from the image, whose
+ * disk.list names them in load order. 0 with dir, or -ENOENT with why.
+ */
+int vm_disk_modules(const struct kernel_def *k, char *dir, size_t len, char *why,
+		    size_t whylen);
+
+/*
+ * The disk of one boot: a sparse file of size bytes at path (which must
+ * not exist), formatted ext4 by the host's mkfs.ext4. 0, or -errno with
+ * err (nothing is left at path).
+ */
+int vm_disk_make(const char *path, int64_t size, char *err, size_t errlen);
 
 /* What a guest of one architecture ([kernel.NAME] arch) boots with. */
 struct vm_arch {

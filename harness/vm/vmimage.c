@@ -9,6 +9,7 @@
  * bzImage whose kernel cannot be had or has no PVH entry, boots as it is,
  * and the caller says which.
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <elf.h>
 #include <errno.h>
@@ -142,7 +143,8 @@ int vm_cache_dir(char *buf, size_t len)
 static int map_file(const char *path, unsigned char **data, size_t *size)
 {
 	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), rc = 0;
+	/* O_NONBLOCK: a FIFO is refused below, not waited on */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK), rc = 0;
 
 	if (fd < 0)
 		return -errno;
@@ -316,6 +318,57 @@ static int extract(const unsigned char *img, size_t size, const char *path,
 		unlink(tmp);
 	im->unpack_ns = units_now_ns() - t0;
 	im->size = elf_size;
+	return rc;
+}
+
+#define BZ_KERNEL_VERSION 0x20e	/* the version string's offset, less 0x200 */
+
+/* A release's characters: what uname -r may hold (and a path component may). */
+static size_t release_len(const unsigned char *p, size_t max)
+{
+	size_t n = 0;
+
+	while (n < max && (isalnum(p[n]) || strchr("._+-~", p[n])) && p[n])
+		n++;
+	return n;
+}
+
+int vm_image_release_of(const unsigned char *img, size_t size, char *rel, size_t len)
+{
+	static const char mark[] = "Linux version ";
+	const unsigned char *at = NULL;
+	size_t n;
+
+	if (size >= BZ_MIN_SIZE && memcmp(img + BZ_MAGIC, "HdrS", 4) == 0) {
+		size_t off = (size_t)(img[BZ_KERNEL_VERSION] | img[BZ_KERNEL_VERSION + 1] << 8) + 0x200;
+
+		if (off > 0x200 && off < size)
+			at = img + off;
+	} else {
+		at = memmem(img, size, mark, sizeof(mark) - 1);
+		if (at)
+			at += sizeof(mark) - 1;
+	}
+	if (!at)
+		return -ENOENT;
+	n = release_len(at, (size_t)(img + size - at));
+	if (n == 0 || n >= len || at[0] == '.' || at[0] == '-')
+		return -EBADMSG;
+	memcpy(rel, at, n);
+	rel[n] = '\0';
+	return 0;
+}
+
+int vm_image_release(const char *path, char *rel, size_t len)
+{
+	unsigned char *data;
+	size_t size;
+	int rc = map_file(path, &data, &size);
+
+	if (rc)
+		return rc;
+	rc = vm_image_release_of(data, size, rel, len);
+	munmap(data, size);
 	return rc;
 }
 

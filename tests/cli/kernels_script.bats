@@ -81,7 +81,10 @@ fake_suite() {
 	grep -qx 'rt-config linux-base-9.2.0-rt-arm64 9.2.0-3' "$WORK/k/versions"
 	grep -qx 'busybox busybox-static 1:1.38.0-1' "$WORK/k/versions"
 	# nothing else left in DIR (its apt went with its work directory)
-	[ "$(ls -A "$WORK/k" | tr '\n' ' ')" = "busybox rt.config stock.config versions vmlinuz-rt vmlinuz-stock " ]
+	[ "$(ls -A "$WORK/k" | tr '\n' ' ')" = "busybox modules rt.config stock.config versions vmlinuz-rt vmlinuz-stock " ]
+	# each kernel's disk modules (none here: neither config has virtio_blk)
+	[ "$(ls "$WORK/k/modules" | tr '\n' ' ')" = "9.1.0-arm64 9.2.0-rt-arm64 " ]
+	[ ! -s "$WORK/k/modules/9.1.0-arm64/disk.list" ]
 	[ "$(ls -l /var/lib/apt/lists | md5sum)" = "$lists" ]
 	[ "$(dpkg --print-foreign-architectures | md5sum)" = "$arches" ]
 	# there already: nothing fetched again
@@ -96,7 +99,7 @@ fake_suite() {
 	DEBIAN_MIRROR=file:$WORK/mirror DEBIAN_MIRROR_TRUSTED=1 run timeout 120 "$SCRIPT" rel/k arm64 sid
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
 	[ "$(cat "$WORK/rel/k/vmlinuz-rt")" = "rt image" ]
-	[ "$(ls -A "$WORK/rel/k" | tr '\n' ' ')" = "busybox rt.config stock.config versions vmlinuz-rt vmlinuz-stock " ]
+	[ "$(ls -A "$WORK/rel/k" | tr '\n' ' ')" = "busybox modules rt.config stock.config versions vmlinuz-rt vmlinuz-stock " ]
 }
 
 @test "debian-kernels.sh: a suite the mirror lacks is exit 2 naming it; no mirror is exit 3; a bad suite or arch is exit 2; nothing written" {
@@ -123,4 +126,47 @@ fake_suite() {
 	run "$SCRIPT" "$WORK/k" riscv64 sid
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"ARCH is amd64 or arm64, not riscv64"* ]]
+}
+
+# ko DIR NAME [DEPENDS]: a module file whose modinfo says NAME and DEPENDS
+ko() {
+	mkdir -p "$1"
+	printf 'depends=%s\0name=%s\0' "${3:-}" "$2" >"$WORK/modinfo"
+	gcc -c -x c /dev/null -o "$WORK/empty.o"
+	objcopy --add-section .modinfo="$WORK/modinfo" "$WORK/empty.o" "$1/$2.ko"
+}
+
+# the stock image again, its modules from $WORK/build's tree, its config
+# naming them as modules; the mirror made again
+stock_with_modules() {
+	deb linux-image-9.1.0-arm64 9.1.0-1 "" \
+		boot/vmlinuz-9.1.0-arm64="stock image" \
+		boot/config-9.1.0-arm64="$(printf 'CONFIG_VIRTIO_PCI=m\nCONFIG_VIRTIO_BLK=m\nCONFIG_EXT4_FS=m')"
+	mirror sid
+}
+
+@test "debian-kernels.sh: a guest disk's modules kept with what they depend on, in load order; one a config has as a module but the package lacks is exit 3" {
+	command -v dpkg-scanpackages >/dev/null || skip "no dpkg-scanpackages (dpkg-dev: make deps installs it)"
+	m=$WORK/build/linux-image-9.1.0-arm64/lib/modules/9.1.0-arm64/kernel
+	ko "$m/drivers/virtio" virtio_ring
+	ko "$m/drivers/virtio" virtio_pci virtio_ring
+	ko "$m/drivers/block" virtio_blk virtio_ring
+	ko "$m/lib" crc16
+	ko "$m/fs/jbd2" jbd2
+	ko "$m/fs/ext4" ext4 crc16,jbd2
+	ko "$m/drivers/net" unrelated
+	fake_suite sid
+	stock_with_modules
+	DEBIAN_MIRROR=file:$WORK/mirror DEBIAN_MIRROR_TRUSTED=1 run timeout 120 "$SCRIPT" "$WORK/k" arm64 sid
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	# each after what it needs; crc32c_generic, which the kernel lacks, left out
+	[ "$(tr '\n' ' ' <"$WORK/k/modules/9.1.0-arm64/disk.list")" = "virtio_ring virtio_pci virtio_blk crc16 jbd2 ext4 " ]
+	[ "$(ls "$WORK/k/modules/9.1.0-arm64" | tr '\n' ' ')" = "crc16.ko disk.list ext4.ko jbd2.ko virtio_blk.ko virtio_pci.ko virtio_ring.ko " ]
+	# ext4 a module, but not in the package: refused, nothing written
+	rm -rf "$WORK/k" "$m/fs/ext4"
+	stock_with_modules
+	DEBIAN_MIRROR=file:$WORK/mirror DEBIAN_MIRROR_TRUSTED=1 run timeout 120 "$SCRIPT" "$WORK/k" arm64 sid
+	[ "$status" -eq 3 ] || { echo "$output"; false; }
+	[[ "$output" == *"debian-kernels: ext4 is a module (CONFIG_EXT4_FS=m) but not in linux-image-9.1.0-arm64/lib/modules/9.1.0-arm64"* ]] || { echo "$output"; false; }
+	[ -z "$(ls -A "$WORK/k" 2>/dev/null)" ]
 }

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "cpulist.h"
+#include "files.h"
 #include "units.h"
 
 static void test_durations(void **state)
@@ -269,6 +270,25 @@ static void test_cpulist_nodes(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* The filesystem a path is on: the longest mount point leading to it. */
+static void test_mount_of(void **state)
+{
+	char src[256], type[64];
+
+	(void)state;
+	assert_int_equal(file_mount_of("/proc/self/status", src, sizeof(src), type, sizeof(type)), 0);
+	assert_string_equal(type, "proc");
+	assert_int_equal(file_mount_of("/proc", src, sizeof(src), type, sizeof(type)), 0);
+	assert_string_equal(type, "proc");
+	/* /procx is not under /proc: the root's */
+	assert_int_equal(file_mount_of("/procx/y", src, sizeof(src), type, sizeof(type)), 0);
+	assert_string_not_equal(type, "proc");
+	/* need not exist; must be absolute */
+	assert_int_equal(file_mount_of("/sys/no/such/file", src, sizeof(src), type, sizeof(type)), 0);
+	assert_string_equal(type, "sysfs");
+	assert_int_equal(file_mount_of("proc/x", src, sizeof(src), type, sizeof(type)), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -277,6 +297,7 @@ int main(void)
 		cmocka_unit_test(test_format_roundtrip),
 		cmocka_unit_test(test_ints),
 		cmocka_unit_test(test_elapsed_long),
+		cmocka_unit_test(test_mount_of),
 		cmocka_unit_test(test_cpulists),
 		cmocka_unit_test(test_cpulist_nth_and_online),
 		cmocka_unit_test(test_cpulist_nodes),

@@ -289,11 +289,62 @@ static void test_as_it_is(void **state)
 	assert_non_null(strstr(im.why, "No such file"));
 }
 
+/*
+ * The release an image says, by which a guest's disk modules are found:
+ * a bzImage's header string (kernel_version at 0x20e, counted from
+ * 0x200), an ELF's "Linux version " in its rodata; none, or not a
+ * release's characters, refused.
+ */
+static void test_release(void **state)
+{
+	static unsigned char img[8192];
+	char rel[64];
+	const char *banner = "6.1.0-57-rt-amd64 (debian-kernel@lists.debian.org) #1 SMP";
+
+	(void)state;
+	memset(img, 0, sizeof(img));
+	memcpy(img + 0x202, "HdrS", 4);
+	img[0x20e] = 0x00;
+	img[0x20f] = 0x10;	/* 0x1000 + 0x200 */
+	memcpy(img + 0x1200, banner, strlen(banner));
+	assert_int_equal(vm_image_release_of(img, sizeof(img), rel, sizeof(rel)), 0);
+	assert_string_equal(rel, "6.1.0-57-rt-amd64");
+	/* a pointer past the end: none */
+	img[0x20f] = 0x30;
+	assert_int_equal(vm_image_release_of(img, sizeof(img), rel, sizeof(rel)), -ENOENT);
+	/* an ELF (no HdrS): the banner in its data */
+	memset(img, 0, sizeof(img));
+	memcpy(img, ELFMAG, SELFMAG);
+	memcpy(img + 3000, "Linux version 7.2.13+deb14-amd64 (gcc) #1", 41);
+	assert_int_equal(vm_image_release_of(img, sizeof(img), rel, sizeof(rel)), 0);
+	assert_string_equal(rel, "7.2.13+deb14-amd64");
+	/* too long for the buffer, or a name that is no release: refused */
+	assert_int_equal(vm_image_release_of(img, sizeof(img), rel, 8), -EBADMSG);
+	memcpy(img + 3000, "Linux version ../x", 18);
+	assert_int_equal(vm_image_release_of(img, sizeof(img), rel, sizeof(rel)), -EBADMSG);
+	memcpy(img + 3000, "Linux version /etc", 18);
+	assert_int_equal(vm_image_release_of(img, sizeof(img), rel, sizeof(rel)), -EBADMSG);
+	/* none at all */
+	memset(img + 3000, 0, 64);
+	assert_int_equal(vm_image_release_of(img, sizeof(img), rel, sizeof(rel)), -ENOENT);
+	/* a FIFO is refused at once, never waited on */
+	char fifo[] = "/tmp/latlab-test-fifo.XXXXXX";
+	int fd = mkstemp(fifo);
+
+	assert_true(fd >= 0);
+	close(fd);
+	unlink(fifo);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	assert_int_equal(vm_image_release(fifo, rel, sizeof(rel)), -EINVAL);
+	unlink(fifo);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_payload),
 		cmocka_unit_test(test_pvh),
+		cmocka_unit_test(test_release),
 		cmocka_unit_test_setup_teardown(test_cache, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_as_it_is, setup, teardown),
 	};

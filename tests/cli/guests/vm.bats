@@ -38,8 +38,23 @@ load vm
 	# the rows name the guest: host NAME-vm, the guest kernel's release
 	[ "$(col "$D/cells.csv" host | sort -u)" = "$(hostname)-vm" ]
 	[ "$(col "$D/cells.csv" kernel_release | sort -u | wc -l)" -eq 2 ]
-	# nothing left behind: no initramfs, no half-received cell
-	[ -z "$(find "$D" -name '*.incoming' -o -name '*initramfs*')" ]
+	# the file-write cells wrote to a disk of the guest's own (virtio-blk,
+	# ext4 at /var/tmp, the kernel's own modules from make kernels), and
+	# their fdatasyncs reached it: the guest's /sys/block/vda/stat counts
+	# at least a write a sample (its 5th field: writes completed)
+	[[ "$output" == *"kernel variant rt: its cells write files: a disk of its own for this boot (virtio-blk, ext4, 1GiB, cache=writeback"* ]] || run_failed
+	for c in "$D"/*/*/*-file-write-*; do
+		grep -qx 'files_on = /dev/vda (ext4)' "$c/cell.ini"
+		grep -qx 'files = /var/tmp/latlab.dat' "$c/cell.ini"
+	done
+	for v in stock rt; do
+		grep -q 'latlab init: the disk /dev/vda (ext4) is mounted at /var/tmp' "$D/vm/$v-1.console.log"
+		writes=$(sed -n 's/.*latlab init: vda stat *\([0-9]*\) *[0-9]* *[0-9]* *[0-9]* *\([0-9]*\).*/\2/p' "$D/vm/$v-1.console.log")
+		samples=$(for c in "$D"/*/*/*-$v-*-file-write-*; do col "$c/summary.csv" samples | head -1; done | awk '{ s += $1 } END { print s }')
+		[ -n "$writes" ] && [ "$writes" -ge "$samples" ] || { echo "$v: vda writes '$writes', samples $samples"; false; }
+	done
+	# nothing left behind: no initramfs, no disk, no half-received cell
+	[ -z "$(find "$D" -name '*.incoming' -o -name '*initramfs*' -o -name '*.disk.tmp.*')" ]
 	ls "$D"/vm/stock-1.console.log "$D"/vm/rt-1.console.log
 	run "$LATLAB" status "$D"
 	[[ "$output" == *"rt           qemu             4        0"* ]]
@@ -154,6 +169,48 @@ EOS
 	run "$LATLAB" run c.ini --guest stock --guest-cells cells -o "$WORK/g"
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"--guest is for the latlab that the init of a latlab virtual machine starts"* ]]
+}
+
+@test "qemu: a guest's files go to its disk or, with disk = ram, to RAM said everywhere; refused before any boot where neither can be" {
+	vm_setup
+	# a path off the disk: refused at its line, exit 2, nothing written
+	DURATION=1s WORKLOADS=file-write vm_config stock none
+	sed -i 's|^path = /var/tmp/latlab.dat|path = /tmp/latlab.dat|' c.ini
+	run "$LATLAB" run c.ini
+	[ "$status" -eq 2 ] || run_failed
+	line=$(grep -n '^path = /tmp/latlab.dat$' c.ini | cut -d: -f1)
+	[[ "$output" == *"c.ini:$line: [workload.file-write] path = /tmp/latlab.dat: in a qemu guest (kernel stock) only /var/tmp is on its disk, the rest is RAM: a path under /var/tmp, or [kernel.stock] disk = ram to measure RAM (said in every output)"* ]] || run_failed
+	[ ! -e "$WORK/out/v" ]
+	# an image whose modules are not beside it (make kernels puts them
+	# in KERNELS/modules/RELEASE): refused, the way out said
+	ln -s "$KERNELS/vmlinux-stock" vmlinux-stock
+	ln -s "$KERNELS/vmlinux-rt" vmlinux-rt
+	rel=$(ls "$KERNELS/modules" | grep -v rt | head -1)
+	K=$KERNELS
+	KERNELS=$WORK DURATION=1s WORKLOADS=file-write vm_config stock none
+	run "$LATLAB" run c.ini
+	[ "$status" -eq 2 ] || run_failed
+	[[ "$output" == *"[kernel.stock] disk = on (the default: [workload.file-write] writes files): no $WORK/modules/$rel/disk.list: the modules of $rel that its disk needs (virtio_blk, ext4; make kernels fetches them beside Debian's images); or name them in modules =, or disk = ram"* ]] || run_failed
+	# plan says the same of the cell
+	run "$LATLAB" plan c.ini
+	[[ "$output" == *"no $WORK/modules/$rel/disk.list"* ]] || run_failed
+	# the same with a disk load's dir
+	KERNELS=$K DURATION=1s vm_config stock disk
+	printf '[load.disk]\ntype = disk\ndir = /run\n' | ini_merge c.ini
+	run "$LATLAB" run c.ini
+	[ "$status" -eq 2 ] || run_failed
+	[[ "$output" == *"[load.disk] dir = /run: in a qemu guest (kernel stock) only /var/tmp is on its disk"* ]] || run_failed
+	# disk = ram: run, and said in the log, cell.ini and on the console
+	KERNELS=$K DURATION=1s WORKLOADS=file-write vm_config stock none "disk = ram
+clock = icount
+cpus = 1"
+	run timeout 200 "$LATLAB" run c.ini
+	[ "$status" -eq 0 ] || run_failed
+	[[ "$output" == *"kernel variant stock: disk = ram: its cells' files are in the guest's RAM (no block device, no disk interrupt)"* ]] || run_failed
+	c=$(cell_dir "$WORK/out/v" '0000-*')
+	grep -qx 'files_on = rootfs (rootfs)' "$c/cell.ini"
+	grep -qx "files_note = in RAM: no block device, its interrupt or its completion in this cell's I/O" "$c/cell.ini"
+	! grep -q 'latlab init: the disk' "$WORK/out/v/vm/stock-1.console.log"
 }
 
 @test "qemu: initrd = and modules = reach the guest" {

@@ -1,0 +1,114 @@
+/*
+ * A qemu guest's disk ([kernel.NAME] disk = on): the modules its kernel
+ * needs for it, found by the release its image says, and the file that
+ * backs it, made and formatted on the host for each boot
+ * (docs/campaigns.md, "The guest's disk").
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "files.h"
+#include "log.h"
+#include "vm.h"
+
+const char *const vm_disk_caches[] = { "writeback", "none", "writethrough", "directsync",
+				       "unsafe", NULL };
+
+int vm_disk_modules(const struct kernel_def *k, char *dir, size_t len, char *why,
+		    size_t whylen)
+{
+	char image[PATH_MAX], rel[128], list[PATH_MAX + 16];
+	int rc;
+
+	snprintf(image, sizeof(image), "%s", k->image);
+	rc = vm_image_release(k->image, rel, sizeof(rel));
+	if (rc)
+		return fail_with(why, whylen, -ENOENT,
+				 "image = %s says no release (%s), so its disk's modules cannot be found",
+				 k->image, rc == -ENOENT ? "no version string in it" : strerror(-rc));
+	snprintf(dir, len, "%s/modules/%s", dirname(image), rel);
+	snprintf(list, sizeof(list), "%s/disk.list", dir);
+	if (access(list, R_OK) != 0)
+		return fail_with(why, whylen, -ENOENT,
+				 "no %s: the modules of %s that its disk needs (virtio_blk, ext4; make kernels fetches them beside Debian's images)",
+				 list, rel);
+	return 0;
+}
+
+/* argv, its output to err's tail: 0, or -EIO with the last line said. */
+static int run_quiet(char *const argv[], char *err, size_t errlen)
+{
+	char out[] = "/tmp/latlab-mkfs.XXXXXX", last[256] = "";
+	posix_spawn_file_actions_t fa;
+	int fd = mkostemp(out, O_CLOEXEC), st = 0, rc;
+	pid_t pid;
+
+	if (fd < 0)
+		return fail_with(err, errlen, -errno, "%s: %s", out, strerror(errno));
+	unlink(out);
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_adddup2(&fa, fd, 1);
+	posix_spawn_file_actions_adddup2(&fa, fd, 2);
+	rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, NULL);
+	posix_spawn_file_actions_destroy(&fa);
+	if (rc) {
+		close(fd);
+		return fail_with(err, errlen, -rc, "%s: %s%s", argv[0], strerror(rc),
+				 rc == ENOENT ? " (install e2fsprogs: make deps)" : "");
+	}
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	FILE *fp = fdopen(fd, "r");
+	char line[256];
+
+	if (fp) {
+		rewind(fp);
+		while (fgets(line, sizeof(line), fp))
+			if (line[strspn(line, " \t\n")])
+				snprintf(last, sizeof(last), "%.*s", (int)strcspn(line, "\n"), line);
+		fclose(fp);
+	} else {
+		close(fd);
+	}
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+		return 0;
+	return fail_with(err, errlen, -EIO, "%s failed (%s %d)%s%s", argv[0],
+			 WIFEXITED(st) ? "exit" : "signal",
+			 WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st), last[0] ? ": " : "", last);
+}
+
+int vm_disk_make(const char *path, int64_t size, char *err, size_t errlen)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	int rc = 0;
+
+	if (fd < 0)
+		return fail_with(err, errlen, -errno, "%s: %s", path, strerror(errno));
+	if (ftruncate(fd, (off_t)size) != 0)
+		rc = fail_with(err, errlen, -errno, "%s: %s", path, strerror(errno));
+	close(fd);
+	/*
+	 * ext4 as Debian's mkfs makes it, every inode table and the journal
+	 * written now: left lazy, the guest kernel's ext4lazyinit thread
+	 * would write them during the measurement
+	 */
+	char *const argv[] = { "mkfs.ext4", "-q", "-F", "-L", "latlab",
+			       "-E", "lazy_itable_init=0,lazy_journal_init=0,nodiscard",
+			       (char *)path, NULL };
+
+	if (rc == 0)
+		rc = run_quiet(argv, err, errlen);
+	if (rc)
+		unlink(path);
+	return rc;
+}
