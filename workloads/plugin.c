@@ -128,14 +128,19 @@ static int plugin_preflight(const void *opts, const char **key, char *err, size_
 		char why[256] = "";
 
 		rc = p->check(opt, o->n, &bad, why, sizeof(why));
+		why[sizeof(why) - 1] = '\0';	/* the plugin's: maybe unterminated */
 		if (rc) {
 			/* the key as the config holds it, for its line; else the section's */
 			*key = "type";
 			for (int i = 0; bad && i < o->n; i++)
 				if (strcmp(o->key[i], bad) == 0)
 					*key = o->key[i];
+			if (!why[0] && rc > 0)
+				snprintf(why, sizeof(why), "check() returned %d, not a negative errno", rc);
+			else if (!why[0])
+				snprintf(why, sizeof(why), "%s", strerror(-rc));
 			snprintf(err, len, "plugin %s: %s%s%s", p->name ? p->name : o->path,
-				 bad ? bad : "", bad ? ": " : "", why[0] ? why : strerror(-rc));
+				 bad ? bad : "", bad ? ": " : "", why);
 		}
 	}
 	dlclose(handle);
@@ -162,6 +167,7 @@ static int plugin_setup(struct workload_ctx *ctx)
 	st->step.size = ctx->size;
 	as_options(o, opt);
 	rc = st->p->setup ? st->p->setup(&st->step, opt, o->n) : 0;
+	st->step.why[sizeof(st->step.why) - 1] = '\0';	/* the plugin's: maybe unterminated */
 	if (rc) {
 		int code = rc < 0 ? rc : -EINVAL;
 
@@ -175,11 +181,25 @@ static int plugin_setup(struct workload_ctx *ctx)
 	return 0;
 }
 
+/*
+ * The most bytes one step may say it moved: 1 TiB in one period is no
+ * figure any device gives; a sum of such would wrap the cell's int64
+ * totals (a step returning LLONG_MAX made bytes -1000 and the rate
+ * INT64_MIN, the cell ok)
+ */
+#define STEP_MAX_BYTES (1LL << 40)
+
 static int64_t plugin_run(struct workload_ctx *ctx)
 {
 	struct plugin_state *st = ctx->priv;
+	long long r = st->p->step(&st->step);
 
-	return st->p->step(&st->step);
+	/* an impossible count, or a negative that is no errno: an error, not a figure */
+	if (r > STEP_MAX_BYTES)
+		return -ERANGE;
+	if (r < -4095)
+		return -EINVAL;
+	return r;
 }
 
 static void plugin_teardown(struct workload_ctx *ctx)
@@ -195,6 +215,11 @@ static void plugin_teardown(struct workload_ctx *ctx)
 	ctx->priv = NULL;
 }
 
+static const char *plugin_loads(const void *opts)
+{
+	return ((const struct plugin_opts *)opts)->path;
+}
+
 const struct workload_ops workload_plugin = {
 	.name = "plugin",
 	.help = "your own step from a shared object (include/latlab/plugin.h): path = the object, other keys its own; io is the step",
@@ -204,6 +229,7 @@ const struct workload_ops workload_plugin = {
 	.extra = plugin_extra,
 	.echo = plugin_echo,
 	.preflight = plugin_preflight,
+	.loads = plugin_loads,
 	.primary = METRIC_RESPONSE,
 	.setup = plugin_setup,
 	.run = plugin_run,

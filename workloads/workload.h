@@ -72,6 +72,11 @@ struct workload_ops {
 	 * RAM: campaign/where.c); NULL: it writes no file
 	 */
 	const char *(*fs_path)(const void *opts);
+	/*
+	 * optional: the shared object it loads (a plugin's path): a qemu
+	 * guest is given it, and the libraries it needs, at the same path
+	 */
+	const char *(*loads)(const void *opts);
 	/* metrics beyond the core three that run() records (METRIC_BIT()s) */
 	unsigned metrics;
 	/*

@@ -313,7 +313,33 @@ int where_fits(const struct config *cfg, const struct cell *c, int guest,
 		return -ENODEV;
 	const struct workload_def *wd = &cfg->workload[c->workload];
 
-	if (!local && wd->ops->preflight && !wd->ops->watch) {	/* watch's is the guest's to ask */
+	if (!local && wd->ops->loads) {
+		/* the guest gets the object at its path (initramfs.c): one it can load */
+		char section[CFG_NAME_MAX + 16], sw[PATH_MAX + 160];
+		const char *so = wd->ops->loads(wd->opts);
+
+		snprintf(section, sizeof(section), "workload.%s", wd->name);
+		struct srcloc at = config_key_loc(cfg, section, "path", wd->loc);
+
+		if (so[0] != '/')
+			return fail(why, len, &at, "[%s] path = %s: a qemu guest (kernel %s) is given a copy at the same path: name it from / (an absolute path)",
+				    section, so, k->name);
+		if (vm_shared_fits(so, vm_arch(k), sw, sizeof(sw)) != 0)
+			return fail(why, len, &at, "[%s] path = %s: %s: the guest of kernel %s cannot load it",
+				    section, so, sw, k->name);
+		/* a static latlab's dlopen brings a second, unstarted libc:
+		 * the plugin's first ctype call crashed it (seen) */
+		char bin[PATH_MAX + 16], interp[PATH_MAX];
+
+		snprintf(bin, sizeof(bin), "%s/latlab", k->programs);
+		if (k->programs[0] && vm_program_fits(bin, vm_arch(k), interp, sizeof(interp)) == 0)
+			return fail(why, len, &at, "[%s] path = %s: the guest of kernel %s runs %s, a static latlab, which cannot load a plugin (leave programs = empty: latlab's own)",
+				    section, so, k->name, bin);
+		/* its ABI and options, here, as the guest will see them */
+		if (def_preflight(cfg, wd->ops->preflight, wd->opts, "workload", wd->name, wd->loc,
+				  " (for the guest)", why, len) != 0)
+			return -ENODEV;
+	} else if (!local && wd->ops->preflight && !wd->ops->watch) {	/* watch's is the guest's to ask */
 		struct srcloc kl = config_key_loc(cfg, "matrix", "workload", wd->loc);
 
 		return fail(why, len, &kl, "workload %s (type = %s) runs on this machine only: a qemu guest (kernel %s) has no copy of what it loads",

@@ -310,6 +310,8 @@ static void write_cell_ini(FILE *fp, const struct config *cfg,
 			(unsigned long long)res->samples_dropped);
 	fprintf(fp, "\n[workload.%s]\ntype = %s\n", wd->name, wd->type);
 	opt_write_ini(fp, wd->ops->options, wd->opts);
+	if (wd->ops->echo)	/* a plugin's own keys, as campaign.ini has them */
+		wd->ops->echo(fp, wd->opts);
 }
 
 static void write_spikes(FILE *fp, const struct cell_result *res)

@@ -14,6 +14,7 @@
 #include "files.h"
 #include "log.h"
 #include "vm.h"
+#include "workload.h"
 
 /*
  * The program interpreter (PT_INTERP) of a 64-bit ELF program for
@@ -93,31 +94,16 @@ const char *vm_program_misfit(int rc, const struct vm_arch *arch, char *buf,
 }
 
 /*
- * Put binary, a program for the guest's architecture, at name in the
- * archive. With a dynamic one (the host's own architecture only) also its
- * interpreter and every library it loads, at the paths the loader asks
- * for (`ld.so --list`, which reads the binary without running it).
+ * Every library binary loads (a program or a shared object), at the path
+ * the loader asks for: `INTERP --list`, which reads it without running
+ * it. 0, or -errno with err.
  */
-static int add_program(struct cpio *a, const char *name, const char *binary,
-		       const struct vm_arch *arch, char *err, size_t errlen)
+static int add_libraries(struct cpio *a, const char *interp, const char *binary, char *err,
+			 size_t errlen)
 {
-	char interp[PATH_MAX], line[PATH_MAX + 128], why[96];
+	char line[PATH_MAX + 128];
 	int pipefd[2], st, rc;
 
-	rc = vm_program_fits(binary, arch, interp, sizeof(interp));
-	if (rc < 0)
-		return fail_with(err, errlen, rc, "%s: %s", binary,
-				 vm_program_misfit(rc, arch, why, sizeof(why)));
-	int dynamic = rc;
-
-	rc = cpio_file(a, name, binary);
-	if (rc)
-		return fail_with(err, errlen, rc, "%s: %s", binary, strerror(-rc));
-	if (!dynamic)
-		return 0;
-	rc = cpio_file(a, interp, interp);
-	if (rc)
-		return fail_with(err, errlen, rc, "%s: %s", interp, strerror(-rc));
 	if (pipe2(pipefd, O_CLOEXEC) != 0)
 		return fail_with(err, errlen, -errno, "pipe: %s", strerror(errno));
 	pid_t pid = fork();
@@ -150,6 +136,86 @@ static int add_program(struct cpio *a, const char *name, const char *binary,
 					   "%s --list %s failed: cannot tell which libraries it needs",
 					   interp, binary);
 	return rc;
+}
+
+/*
+ * Put binary, a program for the guest's architecture, at name in the
+ * archive. With a dynamic one (the host's own architecture only) also its
+ * interpreter and every library it loads.
+ */
+static int add_program(struct cpio *a, const char *name, const char *binary,
+		       const struct vm_arch *arch, char *err, size_t errlen)
+{
+	char interp[PATH_MAX], why[96];
+	int rc;
+
+	rc = vm_program_fits(binary, arch, interp, sizeof(interp));
+	if (rc < 0)
+		return fail_with(err, errlen, rc, "%s: %s", binary,
+				 vm_program_misfit(rc, arch, why, sizeof(why)));
+	int dynamic = rc;
+
+	rc = cpio_file(a, name, binary);
+	if (rc)
+		return fail_with(err, errlen, rc, "%s: %s", binary, strerror(-rc));
+	if (!dynamic)
+		return 0;
+	rc = cpio_file(a, interp, interp);
+	if (rc)
+		return fail_with(err, errlen, rc, "%s: %s", interp, strerror(-rc));
+	return add_libraries(a, interp, binary, err, errlen);
+}
+
+int vm_shared_fits(const char *path, const struct vm_arch *arch, char *why, size_t len)
+{
+	char interp[PATH_MAX];
+	Elf64_Ehdr eh;
+	int rc = elf_interp(path, arch->elf_machine, interp, sizeof(interp));
+	FILE *fp;
+
+	if (rc == -ENOEXEC)
+		return fail_with(why, len, rc, "not a shared object for %s (its ELF header)",
+				 arch->name);
+	if (rc < 0)
+		return fail_with(why, len, rc, "%s", strerror(-rc));
+	fp = fopen(path, "rbe");
+	if (!fp || fread(&eh, sizeof(eh), 1, fp) != 1 || eh.e_type != ET_DYN) {
+		if (fp)
+			fclose(fp);
+		return fail_with(why, len, -ENOEXEC, "not a shared object (its ELF header)");
+	}
+	fclose(fp);
+	if (arch->elf_machine != host_machine())
+		return fail_with(why, len, -ELIBBAD,
+				 "an %s guest's latlab is static and loads no shared object",
+				 arch->name);
+	return 0;
+}
+
+/*
+ * A shared object a workload loads (a plugin), at its own path, and the
+ * libraries it needs, asked of interp (the guest latlab's loader).
+ */
+static int add_shared(struct cpio *a, const char *path, const char *interp,
+		      const struct vm_arch *arch, char *err, size_t errlen)
+{
+	char why[160];
+	int rc = vm_shared_fits(path, arch, why, sizeof(why));
+
+	if (rc)
+		return fail_with(err, errlen, rc, "%s: %s", path, why);
+	rc = cpio_file(a, path, path);
+	if (rc == 0)
+		rc = cpio_file(a, interp, interp);
+	/* a static latlab's dlopen asks for the loader by its name in the
+	 * library directory, not at the interpreter's path */
+	char real[PATH_MAX];
+
+	if (rc == 0 && realpath(interp, real) && strcmp(real, interp) != 0)
+		rc = cpio_file(a, real, real);
+	if (rc)
+		return fail_with(err, errlen, rc, "%s: %s", path, strerror(-rc));
+	return add_libraries(a, interp, path, err, errlen);
 }
 
 /* A busybox that runs with no library: Debian's busybox-static. */
@@ -329,6 +395,19 @@ int vm_initramfs(const struct vm_guest *g, const char *path, char *err,
 	snprintf(bin, sizeof(bin), "%s/latload", dir);
 	if (rc == 0)
 		rc = add_program(&a, "bin/latload", bin, arch, err, errlen);
+	/* what the workloads load (plugins), with the loader this machine's
+	 * programs have: a static guest latlab loads them through it too */
+	for (int i = 0; rc == 0 && i < g->cfg->nworkloads; i++) {
+		const struct workload_def *wd = &g->cfg->workload[i];
+		char interp[PATH_MAX] = "/lib64/ld-linux-x86-64.so.2";
+
+		if (!wd->ops || !wd->ops->loads)
+			continue;
+		snprintf(bin, sizeof(bin), "%s/latlab", dir);
+		if (vm_program_fits(bin, arch, interp, sizeof(interp)) == 0)
+			snprintf(interp, sizeof(interp), "/lib64/ld-linux-x86-64.so.2");
+		rc = add_shared(&a, wd->ops->loads(wd->opts), interp, arch, err, errlen);
+	}
 	for (const char *p = k->modules; rc == 0 && (p = next_word(p, word, sizeof(word)));) {
 		char name[OPT_STR_MAX + 32];
 

@@ -233,6 +233,13 @@ int vm_guest_node(const struct kernel_def *k, int node, int64_t *first, int64_t 
 int vm_arch_native(const struct kernel_def *k);
 
 /*
+ * path is a shared object a guest of arch can load (a plugin): an ELF
+ * shared object for its machine, and that machine this one's (another
+ * architecture's guest runs a static latlab). 0, or -errno with why.
+ */
+int vm_shared_fits(const char *path, const struct vm_arch *arch, char *why, size_t len);
+
+/*
  * path is a program a guest of arch runs: 0 for a static one, 1 for one
  * linked dynamically with its interpreter in interp (the host's own
  * architecture only: its libraries go along); -ENOEXEC for another

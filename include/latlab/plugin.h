@@ -24,7 +24,10 @@
  *
  * Every function returns 0 or a negative errno; step() returns the bytes
  * it moved (0 for none) or a negative errno, which latlab counts as an
- * error of the period (the first one kept), never a sample.
+ * error of the period (the first one kept), never a sample. More than
+ * 1 TiB in one step counts as an error (ERANGE), a negative value that
+ * is no errno (below -4095) as EINVAL. The reasons a plugin writes into
+ * why are cut at its last byte if they are not terminated.
  */
 #ifndef LATLAB_PLUGIN_H
 #define LATLAB_PLUGIN_H

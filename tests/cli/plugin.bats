@@ -106,7 +106,7 @@ EOC
 	run "$LATLAB" plan c.ini
 	[ "$status" -eq 2 ] && [[ "$output" == *"type = plugin needs path = the plugin's shared object"* ]] || run_failed
 	[ ! -e "$WORK/out" ]
-	# a qemu guest has no copy of it
+	# a qemu guest is given a copy: one it can load, at an absolute path
 	plugin_config adc
 	ini_merge c.ini <<EOC
 [matrix]
@@ -116,5 +116,40 @@ runner = qemu
 image = /etc/hostname
 EOC
 	run "$LATLAB" plan c.ini
-	[[ "$output" == *"workload adc (type = plugin) runs on this machine only: a qemu guest (kernel g) has no copy of what it loads"* ]] || run_failed
+	[[ "$output" != *"cannot run"* ]] || run_failed
+	# another architecture's object (its ELF header's machine)
+	cp "$PLUGINS/adc.so" "$WORK/arm.so"
+	printf '\267\000' | dd of="$WORK/arm.so" bs=1 seek=18 conv=notrunc 2>/dev/null	# EM_AARCH64
+	sed -i "s|^path = $PLUGINS/adc.so|path = $WORK/arm.so|" c.ini
+	run "$LATLAB" run c.ini
+	[ "$status" -eq 2 ] || run_failed
+	[[ "$output" == *"c.ini:$(line "path = $WORK/arm.so"): [workload.adc] path = $WORK/arm.so: not a shared object for x86_64 (its ELF header): the guest of kernel g cannot load it"* ]] || run_failed
+	# a program, not a shared object
+	sed -i "s|^path = $WORK/arm.so|path = $WORK/prog|" c.ini
+	printf '\177ELF\002\001\001\000\000\000\000\000\000\000\000\000\002\000\076\000' >"$WORK/prog"
+	head -c 64 /dev/zero >>"$WORK/prog"
+	run "$LATLAB" run c.ini
+	[ "$status" -eq 2 ] || run_failed
+	[[ "$output" == *"[workload.adc] path = $WORK/prog: not a shared object (its ELF header)"* ]] || run_failed
+	# a relative path
+	sed -i "s|^path = $WORK/prog|path = adc.so|" c.ini
+	run "$LATLAB" run c.ini
+	[ "$status" -eq 2 ] || run_failed
+	[[ "$output" == *"[workload.adc] path = adc.so: a qemu guest (kernel g) is given a copy at the same path: name it from / (an absolute path)"* ]] || run_failed
+	sed -i "s|^path = adc.so|path = $PLUGINS/adc.so|" c.ini
+	# a static latlab in the guest cannot load one (its dlopen brings a
+	# second libc, never started: the plugin crashed it)
+	# (a static program stands for it: busybox-static's)
+	mkdir -p "$WORK/static"
+	cp /bin/busybox "$WORK/static/latlab"
+	printf '[kernel.g]\nprograms = %s\n' "$WORK/static" | ini_merge c.ini
+	run "$LATLAB" run c.ini
+	[ "$status" -eq 2 ] || run_failed
+	[[ "$output" == *"[workload.adc] path = $PLUGINS/adc.so: the guest of kernel g runs $WORK/static/latlab, a static latlab, which cannot load a plugin (leave programs = empty: latlab's own)"* ]] || run_failed
+	sed -i '/^programs = /d' c.ini
+	# an arm64 guest runs a static latlab: no plugin there
+	printf '[kernel.g]\narch = arm64\nprograms = %s\nbusybox = %s/bb\n' "$WORK" "$WORK" | ini_merge c.ini
+	run "$LATLAB" plan c.ini
+	[[ "$output" == *"not a shared object for arm64 (its ELF header)"* ]] || run_failed
+	[ ! -e "$WORK/out" ]
 }

@@ -213,6 +213,24 @@ cpus = 1"
 	! grep -q 'latlab init: the disk' "$WORK/out/v/vm/stock-1.console.log"
 }
 
+@test "qemu: a plugin runs in the guest as on the host: its object and libraries carried, its keys recorded" {
+	vm_setup
+	PLUGINS=$(cd "$(dirname "$LATLAB")" && pwd)/plugins
+	[ -e "$PLUGINS/adc.so" ] || { echo "$PLUGINS/adc.so: not built beside $LATLAB (make)"; false; }
+	DURATION=1s WORKLOADS=adc vm_config stock none "clock = icount
+cpus = 1"
+	printf '[workload.adc]\ntype = plugin\npath = %s\nfile = /sys/kernel/uevent_seqnum\n' "$PLUGINS/adc.so" | ini_merge c.ini
+	run timeout 200 "$LATLAB" run c.ini
+	[ "$status" -eq 0 ] || run_failed
+	c=$(cell_dir "$WORK/out/v" '0000-*')
+	# every period's step read the guest's sysfs, without an error
+	[ "$(col "$c/summary.csv" errors | sort -u)" = 0 ]
+	[ "$(col "$c/summary.csv" samples | head -1)" -ge 900 ]
+	grep -q '^preempt = ' "$c/sysinfo.ini"
+	grep -qx "path = $PLUGINS/adc.so" "$c/cell.ini"
+	grep -qx 'file = /sys/kernel/uevent_seqnum' "$c/cell.ini"
+}
+
 @test "qemu: initrd = and modules = reach the guest" {
 	vm_setup
 	mkdir -p extra/etc
