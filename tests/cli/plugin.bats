@@ -153,3 +153,69 @@ EOC
 	[[ "$output" == *"not a shared object for arm64 (its ELF header)"* ]] || run_failed
 	[ ! -e "$WORK/out" ]
 }
+
+# evil_plugin STEP CHECK SETUP: a plugin whose step(), check() and
+# setup() bodies are the C statements given, built here as evil.so
+evil_plugin() {
+	cat >evil.c <<EOC
+#include <errno.h>
+#include <string.h>
+#include "latlab/plugin.h"
+static int chk(const struct latlab_option *o, int n, const char **bad, char *why, size_t len)
+{ (void)o; (void)n; (void)bad; (void)why; (void)len; $2 }
+static int setup(struct latlab_step *s, const struct latlab_option *o, int n)
+{ (void)s; (void)o; (void)n; $3 }
+static long long step(struct latlab_step *s) { (void)s; $1 }
+const struct latlab_plugin latlab_plugin = { LATLAB_PLUGIN_ABI, "evil", chk, setup, step, NULL };
+EOC
+	cc -I"$INCLUDE" -fPIC -shared -o evil.so evil.c
+	write_config c.ini <<EOC
+[campaign]
+name = p
+duration = 300ms
+output = $WORK/out
+[matrix]
+workload = evil
+affinity = 1
+[workload.evil]
+type = plugin
+path = $WORK/evil.so
+EOC
+}
+
+@test "plugin: what a plugin says is bounded — an unterminated why, a positive check(), an impossible byte count (issue 56: 09, 14)" {
+	# check() fills why to its last byte with no NUL: cut there (under
+	# SANITIZE=1 the read past it was a stack-buffer-overflow)
+	evil_plugin 'return 0;' 'memset(why, 0x41, len); return -EINVAL;' 'return 0;'
+	run "$LATLAB" run c.ini -q
+	[ "$status" -eq 2 ] || run_failed
+	[[ "$output" == *"plugin evil: $(printf 'A%.0s' $(seq 255))"* ]] || run_failed
+	[[ "$output" != *"$(printf 'A%.0s' $(seq 256))"* ]] || run_failed
+	# a positive value from check(): said, not "Unknown error -5"
+	evil_plugin 'return 0;' 'return 5;' 'return 0;'
+	run "$LATLAB" run c.ini -q
+	[ "$status" -eq 2 ] || run_failed
+	[[ "$output" == *"plugin evil: check() returned 5, not a negative errno"* ]] || run_failed
+	# setup() fills s->why with no NUL: cut at its last byte
+	evil_plugin 'return 0;' 'return 0;' 'memset(s->why, 0x42, sizeof(s->why)); return -EIO;'
+	run timeout 60 "$LATLAB" run c.ini -q
+	[ "$status" -eq 3 ] || run_failed
+	grep -q "plugin evil: $(printf 'B%.0s' $(seq 100))" "$WORK/out/p/cells.csv"
+	! grep -q "$(printf 'B%.0s' $(seq 160))" "$WORK/out/p/cells.csv"
+	# a step that says it moved LLONG_MAX bytes each period: an error of
+	# each period, never a figure (the sum had wrapped to bytes -1000)
+	rm -rf "$WORK/out"
+	evil_plugin 'return 0x7fffffffffffffffLL;' 'return 0;' 'return 0;'
+	run timeout 60 "$LATLAB" run c.ini -q
+	[ "$status" -eq 3 ] || run_failed
+	c=$(cell_dir "$WORK/out/p" '0000-*')
+	[ "$(col "$c/summary.csv" bytes | sort -u)" = 0 ]
+	grep -qx 'status = error' "$c/cell.ini"
+	grep -q 'Numerical result out of range' "$c/log.txt"
+	# -4096, no errno: EINVAL
+	rm -rf "$WORK/out"
+	evil_plugin 'return -4096;' 'return 0;' 'return 0;'
+	run timeout 60 "$LATLAB" run c.ini -q
+	[ "$status" -eq 3 ] || run_failed
+	grep -q 'Invalid argument' "$(cell_dir "$WORK/out/p" '0000-*')/log.txt"
+}
