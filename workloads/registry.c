@@ -22,6 +22,7 @@ extern const struct workload_ops workload_noise;
 extern const struct workload_ops workload_mem_touch;
 extern const struct workload_ops workload_plugin;
 extern const struct workload_ops workload_watch;
+extern const struct workload_ops workload_chain;
 
 const struct workload_ops *const workload_registry[] = {
 	&workload_timer,
@@ -40,6 +41,7 @@ const struct workload_ops *const workload_registry[] = {
 	&workload_noise,
 	&workload_mem_touch,
 	&workload_plugin,
+	&workload_chain,
 	&workload_watch,
 	NULL,
 };

@@ -313,10 +313,12 @@ int where_fits(const struct config *cfg, const struct cell *c, int guest,
 		return -ENODEV;
 	const struct workload_def *wd = &cfg->workload[c->workload];
 
-	if (!local && wd->ops->loads) {
+	/* a workload that loads an object (a plugin, a chain's plugin step) */
+	const char *so = wd->ops->loads ? wd->ops->loads(wd->opts) : NULL;
+
+	if (!local && so) {
 		/* the guest gets the object at its path (initramfs.c): one it can load */
 		char section[CFG_NAME_MAX + 16], sw[PATH_MAX + 160];
-		const char *so = wd->ops->loads(wd->opts);
 
 		snprintf(section, sizeof(section), "workload.%s", wd->name);
 		struct srcloc at = config_key_loc(cfg, section, "path", wd->loc);
@@ -339,7 +341,8 @@ int where_fits(const struct config *cfg, const struct cell *c, int guest,
 		if (def_preflight(cfg, wd->ops->preflight, wd->opts, "workload", wd->name, wd->loc,
 				  " (for the guest)", why, len) != 0)
 			return -ENODEV;
-	} else if (!local && wd->ops->preflight && !wd->ops->watch) {	/* watch's is the guest's to ask */
+	} else if (!local && wd->ops->preflight && !wd->ops->watch && !wd->ops->loads) {
+		/* watch's is the guest's to ask; a chain's steps are asked in the guest */
 		struct srcloc kl = config_key_loc(cfg, "matrix", "workload", wd->loc);
 
 		return fail(why, len, &kl, "workload %s (type = %s) runs on this machine only: a qemu guest (kernel %s) has no copy of what it loads",

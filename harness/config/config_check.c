@@ -411,6 +411,8 @@ int validate(struct config *cfg, struct cfg_errs *errs)
 	for (int i = 0; defs == 0 && i < cfg->nworkloads; i++)
 		if (resolve_workload(cfg, &cfg->workload[i], err, errlen))
 			cfg_errs_add(errs, err);
+	if (errs->n == 0 && resolve_chains(cfg, err, errlen))
+		cfg_errs_add(errs, err);
 	if (errs->n == 0 && check_matrix_size(cfg, err, errlen))
 		cfg_errs_add(errs, err);
 	resolve_trace_modes(cfg);

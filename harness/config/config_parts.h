@@ -62,6 +62,8 @@ int apply_entry(struct config *cfg, const struct config_entry *e,
 int add_builtin_defs(struct config *cfg, char *err, size_t errlen);
 
 /* A workload's and a load's own options, checked and resolved. 0 or -EINVAL with err. */
+/* Each chain's steps linked to their definitions (chain.h). 0, or -EINVAL with err. */
+int resolve_chains(struct config *cfg, char *err, size_t errlen);
 int resolve_workload(struct config *cfg, struct workload_def *w,
 			    char *err, size_t errlen);
 int resolve_load(struct config *cfg, struct load_def *l, char *err,

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "chain.h"
 #include "config_parts.h"
 #include "cpulist.h"
 #include "load_ops.h"
@@ -342,6 +343,89 @@ int resolve_workload(struct config *cfg, struct workload_def *w,
 			return cfg_fail(err, errlen, &kloc, "[workload.%s] %s with interval = %s",
 					w->name, why, cfg->matrix.interval.s[i]);
 		}
+	}
+	return 0;
+}
+
+/*
+ * Each chain's steps linked to their definitions (chain.h): a
+ * [workload.NAME] section, or a type's defaults (made here, as the
+ * matrix's are); not the chain itself, another chain or a watch; at most
+ * CHAIN_MAX. Errors at the steps line.
+ */
+int resolve_chains(struct config *cfg, char *err, size_t errlen)
+{
+	int n = cfg->nworkloads;
+
+	for (int i = 0; i < n; i++) {
+		struct workload_def *w = &cfg->workload[i];
+		char section[CFG_NAME_MAX + 16], name[CFG_NAME_MAX + 8];
+		struct chain_opts *o;
+		struct srcloc sl;
+
+		if (w->ops != &workload_chain)
+			continue;
+		o = w->opts;
+		snprintf(section, sizeof(section), "workload.%s", w->name);
+		sl = config_key_loc(cfg, section, "steps", w->loc);
+		o->n = 0;
+		for (const char *p = o->steps; *p;) {
+			size_t len;
+			int j;
+
+			p += strspn(p, " \t,");
+			len = strcspn(p, ",");
+			while (len && (p[len - 1] == ' ' || p[len - 1] == '\t'))
+				len--;
+			if (!len)
+				break;
+			if (len >= sizeof(name))
+				return cfg_fail(err, errlen, &sl, "[%s] steps: a name of more than %d characters",
+						section, CFG_NAME_MAX);
+			snprintf(name, sizeof(name), "%.*s", (int)len, p);
+			p += len;
+			p += strspn(p, " \t");
+			if (o->n == CHAIN_MAX)
+				return cfg_fail(err, errlen, &sl, "[%s] steps: more than %d", section,
+						CHAIN_MAX);
+			if (strcmp(name, w->name) == 0)
+				return cfg_fail(err, errlen, &sl, "[%s] steps: '%s' is this chain itself",
+						section, name);
+			j = config_workload_index(cfg, name);
+			if (j < 0) {
+				struct workload_def *d;
+
+				if (!workload_find(name))
+					return cfg_fail(err, errlen, &sl,
+							"[%s] steps: '%s' is neither a workload type nor a [workload.%s] section (latlab list shows the types)",
+							section, name, name);
+				d = get_def(cfg->workload, &cfg->nworkloads, sizeof(cfg->workload[0]),
+					    name, &sl, "workload", err, errlen);
+				if (!d)
+					return -EINVAL;
+				snprintf(d->type, sizeof(d->type), "%s", name);
+				d->loc = sl;
+				if (resolve_workload(cfg, d, err, errlen))
+					return -EINVAL;
+				j = (int)(d - cfg->workload);
+			}
+			const struct workload_def *sd = &cfg->workload[j];
+
+			if (!sd->ops)
+				return -EINVAL;	/* its own error was said */
+			if (sd->ops == &workload_chain)
+				return cfg_fail(err, errlen, &sl, "[%s] steps: '%s' is a chain: chains do not nest",
+						section, name);
+			if (sd->ops->watch)
+				return cfg_fail(err, errlen, &sl,
+						"[%s] steps: '%s' watches another program's threads: not a step of latlab's",
+						section, name);
+			o->ops[o->n] = sd->ops;
+			o->opts[o->n] = sd->opts;
+			o->n++;
+		}
+		if (o->n == 0)
+			return cfg_fail(err, errlen, &sl, "[%s] steps: no workload named", section);
 	}
 	return 0;
 }

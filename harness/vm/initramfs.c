@@ -401,12 +401,22 @@ int vm_initramfs(const struct vm_guest *g, const char *path, char *err,
 		const struct workload_def *wd = &g->cfg->workload[i];
 		char interp[PATH_MAX] = "/lib64/ld-linux-x86-64.so.2";
 
-		if (!wd->ops || !wd->ops->loads)
+		const char *so = wd->ops && wd->ops->loads ? wd->ops->loads(wd->opts) : NULL;
+		int seen = 0;
+
+		/* once each (a chain names its plugin step's, which is a definition too) */
+		for (int j = 0; so && j < i; j++) {
+			const struct workload_def *w2 = &g->cfg->workload[j];
+
+			seen |= w2->ops && w2->ops->loads && w2->ops->loads(w2->opts) &&
+				strcmp(w2->ops->loads(w2->opts), so) == 0;
+		}
+		if (!so || seen)
 			continue;
 		snprintf(bin, sizeof(bin), "%s/latlab", dir);
 		if (vm_program_fits(bin, arch, interp, sizeof(interp)) == 0)
 			snprintf(interp, sizeof(interp), "/lib64/ld-linux-x86-64.so.2");
-		rc = add_shared(&a, wd->ops->loads(wd->opts), interp, arch, err, errlen);
+		rc = add_shared(&a, so, interp, arch, err, errlen);
 	}
 	for (const char *p = k->modules; rc == 0 && (p = next_word(p, word, sizeof(word)));) {
 		char name[OPT_STR_MAX + 32];

@@ -213,13 +213,14 @@ cpus = 1"
 	! grep -q 'latlab init: the disk' "$WORK/out/v/vm/stock-1.console.log"
 }
 
-@test "qemu: a plugin runs in the guest as on the host: its object and libraries carried, its keys recorded" {
+@test "qemu: a plugin runs in the guest as on the host, alone and as a chain's step before a write to the guest's disk" {
 	vm_setup
 	PLUGINS=$(cd "$(dirname "$LATLAB")" && pwd)/plugins
 	[ -e "$PLUGINS/adc.so" ] || { echo "$PLUGINS/adc.so: not built beside $LATLAB (make)"; false; }
-	DURATION=1s WORKLOADS=adc vm_config stock none "clock = icount
+	DURATION=1s WORKLOADS="adc, loop" vm_config stock none "clock = icount
 cpus = 1"
 	printf '[workload.adc]\ntype = plugin\npath = %s\nfile = /sys/kernel/uevent_seqnum\n' "$PLUGINS/adc.so" | ini_merge c.ini
+	printf '[workload.loop]\ntype = chain\nsteps = adc, file-write\n[thresholds]\nmissed = off\n' | ini_merge c.ini
 	run timeout 200 "$LATLAB" run c.ini
 	[ "$status" -eq 0 ] || run_failed
 	c=$(cell_dir "$WORK/out/v" '0000-*')
@@ -229,6 +230,16 @@ cpus = 1"
 	grep -q '^preempt = ' "$c/sysinfo.ini"
 	grep -qx "path = $PLUGINS/adc.so" "$c/cell.ini"
 	grep -qx 'file = /sys/kernel/uevent_seqnum' "$c/cell.ini"
+	# the chain: the plugin's read, then an fdatasync'ed write on the
+	# disk, every period without an error; vda counted the writes
+	c=$(cell_dir "$WORK/out/v" '0001-*')
+	grep -qx 'steps = adc, file-write' "$c/cell.ini"
+	grep -qx 'files_on = /dev/vda (ext4)' "$c/cell.ini"
+	[ "$(col "$c/summary.csv" errors | sort -u)" = 0 ]
+	samples=$(col "$c/summary.csv" samples | head -1)
+	[ "$samples" -ge 1 ] || { cat "$c/summary.csv"; false; }
+	writes=$(sed -n 's/.*latlab init: vda stat *[0-9]* *[0-9]* *[0-9]* *[0-9]* *\([0-9]*\).*/\1/p' "$WORK/out/v/vm/stock-1.console.log")
+	[ -n "$writes" ] && [ "$writes" -ge "$samples" ] || { echo "vda writes '$writes', samples $samples"; false; }
 }
 
 @test "qemu: initrd = and modules = reach the guest" {
