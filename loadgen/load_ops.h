@@ -75,6 +75,8 @@ struct load_ops {
 	 * guest's disk or its RAM: campaign/where.c); NULL: it writes none
 	 */
 	const char *(*fs_path)(const void *opts);
+	/* 1: its traffic goes over IP (a qemu guest's network device, netpeer.h) */
+	int net;
 	/* the processes or threads one instance starts; NULL: one */
 	int64_t (*workers)(const void *opts);
 	int64_t (*run)(struct load_ctx *ctx);

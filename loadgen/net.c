@@ -1,6 +1,7 @@
 /*
- * net: a loopback flood, UDP datagrams or a TCP stream, from a sender
- * (this thread) to a receiver thread, on 127.0.0.1 only.
+ * net: a flood, UDP datagrams or a TCP stream, from a sender (this
+ * thread) to a receiver thread: on 127.0.0.1, or in a qemu guest with a
+ * network device across its two cards (netpeer.h).
  * ops = messages received (TCP: bytes received / size).
  */
 #include <arpa/inet.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include "load_ops.h"
+#include "netpeer.h"
 
 enum { NET_UDP, NET_TCP };
 
@@ -60,18 +62,25 @@ static void *receiver(void *p)
 	return NULL;
 }
 
-/* A receiving socket on 127.0.0.1 with a free port; its address in *sa. */
-static int listen_loopback(int type, struct sockaddr_in *sa)
+/*
+ * A receiving socket with a free port where the peer listens (net_peer:
+ * 127.0.0.1, or behind a guest's second network card); its address in *sa.
+ */
+static int listen_peer(int type, struct sockaddr_in *sa)
 {
 	socklen_t len = sizeof(*sa);
 	struct timeval tv = { 0, 100000 };
-	int fd = socket(AF_INET, type | SOCK_CLOEXEC, 0);
+	struct net_peer np;
+	int fd = net_peer_get(&np);
 
+	if (fd)
+		return fd;
+	fd = net_peer_socket(&np, type | SOCK_CLOEXEC);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	memset(sa, 0, sizeof(*sa));
 	sa->sin_family = AF_INET;
-	sa->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	sa->sin_addr = np.addr;
 	if (bind(fd, (struct sockaddr *)sa, sizeof(*sa)) ||
 	    getsockname(fd, (struct sockaddr *)sa, &len) ||
 	    (type == SOCK_STREAM && listen(fd, 1)) ||
@@ -97,7 +106,7 @@ static int64_t net_run(struct load_ctx *ctx)
 
 	if (!buf)
 		return -ENOMEM;
-	lfd = listen_loopback(type, &sa);
+	lfd = listen_peer(type, &sa);
 	if (lfd < 0) {
 		free(buf);
 		return lfd;
@@ -140,7 +149,8 @@ static int64_t net_run(struct load_ctx *ctx)
 
 const struct load_ops load_net = {
 	.name = "net",
-	.help = "loopback UDP or TCP flood on 127.0.0.1 (ops = messages received)",
+	.help = "UDP or TCP flood on 127.0.0.1, or across a qemu guest's two network cards (ops = messages received)",
+	.net = 1,
 	.options = net_options,
 	.opts_size = sizeof(struct net_opts),
 	.run = net_run,

@@ -22,11 +22,12 @@
 # is installed. Does nothing when the images are there already.
 #
 # A guest's disk (docs/campaigns.md, [kernel.NAME] disk) needs the
-# kernel's virtio_pci, virtio_blk and ext4 where they are modules: each
+# kernel's virtio_pci, virtio_blk and ext4 where they are modules, its
+# network device ([kernel.NAME] net) virtio_net: each
 # is taken from the kernel's own package with what it depends on (its
 # modinfo's depends, resolved here), decompressed, into
-# DIR/modules/RELEASE/, and DIR/modules/RELEASE/disk.list names them in
-# the order the guest loads them. latlab finds them by the release its
+# DIR/modules/RELEASE/, and DIR/modules/RELEASE/disk.list and net.list
+# name them in the order the guest loads them. latlab finds them by the release its
 # image says.
 #
 # Exit status: 0 done, 2 usage or a suite the mirror does not have,
@@ -81,7 +82,7 @@ mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 mkdir -p "$dir"
 if [ -s "$dir/vmlinuz-stock" ] && [ -s "$dir/vmlinuz-rt" ] &&
    { [ "$arch" = amd64 ] || [ -s "$dir/busybox" ]; } &&
-   [ "$(ls "$dir"/modules/*/disk.list 2>/dev/null | wc -l)" -ge 2 ]; then
+   [ "$(ls "$dir"/modules/*/net.list 2>/dev/null | wc -l)" -ge 2 ]; then
 	# images fetched before the ELF kernels were made from them
 	for variant in stock rt; do
 		[ "$arch" != amd64 ] || [ -s "$dir/vmlinux-$variant" ] ||
@@ -168,42 +169,44 @@ fetch_modules() {
 	dpkg-deb --fsys-tarfile "$work/$1.deb" | tar -x -C "$work/$1" --wildcards \
 		'*/kernel/drivers/virtio/*' '*/kernel/drivers/block/*' '*/kernel/fs/ext4/*' \
 		'*/kernel/fs/jbd2/*' '*/kernel/fs/mbcache*' '*/kernel/lib/*' \
-		'*/kernel/crypto/*' 2>/dev/null || true
+		'*/kernel/crypto/*' '*/kernel/drivers/net/*' '*/kernel/net/core/*' 2>/dev/null || true
 }
 
-# keep_modules TREE CONFIG OUT: the modules a guest's disk needs, from
-# TREE (a package's lib/modules/RELEASE) into OUT, and OUT/disk.list
-# naming them in load order (a module after what it depends on). One
-# built in (=y in CONFIG) needs nothing; crc32c_generic (6.1's ext4
-# asks the crypto API for crc32c, which no modprobe in the guest loads)
-# where the kernel has it.
+# keep_modules TREE CONFIG OUT LIST WANT...: the modules a guest's
+# device needs, each WANT a NAME:SYMBOL, from TREE (a package's
+# lib/modules/RELEASE) into OUT, and OUT/LIST naming them in load order
+# (a module after what it depends on). One built in (=y in CONFIG), or
+# not in the kernel at all, needs nothing (the guest says what it lacks);
+# a WANT with no SYMBOL is kept where the kernel has it: crc32c_generic
+# (6.1's ext4 asks the crypto API for crc32c, which no modprobe in the
+# guest loads).
 keep_modules() {
-	tree=$1 config=$2 out=$3
+	tree=$1 config=$2 out=$3 list=$4
+	shift 4
 	mkdir -p "$out"
-	: >"$out/disk.list"
-	for want in virtio_pci:VIRTIO_PCI virtio_blk:VIRTIO_BLK crc32c_generic: ext4:EXT4_FS; do
+	: >"$out/$list"
+	for want in "$@"; do
 		name=${want%%:*} sym=${want#*:}
-		# built in, or not in this kernel at all (the guest says so)
 		if [ -n "$sym" ] && ! grep -q "^CONFIG_$sym=m" "$config"; then
 			continue
 		fi
-		if ! keep_module "$tree" "$name" "$out"; then
+		if ! keep_module "$tree" "$name" "$out" "$list"; then
 			[ -z "$sym" ] && continue
 			echo "debian-kernels: $name is a module (CONFIG_$sym=m) but not in ${tree#"$work"/}" >&2
 			return 3
 		fi
 	done
 }
-# keep_module TREE NAME OUT: NAME after what it depends on (see above)
+# keep_module TREE NAME OUT LIST: NAME after what it depends on (see above)
 keep_module() {
 	local f dep
-	grep -qx "$2" "$3/disk.list" && return 0
+	grep -qx "$2" "$3/$4" && return 0
 	[ -d "$1" ] || return 1
 	f=$(find "$1" \( -name "$2.ko" -o -name "$2.ko.xz" -o -name "$2.ko.zst" \
 		-o -name "$(echo "$2" | tr _ -).ko*" \) | head -1)
 	[ -n "$f" ] || return 1
 	for dep in $(modinfo -F depends "$f" | tr , ' '); do
-		keep_module "$1" "$dep" "$3" || {
+		keep_module "$1" "$dep" "$3" "$4" || {
 			echo "debian-kernels: $2 depends on $dep, which ${1#"$work"/} lacks" >&2
 			exit 3
 		}
@@ -213,7 +216,7 @@ keep_module() {
 	*.zst) zstd -dcq "$f" >"$3/$2.ko" ;;
 	*) cp "$f" "$3/$2.ko" ;;
 	esac
-	echo "$2" >>"$3/disk.list"
+	echo "$2" >>"$3/$4"
 }
 
 : >"$work/versions"
@@ -262,7 +265,10 @@ for variant in stock rt; do
 	cp "$image" "$dir/vmlinuz-$variant.tmp"
 	cp "$config" "$dir/$variant.config.tmp"
 	rm -rf "$work/modules/$ver"
-	keep_modules "$modtree" "$config" "$work/modules/$ver" || exit 3
+	keep_modules "$modtree" "$config" "$work/modules/$ver" disk.list \
+		virtio_pci:VIRTIO_PCI virtio_blk:VIRTIO_BLK crc32c_generic: ext4:EXT4_FS || exit 3
+	keep_modules "$modtree" "$config" "$work/modules/$ver" net.list \
+		virtio_pci:VIRTIO_PCI virtio_net:VIRTIO_NET || exit 3
 	[ "$arch" != amd64 ] || vmlinux "$dir/vmlinuz-$variant.tmp" "$dir/vmlinux-$variant.tmp"
 	rm -rf "$work"/linux-*
 done

@@ -94,6 +94,16 @@ static int64_t chain_run(struct workload_ctx *ctx)
 	return bytes;
 }
 
+int workload_sends_ip(const struct workload_ops *ops, const void *opts)
+{
+	const struct chain_opts *o = opts;
+	int net = ops->net;
+
+	for (int i = 0; ops == &workload_chain && i < o->n; i++)
+		net |= o->ops[i]->net;
+	return net;
+}
+
 /* A file one of its steps writes (the first), for a guest's disk. */
 static const char *chain_fs_path(const void *opts)
 {

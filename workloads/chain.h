@@ -21,4 +21,7 @@ struct chain_opts {
 
 extern const struct workload_ops workload_chain;
 
+/* Does a workload of ops with opts send over IP (ops->net; a chain: a step's)? */
+int workload_sends_ip(const struct workload_ops *ops, const void *opts);
+
 #endif

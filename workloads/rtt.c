@@ -3,7 +3,8 @@
  * measured thread sends, the peer wakes and answers, the measured thread
  * wakes again; `io` is the round-trip time. One transport per workload:
  *   pipe-rtt    `size` bytes through two pipes
- *   udp-rtt     a `size`-byte datagram over 127.0.0.1
+ *   udp-rtt     a `size`-byte datagram over 127.0.0.1, or across a qemu
+ *               guest's two network cards (netpeer.h)
  *   mq-rtt      a `size`-byte POSIX message through two queues (pmqtest)
  *   sem-rtt     a POSIX semaphore posted each way, futex wake-ups (ptsematest)
  *   signal-rtt  a real-time signal each way, sigtimedwait (sigwaittest)
@@ -35,6 +36,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "netpeer.h"
 #include "units.h"
 #include "workload.h"
 
@@ -202,16 +204,26 @@ static void pipe_unblock(struct rtt_state *st)
 
 /* ---- udp-rtt ----------------------------------------------------------- */
 
+/*
+ * The peer's socket where it listens (net_peer: 127.0.0.1, or behind a
+ * guest's second network card), the worker's here.
+ */
 static int udp_open(struct rtt_state *st)
 {
 	struct sockaddr_in me = { .sin_family = AF_INET };
 	socklen_t len = sizeof(me);
 	struct timeval tv = { 0, PEER_POLL_MS * 1000 };
+	struct net_peer np;
+	int rc = net_peer_get(&np);
 
-	me.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	st->peer_in = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (rc)
+		return rc;
+	me.sin_addr = np.addr;
+	st->peer_in = net_peer_socket(&np, SOCK_DGRAM | SOCK_CLOEXEC);
+	if (st->peer_in < 0)
+		return st->peer_in;
 	st->to_peer = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-	if (st->peer_in < 0 || st->to_peer < 0)
+	if (st->to_peer < 0)
 		return -errno;
 	if (bind(st->peer_in, (struct sockaddr *)&me, sizeof(me)) ||
 	    getsockname(st->peer_in, (struct sockaddr *)&st->peer_addr, &len) ||
@@ -579,26 +591,26 @@ static int mq_setup(struct workload_ctx *ctx) { return rtt_setup(ctx, &tp_mq); }
 static int sem_setup(struct workload_ctx *ctx) { return rtt_setup(ctx, &tp_sem); }
 static int sig_setup(struct workload_ctx *ctx) { return rtt_setup(ctx, &tp_sig); }
 
-#define RTT_WORKLOAD(var, wname, whelp, wsetup) \
+#define RTT_WORKLOAD(var, wname, whelp, wsetup, wnet) \
 	const struct workload_ops var = { \
 		.name = wname, .help = whelp, .options = rtt_options, \
 		.opts_size = sizeof(struct rtt_opts), .primary = METRIC_RESPONSE, \
-		.setup = wsetup, \
+		.net = wnet, .setup = wsetup, \
 		.run = rtt_run, .teardown = rtt_teardown, \
 	}
 
 RTT_WORKLOAD(workload_pipe_rtt, "pipe-rtt",
 	     "round trip of `size` bytes through two pipes to an echo peer (thread or process)",
-	     pipe_setup);
+	     pipe_setup, 0);
 RTT_WORKLOAD(workload_udp_rtt, "udp-rtt",
-	     "round trip of a `size`-byte UDP datagram to an echo peer on 127.0.0.1",
-	     udp_setup);
+	     "round trip of a `size`-byte UDP datagram to an echo peer on 127.0.0.1, or behind a qemu guest's second network card",
+	     udp_setup, 1);
 RTT_WORKLOAD(workload_mq_rtt, "mq-rtt",
 	     "round trip of a `size`-byte POSIX message through two queues (as pmqtest)",
-	     mq_setup);
+	     mq_setup, 0);
 RTT_WORKLOAD(workload_sem_rtt, "sem-rtt",
 	     "a POSIX semaphore posted to a peer and back: futex wake-ups (as ptsematest)",
-	     sem_setup);
+	     sem_setup, 0);
 RTT_WORKLOAD(workload_signal_rtt, "signal-rtt",
 	     "a real-time signal to a peer and back, waited for with sigtimedwait (as sigwaittest)",
-	     sig_setup);
+	     sig_setup, 0);

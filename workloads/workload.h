@@ -77,6 +77,8 @@ struct workload_ops {
 	 * guest is given it, and the libraries it needs, at the same path
 	 */
 	const char *(*loads)(const void *opts);
+	/* 1: its traffic goes over IP (a qemu guest's network device, netpeer.h) */
+	int net;
 	/* metrics beyond the core three that run() records (METRIC_BIT()s) */
 	unsigned metrics;
 	/*

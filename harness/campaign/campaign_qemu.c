@@ -275,7 +275,7 @@ static int64_t kvm_probe_ns(void)
  * there are none. A cell a guest beside this one measures is not.
  */
 static char *pending_ids(const struct campaign *cp, int v, struct cp_rounds r, int *n,
-			 int *first, int *writes)
+			 int *first, int *writes, int *nets)
 {
 	char section[CFG_NAME_MAX + 16];
 	const char *key;
@@ -287,6 +287,7 @@ static char *pending_ids(const struct campaign *cp, int v, struct cp_rounds r, i
 	*n = 0;
 	*first = -1;
 	*writes = 0;
+	*nets = 0;
 	for (int k = 0; fp && k < cp->ncells; k++) {
 		int i = cp->order[k];
 
@@ -298,6 +299,8 @@ static char *pending_ids(const struct campaign *cp, int v, struct cp_rounds r, i
 			fprintf(fp, "%s\n", cp->cells[i].id);
 			if (where_cell_files(cp->cfg, &cp->cells[i], &key, section, sizeof(section), NULL))
 				*writes = 1;
+			if (where_cell_net(cp->cfg, &cp->cells[i]))
+				*nets = 1;
 			if (!(*n)++)
 				*first = i;
 		}
@@ -349,8 +352,8 @@ static int vm_after_boot(struct campaign *cp, int v, struct cp_rounds round,
 		*status = EXIT_RUNTIME;
 		return vm_give_up(cp, v, why);
 	}
-	int writes;
-	char *left = out->done ? pending_ids(cp, v, round, &n, &first, &writes) : NULL;
+	int writes, nets;
+	char *left = out->done ? pending_ids(cp, v, round, &n, &first, &writes, &nets) : NULL;
 	if (left) {
 		free(left);
 		snprintf(why, sizeof(why), "the guest of kernel variant %s finished without running it (see %s)",
@@ -466,11 +469,11 @@ void cp_qemu_images(struct campaign *cp)
 	for (int v = 0; cp->qemu.image && v < cfg->nkernels; v++) {
 		const struct kernel_def *k = &cfg->kernel[v];
 		struct vm_image *im = &cp->qemu.image[v];
-		int n, first, writes;
+		int n, first, writes, nets;
 		char *left;
 
 		if (where_variant(cfg, v, &cp->kernel) != WHERE_QEMU ||
-		    !(left = pending_ids(cp, v, (struct cp_rounds){ 0, 0 }, &n, &first, &writes)))
+		    !(left = pending_ids(cp, v, (struct cp_rounds){ 0, 0 }, &n, &first, &writes, &nets)))
 			continue;
 		free(left);
 		if (!vm_image(k, im)) {
@@ -577,7 +580,7 @@ int cp_run_qemu(struct campaign *cp, int v, struct cp_rounds round)
 	char *config_text = NULL, *cells;
 	char disk[PATH_MAX + 80], mods[PATH_MAX];
 	size_t config_len = 0;
-	int rc, pending, first, writes;
+	int rc, pending, first, writes, nets;
 
 	pthread_mutex_lock(&cp->lock);
 	const struct vm_arch *arch = vm_arch(k);
@@ -601,18 +604,22 @@ int cp_run_qemu(struct campaign *cp, int v, struct cp_rounds round)
 	snprintf(host, sizeof(host), "%.120s-vm", cp->host);
 	rc = mkdir_p(vmdir);
 	cp_remove_stale_temps(vmdir);	/* an initramfs of a latlab killed while booting */
-	while (rc == 0 && (cells = pending_ids(cp, v, round, &pending, &first, &writes)) != NULL) {
+	while (rc == 0 && (cells = pending_ids(cp, v, round, &pending, &first, &writes, &nets)) != NULL) {
 		int probe, accel = choose_accel(cp, k, &probe);
 		/* a disk for a boot whose cells write files (disk = on) */
 		int with_disk = writes && k->disk == DISK_ON;
+		/* two cards for a boot whose cells send over IP (net = device) */
+		int with_net = nets && k->net == NET_DEVICE;
 		const char *what = "initramfs";
-		struct vm_guest g = { cfg, v, accel, config_text, cells, host, NULL, with_disk };
+		struct vm_guest g = { cfg, v, accel, config_text, cells, host, NULL, with_disk,
+				      with_net };
 		struct vm_outcome out;
 
 		/* modules = is the user's; else the image's own (plan checked them) */
-		if (with_disk && !k->modules[0] &&
-		    vm_disk_modules(k, mods, sizeof(mods), err, sizeof(err)) == 0)
-			g.disk_modules = mods;
+		if ((with_disk || with_net) && !k->modules[0] &&
+		    vm_device_modules(k, with_disk ? "disk.list" : "net.list", mods, sizeof(mods),
+				      err, sizeof(err)) == 0)
+			g.device_modules = mods;
 		snprintf(disk, sizeof(disk), "%s/%s-%d.disk.tmp.%d", vmdir, k->name, round.first,
 			 (int)getpid());
 		if (with_disk) {
@@ -625,6 +632,12 @@ int cp_run_qemu(struct campaign *cp, int v, struct cp_rounds round)
 			log_warn("kernel variant %s: disk = ram: its cells' files are in the guest's RAM (no block device, no disk interrupt)",
 				 k->name);
 		}
+		if (with_net)
+			log_info("kernel variant %s: its cells send over IP: two virtio-net cards on a hub inside qemu, the peer behind the second (" VM_NET_PEER ") in a network namespace of its own",
+				 k->name);
+		else if (nets)
+			log_warn("kernel variant %s: net = loopback: its cells' traffic stays on 127.0.0.1 (softirqs, no network device or its interrupt)",
+				 k->name);
 
 		rc = cp_signalled(cp) ? EXIT_INTERRUPTED : cp_check_space(cp, &cp->cells[first]);
 		if (rc == 0) {
@@ -658,7 +671,7 @@ int cp_run_qemu(struct campaign *cp, int v, struct cp_rounds round)
 		struct vm_boot b = {
 			.cfg = cfg, .variant = v, .accel = accel, .kernel = cp_boot_image(cp, v),
 			.initramfs = cpio, .console_log = console, .qemu_log = qlog,
-			.tree = cp->dir, .disk = with_disk ? disk : NULL,
+			.tree = cp->dir, .disk = with_disk ? disk : NULL, .net = with_net,
 			.boot_timeout = probe && k->boot_timeout > kvm_probe_ns() ? kvm_probe_ns()
 										   : k->boot_timeout,
 		};

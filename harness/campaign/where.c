@@ -3,12 +3,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "chain.h"
 #include "cpulist.h"
 #include "files.h"
 #include "idle.h"
 #include "isolate.h"
 #include "load_ops.h"
 #include "log.h"
+#include "netpeer.h"
 #include "numa_place.h"
 #include "place.h"
 #include "tracer.h"
@@ -152,6 +154,45 @@ const char *where_cell_files(const struct config *cfg, const struct cell *c,
 	return NULL;
 }
 
+int where_cell_net(const struct config *cfg, const struct cell *c)
+{
+	const struct workload_def *wd = &cfg->workload[c->workload];
+	const struct load_def *l = &cfg->load[c->load];
+
+	return workload_sends_ip(wd->ops, wd->opts) || (l->ops && l->ops->net);
+}
+
+/*
+ * A qemu variant's cell that sends over IP: with net = device, the
+ * variant's card modules found (the host) or the peer set up (the
+ * guest); loopback is the user's word, said in every output. 0, or
+ * -ENODEV with why.
+ */
+static int net_fits(const struct config *cfg, const struct cell *c, int guest,
+		    char *why, size_t len)
+{
+	const struct kernel_def *k = &cfg->kernel[c->kernel];
+	char dir[PATH_MAX], mw[PATH_MAX + 256];
+	struct srcloc nl;
+	struct net_peer np;
+
+	if (k->runner != RUNNER_QEMU || k->net != NET_DEVICE || !where_cell_net(cfg, c))
+		return 0;
+	nl = kernel_key_loc(cfg, k, "net");
+	if (guest) {
+		if (net_peer_get(&np) == 0 && np.device)
+			return 0;
+		return fail(why, len, &nl, "[kernel.%s] net = device: the guest's network did not come up (see the console's \"latlab init\" lines)",
+			    k->name);
+	}
+	if (k->modules[0] ||
+	    vm_device_modules(k, "net.list", dir, sizeof(dir), mw, sizeof(mw)) == 0)
+		return 0;
+	return fail(why, len, &nl,
+		    "[kernel.%s] net = device (the default: the cell sends over IP): %s; or name them in modules =, or net = loopback (said in every output)",
+		    k->name, mw);
+}
+
 /* Is path VM_DISK_MOUNT or under it? */
 static int on_guest_disk(const char *path)
 {
@@ -196,7 +237,7 @@ static int disk_fits(const struct config *cfg, const struct cell *c, int guest,
 	}
 	if (k->modules[0])
 		return 0;	/* the user's modules =: theirs to have the drivers */
-	if (vm_disk_modules(k, dir, sizeof(dir), mw, sizeof(mw)) != 0)
+	if (vm_device_modules(k, "disk.list", dir, sizeof(dir), mw, sizeof(mw)) != 0)
 		return fail(why, len, &dl,
 			    "[kernel.%s] disk = on (the default: [%s] writes files): %s; or name them in modules =, or disk = ram to measure RAM (said in every output)",
 			    k->name, section, mw);
@@ -352,6 +393,8 @@ int where_fits(const struct config *cfg, const struct cell *c, int guest,
 				   machine, why, len) != 0)
 		return -ENODEV;
 	if ((guest || !local) && disk_fits(cfg, c, guest, why, len) != 0)
+		return -ENODEV;
+	if ((guest || !local) && net_fits(cfg, c, guest, why, len) != 0)
 		return -ENODEV;
 	int64_t workers = load_workers(l->ops, l->opts) * CPU_COUNT(&have);
 	if (l->ops && !l->ninstances && workers > LOAD_MAX_WORKERS)

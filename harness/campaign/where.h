@@ -61,6 +61,9 @@ int where_stacked_cells(const struct config *cfg, const struct cell *cells, int 
 const char *where_cell_files(const struct config *cfg, const struct cell *c,
 			     const char **key, char *section, size_t len, struct srcloc *loc);
 
+/* Does cell c send over IP (its workload, a chain's step or its load)? */
+int where_cell_net(const struct config *cfg, const struct cell *c);
+
 int where_fits(const struct config *cfg, const struct cell *c, int guest,
 	       char *why, size_t len);
 

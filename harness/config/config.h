@@ -110,8 +110,13 @@ enum vm_accel { ACCEL_AUTO, ACCEL_KVM, ACCEL_TCG };
 enum vm_clock { CLOCK_HOST, CLOCK_ICOUNT };
 /* where a qemu guest's files go: a virtio-blk disk at /var/tmp, or its RAM */
 enum vm_disk { DISK_ON, DISK_RAM };
+/* where a qemu guest's IP traffic goes: across two virtio-net cards, or loopback */
+enum vm_net { NET_DEVICE, NET_LOOPBACK };
 /* the guest's disk: where it is mounted, the only place on it */
 #define VM_DISK_MOUNT "/var/tmp"
+/* the guest's two cards: its own address (eth0) and its peer's (eth1) */
+#define VM_NET_SELF "10.0.2.1"
+#define VM_NET_PEER "10.0.2.2"
 /* a qemu guest's architecture (vm.c has what each boots with) */
 enum vm_arch_id { VM_ARCH_X86_64, VM_ARCH_ARM64 };
 /* the architecture this latlab was built for: its guests alone may use KVM
@@ -149,6 +154,7 @@ struct kernel_def {
 	int disk;			/* enum vm_disk */
 	int64_t disk_size;		/* the disk's size, bytes (a sparse file) */
 	int disk_cache;			/* qemu's cache mode: vm_disk_caches[] */
+	int net;			/* enum vm_net */
 	int trace_mode;			/* TRACE_*: that, or [trace]'s, resolved (config_check.c) */
 	struct srcloc loc;
 };

@@ -220,6 +220,9 @@ const struct opt kernel_options[] = {
 	ROW("disk_cache", OPT_ENUM, OFF(struct kernel_def, disk_cache), 0, 0, "writeback",
 	  "qemu, disk = on: qemu's cache mode for the disk's file (writeback: the host's page cache, flushes honoured; none: O_DIRECT, the host's filesystem must allow it; writethrough, directsync; unsafe: flushes ignored)",
 	  "writeback|none|writethrough|directsync|unsafe", OPT_ECHO_SET),
+	ROW("net", OPT_ENUM, OFF(struct kernel_def, net), 0, 0, "device",
+	  "qemu: where the guest's IP traffic goes (udp-rtt, the net load): device (two virtio-net cards on a hub inside qemu, the peer behind the second in a network namespace of its own: each packet an interrupt, nothing leaves qemu) or loopback (127.0.0.1: softirqs, no device; said in every output)",
+	  "device|loopback", OPT_ECHO_SET),
 	{ 0 },
 };
 

@@ -6,10 +6,12 @@
 
 #include "atomic.h"
 #include "cellfiles.h"
+#include "chain.h"
 #include "files.h"
 #include "load_ops.h"
 #include "csvfile.h"
 #include "log.h"
+#include "netpeer.h"
 #include "units.h"
 
 void cell_hist_summary(struct csvw *csv, const struct hist *h)
@@ -215,6 +217,30 @@ static void write_files_on(FILE *fp, const struct config *cfg, const struct cell
 		fprintf(fp, "files_note = the device is emulated and the clock counts instructions: while the guest waits for it, the clock jumps to its next timer, so a wait's length is not a device's\n");
 }
 
+/*
+ * Where the cell's IP traffic went (udp-rtt, a chain's udp-rtt step, the
+ * net load): a qemu guest's two cards, or 127.0.0.1 with what that lacks.
+ */
+static void write_net(FILE *fp, const struct config *cfg, const struct cell *c)
+{
+	const struct workload_def *wd = &cfg->workload[c->workload];
+	const struct load_def *l = &cfg->load[c->load];
+	struct net_peer np;
+	char name[64];
+
+	if (!workload_sends_ip(wd->ops, wd->opts) && !(l->ops && l->ops->net))
+		return;
+	if (net_peer_get(&np) != 0)
+		return;
+	fprintf(fp, "net = %s\n", net_peer_name(&np, name, sizeof(name)));
+	if (np.device)
+		fprintf(fp, "net_note = from eth0 to the peer behind eth1 (virtio-net, a hub inside qemu): each packet a card's interrupt%s\n",
+			cfg->kernel[c->kernel].clock == CLOCK_ICOUNT ?
+			"; the clock counts instructions, and jumps to its next timer while the guest waits for the card, so a round trip's length is not a network's" : "");
+	else
+		fprintf(fp, "net_note = 127.0.0.1: softirqs, no network device or its interrupt\n");
+}
+
 static void write_cell_ini(FILE *fp, const struct config *cfg,
 			   const struct cell *c, const struct run_env *env,
 			   const struct cell_result *res)
@@ -247,6 +273,7 @@ static void write_cell_ini(FILE *fp, const struct config *cfg,
 			1LL << cfg->kernel[c->kernel].icount_shift,
 			(long long)cfg->kernel[c->kernel].icount_shift);
 	write_files_on(fp, cfg, c);
+	write_net(fp, cfg, c);
 	fprintf(fp, "policy = %s\n", env->policy == SCHED_OTHER ? "other" : policy_name(c->policy));
 	if (env->policy != SCHED_OTHER && (c->policy == POL_DEADLINE || c->policy == POL_OTHER))
 		fprintf(fp, "priority_applies = no\n");	/* the axis value is not used */

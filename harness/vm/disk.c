@@ -23,24 +23,25 @@
 const char *const vm_disk_caches[] = { "writeback", "none", "writethrough", "directsync",
 				       "unsafe", NULL };
 
-int vm_disk_modules(const struct kernel_def *k, char *dir, size_t len, char *why,
-		    size_t whylen)
+int vm_device_modules(const struct kernel_def *k, const char *list, char *dir, size_t len,
+		      char *why, size_t whylen)
 {
-	char image[PATH_MAX], rel[128], list[PATH_MAX + 16];
+	char image[PATH_MAX], rel[128], path[PATH_MAX + 16];
 	int rc;
 
 	snprintf(image, sizeof(image), "%s", k->image);
 	rc = vm_image_release(k->image, rel, sizeof(rel));
 	if (rc)
 		return fail_with(why, whylen, -ENOENT,
-				 "image = %s says no release (%s), so its disk's modules cannot be found",
+				 "image = %s says no release (%s), so its modules cannot be found",
 				 k->image, rc == -ENOENT ? "no version string in it" : strerror(-rc));
 	snprintf(dir, len, "%s/modules/%s", dirname(image), rel);
-	snprintf(list, sizeof(list), "%s/disk.list", dir);
-	if (access(list, R_OK) != 0)
+	snprintf(path, sizeof(path), "%s/%s", dir, list);
+	if (access(path, R_OK) != 0)
 		return fail_with(why, whylen, -ENOENT,
-				 "no %s: the modules of %s that its disk needs (virtio_blk, ext4; make kernels fetches them beside Debian's images)",
-				 list, rel);
+				 "no %s: the modules of %s that its %s (%s; make kernels fetches them beside Debian's images)",
+				 path, rel, strcmp(list, "net.list") == 0 ? "network cards need" : "disk needs",
+				 strcmp(list, "net.list") == 0 ? "virtio_net" : "virtio_blk, ext4");
 	return 0;
 }
 

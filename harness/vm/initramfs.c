@@ -13,6 +13,7 @@
 #include "cpio.h"
 #include "files.h"
 #include "log.h"
+#include "netpeer.h"
 #include "vm.h"
 #include "workload.h"
 
@@ -266,19 +267,19 @@ static void script_word(const char *in, char *out, size_t len)
 	out[i] = '\0';
 }
 
-/* The names disk.list holds, one a line ([A-Za-z0-9_-]), in order; NULL: none. */
-static FILE *disk_list(const struct vm_guest *g)
+/* The names a module list holds, one a line ([A-Za-z0-9_-]), in order; NULL: none. */
+static FILE *module_list(const struct vm_guest *g, const char *list)
 {
 	char path[PATH_MAX + 16], err[PATH_MAX + 64];
 
-	if (!g->disk_modules)
+	if (!g->device_modules)
 		return NULL;
-	snprintf(path, sizeof(path), "%s/disk.list", g->disk_modules);
+	snprintf(path, sizeof(path), "%s/%s", g->device_modules, list);
 	return file_fopen_regular(path, 1 << 16, err, sizeof(err));
 }
 
-/* The next module's name of disk.list, or 0 at its end. */
-static int disk_next(FILE *fp, char *name, size_t len)
+/* The next module's name of a list, or 0 at its end. */
+static int module_next(FILE *fp, char *name, size_t len)
 {
 	char line[256];
 
@@ -292,6 +293,19 @@ static int disk_next(FILE *fp, char *name, size_t len)
 	return 0;
 }
 
+/* A list's modules loaded, each once (virtio_pci is the disk's and the cards'). */
+static void insmod_script(FILE *fp, const struct vm_guest *g, const char *list)
+{
+	FILE *in = module_list(g, list);
+	char name[128];
+
+	while (module_next(in, name, sizeof(name)))
+		fprintf(fp, "[ -d /sys/module/%s ] || insmod /latlab/mod/%s.ko || echo 'latlab init: insmod %s failed' > /dev/kmsg\n",
+			name, name, name);
+	if (in)
+		fclose(in);
+}
+
 /*
  * The disk's modules loaded, /dev/vda waited for (5 s of guest time) and
  * mounted at VM_DISK_MOUNT. A disk that does not come up is said on the
@@ -300,19 +314,38 @@ static int disk_next(FILE *fp, char *name, size_t len)
  */
 static void disk_script(FILE *fp, const struct vm_guest *g)
 {
-	FILE *list = disk_list(g);
-	char name[128];
-
-	while (disk_next(list, name, sizeof(name)))
-		fprintf(fp, "insmod /latlab/disk/%s.ko || echo 'latlab init: insmod %s failed' > /dev/kmsg\n",
-			name, name);
-	if (list)
-		fclose(list);
+	insmod_script(fp, g, "disk.list");
 	fprintf(fp, "i=0; while [ ! -b /dev/vda ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done\n"
 		"if mount -t ext4 /dev/vda " VM_DISK_MOUNT " > /dev/kmsg 2>&1; then\n"
 		"\techo 'latlab init: the disk /dev/vda (ext4) is mounted at " VM_DISK_MOUNT "' > /dev/kmsg\n"
 		"else\n"
 		"\techo 'latlab init: the disk did not come up (no /dev/vda, or it did not mount): its cells are skipped' > /dev/kmsg\n"
+		"fi\n");
+}
+
+/*
+ * The two cards (vm.c: on one hub inside qemu): eth0 here, eth1 moved
+ * into the network namespace of a process that only sleeps, where the
+ * peers' sockets are made (netpeer.h), so that a packet between them
+ * leaves one card and arrives on the other. What came up is said on the
+ * console and to latlab (NETPEER_ENV); without it the guest's latlab
+ * skips the cells that need it.
+ */
+static void net_script(FILE *fp, const struct vm_guest *g)
+{
+	insmod_script(fp, g, "net.list");
+	fprintf(fp, "i=0; while [ ! -e /sys/class/net/eth1 ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done\n"
+		"if [ -e /sys/class/net/eth1 ]; then\n"
+		"\tunshare -n sleep 2147483647 &\n"
+		"\tpeer=$!\n"
+		"\ti=0; while [ \"$(readlink /proc/$peer/ns/net)\" = \"$(readlink /proc/self/ns/net)\" ] && [ $i -lt 100 ]; do sleep 0.01; i=$((i + 1)); done\n"
+		"\tip link set eth1 netns $peer\n"
+		"\tnsenter -t $peer -n sh -c 'ip link set lo up; ip addr add " VM_NET_PEER "/24 dev eth1; ip link set eth1 up'\n"
+		"\tip addr add " VM_NET_SELF "/24 dev eth0; ip link set eth0 up\n"
+		"\texport " NETPEER_ENV "=\"/proc/$peer/ns/net " VM_NET_PEER "\"\n"
+		"\techo \"latlab init: the network: eth0 " VM_NET_SELF ", its peer " VM_NET_PEER " behind eth1 in the namespace of pid $peer\" > /dev/kmsg\n"
+		"else\n"
+		"\techo 'latlab init: no second network card (eth1): its cells are skipped' > /dev/kmsg\n"
 		"fi\n");
 }
 
@@ -351,12 +384,16 @@ static char *init_script(const struct vm_guest *g)
 	}
 	if (g->disk)
 		disk_script(fp, g);
+	if (g->net)
+		net_script(fp, g);
 	/* the log goes to the host over the channel; kmsg keeps a copy in
 	 * the console log */
 	fprintf(fp, "/bin/latlab run /latlab/config.ini -o /results --guest %s --guest-accel %s --guest-cells /latlab/cells > /dev/kmsg 2>&1\n"
 		"echo \"latlab init: latlab exited with $?\" > /dev/kmsg\n"
 		/* the block device's own count: that the I/O reached it */
 		"[ ! -e /sys/block/vda/stat ] || echo \"latlab init: vda stat $(cat /sys/block/vda/stat)\" > /dev/kmsg\n"
+		/* the cards' interrupts: that the traffic crossed them */
+		"grep -E 'virtio[0-9]+-(input|output)' /proc/interrupts | while read -r l; do echo \"latlab init: irq $l\" > /dev/kmsg; done\n"
 		"sync\n"
 		"poweroff -f\n",
 		k->name, g->accel == ACCEL_KVM ? "kvm" : "tcg");
@@ -427,23 +464,28 @@ int vm_initramfs(const struct vm_guest *g, const char *path, char *err,
 			fail_with(err, errlen, rc, "[kernel.%s] modules: %s: %s", k->name,
 			     word, strerror(-rc));
 	}
-	FILE *list = rc ? NULL : disk_list(g);
+	/* the devices' modules, each once, whichever list names it */
+	const char *lists[2] = { g->disk ? "disk.list" : NULL, g->net ? "net.list" : NULL };
 
-	if (rc == 0 && g->disk_modules && !list)
-		rc = fail_with(err, errlen, -ENOENT, "%s/disk.list: %s", g->disk_modules,
-			       strerror(errno));
-	while (rc == 0 && disk_next(list, word, sizeof(word))) {
-		char name[OPT_STR_MAX + 32], from[PATH_MAX + OPT_STR_MAX + 8];
+	for (int l = 0; rc == 0 && l < 2; l++) {
+		FILE *list = lists[l] ? module_list(g, lists[l]) : NULL;
 
-		snprintf(name, sizeof(name), "latlab/disk/%s.ko", word);
-		snprintf(from, sizeof(from), "%s/%s.ko", g->disk_modules, word);
-		rc = cpio_file(&a, name, from);
-		if (rc)
-			fail_with(err, errlen, rc, "[kernel.%s] disk: %s: %s", k->name, from,
-				  strerror(-rc));
+		if (lists[l] && g->device_modules && !list)
+			rc = fail_with(err, errlen, -ENOENT, "%s/%s: %s", g->device_modules,
+				       lists[l], strerror(errno));
+		while (rc == 0 && module_next(list, word, sizeof(word))) {
+			char name[OPT_STR_MAX + 32], from[PATH_MAX + OPT_STR_MAX + 8];
+
+			snprintf(name, sizeof(name), "latlab/mod/%s.ko", word);
+			snprintf(from, sizeof(from), "%s/%s.ko", g->device_modules, word);
+			rc = cpio_file(&a, name, from);
+			if (rc)
+				fail_with(err, errlen, rc, "[kernel.%s] %s: %s: %s", k->name,
+					  l ? "net" : "disk", from, strerror(-rc));
+		}
+		if (list)
+			fclose(list);
 	}
-	if (list)
-		fclose(list);
 	init = rc ? NULL : init_script(g);
 	if (rc == 0 && !init)
 		rc = fail_with(err, errlen, -ENOMEM, "out of memory");

@@ -21,8 +21,9 @@ struct vm_guest {
 	const char *config_text;	/* the resolved config (campaign.ini) */
 	const char *cells_text;		/* the cell ids to run, one a line */
 	const char *hostname;		/* the guest's */
-	const char *disk_modules;	/* a disk's modules (vm_disk_modules), or NULL */
+	const char *device_modules;	/* the devices' modules' folder (vm_device_modules), or NULL */
 	int disk;			/* a disk is attached: mount it at VM_DISK_MOUNT */
+	int net;			/* two network cards: a peer behind the second */
 };
 
 /*
@@ -92,6 +93,7 @@ struct vm_boot {
 	const char *qemu_log;		/* qemu's own messages */
 	const char *tree;		/* the cells' files to tree/HOST/RELEASE/CELL */
 	const char *disk;		/* the disk's file (vm_disk_make), or NULL */
+	int net;			/* two virtio-net cards on a hub of their own */
 	int64_t boot_timeout;		/* to the guest latlab's hello */
 };
 
@@ -190,12 +192,13 @@ int vm_image_release(const char *path, char *rel, size_t len);
 extern const char *const vm_disk_caches[];
 
 /*
- * Where the modules of variant k's disk are: IMAGE_DIR/modules/RELEASE
+ * Where the modules of variant k's devices are: IMAGE_DIR/modules/RELEASE
  * (make kernels; tools/debian-kernels.sh), RELEASE from the image, whose
- * disk.list names them in load order. 0 with dir, or -ENOENT with why.
+ * list (disk.list, net.list) names them in load order. 0 with dir, or
+ * -ENOENT with why.
  */
-int vm_disk_modules(const struct kernel_def *k, char *dir, size_t len, char *why,
-		    size_t whylen);
+int vm_device_modules(const struct kernel_def *k, const char *list, char *dir, size_t len,
+		      char *why, size_t whylen);
 
 /*
  * The disk of one boot: a sparse file of size bytes at path (which must

@@ -200,24 +200,35 @@ EOS
 	run "$LATLAB" run c.ini
 	[ "$status" -eq 2 ] || run_failed
 	[[ "$output" == *"[load.disk] dir = /run: in a qemu guest (kernel stock) only /var/tmp is on its disk"* ]] || run_failed
-	# disk = ram: run, and said in the log, cell.ini and on the console
-	KERNELS=$K DURATION=1s WORKLOADS=file-write vm_config stock none "disk = ram
+	# the network cards' modules not beside the image either
+	KERNELS=$WORK DURATION=1s WORKLOADS=udp-rtt vm_config stock none
+	run "$LATLAB" run c.ini
+	[ "$status" -eq 2 ] || run_failed
+	[[ "$output" == *"[kernel.stock] net = device (the default: the cell sends over IP): no $WORK/modules/$rel/net.list: the modules of $rel that its network cards need (virtio_net; make kernels fetches them beside Debian's images); or name them in modules =, or net = loopback"* ]] || run_failed
+	# disk = ram and net = loopback: run, and said in the log, cell.ini
+	# and on the console
+	KERNELS=$K DURATION=1s WORKLOADS="file-write, udp-rtt" vm_config stock none "disk = ram
+net = loopback
 clock = icount
 cpus = 1"
 	run timeout 200 "$LATLAB" run c.ini
 	[ "$status" -eq 0 ] || run_failed
 	[[ "$output" == *"kernel variant stock: disk = ram: its cells' files are in the guest's RAM (no block device, no disk interrupt)"* ]] || run_failed
+	[[ "$output" == *"kernel variant stock: net = loopback: its cells' traffic stays on 127.0.0.1 (softirqs, no network device or its interrupt)"* ]] || run_failed
 	c=$(cell_dir "$WORK/out/v" '0000-*')
 	grep -qx 'files_on = rootfs (rootfs)' "$c/cell.ini"
 	grep -qx "files_note = in RAM: no block device, its interrupt or its completion in this cell's I/O" "$c/cell.ini"
-	! grep -q 'latlab init: the disk' "$WORK/out/v/vm/stock-1.console.log"
+	c=$(cell_dir "$WORK/out/v" '0001-*')
+	grep -qx 'net = loopback' "$c/cell.ini"
+	grep -qx 'net_note = 127.0.0.1: softirqs, no network device or its interrupt' "$c/cell.ini"
+	! grep -q 'latlab init: the disk\|latlab init: the network' "$WORK/out/v/vm/stock-1.console.log"
 }
 
 @test "qemu: a plugin runs in the guest as on the host, alone and as a chain's step before a write to the guest's disk" {
 	vm_setup
 	PLUGINS=$(cd "$(dirname "$LATLAB")" && pwd)/plugins
 	[ -e "$PLUGINS/adc.so" ] || { echo "$PLUGINS/adc.so: not built beside $LATLAB (make)"; false; }
-	DURATION=1s WORKLOADS="adc, loop" vm_config stock none "clock = icount
+	DURATION=1s WORKLOADS="adc, loop, udp-rtt" vm_config stock none "clock = icount
 cpus = 1"
 	printf '[workload.adc]\ntype = plugin\npath = %s\nfile = /sys/kernel/uevent_seqnum\n' "$PLUGINS/adc.so" | ini_merge c.ini
 	printf '[workload.loop]\ntype = chain\nsteps = adc, file-write\n[thresholds]\nmissed = off\n' | ini_merge c.ini
@@ -240,6 +251,20 @@ cpus = 1"
 	[ "$samples" -ge 1 ] || { cat "$c/summary.csv"; false; }
 	writes=$(sed -n 's/.*latlab init: vda stat *[0-9]* *[0-9]* *[0-9]* *[0-9]* *\([0-9]*\).*/\1/p' "$WORK/out/v/vm/stock-1.console.log")
 	[ -n "$writes" ] && [ "$writes" -ge "$samples" ] || { echo "vda writes '$writes', samples $samples"; false; }
+	# udp-rtt across the guest's two cards: every round trip left eth0
+	# and came in on eth1 and back, each card's receive interrupt
+	# counting one at least for each sample
+	[[ "$output" == *"kernel variant stock: its cells send over IP: two virtio-net cards on a hub inside qemu"* ]] || run_failed
+	c=$(cell_dir "$WORK/out/v" '0002-*')
+	grep -qx 'net = device 10.0.2.2' "$c/cell.ini"
+	[ "$(col "$c/summary.csv" errors | sort -u)" = 0 ]
+	samples=$(col "$c/summary.csv" samples | head -1)
+	[ "$samples" -ge 100 ] || { cat "$c/summary.csv"; false; }
+	grep -q 'latlab init: the network: eth0 10.0.2.1, its peer 10.0.2.2 behind eth1' "$WORK/out/v/vm/stock-1.console.log"
+	for q in virtio1-input.0 virtio2-input.0; do
+		n=$(awk -v q="$q" '{ sub(/\r$/, "") } $0 ~ "latlab init: irq" && $NF == q { print $(NF - 3) }' "$WORK/out/v/vm/stock-1.console.log")
+		[ -n "$n" ] && [ "$n" -ge "$samples" ] || { echo "$q: '$n' interrupts, $samples samples"; grep 'latlab init' "$WORK/out/v/vm/stock-1.console.log"; false; }
+	done
 }
 
 @test "qemu: initrd = and modules = reach the guest" {
