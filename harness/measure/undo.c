@@ -313,10 +313,22 @@ int undo_stale(const char *dir, const char *const *roots,
 		if (strncmp(e->d_name, "undo-", 5) != 0 ||
 		    (!tmp && (nl < 4 || strcmp(e->d_name + nl - 4, ".txt") != 0)))
 			continue;
-		int fd = openat(dirfd(d), e->d_name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+		/* O_NONBLOCK: a FIFO put here must not hold every run at its start */
+		int fd = openat(dirfd(d), e->d_name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+		struct stat st;
 
 		if (fd < 0)
 			continue;
+		if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+			char line[PATH_MAX + 128];
+
+			snprintf(line, sizeof(line), "%s/%s is not a journal latlab wrote (not a regular file): left alone",
+				 dir, e->d_name);
+			close(fd);
+			if (say)
+				say(arg, line);
+			continue;
+		}
 		if (flock(fd, LOCK_EX | LOCK_NB) != 0) {	/* its latlab still runs */
 			close(fd);
 			continue;

@@ -208,6 +208,26 @@ static void test_stale(void **state)
 	assert_int_equal(undo_stale(missing, roots, NULL, NULL), 0);
 }
 
+static void say_line(void *arg, const char *line)
+{
+	snprintf(arg, 512, "%s", line);
+}
+
+/* A FIFO named as a journal: said and left, never waited on (it held every run). */
+static void test_stale_fifo(void **state)
+{
+	char path[160], said[512] = "";
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/undo-7.txt", run);
+	mkdir(run, 0700);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	assert_int_equal(undo_stale(run, roots, say_line, said), 0);
+	assert_non_null(strstr(said, "undo-7.txt is not a journal latlab wrote (not a regular file): left alone"));
+	assert_int_equal(access(path, F_OK), 0);
+	unlink(path);
+}
+
 /* A journal written by hand: a line outside the roots, a cut last line. */
 static void test_replay_refuses(void **state)
 {
@@ -263,6 +283,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_finish_undoes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_outside_roots, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stale, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stale_fifo, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_replay_refuses, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_failure_said, setup, teardown),
 	};

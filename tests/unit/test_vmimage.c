@@ -238,6 +238,16 @@ static void test_cache(void **state)
 	assert_int_equal(b.cached, 0);
 	assert_int_equal(stat(a.path, &st), 0);
 	assert_int_equal(st.st_size, 4096);
+	/* a FIFO where the entry belongs: refused at once, never waited on
+	 * (it held `latlab run` past SIGTERM), and made again as a file */
+	assert_int_equal(unlink(a.path), 0);
+	assert_int_equal(mkfifo(a.path, 0600), 0);
+	alarm(10);
+	assert_int_equal(vm_image(x86_variant(), &b), 1);
+	alarm(0);
+	assert_int_equal(b.cached, 0);
+	assert_int_equal(stat(a.path, &st), 0);
+	assert_true(S_ISREG(st.st_mode));
 	/* the image changed: another key, another ELF */
 	write_bzimage(1, 0x22, 0);
 	assert_int_equal(vm_image(x86_variant(), &c), 1);
