@@ -61,4 +61,15 @@ setup() {
 	[ "$(offer export --format csv res/quick/vm/6.1/)" = "res/quick/vm/6.1/0000-cell" ]
 	# a directory that is not a tree: to descend into
 	[ "$(offer report re)" = "res/" ]
+	# names are names: never split at a blank nor globbed (issue 56: 11);
+	# readline quotes them (-o filenames)
+	mkdir -p "my tree" "*" "x"
+	: >"my tree/cells.csv"
+	: >"*/cells.csv"
+	[ "$(offer report my)" = "my tree" ]
+	[ "$(offer report '*')" = "*" ]
+	[ "$(offer report '')" = "$(printf '%s\n' '*' conf/ 'my tree' res/ x/ | sort)" ]
+	mkdir "a b.d"
+	: >"a b.d/c d.ini"
+	[ "$(offer run 'a b.d/')" = "a b.d/c d.ini" ]
 }
