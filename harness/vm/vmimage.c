@@ -89,29 +89,38 @@ int vm_bzimage_payload(const unsigned char *img, size_t size, size_t *off,
 	return *packer ? 0 : -EPROTONOSUPPORT;
 }
 
+/*
+ * The headers are copied out, never read in place: a file's e_phoff or a
+ * note may sit at any offset, and a misaligned Elf64_Phdr read is
+ * undefined (UBSan stopped latlab on a crafted image).
+ */
 int vm_elf_pvh(const unsigned char *elf, size_t size)
 {
-	const Elf64_Ehdr *eh = (const void *)elf;
+	Elf64_Ehdr eh;
 
-	if (size < sizeof(*eh) || memcmp(elf, ELFMAG, SELFMAG) != 0 ||
+	if (size < sizeof(eh) || memcmp(elf, ELFMAG, SELFMAG) != 0 ||
 	    elf[EI_CLASS] != ELFCLASS64 || elf[EI_DATA] != ELFDATA2LSB)
 		return -ENOEXEC;
-	if (eh->e_machine != EM_X86_64)
+	memcpy(&eh, elf, sizeof(eh));
+	if (eh.e_machine != EM_X86_64)
 		return -ENOEXEC;
-	if (eh->e_phentsize != sizeof(Elf64_Phdr) || eh->e_phoff > size ||
-	    (uint64_t)eh->e_phnum * sizeof(Elf64_Phdr) > size - eh->e_phoff)
+	if (eh.e_phentsize != sizeof(Elf64_Phdr) || eh.e_phoff > size ||
+	    (uint64_t)eh.e_phnum * sizeof(Elf64_Phdr) > size - eh.e_phoff)
 		return -EBADMSG;
-	for (int i = 0; i < eh->e_phnum; i++) {
-		const Elf64_Phdr *ph = (const void *)(elf + eh->e_phoff + i * sizeof(Elf64_Phdr));
+	for (int i = 0; i < eh.e_phnum; i++) {
+		Elf64_Phdr ph;
 
-		if (ph->p_type != PT_NOTE || ph->p_offset > size || ph->p_filesz > size - ph->p_offset)
+		memcpy(&ph, elf + eh.e_phoff + (size_t)i * sizeof(Elf64_Phdr), sizeof(ph));
+		if (ph.p_type != PT_NOTE || ph.p_offset > size || ph.p_filesz > size - ph.p_offset)
 			continue;
 		/* the notes: namesz, descsz, type, then name and desc padded to 4 */
-		for (uint64_t at = ph->p_offset, end = ph->p_offset + ph->p_filesz; at + 12 <= end;) {
-			const Elf64_Nhdr *nh = (const void *)(elf + at);
-			uint64_t name = (nh->n_namesz + 3ULL) & ~3ULL, desc = (nh->n_descsz + 3ULL) & ~3ULL;
+		for (uint64_t at = ph.p_offset, end = ph.p_offset + ph.p_filesz; at + 12 <= end;) {
+			Elf64_Nhdr nh;
 
-			if (nh->n_type == PVH_NOTE && nh->n_namesz == 4 && at + 12 + 4 <= end &&
+			memcpy(&nh, elf + at, sizeof(nh));
+			uint64_t name = (nh.n_namesz + 3ULL) & ~3ULL, desc = (nh.n_descsz + 3ULL) & ~3ULL;
+
+			if (nh.n_type == PVH_NOTE && nh.n_namesz == 4 && at + 12 + 4 <= end &&
 			    memcmp(elf + at + 12, "Xen", 4) == 0)
 				return 0;
 			at += 12 + name + desc;
