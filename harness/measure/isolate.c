@@ -75,6 +75,29 @@ static void housekeeping_of(const cpu_set_t *measured, cpu_set_t *hk)
 }
 
 /*
+ * Whose a latlab-PID cpuset is: a latlab that runs now (its pid alive and
+ * a latlab: never to be removed under it), or a killed one's, which the
+ * next run undoes. "" for another name.
+ */
+static const char *latlab_owner(const char *name, char *buf, size_t len)
+{
+	char comm[64] = "", path[64];
+	long pid;
+	char *end;
+
+	if (strncmp(name, "latlab-", 7) != 0)
+		return "";
+	pid = strtol(name + 7, &end, 10);
+	snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
+	if ((*end == '\0' || *end == '-') && pid > 0 && file_first_line(path, comm, sizeof(comm)) == 0 &&
+	    strcmp(comm, "latlab") == 0)
+		snprintf(buf, len, " (latlab %ld's, which runs now: run this one after it ends)", pid);
+	else
+		snprintf(buf, len, " (a killed latlab's: the next latlab run undoes it first)");
+	return buf;
+}
+
+/*
  * The cpusets under root whose CPUs meet the measured ones: their names
  * into others (space-separated), and the first that holds them for itself
  * (v1: exclusive; v2: a partition) said in who. 1 if one does, else 0.
@@ -90,7 +113,7 @@ static int scan_others(const char *root, int version, const cpu_set_t *measured,
 	if (!d)
 		return 0;
 	while ((e = readdir(d))) {
-		char path[PATH_MAX + 300], flag[64];
+		char path[PATH_MAX + 300], flag[64], owner[128];
 		cpu_set_t cpus;
 
 		if (e->d_type != DT_DIR || e->d_name[0] == '.')
@@ -111,8 +134,7 @@ static int scan_others(const char *root, int version, const cpu_set_t *measured,
 			continue;
 		snprintf(who, len, "CPU %d is in the %s cpuset %s/%s%s", cpulist_nth(&cpus, 0),
 			 version == 1 ? "exclusive" : "partition", root, e->d_name,
-			 strncmp(e->d_name, "latlab-", 7) == 0 ?
-			 " (a killed latlab's: the next latlab run undoes it first)" : "");
+			 latlab_owner(e->d_name, owner, sizeof(owner)));
 		found = 1;
 	}
 	closedir(d);

@@ -113,6 +113,12 @@ start_isolating() {
 	[ "$(nproc)" -ge 2 ] || skip "one CPU"
 	start_isolating
 	[ "$(machine_state)" != "$before" ]
+	# a second run on the same CPU meanwhile: refused, the first named as
+	# the live latlab it is, not as a killed one's (issue 56: 01)
+	sed "s|^output = .*|output = $WORK/out2|" c.ini >c2.ini
+	run timeout 60 "$LATLAB" run c2.ini -q
+	[ "$status" -eq 2 ] || { echo "$output"; false; }
+	[[ "$output" == *"CPU 1 is in the exclusive cpuset $CPUSET/latlab-$pid-cpu1 (latlab $pid's, which runs now: run this one after it ends)"* ]] || { echo "$output"; false; }
 	kill -INT $pid
 	st=0
 	wait $pid || st=$?
