@@ -483,12 +483,24 @@ void cp_qemu_images(struct campaign *cp)
 		char t[32];
 
 		units_format_elapsed(im->unpack_ns, t, sizeof(t));
-		log_info("kernel variant %s: %s is a bzImage: booting the ELF kernel inside it at its PVH entry, %s (%s payload, %.1f MB)",
-			 k->name, k->image, im->path, im->packer, (double)im->size / 1e6);
+		log_info("kernel variant %s: %s is a bzImage: booting the ELF kernel inside it at its PVH entry, %s (%s payload, %.1f MB%s)",
+			 k->name, k->image, im->path, im->packer, (double)im->size / 1e6,
+			 im->cached ? ", from the cache, checked against the image" : "");
+		if (im->remade)
+			log_warn("kernel variant %s: the cached copy did not match its image (its size, digest or ELF): unpacked again",
+				 k->name);
 		if (!im->cached)
 			log_info("kernel variant %s: unpacked in %s, kept for the next run (by the image's content)",
 				 k->name, t);
 	}
+	/* the cache kept to its size, never trimming what this run boots */
+	const char **keep = calloc((size_t)cfg->nkernels + 1, sizeof(*keep));
+
+	for (int v = 0; keep && cp->qemu.image && v < cfg->nkernels; v++)
+		keep[v] = cp->qemu.image[v].elf ? cp->qemu.image[v].path : NULL;
+	if (keep)
+		vm_cache_trim(keep, cfg->nkernels);
+	free(keep);
 }
 
 /* Variant v's guest of the rounds `round` runs now (on), or no more. Under cp->lock. */

@@ -137,7 +137,8 @@ enum vm_end vm_read(int fd, const struct vm_read_opts *o,
 struct vm_image {
 	char path[PATH_MAX + 64];	/* image =, or the ELF kernel inside it */
 	int elf;			/* path is the ELF inside image =, in the cache */
-	int cached;			/* extracted by an earlier run */
+	int cached;			/* extracted by an earlier run, checked now */
+	int remade;			/* a cached copy did not match its image: made again */
 	char packer[8];			/* how its payload was compressed */
 	uint64_t key;			/* image ='s content (vm_image_key) */
 	size_t size;			/* the ELF's bytes */
@@ -153,6 +154,13 @@ struct vm_image {
  * as it is, with why. 1: the ELF; 0: image = as it is.
  */
 int vm_image(const struct kernel_def *k, struct vm_image *im);
+
+/*
+ * The cache kept to its size: the least recently booted entries go, but
+ * never one of keep (the paths this run boots) nor one booted within a
+ * day (another campaign's). Called once a run knows what it boots.
+ */
+void vm_cache_trim(const char *const *keep, int nkeep);
 
 /* latlab's cache: $XDG_CACHE_HOME/latlab, or ~/.cache/latlab. 0 or -ENOENT. */
 int vm_cache_dir(char *buf, size_t len);

@@ -14,17 +14,21 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "atomic.h"
+#include "files.h"
 #include "hash.h"
 #include "log.h"
 #include "units.h"
@@ -34,6 +38,7 @@ extern char **environ;
 
 /* the cache keeps this many kernels; the least recently booted go first */
 #define CACHE_KEEP 16
+#define CACHE_GRACE_S (24 * 3600)	/* booted within: never trimmed */
 
 /* the boot protocol's fields (Documentation/arch/x86/boot.rst) */
 #define BZ_SETUP_SECTS 0x1f1
@@ -181,20 +186,29 @@ static int map_file(const char *path, unsigned char **data, size_t *size)
  * -errno (-ENOENT: the tool is missing; -EBADMSG: it failed). The bytes
  * go through a socket, which a tool that dies refuses without SIGPIPE.
  */
-static int unpack(const struct packer *p, const unsigned char *in, size_t len, int out_fd)
+static int unpack(const struct packer *p, const unsigned char *in, size_t len, int out_fd,
+		  uint64_t limit)
 {
-	posix_spawn_file_actions_t fa;
 	int sv[2], rc = 0, st;
 	pid_t pid;
 
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
 		return -errno;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, sv[1], 0);
-	posix_spawn_file_actions_adddup2(&fa, out_fd, 1);
-	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	rc = -posix_spawnp(&pid, p->argv[0], &fa, NULL, (char *const *)p->argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
+	pid = fork();
+	if (pid == 0) {
+		/* the file it writes is bounded: past limit, SIGXFSZ ends it (a
+		 * payload that unpacks to 20 GB wrote 20 GB) */
+		struct rlimit fsize = { limit, limit };
+		int null = open("/dev/null", O_WRONLY);
+
+		signal(SIGPIPE, SIG_DFL);
+		if (dup2(sv[1], 0) < 0 || dup2(out_fd, 1) < 0 || null < 0 || dup2(null, 2) < 0 ||
+		    setrlimit(RLIMIT_FSIZE, &fsize) != 0)
+			_exit(126);
+		execvp(p->argv[0], (char *const *)p->argv);
+		_exit(127);
+	}
+	rc = pid < 0 ? -errno : 0;
 	close(sv[1]);
 	for (size_t done = 0; rc == 0 && done < len;) {
 		ssize_t w = send(sv[0], in + done, len - done, MSG_NOSIGNAL);
@@ -211,14 +225,25 @@ static int unpack(const struct packer *p, const unsigned char *in, size_t len, i
 			return -errno;
 	if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
 		return -ENOENT;
+	if (WIFSIGNALED(st) && WTERMSIG(st) == SIGXFSZ)
+		return -EFBIG;
 	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -EBADMSG;
 }
 
-/* The cache holds at most CACHE_KEEP kernels: the least recently booted go. */
-static void cache_trim(const char *dir)
+/*
+ * The cache holds at most CACHE_KEEP kernels: the least recently booted
+ * go first — never one of keep (what this run boots), nor one booted in
+ * the last day (what another campaign sharing the cache may be about to
+ * boot). Each entry's digest file goes with it.
+ */
+void vm_cache_trim(const char *const *keep, int nkeep)
 {
-	char path[PATH_MAX + 64], oldest[PATH_MAX + 64];
+	char dir[PATH_MAX], path[PATH_MAX + 64], oldest[PATH_MAX + 64];
+	struct timespec now;
 
+	if (vm_cache_dir(dir, sizeof(dir)) != 0)
+		return;
+	clock_gettime(CLOCK_REALTIME, &now);
 	for (;;) {
 		struct timespec when = { 0, 0 };
 		int n = 0;
@@ -231,14 +256,20 @@ static void cache_trim(const char *dir)
 		while ((e = readdir(d)) != NULL) {
 			struct stat st;
 			size_t l = strlen(e->d_name);
+			int kept = 0;
 
 			if (l < 9 || strcmp(e->d_name + l - 8, ".vmlinux") != 0)
 				continue;
 			snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-			if (stat(path, &st) != 0)
+			if (lstat(path, &st) != 0)
 				continue;
 			n++;
-			if (!oldest[0] || st.st_mtim.tv_sec < when.tv_sec) {
+			for (int i = 0; i < nkeep; i++)
+				kept |= keep[i] && strcmp(keep[i], path) == 0;
+			if (kept || now.tv_sec - st.st_mtim.tv_sec < CACHE_GRACE_S)
+				continue;
+			if (!oldest[0] || st.st_mtim.tv_sec < when.tv_sec ||
+			    (st.st_mtim.tv_sec == when.tv_sec && st.st_mtim.tv_nsec < when.tv_nsec)) {
 				when = st.st_mtim;
 				snprintf(oldest, sizeof(oldest), "%s", path);
 			}
@@ -246,7 +277,47 @@ static void cache_trim(const char *dir)
 		closedir(d);
 		if (n <= CACHE_KEEP || !oldest[0] || unlink(oldest) != 0)
 			return;
+		snprintf(path, sizeof(path), "%s.digest", oldest);
+		unlink(path);
 	}
+}
+
+/* A file's digest as the cache keeps it beside an entry: its key, hex. */
+static void digest_text(const unsigned char *data, size_t size, char *out, size_t len)
+{
+	snprintf(out, len, "%016llx %zu\n", (unsigned long long)vm_image_key(data, size), size);
+}
+
+/*
+ * A cached entry is what it stands for: the size the image's trailer
+ * says, the digest recorded when it was unpacked, a PVH ELF. 0 or -EBADMSG.
+ */
+static int cache_entry_good(const char *path, uint32_t want)
+{
+	char dpath[PATH_MAX + 80], text[64], have[64], err[PATH_MAX + 64];
+	unsigned char *elf;
+	size_t elf_size;
+	int rc, fd;
+	ssize_t n;
+
+	if (map_file(path, &elf, &elf_size) != 0)
+		return -EBADMSG;
+	rc = elf_size == want ? vm_elf_pvh(elf, elf_size) : -EBADMSG;
+	if (rc == 0)
+		digest_text(elf, elf_size, have, sizeof(have));
+	munmap(elf, elf_size);
+	if (rc)
+		return -EBADMSG;
+	snprintf(dpath, sizeof(dpath), "%s.digest", path);
+	fd = file_open_regular(dpath, 128, err, sizeof(err));
+	if (fd < 0)
+		return -EBADMSG;
+	n = read(fd, text, sizeof(text) - 1);
+	close(fd);
+	if (n <= 0)
+		return -EBADMSG;
+	text[n] = '\0';
+	return strcmp(text, have) == 0 ? 0 : -EBADMSG;
 }
 
 /*
@@ -278,15 +349,19 @@ static int extract(const unsigned char *img, size_t size, const char *path,
 		if (strcmp(packers[i].name, name) == 0)
 			p = &packers[i];
 	snprintf(im->packer, sizeof(im->packer), "%s", name);
-	if (map_file(path, &elf, &elf_size) == 0) {
-		rc = vm_elf_pvh(elf, elf_size);
-		munmap(elf, elf_size);
-		if (rc == 0) {
+	uint32_t want = le32(img + off + len - 4);
+	struct stat cst;
+
+	/* nothing in the cache is trusted that was not just checked */
+	if (lstat(path, &cst) == 0) {
+		if (cache_entry_good(path, want) == 0) {
 			im->cached = 1;
+			im->size = want;
 			utimensat(AT_FDCWD, path, NULL, 0);	/* recently booted */
 			return 0;
 		}
-		unlink(path);	/* damaged: made again */
+		unlink(path);	/* not what it stands for: made again, and said */
+		im->remade = 1;
 	}
 	char tmp[PATH_MAX + 96];
 	int64_t t0 = units_now_ns();
@@ -297,19 +372,26 @@ static int extract(const unsigned char *img, size_t size, const char *path,
 		return fail_with(im->why, sizeof(im->why), -errno, "%s: %s", tmp, strerror(errno));
 	/* the last 4 bytes are the kernel's size, which the tools would take
 	 * for a stream of their own */
-	rc = unpack(p, img + off, len - 4, fd);
+	/* one byte past the trailer's size tells a payload that says less than it is */
+	rc = unpack(p, img + off, len - 4, fd, (uint64_t)want + 1);
 	if (rc == 0 && fsync(fd) != 0)
 		rc = -errno;
 	close(fd);
 	if (rc == -ENOENT)
 		fail_with(im->why, sizeof(im->why), rc, "its payload is %s and %s is not installed",
 			  name, p->argv[0]);
+	else if (rc == -EFBIG)
+		fail_with(im->why, sizeof(im->why), -EBADMSG,
+			  "its payload unpacks to more than the %u bytes its trailer says (stopped there)",
+			  want);
 	else if (rc)
 		fail_with(im->why, sizeof(im->why), rc, "%s could not unpack its payload", p->argv[0]);
-	if (rc == 0 && (rc = map_file(tmp, &elf, &elf_size)) == 0) {
-		uint32_t want = le32(img + off + len - 4);
+	char digest[64] = "";
 
+	elf_size = 0;
+	if (rc == 0 && (rc = map_file(tmp, &elf, &elf_size)) == 0) {
 		rc = vm_elf_pvh(elf, elf_size);
+		digest_text(elf, elf_size, digest, sizeof(digest));
 		munmap(elf, elf_size);
 		if (elf_size != want)
 			rc = fail_with(im->why, sizeof(im->why), -EBADMSG,
@@ -320,6 +402,21 @@ static int extract(const unsigned char *img, size_t size, const char *path,
 				  "its kernel has no PVH entry note (CONFIG_PVH), which qemu needs to boot an ELF");
 		else if (rc)
 			fail_with(im->why, sizeof(im->why), rc, "its payload is not an x86-64 ELF kernel");
+	}
+	/* the digest first: an entry without one is never taken */
+	if (rc == 0) {
+		char dpath[PATH_MAX + 80];
+
+		struct afile af;
+
+		snprintf(dpath, sizeof(dpath), "%s.digest", path);
+		rc = afile_open(&af, dpath);
+		if (rc == 0) {
+			fputs(digest, af.fp);
+			rc = afile_commit(&af);
+		}
+		if (rc)
+			fail_with(im->why, sizeof(im->why), rc, "%s: %s", dpath, strerror(-rc));
 	}
 	if (rc == 0 && rename(tmp, path) != 0)
 		rc = fail_with(im->why, sizeof(im->why), -errno, "%s: %s", path, strerror(errno));
@@ -437,6 +534,5 @@ int vm_image(const struct kernel_def *k, struct vm_image *im)
 		return 0;	/* as it is, with why */
 	snprintf(im->path, sizeof(im->path), "%s", path);
 	im->elf = 1;
-	cache_trim(dir);
 	return 1;
 }

@@ -9,6 +9,7 @@
  */
 #include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -21,6 +22,7 @@
 #include <zlib.h>
 #include <cmocka.h>
 
+#include "atomic.h"
 #include "vm.h"
 
 #define SETUP_SECTS 2
@@ -264,6 +266,35 @@ static void test_cache(void **state)
 	assert_int_equal(b.cached, 0);
 	assert_int_equal(stat(a.path, &st), 0);
 	assert_true(S_ISREG(st.st_mode));
+	/* an entry cut where its PVH note survives, and one replaced by
+	 * another kernel of the same size: the trailer's size and the
+	 * digest say so; made again, and said (issue 56: 04, 05) */
+	assert_int_equal(truncate(a.path, 2048), 0);
+	assert_int_equal(vm_image(x86_variant(), &b), 1);
+	assert_int_equal(b.cached, 0);
+	assert_int_equal(b.remade, 1);
+	FILE *other = fopen(a.path, "r+b");
+
+	assert_non_null(other);
+	fseek(other, 1000, SEEK_SET);
+	fputc(0x99, other);
+	fclose(other);
+	assert_int_equal(vm_image(x86_variant(), &b), 1);
+	assert_int_equal(b.cached, 0);
+	assert_int_equal(b.remade, 1);
+	/* checked and taken: its size said (it said 0.0 MB on every hit) */
+	assert_int_equal(vm_image(x86_variant(), &b), 1);
+	assert_int_equal(b.cached, 1);
+	assert_int_equal(b.remade, 0);
+	assert_int_equal(b.size, 4096);
+	/* no digest beside it: not taken */
+	char dpath[sizeof(a.path) + 16];
+
+	snprintf(dpath, sizeof(dpath), "%s.digest", a.path);
+	assert_int_equal(unlink(dpath), 0);
+	assert_int_equal(vm_image(x86_variant(), &b), 1);
+	assert_int_equal(b.remade, 1);
+	assert_int_equal(access(dpath, F_OK), 0);
 	/* the image changed: another key, another ELF */
 	write_bzimage(1, 0x22, 0);
 	assert_int_equal(vm_image(x86_variant(), &c), 1);
@@ -291,6 +322,11 @@ static void test_as_it_is(void **state)
 	write_bzimage(1, 0x44, 8);	/* a trailer that lies about the size */
 	assert_int_equal(vm_image(x86_variant(), &im), 0);
 	assert_non_null(strstr(im.why, "not the 4104 its trailer says"));
+	/* one that says less than the payload holds: unpacking stops there
+	 * (a 20 GB bomb wrote 20 GB: issue 56, 03) */
+	write_bzimage(1, 0x45, -8);
+	assert_int_equal(vm_image(x86_variant(), &im), 0);
+	assert_non_null(strstr(im.why, "its payload unpacks to more than the 4088 bytes its trailer says (stopped there)"));
 	write_file(image, junk, sizeof(junk));	/* not a bzImage at all */
 	assert_int_equal(vm_image(x86_variant(), &im), 0);
 	assert_string_equal(im.why, "not a bzImage");
@@ -365,12 +401,47 @@ static void test_release(void **state)
 	unlink(fifo);
 }
 
+/* The cache's trim: the oldest go, never what this run boots nor one of the last day. */
+static void test_trim(void **state)
+{
+	char dir[160], path[40][200];
+	const char *keep[2];
+	struct timespec old[2] = { { 1000000, 0 }, { 1000000, 0 } };
+	int left = 0;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/cache/latlab", tmpdir);
+	assert_int_equal(mkdir_p(dir), 0);
+	for (int i = 0; i < 24; i++) {
+		snprintf(path[i], sizeof(path[i]), "%s/%016x.vmlinux", dir, i);
+		write_file(path[i], (const unsigned char *)"x", 1);
+		/* 0-19 booted long ago, the oldest first; 20-23 today */
+		old[0].tv_sec = old[1].tv_sec = 1000000 + i;
+		old[0].tv_nsec = old[1].tv_nsec = i;
+		if (i < 20)
+			assert_int_equal(utimensat(AT_FDCWD, path[i], old, 0), 0);
+	}
+	keep[0] = path[0];	/* the oldest, but this run boots it */
+	keep[1] = NULL;
+	vm_cache_trim(keep, 2);
+	for (int i = 0; i < 24; i++)
+		left += access(path[i], F_OK) == 0;
+	assert_int_equal(left, 16);
+	assert_int_equal(access(path[0], F_OK), 0);	/* kept */
+	assert_int_not_equal(access(path[1], F_OK), 0);	/* the oldest others went */
+	assert_int_not_equal(access(path[8], F_OK), 0);
+	assert_int_equal(access(path[9], F_OK), 0);
+	for (int i = 20; i < 24; i++)
+		assert_int_equal(access(path[i], F_OK), 0);	/* today's stay */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_payload),
 		cmocka_unit_test(test_pvh),
 		cmocka_unit_test(test_release),
+		cmocka_unit_test_setup_teardown(test_trim, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cache, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_as_it_is, setup, teardown),
 	};

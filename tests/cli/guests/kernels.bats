@@ -103,8 +103,9 @@ EOC
 	# again: from the cache, nothing unpacked
 	run timeout 120 "$LATLAB" run c.ini --set campaign.name=bz2
 	[ "$status" -eq 0 ] || run_failed
-	[[ "$output" == *"booting the ELF kernel inside it at its PVH entry, $elf ("* ]]
+	[[ "$output" == *"booting the ELF kernel inside it at its PVH entry, $elf (xz payload, "*" MB, from the cache, checked against the image)"* ]] || run_failed
 	[[ "$output" != *"unpacked in"* ]]
+	[[ "$output" != *"(xz payload, 0.0 MB"* ]] || run_failed
 	# the image changed (a byte after its payload): another key, unpacked again
 	printf 'x' >>bz
 	run timeout 120 "$LATLAB" run c.ini --set campaign.name=bz3
