@@ -54,6 +54,25 @@ static int journal(struct undo *u, const char *kind, const char *path, const cha
 	return 0;
 }
 
+/* This boot's id (/proc/sys/kernel/random/boot_id), or "unknown". */
+static void boot_id(char *buf, size_t len)
+{
+	if (file_first_line("/proc/sys/kernel/random/boot_id", buf, len) != 0 || !buf[0])
+		snprintf(buf, len, "unknown");
+}
+
+/*
+ * A cgroup a journal may remove: one latlab made (its name latlab-...),
+ * not a path a tampered journal names (a prefix of the roots let any
+ * cgroup under /sys/fs/cgroup be removed).
+ */
+static int ours(const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	return base && strncmp(base + 1, "latlab-", 7) == 0;
+}
+
 int undo_open(struct undo *u, const char *dir, const char *const *roots)
 {
 	char tmp[PATH_MAX + 8];
@@ -70,7 +89,12 @@ int undo_open(struct undo *u, const char *dir, const char *const *roots)
 	fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0)
 		return -errno;
-	if (flock(fd, LOCK_EX) != 0 || write(fd, HEADER "\n", sizeof(HEADER)) != sizeof(HEADER) ||
+	char head[160], boot[64];
+
+	boot_id(boot, sizeof(boot));
+	int hn = snprintf(head, sizeof(head), HEADER "\nboot\t%s\n", boot);
+
+	if (flock(fd, LOCK_EX) != 0 || write(fd, head, (size_t)hn) != hn ||
 	    fsync(fd) != 0 || rename(tmp, u->path) != 0) {
 		int rc = -errno;
 
@@ -123,7 +147,7 @@ int undo_mkdir_cgroup(struct undo *u, const char *path)
 	off_t before;
 	int rc;
 
-	if (!allowed(path, u->roots))
+	if (!allowed(path, u->roots) || !ours(path))
 		return -EPERM;
 	before = lseek(u->fd, 0, SEEK_CUR);
 	rc = journal(u, "cgroup", path, NULL);
@@ -225,13 +249,15 @@ static int replay_line(char *line, const char *const *roots, char *report, size_
 	char *kind = strtok(line, "\t"), *path = strtok(NULL, "\t"), *value = strtok(NULL, "");
 	int rc;
 
+	if (kind && strcmp(kind, "boot") == 0)
+		return 0;	/* checked before any line is replayed */
 	if (!kind || !path || !allowed(path, roots)) {
 		report_add(report, len, path ? path : "(a cut line)", -EINVAL);
 		return -EINVAL;
 	}
 	if (strcmp(kind, "write") == 0 && value)
 		rc = file_write_string(path, value);
-	else if (strcmp(kind, "cgroup") == 0 && !value)
+	else if (strcmp(kind, "cgroup") == 0 && !value && ours(path))
 		rc = remove_cgroup(path);
 	else
 		rc = -EINVAL;
@@ -338,7 +364,26 @@ int undo_stale(const char *dir, const char *const *roots,
 			close(fd);
 			continue;
 		}
-		char report[1024], line[1400];
+		char report[1024], line[1400], boot[64], theirs[96] = "";
+		char head[sizeof(HEADER) + 96];
+		ssize_t hn = pread(fd, head, sizeof(head) - 1, 0);
+
+		/* a journal of another boot: its values were that boot's */
+		head[hn > 0 ? hn : 0] = '\0';
+		const char *b = strstr(head, "\nboot\t");
+
+		if (b)
+			snprintf(theirs, sizeof(theirs), "%.*s", (int)strcspn(b + 6, "\n"), b + 6);
+		boot_id(boot, sizeof(boot));
+		if (theirs[0] && strcmp(theirs, boot) != 0) {
+			snprintf(line, sizeof(line), "%s/%s is the journal of a latlab of another boot (%s): not replayed onto this one, removed",
+				 dir, e->d_name, theirs);
+			unlinkat(dirfd(d), e->d_name, 0);
+			close(fd);
+			if (say)
+				say(arg, line);
+			continue;
+		}
 		int failed = replay(fd, roots, report, sizeof(report));
 
 		snprintf(line, sizeof(line), "undone what a latlab killed before its end had changed (%s/%s)%s%s",

@@ -102,11 +102,11 @@ static void test_finish_undoes(void **state)
 	assert_int_equal(undo_set(&u, in_sys("balance"), "0", NULL), 0);
 	assert_int_equal(undo_set(&u, in_sys("affinity"), "0", NULL), 0);
 	assert_int_equal(undo_set(&u, in_sys("affinity"), "1", NULL), 0);	/* twice: the first value back */
-	assert_int_equal(undo_mkdir_cgroup(&u, in_sys("cg")), 0);
+	assert_int_equal(undo_mkdir_cgroup(&u, in_sys("latlab-1-cpu1")), 0);
 	assert_string_equal(get("balance"), "0");
 	assert_string_equal(get("affinity"), "1");
-	assert_int_equal(stat(in_sys("cg"), &st), 0);
-	assert_int_equal(undo_mkdir_cgroup(&u, in_sys("cg")), -EEXIST);
+	assert_int_equal(stat(in_sys("latlab-1-cpu1"), &st), 0);
+	assert_int_equal(undo_mkdir_cgroup(&u, in_sys("latlab-1-cpu1")), -EEXIST);
 	/* a change the kernel refuses changed nothing: not undone later (over a value never set) */
 	assert_int_equal(symlink("/proc/version", in_sys("refuses")), 0);
 	int before = u.changes;
@@ -118,7 +118,7 @@ static void test_finish_undoes(void **state)
 	assert_string_equal(report, "");
 	assert_string_equal(get("balance"), "1");
 	assert_string_equal(get("affinity"), "0-1");
-	assert_int_not_equal(stat(in_sys("cg"), &st), 0);
+	assert_int_not_equal(stat(in_sys("latlab-1-cpu1"), &st), 0);
 	assert_false(journals());
 	assert_int_equal(undo_finish(&u, report, sizeof(report)), 0);	/* closed: nothing */
 }
@@ -154,7 +154,7 @@ static pid_t killed_latlab(int stay, int *wait_fd)
 
 		close(p[0]);
 		if (undo_open(&u, run, roots) || undo_set(&u, in_sys("balance"), "0", NULL) ||
-		    undo_mkdir_cgroup(&u, in_sys("cg")))
+		    undo_mkdir_cgroup(&u, in_sys("latlab-1-cpu1")))
 			_exit(1);
 		(void)!write(p[1], &byte, 1);
 		if (stay)
@@ -192,7 +192,7 @@ static void test_stale(void **state)
 	assert_int_equal(undo_stale(run, roots, count_said, &said), 1);
 	assert_int_equal(said, 1);
 	assert_string_equal(get("balance"), "1");
-	assert_int_not_equal(access(in_sys("cg"), F_OK), 0);
+	assert_int_not_equal(access(in_sys("latlab-1-cpu1"), F_OK), 0);
 	assert_false(journals());
 	assert_int_equal(undo_stale(run, roots, count_said, &said), 0);
 
@@ -226,6 +226,44 @@ static void test_stale_fifo(void **state)
 	assert_non_null(strstr(said, "undo-7.txt is not a journal latlab wrote (not a regular file): left alone"));
 	assert_int_equal(access(path, F_OK), 0);
 	unlink(path);
+}
+
+/*
+ * A journal of another boot (/run is no tmpfs here: it outlives a reboot)
+ * is said and removed, never replayed; a cgroup line that names a cgroup
+ * latlab did not make is refused (issue 56).
+ */
+static void test_other_boot_and_foreign_cgroup(void **state)
+{
+	char path[160], said[512] = "", report[256];
+	struct undo u;
+	FILE *fp;
+
+	(void)state;
+	mkdir(run, 0700);
+	snprintf(path, sizeof(path), "%s/undo-99999.txt", run);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fprintf(fp, "latlab-undo\t1\nboot\t00000000-not-this-boot\nwrite\t%s\t0\n", in_sys("balance"));
+	fclose(fp);
+	assert_int_equal(undo_stale(run, roots, say_line, said), 0);
+	assert_non_null(strstr(said, "undo-99999.txt is the journal of a latlab of another boot (00000000-not-this-boot): not replayed onto this one, removed"));
+	assert_string_equal(get("balance"), "1");	/* not written */
+	assert_int_not_equal(access(path, F_OK), 0);
+	/* a cgroup not of latlab's making: refused to make and to remove */
+	assert_int_equal(undo_open(&u, run, roots), 0);
+	assert_int_equal(undo_mkdir_cgroup(&u, in_sys("system.slice")), -EPERM);
+	assert_int_equal(undo_finish(&u, report, sizeof(report)), 0);
+	assert_int_equal(mkdir(in_sys("system.slice"), 0755), 0);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fprintf(fp, "latlab-undo\t1\ncgroup\t%s\n", in_sys("system.slice"));
+	fclose(fp);
+	said[0] = '\0';
+	assert_int_equal(undo_stale(run, roots, say_line, said), 1);
+	assert_non_null(strstr(said, "not undone: "));
+	assert_int_equal(access(in_sys("system.slice"), F_OK), 0);	/* still there */
+	rmdir(in_sys("system.slice"));
 }
 
 /* A journal written by hand: a line outside the roots, a cut last line. */
@@ -284,6 +322,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_outside_roots, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stale, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stale_fifo, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_other_boot_and_foreign_cgroup, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_replay_refuses, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_failure_said, setup, teardown),
 	};
