@@ -258,18 +258,29 @@ static void teardown_workloads(const struct workload_def *wd,
 			wd->ops->teardown(&res->workers[i].ctx);
 }
 
-static void start_error(struct cell_result *res, int rc, int policy,
+static void start_error(struct cell_result *res, const struct worker *w, int rc, int policy,
 			int priority)
 {
+	cpu_set_t allowed;
+	char list[64];
+
 	res->status = CELL_ERROR;
 	if (rc == -EPERM && policy == SCHED_FIFO) {
 		res->fatal = 1;
 		snprintf(res->reason, sizeof(res->reason),
 			 "SCHED_FIFO priority %d refused (no real-time privilege)",
 			 priority);
+	} else if (rc == -EINVAL && w->cpu >= 0 && sched_getaffinity(0, sizeof(allowed), &allowed) == 0 &&
+		   !CPU_ISSET(w->cpu, &allowed)) {
+		/* its CPU left latlab's cpuset: another run isolates it */
+		cpulist_format(&allowed, list, sizeof(list));
+		snprintf(res->reason, sizeof(res->reason),
+			 "cannot start a measured thread on CPU %d: latlab may run on CPUs %s only (its cpuset; another run's isolation = cpuset holds CPU %d?)",
+			 w->cpu, list, w->cpu);
 	} else {
 		snprintf(res->reason, sizeof(res->reason),
-			 "cannot start a measured thread: %s", strerror(-rc));
+			 "cannot start a measured thread%s: %s", w->cpu >= 0 ? " on its CPU" : "",
+			 strerror(-rc));
 	}
 }
 
@@ -485,7 +496,7 @@ static int measure(const struct config *cfg, const struct cell *c,
 		w->gate_fd = gate[0];
 		rc = worker_start(w);
 		if (rc) {
-			start_error(res, rc, env->policy, c->priority);
+			start_error(res, w, rc, env->policy, c->priority);
 			atomic_store(stop, 1);
 			break;
 		}

@@ -119,6 +119,11 @@ start_isolating() {
 	run timeout 60 "$LATLAB" run c2.ini -q
 	[ "$status" -eq 2 ] || { echo "$output"; false; }
 	[[ "$output" == *"CPU 1 is in the exclusive cpuset $CPUSET/latlab-$pid-cpu1 (latlab $pid's, which runs now: run this one after it ends)"* ]] || { echo "$output"; false; }
+	# and one that does not isolate: its thread cannot go to CPU 1, said so
+	sed "s|^output = .*|output = $WORK/out3|; /^isolation = /d" c.ini >c3.ini
+	run timeout 60 "$LATLAB" run c3.ini -q
+	[ "$status" -eq 3 ] || { echo "$output"; false; }
+	[[ "$(col "$WORK/out3/iso/cells.csv" reason)" == "cannot start a measured thread on CPU 1: latlab may run on CPUs "*" only (its cpuset; another run's isolation = cpuset holds CPU 1?)" ]] || { cat "$WORK/out3/iso/cells.csv"; false; }
 	kill -INT $pid
 	st=0
 	wait $pid || st=$?
