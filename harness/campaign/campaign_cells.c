@@ -1,14 +1,22 @@
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "atomic.h"
 #include "campaign_run.h"
 #include "cellfiles.h"
 #include "exitcodes.h"
+#include "ledger.h"
 #include "log.h"
+#include "channel.h"
+#include "undo.h"
+#include "units.h"
 #include "thresholds.h"
 
 /* The rows of a cell run on this machine. */
@@ -124,6 +132,205 @@ static int write_partial(void *arg, struct cell_result *part)
 	return cell_write(p->cp->cfg, p->c, &p->cp->env, &p->cp->si, part, p->dir);
 }
 
+/* Does cell c run code latlab did not write (a plugin, a chain's plugin step)? */
+static int runs_foreign(const struct campaign *cp, const struct cell *c)
+{
+	const struct workload_def *wd = &cp->cfg->workload[c->workload];
+
+	return wd->ops->loads && wd->ops->loads(wd->opts);
+}
+
+/*
+ * Beyond the cell's duration: its set-up, its end and its files. A step
+ * that has not returned by then never will (a blocked one holds its
+ * thread, which the cell's end joins).
+ */
+#define APART_GRACE_NS (15 * NS_PER_S)
+
+/* What the cell's process says at its end, a line: STATUS FATAL SIG BRIEF REASON. */
+struct apart_word {
+	int said, status, fatal, sig;
+	char brief[256], reason[256];
+};
+
+/*
+ * The cell in a process of its own, which measures, judges, writes its
+ * files and prints its line as cp_run_here does, then says its outcome
+ * on fd and ends. Never returns.
+ */
+static void apart_child(struct campaign *cp, const struct cell *c, struct run_env *env,
+			const char *dir, int nth, int run_n, int lava, int fd)
+{
+	struct cell_result res;
+	struct chan_brief b;
+	char brief[256];
+
+	/* memory locks are not inherited across fork */
+	if (cp->env.mlocked)
+		mlockall(MCL_CURRENT | MCL_FUTURE);
+	int sig = cell_run(cp->cfg, c, env, dir, &res);
+
+	snprintf(res.preempt, sizeof(res.preempt), "%s", cp->kernel.model);
+	cell_check_thresholds(cp->cfg, &res, cp->ro->guest && cp->ro->guest_accel &&
+			      strcmp(cp->ro->guest_accel, "kvm") != 0);
+	int rc = res.nthreads || res.status != CELL_OK
+		 ? cell_write(cp->cfg, c, &cp->env, &cp->si, &res, dir) : 0;
+
+	cp_progress(c, &res, cp->cfg->workload[c->workload].ops->primary, nth, run_n);
+	if (lava)
+		cp_lava(c, &res);
+	cp_brief(&b, &res);
+	chan_brief_format(&b, brief, sizeof(brief));
+	for (char *p = res.reason; *p; p++)
+		if (*p == '\t' || *p == '\n')
+			*p = ' ';
+	dprintf(fd, "%d\t%d\t%d\t%s\t%s\n", rc ? (int)CELL_ERROR : (int)res.status, res.fatal,
+		sig, brief, rc ? strerror(-rc) : res.reason);
+	fflush(NULL);
+	_exit(0);
+}
+
+/* The word the cell's process said on fd (nothing if it died first). */
+static void apart_read(int fd, struct apart_word *w)
+{
+	char line[1024];
+	FILE *fp = fdopen(fd, "r");
+
+	memset(w, 0, sizeof(*w));
+	if (!fp) {
+		close(fd);
+		return;
+	}
+	if (fgets(line, sizeof(line), fp)) {
+		char *save = NULL, *f[5];
+		int n = 0;
+
+		line[strcspn(line, "\n")] = '\0';
+		for (char *t = strtok_r(line, "\t", &save); t && n < 5; t = strtok_r(NULL, "\t", &save))
+			f[n++] = t;
+		if (n >= 4) {
+			w->said = 1;
+			w->status = atoi(f[0]);
+			w->fatal = atoi(f[1]);
+			w->sig = atoi(f[2]);
+			snprintf(w->brief, sizeof(w->brief), "%s", f[3]);
+			snprintf(w->reason, sizeof(w->reason), "%s", n == 5 ? f[4] : "");
+		}
+	}
+	fclose(fp);
+}
+
+/*
+ * Cell i in a process of its own (it runs code latlab did not write): a
+ * crash, an exit or a hang of that code ends that process, not latlab,
+ * and fails the cell with what happened; the campaign goes on. Its files
+ * are read back as a guest's are. 0, EXIT_INTERRUPTED, EXIT_RUNTIME.
+ */
+static int run_apart(struct campaign *cp, int i, int nth, int run_n, int lava, const char *dir,
+		     struct run_env *env)
+{
+	const struct cell *c = &cp->cells[i];
+	int64_t deadline = units_now_ns() + cp->cfg->campaign.duration + APART_GRACE_NS;
+	struct apart_word w;
+	char why[300] = "", t[32];
+	int p[2], st = 0, killed = 0, rc;
+	pid_t pid;
+
+	if (pipe2(p, O_CLOEXEC) != 0)
+		return log_error("pipe: %s", strerror(errno)), EXIT_RUNTIME;
+	fflush(NULL);	/* nothing buffered is written twice by the child's exit */
+	pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return log_error("fork: %s", strerror(errno)), EXIT_RUNTIME;
+	}
+	if (pid == 0) {
+		close(p[0]);
+		apart_child(cp, c, env, dir, nth, run_n, lava, p[1]);
+	}
+	close(p[1]);
+	int64_t told = 0;	/* when a signal of ours was passed on */
+
+	for (;;) {
+		pid_t r = waitpid(pid, &st, WNOHANG);
+
+		if (r == pid || (r < 0 && errno != EINTR))
+			break;
+		/* SIGINT or SIGTERM to latlab: the cell's process ends its cell
+		 * too, and is killed if it has not within 3 s (a step that
+		 * blocks holds its thread for good) */
+		if (cp_signalled(cp) && !told) {
+			kill(pid, SIGTERM);
+			told = units_now_ns();
+		}
+		if (!killed && (units_now_ns() > deadline ||
+				(told && units_now_ns() - told > 3 * NS_PER_S))) {
+			kill(pid, SIGKILL);
+			killed = 1;
+		}
+		usleep(20000);
+	}
+	apart_read(p[0], &w);
+	units_format_duration(cp->cfg->campaign.duration + APART_GRACE_NS, t, sizeof(t));
+	if (killed && !cp_signalled(cp))
+		snprintf(why, sizeof(why), "the cell's code did not return within %s (its duration and %llds): its process was killed (a plugin that blocks?)",
+			 t, (long long)(APART_GRACE_NS / NS_PER_S));
+	else if (WIFSIGNALED(st) && !w.said)
+		snprintf(why, sizeof(why), "the cell's process was killed by signal %d (%s) before the cell ended (a plugin's fault?)",
+			 WTERMSIG(st), strsignal(WTERMSIG(st)));
+	else if (WIFEXITED(st) && !w.said)
+		snprintf(why, sizeof(why), "the cell's process exited with status %d before the cell ended (a plugin's exit()?)",
+			 WEXITSTATUS(st));
+	/* what it changed on the machine, if it died holding it: undone now */
+	if (why[0])
+		undo_stale(UNDO_DIR, undo_roots, NULL, NULL);
+
+	char *rows = NULL;
+	enum cell_status said = CELL_ERROR;
+
+	if (!why[0] && w.said && w.status != CELL_ERROR && w.status != CELL_SKIPPED)
+		rows = ledger_rows_from_dir(cp->cfg, c, dir, cp->host, cp->kernel.release, &said);
+	if (!why[0] && w.said && rows && (int)said != w.status) {
+		free(rows);
+		rows = NULL;
+		snprintf(why, sizeof(why), "the cell's process said %s, but its cell.ini says otherwise",
+			 cell_status_name(w.status));
+	}
+	struct cell_result res;
+
+	memset(&res, 0, sizeof(res));
+	if (why[0]) {
+		res.status = CELL_FAIL;
+		snprintf(res.reason, sizeof(res.reason), "%s", why);
+		log_error("%s: %s", c->id, why);
+		cell_write(cp->cfg, c, &cp->env, &cp->si, &res, dir);
+	} else {
+		res.status = (enum cell_status)w.status;
+		snprintf(res.reason, sizeof(res.reason), "%s", w.reason);
+	}
+	if (!rows)
+		rows = ledger_rows(cp->cfg, c, res.status, &res, cp->host, cp->kernel.release,
+				   cp->env.policy);
+	cp->lg.status[i] = res.status;
+	free(cp->lg.reason[i]);
+	cp->lg.reason[i] = strdup(res.reason);
+	if (w.said)
+		chan_brief_parse(w.brief, &cp->brief[i]);
+	free(cp->lg.rows[i]);
+	cp->lg.rows[i] = rows;
+	rc = ledger_progress(&cp->lg, cp->dir, i);
+	if (cp->mode->cell_ended)
+		cp->mode->cell_ended(cp, i, dir);
+	if (rc) {
+		log_error("writing results under %s: %s", cp->dir, strerror(-rc));
+		return EXIT_RUNTIME;
+	}
+	if (w.fatal)
+		log_error("%s", w.reason);
+	return w.sig || cp_signalled(cp) ? EXIT_INTERRUPTED : w.fatal ? EXIT_RUNTIME : 0;
+}
+
 int cp_run_here(struct campaign *cp, int i, int nth, int run_n, int lava)
 {
 	const struct cell *c = &cp->cells[i];
@@ -161,6 +368,8 @@ int cp_run_here(struct campaign *cp, int i, int nth, int run_n, int lava)
 		env.tick = cp_tick;
 		env.tick_arg = &tk;
 	}
+	if (runs_foreign(cp, c))
+		return run_apart(cp, i, nth, run_n, lava, dir, &env);
 	int sig = cell_run(cp->cfg, c, &env, dir, &res);
 
 	snprintf(res.preempt, sizeof(res.preempt), "%s", cp->kernel.model);

@@ -19,8 +19,10 @@
  * print or take a lock a lower-priority thread may hold, or it measures
  * itself.
  *
- * A plugin runs inside latlab, with latlab's privileges (root, SCHED_FIFO,
- * memory locked): load only code you trust.
+ * A plugin runs with latlab's privileges (root, SCHED_FIFO, memory
+ * locked): load only code you trust. Its cell runs in a process of its
+ * own, so a plugin that crashes, exits or blocks fails that cell, not the
+ * campaign (docs/own-code.md).
  *
  * Every function returns 0 or a negative errno; step() returns the bytes
  * it moved (0 for none) or a negative errno, which latlab counts as an

@@ -219,3 +219,50 @@ EOC
 	[ "$status" -eq 3 ] || run_failed
 	grep -q 'Invalid argument' "$(cell_dir "$WORK/out/p" '0000-*')/log.txt"
 }
+
+@test "plugin: a step that crashes, exits or blocks fails its cell with what happened, and the campaign goes on (issue 56: 06, 07, 08)" {
+	mk() {	# mk NAME STATEMENT: a plugin whose step does STATEMENT after 50 periods
+		cat >"$1.c" <<EOC
+#include <signal.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include "latlab/plugin.h"
+static long long step(struct latlab_step *s) { static int n; (void)s; if (++n > 50) { $2; } return 0; }
+const struct latlab_plugin latlab_plugin = { LATLAB_PLUGIN_ABI, "$1", NULL, NULL, step, NULL };
+EOC
+		cc -I"$INCLUDE" -fPIC -shared -o "$1.so" "$1.c"
+	}
+	mk crash 'raise(SIGSEGV)'
+	mk quit 'exit(0)'
+	mk block 'pause()'
+	write_config c.ini <<EOC
+[campaign]
+name = p
+duration = 300ms
+output = $WORK/out
+[matrix]
+workload = crash, quit, block, timer
+affinity = 1
+[workload.crash]
+type = plugin
+path = $WORK/crash.so
+[workload.quit]
+type = plugin
+path = $WORK/quit.so
+[workload.block]
+type = plugin
+path = $WORK/block.so
+EOC
+	run timeout 120 "$LATLAB" run c.ini -q
+	[ "$status" -eq 1 ] || run_failed
+	reason() { grep "^$1 " <(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next } { print $h["workload"] " " $h["status"] " " $h["reason"] }' "$WORK/out/p/cells.csv") | head -1; }
+	[[ "$(reason crash)" == "crash fail the cell's process was killed by signal 11 (Segmentation fault) before the cell ended (a plugin's fault?)" ]] || { reason crash; false; }
+	[[ "$(reason quit)" == "quit fail the cell's process exited with status 0 before the cell ended (a plugin's exit()?)" ]] || { reason quit; false; }
+	[[ "$(reason block)" == "block fail the cell's code did not return within 15300ms (its duration and 15s): its process was killed (a plugin that blocks?)" ]] || { reason block; false; }
+	[ "$(reason timer)" = "timer ok " ]
+	grep -q '^status = fail$' "$(cell_dir "$WORK/out/p" '0000-*')/cell.ini"
+	# run again: the failed cells are done, not run forever
+	run timeout 60 "$LATLAB" run c.ini -q
+	[ "$status" -eq 1 ] || run_failed
+	[ "$(grep -c ' = fail$' "$WORK/out/p/state")" -eq 3 ]
+}
