@@ -286,7 +286,7 @@ fuzz: deps
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang; }
 	@$(MAKE) --no-print-directory BUILD=build/fuzz CC=clang \
 		EXTRA_CFLAGS="$(FUZZ_FLAGS)" build/fuzz/liblatlab.a build/fuzz/obj/tests/fuzz/targets.o
-	@for t in config tree channel; do \
+	@for t in config tree channel image; do \
 		clang $(CPPFLAGS) -std=c11 -D_GNU_SOURCE -DFUZZ_TARGET=fuzz_$$t \
 			-g -O1 -fsanitize=fuzzer,address,undefined \
 			-o build/fuzz/fuzz_$$t tests/fuzz/libfuzzer.c \

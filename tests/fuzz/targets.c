@@ -264,3 +264,19 @@ int fuzz_channel(const uint8_t *data, size_t size)
 	only_plain(tree, 0);
 	return 0;
 }
+
+int fuzz_image(const uint8_t *data, size_t size)
+{
+	size_t off, len;
+	const char *packer;
+	char rel[128];
+
+	/* each reads the bytes only: any shape, any alignment */
+	if (vm_bzimage_payload(data, size, &off, &len, &packer) == 0 &&
+	    (off > size || len > size - off))
+		abort();
+	(void)vm_elf_pvh(data, size);
+	if (vm_image_release_of(data, size, rel, sizeof(rel)) == 0 && strlen(rel) >= sizeof(rel))
+		abort();
+	return 0;
+}

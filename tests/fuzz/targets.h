@@ -31,6 +31,13 @@ int fuzz_tree(const uint8_t *data, size_t size);
  */
 int fuzz_channel(const uint8_t *data, size_t size);
 
+/*
+ * The bytes as a kernel image (image =): the bzImage setup header's
+ * payload, an ELF's PVH note (its headers at any offset), the release it
+ * says — what latlab reads of an image before it unpacks or boots it.
+ */
+int fuzz_image(const uint8_t *data, size_t size);
+
 /* Removes the scratch files the targets made in /tmp (each names them by pid). */
 void fuzz_cleanup(void);
 

@@ -1,5 +1,5 @@
 /*
- * The fuzz corpora (tests/fuzz/corpus/{config,tree,channel}), every input fed to
+ * The fuzz corpora (tests/fuzz/corpus/{config,tree,channel,image}), every input fed to
  * its target again: under `make SANITIZE=1 test` a crasher kept there
  * stays fixed. Each corpus must hold inputs, or the test tests nothing.
  */
@@ -61,6 +61,12 @@ static void test_tree_corpus(void **state)
 	assert_true(replay("tests/fuzz/corpus/tree", fuzz_tree) >= 4);
 }
 
+static void test_image_corpus(void **state)
+{
+	(void)state;
+	assert_true(replay("tests/fuzz/corpus/image", fuzz_image) >= 4);
+}
+
 static void test_channel_corpus(void **state)
 {
 	(void)state;
@@ -80,6 +86,7 @@ int main(void)
 		cmocka_unit_test(test_config_corpus),
 		cmocka_unit_test(test_tree_corpus),
 		cmocka_unit_test(test_channel_corpus),
+		cmocka_unit_test(test_image_corpus),
 	};
 
 	return cmocka_run_group_tests_name("fuzz_replay", tests, NULL, remove_scratch);
