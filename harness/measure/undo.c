@@ -62,15 +62,28 @@ static void boot_id(char *buf, size_t len)
 }
 
 /*
- * A cgroup a journal may remove: one latlab made (its name latlab-...),
- * not a path a tampered journal names (a prefix of the roots let any
- * cgroup under /sys/fs/cgroup be removed).
+ * A cgroup a journal may remove: one latlab made, by name and by parent —
+ * latlab-... directly in a hierarchy's root (a root of roots, or one
+ * folder below it: v1's cpuset/) — not any path a tampered journal names
+ * (a prefix of the roots let any cgroup under /sys/fs/cgroup be removed).
  */
-static int ours(const char *path)
+static int ours(const char *path, const char *const *roots)
 {
 	const char *base = strrchr(path, '/');
 
-	return base && strncmp(base + 1, "latlab-", 7) == 0;
+	if (!base || strncmp(base + 1, "latlab-", 7) != 0)
+		return 0;
+	for (int i = 0; roots && roots[i]; i++) {
+		size_t n = strlen(roots[i]);
+		const char *rest = path + n, *slash;
+
+		if (strncmp(path, roots[i], n) != 0)
+			continue;
+		slash = strchr(rest, '/');
+		if (!slash || slash == base)	/* ROOT/latlab-..., ROOT/HIERARCHY/latlab-... */
+			return strncmp(rest, "latlab-", 7) == 0 || slash == base;
+	}
+	return 0;
 }
 
 int undo_open(struct undo *u, const char *dir, const char *const *roots)
@@ -147,7 +160,7 @@ int undo_mkdir_cgroup(struct undo *u, const char *path)
 	off_t before;
 	int rc;
 
-	if (!allowed(path, u->roots) || !ours(path))
+	if (!allowed(path, u->roots) || !ours(path, u->roots))
 		return -EPERM;
 	before = lseek(u->fd, 0, SEEK_CUR);
 	rc = journal(u, "cgroup", path, NULL);
@@ -257,7 +270,7 @@ static int replay_line(char *line, const char *const *roots, char *report, size_
 	}
 	if (strcmp(kind, "write") == 0 && value)
 		rc = file_write_string(path, value);
-	else if (strcmp(kind, "cgroup") == 0 && !value && ours(path))
+	else if (strcmp(kind, "cgroup") == 0 && !value && ours(path, roots))
 		rc = remove_cgroup(path);
 	else
 		rc = -EINVAL;

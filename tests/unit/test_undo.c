@@ -253,6 +253,12 @@ static void test_other_boot_and_foreign_cgroup(void **state)
 	/* a cgroup not of latlab's making: refused to make and to remove */
 	assert_int_equal(undo_open(&u, run, roots), 0);
 	assert_int_equal(undo_mkdir_cgroup(&u, in_sys("system.slice")), -EPERM);
+	/* named as latlab's, but deeper than a hierarchy's root: not one it makes */
+	assert_int_equal(mkdir(in_sys("a"), 0755), 0);
+	assert_int_equal(mkdir(in_sys("a/b"), 0755), 0);
+	assert_int_equal(undo_mkdir_cgroup(&u, in_sys("a/b/latlab-1")), -EPERM);
+	assert_int_equal(undo_mkdir_cgroup(&u, in_sys("a/latlab-2")), 0);	/* v1: ROOT/cpuset/latlab-... */
+	rmdir(in_sys("a/b"));
 	assert_int_equal(undo_finish(&u, report, sizeof(report)), 0);
 	assert_int_equal(mkdir(in_sys("system.slice"), 0755), 0);
 	fp = fopen(path, "w");
