@@ -3,7 +3,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "chain.h"
 #include "cpulist.h"
 #include "files.h"
 #include "idle.h"
@@ -138,28 +137,19 @@ const char *where_cell_files(const struct config *cfg, const struct cell *c,
 {
 	const struct workload_def *wd = &cfg->workload[c->workload];
 	const struct load_def *l = &cfg->load[c->load];
+	int of_load;
+	const char *path = config_cell_files(wd, l, &of_load);
 
+	*key = of_load ? "dir" : "path";
+	snprintf(section, len, "%s.%s", of_load ? "load" : "workload", of_load ? l->name : wd->name);
 	if (loc)
-		*loc = wd->ops->fs_path ? wd->loc : l->loc;
-	if (wd->ops->fs_path) {
-		*key = "path";
-		snprintf(section, len, "workload.%s", wd->name);
-		return wd->ops->fs_path(wd->opts);
-	}
-	if (l->ops && l->ops->fs_path) {
-		*key = "dir";
-		snprintf(section, len, "load.%s", l->name);
-		return l->ops->fs_path(l->opts);
-	}
-	return NULL;
+		*loc = of_load ? l->loc : wd->loc;
+	return path;
 }
 
 int where_cell_net(const struct config *cfg, const struct cell *c)
 {
-	const struct workload_def *wd = &cfg->workload[c->workload];
-	const struct load_def *l = &cfg->load[c->load];
-
-	return workload_sends_ip(wd->ops, wd->opts) || (l->ops && l->ops->net);
+	return config_cell_sends_ip(&cfg->workload[c->workload], &cfg->load[c->load]);
 }
 
 /*

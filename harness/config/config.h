@@ -267,4 +267,16 @@ int config_kernel_index(const struct config *cfg, const char *name);
 int config_load_index(const struct config *cfg, const char *name);
 int config_workload_index(const struct config *cfg, const char *name);
 
+/*
+ * Where a cell of workload wd under load l writes files: its workload's
+ * file (fs_path), else its load's directory; NULL when neither writes
+ * one. *of_load (unless NULL) says which. The one answer of a guest's
+ * disk (campaign/where.c) and cell.ini's files (results/cellfiles.c).
+ */
+const char *config_cell_files(const struct workload_def *wd, const struct load_def *l,
+			      int *of_load);
+
+/* Does such a cell send over IP (its workload, a chain's step, its load)? */
+int config_cell_sends_ip(const struct workload_def *wd, const struct load_def *l);
+
 #endif

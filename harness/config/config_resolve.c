@@ -49,6 +49,23 @@ int config_workload_index(const struct config *cfg, const char *name)
 			sizeof(cfg->workload[0]), name);
 }
 
+const char *config_cell_files(const struct workload_def *wd, const struct load_def *l,
+			      int *of_load)
+{
+	const char *path = wd->ops->fs_path ? wd->ops->fs_path(wd->opts) : NULL;
+
+	if (of_load)
+		*of_load = !path && l->ops && l->ops->fs_path;
+	if (!path && l->ops && l->ops->fs_path)
+		path = l->ops->fs_path(l->opts);
+	return path;
+}
+
+int config_cell_sends_ip(const struct workload_def *wd, const struct load_def *l)
+{
+	return workload_sends_ip(wd->ops, wd->opts) || (l->ops && l->ops->net);
+}
+
 /*
  * The definition called `name` in a [kind.NAME] family, created on first
  * sight. Returns its address (each def struct starts with its name), or

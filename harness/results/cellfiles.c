@@ -6,9 +6,7 @@
 
 #include "atomic.h"
 #include "cellfiles.h"
-#include "chain.h"
 #include "files.h"
-#include "load_ops.h"
 #include "csvfile.h"
 #include "log.h"
 #include "netpeer.h"
@@ -199,10 +197,7 @@ static void write_shared(FILE *fp, const struct cell_result *res)
  */
 static void write_files_on(FILE *fp, const struct config *cfg, const struct cell *c)
 {
-	const struct workload_def *wd = &cfg->workload[c->workload];
-	const struct load_def *l = &cfg->load[c->load];
-	const char *path = wd->ops->fs_path ? wd->ops->fs_path(wd->opts) :
-			   l->ops && l->ops->fs_path ? l->ops->fs_path(l->opts) : NULL;
+	const char *path = config_cell_files(&cfg->workload[c->workload], &cfg->load[c->load], NULL);
 	char src[256], type[64];
 
 	if (!path)
@@ -223,12 +218,10 @@ static void write_files_on(FILE *fp, const struct config *cfg, const struct cell
  */
 static void write_net(FILE *fp, const struct config *cfg, const struct cell *c)
 {
-	const struct workload_def *wd = &cfg->workload[c->workload];
-	const struct load_def *l = &cfg->load[c->load];
 	struct net_peer np;
 	char name[64];
 
-	if (!workload_sends_ip(wd->ops, wd->opts) && !(l->ops && l->ops->net))
+	if (!config_cell_sends_ip(&cfg->workload[c->workload], &cfg->load[c->load]))
 		return;
 	if (net_peer_get(&np) != 0)
 		return;
