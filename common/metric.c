@@ -2,10 +2,12 @@
 
 #include "metric.h"
 
-static const char *const names[METRIC_COUNT] = {
+static const char *const names[] = {
 	"wakeup", "io", "response", "noise_max", "noise_total", "wakeup_corrected",
 	"timerlat_irq", "timerlat_thread", "watch_timer", "watch_sched",
+	"io_step1", "io_step2", "io_step3", "io_step4",
 };
+_Static_assert(sizeof(names) / sizeof(names[0]) == METRIC_COUNT, "a name for every metric");
 
 const char *metric_name(int metric)
 {

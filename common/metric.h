@@ -24,6 +24,8 @@
  * on, and the only ones of a watched program's threads (type = watch)
  *   watch_timer  the expiry its hrtimer asked for to the thread running
  *   watch_sched  its waking to its running (the scheduling delay)
+ * and a chain's (workloads/chain.h), one a step:
+ *   io_stepN     its Nth step's run(), start to end (io is all of them)
  */
 #ifndef LATLAB_METRIC_H
 #define LATLAB_METRIC_H
@@ -34,13 +36,15 @@ enum metric {
 	METRIC_WAKEUP_CORRECTED,
 	METRIC_TIMERLAT_IRQ, METRIC_TIMERLAT_THREAD,
 	METRIC_WATCH_TIMER, METRIC_WATCH_SCHED,
+	METRIC_IO_STEP1, METRIC_IO_STEP2, METRIC_IO_STEP3, METRIC_IO_STEP4,
 	METRIC_COUNT
 };
 #define METRIC_CORE 3		/* wakeup, io, response: every cell's */
 #define METRIC_BIT(m) (1u << (m))
 #define METRICS_CORE (METRIC_BIT(METRIC_WAKEUP) | METRIC_BIT(METRIC_IO) | \
 		      METRIC_BIT(METRIC_RESPONSE))
-#define METRIC_NAMES "wakeup|io|response|noise_max|noise_total|wakeup_corrected|timerlat_irq|timerlat_thread|watch_timer|watch_sched"
+#define METRIC_STEPS 4		/* io_step1 .. io_step4 */
+#define METRIC_NAMES "wakeup|io|response|noise_max|noise_total|wakeup_corrected|timerlat_irq|timerlat_thread|watch_timer|watch_sched|io_step1|io_step2|io_step3|io_step4"
 
 /* A metric's name in every file ("wakeup" ...), "?" if out of range. */
 const char *metric_name(int metric);

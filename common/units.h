@@ -4,10 +4,20 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #define NS_PER_US 1000LL
 #define NS_PER_MS 1000000LL
 #define NS_PER_S 1000000000LL
+
+/* CLOCK_MONOTONIC now, in ns. */
+static inline int64_t mono_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (int64_t)t.tv_sec * NS_PER_S + t.tv_nsec;
+}
 
 /*
  * Parse "250us", "1.5s", "10m", "2h". A unit is required (ns us ms s m h);

@@ -37,14 +37,6 @@ static _Atomic int stop_flag;
 static int64_t duration_ns;		/* 0: until SIGTERM */
 static _Atomic int64_t deadline_ns;	/* 0: none yet (set at go) */
 
-static int64_t mono_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (int64_t)t.tv_sec * NS_PER_S + t.tv_nsec;
-}
-
 /* Takes SIGTERM/SIGINT and the duration's end; only sets the flag. */
 static void *signal_thread(void *arg)
 {

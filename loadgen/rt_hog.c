@@ -79,14 +79,6 @@ static int64_t random_below(int64_t span)
 	return (int64_t)(r % (uint64_t)span);
 }
 
-static int64_t mono_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (int64_t)t.tv_sec * NS_PER_S + t.tv_nsec;
-}
-
 static int64_t rt_hog_run(struct load_ctx *ctx)
 {
 	const struct rt_hog_opts *o = ctx->opts;

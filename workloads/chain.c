@@ -3,7 +3,9 @@
  * ends that period's chain with the error. What latlab times around run()
  * is the whole: io is every step's time, response the wake-up's intended
  * time to the last step's end — what a loop that reads, computes and
- * writes answers to.
+ * writes answers to. Each step's own time is io_stepN (common/metric.h):
+ * one clock read before the first step and one after each, n + 1 a
+ * period; a step's own metrics beyond io (noise's) are not carried.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -70,6 +72,7 @@ static int chain_setup(struct workload_ctx *ctx)
 			return rc;
 		}
 		st->n = i + 1;
+		ctx->metrics |= METRIC_BIT(METRIC_IO_STEP1 + i);
 		if (!ctx->buf && s->buf) {	/* the first buffer, for numa's check */
 			ctx->buf = s->buf;
 			ctx->buflen = s->buflen;
@@ -82,11 +85,13 @@ static int64_t chain_run(struct workload_ctx *ctx)
 {
 	const struct chain_opts *o = ctx->opts;
 	struct chain_state *st = ctx->priv;
-	int64_t bytes = 0;
+	int64_t bytes = 0, t = mono_ns();
 
 	for (int i = 0; i < st->n; i++) {
-		int64_t r = o->ops[i]->run(&st->step[i]);
+		int64_t r = o->ops[i]->run(&st->step[i]), end = mono_ns();
 
+		ctx->metric_ns[METRIC_IO_STEP1 + i] = end - t;
+		t = end;
 		if (r < 0)
 			return r;
 		bytes += r;

@@ -10,7 +10,7 @@
 
 #include "workload.h"
 
-#define CHAIN_MAX 8		/* steps in one chain */
+#define CHAIN_MAX METRIC_STEPS	/* steps in one chain: each its io_stepN */
 
 struct chain_opts {
 	char steps[OPT_STR_MAX];	/* as written: names, comma-separated */

@@ -48,14 +48,6 @@ static int noise_check_period(const void *opts, int64_t period_ns, const char **
 	return -EINVAL;
 }
 
-static inline int64_t mono_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (int64_t)t.tv_sec * NS_PER_S + t.tv_nsec;
-}
-
 static int64_t noise_run(struct workload_ctx *ctx)
 {
 	const struct noise_opts *o = ctx->opts;

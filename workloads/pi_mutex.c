@@ -87,14 +87,6 @@ static const struct opt pi_options[] = {
 	{ 0 },
 };
 
-static int64_t mono_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (int64_t)t.tv_sec * NS_PER_S + t.tv_nsec;
-}
-
 static void *contender_main(void *arg)
 {
 	struct contender *c = arg;

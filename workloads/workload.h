@@ -22,6 +22,7 @@
 
 #include "metric.h"
 #include "options.h"
+#include "units.h"
 
 struct workload_ctx {
 	const void *opts;	/* the workload's options struct, read-only */
@@ -35,6 +36,8 @@ struct workload_ctx {
 	char why[160];		/* setup's reason when it fails */
 	/* run() stores the cycle's value of each metric it declares here (ns) */
 	int64_t metric_ns[METRIC_COUNT];
+	/* setup() may add metrics its options decide (a chain's steps): METRIC_BIT()s */
+	unsigned metrics;
 };
 
 struct workload_ops {

@@ -28,14 +28,6 @@
 #define GO_FD 4
 #define EXE_FD 5
 
-static int64_t mono_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (int64_t)t.tv_sec * NS_PER_S + t.tv_nsec;
-}
-
 static void sleep_ns(int64_t ns)
 {
 	struct timespec t = { ns / NS_PER_S, ns % NS_PER_S };

@@ -325,7 +325,7 @@ int worker_start(struct worker *w)
 	cpu_set_t one;
 	int rc;
 
-	w->metrics = METRICS_CORE | w->ops->metrics |
+	w->metrics = METRICS_CORE | w->ops->metrics | w->ctx.metrics |
 		     (w->corrected ? METRIC_BIT(METRIC_WAKEUP_CORRECTED) : 0);
 	for (int m = 0; m < METRIC_COUNT; m++)
 		hist_init(&w->hist[m]);

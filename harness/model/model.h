@@ -57,19 +57,16 @@ void cells_head_columns(char *buf, size_t len);
  * taxis_row_columns), then these.
  */
 
-#define METRIC_VERDICT_COLUMNS(m) m "_median_a_ns," m "_median_b_ns," m "_ratio," \
-	m "_ratio_lo," m "_ratio_hi,verdict_" m
 #define COMPARE_COLUMNS "row_kernel,axis,side_a,side_b,metric,n_a,n_b,max_median_a_ns," \
 	"max_median_b_ns,max_ratio,max_ratio_lo,max_ratio_hi,p99.99_median_a_ns," \
 	"p99.99_median_b_ns,p99.99_ratio,p99.99_ratio_lo,p99.99_ratio_hi,verdict_max," \
 	"verdict_p99.99,tail_pct,tail_median_a_ns,tail_median_b_ns,tail_ratio,tail_ratio_lo," \
 	"tail_ratio_hi,verdict_tail,timing,design,campaigns_a,campaigns_b,margin_pct,steal_pct_a," \
 	"steal_pct_b,over_ns,count_a,hours_a,rate_a_per_h,rate_a_lo,rate_a_hi,dispersion_a," \
-	"count_b,hours_b,rate_b_per_h,rate_b_lo,rate_b_hi,dispersion_b," \
-	METRIC_VERDICT_COLUMNS("wakeup") "," METRIC_VERDICT_COLUMNS("io") "," \
-	METRIC_VERDICT_COLUMNS("response") "," METRIC_VERDICT_COLUMNS("noise_max") "," \
-	METRIC_VERDICT_COLUMNS("noise_total") "," METRIC_VERDICT_COLUMNS("wakeup_corrected") "," \
-	METRIC_VERDICT_COLUMNS("timerlat_irq") "," METRIC_VERDICT_COLUMNS("timerlat_thread")
+	"count_b,hours_b,rate_b_per_h,rate_b_lo,rate_b_hi,dispersion_b"
+/* then, for each metric M in enum metric order (metric_name): */
+#define METRIC_VERDICT_COLUMNS "%1$s_median_a_ns,%1$s_median_b_ns,%1$s_ratio,%1$s_ratio_lo," \
+	"%1$s_ratio_hi,verdict_%1$s"
 
 /*
  * timeline.csv: per window and thread, a metric's samples in a log-spaced

@@ -95,7 +95,13 @@ void cmp_fill_csv(FILE *fp, void *arg)
 	const struct cmp *c = arg;
 	struct csvw w = { .fp = fp };
 
-	tcell_row_header(&w, COMPARE_COLUMNS);
+	char columns[sizeof(COMPARE_COLUMNS) + METRIC_COUNT * 200];
+	size_t at = snprintf(columns, sizeof(columns), "%s", COMPARE_COLUMNS);
+
+	for (int m = 0; m < METRIC_COUNT; m++)	/* as metric_fields writes them */
+		at += snprintf(columns + at, sizeof(columns) - at, "," METRIC_VERDICT_COLUMNS,
+			       metric_name(m));
+	tcell_row_header(&w, columns);
 	for (const struct pair *p = c->pairs; p < c->pairs + c->npairs; p++) {
 		const struct row_over *row = &c->over[p->row];
 		const struct tcell *t = cmp_any(c, p->row);

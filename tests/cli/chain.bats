@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # [workload.NAME] type = chain: a period of several steps (a sysfs read,
 # then a file write with fdatasync) measured as one workload on the host —
-# io the steps together, response to the last one's end, the bytes
+# io the steps together and each step's own (io_stepN), response to the last one's end, the bytes
 # theirs — and every way a chain can be wrong refused at its steps line
 # before anything is written (exit 2). The chain in a guest, with a
 # plugin step and the guest's disk: tests/cli/guests/vm.bats. Timing is
@@ -53,6 +53,9 @@ EOC
 	# response is the wake-up and both steps: never below io
 	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
 		{ m[$h["metric"]] = $h["min_ns"] } END { exit !(m["response"] >= m["io"]) }' "$c/summary.csv"
+	# each step's own time: io_step1 the read, io_step2 the write
+	chain_steps "$c/summary.csv" 2
+	grep -q '^0,.*,io_step2,' "$c/hist.csv"
 	# and the file was the write step's own: gone with the cell
 	[ ! -e "$WORK/log.dat" ]
 }
@@ -87,7 +90,7 @@ EOC
 	try "adc, lgger" "[workload.loop] steps: 'lgger' is neither a workload type nor a [workload.lgger] section"
 	try "adc, loop" "[workload.loop] steps: 'loop' is this chain itself"
 	try "adc, peek" "[workload.loop] steps: 'peek' watches another program's threads: not a step of latlab's"
-	try "timer, null, timer, null, timer, null, timer, null, timer" "[workload.loop] steps: more than 8"
+	try "timer, null, timer, null, timer" "[workload.loop] steps: more than 4"
 	try " , " "[workload.loop] steps: no workload named"
 	chain_config "adc, inner"
 	printf '[workload.inner]\ntype = chain\nsteps = adc\n' | ini_merge c.ini

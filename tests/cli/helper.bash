@@ -45,6 +45,25 @@ col() {
 		c { print $c }' "$1"
 }
 
+# chain_steps SUMMARY N: a chain's summary.csv has io_step1..N and no
+# more, each with io's samples, and per thread the steps' mean times
+# add up to no more than io's (each period's io holds its steps)
+chain_steps() {
+	awk -F, -v n="$2" 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+		{ t = $h["thread"]; m = $h["metric"] }
+		m == "io" { io[t] = $h["mean_ns"]; s[t] = $h["samples"] }
+		m ~ /^io_step/ { k = substr(m, 8); sum[t] += $h["mean_ns"]; steps[t] = steps[t] " " k; ss[t, k] = $h["samples"] }
+		END {
+			for (t in io) {
+				want = ""; for (k = 1; k <= n; k++) want = want " " k
+				if (steps[t] != want) { print "thread " t ": steps" steps[t] ", not" want; exit 1 }
+				for (k = 1; k <= n; k++) if (ss[t, k] != s[t]) { print "io_step" k ": " ss[t, k] " samples, io " s[t]; exit 1 }
+				if (sum[t] > io[t] + n) { print "thread " t ": steps mean " sum[t] " ns > io " io[t]; exit 1 }
+			}
+			exit !length(io)
+		}' "$1" || { cat "$1"; false; }
+}
+
 # cell_dir CAMPAIGN_DIR ID_GLOB: the one cell directory that matches
 cell_dir() {
 	local d

@@ -6,7 +6,9 @@
 # them. A reorganisation must leave them byte for byte the same; a change of
 # output on purpose makes expected/ anew (outputs.sh) in the same commit, so
 # its diff shows what users will read differently (last: compare.csv's
-# columns of the metrics watch_timer and watch_sched; before: the pages'
+# header names the columns of watch_timer and watch_sched, which its rows
+# had and it did not, and of the chain's io_step1 .. io_step4; before:
+# compare.csv's columns of the metrics watch_timer and watch_sched; before: the pages'
 # generator meta and a cell page's "measured by latlab" row; before: the
 # isolation and idle axes' columns in compare.csv and history.csv; before: the
 # wakeup and clock axes' columns; before: a cell
@@ -22,6 +24,9 @@ FIX=$BATS_TEST_DIRNAME/../fixtures/readers
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
 	run diff -r "$FIX/expected" "$WORK/now"
 	[ "$status" -eq 0 ] || { echo "$output" | head -40; false; }
+	# compare.csv: a name in the header for every field of every row
+	awk -F, 'NR == 1 { n = NF; next } NF != n { print FILENAME ":" NR ": " NF " fields, header " n; bad = 1 }
+		END { exit bad || NR < 2 }' "$WORK/now/files/compare/compare.csv"
 }
 
 @test "the readers' check fails when an output differs (a cell's summary changed)" {

@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "chain.h"
 #include "options.h"
 #include "workload.h"
 
@@ -112,6 +113,60 @@ static void test_timer_has_no_io(void **state)
 	assert_int_equal(w->run(&ctx), 0);
 }
 
+/* A step of the chain test: each run() takes at least 200 us, counts itself, moves 7 bytes. */
+static int slow_runs;
+static int64_t slow_run(struct workload_ctx *ctx)
+{
+	int64_t end = mono_ns() + 200000;
+
+	(void)ctx;
+	slow_runs++;
+	while (mono_ns() < end)
+		;
+	return 7;
+}
+static const struct workload_ops slow = { .name = "slow", .run = slow_run };
+
+/*
+ * chain: its steps in order, each period; setup declares io_step1..n
+ * (not n + 1), run() stores each step's own time there and returns the
+ * bytes of all; a failing step fails the period with its error.
+ */
+static void test_chain_steps(void **state)
+{
+	const struct workload_ops *null = workload_find("null");
+	void *nopts = calloc(1, null->opts_size);
+	struct chain_opts o = { .n = 2, .ops = { null, &slow } };
+	struct workload_ctx ctx = { .opts = &o };
+	char err[64];
+
+	(void)state;
+	opt_defaults(null->options, nopts);
+	o.opts[0] = nopts;
+	assert_int_equal(workload_chain.setup(&ctx), 0);
+	assert_int_equal(ctx.metrics, METRIC_BIT(METRIC_IO_STEP1) | METRIC_BIT(METRIC_IO_STEP2));
+	slow_runs = 0;
+	assert_int_equal(workload_chain.run(&ctx), 7);
+	assert_int_equal(slow_runs, 1);
+	assert_true(ctx.metric_ns[METRIC_IO_STEP1] >= 0);
+	assert_true(ctx.metric_ns[METRIC_IO_STEP1] < 200000);
+	assert_true(ctx.metric_ns[METRIC_IO_STEP2] >= 200000);
+	workload_chain.teardown(&ctx);
+	assert_null(ctx.priv);
+
+	/* the first step fails every 2nd period: that period's error, the second step not run */
+	assert_int_equal(opt_parse(opt_find(null->options, "fail_every"), nopts, "2", err,
+				   sizeof(err)), 0);
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.opts = &o;
+	assert_int_equal(workload_chain.setup(&ctx), 0);
+	slow_runs = 0;
+	assert_int_equal(workload_chain.run(&ctx), 7);
+	assert_int_equal(workload_chain.run(&ctx), -EIO);
+	assert_int_equal(slow_runs, 1);
+	workload_chain.teardown(&ctx);
+	free(nopts);
+}
 
 /* ---- the I/O workloads, against a temporary directory ---- */
 
@@ -354,6 +409,7 @@ int main(void)
 		cmocka_unit_test(test_registry_rejects),
 		cmocka_unit_test(test_null_fail_every),
 		cmocka_unit_test(test_timer_has_no_io),
+		cmocka_unit_test(test_chain_steps),
 		cmocka_unit_test(test_sysfs_read),
 		cmocka_unit_test(test_file_io),
 		cmocka_unit_test(test_dev_read),

@@ -249,6 +249,7 @@ cpus = 1"
 	[ "$(col "$c/summary.csv" errors | sort -u)" = 0 ]
 	samples=$(col "$c/summary.csv" samples | head -1)
 	[ "$samples" -ge 1 ] || { cat "$c/summary.csv"; false; }
+	chain_steps "$c/summary.csv" 2
 	writes=$(sed -n 's/.*latlab init: vda stat *[0-9]* *[0-9]* *[0-9]* *[0-9]* *\([0-9]*\).*/\1/p' "$WORK/out/v/vm/stock-1.console.log")
 	[ -n "$writes" ] && [ "$writes" -ge "$samples" ] || { echo "vda writes '$writes', samples $samples"; false; }
 	# udp-rtt across the guest's two cards: every round trip left eth0
