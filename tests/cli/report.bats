@@ -161,7 +161,7 @@ setup_file() {
 	# compare.csv: the same numbers, a line per threshold, judged on the
 	# timer's own metric; every metric's verdict beside it
 	C="$WORK/cmp/compare.csv"
-	[ "$(head -1 "$C" | tr "," "\n" | wc -l)" -eq 108 ]
+	[ "$(head -1 "$C" | tr "," "\n" | wc -l)" -eq 144 ]
 	[ "$(col "$C" metric | sort -u)" = wakeup ]
 	[ "$(col "$C" wakeup_median_a_ns | sort -u)" = 1403254 ]
 	[ -n "$(col "$C" response_median_a_ns | sort -u)" ] && [ -n "$(col "$C" io_ratio | sort -u)" ]
@@ -481,7 +481,7 @@ EOC
 	[[ "$output" == *"2 measured cells have no noise_max: left out"* ]] || { echo "$output"; false; }
 	run "$LATLAB" report "$WORK/out/t" --metric latency
 	[ "$status" -eq 2 ]
-	[[ "$output" == *"--metric: 'latency' is not a metric (wakeup|io|response|noise_max|noise_total|wakeup_corrected|timerlat_irq|timerlat_thread|watch_timer|watch_sched)"* ]]
+	[[ "$output" == *"--metric: 'latency' is not a metric (wakeup|io|response|noise_max|noise_total|wakeup_corrected|timerlat_irq|timerlat_thread|watch_timer|watch_sched|io_step1|io_step2|io_step3|io_step4)"* ]]
 	# compare: the fw row judged on the response, every metric in compare.csv
 	cp -r "$WORK/out/t" "$WORK/t2"
 	run timeout 120 "$LATLAB" compare "$WORK/out/t" "$WORK/t2" -o "$WORK/cmp"
