@@ -7,8 +7,16 @@
  * 100 and 10 000 times beyond them). Prints, per setting, how many fits
  * passed their checks, the coverage among them with a Wilson 95 %
  * interval, the refusals by reason, how far above the truth the upper
- * bound lies (median) and how many intervals reach down to 0.
- * Deterministic: the seeds are the replicate numbers.
+ * bound lies (median) and how many intervals reach down to 0; and, for
+ * the campaigns refused as a second regime in the tail (rare far spikes),
+ * how often the runs' count's interval, which answers them instead,
+ * holds the truth; how many answers of either kind lie wholly below
+ * the truth by more than their own width (the goal: none); and, for a
+ * law with spikes, how many campaigns saw one (a sample beyond the
+ * body's 1e-12 quantile) and how many of those were still fitted.
+ * A law "A|B" draws the first half of the runs (rounded up) from A and
+ * the rest from B: runs that drift between two laws (the truth is their
+ * mixture by runs). Deterministic: the seeds are the replicate numbers.
  *   build/bench/tail_coverage [REPS] [RUNS] [SAMPLES] [LAW...]  (LAW: those laws only)
  */
 #include <math.h>
@@ -30,15 +38,28 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The x where the law's survival is p: bisection in log x. */
-static double solve_sf(const struct synth_law *law, double p)
+/* A setting's laws: law[0] for runs below `split`, law[1] for the rest. */
+struct setting {
+	struct synth_law law[2];
+	int split, runs;
+};
+
+/* P(X > x) of one run drawn at random from the setting's runs. */
+static double setting_sf(const struct setting *st, double x)
+{
+	return (st->split * synth_sf(&st->law[0], x) +
+		(st->runs - st->split) * synth_sf(&st->law[1], x)) / st->runs;
+}
+
+/* The x where the setting's survival is p: bisection in log x. */
+static double solve_sf(const struct setting *st, double p)
 {
 	double lo = log(1), hi = log(1e13);
 
 	for (int i = 0; i < 200; i++) {
 		double mid = (lo + hi) / 2;
 
-		if (synth_sf(law, exp(mid)) > p)
+		if (setting_sf(st, exp(mid)) > p)
 			lo = mid;
 		else
 			hi = mid;
@@ -64,6 +85,18 @@ int main(int argc, char **argv)
 		"gpd:10us,5us,-0.2",
 		"lognormal:20us,0.2,0.02,20us,0.1",
 		"exp:20us,3us+spikes:0.0005,10",
+		/* a body and rare far spikes: the usual shape of real latency */
+		"exp:20us,3us+spikes:0.00001,50",
+		"gpd:10us,5us,0.1+spikes:0.00001,50",
+		"exp:20us,3us+spikes:0.000001,50",
+		"exp:20us,3us+spikes:0.00001,10",
+		"exp:20us,3us+spikes:0.0001,50",
+		/* tails heavier than an exponential's, in no Pareto's domain at u */
+		"weibull:10us,3us,0.3",
+		"weibull:10us,3us,0.5",
+		"weibull:10us,3us,0.7",
+		/* runs that drift: half of them twice as wide */
+		"exp:20us,3us|exp:20us,6us",
 	};
 	static const double truths[] = { 1e-7, 1e-9 };
 	int reps = argc > 1 ? atoi(argv[1]) : 200, runs = argc > 2 ? atoi(argv[2]) : 5;
@@ -78,24 +111,35 @@ int main(int argc, char **argv)
 			return 2;
 	printf("tail_coverage: %d campaigns a setting, %d runs of %d periods each\n", reps, runs, samples);
 	printf("%-36s %-6s %-9s %5s %-22s %s\n", "law", "true p", "D", "fits", "covered (95 % Wilson)",
-	       "refused: clustered rejected few; upper bound / true p (median); lower bound 0");
+	       "refused: clustered drift rejected few; upper bound / true p (median); lower bound 0;"
+	       " regime: n, count's interval covers; far below; saw the spikes: n, fitted");
 	for (size_t l = 0; l < sizeof(laws) / sizeof(laws[0]); l++) {
-		struct synth_law law;
-		char err[256];
+		struct setting st = { .runs = runs, .split = runs };
+		char err[256], text[256];
+		const char *bar = strchr(laws[l], '|');
 		int asked = argc <= 4;
 
 		for (int a = 4; a < argc; a++)
 			asked |= strcmp(argv[a], laws[l]) == 0;
 		if (!asked)
 			continue;
-
-		if (synth_parse(laws[l], &law, err, sizeof(err)) != 0) {
+		snprintf(text, sizeof(text), "%.*s", bar ? (int)(bar - laws[l]) : 255, laws[l]);
+		if (synth_parse(text, &st.law[0], err, sizeof(err)) != 0 ||
+		    synth_parse(bar ? bar + 1 : text, &st.law[1], err, sizeof(err)) != 0) {
 			fprintf(stderr, "%s: %s\n", laws[l], err);
 			return 2;
 		}
+		if (bar)
+			st.split = (runs + 1) / 2;
 		for (size_t t = 0; t < sizeof(truths) / sizeof(truths[0]); t++) {
-			double d = solve_sf(&law, truths[t]), truth = synth_sf(&law, floor(d));
-			int fits = 0, covered = 0, atzero = 0, refused[TF_CLUSTERED + 1] = { 0 };
+			double d = solve_sf(&st, truths[t]), truth = setting_sf(&st, floor(d));
+			int fits = 0, covered = 0, atzero = 0, regime = 0, regime_covered = 0, far = 0;
+			int refused[TF_DRIFT + 1] = { 0 }, saw = 0, saw_fit = 0;
+			/* a campaign "saw" the spikes when a sample lies beyond the body's 1e-12 */
+			struct setting body = st;
+
+			body.law[0].spike_p = body.law[1].spike_p = 0;
+			double beyond = st.law[0].spike_p > 0 ? solve_sf(&body, 1e-12) : INFINITY;
 
 			for (int r = 0; r < reps; r++) {
 				struct synth_rng rng = { (uint64_t)r * 7919 + l * 104729 };
@@ -103,11 +147,24 @@ int main(int argc, char **argv)
 
 				for (int i = 0; i < runs; i++) {
 					hist_init(h[i]);
-					synth_hist(&law, &rng, samples, h[i]);
+					synth_hist(&st.law[i >= st.split], &rng, samples, h[i]);
 				}
 				if (tailfit((const struct hist *const *)h, runs, (int64_t)floor(d), 0,
 					    &fit) != 0)
 					return 2;
+				int seen = 0;
+
+				for (int i = 0; i < runs; i++)
+					seen |= (double)h[i]->max > beyond;
+				saw += seen;
+				saw_fit += seen && fit.status == TF_FIT;
+				if (fit.status == TF_FIT || fit.status == TF_REGIME)
+					far += fit.hi < truth && truth - fit.hi > fit.hi - fit.lo;
+				if (fit.status == TF_REGIME) {
+					regime++;
+					regime_covered += fit.lo <= truth && truth <= fit.hi;
+					continue;
+				}
 				if (fit.status != TF_FIT) {
 					refused[fit.status]++;
 					continue;
@@ -120,10 +177,12 @@ int main(int argc, char **argv)
 
 			wilson(covered, fits, &lo, &hi);
 			qsort(width, (size_t)fits, sizeof(*width), cmp_double);
-			printf("%-36s %-6.0e %6.0f us %5d %5.1f %% [%4.1f, %5.1f] %4d %4d %4d; %6.1fx; %d\n", laws[l],
-			       truths[t], d / 1000, fits, fits ? 100.0 * covered / fits : 0, 100 * lo,
-			       100 * hi, refused[TF_CLUSTERED], refused[TF_REJECTED], refused[TF_FEW],
-			       fits ? width[fits / 2] : NAN, atzero);
+			printf("%-36s %-6.0e %6.0f us %5d %5.1f %% [%4.1f, %5.1f] %4d %4d %4d %4d; %8.3gx; %d;"
+			       " %d, %d; %d; %d, %d\n",
+			       laws[l], truths[t], d / 1000, fits, fits ? 100.0 * covered / fits : 0,
+			       100 * lo, 100 * hi, refused[TF_CLUSTERED], refused[TF_DRIFT],
+			       refused[TF_REJECTED], refused[TF_FEW], fits ? width[fits / 2] : NAN,
+			       atzero, regime, regime_covered, far, saw, saw_fit);
 			fflush(stdout);
 		}
 	}

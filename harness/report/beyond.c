@@ -118,8 +118,8 @@ void beyond_text(const struct tailfit *t, const char *metric, const char *side,
 		snprintf(u, sizeof(u), "%.1f µs", US(t->u_ns));
 		units_format_count((double)t->k, k, sizeof(k));
 		snprintf(how, sizeof(how),
-			 "extrapolated beyond the runs, not measured (%s of %s periods above it; a generalized Pareto tail above %s: %s samples, shape %.2f, fit p %.2f, runs' dispersion %.1f)",
-			 obs, seen, u, k, t->xi, t->gof_p, t->dispersion);
+			 "extrapolated beyond the runs, not measured (%s of %s periods above it; a generalized Pareto tail above %s: %s samples, shape %.2f, fit p %.2f, runs' dispersion %.1f; it allows the runs' largest values, p %.2g, and cannot see a regime rarer than they reached: one of under 1 in %s periods would not show)",
+			 obs, seen, u, k, t->xi, t->gof_p, t->dispersion, t->extreme_p, seen);
 		break;
 	}
 	case TF_OBSERVED:
@@ -132,6 +132,23 @@ void beyond_text(const struct tailfit *t, const char *metric, const char *side,
 			 tailfit_status_text(t->status), US(t->u_ns), t->dispersion, t->cluster_p, obs,
 			 seen);
 		break;
+	case TF_DRIFT:
+		snprintf(how, sizeof(how),
+			 "%s (the runs' counts above %.1f µs: dispersion %.1f, p %.2g; above their median: dispersion %.1f); %s of %s periods above it",
+			 tailfit_status_text(t->status), US(t->u_ns), t->dispersion, t->cluster_p,
+			 t->body_dispersion, obs, seen);
+		break;
+	case TF_REGIME: {
+		char want[32];
+
+		snprintf(want, sizeof(want), "%.2g", t->extreme_expected);
+		snprintf(how, sizeof(how),
+			 "counted, %s: %llu sample%s at or above %.1f µs where a generalized Pareto fit of the tail above %.1f µs expects %s (p %.2g); %s of %s periods above it, in %d run%s",
+			 "not extrapolated (the runs' largest values are far above what the tail's fit allows: a second regime in the tail)",
+			 (unsigned long long)t->extreme_seen, t->extreme_seen == 1 ? "" : "s", US(t->extreme_ns), US(t->u_ns), want,
+			 t->extreme_p, obs, seen, t->runs, t->runs == 1 ? "" : "s");
+		break;
+	}
 	case TF_REJECTED:
 		snprintf(how, sizeof(how), "%s (fit p %.2g at %.1f µs, the highest tried); %s of %s periods above it",
 			 tailfit_status_text(t->status), t->gof_p, US(t->u_ns), obs, seen);
@@ -144,7 +161,7 @@ void beyond_text(const struct tailfit *t, const char *metric, const char *side,
 
 	if (n < 0 || (size_t)n >= len)
 		return;
-	if (t->status == TF_FIT || t->status == TF_OBSERVED) {
+	if (t->status == TF_FIT || t->status == TF_OBSERVED || t->status == TF_REGIME) {
 		prob(t->p * 1e9, a, sizeof(a));
 		prob(t->lo * 1e9, lo, sizeof(lo));
 		upper(t->hi, 1e9, hi, sizeof(hi));
@@ -206,7 +223,8 @@ void beyond_fill_csv(FILE *fp, void *arg)
 
 	csvw_header(&w, "row,side,metric,interval_ns,deadline_ns,status,runs,periods,observed,"
 			"threshold_ns,exceedances,shape,scale_ns,gof_p,dispersion,cluster_p,"
-			"p,p_lo,p_hi,per_hour,per_hour_lo,per_hour_hi,target,need_periods,need_hours");
+			"p,p_lo,p_hi,per_hour,per_hour_lo,per_hour_hi,target,need_periods,need_hours,"
+			"extreme_ns,extreme_seen,extreme_expected,extreme_p,body_dispersion");
 	for (int g = 0; b->fit && g < b->m->ngroups; g++) {
 		const struct rows_group *gr = &b->m->group[g];
 		const struct tailfit *t = &b->fit[g];
@@ -240,6 +258,11 @@ void beyond_fill_csv(FILE *fp, void *arg)
 		num(&w, t->target);
 		num(&w, t->need_periods);
 		num(&w, t->need_periods / ph);
+		csvw_int(&w, t->extreme_ns);
+		csvw_int(&w, (int64_t)t->extreme_seen);
+		num(&w, t->extreme_expected);
+		num(&w, t->extreme_p);
+		num(&w, t->body_dispersion);
 		csvw_end(&w);
 	}
 }

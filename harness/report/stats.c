@@ -297,6 +297,11 @@ static double p_at_least(double lambda, long long k)	/* P(X >= k) */
 	return gamma_p((double)k, lambda);
 }
 
+double stats_poisson_at_least(double lambda, long long k)
+{
+	return k <= 0 ? 1 : !(lambda > 0) ? 0 : p_at_least(lambda, k);
+}
+
 static double p_at_most(double lambda, long long k)	/* P(X <= k) */
 {
 	return 1 - gamma_p((double)k + 1, lambda);

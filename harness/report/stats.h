@@ -88,6 +88,9 @@ double stats_dispersion(const double *count, const double *exposure, int n, doub
 void stats_rate_ci(double count, double exposure, double dispersion, double conf,
 		   double *lo, double *hi);
 
+/* P(X >= k) for a Poisson X of mean lambda (1 for k <= 0, 0 for lambda <= 0 < k). */
+double stats_poisson_at_least(double lambda, long long k);
+
 /* The exact two-sided Poisson interval of a count k, confidence conf. */
 void stats_poisson_ci(long long k, double conf, double *lo, double *hi);
 

@@ -39,6 +39,8 @@ static double draw_base(const struct synth_law *l, struct synth_rng *r)
 		return l->loc - l->scale * log(synth_uniform(r));
 	case SYNTH_GPD:
 		return l->loc + gpd_inv(synth_uniform(r), l->scale, l->xi);
+	case SYNTH_WEIBULL:
+		return l->loc + l->scale * pow(-log(synth_uniform(r)), 1 / l->k);
 	default:
 		if (l->w > 0 && synth_uniform(r) < l->w)
 			return l->median + gpd_inv(synth_uniform(r), l->scale, l->xi);
@@ -68,6 +70,8 @@ static double sf_base(const struct synth_law *l, double x)
 		return x <= l->loc ? 1 : exp(-(x - l->loc) / l->scale);
 	case SYNTH_GPD:
 		return tailfit_gpd_sf(x - l->loc, l->scale, l->xi);
+	case SYNTH_WEIBULL:
+		return x <= l->loc ? 1 : exp(-pow((x - l->loc) / l->scale, l->k));
 	default: {
 		double body = x <= 0 ? 1 : 0.5 * erfc(log(x / l->median) / (l->s * M_SQRT2));
 
@@ -137,6 +141,15 @@ int synth_parse(const char *text, struct synth_law *law, char *err, size_t len)
 		n = args(head + 4, gpd_dur, 3, v, err, len);
 		if (n == 3)
 			law->loc = v[0], law->scale = v[1], law->xi = v[2];
+	} else if (strncmp(head, "weibull:", 8) == 0) {
+		law->kind = SYNTH_WEIBULL;
+		n = args(head + 8, gpd_dur, 3, v, err, len);
+		if (n == 3)
+			law->loc = v[0], law->scale = v[1], law->k = v[2];
+		if (n == 3 && !(law->k > 0)) {
+			snprintf(err, len, "'%s': the shape K above 0", head);
+			return -EINVAL;
+		}
 	} else if (strncmp(head, "lognormal:", 10) == 0) {
 		law->kind = SYNTH_LOGNORMAL;
 		n = args(head + 10, ln_dur, 5, v, err, len);
@@ -147,13 +160,13 @@ int synth_parse(const char *text, struct synth_law *law, char *err, size_t len)
 		else if (n == 4 || n == 3)
 			n = -1;
 	} else {
-		snprintf(err, len, "'%s': not a law (exp:LOC,SCALE, gpd:LOC,SCALE,XI, lognormal:MEDIAN,S[,W,SCALE,XI])",
+		snprintf(err, len, "'%s': not a law (exp:LOC,SCALE, gpd:LOC,SCALE,XI, weibull:LOC,SCALE,K, lognormal:MEDIAN,S[,W,SCALE,XI])",
 			 head);
 		return -EINVAL;
 	}
 	if (n == -EINVAL)
 		return n;
-	if (n < 2 || (law->kind == SYNTH_GPD && n < 3) || n < 0) {
+	if (n < 2 || ((law->kind == SYNTH_GPD || law->kind == SYNTH_WEIBULL) && n < 3) || n < 0) {
 		snprintf(err, len, "'%s': too few values", head);
 		return -EINVAL;
 	}

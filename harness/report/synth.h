@@ -6,6 +6,9 @@
  *
  *   exp:LOC,SCALE                  LOC + an exponential of mean SCALE
  *   gpd:LOC,SCALE,XI               LOC + a generalized Pareto (shape XI)
+ *   weibull:LOC,SCALE,K            LOC + a Weibull (shape K: below 1 a
+ *                                  tail heavier than exponential's, in
+ *                                  no generalized Pareto's domain at u)
  *   lognormal:MEDIAN,S             a lognormal body (log-sd S)
  *   lognormal:MEDIAN,S,W,SCALE,XI  with probability W, MEDIAN + a
  *                                  generalized Pareto instead: a body
@@ -13,18 +16,19 @@
  *   LAW+spikes:P,F                 with probability P a sample is F times
  *                                  larger (rare 10x spikes)
  *
- * durations with their unit (10us), XI, S, W, P and F plain numbers.
+ * durations with their unit (10us), XI, K, S, W, P and F plain numbers.
  */
 #ifndef LATLAB_SYNTH_H
 #define LATLAB_SYNTH_H
 
 #include <stdint.h>
 
-enum synth_kind { SYNTH_EXP, SYNTH_GPD, SYNTH_LOGNORMAL };
+enum synth_kind { SYNTH_EXP, SYNTH_GPD, SYNTH_LOGNORMAL, SYNTH_WEIBULL };
 
 struct synth_law {
 	int kind;
 	double loc, scale, xi;		/* ns, ns, shape */
+	double k;			/* the Weibull's shape */
 	double median, s;		/* the lognormal's: ns, log-sd */
 	double w;			/* the lognormal's share of Pareto tail */
 	double spike_p, spike_f;	/* spikes: probability, factor (0: none) */

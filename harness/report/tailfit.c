@@ -304,6 +304,44 @@ static void observed_rate(const struct hist *const *run, int n, struct tailfit *
 }
 
 /*
+ * Does the fit allow the runs' own largest values? At each of the highest
+ * levels reached (a bucket's lower edge, so its samples are at or above
+ * it), the chance under the fit of as many samples there or higher; the
+ * least, times the levels looked at, into t->extreme_p with its level.
+ */
+static void check_extremes(const struct hist *all, struct tailfit *t)
+{
+	uint64_t seen = 0;
+	double worst = 1;
+	int levels = 0;
+
+	t->extreme_p = 1;
+	for (int i = HIST_BUCKETS; i >= 0 && levels < TAILFIT_EXTREME_LEVELS; i--) {
+		int64_t lo = HIST_RANGE_NS, hi;
+		uint64_t c = i == HIST_BUCKETS ? all->overflow : all->bucket[i];
+
+		if (!c)
+			continue;
+		if (i < HIST_BUCKETS)
+			hist_bucket_range(i, &lo, &hi);
+		if (lo <= t->u_ns)
+			break;
+		seen += c;
+		levels++;
+		double e = (double)t->k * tailfit_gpd_sf((double)(lo - t->u_ns), t->sigma_ns, t->xi);
+		double p = stats_poisson_at_least(e, (long long)seen);
+
+		if (p < worst || levels == 1) {
+			worst = p;
+			t->extreme_ns = lo;
+			t->extreme_seen = seen;
+			t->extreme_expected = e;
+		}
+	}
+	t->extreme_p = worst * levels < 1 ? worst * levels : 1;
+}
+
+/*
  * The threshold: the lowest of the candidates (the top tenth at most)
  * whose fit passes the goodness-of-fit test, tried from the lowest up.
  * out's status TF_FIT with u, k, the fit and its p; TF_REJECTED with the
@@ -355,8 +393,9 @@ int tailfit(const struct hist *const *run, int n, int64_t deadline_ns, double ta
 
 	memset(out, 0, sizeof(*out));
 	out->p = out->lo = out->hi = out->xi = out->sigma_ns = out->gof_p = NAN;
-	out->dispersion = 1;
-	out->cluster_p = NAN;
+	out->dispersion = out->body_dispersion = 1;
+	out->cluster_p = out->extreme_expected = NAN;
+	out->extreme_p = 1;
 	out->deadline_ns = deadline_ns;
 	out->runs = n;
 	out->target = target > 0 ? target : TAILFIT_TARGET;
@@ -387,13 +426,22 @@ int tailfit(const struct hist *const *run, int n, int64_t deadline_ns, double ta
 	choose_threshold(all, g, out);
 	if (out->status != TF_FIT)
 		goto done;
+	check_extremes(all, out);
+	if (out->extreme_p < TAILFIT_EXTREME_P) {	/* the count, never the body's law */
+		out->status = TF_REGIME;
+		observed_rate(run, n, out);
+		goto done;
+	}
 	if (n < 2) {
 		out->status = TF_ONE_RUN;
 		goto done;
 	}
 	out->dispersion = dispersion_above(run, n, out->u_ns, &out->cluster_p);
 	if (out->cluster_p < TAILFIT_CLUSTER_P) {
-		out->status = TF_CLUSTERED;
+		double body_p;
+
+		out->body_dispersion = dispersion_above(run, n, hist_percentile(all, 50) + 1, &body_p);
+		out->status = body_p < TAILFIT_CLUSTER_P ? TF_DRIFT : TF_CLUSTERED;
 		goto done;
 	}
 	if (deadline_ns < out->u_ns) {	/* within the data, if few */
@@ -430,6 +478,8 @@ const char *tailfit_status_text(int status)
 	case TF_FEW: return "not extrapolated: too few samples above any threshold for a fit";
 	case TF_REJECTED: return "not extrapolated: the tail fit was rejected at every threshold";
 	case TF_CLUSTERED: return "not extrapolated: the exceedances cluster in runs";
+	case TF_REGIME: return "not extrapolated: the runs' largest values are far above what the tail's fit allows (a second regime in the tail)";
+	case TF_DRIFT: return "not extrapolated: the runs drift between laws (they differ in their body as in their tail)";
 	}
 	return "?";
 }
@@ -437,7 +487,7 @@ const char *tailfit_status_text(int status)
 const char *tailfit_keyword(int status)
 {
 	static const char *const words[] = { "fit", "observed", "no-data", "one-run", "few",
-					      "rejected", "clustered" };
+					      "rejected", "clustered", "regime", "drift" };
 
 	return status >= 0 && status < (int)(sizeof(words) / sizeof(words[0])) ? words[status] : "?";
 }

@@ -10,10 +10,19 @@
  * - u chosen as the lowest of a few high quantiles whose fit passes a
  *   chi-square goodness-of-fit test (p >= TAILFIT_GOF_P), from the lowest
  *   up, as the MBPTA literature selects thresholds;
+ * - the fit allows the runs' own largest values: at each of the
+ *   TAILFIT_EXTREME_LEVELS highest levels the runs reached, the chance
+ *   under the fit of as many samples at or above it (Poisson), times the
+ *   levels looked at, is TAILFIT_EXTREME_P or more. A body's fit that
+ *   rare far spikes pass (an SMI, a lock held long) is refused: a second
+ *   regime in the tail, which the fit cannot see, and the answer is the
+ *   runs' count above D with its Poisson interval, never the body's law;
  * - the exceedances independent across runs: the runs' counts above u
  *   not over-dispersed beyond chance (Pearson's chi-square, p >=
  *   TAILFIT_CLUSTER_P); a dispersion above 1 that chance allows widens
- *   the interval (the log-likelihood divided by it, as quasi-Poisson);
+ *   the interval (the log-likelihood divided by it, as quasi-Poisson).
+ *   Where the runs' counts above their median are over-dispersed too, the
+ *   runs differ in their body as well: drift between laws, not clusters;
  * - two runs at least (one cannot show how its exceedances cluster).
  *
  * The interval is the profile-likelihood one of P(X > D) = P(X > u) *
@@ -33,6 +42,8 @@
 #define TAILFIT_CLUSTER_P 0.01	/* runs' counts above u more dispersed than this: clustered */
 #define TAILFIT_CONF 0.95	/* of the interval, and of the bound by observation */
 #define TAILFIT_TARGET 1e-9	/* the level "how long to run" bounds by default, per period */
+#define TAILFIT_EXTREME_LEVELS 10	/* the highest levels reached that the fit must allow */
+#define TAILFIT_EXTREME_P 0.001	/* their chance under the fit (corrected for the levels): below, refused */
 
 enum tailfit_status {
 	TF_FIT,		/* extrapolated beyond the runs: the fit passed its checks */
@@ -42,6 +53,8 @@ enum tailfit_status {
 	TF_FEW,		/* fewer than TAILFIT_MIN_EXCEED samples above any threshold */
 	TF_REJECTED,	/* no threshold's fit passed the goodness-of-fit test */
 	TF_CLUSTERED,	/* the exceedances of u cluster in runs */
+	TF_REGIME,	/* the runs' largest values are beyond the fit: a second regime; counted */
+	TF_DRIFT,	/* the runs differ in their body as in their tail: drift between laws */
 };
 
 struct tailfit {
@@ -56,6 +69,12 @@ struct tailfit {
 	double gof_p;		/* its chi-square goodness-of-fit p */
 	double dispersion;	/* the runs' counts above u: variance / mean (Pearson), >= 1 */
 	double cluster_p;	/* the chance of so much dispersion were they independent */
+	double body_dispersion;	/* of the runs' counts above their median (where clustered) */
+	/* the level reached that the fit allows least: samples at or above it, the fit's expectation */
+	int64_t extreme_ns;
+	uint64_t extreme_seen;
+	double extreme_expected;
+	double extreme_p;	/* the chance of it under the fit, times the levels looked at */
 	double p, lo, hi;	/* per period: P(latency > D) and its TAILFIT_CONF interval */
 	double target;		/* the level to bound by observation alone, per period */
 	double need_periods;	/* periods with none above D that bound P below target */
@@ -75,7 +94,7 @@ int tailfit(const struct hist *const *run, int n, int64_t deadline_ns, double ta
 /* A status in a few words ("extrapolated", "too few above any threshold"...). */
 const char *tailfit_status_text(int status);
 
-/* "fit", "observed", "no-data", "one-run", "few", "rejected", "clustered" (compare.csv). */
+/* "fit", "observed", "no-data", "one-run", "few", "rejected", "clustered", "regime", "drift" (beyond.csv). */
 const char *tailfit_keyword(int status);
 
 /*

@@ -37,7 +37,7 @@ field() {
 	line=$(grep 'timer, .*P(wake-up > 300 µs) on rthog: ' <<<"$output")
 	[[ "$line" == *"per 10^9 periods ["*"per hour ["*"]: extrapolated beyond the runs, not measured (0 of 60.0k periods above it; a generalized Pareto tail above "*"; to show it below 1 per 10^9 by observation alone: 3e+09 periods with none above 300 µs, 832 h"* ]] || { echo "$line"; false; }
 	B="$WORK/c/beyond.csv"
-	head -1 "$B" | grep -q '^row,side,metric,interval_ns,deadline_ns,status,runs,periods,observed,threshold_ns,exceedances,shape,scale_ns,gof_p,dispersion,cluster_p,p,p_lo,p_hi,per_hour,per_hour_lo,per_hour_hi,target,need_periods,need_hours$'
+	head -1 "$B" | grep -q '^row,side,metric,interval_ns,deadline_ns,status,runs,periods,observed,threshold_ns,exceedances,shape,scale_ns,gof_p,dispersion,cluster_p,p,p_lo,p_hi,per_hour,per_hour_lo,per_hour_hi,target,need_periods,need_hours,extreme_ns,extreme_seen,extreme_expected,extreme_p,body_dispersion$'
 	[ "$(field "$B" rthog status)" = fit ]
 	[ "$(field "$B" none status)" = fit ]
 	awk -v lo="$(field "$B" rthog p_lo)" -v hi="$(field "$B" rthog p_hi)" 'BEGIN { exit !(lo <= 3.15e-6 && 3.15e-6 <= hi && hi < 1e-4) }'
@@ -50,6 +50,23 @@ field() {
 	[ "$status" -eq 0 ] || run_failed
 	[[ "$output" == *"timer, "*"P(wake-up > 25 µs) on none: "*" per 10^9 periods ["*"counted: "*" of 60.0k periods above it, in 3 runs"* ]] || run_failed
 	[ "$(field "$WORK/c2/beyond.csv" none status)" = observed ]
+}
+
+@test "compare --deadline: a body and rare far spikes are a second regime, counted and said so, never the body's extrapolation" {
+	# exp:20us,3us with 1 in 20,000 periods 50 times later: the runs hold
+	# three spikes above 1 ms; the body's fit allows none of them
+	"$SYNTH" "$FIX" "$WORK/t" load 20000 2 none=exp:20us,3us rthog=exp:20us,3us+spikes:0.00005,50
+	run "$LATLAB" compare "$WORK/t" --axis load --deadline 1691us -o "$WORK/c"
+	[ "$status" -eq 0 ] || run_failed
+	line=$(grep 'timer, .*P(wake-up > 1691 µs) on rthog: ' <<<"$output")
+	[[ "$line" == *": 0 per 10^9 periods [0, 6.1e+04], 0 per hour [0, 2.2e+02]: counted, not extrapolated (the runs' largest values are far above what the tail's fit allows: a second regime in the tail): 3 samples at or above 1093.6 µs where a generalized Pareto fit of the tail above "*"; 0 of 60.0k periods above it, in 3 runs;"* ]] || { echo "$line"; false; }
+	B="$WORK/c/beyond.csv"
+	[ "$(field "$B" rthog status)" = regime ]
+	[ "$(field "$B" rthog extreme_seen)" = 3 ]
+	awk -v p="$(field "$B" rthog extreme_p)" 'BEGIN { exit !(p < 0.001) }'
+	# the side without spikes is extrapolated, and says what it cannot see
+	[ "$(field "$B" none status)" = fit ]
+	[[ "$output" == *"on none: "*"cannot see a regime rarer than they reached: one of under 1 in 60.0k periods would not show"* ]] || run_failed
 }
 
 @test "report and history --deadline; the campaign's [thresholds] max is the deadline when none is given" {
@@ -91,8 +108,8 @@ field() {
 	[ "$status" -eq 2 ] || run_failed
 	run "$LATLAB" history "$WORK/t" "$WORK/t" --target 1.5
 	[ "$status" -eq 2 ] || run_failed
-	run "$SYNTH" "$FIX" "$WORK/u" load 100 1 none=weibull:1us rthog=exp:1us,1us
-	[ "$status" -eq 2 ] && [[ "$output" == *"'weibull:1us': not a law"* ]] || run_failed
+	run "$SYNTH" "$FIX" "$WORK/u" load 100 1 none=pareto:1us rthog=exp:1us,1us
+	[ "$status" -eq 2 ] && [[ "$output" == *"'pareto:1us': not a law"* ]] || run_failed
 	run "$SYNTH" "$FIX" "$WORK/u" load 100 1 none=exp:1us,1us
 	[ "$status" -eq 2 ] && [[ "$output" == *"no law for load = rthog"* ]] || run_failed
 	run "$SYNTH" "$FIX" "$WORK/u" nosuch 100 1 none=exp:1us,1us

@@ -11,8 +11,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <cmocka.h>
 
+#include "beyond.h"
 #include "hist.h"
 #include "synth.h"
 #include "tailfit.h"
@@ -130,13 +132,31 @@ static void test_refusals(void **state)
 		hist_init(runs[i]);
 	fit(RUNS, 300000, &t);
 	assert_int_equal(t.status, TF_NO_DATA);
-	/* clustered: one run holds the whole tail */
+	/* drift: one run is of another law, body and tail */
 	draw("exp:10us,1us", RUNS - 1, 20000, 5);
 	draw_into(RUNS - 1, "gpd:10us,5us,0.2", 1, 20000, 6);
 	fit(RUNS, 300000, &t);
-	print_message("clustered: status %d disp %.1f p %.3g\n", t.status, t.dispersion, t.cluster_p);
-	assert_int_equal(t.status, TF_CLUSTERED);
+	print_message("drift: status %d disp %.1f p %.3g body %.1f\n", t.status, t.dispersion,
+		      t.cluster_p, t.body_dispersion);
+	assert_int_equal(t.status, TF_DRIFT);
 	assert_true(t.dispersion > 10 && t.cluster_p < TAILFIT_CLUSTER_P);
+	assert_true(t.body_dispersion > 10);
+	assert_true(isnan(t.p));
+	/* clustered: the same law in every run, and one run 300 more of its tail's samples */
+	draw("gpd:10us,5us,0.1", RUNS, 20000, 5);
+	{
+		struct synth_law law;
+		struct synth_rng r = { 6 };
+		char err[64];
+
+		assert_int_equal(synth_parse("gpd:30us,5us,0.1", &law, err, sizeof(err)), 0);
+		synth_hist(&law, &r, 300, runs[RUNS - 1]);
+	}
+	fit(RUNS, 300000, &t);
+	print_message("clustered: status %d disp %.1f p %.3g body %.1f extreme p %.3g\n", t.status,
+		      t.dispersion, t.cluster_p, t.body_dispersion, t.extreme_p);
+	assert_int_equal(t.status, TF_CLUSTERED);
+	assert_true(t.dispersion > 2 && t.cluster_p < TAILFIT_CLUSTER_P);
 	assert_true(isnan(t.p));
 	/* tails no generalized Pareto law fits: a lump far above the body (its
 	 * samples spread evenly over 10 us), and a lump of a few values */
@@ -158,6 +178,50 @@ static void test_refusals(void **state)
 	fit(RUNS, 900000, &t);
 	assert_int_equal(t.status, TF_REJECTED);
 	assert_true(isnan(t.p));
+}
+
+/*
+ * A body and two far spikes (the runs' maxima 1,150.6 and 1,089.3 us of
+ * an exp:20us,3us body): the body's fit passes its test, but makes the
+ * spikes all but impossible, so it is refused as a second regime and the
+ * answer is the count above D (none: [0, 3.7e-5]), not the body's law.
+ * The same runs without the spikes are extrapolated.
+ */
+static void test_second_regime(void **state)
+{
+	struct tailfit t;
+	char text[4096];
+
+	(void)state;
+	draw("exp:20us,3us", RUNS, 20000, 1);
+	fit(RUNS, 1691000, &t);
+	assert_int_equal(t.status, TF_FIT);
+	assert_true(t.extreme_p >= TAILFIT_EXTREME_P);
+	hist_add(runs[1], 1150600);
+	hist_add(runs[3], 1089300);
+	fit(RUNS, 1691000, &t);
+	print_message("regime: u %lld, level %lld seen %llu expected %.3g p %.3g; p %.3g [%.3g, %.3g]\n",
+		      (long long)t.u_ns, (long long)t.extreme_ns, (unsigned long long)t.extreme_seen,
+		      t.extreme_expected, t.extreme_p, t.p, t.lo, t.hi);
+	assert_int_equal(t.status, TF_REGIME);
+	assert_true(t.extreme_p < TAILFIT_EXTREME_P);
+	assert_true(t.extreme_ns >= 1000000 && t.extreme_ns <= 1150600);
+	assert_true(t.extreme_seen >= 1 && t.extreme_seen <= 2);
+	assert_true(t.extreme_expected < 1e-3);
+	/* counted: none above D in 100,002 periods */
+	assert_int_equal(t.observed, 0);
+	assert_true(t.p == 0 && t.lo == 0);
+	assert_true(t.hi > 3e-5 && t.hi < 4.5e-5);
+	beyond_text(&t, "wake-up", "rt", 1000000, text, sizeof(text));
+	print_message("%s\n", text);
+	assert_non_null(strstr(text, "a second regime in the tail"));
+	assert_non_null(strstr(text, "per 10^9 periods [0,"));
+	assert_string_equal(tailfit_keyword(t.status), "regime");
+	/* below the spikes, D is counted as well: 2 above 1 ms */
+	fit(RUNS, 1000000, &t);
+	assert_int_equal(t.status, TF_REGIME);
+	assert_int_equal(t.observed, 2);
+	assert_true(t.lo < 2e-5 && 2e-5 < t.hi);
 }
 
 /* Bad input; the observation rule; the laws' text. */
@@ -197,6 +261,7 @@ int main(void)
 		cmocka_unit_test(test_extrapolates),
 		cmocka_unit_test(test_observed),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_second_regime),
 		cmocka_unit_test(test_input),
 	};
 
