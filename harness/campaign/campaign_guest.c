@@ -9,6 +9,7 @@
 #include "exitcodes.h"
 #include "guest.h"
 #include "log.h"
+#include "units.h"
 #include "where.h"
 
 /* In a guest: a finished cell's files and status, to the host (which
@@ -29,6 +30,25 @@ void cp_guest_report(const struct campaign *cp, int i, const char *dir)
 	guest_say(CHAN_CELL, "%s %s %s", cp->cells[i].id,
 		   cell_status_name(cp->lg.status[i]),
 		   cp->lg.reason[i] ? cp->lg.reason[i] : "");
+}
+
+/* The boot's own work done before any cell is measured (settle.h), and said. */
+static void settle(struct campaign *cp)
+{
+	struct settle *st = &cp->guest.settle;
+
+	log_info("waiting for the boot to settle: the CPUs idle (busy at most %.0f %% of every %lld ms) for %.1f s",
+		 SETTLE_BUSY_PCT, SETTLE_WINDOW_NS / NS_PER_MS, (double)SETTLE_QUIET_NS / NS_PER_S);
+	cp->guest.settle_rc = settle_wait(SETTLE_WINDOW_NS, SETTLE_QUIET_NS, SETTLE_LIMIT_NS, st);
+	if (cp->guest.settle_rc)
+		log_warn("the boot's settling not watched (/proc/stat: %s): the first cell may hold the boot's own work",
+			 strerror(-cp->guest.settle_rc));
+	else if (st->settled)
+		log_info("the boot settled: measuring %.2f s after latlab started (the CPUs %.1f %% busy before the quiet)",
+			 st->waited_s, st->busy_pct);
+	else
+		log_warn("the boot did not settle in %.0f s (the CPUs %.1f %% busy): measuring anyway; the first cells hold the boot's own work",
+			 st->waited_s, st->busy_pct);
 }
 
 /*
@@ -78,6 +98,10 @@ int cp_guest_setup(struct campaign *cp)
 			cp->guest.want[i] = 1;
 	}
 	fclose(fp);
+	if (cp->cfg->kernel[cp->guest.v].settle == 0)
+		settle(cp);
+	else
+		cp->guest.settle_rc = -ECANCELED;	/* settle = off: nothing waited, nothing said */
 	return EXIT_PASS;
 }
 
@@ -92,6 +116,13 @@ void cp_guest_sysinfo(struct campaign *cp)
 	sysinfo_add(&cp->si, "vm", "runner", "qemu");
 	sysinfo_add(&cp->si, "vm", "variant", "%s", cp->ro->guest);
 	sysinfo_add(&cp->si, "vm", "accel", "%s", accel);
+	if (cp->guest.settle_rc == -ECANCELED)
+		sysinfo_add(&cp->si, "vm", "boot_settled", "off");
+	if (cp->guest.settle_rc == 0) {
+		sysinfo_add(&cp->si, "vm", "boot_settled", "%s", cp->guest.settle.settled ? "yes" : "no");
+		sysinfo_add(&cp->si, "vm", "boot_settle_s", "%.3f", cp->guest.settle.waited_s);
+		sysinfo_add(&cp->si, "vm", "boot_busy_pct", "%.1f", cp->guest.settle.busy_pct);
+	}
 	int v = config_kernel_index(cp->cfg, cp->ro->guest);
 
 	if (v >= 0 && cp->cfg->kernel[v].clock == CLOCK_ICOUNT) {

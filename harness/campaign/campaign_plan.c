@@ -215,7 +215,7 @@ int campaign_plan(const struct config *cfg, int jobs, FILE *out)
 		fprintf(out, "run order: blocked: the matrix's order, each cell's %lld repeats back to back\n",
 			(long long)cfg->campaign.repeat);
 	else if (cfg->campaign.repeat > 1)
-		fprintf(out, "run order: %s: %lld rounds, each every cell once%s (a qemu variant on the host's clock boots once a round, instruction-clock guests boot once for several rounds; host variants that need a reboot one after the other)\n",
+		fprintf(out, "run order: %s: %lld rounds, each every cell once%s (a qemu variant on the host's clock boots once a round, instruction-clock guests boot once for several rounds unless boots = round; host variants that need a reboot one after the other)\n",
 			cfg->campaign.order == ORDER_SHUFFLED ? "shuffled" : "interleaved",
 			(long long)cfg->campaign.repeat,
 			cfg->campaign.order == ORDER_SHUFFLED ? ", in a random order" : ", in the matrix's order");

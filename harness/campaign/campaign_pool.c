@@ -47,6 +47,12 @@ static int icount_guest(const struct kernel_def *k)
 	return k->runner == RUNNER_QEMU && k->clock == CLOCK_ICOUNT;
 }
 
+/* Does an instruction-clock variant run several rounds a boot (boots = shared)? */
+static int shares_boots(const struct kernel_def *k)
+{
+	return icount_guest(k) && k->boots == 0;
+}
+
 int cp_rounds_of(const struct config *cfg)
 {
 	return cfg->campaign.order == ORDER_BLOCKED ? 1 : (int)cfg->campaign.repeat;
@@ -72,7 +78,7 @@ static int icount_boots(const struct config *cfg, int rounds, int jobs)
 
 int cp_boots_at(const struct config *cfg, int v, int round, int jobs)
 {
-	if (!icount_guest(&cfg->kernel[v]))
+	if (!shares_boots(&cfg->kernel[v]))
 		return 1;
 	/* all of them at the first round */
 	return round <= 1 ? icount_boots(cfg, cp_rounds_of(cfg), jobs) : 0;
@@ -82,7 +88,7 @@ struct cp_rounds cp_boot_at(const struct config *cfg, int v, int round, int jobs
 {
 	int rounds = cp_rounds_of(cfg);
 
-	if (!icount_guest(&cfg->kernel[v]) || rounds <= 1)
+	if (!shares_boots(&cfg->kernel[v]) || rounds <= 1)
 		return (struct cp_rounds){ round, round };
 	/* rounds split evenly, the first boots a round more */
 	int n = icount_boots(cfg, rounds, jobs);

@@ -23,6 +23,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "settle.h"
 #include "campaign.h"
 #include "cell.h"
 #include "channel.h"
@@ -128,6 +129,8 @@ struct campaign {
 	struct {
 		int v;		/* the kernel variant this guest is */
 		char *want;	/* per cell: the host gave it to this guest */
+		struct settle settle;	/* how the boot settled before any cell (settle.h) */
+		int settle_rc;		/* 0, or -errno: /proc/stat unread, nothing waited */
 	} guest;		/* inside a guest (ro->guest) */
 };
 
@@ -255,7 +258,7 @@ int cp_rounds_of(const struct config *cfg);
 /*
  * How variant v's cells are cut into boots, at run_cells' round (1 to
  * cp_rounds_of; 0 the one round of a blocked campaign): an
- * instruction-clock guest runs several rounds in a boot (runs within a
+ * instruction-clock guest with boots = shared (its default) runs several rounds in a boot (runs within a
  * boot vary as much as runs across boots on that clock:
  * docs/campaigns.md), all started at the first round, in as many boots
  * as keep `jobs` guests busy beside the other such variants; any other

@@ -155,6 +155,8 @@ struct kernel_def {
 	int64_t disk_size;		/* the disk's size, bytes (a sparse file) */
 	int disk_cache;			/* qemu's cache mode: vm_disk_caches[] */
 	int net;			/* enum vm_net */
+	int settle;			/* 0: the guest waits for its boot to settle (settle.h); 1: off */
+	int boots;			/* clock = icount: 0 rounds share a boot, 1 a boot every round */
 	int trace_mode;			/* TRACE_*: that, or [trace]'s, resolved (config_check.c) */
 	struct srcloc loc;
 };

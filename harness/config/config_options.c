@@ -223,6 +223,12 @@ const struct opt kernel_options[] = {
 	ROW("net", OPT_ENUM, OFF(struct kernel_def, net), 0, 0, "device",
 	  "qemu: where the guest's IP traffic goes (udp-rtt, the net load): device (two virtio-net cards on a hub inside qemu, the peer behind the second in a network namespace of its own: each packet an interrupt, nothing leaves qemu) or loopback (127.0.0.1: softirqs, no device; said in every output)",
 	  "device|loopback", OPT_ECHO_SET),
+	ROW("boots", OPT_ENUM, OFF(struct kernel_def, boots), 0, 0, "shared",
+	  "qemu, clock = icount: shared (a boot holds several rounds, the guests side by side: fewer boots; runs within a boot are not independent where a load carries history, compaction's page cache) or round (a boot every round: every run a boot's first, the runs independent; a boot's time each round). On the host's clock a boot is every round's",
+	  "shared|round", OPT_ECHO_SET),
+	ROW("settle", OPT_ENUM, OFF(struct kernel_def, settle), 0, 0, "on",
+	  "qemu: on (the latlab in the guest measures nothing until the boot's own work is done: the CPUs idle, busy at most 4 % of every 250 ms, for 1 s; at most 60 s, said in the log and sysinfo.ini) or off (from the moment it starts: the boot's transients in the first cells)",
+	  "on|off", OPT_ECHO_SET),
 	{ 0 },
 };
 

@@ -186,6 +186,11 @@ EOC
 	# one variant and two jobs: two boots of a round each
 	run "$LATLAB" plan c.ini --jobs 2 --set matrix.kernel=a
 	[[ "$output" == *"estimated wall time: 5.6s (1s per cell; 2 guest boots as measured here; up to 2"* ]] || run_failed
+	# boots = round: a boot each round, so four for the two variants
+	run "$LATLAB" plan c.ini --jobs 2 --set kernel.a.boots=round --set kernel.b.boots=round
+	[[ "$output" == *"4 guest boots as measured here; up to 2"* ]] || run_failed
+	run "$LATLAB" plan c.ini --set kernel.a.boots=each
+	[ "$status" -eq 2 ] && [[ "$output" == *"boots"*"shared|round"* ]] || run_failed
 	# another load: its own cost (8 s a second of hackbench)
 	run "$LATLAB" plan c.ini --jobs 2 --set matrix.load=hackbench --set load.hackbench.type=hackbench
 	[[ "$output" == *"estimated wall time: 21.1s"* ]] || run_failed

@@ -18,6 +18,7 @@
 
 #include "config.h"
 #include "cpio.h"
+#include "settle.h"
 #include "vm.h"
 
 struct entry {
@@ -310,12 +311,36 @@ static void test_program_fits(void **state)
 	rmdir(dir);
 }
 
+/* /proc/stat's first line: busy is user, nice, system, irq, softirq, steal; all adds idle, iowait. */
+static void test_settle_stat(void **state)
+{
+	struct cpu_ticks t;
+	struct settle st;
+
+	(void)state;
+	assert_int_equal(settle_parse_stat("cpu  10 1 5 100 4 2 3 7 0 0\ncpu0 10 1 5 100 4 2 3 7 0 0\n", &t), 0);
+	assert_int_equal(t.busy, 10 + 1 + 5 + 2 + 3 + 7);
+	assert_int_equal(t.all, t.busy + 100 + 4);
+	/* an old kernel's four fields */
+	assert_int_equal(settle_parse_stat("cpu 1 2 3 4\n", &t), 0);
+	assert_int_equal(t.busy, 6);
+	assert_int_equal(t.all, 10);
+	assert_int_equal(settle_parse_stat("intr 1 2 3\n", &t), -EINVAL);
+	assert_int_equal(settle_parse_stat("cpu 1 2\n", &t), -EINVAL);
+	/* the wait ends by the limit at the latest (this machine's CPUs may be busy) */
+	assert_int_equal(settle_wait(10000000, 20000000, 300000000, &st), 0);
+	assert_true(st.waited_s >= 0.02 && st.waited_s < 5);
+	assert_true(st.busy_pct >= 0 && st.busy_pct <= 100);
+	assert_true(st.settled || st.waited_s >= 0.3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cpio_layout),
 		cmocka_unit_test(test_qemu_options),
 		cmocka_unit_test(test_program_fits),
+		cmocka_unit_test(test_settle_stat),
 	};
 
 	return cmocka_run_group_tests_name("vm", tests, NULL, NULL);

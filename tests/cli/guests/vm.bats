@@ -30,7 +30,11 @@ load vm
 		! grep -q '^preempt = rt' "$c/sysinfo.ini"
 		grep -q '^accel = tcg' "$c/sysinfo.ini"
 		[ -s "$c/hist.csv" ] && grep -q '^status = ok' "$c/cell.ini"
+		# measured once the boot's own work was done (settle = on, the default)
+		grep -q '^boot_settled = yes$' "$c/sysinfo.ini"
+		awk -F' = ' '$1 == "boot_settle_s" { exit !($2 >= 1 && $2 < 60) }' "$c/sysinfo.ini"
 	done
+	[[ "$output" == *"guest stock: the boot settled: measuring "*" s after latlab started"* ]] || run_failed
 	for c in "$D"/*/*/000[4-7]-rt-*; do
 		grep -q '^preempt = rt$' "$c/sysinfo.ini"
 		[[ "$c" == *-rt-amd64/* ]]
@@ -229,7 +233,8 @@ cpus = 1"
 	PLUGINS=$(cd "$(dirname "$LATLAB")" && pwd)/plugins
 	[ -e "$PLUGINS/adc.so" ] || { echo "$PLUGINS/adc.so: not built beside $LATLAB (make)"; false; }
 	DURATION=1s WORKLOADS="adc, loop, udp-rtt" vm_config stock none "clock = icount
-cpus = 1"
+cpus = 1
+settle = off"
 	printf '[workload.adc]\ntype = plugin\npath = %s\nfile = /sys/kernel/uevent_seqnum\n' "$PLUGINS/adc.so" | ini_merge c.ini
 	printf '[workload.loop]\ntype = chain\nsteps = adc, file-write\n[thresholds]\nmissed = off\n' | ini_merge c.ini
 	run timeout 200 "$LATLAB" run c.ini
@@ -241,6 +246,9 @@ cpus = 1"
 	grep -q '^preempt = ' "$c/sysinfo.ini"
 	grep -qx "path = $PLUGINS/adc.so" "$c/cell.ini"
 	grep -qx 'file = /sys/kernel/uevent_seqnum' "$c/cell.ini"
+	# settle = off: measured from the start, nothing waited, said so
+	grep -qx 'boot_settled = off' "$c/sysinfo.ini"
+	[[ "$output" != *"the boot settled"* ]] || run_failed
 	# the chain: the plugin's read, then an fdatasync'ed write on the
 	# disk, every period without an error; vda counted the writes
 	c=$(cell_dir "$WORK/out/v" '0001-*')
