@@ -5,16 +5,24 @@
 # mattered, runs of one boot would sit closer together than runs of
 # different boots, and a verdict's units would have to be the boots.
 #
+# And a load can carry history within a boot (compaction's first run has
+# the boot's page cache to move): then a run's position in its boot
+# matters, and runs of one boot are not exchangeable either.
+#
 # BOOTS campaigns, each booting STOCK and RT once (order = blocked) for
-# RUNS runs of DURATION, idle and under hackbench; then per kernel and
-# load a one-way analysis of variance of log(max wake-up) with the boot
-# as the factor: the spread within boots and of the boots' means, F, a
-# permutation p-value (2,000 shuffles of the runs among the boots) and
-# the intra-class correlation (0: a boot adds nothing). Prints the maxima
-# boot by boot first.
+# RUNS runs of DURATION under each of LOADS (configs/models.ini's loads,
+# their definitions taken from it); then per kernel and load two
+# one-way analyses of variance of log(max wake-up): with the boot as the
+# factor (the spread within boots and of the boots' means, F, a
+# permutation p-value of 2,000 shuffles of the runs among the boots, and
+# the intra-class correlation: 0, a boot adds nothing), and with the
+# run's position in its boot (1..RUNS) as the factor (F, and its
+# permutation p-value of 2,000 shuffles of the positions within each
+# boot). Prints the maxima boot by boot first.
 #
 #   bench/boot_variance.sh   (LATLAB=build/latlab KERNELS=kernels BOOTS=8
-#                             RUNS=5 DURATION=1s STOCK=... RT=...)
+#                             RUNS=5 DURATION=1s STOCK=... RT=...
+#                             LOADS="none hackbench softirq net kwork console compact")
 set -eu
 cd "$(dirname "$0")/.."
 LATLAB=${LATLAB:-$PWD/build/latlab}
@@ -22,6 +30,7 @@ KERNELS=${KERNELS:-$PWD/kernels}
 BOOTS=${BOOTS:-8}
 RUNS=${RUNS:-5}
 DURATION=${DURATION:-1s}
+LOADS=${LOADS:-none hackbench softirq net kwork console compact}
 STOCK=${STOCK:-$KERNELS/vmlinuz-stock}
 RT=${RT:-$KERNELS/vmlinuz-rt}
 for f in "$STOCK" "$RT"; do
@@ -40,7 +49,7 @@ output = $tmp/out
 boot_attempts = 1
 [matrix]
 kernel = stock, rt
-load = none, hackbench
+load = $(echo $LOADS | sed 's/ /, /g')
 workload = timer
 interval = 1ms
 [kernel.stock]
@@ -53,10 +62,9 @@ runner = qemu
 image = $RT
 match = preempt:rt
 clock = icount
-[load.hackbench]
-type = hackbench
-groups = 1
 EOC
+# the loads as configs/models.ini defines them
+awk '/^\[/ { keep = /^\[load\./ } keep' configs/models.ini >>"$tmp/n.ini"
 
 for b in $(seq 1 "$BOOTS"); do
 	"$LATLAB" run "$tmp/n.ini" -q --set "campaign.name=boot$b" >"$tmp/log$b" 2>&1 ||
@@ -65,10 +73,11 @@ done
 
 # "GROUP BOOT MAX_NS" per run
 for k in stock rt; do
-	for l in none hackbench; do
+	for l in $LOADS; do
 		for b in $(seq 1 "$BOOTS"); do
 			for c in "$tmp"/out/boot"$b"/*/*/*-"$k"-"$l"-*; do
-				awk -F, -v g="$k-$l" -v b="$b" '$3 == "wakeup" { print g, b, $13 }' "$c/summary.csv"
+				r=${c##*-}
+				awk -F, -v g="$k-$l" -v b="$b" -v r="$r" '$3 == "wakeup" { print g, b, $13, r }' "$c/summary.csv"
 			done
 		done
 	done
@@ -78,35 +87,53 @@ echo "# $(basename "$STOCK") and $(basename "$RT"), $BOOTS boots x $RUNS runs of
 echo "# max wake-up (us) of each run, a boot a line"
 awk '{ k = $1 " boot" $2; if (!(k in v)) o[++n] = k; v[k] = v[k] sprintf(" %.1f", $3 / 1000) }
 	END { for (i = 1; i <= n; i++) printf "%-24s%s\n", o[i], v[o[i]] }' "$tmp/runs"
-echo "# log(max) by boot: the spread within boots, of the boots' means, F, permutation p, ICC"
+echo "# log(max): by boot (the spread within boots, of the boots' means, F, permutation p, ICC); by position in the boot (F, permutation p within boots)"
 awk '
-function fstat(n, nb,    i, b, gm, ssb, ssw) {
-	for (b in cnt) sum[b] = 0
-	gm = 0
-	for (i = 1; i <= n; i++) { sum[bt[i]] += y[i]; gm += y[i] }
+# F of the factor f[] (levels in lv[]) over y[1..n]; MSB and MSW as side results
+function fstat(f, n,    i, b, nl, gm, ssb, ssw, sum, cn, m) {
+	gm = 0; nl = 0
+	for (i = 1; i <= n; i++) { sum[f[i]] += y[i]; cn[f[i]]++; gm += y[i] }
 	gm /= n; ssb = 0; ssw = 0
-	for (b in cnt) { m[b] = sum[b] / cnt[b]; ssb += cnt[b] * (m[b] - gm) ^ 2 }
-	for (i = 1; i <= n; i++) ssw += (y[i] - m[bt[i]]) ^ 2
-	MSB = ssb / (nb - 1); MSW = ssw / (n - nb)
+	for (b in cn) { nl++; m[b] = sum[b] / cn[b]; ssb += cn[b] * (m[b] - gm) ^ 2 }
+	for (i = 1; i <= n; i++) ssw += (y[i] - m[f[i]]) ^ 2
+	MSB = ssb / (nl - 1); MSW = ssw / (n - nl)
 	return MSW > 0 ? MSB / MSW : (MSB > 0 ? 1e9 : 0)
 }
-{ if (!($1 in g)) o[++ng] = $1; g[$1] = 1; rows[$1] = rows[$1] " " $2 ":" $3 }
+{ if (!($1 in g)) o[++ng] = $1; g[$1] = 1; rows[$1] = rows[$1] " " $2 ":" $3 ":" $4 }
 END {
 	srand(1)
 	for (q = 1; q <= ng; q++) {
 		grp = o[q]
-		delete cnt; delete bt; delete y; n = 0
+		delete cnt; delete bt; delete ps; delete y; n = 0
 		k = split(rows[grp], a, " ")
-		for (j = 1; j <= k; j++) { split(a[j], p, ":"); n++; bt[n] = p[1]; y[n] = log(p[2]); cnt[p[1]]++ }
-		nb = 0; for (b in cnt) nb++
-		f0 = fstat(n, nb); msb = MSB; msw = MSW; r = n / nb
-		icc = msb + (r - 1) * msw > 0 ? (msb - msw) / (msb + (r - 1) * msw) : 0
-		ge = 0; P = 2000
-		for (t = 1; t <= P; t++) {
-			for (i = n; i > 1; i--) { j = int(rand() * i) + 1; x = y[i]; y[i] = y[j]; y[j] = x }
-			if (fstat(n, nb) >= f0 - 1e-12) ge++
+		for (j = 1; j <= k; j++) {
+			split(a[j], p, ":"); n++; bt[n] = p[1]; y[n] = log(p[2]); ps[n] = p[3]; cnt[p[1]]++
 		}
-		printf "%-16s boots %d runs %d  sd within %.3f  sd of boot means %.3f  F %.2f  p %.3f  ICC %.2f\n",
-			grp, nb, n, sqrt(msw), sqrt(msb / r), f0, (ge + 1) / (P + 1), icc
+		nb = 0; for (b in cnt) nb++
+		f0 = fstat(bt, n); msb = MSB; msw = MSW; r = n / nb
+		icc = msb + (r - 1) * msw > 0 ? (msb - msw) / (msb + (r - 1) * msw) : 0
+		fp0 = fstat(ps, n)
+		for (i = 1; i <= n; i++) yo[i] = y[i]
+		ge = 0; gp = 0; P = 2000
+		for (t = 1; t <= P; t++) {
+			# the boot: runs shuffled among all boots
+			for (i = n; i > 1; i--) { j = int(rand() * i) + 1; x = y[i]; y[i] = y[j]; y[j] = x }
+			if (fstat(bt, n) >= f0 - 1e-12) ge++
+		}
+		for (i = 1; i <= n; i++) y[i] = yo[i]
+		# the position: shuffled within each boot (Fisher-Yates over its runs)
+		delete nin; delete idx
+		for (i = 1; i <= n; i++) idx[bt[i], ++nin[bt[i]]] = i
+		for (t = 1; t <= P; t++) {
+			for (i = 1; i <= n; i++) perm[i] = ps[i]
+			for (b in nin)
+				for (m = nin[b]; m > 1; m--) {
+					j = int(rand() * m) + 1
+					x = perm[idx[b, m]]; perm[idx[b, m]] = perm[idx[b, j]]; perm[idx[b, j]] = x
+				}
+			if (fstat(perm, n) >= fp0 - 1e-12) gp++
+		}
+		printf "%-20s boots %d runs %d  sd within %.3f  sd of boot means %.3f  F %.2f  p %.3f  ICC %.2f  |  position F %.2f  p %.3f\n",
+			grp, nb, n, sqrt(msw), sqrt(msb / r), f0, (ge + 1) / (P + 1), icc, fp0, (gp + 1) / (P + 1)
 	}
 }' "$tmp/runs"

@@ -138,6 +138,8 @@ void cmp_fill_csv(FILE *fp, void *arg)
 			csvw_int(&w, row->over[k]);
 			exceed_fields(&w, &ea);
 			exceed_fields(&w, &eb);
+			csvw_int(&w, p->v.boots_a);
+			csvw_int(&w, p->v.boots_b);
 			for (int m = 0; m < METRIC_COUNT; m++)
 				metric_fields(&w, p, m, &a, &b);
 			csvw_end(&w);

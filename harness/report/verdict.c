@@ -143,6 +143,23 @@ static int campaigns(const struct side_runs *s)
 	return n;
 }
 
+/* How many boots s's runs ran in: their distinct boot ids; 0 where a run has none. */
+static int boots(const struct side_runs *s)
+{
+	int n = 0;
+
+	for (int i = 0; i < s->n; i++) {
+		int seen = 0;
+
+		if (!s->run[i]->boot_id[0])
+			return 0;
+		for (int j = 0; j < i && !seen; j++)
+			seen = strcmp(s->run[j]->boot_id, s->run[i]->boot_id) == 0;
+		n += !seen;
+	}
+	return n;
+}
+
 const char *verdict_design_name(int design)
 {
 	static const char *const names[] = { "runs", "campaigns", "instruction-clock" };
@@ -415,6 +432,8 @@ int verdict_pair(const struct side_runs *a, const struct side_runs *b, double ma
 	v->cb = campaigns(b);
 	v->design = design_of(a, b);
 	v->apart = apart_in(a, b, -1, &v->apart_ns);
+	v->boots_a = boots(a);
+	v->boots_b = boots(b);
 	const struct side_runs *both[] = { a, b };
 
 	v->steal_a = steal_share(&a, 1);
@@ -598,6 +617,12 @@ void verdict_text(const struct pair_verdict *v, const char *a, const char *b,
 	n = strlen(buf);
 	if (v->apart == 1 && v->design == VD_ICOUNT)
 		snprintf(buf + n, len - n, "; apart in time, on an instruction-counted clock the host's moment does not reach");
+	n = strlen(buf);
+	/* a guest's runs that shared a boot are taken as independent: say so where they did */
+	if (v->design == VD_ICOUNT && v->boots_a && v->boots_b &&
+	    (v->boots_a < v->na || v->boots_b < v->nb))
+		snprintf(buf + n, len - n, "; the runs as units, though %s's %d ran in %d boot%s and %s's %d in %d: a load that carries history in a boot makes them less than independent (boots = round: a boot a run)",
+			 a, v->na, v->boots_a, v->boots_a == 1 ? "" : "s", b, v->nb, v->boots_b);
 }
 
 void verdict_line(const struct pair_verdict *v, const char *a, const char *b, int sides,

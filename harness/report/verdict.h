@@ -119,6 +119,8 @@ struct pair_verdict {
 	double periods_a, periods_b;	/* the median of each side's runs' periods (one thread's) */
 	/* the share of the measured CPU time the hypervisor took (interference.csv's steal), a fraction, -1 unknown: in a's runs, b's, both's */
 	double steal_a, steal_b, steal;
+	/* the boots each side's runs ran in (sysinfo.ini's boot_id); 0 unknown (a run without one) */
+	int boots_a, boots_b;
 };
 
 /*

@@ -156,7 +156,7 @@ static int add_cell(struct tree *t, const struct csv_table *cs, int r,
 
 /*
  * When the cell ran: cell.ini's started_ns, or (a tree from before it) its
- * started (UTC, whole seconds), and elapsed_ns.
+ * started (UTC, whole seconds), and elapsed_ns; and in which boot.
  */
 static void cell_started(struct tcell *c)
 {
@@ -176,6 +176,7 @@ elapsed:
 	c->elapsed_ns = strtoll(text, &end, 10);
 	if (end == text || *end || c->elapsed_ns < 0)
 		c->elapsed_ns = 0;
+	cell_ini_get(c->dir, CELLF_SYSINFO, "kernel", "boot_id", c->boot_id, sizeof(c->boot_id));
 }
 
 /*

@@ -62,6 +62,7 @@ struct tcell {
 				   the core three of a watched program's cell: empty) */
 	int primary;		/* its workload's own metric (enum metric), one it has */
 	int64_t started;	/* when it started, ns since the epoch (cell.ini); 0 unknown */
+	char boot_id[40];	/* the boot it ran in (sysinfo.ini's boot_id); "" unknown */
 	int64_t elapsed_ns;	/* cell.ini's elapsed_ns: how long it took */
 	int64_t span_ns;	/* how long it measured: elapsed_ns, or at least its periods x interval */
 	int emulated;		/* tcell_emulated's answer, read once */

@@ -313,3 +313,32 @@ EOC
 	run "$LATLAB" compare "$WORK/out/axis" --axis loads
 	[ "$status" -eq 2 ] && [[ "$output" == *"--axis: 'loads' is not an axis (kernel|host|load|"* ]]
 }
+
+# icount_tree DIR BOOT: the readers fixture's tree a as if measured in an
+# instruction-clock guest, each cell's boot named by BOOT (a shell
+# expression over $r, the cell's repeat)
+icount_tree() {
+	cp -r "$BATS_TEST_DIRNAME/../fixtures/readers/a" "$1"
+	for c in "$1"/*/*/*-[0-9]*; do
+		r=${c##*-}
+		sed -i '/^boot_id = /d' "$c/sysinfo.ini"
+		sed -i "s/^\[kernel\]\$/[kernel]\nboot_id = $(eval echo "$2")/" "$c/sysinfo.ini"
+		printf '\n[vm]\nrunner = qemu\naccel = tcg\nclock = icount\n' >>"$c/sysinfo.ini"
+	done
+}
+
+@test "compare: a guest's runs that shared a boot are said to have (and counted in compare.csv); runs each in its own boot are not" {
+	icount_tree "$WORK/t" 'boot-one'
+	run "$LATLAB" compare "$WORK/t" --axis load -o "$WORK/c"
+	[ "$status" -eq 0 ] || run_failed
+	[[ "$output" == *"the runs as units, though none's 3 ran in 1 boot and rthog's 3 in 1: a load that carries history in a boot makes them less than independent (boots = round: a boot a run)"* ]] || run_failed
+	[ "$(col "$WORK/c/compare.csv" boots_a | sort -u)" = 1 ]
+	[ "$(col "$WORK/c/compare.csv" design | sort -u)" = instruction-clock ]
+	rm -rf "$WORK/t" "$WORK/c"
+	icount_tree "$WORK/t" 'boot-$r'
+	run "$LATLAB" compare "$WORK/t" --axis load -o "$WORK/c"
+	[ "$status" -eq 0 ] || run_failed
+	[[ "$output" != *"ran in 1 boot"* && "$output" != *"the runs as units, though"* ]] || run_failed
+	[ "$(col "$WORK/c/compare.csv" boots_a | sort -u)" = 3 ]
+	[ "$(col "$WORK/c/compare.csv" boots_b | sort -u)" = 3 ]
+}
