@@ -117,3 +117,27 @@ EOC
 	run timeout 120 "$LATLAB" run c.ini --set campaign.name=bz4 --set kernel.stock.boot_timeout=5s
 	[[ "$output" == *"kernel variant stock boots $WORK/bz as it is: xz could not unpack its payload"* ]] || run_failed
 }
+
+# Issue 57: the models table's directions (docs/campaigns.md, "Where
+# PREEMPT_RT still matters") still come out of configs/models.ini as it
+# is: its own kernels, loads and settings, for the newest Debian kernel's
+# rt+full against lazy (make kernels fetches sid; the stable column's
+# trixie kernels come with make demo-kernels), under the softirq storm and
+# memory compaction, where the table says rt is lower by 180x and 560x.
+@test "configs/models.ini still gives the table's directions: rt+full lower than lazy under the softirq storm and compaction, with 5 runs and an interval" {
+	vm_setup
+	[ -s "$KERNELS/sid/vmlinux-stock" ] && [ -s "$KERNELS/sid/vmlinux-rt" ] ||
+		{ echo "no $KERNELS/sid: make kernels fetches it" >&2; false; }
+	ROOT=$BATS_TEST_DIRNAME/../../..
+	sed "s|kernels/sid/|$KERNELS/sid/|" "$ROOT/configs/models.ini" >m.ini
+	run timeout 400 "$LATLAB" run m.ini --jobs 2 -q --set campaign.output="$WORK/out" \
+		--set campaign.duration=1s --set matrix.kernel=rt-full,lazy --set matrix.load=softirq,compact
+	[ "$status" -eq 0 ] || run_failed
+	run "$LATLAB" compare "$WORK/out/models" -o "$WORK/c"
+	[ "$status" -eq 0 ] || run_failed
+	for l in softirq compact; do
+		line=$(grep "^$l, " <<<"$output" | grep 'wake-up:') || { echo "$output"; false; }
+		[[ "$line" == *"wake-up: rt-full lower: "*"x ["*"x, "*"x]"* ]] || { echo "$line"; false; }
+	done
+	[ "$(col "$WORK/c/compare.csv" n_a | sort -u)" = 5 ]
+}
