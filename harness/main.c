@@ -635,7 +635,7 @@ static int cmd_report(int argc, char **argv)
 		{ "target", required_argument, NULL, 'T' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct report_opts o = { .metric = -1, .axis = TAXIS_KERNEL };
+	struct report_opts o = { .metric = -1, .axis = TAXIS_KERNEL, .margin = VERDICT_MARGIN_AUTO };
 	int opt;
 
 	optind = 1;
@@ -719,7 +719,8 @@ static int cmd_compare(int argc, char **argv)
 		{ "target", required_argument, NULL, 'T' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct compare_opts o = { .tolerance = 0.2, .metric = -1, .axis = TAXIS_KERNEL };
+	struct compare_opts o = { .tolerance = 0.2, .metric = -1, .axis = TAXIS_KERNEL,
+				  .margin = VERDICT_MARGIN_AUTO };
 	char err[256];
 	int opt, tol_set = 0;
 

@@ -427,10 +427,11 @@ int verdict_pair(const struct side_runs *a, const struct side_runs *b, double ma
 	memset(v, 0, sizeof(*v));
 	v->na = a->n;
 	v->nb = b->n;
-	v->margin = margin > 0 ? margin : 0;
 	v->ca = campaigns(a);
 	v->cb = campaigns(b);
 	v->design = design_of(a, b);
+	v->margin_default = margin < 0 && v->design == VD_ICOUNT;
+	v->margin = v->margin_default ? VERDICT_ICOUNT_MARGIN : margin > 0 ? margin : 0;
 	v->apart = apart_in(a, b, -1, &v->apart_ns);
 	v->boots_a = boots(a);
 	v->boots_b = boots(b);
@@ -555,8 +556,9 @@ void verdict_text(const struct pair_verdict *v, const char *a, const char *b,
 			 a, b, lo, hi, runs, between ? ", between campaigns" : "");
 		break;
 	case V_EQUIVALENT:
-		snprintf(buf, len, "no practical difference: within %.3g %% (%s/%s %sx-%sx, %s%s)",
-			 100 * v->margin, a, b, lo, hi, runs, between ? ", between campaigns" : "");
+		snprintf(buf, len, "no practical difference: within %.3g %%%s (%s/%s %sx-%sx, %s%s)",
+			 100 * v->margin, v->margin_default ? ", the instruction clock's margin" : "",
+			 a, b, lo, hi, runs, between ? ", between campaigns" : "");
 		break;
 	case V_UNEQUAL:
 		snprintf(buf, len, "runs of different lengths, maxima not compared (%s %.0f periods a run, %s %.0f: the longer a run, the higher its maximum by chance alone; %s/%s %sx, %s)",
@@ -587,7 +589,8 @@ void verdict_text(const struct pair_verdict *v, const char *a, const char *b,
 	 */
 	if ((v->kind == V_LOWER || v->kind == V_HIGHER) && v->margin > 0 &&
 	    !verdict_past_margin(r, v->margin))
-		snprintf(buf + n, len - n, "; not shown to exceed the %.3g %% margin", 100 * v->margin);
+		snprintf(buf + n, len - n, "; not shown to exceed the %.3g %% margin%s", 100 * v->margin,
+			 v->margin_default ? " (the instruction clock's: --margin 0 for none)" : "");
 	n = strlen(buf);
 
 	/* the tail, when it says something the maximum does not */

@@ -116,6 +116,7 @@ struct pair_verdict {
 	int apart;
 	int64_t apart_ns;	/* then the gap between the spans */
 	double margin;		/* the equivalence margin judged with, a fraction; 0 none */
+	int margin_default;	/* 1: it is the instruction clock's default (VERDICT_ICOUNT_MARGIN) */
 	double periods_a, periods_b;	/* the median of each side's runs' periods (one thread's) */
 	/* the share of the measured CPU time the hypervisor took (interference.csv's steal), a fraction, -1 unknown: in a's runs, b's, both's */
 	double steal_a, steal_b, steal;
@@ -132,6 +133,16 @@ struct pair_verdict {
  * as the hog (bench/power.sh, docs/performance.md).
  */
 #define VERDICT_STEAL_NOTE 0.0025
+
+/*
+ * margin < 0 (compare's and report's default, no --margin): none, but on
+ * the instruction clock VERDICT_ICOUNT_MARGIN. There a path a few
+ * hundred instructions longer is a confident difference that need not
+ * replicate (the run's place in its boot moves maxima that much:
+ * docs/campaigns.md), and not one a kernel's user would act on.
+ */
+#define VERDICT_MARGIN_AUTO (-1.0)
+#define VERDICT_ICOUNT_MARGIN 0.10
 
 /*
  * a against b. margin (a fraction, 0.1 for 10 %; 0: none) is the

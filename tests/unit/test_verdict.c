@@ -196,6 +196,56 @@ static void test_margin(void **state)
 }
 
 /*
+ * With no --margin (VERDICT_MARGIN_AUTO) a host's pair has none and an
+ * instruction-clock pair VERDICT_ICOUNT_MARGIN, said as the clock's;
+ * --margin 0 is none there too. Runs that shared a boot are said to
+ * have, where the sides are a guest's.
+ */
+static void test_icount_margin(void **state)
+{
+	struct side_runs a = { runs[0], RUNS, METRIC_WAKEUP, NULL }, b = { runs[1], RUNS, METRIC_WAKEUP, NULL };
+	struct pair_verdict v;
+	char text[1024];
+
+	(void)state;
+	for (int i = 0; i < RUNS; i++) {	/* 3 % apart in every run */
+		run(0, i, 100, 0, 100000 + 100 * i);
+		run(1, i, 100, 0, 103000 + 100 * i);
+	}
+	assert_int_equal(verdict_pair(&a, &b, VERDICT_MARGIN_AUTO, &v), 0);
+	assert_int_equal(v.design, VD_RUNS);
+	assert_int_equal(v.kind, V_LOWER);
+	assert_true(v.margin == 0 && !v.margin_default);
+	for (int i = 0; i < RUNS; i++) {
+		cells[0][i].emulated = cells[1][i].emulated = EMU_ICOUNT;
+		snprintf(cells[0][i].boot_id, sizeof(cells[0][i].boot_id), "a");
+		snprintf(cells[1][i].boot_id, sizeof(cells[1][i].boot_id), "b%d", i);
+	}
+	assert_int_equal(verdict_pair(&a, &b, VERDICT_MARGIN_AUTO, &v), 0);
+	assert_int_equal(v.design, VD_ICOUNT);
+	assert_int_equal(v.kind, V_EQUIVALENT);
+	assert_true(v.margin == VERDICT_ICOUNT_MARGIN && v.margin_default);
+	assert_int_equal(v.boots_a, 1);
+	assert_int_equal(v.boots_b, RUNS);
+	verdict_text(&v, "stock", "rt", text, sizeof(text));
+	assert_non_null(strstr(text, "no practical difference: within 10 %, the instruction clock's margin (stock/rt 0.9"));
+	assert_non_null(strstr(text, "though stock's 5 ran in 1 boot and rt's 5 in 5"));
+	assert_int_equal(verdict_pair(&a, &b, 0, &v), 0);
+	assert_int_equal(v.kind, V_LOWER);
+	assert_true(v.margin == 0 && !v.margin_default);
+	/* a run without its boot: the boots unknown, nothing said of them */
+	cells[0][2].boot_id[0] = '\0';
+	assert_int_equal(verdict_pair(&a, &b, 0, &v), 0);
+	assert_int_equal(v.boots_a, 0);
+	verdict_text(&v, "stock", "rt", text, sizeof(text));
+	assert_null(strstr(text, "boot"));
+	for (int i = 0; i < RUNS; i++) {
+		cells[0][i].emulated = cells[1][i].emulated = 0;
+		cells[0][i].boot_id[0] = cells[1][i].boot_id[0] = '\0';
+	}
+}
+
+/*
  * Either statistic may call, so each interval is 97.5 % (Bonferroni): 5
  * and 5 runs apart are called with an interval of at least that; 4 and 4
  * are not, however far apart (their exact rank interval reaches 97.1 %),
@@ -500,6 +550,7 @@ int main(void)
 		cmocka_unit_test(test_pair),
 		cmocka_unit_test(test_each_at_97_5),
 		cmocka_unit_test(test_margin),
+		cmocka_unit_test(test_icount_margin),
 		cmocka_unit_test(test_words),
 		cmocka_unit_test(test_unequal),
 		cmocka_unit_test(test_tail_outlier),
