@@ -33,7 +33,7 @@ void cp_guest_report(const struct campaign *cp, int i, const char *dir)
 }
 
 /* The boot's own work done before any cell is measured (settle.h), and said. */
-static void settle(struct campaign *cp)
+static void wait_for_boot(struct campaign *cp)
 {
 	struct settle *st = &cp->guest.settle;
 
@@ -99,9 +99,7 @@ int cp_guest_setup(struct campaign *cp)
 	}
 	fclose(fp);
 	if (cp->cfg->kernel[cp->guest.v].settle == 0)
-		settle(cp);
-	else
-		cp->guest.settle_rc = -ECANCELED;	/* settle = off: nothing waited, nothing said */
+		wait_for_boot(cp);
 	return EXIT_PASS;
 }
 
@@ -116,9 +114,9 @@ void cp_guest_sysinfo(struct campaign *cp)
 	sysinfo_add(&cp->si, "vm", "runner", "qemu");
 	sysinfo_add(&cp->si, "vm", "variant", "%s", cp->ro->guest);
 	sysinfo_add(&cp->si, "vm", "accel", "%s", accel);
-	if (cp->guest.settle_rc == -ECANCELED)
+	if (cp->cfg->kernel[cp->guest.v].settle)
 		sysinfo_add(&cp->si, "vm", "boot_settled", "off");
-	if (cp->guest.settle_rc == 0) {
+	else if (cp->guest.settle_rc == 0) {
 		sysinfo_add(&cp->si, "vm", "boot_settled", "%s", cp->guest.settle.settled ? "yes" : "no");
 		sysinfo_add(&cp->si, "vm", "boot_settle_s", "%.3f", cp->guest.settle.waited_s);
 		sysinfo_add(&cp->si, "vm", "boot_busy_pct", "%.1f", cp->guest.settle.busy_pct);

@@ -130,7 +130,7 @@ struct campaign {
 		int v;		/* the kernel variant this guest is */
 		char *want;	/* per cell: the host gave it to this guest */
 		struct settle settle;	/* how the boot settled before any cell (settle.h) */
-		int settle_rc;		/* 0, or -errno: /proc/stat unread, nothing waited */
+		int settle_rc;		/* 0, or -errno: /proc/stat unread, nothing waited (settle = on) */
 	} guest;		/* inside a guest (ro->guest) */
 };
 

@@ -53,12 +53,11 @@ const char *config_cell_files(const struct workload_def *wd, const struct load_d
 			      int *of_load)
 {
 	const char *path = wd->ops->fs_path ? wd->ops->fs_path(wd->opts) : NULL;
+	int load = !path && l->ops && l->ops->fs_path;
 
 	if (of_load)
-		*of_load = !path && l->ops && l->ops->fs_path;
-	if (!path && l->ops && l->ops->fs_path)
-		path = l->ops->fs_path(l->opts);
-	return path;
+		*of_load = load;
+	return load ? l->ops->fs_path(l->opts) : path;
 }
 
 int config_cell_sends_ip(const struct workload_def *wd, const struct load_def *l)

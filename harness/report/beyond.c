@@ -143,8 +143,7 @@ void beyond_text(const struct tailfit *t, const char *metric, const char *side,
 
 		snprintf(want, sizeof(want), "%.2g", t->extreme_expected);
 		snprintf(how, sizeof(how),
-			 "counted, %s: %llu sample%s at or above %.1f µs where a generalized Pareto fit of the tail above %.1f µs expects %s (p %.2g); %s of %s periods above it, in %d run%s",
-			 "not extrapolated (the runs' largest values are far above what the tail's fit allows: a second regime in the tail)",
+			 "counted, not extrapolated (the runs' largest values are far above what the tail's fit allows: a second regime in the tail): %llu sample%s at or above %.1f µs where a generalized Pareto fit of the tail above %.1f µs expects %s (p %.2g); %s of %s periods above it, in %d run%s",
 			 (unsigned long long)t->extreme_seen, t->extreme_seen == 1 ? "" : "s", US(t->extreme_ns), US(t->u_ns), want,
 			 t->extreme_p, obs, seen, t->runs, t->runs == 1 ? "" : "s");
 		break;

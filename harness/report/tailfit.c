@@ -315,7 +315,6 @@ static void check_extremes(const struct hist *all, struct tailfit *t)
 	double worst = 1;
 	int levels = 0;
 
-	t->extreme_p = 1;
 	for (int i = HIST_BUCKETS; i >= 0 && levels < TAILFIT_EXTREME_LEVELS; i--) {
 		int64_t lo = HIST_RANGE_NS, hi;
 		uint64_t c = i == HIST_BUCKETS ? all->overflow : all->bucket[i];

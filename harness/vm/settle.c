@@ -48,7 +48,6 @@ int settle_wait(int64_t window_ns, int64_t quiet_ns, int64_t limit_ns, struct se
 	if (rc)
 		return rc;
 	prev = first;
-	out->busy_pct = 0;
 	for (;;) {
 		struct timespec ts = { window_ns / NS_PER_S, window_ns % NS_PER_S };
 		int64_t t;
