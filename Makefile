@@ -344,6 +344,9 @@ install: all
 	install -d $(DESTDIR)$(SYSTEMDDIR)
 	sed 's|@PREFIX@|$(PREFIX)|g' systemd/latlab-resume.service \
 		>$(DESTDIR)$(SYSTEMDDIR)/latlab-resume.service
+	install -d $(DESTDIR)$(PREFIX)/share/doc/latlab/docs
+	install -m 0644 README.md $(DESTDIR)$(PREFIX)/share/doc/latlab/
+	install -m 0644 docs/*.md docs/*.png $(DESTDIR)$(PREFIX)/share/doc/latlab/docs/
 
 # The Debian package, built as Debian builds one (dpkg-buildpackage -b,
 # debhelper) from a copy of the source in build/deb/src, the commit given

@@ -59,7 +59,7 @@ static const struct command commands[] = {
 	  cmd_run },
 	{ "status", "status DIR", "the cells of a campaign directory by status and kernel variant, and the time left",
 	  cmd_status },
-	{ "plan", "plan CONFIG [--set SECTION.KEY=VALUE]... [--duration D] [--jobs N]",
+	{ "plan", "plan CONFIG [--set SECTION.KEY=VALUE]... [--duration D] [--jobs N] [-o DIR]",
 	  "print the cells and the estimated wall time; runs nothing",
 	  cmd_plan },
 	{ "list", "list", "print the axes, every option with its type, default and help, the workloads and the loads",
@@ -189,6 +189,8 @@ static int parse_cfg_args(const char *cmd, int argc, char **argv,
 			}
 			break;
 		case 'o':
+			a->output = optarg;	/* run's and plan's */
+			break;
 		case 'R':
 		case 'S':
 		case 'B':
@@ -204,8 +206,6 @@ static int parse_cfg_args(const char *cmd, int argc, char **argv,
 				a->guest_accel = optarg;
 			else if (opt == 'C')
 				a->guest_cells = optarg;
-			else if (opt == 'o')
-				a->output = optarg;
 			else if (opt == 'R')
 				a->allow_non_rt = 1;
 			else if (opt == 'S')
@@ -294,7 +294,7 @@ static int run_body(const struct config *cfg, const struct cfg_args *a)
 
 static int plan_body(const struct config *cfg, const struct cfg_args *a)
 {
-	return campaign_plan(cfg, a->jobs, stdout);
+	return campaign_plan(cfg, a->output, a->jobs, stdout);
 }
 
 static int cmd_run(int argc, char **argv)
@@ -314,13 +314,24 @@ static void list_table(const char *section, const struct opt *table)
 	printf("[%s]\n", section);
 	if (!table || !table->key)
 		printf("  (no options)\n");
+	/* the columns as wide as the section's longest key, type and default */
+	int kw = 10, tw = 14, dw = 10;
+
+	for (const struct opt *o = table; o && o->key; o++) {
+		int k = (int)strlen(o->key), t = (int)strlen(opt_type_name(o));
+		int d = o->def ? (int)strlen(o->def) : 7;
+
+		kw = k > kw ? k : kw;
+		tw = t > tw ? t : tw;
+		dw = d > dw && d <= 24 ? d : dw;	/* a long default runs over, not every row */
+	}
 	for (const struct opt *o = table; o && o->key; o++) {
 		if (o->def)
 			snprintf(def, sizeof(def), "%s", o->def);
 		else
 			snprintf(def, sizeof(def), "(unset)");
-		printf("  %-10s %-14s default %-10s %s%s%s\n", o->key,
-		       opt_type_name(o), def, o->help,
+		printf("  %-*s %-*s default %-*s %s%s%s\n", kw, o->key, tw,
+		       opt_type_name(o), dw, def, o->help,
 		       o->choices ? ": " : "", o->choices ? o->choices : "");
 	}
 }

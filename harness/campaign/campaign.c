@@ -328,6 +328,13 @@ static int ph_machine(struct campaign *cp, int status)
 	cp->env.cmdline = cp->ro->cmdline;
 	for (int i = 0; i < cp->si.nwarn; i++)
 		log_warn("%s", cp->si.warn[i]);
+	/* a load of real-time threads that never sleep is what throttling stops */
+	for (int i = 0; cp->si.runs_long && i < cp->cfg->nloads; i++)
+		if (strcmp(cp->cfg->load[i].type, "rt-hog") == 0) {
+			log_warn("[load.%s] runs real-time threads that keep a CPU busy: %s (sysinfo.ini [sched] runs_long)",
+				 cp->cfg->load[i].name, sysinfo_get(&cp->si, "sched", "runs_long"));
+			break;
+		}
 	lock_memory(cp);
 	return EXIT_PASS;
 }
@@ -408,11 +415,30 @@ int campaign_run(const struct config *cfg, const struct run_opts *ro)
 		.mode = ro->guest ? &cp_guest_mode : &cp_host_mode,
 	};
 	int status = EXIT_RUNTIME;
+	struct config *ext = NULL;
 
+	/* repeat raised on an earlier tree: its runs kept, the new ones added */
+	if (!ro->guest && !ro->restart) {
+		char why[PATH_MAX + 256];
+		int64_t had = 0;
+		int rc = cp_extension(cfg, ro->output ? ro->output : cfg->campaign.output, &ext,
+				      &had, why, sizeof(why));
+
+		if (rc < 0) {
+			log_error("%s", why);
+			return EXIT_USAGE;
+		}
+		if (ext && ext->campaign.repeat > had)
+			log_info("campaign %s: its tree holds %lld runs of each cell; repeat = %lld adds the runs beyond",
+				 cfg->campaign.name, (long long)had, (long long)ext->campaign.repeat);
+		if (ext)
+			cp.cfg = cfg = ext;
+	}
 	cp.ncells = matrix_expand(cfg, &cp.cells);
 	if (cp.ncells < 0) {
 		log_error("%s: the matrix has more than %d cells", cfg->path,
 			  MATRIX_MAX_CELLS);
+		free(ext);
 		return EXIT_USAGE;
 	}
 	cp.brief = calloc((size_t)cp.ncells, sizeof(*cp.brief));
@@ -454,5 +480,6 @@ out:
 	if (cp.lock_fd >= 0)
 		close(cp.lock_fd);	/* releases the lock */
 	pthread_mutex_destroy(&cp.lock);
+	free(ext);
 	return status;
 }

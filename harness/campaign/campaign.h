@@ -31,8 +31,11 @@ int campaign_status(const char *dir, FILE *out);
 
 /*
  * Print the plan (latlab plan), its wall time for `jobs` guests side by
- * side (0: as run would choose); returns the exit status.
+ * side (0: as run would choose), and what run would refuse (the cells
+ * that do not fit, images, the baseline, SCHED_FIFO, the tree in output
+ * (NULL: the config's)); returns the exit status run would give before
+ * it measures (0, 2 or 3).
  */
-int campaign_plan(const struct config *cfg, int jobs, FILE *out);
+int campaign_plan(const struct config *cfg, const char *output, int jobs, FILE *out);
 
 #endif

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -13,7 +14,9 @@
 #include "atomic.h"
 #include "campaign_run.h"
 #include "cpulist.h"
+#include "ledger.h"
 #include "log.h"
+#include "prior.h"
 
 /* Move an earlier tree aside to NAME.<time>: results are never overwritten. */
 static int keep_aside(const char *dir)
@@ -94,6 +97,17 @@ int cp_lock(const char *output, const char *name, char *holder,
 	return fd;
 }
 
+/* Is cfg the config of OUTPUT/NAME with more repeats (cp_extension)? */
+static int extends(const struct config *cfg, const char *output)
+{
+	struct config *ext;
+	char why[PATH_MAX + 256];
+	int rc = cp_extension(cfg, output, &ext, NULL, why, sizeof(why));
+
+	free(ext);
+	return rc == 1;
+}
+
 /*
  * The campaign directory: new, or the same campaign to resume (returns
  * 1 and fills *prior), or -ESTALE when it holds another config's run.
@@ -112,7 +126,7 @@ int cp_prepare_dir(struct campaign *cp, const char *output,
 		return -ENAMETOOLONG;
 	if (stat(cp->dir, &st) == 0) {
 		rc = cp->ro->restart ? -ENOENT : prior_read(cp->dir, prior, err, sizeof(err));
-		if (rc == 0 && prior->hash != config_hash(cp->cfg)) {
+		if (rc == 0 && prior->hash != config_hash(cp->cfg) && !extends(cp->cfg, output)) {
 			prior_free(prior);
 			return -ESTALE;
 		}
@@ -130,6 +144,58 @@ int cp_prepare_dir(struct campaign *cp, const char *output,
 			return rc;
 	}
 	return mkdir_p(cp->dir);
+}
+
+int cp_extension(const struct config *cfg, const char *output, struct config **ext,
+		 int64_t *had, char *why, size_t len)
+{
+	char dir[PATH_MAX], path[PATH_MAX + 32], err[PATH_MAX + 256];
+	struct config *tree = NULL, *try = NULL;
+	struct prior prior;
+	int rc = 0;
+
+	*ext = NULL;
+	if (snprintf(dir, sizeof(dir), "%s/%s", output, cfg->campaign.name) >= (int)sizeof(dir) ||
+	    prior_read(dir, &prior, err, sizeof(err)) != 0)
+		return 0;
+	if (prior.hash == config_hash(cfg))
+		goto out;
+	tree = malloc(sizeof(*tree));
+	try = malloc(sizeof(*try));
+	ledger_config_path(path, sizeof(path), dir);
+	if (!tree || !try || config_load(tree, path, NULL, 0, err, sizeof(err)) != 0) {
+		free(tree);
+		tree = NULL;
+		goto out;
+	}
+	/* cfg as the tree was run: do they differ in repeat alone? */
+	*try = *cfg;
+	try->campaign.repeat = tree->campaign.repeat;
+	try->campaign.repeat_first = tree->campaign.repeat_first;
+	if (config_hash(try) != prior.hash)
+		goto out;
+	if (cfg->campaign.repeat < tree->campaign.repeat) {
+		snprintf(why, len, "%s holds %lld runs of each cell; this config asks for repeat = %lld: runs are never dropped (raise repeat to add runs, or keep it at %lld to resume)",
+			 dir, (long long)tree->campaign.repeat, (long long)cfg->campaign.repeat,
+			 (long long)tree->campaign.repeat);
+		rc = -ERANGE;
+		goto out;
+	}
+	try->campaign.repeat = cfg->campaign.repeat;
+	if (!try->campaign.repeat_first)
+		try->campaign.repeat_first = tree->campaign.repeat;
+	if (had)
+		*had = tree->campaign.repeat;
+	*ext = try;
+	try = NULL;
+	rc = 1;
+out:
+	if (tree)
+		config_free(tree);
+	free(tree);
+	free(try);
+	prior_free(&prior);
+	return rc;
 }
 
 /*

@@ -15,23 +15,14 @@
 /* compare's own bound on trees (MAX_TREES): a baseline and the campaign */
 #define MAX_BASELINE 15
 
-/* Everything the cells need is here (or in the guest): before anything is written. */
-static int preflight(struct campaign *cp)
+int cp_check_baseline(const struct config *cfg, const char *output, char *why, size_t len)
 {
-	const struct config *cfg = cp->cfg;
-	char why[PATH_MAX + 512], err[PATH_MAX + 1024];
+	char err[PATH_MAX + 1024];
 	struct tree base;
 	int rc;
 
-	if (where_preflight(cfg, cp->cells, cp->ncells, 0, why, sizeof(why)) != 0) {
-		log_error("%s", why);
-		return EXIT_USAGE;
-	}
-	int stacked = where_stacked_cells(cfg, cp->cells, cp->ncells, why, sizeof(why));
-	if (stacked)
-		log_warn("%s%s", why, stacked > 1 ? " (and so in more cells)" : "");
 	if (!cfg->thresholds.baseline[0])
-		return EXIT_PASS;
+		return 0;
 	/* read as the judgement at the end will (compare's own split and
 	 * twins): a baseline it cannot read is found now, not after every
 	 * cell ran; "A,B,C" is campaigns of it */
@@ -51,8 +42,7 @@ static int preflight(struct campaign *cp)
 	char self[2 * PATH_MAX + 2];
 	struct stat me, st;
 
-	snprintf(self, sizeof(self), "%s/%s", cp->ro->output ? cp->ro->output : cfg->campaign.output,
-		 cfg->campaign.name);
+	snprintf(self, sizeof(self), "%s/%s", output, cfg->campaign.name);
 	for (int i = 0; rc == 0 && i < n && stat(self, &me) == 0; i++)
 		if (stat(trees[i], &st) == 0 && st.st_dev == me.st_dev && st.st_ino == me.st_ino)
 			rc = fail_with(err, sizeof(err), -EINVAL,
@@ -68,10 +58,30 @@ static int preflight(struct campaign *cp)
 	}
 	for (int i = 0; i < n; i++)
 		free(trees[i]);
-	if (rc != 0) {
-		fail_at(why, sizeof(why), rc, cfg->baseline_loc.file, cfg->baseline_loc.line,
+	if (rc != 0)
+		fail_at(why, len, rc, cfg->baseline_loc.file, cfg->baseline_loc.line,
 			"baseline = %s: %s (a results tree of an earlier run, or campaigns of it: A,B,C)",
 			cfg->thresholds.baseline, err);
+	return rc;
+}
+
+/* Everything the cells need is here (or in the guest): before anything is written. */
+static int preflight(struct campaign *cp)
+{
+	const struct config *cfg = cp->cfg;
+	char why[2 * PATH_MAX + 1536];
+	int rc;
+
+	if (where_preflight(cfg, cp->cells, cp->ncells, 0, why, sizeof(why)) != 0) {
+		log_error("%s", why);
+		return EXIT_USAGE;
+	}
+	int stacked = where_stacked_cells(cfg, cp->cells, cp->ncells, why, sizeof(why));
+	if (stacked)
+		log_warn("%s%s", why, stacked > 1 ? " (and so in more cells)" : "");
+	rc = cp_check_baseline(cfg, cp->ro->output ? cp->ro->output : cfg->campaign.output, why,
+			       sizeof(why));
+	if (rc != 0) {
 		log_error("%s", why);
 		return rc == -ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
 	}

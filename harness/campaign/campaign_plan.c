@@ -4,11 +4,14 @@
 #include <string.h>
 
 #include "campaign_run.h"
+#include "chain.h"
 #include "cpulist.h"
 #include "estimate.h"
 #include "exitcodes.h"
 #include "log.h"
 #include "matrix.h"
+#include "worker.h"
+#include "verdict.h"
 #include "vm.h"
 #include "where.h"
 
@@ -149,10 +152,174 @@ static void plan_nodes(const struct config *cfg, FILE *out)
 	}
 }
 
-int campaign_plan(const struct config *cfg, int jobs, FILE *out)
+/* Is name one of the axis's items? */
+static int axis_names(const struct axis *ax, const char *name)
+{
+	for (int i = 0; i < ax->n; i++)
+		if (strcmp(ax->s[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+/* Is workload w a step of a chain? */
+static int chain_step(const struct config *cfg, const struct workload_def *w)
+{
+	for (int i = 0; i < cfg->nworkloads; i++) {
+		const struct chain_opts *o = cfg->workload[i].opts;
+
+		if (cfg->workload[i].ops != &workload_chain)
+			continue;
+		for (int k = 0; k < o->n; k++)
+			if (o->opts[k] == w->opts)
+				return 1;
+	}
+	return 0;
+}
+
+static void say_unused(FILE *out, const char *kind, const char *name, const struct srcloc *loc)
+{
+	fprintf(out, "[%s.%s] (%s:%d) is in no cell: the matrix does not name it\n", kind, name,
+		loc->file, loc->line);
+}
+
+/*
+ * Sections nothing measures: a [kernel.X], [load.X] or [workload.X] the
+ * matrix does not name (nor a chain as its step). Often a misspelling;
+ * a line each, with where it is.
+ */
+static void plan_unused(const struct config *cfg, FILE *out)
+{
+	for (int i = 0; i < cfg->nkernels; i++)
+		if (!axis_names(&cfg->matrix.kernel, cfg->kernel[i].name))
+			say_unused(out, "kernel", cfg->kernel[i].name, &cfg->kernel[i].loc);
+	for (int i = 0; i < cfg->nloads; i++)
+		if (!axis_names(&cfg->matrix.load, cfg->load[i].name))
+			say_unused(out, "load", cfg->load[i].name, &cfg->load[i].loc);
+	for (int i = 0; i < cfg->nworkloads; i++)
+		if (!axis_names(&cfg->matrix.workload, cfg->workload[i].name) &&
+		    !chain_step(cfg, &cfg->workload[i]))
+			say_unused(out, "workload", cfg->workload[i].name, &cfg->workload[i].loc);
+}
+
+/*
+ * What run would find in OUTPUT/NAME: nothing, a tree to resume, one to
+ * extend with more repeats (cfg becomes the extending config, *ext, to
+ * free), or another config's run, which run refuses (EXIT_USAGE,
+ * returned). A tree to resume or extend leaves its state in *prior
+ * (*have set) for the cells done.
+ */
+static int plan_tree(const struct config **cfg, const char *output, struct config **ext,
+		     struct prior *prior, int *have, FILE *out)
+{
+	char dir[PATH_MAX], err[PATH_MAX + 256];
+	int64_t had = 0;
+	int rc = cp_extension(*cfg, output, ext, &had, err, sizeof(err));
+
+	*have = 0;
+	if (rc < 0) {
+		fprintf(out, "%s\n", err);
+		return EXIT_USAGE;
+	}
+	if (snprintf(dir, sizeof(dir), "%s/%s", output, (*cfg)->campaign.name) >= (int)sizeof(dir) ||
+	    prior_read(dir, prior, err, sizeof(err)) != 0)
+		return EXIT_PASS;	/* none (or unreadable: run says so) */
+	if (*ext) {
+		*cfg = *ext;
+		if ((*ext)->campaign.repeat > had)
+			fprintf(out, "%s holds %lld runs of each cell: repeat = %lld adds the runs beyond\n",
+				dir, (long long)had, (long long)(*ext)->campaign.repeat);
+	} else if (prior->hash != config_hash(*cfg)) {
+		fprintf(out, "%s holds this campaign run with another config: run refuses it (exit 2) without --restart (the old tree kept under a dated name) or another -o\n",
+			dir);
+		prior_free(prior);
+		return EXIT_USAGE;
+	}
+	*have = 1;
+	return EXIT_PASS;
+}
+
+/*
+ * What a verdict needs: compare gives a 97.5 % interval only from
+ * enough runs a side; a matrix of more than one cell with fewer repeats
+ * is told so now, not after the run.
+ */
+static void plan_repeat(const struct config *cfg, int n, FILE *out)
+{
+	int r = (int)cfg->campaign.repeat, need = r;
+
+	if (n / r < 2 || verdict_runs_enough(r, r))
+		return;
+	while (!verdict_runs_enough(need, need))
+		need++;
+	if (r == 1)
+		fprintf(out, "repeat = 1: one run a cell gives figures, not a verdict: set repeat = %d for compare's 97.5 %% interval between two cells\n",
+			need);
+	else
+		fprintf(out, "repeat = %d: with %d and %d runs compare cannot give a 97.5 %% interval: set repeat = %d\n",
+			r, r, r, need);
+}
+
+/*
+ * What run checks before it writes anything, that where_fits did not:
+ * each qemu variant's image and programs, the baseline, SCHED_FIFO. A
+ * line each; the exit status run would give.
+ */
+static int plan_preflight(const struct config *cfg, const struct cell *cells, int n,
+			  const char *output, FILE *out)
+{
+	char why[2 * PATH_MAX + 1536];
+	int status = EXIT_PASS, seen[CFG_DEFS_MAX] = { 0 };
+
+	for (int i = 0; i < n; i++) {
+		const struct kernel_def *k = &cfg->kernel[cells[i].kernel];
+
+		if (k->runner != RUNNER_QEMU || seen[cells[i].kernel]++)
+			continue;
+		if (where_guest_files(cfg, k, why, sizeof(why)) != 0) {
+			fprintf(out, "%s\n", why);
+			status = EXIT_USAGE;
+		}
+	}
+	if (cp_check_baseline(cfg, output, why, sizeof(why)) != 0) {
+		fprintf(out, "%s\n", why);
+		status = EXIT_USAGE;
+	}
+	int prio = 1;
+
+	for (int i = 0; i < cfg->matrix.priority.n; i++)
+		if (cfg->matrix.priority.v[i] > prio)
+			prio = (int)cfg->matrix.priority.v[i];
+	int rc = worker_probe_policy(SCHED_FIFO, prio);
+
+	if (rc != 0) {
+		fprintf(out, "no SCHED_FIFO thread at priority %d here (%s): run as root or with real-time rights, or run --allow-non-rt to measure SCHED_OTHER threads (exit 3 without it)\n",
+			prio, strerror(-rc));
+		if (status == EXIT_PASS)
+			status = EXIT_RUNTIME;
+	}
+	return status;
+}
+
+int campaign_plan(const struct config *cfg, const char *output, int jobs, FILE *out)
 {
 	struct kernel_info k;
 	struct cell *cells;
+	struct config *ext = NULL;
+	struct prior prior;
+	int have = 0, done = 0;
+	char *tree_said = NULL;
+	size_t tree_len = 0;
+	FILE *said = open_memstream(&tree_said, &tree_len);
+	int status;
+
+	if (!said)
+		return EXIT_RUNTIME;
+	/* the tree run would resume or extend, said after the cells */
+	if (!output)
+		output = cfg->campaign.output;
+	status = plan_tree(&cfg, output, &ext, &prior, &have, said);
+	fclose(said);
+
 	int n = matrix_expand(cfg, &cells), count[3] = { 0 }, misfit;
 	char est[32], dur[32], why[PATH_MAX + 512];
 	char **whys;
@@ -160,11 +327,19 @@ int campaign_plan(const struct config *cfg, int jobs, FILE *out)
 	if (n < 0) {
 		log_error("%s: the matrix has more than %d cells", cfg->path,
 			  MATRIX_MAX_CELLS);
+		free(tree_said);
+		free(ext);
+		if (have)
+			prior_free(&prior);
 		return EXIT_USAGE;
 	}
 	whys = calloc((size_t)n + 1, sizeof(*whys));
 	if (!whys) {
 		free(cells);
+		free(tree_said);
+		free(ext);
+		if (have)
+			prior_free(&prior);
 		return EXIT_RUNTIME;
 	}
 	kernel_info_read(&k);
@@ -185,8 +360,13 @@ int campaign_plan(const struct config *cfg, int jobs, FILE *out)
 	unsigned char *left = calloc((size_t)n + 1, 1);
 	char how[320] = "";
 
-	for (int i = 0; left && i < n; i++)
-		left[i] = !whys[i];
+	for (int i = 0; left && i < n; i++) {
+		int was = have && cp_done(prior_status(&prior, cells[i].id));
+
+		left[i] = !whys[i] && !was;
+		done += was;
+	}
+
 	units_format_elapsed(left ? plan_estimate(cfg, cells, n, left, &k, jobs, how, sizeof(how)) : 0,
 			     est, sizeof(est));
 	free(left);
@@ -198,8 +378,16 @@ int campaign_plan(const struct config *cfg, int jobs, FILE *out)
 	int stacked = where_stacked_cells(cfg, cells, n, why, sizeof(why));
 	if (stacked)
 		fprintf(out, "warning: %s%s\n", why, stacked > 1 ? " (and so in more cells)" : "");
+	int checks = plan_preflight(cfg, cells, n, output, out);
+
+	fputs(tree_said ? tree_said : "", out);
+	if (have)
+		fprintf(out, "%s/%s: resumes: %d of %d cells done, the estimate is for the rest\n",
+			output, cfg->campaign.name, done, n);
 	if (misfit)
-		fprintf(out, "latlab run refuses this config on this machine (exit 2) until every cell fits\n");
+		status = EXIT_USAGE;
+	if (status == EXIT_PASS || (checks != EXIT_PASS && checks < status))
+		status = checks;	/* a usage error (2) said before a runtime one (3) */
 	for (int i = 0; i < cfg->matrix.policy.n; i++) {
 		int p = (int)cfg->matrix.policy.v[i];
 
@@ -211,6 +399,8 @@ int campaign_plan(const struct config *cfg, int jobs, FILE *out)
 			fprintf(out, "policy deadline: a thread pinned to one CPU is refused by the kernel without a root domain of its own (skipped where isolation = none): isolation = cpuset, or affinity = all\n");
 	}
 	plan_nodes(cfg, out);
+	plan_unused(cfg, out);
+	plan_repeat(cfg, n, out);
 	if (cfg->campaign.repeat > 1 && cfg->campaign.order == ORDER_BLOCKED)
 		fprintf(out, "run order: blocked: the matrix's order, each cell's %lld repeats back to back\n",
 			(long long)cfg->campaign.repeat);
@@ -223,11 +413,17 @@ int campaign_plan(const struct config *cfg, int jobs, FILE *out)
 		fprintf(out, "seed: %llu%s\n", (unsigned long long)matrix_order_seed(cfg),
 			cfg->campaign.seed ? "" : " (from the config: [campaign] seed = N picks another)");
 	fprintf(out, "estimated wall time: %s (%s per cell%s%s)\n", est, dur, how[0] ? "; " : "", how);
+	if (status != EXIT_PASS)
+		fprintf(out, "latlab run refuses this config here (exit %d): see above\n", status);
 	for (int i = 0; i < n; i++)
 		free(whys[i]);
 	free(whys);
 	free(cells);
-	return EXIT_PASS;
+	free(tree_said);
+	free(ext);
+	if (have)
+		prior_free(&prior);
+	return status;
 }
 
 /*

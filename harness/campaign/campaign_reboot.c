@@ -1,4 +1,6 @@
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,6 +9,7 @@
 #include <unistd.h>
 
 #include "argv.h"
+#include "atomic.h"
 #include "campaign_run.h"
 #include "exitcodes.h"
 #include "log.h"
@@ -44,6 +47,162 @@ void cp_after_reboot(struct campaign *cp)
 }
 
 /*
+ * The resume unit (systemd/latlab-resume.service) runs `latlab run
+ * $LATLAB_CONFIG -o $LATLAB_OUTPUT --reboot` at boot when RESUME_ENV
+ * exists. The package ships it disabled: --reboot arms it for this
+ * campaign before the first reboot (the tree's campaign.ini, its output)
+ * and disarms it when there is nothing left to boot. A resume.env that
+ * latlab did not write is the user's, and left alone.
+ */
+#define RESUME_ENV "/etc/latlab/resume.env"
+#define RESUME_MARK "# written by latlab run --reboot"
+#define RESUME_UNIT "latlab-resume.service"
+
+static const char *resume_env(void)
+{
+	const char *env = getenv("LATLAB_RESUME_ENV");	/* the tests' own */
+
+	return env && *env ? env : RESUME_ENV;
+}
+
+/* systemctl VERB the unit, quietly: 0, or why not in why. */
+static int systemctl(const char *verb, char *why, size_t len)
+{
+	char *const argv[] = { "systemctl", "--quiet", (char *)verb, RESUME_UNIT, NULL };
+	pid_t pid = fork();
+	int st;
+
+	if (pid < 0)
+		return fail_with(why, len, -errno, "fork: %s", strerror(errno));
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		if (null >= 0) {
+			dup2(null, STDOUT_FILENO);
+			dup2(null, STDERR_FILENO);
+		}
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st))
+		return fail_with(why, len, -EIO, "systemctl %s %s did not finish", verb, RESUME_UNIT);
+	if (WEXITSTATUS(st) == 127)
+		return fail_with(why, len, -ENOENT, "no systemctl on PATH");
+	if (WEXITSTATUS(st) != 0)
+		return fail_with(why, len, -EIO, "systemctl %s %s: exit %d", verb, RESUME_UNIT,
+				 WEXITSTATUS(st));
+	return 0;
+}
+
+/* What resume.env says: 1 when latlab wrote it for the tree cfg_path, 0 not ours, -errno. */
+static int resume_ours(const char *path, const char *cfg_path, int *same)
+{
+	char line[PATH_MAX + 64], want[PATH_MAX + 32];
+	int ours = 0;
+	FILE *fp = fopen(path, "re");
+
+	*same = 0;
+	if (!fp)
+		return -errno;
+	snprintf(want, sizeof(want), "LATLAB_CONFIG=%s\n", cfg_path);
+	while (fgets(line, sizeof(line), fp)) {
+		ours |= strncmp(line, RESUME_MARK, strlen(RESUME_MARK)) == 0;
+		*same |= strcmp(line, want) == 0;
+	}
+	fclose(fp);
+	return ours;
+}
+
+/* The tree's campaign.ini and output as absolute paths, for the unit. */
+static int resume_paths(const struct campaign *cp, char *ini, size_t ilen, char *out,
+			size_t olen)
+{
+	char dir[PATH_MAX];
+
+	if (!realpath(cp->dir, dir))
+		return -errno;
+	snprintf(ini, ilen, "%s/campaign.ini", dir);
+	snprintf(out, olen, "%s", dir);
+	char *slash = strrchr(out, '/');
+
+	if (slash && slash != out)
+		*slash = '\0';
+	return 0;
+}
+
+/*
+ * Before a reboot: resume.env names this campaign and the unit is
+ * enabled. A failure is said, not fatal: the reboot still happens, and
+ * the campaign resumes when latlab is run again by hand.
+ */
+static void resume_arm(const struct campaign *cp)
+{
+	const char *path = resume_env();
+	char ini[PATH_MAX + 16], out[PATH_MAX], why[PATH_MAX + 128], dir[PATH_MAX];
+	int same, rc;
+
+	if (resume_paths(cp, ini, sizeof(ini), out, sizeof(out)) != 0) {
+		log_warn("%s: %s: the resume unit is not armed", cp->dir, strerror(errno));
+		return;
+	}
+	rc = resume_ours(path, ini, &same);
+	if (rc == 0) {
+		log_info("%s was not written by latlab: left as it is (the unit, if enabled, runs what it names)",
+			 path);
+		return;
+	}
+	snprintf(dir, sizeof(dir), "%s", path);
+	char *slash = strrchr(dir, '/');
+
+	if (slash)
+		*slash = '\0';
+	if (slash && mkdir_p(dir) != 0) {
+		log_warn("%s: %s: the resume unit is not armed", dir, strerror(errno));
+		return;
+	}
+	struct afile af;
+
+	rc = afile_open(&af, path);
+	if (rc == 0) {
+		fprintf(af.fp, "%s for campaign %s; removed when it is done (docs/campaigns.md)\n"
+			"LATLAB_CONFIG=%s\nLATLAB_OUTPUT=%s\n", RESUME_MARK, cp->cfg->campaign.name,
+			ini, out);
+		rc = afile_commit(&af);
+	}
+	if (rc) {
+		log_warn("%s: %s: the resume unit is not armed: after the boot, run latlab run %s -o %s --reboot",
+			 path, strerror(-rc), ini, out);
+		return;
+	}
+	if (systemctl("enable", why, sizeof(why)) != 0)
+		log_warn("%s: the resume unit is not enabled: after the boot, run latlab run %s -o %s --reboot",
+			 why, ini, out);
+	else
+		log_info("resume unit armed: %s names this campaign, %s enabled", path, RESUME_UNIT);
+}
+
+/* Nothing left to boot: the unit armed for this campaign disarmed. */
+static void resume_disarm(const struct campaign *cp)
+{
+	const char *path = resume_env();
+	char ini[PATH_MAX + 16], out[PATH_MAX], why[PATH_MAX + 128];
+	int same;
+
+	if (resume_paths(cp, ini, sizeof(ini), out, sizeof(out)) != 0 ||
+	    resume_ours(path, ini, &same) != 1 || !same)
+		return;
+	if (unlink(path) != 0) {
+		log_warn("%s: %s: remove it, or the resume unit keeps running latlab at boot",
+			 path, strerror(errno));
+		return;
+	}
+	if (systemctl("disable", why, sizeof(why)) != 0)
+		log_warn("%s (%s removed: the unit does nothing at boot)", why, path);
+	else
+		log_info("resume unit disarmed: %s removed, %s disabled", path, RESUME_UNIT);
+}
+
+/*
  * --reboot: when nothing is left for this kernel, boot the first variant
  * with pending cells, a `reboot =` argv and attempts left. The intent goes
  * to the state file first (synced), then the argv runs (no shell).
@@ -67,6 +226,7 @@ int cp_reboot_next(struct campaign *cp)
 	}
 	if (v == cfg->nkernels) {
 		log_info("--reboot: no other kernel variant to boot: the campaign is as done as it can be here");
+		resume_disarm(cp);
 		return EXIT_PASS;
 	}
 	snprintf(cp->lg.reboot_to, sizeof(cp->lg.reboot_to), "%s", cfg->kernel[v].name);
@@ -81,6 +241,7 @@ int cp_reboot_next(struct campaign *cp)
 		log_error("[kernel.%s] reboot: not a command", cfg->kernel[v].name);
 		return EXIT_RUNTIME;
 	}
+	resume_arm(cp);
 	log_info("rebooting into kernel variant %s (attempt %d): %s",
 		 cfg->kernel[v].name, cp->lg.boot_tries[v], cfg->kernel[v].reboot);
 	fflush(NULL);

@@ -178,6 +178,15 @@ void cp_fold(int *status, enum cell_status st);
  */
 int cp_said_once(struct campaign *cp, int v, const char *line);
 
+/* ---- campaign_host.c ---- */
+
+/*
+ * [thresholds] baseline can be read as the judgement at the end will
+ * read it, and is not the campaign's own tree (OUTPUT/NAME): 0, or
+ * -errno with "FILE:LINE: reason" in why.
+ */
+int cp_check_baseline(const struct config *cfg, const char *output, char *why, size_t len);
+
 /* ---- campaign_dir.c ---- */
 
 /* NAME.tmp.PID files of writers that are gone, removed. */
@@ -194,6 +203,17 @@ int cp_lock(const char *output, const char *name, char *holder, size_t len);
  * cannot be read (said); -errno otherwise.
  */
 int cp_prepare_dir(struct campaign *cp, const char *output, struct prior *prior);
+/*
+ * OUTPUT/NAME holds this campaign run with fewer repeats (or extended
+ * before): the config that extends it, cfg with repeat_first, into
+ * *ext (a shallow copy to free(), its options cfg's), the tree's repeat
+ * into *had (when not NULL), and 1; 0 when the
+ * tree is not one cfg extends (none, the same config, or another: left
+ * to cp_prepare_dir); -ERANGE when cfg's repeat is below the tree's
+ * (said in why: runs are never dropped).
+ */
+int cp_extension(const struct config *cfg, const char *output, struct config **ext,
+		 int64_t *had, char *why, size_t len);
 /* Room for cell c's files under cp->dir: 0, or -ENOSPC (said). */
 int cp_check_space(const struct campaign *cp, const struct cell *c);
 

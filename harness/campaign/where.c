@@ -435,8 +435,8 @@ static int guest_program(const struct config *cfg, const struct kernel_def *k,
  * What latlab boots a qemu variant with: its image; for another
  * architecture also the programs and busybox built for it.
  */
-static int guest_files(const struct kernel_def *k, const struct config *cfg,
-		       char *why, size_t len)
+int where_guest_files(const struct config *cfg, const struct kernel_def *k,
+		      char *why, size_t len)
 {
 	int rc = 0;
 
@@ -446,7 +446,7 @@ static int guest_files(const struct kernel_def *k, const struct config *cfg,
 		rc = -errno;
 		return fail_at(why, len, rc, loc.file, loc.line, "[kernel.%s] image = %s: %s%s",
 			       k->name, k->image, strerror(-rc),
-			       rc == -ENOENT ? " (make demo-kernels fetches Debian's stock and rt images into kernels/)" : "");
+			       rc == -ENOENT ? " (make kernels fetches Debian's stock and rt images into kernels/)" : "");
 	}
 	if (k->busybox[0])
 		rc = guest_program(cfg, k, "busybox", k->busybox, NULL, why, len);
@@ -471,7 +471,7 @@ int where_preflight(const struct config *cfg, const struct cell *cells,
 			return rc;
 		if (guest || k->runner != RUNNER_QEMU || checked[c->kernel]++)
 			continue;
-		rc = guest_files(k, cfg, why, len);
+		rc = where_guest_files(cfg, k, why, len);
 		if (rc)
 			return rc;
 	}

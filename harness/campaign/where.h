@@ -68,6 +68,14 @@ int where_fits(const struct config *cfg, const struct cell *c, int guest,
 	       char *why, size_t len);
 
 /*
+ * What latlab boots qemu variant k with can be read: its image; for
+ * another architecture also its programs and busybox. 0, or -errno
+ * with "FILE:LINE: reason" in why.
+ */
+int where_guest_files(const struct config *cfg, const struct kernel_def *k,
+		      char *why, size_t len);
+
+/*
  * Before `run` writes anything: every cell fits (where_fits), and every
  * qemu variant with cells can read its image (the host's side only).
  * 0, or -ENODEV / -errno with "FILE:LINE: reason" in why.

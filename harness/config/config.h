@@ -27,6 +27,7 @@ struct campaign_opts {
 	int64_t duration;	/* ns per cell */
 	char output[OPT_STR_MAX];
 	int64_t repeat;
+	int64_t repeat_first;	/* the repeat an extended tree was first run with; 0: not extended */
 	int samples;		/* 0 off, 1 on: write samples.bin */
 	int64_t boot_attempts;	/* reboots into a variant before giving up */
 	int64_t checkpoint;	/* ns between partial writes of a cell; 0: none */

@@ -316,6 +316,11 @@ static int check_matrix_size(const struct config *cfg, char *err, size_t errlen)
 
 		snprintf(counts + u, sizeof(counts) - u, "%d %s x ", m->ax[a].n, axis_defs[a].plural);
 	}
+	if (cfg->campaign.repeat_first > cfg->campaign.repeat) {
+		loc = config_key_loc(cfg, "campaign", "repeat_first", loc);
+		return cfg_fail(err, errlen, &loc, "repeat_first = %lld is above repeat = %lld: a tree is only ever extended",
+				(long long)cfg->campaign.repeat_first, (long long)cfg->campaign.repeat);
+	}
 	if (cells <= MATRIX_MAX_CELLS)
 		return 0;
 	return cfg_fail(err, errlen, &loc, "the matrix has %.0Lf cells (%srepeat %lld): at most %d",

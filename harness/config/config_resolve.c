@@ -105,6 +105,72 @@ static const char *mean(char *buf, size_t len, const char *near)
 	return buf;
 }
 
+/*
+ * A name the matrix (or a chain) gives that no section defines: the
+ * nearest section of that kind the matrix does not name, and where it
+ * is. A misspelt [workload.loger] is named as the orphan it is, not
+ * only the line that missed it.
+ */
+static const char *orphan(char *buf, size_t len, const char *kind, const char *name,
+			  const struct axis *ax, const char *const *names,
+			  const struct srcloc *const *locs, int n)
+{
+	const char *free_names[CFG_DEFS_MAX] = { NULL };
+	const struct srcloc *free_locs[CFG_DEFS_MAX];
+	int m = 0;
+
+	for (int i = 0; i < n && m < CFG_DEFS_MAX; i++) {
+		int named = 0;
+
+		for (int j = 0; j < ax->n && !named; j++)
+			named = strcmp(ax->s[j], names[i]) == 0;
+		if (named)
+			continue;
+		free_names[m] = names[i];
+		free_locs[m++] = locs[i];
+	}
+	const char *near = opt_nearest(name, free_names, m);
+
+	if (!near)
+		return "";
+	for (int i = 0; i < m; i++)
+		if (free_names[i] == near)
+			snprintf(buf, len, "; did you mean [%s.%s] (%s:%d), which the matrix does not name?",
+				 kind, near, free_locs[i]->file, free_locs[i]->line);
+	return buf;
+}
+
+/* orphan() over the sections of a kind: "kernel", "load" or "workload" */
+static const char *orphan_of(char *buf, size_t len, const struct config *cfg,
+			     const char *kind, const char *name)
+{
+	const char *names[CFG_DEFS_MAX];
+	const struct srcloc *locs[CFG_DEFS_MAX];
+	const struct axis *ax;
+	int n;
+
+	if (strcmp(kind, "kernel") == 0) {
+		for (n = 0; n < cfg->nkernels; n++) {
+			names[n] = cfg->kernel[n].name;
+			locs[n] = &cfg->kernel[n].loc;
+		}
+		ax = &cfg->matrix.kernel;
+	} else if (strcmp(kind, "load") == 0) {
+		for (n = 0; n < cfg->nloads; n++) {
+			names[n] = cfg->load[n].name;
+			locs[n] = &cfg->load[n].loc;
+		}
+		ax = &cfg->matrix.load;
+	} else {
+		for (n = 0; n < cfg->nworkloads; n++) {
+			names[n] = cfg->workload[n].name;
+			locs[n] = &cfg->workload[n].loc;
+		}
+		ax = &cfg->matrix.workload;
+	}
+	return orphan(buf, len, kind, name, ax, names, locs, n);
+}
+
 /* The registry's names, for a "did you mean" of a type. */
 static const char *nearest_workload(const char *type)
 {
@@ -375,7 +441,7 @@ int resolve_chains(struct config *cfg, char *err, size_t errlen)
 
 	for (int i = 0; i < n; i++) {
 		struct workload_def *w = &cfg->workload[i];
-		char section[CFG_NAME_MAX + 16], name[CFG_NAME_MAX + 8];
+		char section[CFG_NAME_MAX + 16], name[CFG_NAME_MAX + 8], dym[PATH_MAX + 128];
 		struct chain_opts *o;
 		struct srcloc sl;
 
@@ -413,8 +479,9 @@ int resolve_chains(struct config *cfg, char *err, size_t errlen)
 
 				if (!workload_find(name))
 					return cfg_fail(err, errlen, &sl,
-							"[%s] steps: '%s' is neither a workload type nor a [workload.%s] section (latlab list shows the types)",
-							section, name, name);
+							"[%s] steps: '%s' is neither a workload type nor a [workload.%s] section (latlab list shows the types)%s",
+							section, name, name,
+							orphan_of(dym, sizeof(dym), cfg, "workload", name));
 				d = get_def(cfg->workload, &cfg->nworkloads, sizeof(cfg->workload[0]),
 					    name, &sl, "workload", err, errlen);
 				if (!d)
@@ -567,6 +634,7 @@ int resolve_load(struct config *cfg, struct load_def *l, char *err,
 int add_builtin_defs(struct config *cfg, char *err, size_t errlen)
 {
 	const struct matrix_opts *m = &cfg->matrix;
+	char dym[PATH_MAX + 128];
 
 	for (int i = 0; i < m->kernel.n; i++) {
 		const char *name = m->kernel.s[i];
@@ -577,8 +645,8 @@ int add_builtin_defs(struct config *cfg, char *err, size_t errlen)
 			continue;
 		if (!match)
 			return cfg_fail(err, errlen, &m->kernel.loc,
-					"kernel variant '%s' has no [kernel.%s] section (built in: running, stock, rt)",
-					name, name);
+					"kernel variant '%s' has no [kernel.%s] section (built in: running, stock, rt)%s",
+					name, name, orphan_of(dym, sizeof(dym), cfg, "kernel", name));
 		k = get_def(cfg->kernel, &cfg->nkernels,
 			    sizeof(cfg->kernel[0]), name, &m->kernel.loc,
 			    "kernel", err, errlen);
@@ -596,8 +664,8 @@ int add_builtin_defs(struct config *cfg, char *err, size_t errlen)
 			continue;
 		if (strcmp(name, "none") != 0)
 			return cfg_fail(err, errlen, &m->load.loc,
-					"load '%s' has no [load.%s] section (built in: none)",
-					name, name);
+					"load '%s' has no [load.%s] section (built in: none)%s",
+					name, name, orphan_of(dym, sizeof(dym), cfg, "load", name));
 		l = get_def(cfg->load, &cfg->nloads, sizeof(cfg->load[0]),
 			    name, &m->load.loc, "load", err, errlen);
 		if (!l)
@@ -614,8 +682,8 @@ int add_builtin_defs(struct config *cfg, char *err, size_t errlen)
 			continue;
 		if (!workload_find(name))
 			return cfg_fail(err, errlen, &m->workload.loc,
-					"workload '%s' is neither a workload type nor a [workload.%s] section (latlab list shows the types)",
-					name, name);
+					"workload '%s' is neither a workload type nor a [workload.%s] section (latlab list shows the types)%s",
+					name, name, orphan_of(dym, sizeof(dym), cfg, "workload", name));
 		w = get_def(cfg->workload, &cfg->nworkloads,
 			    sizeof(cfg->workload[0]), name, &m->workload.loc,
 			    "workload", err, errlen);

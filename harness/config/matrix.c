@@ -100,6 +100,23 @@ static void make_id(const struct config *cfg, struct cell *c)
 #pragma GCC diagnostic pop
 }
 
+/*
+ * The number a cell's id starts with: its place in the matrix, repeat
+ * fastest. A tree extended with more repeats (repeat_first, the repeat
+ * it was first run with) keeps its first runs' numbers; the runs beyond
+ * them are numbered after, run by run, so that no extension renumbers
+ * another's.
+ */
+static int cell_index(const struct config *cfg, int64_t n, int64_t total)
+{
+	int64_t r = cfg->campaign.repeat, first = cfg->campaign.repeat_first;
+	int64_t cell = n / r, run = n % r, cells = total / r;
+
+	if (!first || run < first)
+		return (int)(first ? cell * first + run : n);
+	return (int)(cells * run + cell);
+}
+
 int matrix_expand(const struct config *cfg, struct cell **cells)
 {
 	const struct matrix_opts *m = &cfg->matrix;
@@ -129,7 +146,7 @@ int matrix_expand(const struct config *cfg, struct cell **cells)
 			idx[a] = (int)(rest % m->ax[a].n);
 			rest /= m->ax[a].n;
 		}
-		c->index = n;
+		c->index = cell_index(cfg, n, total);
 		/* a name's index into its definitions, an item's into the axis, a number itself */
 		for (int a = 0; a < TAXIS_COUNT; a++) {
 			const struct axis *ax = &m->ax[a];

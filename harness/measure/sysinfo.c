@@ -266,11 +266,8 @@ static void collect_sched(struct sysinfo *si, const struct kernel_facts *f)
 	kernel_servers_text(&f->ext, text, sizeof(text));
 	sysinfo_add(si, "sched", "ext_server", "%s", text);
 	/* what the kernel does to a thread that runs long, said whatever it is */
-	int warn = kernel_throttle_words(f, text, sizeof(text));
-
+	si->runs_long = kernel_throttle_words(f, text, sizeof(text));
 	sysinfo_add(si, "sched", "runs_long", "%s", text);
-	if (warn)
-		sysinfo_warn(si, "%s", text);
 }
 
 void sysinfo_collect(struct sysinfo *si, const char *cmdline)

@@ -22,6 +22,13 @@ struct sysinfo {
 	struct sysinfo_kv kv[SYSINFO_MAX];
 	int nwarn;
 	char warn[SYSINFO_WARN_MAX][512];
+	/*
+	 * The kernel stops or slows a real-time thread that keeps a CPU busy
+	 * (RT throttling, the fair server): [sched] runs_long says how. Not a
+	 * warning of its own — the measured threads sleep every period — but
+	 * one where a load runs real-time threads that do not (rt-hog).
+	 */
+	int runs_long;
 };
 
 /*

@@ -96,45 +96,66 @@ static double per_hour(int64_t interval_ns)
 	return interval_ns > 0 ? 3.6e12 / (double)interval_ns : NAN;
 }
 
-void beyond_text(const struct tailfit *t, const char *metric, const char *side,
-		 int64_t interval_ns, char *buf, size_t len)
+/* A whole count with thousands apart: "23,900", "48". */
+static void count_words(double v, char *buf, size_t len)
 {
-	char d[32], a[32], lo[32], hi[32], ha[32], hlo[32], hhi[32], seen[48], tgt[32],
-		need[32], hours[32], how[1400];
-	double ph = per_hour(interval_ns);
+	char digits[32];
+	size_t n, o = 0;
 
-	snprintf(d, sizeof(d), "%.4g µs", US(t->deadline_ns));
-	units_format_count(t->periods, seen, sizeof(seen));
-	prob(t->target * 1e9, tgt, sizeof(tgt));
-	snprintf(need, sizeof(need), "%.2g", t->need_periods);
-	snprintf(hours, sizeof(hours), "%.3g h", t->need_periods / ph);
-	char obs[48];
+	snprintf(digits, sizeof(digits), "%.0f", v < 0 ? 0 : v);
+	n = strlen(digits);
+	for (size_t i = 0; i < n && o + 2 < len; i++) {
+		if (i && (n - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = digits[i];
+	}
+	buf[o] = '\0';
+}
 
-	units_format_count((double)t->observed, obs, sizeof(obs));
+/* Why nothing is estimated beyond the runs, in plain words. */
+static const char *why_not(int s)
+{
+	switch (s) {
+	case TF_ONE_RUN: return "one run cannot show whether late periods come in bunches";
+	case TF_FEW: return "too few periods came near it to estimate the tail";
+	case TF_REJECTED: return "the runs' tail fits no smooth law";
+	case TF_CLUSTERED: return "late periods came in bunches within runs";
+	case TF_DRIFT: return "the runs differ from each other, in their body as in their tail";
+	default: return "no estimate";
+	}
+}
+
+/* The statistics behind the words (the page's, and beyond.csv's). */
+static void statistics(const struct tailfit *t, char *how, size_t hlen)
+{
+	char seen[48], obs[48];
+
+	count_words(t->periods, seen, sizeof(seen));
+	count_words((double)t->observed, obs, sizeof(obs));
 	switch (t->status) {
 	case TF_FIT: {
 		char u[32], k[48];
 
 		snprintf(u, sizeof(u), "%.1f µs", US(t->u_ns));
-		units_format_count((double)t->k, k, sizeof(k));
-		snprintf(how, sizeof(how),
-			 "extrapolated beyond the runs, not measured (%s of %s periods above it; a generalized Pareto tail above %s: %s samples, shape %.2f, fit p %.2f, runs' dispersion %.1f; it allows the runs' largest values, p %.2g, and cannot see a regime rarer than they reached: one of under 1 in %s periods would not show)",
+		count_words((double)t->k, k, sizeof(k));
+		snprintf(how, hlen,
+			 "extrapolated beyond the runs, not measured (%s of %s periods above the deadline; a generalized Pareto tail above %s: %s samples, shape %.2f, fit p %.2f, runs' dispersion %.1f; it allows the runs' largest values, p %.2g, and cannot see a regime rarer than they reached: one of under 1 in %s periods would not show)",
 			 obs, seen, u, k, t->xi, t->gof_p, t->dispersion, t->extreme_p, seen);
 		break;
 	}
 	case TF_OBSERVED:
-		snprintf(how, sizeof(how), "counted: %s of %s periods above it, in %d run%s", obs,
+		snprintf(how, hlen, "counted: %s of %s periods above the deadline, in %d run%s", obs,
 			 seen, t->runs, t->runs == 1 ? "" : "s");
 		break;
 	case TF_CLUSTERED:
-		snprintf(how, sizeof(how),
-			 "%s (the runs' counts above %.1f µs: dispersion %.1f, p %.2g); %s of %s periods above it",
+		snprintf(how, hlen,
+			 "%s (the runs' counts above %.1f µs: dispersion %.1f, p %.2g); %s of %s periods above the deadline",
 			 tailfit_status_text(t->status), US(t->u_ns), t->dispersion, t->cluster_p, obs,
 			 seen);
 		break;
 	case TF_DRIFT:
-		snprintf(how, sizeof(how),
-			 "%s (the runs' counts above %.1f µs: dispersion %.1f, p %.2g; above their median: dispersion %.1f); %s of %s periods above it",
+		snprintf(how, hlen,
+			 "%s (the runs' counts above %.1f µs: dispersion %.1f, p %.2g; above their median: dispersion %.1f); %s of %s periods above the deadline",
 			 tailfit_status_text(t->status), US(t->u_ns), t->dispersion, t->cluster_p,
 			 t->body_dispersion, obs, seen);
 		break;
@@ -142,22 +163,41 @@ void beyond_text(const struct tailfit *t, const char *metric, const char *side,
 		char want[32];
 
 		snprintf(want, sizeof(want), "%.2g", t->extreme_expected);
-		snprintf(how, sizeof(how),
-			 "counted, not extrapolated (the runs' largest values are far above what the tail's fit allows: a second regime in the tail): %llu sample%s at or above %.1f µs where a generalized Pareto fit of the tail above %.1f µs expects %s (p %.2g); %s of %s periods above it, in %d run%s",
+		snprintf(how, hlen,
+			 "counted, not extrapolated (the runs' largest values are far above what the tail's fit allows: a second regime in the tail): %llu sample%s at or above %.1f µs where a generalized Pareto fit of the tail above %.1f µs expects %s (p %.2g); %s of %s periods above the deadline, in %d run%s",
 			 (unsigned long long)t->extreme_seen, t->extreme_seen == 1 ? "" : "s", US(t->extreme_ns), US(t->u_ns), want,
 			 t->extreme_p, obs, seen, t->runs, t->runs == 1 ? "" : "s");
 		break;
 	}
 	case TF_REJECTED:
-		snprintf(how, sizeof(how), "%s (fit p %.2g at %.1f µs, the highest tried); %s of %s periods above it",
+		snprintf(how, hlen, "%s (fit p %.2g at %.1f µs, the highest tried); %s of %s periods above the deadline",
 			 tailfit_status_text(t->status), t->gof_p, US(t->u_ns), obs, seen);
 		break;
 	default:
-		snprintf(how, sizeof(how), "%s; %s of %s periods above it", tailfit_status_text(t->status),
+		snprintf(how, hlen, "%s; %s of %s periods above the deadline", tailfit_status_text(t->status),
 			 obs, seen);
 	}
-	int n = snprintf(buf, len, "P(%s > %s) on %s: ", metric, d, side);
+}
 
+void beyond_text(const struct tailfit *t, const char *metric, const char *side,
+		 int64_t interval_ns, int detail, char *buf, size_t len)
+{
+	char d[32], a[32], lo[32], hi[32], ha[32], hlo[32], hhi[32], seen[48], obs[48], tgt[32],
+		hours[32], how[1400];
+	double ph = per_hour(interval_ns);
+	int n;
+
+	snprintf(d, sizeof(d), "%.4g µs", US(t->deadline_ns));
+	count_words(t->periods, seen, sizeof(seen));
+	count_words((double)t->observed, obs, sizeof(obs));
+	prob(t->target * 1e9, tgt, sizeof(tgt));
+	snprintf(hours, sizeof(hours), "%.3g h", t->need_periods / ph);
+	n = snprintf(buf, len, "%s on %s: ", metric, side);
+	if (t->observed)
+		n += snprintf(buf + n, len - (size_t)n, "%s of %s periods (%.2g %%) were later than %s",
+			      obs, seen, 100.0 * (double)t->observed / t->periods, d);
+	else
+		n += snprintf(buf + n, len - (size_t)n, "none of %s periods was later than %s", seen, d);
 	if (n < 0 || (size_t)n >= len)
 		return;
 	if (t->status == TF_FIT || t->status == TF_OBSERVED || t->status == TF_REGIME) {
@@ -167,14 +207,29 @@ void beyond_text(const struct tailfit *t, const char *metric, const char *side,
 		prob(t->p * ph, ha, sizeof(ha));
 		prob(t->lo * ph, hlo, sizeof(hlo));
 		upper(t->hi, ph, hhi, sizeof(hhi));
-		n += snprintf(buf + n, len - (size_t)n, "%s per 10^9 periods [%s, %s], %s per hour [%s, %s]: ",
+		char fitted[160];
+
+		snprintf(fitted, sizeof(fitted),
+			 "estimated beyond the runs from the shape of their tail, not measured (blind to a delay rarer than 1 in %s periods)",
+			 seen);
+		n += snprintf(buf + n, len - (size_t)n, "; %s: %s per 10^9 periods [%s, %s], %s per hour [%s, %s] (95 %% interval)",
+			      t->status == TF_FIT ? fitted :
+			      t->status == TF_REGIME ? "counted, not estimated (the runs' largest values are far above what the rest of the tail allows: a second kind of delay, which only counting can size)" :
+			      "counted",
 			      a, lo, hi, ha, hlo, hhi);
-		if (n < 0 || (size_t)n >= len)
-			return;
+	} else {
+		n += snprintf(buf + n, len - (size_t)n, "; no estimate beyond the runs: %s", why_not(t->status));
 	}
-	snprintf(buf + n, len - (size_t)n,
-		 "%s; to show it below %s per 10^9 by observation alone: %s periods with none above %s, %s",
-		 how, tgt, need, d, isfinite(ph) ? hours : "");
+	if (n < 0 || (size_t)n >= len)
+		return;
+	if (!t->observed && isfinite(ph))
+		n += snprintf(buf + n, len - (size_t)n,
+			      "; to show fewer than %s in 10^9 periods by observation alone, run %s (%.2g periods, none later)",
+			      tgt, hours, t->need_periods);
+	if (n < 0 || (size_t)n >= len || !detail)
+		return;
+	statistics(t, how, sizeof(how));
+	snprintf(buf + n, len - (size_t)n, ". Statistics: %s", how);
 }
 
 /* A group's period: its runs' (the interval is an axis: one per row). */
@@ -184,14 +239,14 @@ static int64_t group_interval(const struct rows_group *gr)
 }
 
 /* Group g's row title and its answer in words, as stdout and the page say them. */
-static void group_words(const struct beyond *b, int g, char *title, size_t tlen, char *text,
-			size_t xlen)
+static void group_words(const struct beyond *b, int g, int detail, char *title, size_t tlen,
+			char *text, size_t xlen)
 {
 	const struct rows_group *gr = &b->m->group[g];
 
 	rows_row_title(b->m, gr->row, title, tlen);
 	beyond_text(&b->fit[g], rows_metric_words(b->m->row[gr->row].metric), b->label[gr->side],
-		    group_interval(gr), text, xlen);
+		    group_interval(gr), detail, text, xlen);
 }
 
 void beyond_print(const struct beyond *b, FILE *fp)
@@ -199,7 +254,7 @@ void beyond_print(const struct beyond *b, FILE *fp)
 	for (int g = 0; b->fit && g < b->m->ngroups; g++) {
 		char title[1024], text[4096];
 
-		group_words(b, g, title, sizeof(title), text, sizeof(text));
+		group_words(b, g, 0, title, sizeof(title), text, sizeof(text));
 		fprintf(fp, "%s: %s\n", title, text);
 	}
 }
@@ -283,7 +338,7 @@ void beyond_html(const struct beyond *b, FILE *fp)
 	for (int g = 0; g < b->m->ngroups; g++) {
 		char title[1024], text[4096];
 
-		group_words(b, g, title, sizeof(title), text, sizeof(text));
+		group_words(b, g, 1, title, sizeof(title), text, sizeof(text));
 		fputs("<li><b>", fp);
 		html_text(fp, title);
 		fputs("</b>: ", fp);

@@ -35,13 +35,15 @@ int beyond_start(struct beyond *b, const struct rows *m, const char *const *labe
 void beyond_free(struct beyond *b);
 
 /*
- * A side's answer in words: "P(wake-up > 100 µs) on rt: 2.1 per 10^9
- * periods [0.36, 9.8], 7.6e-06 per hour [1.3e-06, 3.5e-05]: extrapolated
- * beyond the runs (...); to show below 1 per 10^9 by observation alone:
- * 3e+09 periods with none above 100 µs, 832 h". interval_ns: the row's.
+ * A side's answer in plain words: "wake-up on rt: 48 of 23,900 periods
+ * (0.2 %) were later than 100 µs; counted: ... per 10^9 periods [..]"
+ * or "none of 6,000 periods was later than 100 µs; estimated beyond the
+ * runs ... ; to show fewer than 1 in 10^9 periods by observation alone,
+ * run 832 h (3e+09 periods, none later)". detail: the statistics behind
+ * it too (the page's). interval_ns: the row's.
  */
 void beyond_text(const struct tailfit *t, const char *metric, const char *side,
-		 int64_t interval_ns, char *buf, size_t len);
+		 int64_t interval_ns, int detail, char *buf, size_t len);
 
 /* Each row and side's line on fp, led by the row's title. */
 void beyond_print(const struct beyond *b, FILE *fp);

@@ -83,6 +83,49 @@ static int shared_rows(struct cmp *c, int *shared)
 	return EXIT_USAGE;
 }
 
+/*
+ * Without -o the page goes next to the trees, not into the directory
+ * compare runs in: one tree's in TREE/compare (where its report links
+ * it), several trees' beside the first, named by them:
+ * results/compare-stock+rt.
+ */
+static void default_out(struct cmp *c)
+{
+	char parent[PATH_MAX];
+	size_t u;
+
+	if (c->ntrees == 1) {
+		if (snprintf(c->out, sizeof(c->out), "%s/compare", c->t[0].dir) >= (int)sizeof(c->out))
+			snprintf(c->out, sizeof(c->out), "compare");	/* a path too long: here */
+		return;
+	}
+	snprintf(parent, sizeof(parent), "%s", c->t[0].dir);
+	u = strlen(parent);
+	while (u > 1 && parent[u - 1] == '/')
+		parent[--u] = '\0';
+	char *slash = strrchr(parent, '/');
+
+	if (!slash)
+		snprintf(parent, sizeof(parent), ".");
+	else if (slash == parent)
+		parent[1] = '\0';
+	else
+		*slash = '\0';
+	u = (size_t)snprintf(c->out, sizeof(c->out), "%s/compare-", parent);
+	for (int i = 0; i < c->ntrees && u < sizeof(c->out) - 1; i++) {
+		char name[PATH_MAX], *b;
+		size_t n;
+
+		snprintf(name, sizeof(name), "%s", c->t[i].dir);
+		n = strlen(name);
+		while (n > 1 && name[n - 1] == '/')
+			name[--n] = '\0';
+		b = strrchr(name, '/');
+		b = b ? b + 1 : name;
+		u += (size_t)snprintf(c->out + u, sizeof(c->out) - u, "%s%.40s", i ? "+" : "", b);
+	}
+}
+
 /* The figures, junit.xml (--baseline), compare.csv and index.html. 0, or -errno with err. */
 static int write_outputs(struct cmp *c, char *err, size_t errlen)
 {
@@ -90,7 +133,10 @@ static int write_outputs(struct cmp *c, char *err, size_t errlen)
 	char path[PATH_MAX + 16];
 	int rc;
 
-	snprintf(c->out, sizeof(c->out), "%s", o->out ? o->out : "compare");
+	if (o->out)
+		snprintf(c->out, sizeof(c->out), "%s", o->out);
+	else
+		default_out(c);
 	snprintf(path, sizeof(path), "%s/fig", c->out);
 	rc = mkdir_p(path);
 	for (int r = 0, fig = 0; rc == 0 && r < c->m.nrows; r++)

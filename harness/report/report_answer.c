@@ -588,9 +588,6 @@ void report_answer_html(FILE *fp, const struct report *r, int pdf)
 			fputs("<p>The full comparison (rates above thresholds, the tails, why each side "
 			      "was late, a figure per row): <code>latlab compare ", fp);
 			html_text(fp, r->t.dir);
-			fputs(" -o ", fp);
-			html_text(fp, r->t.dir);
-			fputs("/compare", fp);
 			if (r->am.axis != TAXIS_KERNEL)
 				fprintf(fp, " --axis %s", taxis_name(r->am.axis));
 			fputs("</code>, then this report again links to it.</p>\n", fp);

@@ -290,8 +290,7 @@ void verdict_interval_str(const struct ratio_ci *r, int invert, double margin, c
 	snprintf(buf, len, "%sx [%sx, %sx]", q, lo, hi);
 }
 
-/* Can n and m runs give an exact interval at VERDICT_CONF_EACH? (the Mann-Whitney extremes) */
-static int runs_enough(int n, int m)
+int verdict_runs_enough(int n, int m)
 {
 	return n >= 3 && m >= 3 && 2 * stats_mw_cdf(n, m, 0) <= 1 - VERDICT_CONF_EACH;
 }
@@ -301,7 +300,7 @@ static int runs_beside(int n)
 {
 	int m = 3;
 
-	while (!runs_enough(n, m) && m < 1000)
+	while (!verdict_runs_enough(n, m) && m < 1000)
 		m++;
 	return m;
 }

@@ -177,6 +177,9 @@ void verdict_ratio_str(double x, double margin, char *buf, size_t len);
 void verdict_interval_str(const struct ratio_ci *r, int invert, double margin, char *buf,
 			  size_t len);
 
+/* Can n and m runs give an exact interval at VERDICT_CONF_EACH? (the Mann-Whitney extremes) */
+int verdict_runs_enough(int n, int m);
+
 /*
  * The run counts that would give a pair of na and nb runs an exact
  * interval at VERDICT_CONF_EACH, in words: "3 and 6 runs give one, or

@@ -30,6 +30,8 @@ int vm_device_modules(const struct kernel_def *k, const char *list, char *dir, s
 	int rc;
 
 	snprintf(image, sizeof(image), "%s", k->image);
+	if (access(k->image, R_OK) != 0)
+		return fail_with(why, whylen, -errno, "image = %s: %s", k->image, strerror(errno));
 	rc = vm_image_release(k->image, rel, sizeof(rel));
 	if (rc)
 		return fail_with(why, whylen, -ENOENT,

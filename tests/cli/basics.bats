@@ -254,9 +254,22 @@ EOC
 }
 
 @test "every example config in configs/ is accepted by latlab plan" {
-	for c in "$BATS_TEST_DIRNAME"/../../configs/*.ini; do
+	# from the checkout, where their kernels/ paths are. A config is
+	# read whole (its plan printed); one for a bigger machine (numa.ini)
+	# or whose images are not fetched here (kernels/trixie: make
+	# demo-kernels) is refused as run would refuse it, saying why
+	cd "$BATS_TEST_DIRNAME/../.."
+	for c in configs/*.ini; do
 		run "$LATLAB" plan "$c"
-		[ "$status" -eq 0 ] || { echo "$c: $output"; false; }
+		[ "$status" -eq 0 ] && continue
+		[ "$status" -eq 2 ] && [[ "$output" == *"estimated wall time"* ]] &&
+			[[ "$output" == *"latlab run refuses this config here (exit 2)"* ]] ||
+			{ echo "$c: $output"; false; }
+		missing=$(grep -o 'image = [^:]*: No such file or directory (make kernels' <<<"$output" |
+			awk '{ print $3 }' | sort -u)
+		for m in $missing; do
+			[ ! -e "$m" ] || { echo "$c: $m is here: $output"; false; }
+		done
 	done
 }
 

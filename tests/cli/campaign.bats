@@ -202,14 +202,26 @@ EOC
 	# checkpoints there is not always a .partial-N to look for)
 }
 
+# A systemctl of the test's own, first on PATH: what latlab asks of it
+# goes to $WORK/systemctl.log (the machine's units untouched)
+fake_systemctl() {
+	mkdir -p "$WORK/bin"
+	printf '#!/bin/sh\necho "$*" >>"%s/systemctl.log"\n' "$WORK" >"$WORK/bin/systemctl"
+	chmod +x "$WORK/bin/systemctl"
+	export PATH="$WORK/bin:$PATH"
+}
+
 # two_kernels BOOT-RELEASE: a stock and an rt variant; rt's reboot is a
 # fake that "boots" BOOT-RELEASE and starts latlab again, as the resume
-# unit would after a real boot
+# unit would after a real boot (with what resume.env says, kept as armed)
 two_kernels() {
+	fake_systemctl
 	cat >"$WORK/fake-reboot" <<EOS
 #!/bin/sh
 echo "boot \$1" >>"$WORK/boots"
-LATLAB_FAKE_KERNEL_RELEASE="\$1" exec "$LATLAB" run "$WORK/c.ini" --reboot
+cp "\$LATLAB_RESUME_ENV" "$WORK/armed"
+. "\$LATLAB_RESUME_ENV"
+LATLAB_FAKE_KERNEL_RELEASE="\$1" exec "$LATLAB" run "\$LATLAB_CONFIG" -o "\$LATLAB_OUTPUT" --reboot
 EOS
 	chmod +x "$WORK/fake-reboot"
 	quick_config
@@ -242,6 +254,25 @@ EOC
 	# the two kernels' trees compare
 	run "$LATLAB" status "$WORK/out/t"
 	[[ "$output" =~ stock\ +yes\ +2 ]]
+	# the resume unit: armed for this campaign before the reboot, disarmed
+	# when nothing was left to boot
+	grep -qx "LATLAB_CONFIG=$(realpath "$WORK")/out/t/campaign.ini" "$WORK/armed"
+	grep -qx "LATLAB_OUTPUT=$(realpath "$WORK")/out" "$WORK/armed"
+	[ "$(cat "$WORK/systemctl.log")" = "--quiet enable latlab-resume.service
+--quiet disable latlab-resume.service" ] || { cat "$WORK/systemctl.log"; false; }
+	[ ! -e "$LATLAB_RESUME_ENV" ]
+}
+
+@test "--reboot leaves a resume.env it did not write alone, and never enables the unit for it" {
+	two_kernels fake-rt1
+	mkdir -p "${LATLAB_RESUME_ENV%/*}"
+	printf 'LATLAB_CONFIG=%s\nLATLAB_OUTPUT=%s\n' "$WORK/c.ini" "$WORK/out" >"$LATLAB_RESUME_ENV"
+	cp "$LATLAB_RESUME_ENV" mine
+	run timeout 120 "$LATLAB" run "$WORK/c.ini" --reboot
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[[ "$output" == *"$LATLAB_RESUME_ENV was not written by latlab: left as it is (the unit, if enabled, runs what it names)"* ]] || { echo "$output"; false; }
+	cmp mine "$LATLAB_RESUME_ENV"
+	[ ! -e "$WORK/systemctl.log" ]
 }
 
 @test "--reboot into a kernel that does not come up: recorded, retried, given up" {
@@ -257,6 +288,7 @@ EOC
 }
 
 @test "--reboot with a reboot command that fails: exit 3, the intent recorded" {
+	fake_systemctl
 	quick_config
 	printf '[matrix]\nkernel = running, other\n[kernel.other]\nmatch = release:nope\nreboot = /bin/false\n' | ini_merge c.ini
 	run timeout 60 "$LATLAB" run c.ini --reboot --duration 200ms
@@ -403,4 +435,51 @@ run_order() { sed -n 's/^latlab: \[[0-9]*\/[0-9]*\] \([0-9a-z_.-]*\): ok.*/\1/p'
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
 	# the interrupted cell is run again: it is in the resume's lines
 	[ "$done_first$(run_order "$output")" = "$want" ] || { echo "first: $done_first"; echo "then: $(run_order "$output")"; echo "want: $want"; false; }
+}
+
+@test "more runs into the same tree: repeat raised adds the runs beyond, every earlier run and id kept; lowered is refused" {
+	quick_config
+	printf '[campaign]\nduration = 200ms\nrepeat = 2\n[matrix]\ninterval = 1ms, 2ms\n' | ini_merge c.ini
+	run timeout 60 "$LATLAB" run c.ini -q
+	[ "$status" -eq 0 ] || run_failed
+	grep ' = ok$' "$WORK/out/t/state" | sort >before
+	cp "$WORK/out/t/cells.csv" cells-before.csv
+	hash1=$(grep '^config_hash' "$WORK/out/t/state")
+	run "$LATLAB" plan c.ini --set campaign.repeat=3
+	[ "$status" -eq 0 ] || run_failed
+	[[ "$output" == *"$WORK/out/t holds 2 runs of each cell: repeat = 3 adds the runs beyond"* ]] || run_failed
+	[[ "$output" == *"$WORK/out/t: resumes: 4 of 6 cells done, the estimate is for the rest"* ]] || run_failed
+	run timeout 60 "$LATLAB" run c.ini --set campaign.repeat=3
+	[ "$status" -eq 0 ] || run_failed
+	[[ "$output" == *"campaign t: its tree holds 2 runs of each cell; repeat = 3 adds the runs beyond"* ]] || run_failed
+	[[ "$output" == *"resuming campaign t in $WORK/out/t: 4 of 6 cells already done"* ]] || run_failed
+	[[ "$output" == *"[1/2] 0004-none-timer-t1-aspread-i1ms-3: ok"* && "$output" == *"[2/2] 0005-none-timer-t1-aspread-i2ms-3: ok"* ]] || run_failed
+	# the first runs as they were: their state lines and rows
+	grep ' = ok$' "$WORK/out/t/state" | sort >after
+	[ "$(comm -23 before after)" = "" ]
+	[ "$(wc -l <after)" -eq 6 ]
+	grep -v '^campaign,' cells-before.csv | while read -r row; do grep -qxF "$row" "$WORK/out/t/cells.csv"; done
+	grep -q '^repeat_first = 2$' "$WORK/out/t/campaign.ini"
+	[ "$(grep '^config_hash' "$WORK/out/t/state")" != "$hash1" ]
+	# the same config again resumes (nothing to run); status reads the tree
+	run timeout 60 "$LATLAB" run c.ini --set campaign.repeat=3 -q
+	[ "$status" -eq 0 ] || run_failed
+	run "$LATLAB" status "$WORK/out/t"
+	[ "$status" -eq 0 ] && [[ "$output" =~ running\ +yes\ +6 ]] || run_failed
+	# extended again: the ids of the first extension stay
+	run timeout 60 "$LATLAB" run c.ini --set campaign.repeat=4 -q
+	[ "$status" -eq 0 ] || run_failed
+	grep -q '^0004-none-timer-t1-aspread-i1ms-3 = ok$' "$WORK/out/t/state"
+	grep -q '^0006-none-timer-t1-aspread-i1ms-4 = ok$' "$WORK/out/t/state"
+	# fewer runs than the tree holds: refused, nothing touched
+	cp "$WORK/out/t/state" state-before
+	run timeout 60 "$LATLAB" run c.ini --set campaign.repeat=2
+	[ "$status" -eq 2 ] || run_failed
+	[[ "$output" == *"$WORK/out/t holds 4 runs of each cell; this config asks for repeat = 2: runs are never dropped"* ]] || run_failed
+	cmp state-before "$WORK/out/t/state"
+	run "$LATLAB" plan c.ini --set campaign.repeat=2
+	[ "$status" -eq 2 ] || run_failed
+	# another change than repeat is another config, as before
+	run timeout 60 "$LATLAB" run c.ini --set campaign.repeat=4 --set matrix.interval=1ms
+	[ "$status" -eq 2 ] && [[ "$output" == *"run with another config"* ]] || run_failed
 }

@@ -29,6 +29,8 @@ setup() {
 @test "completion: commands, a command's options, --set keys and values, --axis, --metric" {
 	[ "$(offer c)" = "compare" ]
 	[[ "$(offer '')" == *"history"*"hwlat"*"run"* ]]
+	# the help's last line ("latlab help COMMAND shows ...") is no command
+	! grep -qw latlab <<<"$(offer '')"
 	[ "$(offer --v)" = "--version" ]
 	run offer compare --
 	[[ "$output" == *"--axis"* && "$output" == *"--baseline"* && "$output" == *"--deadline"* && "$output" == *"--margin"* ]] || { echo "$output"; false; }

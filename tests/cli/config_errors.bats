@@ -90,14 +90,14 @@ check_bad() {
 	[[ "$output" == *"nope.ini: No such file or directory"* ]]
 }
 
-@test "a config for a bigger machine: plan prints it and marks what cannot run here; run is exit 2; status reads its tree" {
+@test "a config for a bigger machine: plan prints it, marks what cannot run here and exits 2 as run does; status reads its tree" {
 	printf '[campaign]\nname = big\nduration = 100ms\noutput = %s/out\n[matrix]\naffinity = 0, 7\n' "$WORK" >big.ini
 	run "$LATLAB" plan big.ini
-	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[ "$status" -eq 2 ] || { echo "$output"; false; }
 	[[ "$output" == *"0000-none-timer-t1-a0-1"*" here"* ]]
 	[[ "$output" == *"0001-none-timer-t1-a7-1"*"cannot run here"* ]]
 	[[ "$output" == *"1 cell cannot run on this machine: big.ini:6: affinity '7': CPU 7 is not online (online: "* ]]
-	[[ "$output" == *"latlab run refuses this config on this machine (exit 2)"* ]]
+	[[ "$output" == *"latlab run refuses this config here (exit 2): see above"* ]]
 	run "$LATLAB" run big.ini
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"big.ini:6: affinity '7': CPU 7 is not online"* ]]
@@ -160,4 +160,69 @@ check_bad() {
 	[ "$status" -eq 2 ]
 	[ "$(grep -c "^latlab: error: many.ini:[0-9]*: unknown key" <<<"$output")" -eq 20 ]
 	[[ "$output" == *"latlab: error: 10 more errors not shown: fix these and run again"* ]] || { echo "$output"; false; }
+}
+
+@test "a misspelt section is named as the orphan it is, at the line that missed it and its own; plan lists the sections no cell uses" {
+	write_config c.ini <<EOC
+[campaign]
+name = t
+duration = 200ms
+output = $WORK/out
+[matrix]
+workload = logger
+load = hackbench
+[workload.loger]
+type = file-write
+[load.hackbench]
+type = hackbench
+groups = 1
+[load.spare]
+type = cpu
+EOC
+	run "$LATLAB" plan c.ini
+	[ "$status" -eq 2 ] || run_failed
+	[[ "$output" == *"c.ini:6: workload 'logger' is neither a workload type nor a [workload.logger] section (latlab list shows the types); did you mean [workload.loger] (c.ini:8), which the matrix does not name?"* ]] || run_failed
+	run "$LATLAB" run c.ini -q
+	[ "$status" -eq 2 ] && [[ "$output" == *"did you mean [workload.loger] (c.ini:8)"* ]] || run_failed
+	[ ! -e "$WORK/out" ]
+	# a load misspelt in the matrix: the nearest unused [load.*]
+	run "$LATLAB" plan c.ini --set matrix.workload=loger --set matrix.load=hackbnch
+	[ "$status" -eq 2 ] && [[ "$output" == *"load 'hackbnch' has no [load.hackbnch] section (built in: none); did you mean [load.hackbench] (c.ini:10), which the matrix does not name?"* ]] || run_failed
+	# nothing near: no guess
+	run "$LATLAB" plan c.ini --set matrix.workload=zzzzzz
+	[ "$status" -eq 2 ] && [[ "$output" != *"did you mean"* ]] || run_failed
+	# a config that loads: the unused sections named, with their lines
+	run "$LATLAB" plan c.ini --set matrix.workload=loger
+	[ "$status" -eq 0 ] || run_failed
+	[[ "$output" == *"[load.spare] (c.ini:13) is in no cell: the matrix does not name it"* ]] || run_failed
+	[[ "$output" != *"[workload.loger] (c.ini"* && "$output" != *"[load.hackbench] (c.ini"* ]] || run_failed
+	# a chain's steps are used, though the matrix names only the chain
+	printf '[matrix]\nworkload = loop\n[workload.loop]\ntype = chain\nsteps = loger, timer\n' | ini_merge c.ini
+	run "$LATLAB" plan c.ini
+	[ "$status" -eq 0 ] && [[ "$output" != *"[workload.loger] (c.ini"* ]] || run_failed
+}
+
+@test "plan says when repeat is below what a verdict needs, and exits as run would: an image that is not there is exit 2" {
+	quick_config
+	printf '[matrix]\ninterval = 1ms, 2ms\n' | ini_merge c.ini
+	run "$LATLAB" plan c.ini
+	[ "$status" -eq 0 ] && [[ "$output" == *"repeat = 1: one run a cell gives figures, not a verdict: set repeat = 5 for compare's 97.5 % interval between two cells"* ]] || run_failed
+	run "$LATLAB" plan c.ini --set campaign.repeat=4
+	[ "$status" -eq 0 ] && [[ "$output" == *"repeat = 4: with 4 and 4 runs compare cannot give a 97.5 % interval: set repeat = 5"* ]] || run_failed
+	run "$LATLAB" plan c.ini --set campaign.repeat=5
+	[ "$status" -eq 0 ] && [[ "$output" != *"repeat = 5:"* ]] || run_failed
+	# one cell: nothing to compare, nothing said
+	run "$LATLAB" plan c.ini --set matrix.interval=1ms
+	[ "$status" -eq 0 ] && [[ "$output" != *"repeat = 1:"* ]] || run_failed
+	# a qemu variant whose image is not there: plan says it and exits 2, as run does
+	printf '[matrix]\nkernel = vm\n[kernel.vm]\nrunner = qemu\nimage = %s/no-such-image\nclock = icount\n' "$WORK" | ini_merge c.ini
+	run "$LATLAB" plan c.ini
+	[ "$status" -eq 2 ] || run_failed
+	[[ "$output" == *"image = $WORK/no-such-image: No such file or directory (make kernels fetches Debian's stock and rt images into kernels/)"* ]] || run_failed
+	[[ "$output" == *"latlab run refuses this config here (exit 2): see above"* ]] || run_failed
+	run "$LATLAB" run c.ini -q
+	[ "$status" -eq 2 ] && [[ "$output" == *"image = $WORK/no-such-image: No such file or directory"* ]] || run_failed
+	# a baseline that is not a tree: the same
+	run "$LATLAB" plan c.ini --set matrix.kernel=running --set thresholds.baseline="$WORK/nothing"
+	[ "$status" -eq 2 ] && [[ "$output" == *"baseline = $WORK/nothing: "* ]] || run_failed
 }

@@ -59,7 +59,7 @@ EOF
 		[[ "$line" == *"3 runs each"* ]] || { echo "$line"; false; }
 	done
 	# no compare page yet: the command that makes one
-	grep -q "<code>latlab compare $WORK/out/t -o $WORK/out/t/compare</code>" "$I"
+	grep -q "<code>latlab compare $WORK/out/t</code>, then this report again links to it" "$I"
 	# the summary figure leads, and is not repeated among the figures
 	[ "$(grep -c 'src="fig/summary.svg"' "$I")" -eq 1 ]
 	S="$WORK/out/t/report/fig/summary.svg"

@@ -6,6 +6,8 @@ setup() {
 	chmod 755 "$WORK"
 	# latlab's cache (a bzImage's ELF, what boots took) is the test's own
 	export XDG_CACHE_HOME=$WORK/cache
+	# --reboot arms the resume unit: the test's own file, never /etc's
+	export LATLAB_RESUME_ENV=$WORK/etc/latlab/resume.env
 	cd "$WORK" || return 1
 }
 

@@ -172,7 +172,7 @@ EOC
 	# unpinned threads
 	run "$LATLAB" plan c.ini --set matrix.affinity=all
 	line=$(grep -n '^isolation' c.ini | cut -d: -f1)
-	[ "$status" -eq 0 ] && [[ "$output" == *"c.ini:$line: isolation = cpuset: isolation needs pinned measured threads"* ]] || run_failed
+	[ "$status" -eq 2 ] && [[ "$output" == *"c.ini:$line: isolation = cpuset: isolation needs pinned measured threads"* ]] || run_failed
 	# every CPU measured: none left for housekeeping
 	run "$LATLAB" run c.ini --set matrix.affinity=spread --set matrix.threads=all -q
 	[ "$status" -eq 2 ] || run_failed

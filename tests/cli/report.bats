@@ -499,3 +499,19 @@ EOC
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"no measured cell has noise_total (--metric): nothing to compare"* ]]
 }
+
+@test "compare without -o writes next to the trees: TREE/compare for one, PARENT/compare-A+B for several, never the current directory" {
+	mkdir -p "$WORK/trees" "$WORK/elsewhere"
+	cp -r "$FIXTURES/compare/stock" "$FIXTURES/compare/rt" "$WORK/trees/"
+	cd "$WORK/elsewhere"
+	run timeout 60 "$LATLAB" compare "$WORK/trees/stock" "$WORK/trees/rt/"
+	[ "$status" -eq 0 ] || run_failed
+	[ -s "$WORK/trees/compare-stock+rt/index.html" ] && [ -s "$WORK/trees/compare-stock+rt/compare.csv" ]
+	[[ "$output" == *"$WORK/trees/compare-stock+rt/index.html: "* ]] || run_failed
+	[ -z "$(ls -A "$WORK/elsewhere")" ]
+	# one tree, along an axis: into the tree, where its report links it
+	cp -r "$BATS_TEST_DIRNAME/../fixtures/readers/a" "$WORK/one"
+	run timeout 60 "$LATLAB" compare "$WORK/one" --axis load
+	[ "$status" -eq 0 ] || run_failed
+	[ -s "$WORK/one/compare/index.html" ] && [ -z "$(ls -A "$WORK/elsewhere")" ]
+}

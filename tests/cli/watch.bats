@@ -74,7 +74,7 @@ has_hist() { [ -e /sys/kernel/tracing/synthetic_events ] && [ -e /sys/kernel/tra
 	else
 		# said per cell by plan, refused by run before anything is written
 		run "$LATLAB" plan c.ini
-		[ "$status" -eq 0 ] && [[ "$output" == *"1 cell cannot run on this machine: c.ini:8: [workload.app] type = watch: this kernel has no histogram triggers"* ]] || run_failed
+		[ "$status" -eq 2 ] && [[ "$output" == *"1 cell cannot run on this machine: c.ini:8: [workload.app] type = watch: this kernel has no histogram triggers"* ]] || run_failed
 		run "$LATLAB" run c.ini
 		[ "$status" -eq 2 ] && [[ "$output" == *"c.ini:8: [workload.app] type = watch: this kernel has no histogram triggers"* ]] || run_failed
 		# [trace] watch = on beside latlab's thread: the cell runs, its cell.ini says why not

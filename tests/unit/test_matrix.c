@@ -92,6 +92,71 @@ static void test_product_and_ids(void **state)
 	release(cfg);
 }
 
+/*
+ * A tree extended with more repeats keeps every id it had: its first
+ * runs as they were numbered, each later run after all of them, the same
+ * however many extensions follow; no two cells share a number.
+ */
+static void test_extended_ids(void **state)
+{
+	const char *first[] = { "matrix.interval=500us,1ms,2ms", "campaign.repeat=2" };
+	const char *more[] = { "matrix.interval=500us,1ms,2ms", "campaign.repeat=4",
+			       "campaign.repeat_first=2" };
+	const char *most[] = { "matrix.interval=500us,1ms,2ms", "campaign.repeat=7",
+			       "campaign.repeat_first=2" };
+	struct config *a = load(first, 2), *b = load(more, 3), *c = load(most, 3);
+	struct cell *ca, *cb, *cc;
+	int na = matrix_expand(a, &ca), nb = matrix_expand(b, &cb), nc = matrix_expand(c, &cc);
+
+	(void)state;
+	assert_int_equal(na, 6);
+	assert_int_equal(nb, 12);
+	assert_int_equal(nc, 21);
+	/* every id of the first tree is in the extended one, unchanged */
+	for (int i = 0; i < na; i++) {
+		int found = 0;
+
+		for (int j = 0; j < nb; j++)
+			found += strcmp(ca[i].id, cb[j].id) == 0;
+		assert_int_equal(found, 1);
+	}
+	/* every id of the first extension is in the second */
+	for (int i = 0; i < nb; i++) {
+		int found = 0;
+
+		for (int j = 0; j < nc; j++)
+			found += strcmp(cb[i].id, cc[j].id) == 0;
+		assert_int_equal(found, 1);
+	}
+	/* numbers unique and dense: 0 .. n-1 */
+	unsigned char seen[21] = { 0 };
+
+	for (int j = 0; j < nc; j++) {
+		assert_true(cc[j].index >= 0 && cc[j].index < nc);
+		assert_int_equal(seen[cc[j].index]++, 0);
+	}
+	/* run 3 of the first interval comes after every first run */
+	for (int j = 0; j < nb; j++)
+		if (cb[j].repeat == 3 && cb[j].interval == 500000)
+			assert_string_equal(cb[j].id, "0006-none-timer-t1-aspread-i500us-3");
+	free(ca);
+	free(cb);
+	free(cc);
+	release(a);
+	release(b);
+	release(c);
+	/* a tree is only ever extended: repeat_first above repeat is refused */
+	const char *bad[] = { "campaign.repeat=2", "campaign.repeat_first=3" };
+	struct config *cfg = malloc(sizeof(*cfg));
+	char err[512];
+
+	assert_non_null(cfg);
+	assert_int_not_equal(config_load(cfg, NULL, bad, 2, err, sizeof(err)), 0);
+	assert_non_null(strstr(err, "repeat_first = 3 is above repeat = 2"));
+	config_free(cfg);
+	free(cfg);
+}
+
 static void test_kernel_in_id(void **state)
 {
 	const char *sets[] = { "matrix.kernel=stock,rt" };
@@ -232,6 +297,7 @@ int main(void)
 		cmocka_unit_test(test_single_cell),
 		cmocka_unit_test(test_run_order),
 		cmocka_unit_test(test_product_and_ids),
+		cmocka_unit_test(test_extended_ids),
 		cmocka_unit_test(test_kernel_in_id),
 		cmocka_unit_test(test_too_many_cells),
 		cmocka_unit_test(test_placement),

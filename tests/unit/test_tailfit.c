@@ -212,10 +212,15 @@ static void test_second_regime(void **state)
 	assert_int_equal(t.observed, 0);
 	assert_true(t.p == 0 && t.lo == 0);
 	assert_true(t.hi > 3e-5 && t.hi < 4.5e-5);
-	beyond_text(&t, "wake-up", "rt", 1000000, text, sizeof(text));
+	beyond_text(&t, "wake-up", "rt", 1000000, 0, text, sizeof(text));
 	print_message("%s\n", text);
-	assert_non_null(strstr(text, "a second regime in the tail"));
+	assert_non_null(strstr(text, "wake-up on rt: none of 100,002 periods was later than"));
+	assert_non_null(strstr(text, "a second kind of delay"));
 	assert_non_null(strstr(text, "per 10^9 periods [0,"));
+	assert_null(strstr(text, "Statistics:"));
+	/* the page's words add the statistics behind them */
+	beyond_text(&t, "wake-up", "rt", 1000000, 1, text, sizeof(text));
+	assert_non_null(strstr(text, "Statistics: counted, not extrapolated (the runs' largest values are far above what the tail's fit allows: a second regime in the tail)"));
 	assert_string_equal(tailfit_keyword(t.status), "regime");
 	/* below the spikes, D is counted as well: 2 above 1 ms */
 	fit(RUNS, 1000000, &t);

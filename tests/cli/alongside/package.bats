@@ -27,9 +27,18 @@ SRC=$(cd "$BATS_TEST_DIRNAME/../../.." && pwd)
 	for f in ./usr/bin/latlab ./usr/bin/latload ./usr/share/man/man1/latlab.1.gz \
 		./usr/share/man/man1/latload.1.gz ./usr/share/latlab/configs/quick.ini \
 		./usr/share/latlab/plots/hist.gp ./usr/include/latlab/plugin.h \
-		./usr/lib/latlab/plugins/adc.so ./usr/share/bash-completion/completions/latlab; do
+		./usr/lib/latlab/plugins/adc.so ./usr/share/bash-completion/completions/latlab \
+		./usr/share/doc/latlab/README.md ./usr/share/doc/latlab/docs/tutorial.md \
+		./usr/share/doc/latlab/docs/guide.md ./lib/systemd/system/latlab-resume.service; do
 		grep -qx "$f" contents || { echo "not in the package: $f"; false; }
 	done
+	# a tool, not a service that runs: the resume unit is neither enabled
+	# nor started by the package (latlab run --reboot arms it)
+	dpkg-deb -e "$deb" "$WORK/control"
+	if [ -e "$WORK/control/postinst" ]; then
+		! grep -q 'deb-systemd-helper enable\|deb-systemd-invoke start\|systemctl.*start' \
+			"$WORK/control/postinst" || { cat "$WORK/control/postinst"; false; }
+	fi
 	dpkg -x "$deb" "$WORK/root"
 	mkdir "$WORK/empty"
 	cd "$WORK/empty"
