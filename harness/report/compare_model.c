@@ -25,11 +25,44 @@ static void make_label(struct cmp *c, int s)
  * or by the tree's number when that is the same too (the numbers of its
  * trees for a side of several campaigns: "#1+2+3").
  */
+/*
+ * Along the kernel, sides are named as briefly as tells them apart: the
+ * variant's name ("rt") where no two sides share it, else with its host
+ * ("rt@board2"), else whole ("rt@board2:6.6.0-rt"); the page lists each
+ * side's release, model and host.
+ */
+static void shorten_labels(struct cmp *c)
+{
+	for (int cut = '@'; cut; cut = cut == '@' ? ':' : 0) {
+		char name[MAX_SIDES][SIDE_LABEL_MAX];
+		int clash = 0;
+
+		for (int i = 0; i < c->m.nsides; i++) {
+			snprintf(name[i], sizeof(name[i]), "%s", c->label[i]);
+			char *at = strchr(name[i], '@');
+
+			if (cut == ':' && at)
+				at = strchr(at, ':');
+			if (at)
+				*at = '\0';
+		}
+		for (int i = 0; i < c->m.nsides && !clash; i++)
+			for (int j = i + 1; j < c->m.nsides && !clash; j++)
+				clash = strcmp(name[i], name[j]) == 0;
+		if (clash)
+			continue;
+		memcpy(c->label, name, sizeof(name[0]) * (size_t)c->m.nsides);
+		return;
+	}
+}
+
 void cmp_labels(struct cmp *c)
 {
 	char base[MAX_SIDES][SIDE_LABEL_MAX];
 	int dup[MAX_SIDES] = { 0 };
 
+	if (c->m.axis == TAXIS_KERNEL)
+		shorten_labels(c);
 	memcpy(base, c->label, sizeof(base));
 	for (int i = 0; i < c->m.nsides; i++)
 		for (int j = 0; j < c->m.nsides; j++)

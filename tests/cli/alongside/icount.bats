@@ -124,7 +124,7 @@ EOC
 	idle=$v
 	awk -v lo="$lo" -v hi="$hi" 'BEGIN { exit !(hi >= 1 / 1.2 && lo <= 1.2) }' &&
 	case $v in
-	equivalent) [[ "$output" == *"none, timer"*": wake-up: no practical difference: within 20 % (stock@"* ]] ;;
+	equivalent) [[ "$output" == *"none, timer"*": wake-up: no practical difference: within 20 % (stock/rt "* ]] ;;
 	lower | higher) [[ "$output" == *"none, timer"*"; not shown to exceed the 20 % margin"* ]] ;;
 	no-difference) true ;;
 	*) false ;;

@@ -137,7 +137,7 @@ EOC
 	[ "$status" -eq 0 ] || run_failed
 	for l in softirq compact; do
 		line=$(grep "^$l, " <<<"$output" | grep 'wake-up:') || { echo "$output"; false; }
-		[[ "$line" == *"wake-up: rt-full@"*" lower worst case: "*"x ["*"x, "*"x], 5 runs each"* ]] || { echo "$line"; false; }
+		[[ "$line" == *"wake-up: "*"rt-full lower worst case: "*"x ["*"x, "*"x], 5 runs each"* ]] || { echo "$line"; false; }
 	done
 	[ "$(col "$WORK/c/compare.csv" n_a | sort -u)" = 5 ]
 }

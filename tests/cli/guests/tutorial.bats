@@ -1,0 +1,92 @@
+#!/usr/bin/env bats
+# docs/tutorial.md, run: its commands on its config (configs/tutorial.ini)
+# give output of the shape the tutorial pastes — the plan, the run, the
+# verdicts, the report, a plugin in place of the sensor, the board's
+# plan. The run is the tutorial's loop on both kernels under the net
+# load and none, 5 runs of 1 s a cell, the rounds of a kernel sharing its
+# boot (two boots, not ten: the tutorial's 4 min would double this lane),
+# and the verdict lines are held to the same patterns as the tutorial's
+# own pasted lines (what the shared boots add to a line, said after a
+# semicolon, is allowed).
+
+load ../helper
+
+ROOT=$(cd "$BATS_TEST_DIRNAME/../../.." && pwd)
+TUT=$ROOT/docs/tutorial.md
+
+# the tutorial's config, its kernels from $KERNELS
+tutorial_config() {
+	sed "s|kernels/|$KERNELS/|" "$ROOT/configs/tutorial.ini" >t.ini
+}
+
+# pasted BLOCK-START: the lines of the tutorial's code block that follow
+# the line BLOCK-START, up to the block's end
+pasted() {
+	awk -v start="$1" '$0 == start { on = 1; next } on && /^```/ { exit } on' "$TUT"
+}
+
+# a verdict line of compare's, as the tutorial pastes them
+VERDICT='^(none|hackbench|net), loop, threads 1, affinity spread, 1000 µs, priority 90, size 4096, fifo, dma_latency 0: (response|wake-up): (no clear difference \((stock/rt|rt/stock) [0-9.]+x-[0-9.]+x, 5 runs each\)|no practical difference: within 10 %, the instruction clock.s margin \((stock/rt|rt/stock) [0-9.]+x-[0-9.]+x, 5 runs each\)|(stock|rt) lower worst case: [0-9.]+x \[[0-9.]+x, [0-9.]+x\], 5 runs each)(; .*)?$'
+
+@test "tutorial: plan, run, compare and report of configs/tutorial.ini give what docs/tutorial.md shows" {
+	vm_setup
+	tutorial_config
+	# step 3: the plan, as pasted
+	run "$LATLAB" plan t.ini -o "$WORK/out"
+	[ "$status" -eq 0 ] || run_failed
+	[[ "$output" == *"0000-stock-none-loop-t1-aspread-1            stock    qemu"* ]] || run_failed
+	[[ "$output" == *"30 cells: 0 run on this kernel ("*"), 30 in qemu, 0 pending"* ]] || run_failed
+	[[ "$output" =~ estimated\ wall\ time:\ [0-9]+m\ [0-9]+s\ \(2s\ per\ cell\;\ 10\ guest\ boots ]] || run_failed
+	pasted '$ build/latlab plan configs/tutorial.ini' | grep -q '^30 cells: 0 run on this kernel (.*), 30 in qemu, 0 pending$'
+	# step 4: the run (two loads, shared boots, 1 s cells)
+	run timeout 600 "$LATLAB" run t.ini -o "$WORK/out" --set matrix.load=none,net \
+		--set kernel.stock.boots=shared --set kernel.rt.boots=shared --duration 1s
+	[ "$status" -eq 0 ] || run_failed
+	[[ "$output" == *"latlab: guest stock: [1/"*"] 0000-stock-none-loop-t1-aspread-1: ok, response max "*" us, wakeup max "*" us"* ]] || run_failed
+	[[ "$output" =~ 0005-stock-net-loop-t1-aspread-1\ +ok\ +[0-9]+ ]] || run_failed
+	# step 5: every verdict line of the shape the tutorial pastes, and
+	# the tutorial's own lines of that shape too
+	run "$LATLAB" compare "$WORK/out/tutorial"
+	[ "$status" -eq 0 ] || run_failed
+	grep -E '^(none|net), ' <<<"$output" >lines
+	[ "$(wc -l <lines)" -eq 2 ] || run_failed
+	while read -r l; do [[ "$l" =~ $VERDICT ]] || { echo "not the tutorial's shape: $l"; false; }; done <lines
+	# the flood's direction, as the tutorial says it
+	grep -q '^net, .*: response: rt lower worst case: ' lines || run_failed
+	[[ "$output" == *"$WORK/out/tutorial/compare/index.html: 2 rows compared across 2 kernel variants and hosts (1 trees)"* ]] || run_failed
+	pasted '$ build/latlab compare results/tutorial' | grep -E '^(none|hackbench|net), ' >doc
+	[ "$(wc -l <doc)" -eq 3 ]
+	while read -r l; do [[ "$l" =~ $VERDICT ]] || { echo "the tutorial's line is not compare's shape: $l"; false; }; done <doc
+	run "$LATLAB" compare "$WORK/out/tutorial" --metric wakeup
+	[ "$status" -eq 0 ] && [[ "$output" == *"net, loop, "*": wake-up: rt lower worst case: "* ]] || run_failed
+	# step 6: the report
+	run "$LATLAB" report "$WORK/out/tutorial"
+	[ "$status" -eq 0 ] && [ "${lines[-1]}" = "$WORK/out/tutorial/report/index.html" ] || run_failed
+}
+
+@test "tutorial: a plugin in place of the sensor, and the board's plan (steps 7 and 8)" {
+	vm_setup
+	tutorial_config
+	# step 7: the minimal plugin, built as the tutorial says, named from /
+	cc -I"$ROOT/include" -fPIC -shared -o "$WORK/my-step.so" "$ROOT/examples/plugins/minimal.c"
+	sed -e "s|^type = sysfs-read|type = plugin|" -e "s|^path = /sys/kernel/uevent_seqnum|path = $WORK/my-step.so|" t.ini >my.ini
+	grep -q "^path = $WORK/my-step.so" my.ini
+	run "$LATLAB" plan my.ini -o "$WORK/out"
+	[ "$status" -eq 0 ] || run_failed
+	# not from /: refused at its line, as run would
+	sed -i "s|^path = $WORK/my-step.so|path = my-step.so|" my.ini
+	run "$LATLAB" plan my.ini -o "$WORK/out"
+	[ "$status" -eq 2 ] || run_failed
+	# step 8: the same loop on the host, a reboot for each kernel
+	sed -e '/^\[kernel.stock\]/,$d' -e 's/^load     = none, hackbench, net/load     = none, hackbench/' \
+		"$ROOT/configs/tutorial.ini" >board.ini
+	printf '[kernel.stock]\nmatch  = !preempt:rt\nreboot = /usr/local/sbin/boot-stock\n[kernel.rt]\nmatch  = preempt:rt\nreboot = /usr/local/sbin/boot-rt\n' >>board.ini
+	run "$LATLAB" plan board.ini -o "$WORK/out"
+	[ "$status" -eq 0 ] || run_failed
+	here=$(uname -r)
+	if grep -q 'preempt = rt' <("$LATLAB" sysinfo); then on=rt; off=stock; else on=stock; off=rt; fi
+	[[ "$output" == *"20 cells: 10 run on this kernel ($here, "*"), 0 in qemu, 10 pending"* ]] || run_failed
+	[[ "$output" =~ -$off-hackbench-loop-t1-aspread-5\ +$off\ +pending\ \(other\ kernel\) ]] || run_failed
+	[[ "$output" =~ -$on-none-loop-t1-aspread-1\ +$on\ +here ]] || run_failed
+	pasted '$ latlab plan board.ini' | grep -q '^20 cells: 10 run on this kernel (.*), 0 in qemu, 10 pending$'
+}
