@@ -60,9 +60,9 @@ static const struct command commands[] = {
 	{ "status", "status DIR", "the cells of a campaign directory by status and kernel variant, and the time left",
 	  cmd_status },
 	{ "plan", "plan CONFIG [--set SECTION.KEY=VALUE]... [--duration D] [--jobs N] [-o DIR]",
-	  "print the cells and the estimated wall time; runs nothing",
+	  "print the cells, the estimated wall time and what run would refuse (its exit status); runs nothing",
 	  cmd_plan },
-	{ "list", "list", "print the axes, every option with its type, default and help, the workloads and the loads",
+	{ "list", "list [--markdown]", "print the axes, every option with its type, default and help, the workloads and the loads (--markdown: docs/reference.md)",
 	  cmd_list },
 	{ "report", "report DIR [--axis AXIS] [--metric M] [--margin 10%] [--deadline D [--target P]] [--pdf] [--png] [--jobs N] [-q]",
 	  "render DIR's figures (gnuplot) and DIR/report/index.html",
@@ -336,9 +336,99 @@ static void list_table(const char *section, const struct opt *table)
 	}
 }
 
+/* s in a Markdown table's cell: its | escaped */
+static void md_cell(const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '|')
+			putchar('\\');
+		putchar(*s);
+	}
+}
+
+/* A table of options as Markdown (latlab list --markdown: docs/reference.md) */
+static void md_table(const char *section, const struct opt *table)
+{
+	printf("\n### [%s]\n\n", section);
+	if (!table || !table->key) {
+		printf("(no options)\n");
+		return;
+	}
+	printf("| key | type | default | what it is |\n|---|---|---|---|\n");
+	for (const struct opt *o = table; o && o->key; o++) {
+		printf("| `%s` | %s | ", o->key, opt_type_name(o));
+		if (o->def && o->def[0]) {
+			putchar('`');
+			md_cell(o->def);
+			putchar('`');
+		} else
+			printf("%s", o->def ? "(empty)" : "(unset)");
+		printf(" | ");
+		md_cell(o->help);
+		if (o->choices) {
+			printf(": ");
+			md_cell(o->choices);
+		}
+		printf(" |\n");
+	}
+}
+
+/*
+ * What latlab list prints, as Markdown: the commands, every section's
+ * keys, the workload and load types with theirs. docs/reference.md is
+ * this output (make reference writes it; a test holds them equal).
+ */
+static void list_markdown(void)
+{
+	printf("## Commands\n\n| command | what it does |\n|---|---|\n");
+	for (const struct command *c = commands; c->name; c++) {
+		printf("| `latlab ");
+		md_cell(c->usage);
+		printf("` | ");
+		md_cell(c->help);
+		printf(" |\n");
+	}
+	printf("\n## Config keys\n\nEach key is `[SECTION] KEY = VALUE` in a config, or `--set SECTION.KEY=VALUE`.\n");
+	md_table("campaign", campaign_options);
+	md_table("matrix", matrix_options);
+	md_table("thresholds", threshold_options);
+	md_table("thresholds (the whole campaign)", baseline_options);
+	md_table("trace", trace_options);
+	md_table("kernel.NAME", kernel_options);
+	md_table("load.NAME", load_options);
+	printf("\n## Workload types\n\n`[workload.NAME] type = TYPE`, or the type itself in the workload axis.\n");
+	for (int i = 0; workload_registry[i]; i++) {
+		const struct workload_ops *w = workload_registry[i];
+		char sec[64];
+
+		printf("\n**%s**: ", w->name);
+		md_cell(w->help);
+		printf("\n");
+		snprintf(sec, sizeof(sec), "workload type %s", w->name);
+		if (w->options && w->options->key)
+			md_table(sec, w->options);
+	}
+	printf("\n## Load types\n\n`[load.NAME] type = TYPE`, or `none` in the load axis; each instance is a latload process.\n");
+	for (int i = 0; load_registry[i]; i++) {
+		const struct load_ops *l = load_registry[i];
+		char sec[64];
+
+		printf("\n**%s**: ", l->name);
+		md_cell(l->help);
+		printf("\n");
+		snprintf(sec, sizeof(sec), "load type %s", l->name);
+		if (l->options && l->options->key)
+			md_table(sec, l->options);
+	}
+	printf("\n## Kernel variants built in\n\n`running` (any kernel), `stock` (`!preempt:rt`), `rt` (`preempt:rt`).\n");
+}
+
 static int cmd_list(int argc, char **argv)
 {
-	(void)argv;
+	if (argc == 2 && strcmp(argv[1], "--markdown") == 0) {
+		list_markdown();
+		return EXIT_PASS;
+	}
 	if (argc > 1)
 		return bad_usage("list");
 	printf("Axes and options (config sections; --set SECTION.KEY=VALUE):\n\n");

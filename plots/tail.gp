@@ -50,7 +50,8 @@ if (!exists("xlabel")) xlabel = sprintf('%s latency (µs)', metric)
 set xlabel xlabel noenhanced
 set ylabel 'fraction of samples above'
 set yrange [:1.5]
-# the lower left of a tail is empty: the legend there, the curves the width
-set key inside left bottom noenhanced box opaque
+# the legend under the plot: with many curves (a side's threads, several
+# sides) the lower left is not empty enough
+set key below horizontal noenhanced
 plot for [i = 1:n] $TAIL index (i - 1) using 1:(1 - $2 > 1e-12 ? 1 - $2 : NaN) \
 	with steps lw 2 lc colors[i] dt dashes[i] title names[i]

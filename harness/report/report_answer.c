@@ -331,6 +331,15 @@ static int summary_files(const struct report *r, const char *csv, const char *li
 }
 
 /* What the title has no room for: every side's kernel release and host, and the runs. */
+/* Has every row one run? (then it is said once, above the lines) */
+static int one_run_each(const struct report *r)
+{
+	for (int g = 0; g < r->am.ngroups; g++)
+		if (r->slot[r->am.group[g].row] >= 0 && r->am.group[g].n != 1)
+			return 0;
+	return 1;
+}
+
 static void caption_sides(const struct report *r, char *caption, size_t caplen)
 {
 	int lo = 0, hi = 0;
@@ -339,8 +348,12 @@ static void caption_sides(const struct report *r, char *caption, size_t caplen)
 		const struct tcell *c = r->am.side[s].first;
 		size_t u = strlen(caption);
 
-		snprintf(caption + u, caplen - u, "%s%s: %s%s%s on %s", s ? "; " : " ",
-			 r->label[s], c->release, c->preempt[0] ? ", " : "", c->preempt, c->host);
+		/* "running" is the built-in variant: the kernel that ran, said as such */
+		int running = r->am.nsides == 1 && strcmp(c->kernel, "running") == 0;
+
+		snprintf(caption + u, caplen - u, "%s%s%s%s%s%s on %s", s ? "; " : " ",
+			 running ? "The kernel that ran: " : r->label[s], running ? "" : ": ",
+			 c->release, c->preempt[0] ? ", preempt " : "", c->preempt, c->host);
 	}
 	for (int g = 0; g < r->am.ngroups; g++) {
 		int n = r->am.group[g].n;
@@ -393,10 +406,14 @@ int report_summary_figure(struct report *r, char *caption, size_t caplen, char *
 	if (r->am.nsides > 1)
 		snprintf(side, sizeof(side), " and %s, a colour each",
 			 r->am.axis == TAXIS_KERNEL ? "kernel variant" : taxis_name(r->am.axis));
-	snprintf(caption, caplen, "Worst case per row%s: the median of the runs' maxima (bar) "
-		 "with the %.0f %% interval of that median (with fewer than 6 runs the range: "
-		 "93.8 %% at 5), the median of the runs' p99 (dot)%s.", side, 100 * MEDIAN_CONF,
-		 verdict_labels(r) ? ", the verdict over each pair of bars" : "");
+	if (one_run_each(r))
+		snprintf(caption, caplen, "Worst case per row%s: its run's maximum (bar) and p99 (dot).",
+			 side);
+	else
+		snprintf(caption, caplen, "Worst case per row%s: the median of the runs' maxima (bar) "
+			 "with the %.0f %% interval of that median (with fewer than 6 runs the range: "
+			 "93.8 %% at 5), the median of the runs' p99 (dot)%s.", side, 100 * MEDIAN_CONF,
+			 verdict_labels(r) ? ", the verdict over each pair of bars" : "");
 	if (r->nslots < r->am.nrows) {
 		size_t u = strlen(caption);
 
@@ -538,6 +555,8 @@ static void html_verdict_lines(FILE *fp, const struct report *r)
 
 static void html_worst_lines(FILE *fp, const struct report *r)
 {
+	int all_one = one_run_each(r);
+
 	fputs("<ul class=\"answer\">\n", fp);
 	for (int g = 0; g < r->am.ngroups; g++) {
 		const struct rows_group *gr = &r->am.group[g];
@@ -551,9 +570,9 @@ static void html_worst_lines(FILE *fp, const struct report *r)
 		html_text(fp, words);
 		fprintf(fp, "</b> (%s): worst case %.1f µs", rows_metric_words(r->am.row[gr->row].metric),
 			m->med);
-		if (gr->n == 1)
+		if (gr->n == 1 && !all_one)
 			fputs(" (one run: no interval)", fp);
-		else
+		else if (gr->n > 1)
 			fprintf(fp, " [%.1f, %.1f] (the median of %d runs' maxima, a %.1f %% interval)",
 				m->lo, m->hi, gr->n, 100 * m->cover);
 		fprintf(fp, ", p99 %s µs</li>\n", rows_pct_text(&gr->sum, 1, p99, sizeof(p99)));
@@ -593,10 +612,18 @@ void report_answer_html(FILE *fp, const struct report *r, int pdf)
 			fputs("</code>, then this report again links to it.</p>\n", fp);
 		}
 	} else {
-		fputs("<h2 id=\"verdict\">Worst case</h2>\n<p>Each row of the matrix: the median "
-		      "of its runs' maxima with the distribution-free interval of that median "
-		      "(its order statistics; with fewer than 6 runs the range, at the coverage "
-		      "it has), and the median of their p99.</p>\n", fp);
+		if (one_run_each(r))
+			fputs("<h2 id=\"verdict\">Worst case</h2>\n<p>Each row of the matrix: the "
+			      "largest latency its one run saw, and its p99. One run shows what "
+			      "happened once, not how much another run would differ: with "
+			      "<code>repeat = 5</code> each row gets an interval, and two kernels "
+			      "(or two values of any axis) a verdict.</p>\n", fp);
+		else
+			fputs("<h2 id=\"verdict\">Worst case</h2>\n<p>Each row of the matrix: the "
+			      "median of its runs' maxima, with an interval that holds the true "
+			      "median as often as it says (made from the runs themselves, with no "
+			      "assumption about their law; with fewer than 6 runs it is their "
+			      "range), and the median of their p99.</p>\n", fp);
 		html_worst_lines(fp, r);
 	}
 	for (int i = 0; i < r->nfig; i++) {

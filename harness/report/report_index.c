@@ -140,8 +140,12 @@ static void html_cells(FILE *fp, const struct report *r)
 		html_text(fp, c->threads);
 		fputs("</td><td class=\"l more\">", fp);
 		html_text(fp, c->affinity);
-		fprintf(fp, "</td><td>%.0f</td><td class=\"more\">%lld</td><td class=\"more\">%lld</td><td class=\"l more\">",
-			US(c->interval), (long long)c->priority, (long long)c->size);
+		char size[32] = "—";
+
+		if (tcell_moves_bytes(c))
+			snprintf(size, sizeof(size), "%lld", (long long)c->size);
+		fprintf(fp, "</td><td>%.0f</td><td class=\"more\">%lld</td><td class=\"more\">%s</td><td class=\"l more\">",
+			US(c->interval), (long long)c->priority, size);
 		html_text(fp, c->policy);
 		fputs("</td><td class=\"more\">", fp);
 		html_text(fp, c->dma_latency);
@@ -232,9 +236,12 @@ static void html_overview(FILE *fp, const struct report *r)
 		const struct tcell *c = m->row[i].any;
 
 		fputs("<tr><td class=\"l\">", fp);
-		html_printf(fp, "%s, %s, %s, %s, %.0f µs, %lld, %lld", c->load, c->workload,
-			    c->threads, c->affinity, US(c->interval), (long long)c->priority,
-			    (long long)c->size);
+		char size[32] = "—";
+
+		if (tcell_moves_bytes(c))
+			snprintf(size, sizeof(size), "%lld", (long long)c->size);
+		html_printf(fp, "%s, %s, %s, %s, %.0f µs, %lld, %s", c->load, c->workload,
+			    c->threads, c->affinity, US(c->interval), (long long)c->priority, size);
 		fprintf(fp, "</td><td class=\"l\">%s</td>", rows_metric_words(m->row[i].metric));
 		for (int j = 0; j < m->nsides; j++) {
 			const struct rows_group *g = rows_group(m, i, j);

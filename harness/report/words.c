@@ -40,6 +40,9 @@ static int said(const struct tcell *c, int a)
 {
 	const char *hidden = axis_defs[a].hidden;
 
+	if (a == TAXIS_SIZE && !tcell_moves_bytes(c))
+		return 0;	/* a workload that moved no byte did not use it */
+
 	return !hidden || (c->ax[a][0] && strcmp(c->ax[a], hidden) != 0);
 }
 
@@ -284,13 +287,20 @@ static void priority_words(const struct say *s, char *buf, size_t len)
 		snprintf(buf, len, "priority %lld", (long long)s->c->priority);
 }
 
+int tcell_moves_bytes(const struct tcell *c)
+{
+	if (strcmp(c->workload, "timer") == 0 || strcmp(c->workload, "noise") == 0)
+		return 0;
+	return c->bytes > 0 || !c->measured;	/* measured and moved none: the size was not used */
+}
+
 /* tersely only where the workload moves bytes */
 static void size_words(const struct say *s, char *buf, size_t len)
 {
 	char size[32];
 
 	buf[0] = '\0';
-	if (s->terse && (strcmp(s->c->workload, "timer") == 0 || strcmp(s->c->workload, "noise") == 0))
+	if (s->terse && !tcell_moves_bytes(s->c))
 		return;
 	units_format_size(s->c->size, size, sizeof(size));
 	snprintf(buf, len, "%s%s", size, size[strspn(size, "0123456789")] ? "" : " B");

@@ -40,6 +40,13 @@ void tcell_row_title_along(const struct tcell *c, int axis, char *buf, size_t le
 void tcell_row_words(const struct tcell *c, int axis, char *buf, size_t len);
 
 /*
+ * Did c's workload use the size axis? Not the timer's or noise's, nor a
+ * workload that measured and moved no byte (a sysfs read, a chain of
+ * such steps): their tables and words leave the size out.
+ */
+int tcell_moves_bytes(const struct tcell *c);
+
+/*
  * The same with the axes of the bits of omit (1 << TAXIS_...) left out;
  * terse as tcell_row_words, or not (0: every axis not omitted, the size
  * of a timer and a cpu_dma_latency of 0 too: what tells rows apart that
