@@ -75,6 +75,29 @@ tap_count() {
 	failed=$((failed + f))
 }
 
+# lane_of FILE: the lane FILE declares in its header ("# lane: NAME");
+# empty when it declares none
+lane_of() {
+	sed -n '1,20s/^# lane: *\([a-z-]*\).*/\1/p' "$1" | head -1
+}
+
+# lanes_check DIR LANES...: every bats file of DIR declares one of LANES;
+# one that does not is a failure, named, and is not run
+lanes_check() {
+	local dir=$1 f l
+	shift
+	for f in "$dir"/*.bats; do
+		[ -e "$f" ] || continue	# no file there
+		l=$(lane_of "$f")
+		case " $* " in
+		*" $l "*) [ -n "$l" ] && continue ;;
+		esac
+		echo "tests/run.sh: $f declares no lane of $* (a \"# lane: NAME\" line in its header): not run"
+		printf -- '-- %s: no lane declared (one of: %s)\n' "$f" "$*" >>"$recap"
+		failed=$((failed + 1))
+	done
+}
+
 # side_by_side LABEL FILES [LABEL FILES]...: bats runs of the
 # blank-separated FILES side by side, each in a session of its own (an
 # interrupted run.sh takes them with it), counted in turn
@@ -82,8 +105,10 @@ side_by_side() {
 	local i rc pid=() labels=() files=()
 
 	while [ $# -ge 2 ]; do
-		labels+=("$1")
-		files+=("$2")
+		if [ -n "${2// /}" ]; then	# a lane of no file is no run
+			labels+=("$1")
+			files+=("$2")
+		fi
 		shift 2
 	done
 	for i in "${!files[@]}"; do
@@ -114,6 +139,7 @@ trap 'for p in $alongside_pid $lane_pids; do kill -- -"$p" 2>/dev/null; done; rm
 alongside() {
 	local f pids="" rc=0 first=1
 	for f in tests/cli/alongside/*.bats; do
+		[ -e "$f" ] && [ "$(lane_of "$f")" = alongside ] || continue	# said by lanes_check
 		[ -n "$first" ] || while ! [ -e "$alongside_out.built" ]; do sleep 0.2; done
 		first=
 		timeout 1800 bats --tap --timing "$f" >"$alongside_out.${f##*/}" 2>&1 &
@@ -129,7 +155,7 @@ alongside() {
 # the first file starts beside the cross build, the others after it: one
 # CPU each (two guests and a compile on two CPUs made each 1.5x slower)
 if [ "$what" = all ]; then
-	setsid bash -c "$(declare -f alongside); alongside_out=$alongside_out; alongside" &
+	setsid bash -c "$(declare -f lane_of alongside); alongside_out=$alongside_out; alongside" &
 	alongside_pid=$!
 fi
 
@@ -177,6 +203,7 @@ if [ "$what" = all ] || [ "$what" = cli ]; then
 		rc=$?
 	fi
 	tap_count "bats (alongside)" "$rc" "$(cat "$alongside_out")"
+	lanes_check tests/cli/alongside alongside
 fi
 
 # The host's own bats files: first JUDGES alone — the files whose tests
@@ -207,24 +234,35 @@ fi
 # a cell ran, not how fast its SCHED_OTHER peer got a CPU); and
 # policies.bats (sleeping threads of four policies): the lanes alone
 # ended at 192, 180 and 229 s, the readers last.
-JUDGES="verdicts trace timeline noise isolation"
-READERS="report figures layers readers basics config_errors beyond hardening idle completion watch"
-THIRD="campaign damaged history kernels_script policies"
+# Each file says which group it is in, in its header (# lane: judges,
+# measures, readers or third; a file that says none is not run and fails
+# the suite: a new file never lands in a lane by default).
 if [ "$what" = all ] || [ "$what" = cli ]; then
 	judges=() measures=() reads=() thirds=()
+	lanes_check tests/cli judges measures readers third
 	for f in tests/cli/*.bats; do
-		b=${f##*/}
-		b=${b%.bats}
-		case " $JUDGES " in *" $b "*) judges+=("$f"); continue ;; esac
-		case " $THIRD " in *" $b "*) thirds+=("$f"); continue ;; esac
-		case " $READERS " in *" $b "*) reads+=("$f") ;; *) measures+=("$f") ;; esac
+		case $(lane_of "$f") in
+		judges) judges+=("$f") ;;
+		third) thirds+=("$f") ;;
+		readers) reads+=("$f") ;;
+		measures) measures+=("$f") ;;
+		esac
 	done
+	names() { local f; for f in "$@"; do f=${f##*/}; printf '%s ' "${f%.bats}"; done; }
+	JUDGES=$(names "${judges[@]}")
+	JUDGES=${JUDGES% }
+	THIRD=$(names "${thirds[@]}")
+	THIRD=${THIRD% }
+	READERS=$(names "${reads[@]}")
+	READERS=${READERS% }
 	echo "== command-line tests that judge the host's figures, alone (bats: ${JUDGES// /, }) [at ${SECONDS} s]"
 	# a guard against a hang, not a pace: the sanitizer build's run took
 	# 14 min 51 s here on 2026-12-01 and was cut at the old 900 s;
 	# --timing: each test's time on its line, to see where the suite goes
-	out=$(timeout 1800 bats --tap --timing "${judges[@]}" 2>&1)
-	tap_count "bats (judges)" $? "$out"
+	if [ ${#judges[@]} -gt 0 ]; then
+		out=$(timeout 1800 bats --tap --timing "${judges[@]}" 2>&1)
+		tap_count "bats (judges)" $? "$out"
+	fi
 	echo "== command-line tests (bats), three lanes: the host's other measurements, its readers, and ${THIRD// /, } beside them [at ${SECONDS} s]"
 	side_by_side "bats (the host's other measurements)" "${measures[*]}" \
 		"bats (${THIRD// /, })" "${thirds[*]}" \
@@ -251,9 +289,13 @@ fi
 # joined the other lane on 2026-12-04.
 if [ "$what" = all ] || [ "$what" = cli ] || [ "$what" = guests ]; then
 	echo "== command-line tests that boot guests, two lanes side by side (bats, tests/cli/guests) [at ${SECONDS} s]"
-	lanes=("tests/cli/guests/vm.bats tests/cli/guests/arm.bats tests/cli/guests/numa.bats tests/cli/guests/watch.bats" "")
+	lanes=("" "")
+	lanes_check tests/cli/guests guests-a guests-b
 	for f in tests/cli/guests/*.bats; do
-		case " ${lanes[0]} " in *" $f "*) ;; *) lanes[1]="${lanes[1]} $f" ;; esac
+		case $(lane_of "$f") in
+		guests-a) lanes[0]="${lanes[0]} $f" ;;
+		guests-b) lanes[1]="${lanes[1]} $f" ;;
+		esac
 	done
 	names=()
 	for i in 0 1; do

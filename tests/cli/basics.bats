@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# lane: readers (tests/run.sh: where this file runs, and beside what)
 # The command line: help, version, list, sysinfo, plan.
 
 load helper

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# lane: readers (tests/run.sh: where this file runs, and beside what)
 # Beyond the runs (docs/report.md): P(latency > D) from a tail fit, in
 # compare, report and history, on trees whose wake-ups are drawn from laws
 # with known tails (tools/synth-tail.sh over the readers fixture: 3 runs a

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# lane: third (tests/run.sh: where this file runs, and beside what)
 # Overnight campaigns: resume, status, junit.xml, disk space.
 
 load helper

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# lane: measures (tests/run.sh: where this file runs, and beside what)
 # [workload.NAME] type = chain: a period of several steps (a sysfs read,
 # then a file write with fdatasync) measured as one workload on the host —
 # io the steps together and each step's own (io_stepN), response to the last one's end, the bytes

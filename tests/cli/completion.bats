@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# lane: readers (tests/run.sh: where this file runs, and beside what)
 # Bash completion (completions/latlab, installed by make install and the
 # package): the words bash would split are given to the completion
 # function as bash gives them, and what it offers is checked — commands,

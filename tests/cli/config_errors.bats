@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# lane: readers (tests/run.sh: where this file runs, and beside what)
 # Bad input: a clear message naming file:line, exit 2, nothing written.
 
 load helper

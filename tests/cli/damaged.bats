@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# lane: third (tests/run.sh: where this file runs, and beside what)
 # The one tree reader trusts nothing it has not checked: a damaged cell is
 # named with FILE:LINE, left out of the figures, listed on the page and on
 # stderr, and report, compare and export exit 3; the other cells still show.

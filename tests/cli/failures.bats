@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# lane: measures (tests/run.sh: where this file runs, and beside what)
 # Failure paths: no RT privilege, interruption, a full or read-only disk.
 
 load helper

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# lane: readers (tests/run.sh: where this file runs, and beside what)
 # The report's first screen and its figures, checked rather than looked at
 # (issue 28): the verdicts before the evidence, a colour per kernel
 # variant in every figure, numbers on the axes, no internal keys or

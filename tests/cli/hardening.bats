@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# lane: readers (tests/run.sh: where this file runs, and beside what)
 # Issue 12's reproductions that are fixed: each failed before its fix.
 
 load helper

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# lane: third (tests/run.sh: where this file runs, and beside what)
 # latlab history: the same rows across campaign trees.
 
 load helper

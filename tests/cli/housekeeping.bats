@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# lane: measures (tests/run.sh: where this file runs, and beside what)
 # [campaign] housekeeping (docs/guide.md): latlab's own threads on the
 # CPUs it names while a cell measures (cyclictest --mainaffinity), the
 # measured thread on its own; as before after the cell; a CPU that is not

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# lane: readers (tests/run.sh: where this file runs, and beside what)
 # [matrix] idle (docs/guide.md): which idle states the measured CPUs may
 # enter. This VM has no cpuidle driver, so plan says so for each cell that
 # asks for one and run refuses the config before writing anything; the

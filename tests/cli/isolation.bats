@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# lane: judges (tests/run.sh: where this file runs, and beside what)
 # [matrix] isolation (docs/guide.md, "Isolating the measured CPUs"): the
 # exclusive cpusets, the housekeeping cpuset every movable task goes to,
 # the interrupts moved — and the machine as it was after the cell, after

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# lane: third (tests/run.sh: where this file runs, and beside what)
 # tools/debian-kernels.sh on a Debian mirror of the test's own (file:,
 # unsigned): both package layouts, the versions file, an apt of its own
 # (the host's apt left as it was), a suite the mirror lacks (exit 2), a

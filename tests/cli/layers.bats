@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# lane: readers (tests/run.sh: where this file runs, and beside what)
 # The map of the code keeps itself true: tools/layers.sh (the floors, in
 # one list) fails on a header included from a floor above, and on a
 # result file named outside model/ and results/.
@@ -67,4 +68,22 @@ copy_src() {
 	[[ "$output" == *"harness/measure/place.c:"*": declares axis_defs_of_report of harness/report, a floor above harness/measure"* ]] || { echo "$output"; false; }
 	[[ "$output" == *"harness/report/history.c:"*": names a result file (\"summary.csv\")"* ]] || { echo "$output"; false; }
 	[[ "$output" == *"harness/campaign/campaign.c:"*": names a result file (\"%s/trace-%d.dat\")"* ]] || { echo "$output"; false; }
+}
+
+@test "tests/run.sh places each bats file in the lane its header declares, and fails on a file that declares none" {
+	mkdir -p "$WORK/repo/tests/cli"
+	cp "$BATS_TEST_DIRNAME/../run.sh" "$WORK/repo/tests/run.sh"
+	cp "$BATS_TEST_DIRNAME/helper.bash" "$WORK/repo/tests/cli/"
+	printf '#!/usr/bin/env bats\n# lane: readers (here)\n@test "placed" { true; }\n' >"$WORK/repo/tests/cli/placed.bats"
+	printf '#!/usr/bin/env bats\n# no lane said\n@test "unplaced" { true; }\n' >"$WORK/repo/tests/cli/unplaced.bats"
+	run timeout 120 env LATLAB="$LATLAB" "$WORK/repo/tests/run.sh" cli
+	[ "$status" -ne 0 ] || run_failed
+	[[ "$output" == *"tests/cli/unplaced.bats declares no lane of judges measures readers third"* ]] || run_failed
+	[[ "$output" == *"bats (readers: placed)"* ]] || run_failed
+	[[ "$output" != *"unplaced"*"ok 1 unplaced"* ]] || run_failed
+	[ "${lines[-1]}" = "1 passed, 1 failed" ] || run_failed
+	# every file of this suite declares one
+	for f in "$BATS_TEST_DIRNAME"/*.bats "$BATS_TEST_DIRNAME"/*/*.bats; do
+		grep -Eq '^# lane: (judges|measures|readers|third|guests-a|guests-b|alongside) ' "$f" || { echo "$f"; false; }
+	done
 }

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# lane: measures (tests/run.sh: where this file runs, and beside what)
 # latload alone, and loads supervised by latlab.
 
 load helper

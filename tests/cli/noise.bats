@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# lane: judges (tests/run.sh: where this file runs, and beside what)
 # The noise workload (OS noise, as oslat/osnoise): its metrics noise_max
 # and noise_total through every file, the report and compare; the busy
 # window refused above half the period.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# lane: measures (tests/run.sh: where this file runs, and beside what)
 # NUMA nodes in the matrix (issue 29): affinity = node:N and a load's
 # cpus = node:N, resolved on the machine that runs the cell; the machine's
 # shape in sysinfo.ini (a qemu guest of two emulated nodes, numa_nodes:

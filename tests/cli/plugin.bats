@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# lane: measures (tests/run.sh: where this file runs, and beside what)
 # [workload.NAME] type = plugin (docs/guide.md, "Measuring your own
 # code"): the example plugins built by make measured as workloads (adc,
 # queued-writer; i2c skipped where no bus exists), a step's errors

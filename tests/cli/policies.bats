@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# lane: third (tests/run.sh: where this file runs, and beside what)
 # The policy and dma_latency axes.
 
 load helper

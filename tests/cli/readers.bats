@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# lane: readers (tests/run.sh: where this file runs, and beside what)
 # What the readers make of a tree written before a change of the code:
 # tests/fixtures/readers/ holds two trees written by latlab 1375b3e (a.ini,
 # b.ini: 12 cells each, repeats, the noise workload, an rt-hog load, spike

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# lane: readers (tests/run.sh: where this file runs, and beside what)
 # latlab report, compare and export: figures, HTML, formats.
 
 load helper

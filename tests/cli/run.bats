@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# lane: measures (tests/run.sh: where this file runs, and beside what)
 # latlab run: the results tree and what must hold in it.
 
 load helper

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# lane: judges (tests/run.sh: where this file runs, and beside what)
 # timeline.csv and its heatmap, under an rt-hog whose bursts the windows
 # must show: a test of what the host measures, so it runs with the files
 # that measure (tests/run.sh), not beside them.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# lane: judges (tests/run.sh: where this file runs, and beside what)
 # [trace] mode = spikes: the captures and their attribution, judged (with
 # the judges, alone: tests/run.sh). What does not judge a capture — the
 # refusals, the instance's lifetime, the options' echo — is

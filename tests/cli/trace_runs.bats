@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# lane: measures (tests/run.sh: where this file runs, and beside what)
 # [trace]: what does not judge a capture — a threshold never reached, an
 # event the kernel lacks, the refusals, a variant's trace = off, the
 # instance's lifetime after SIGINT and SIGKILL and the sweep, hwlat and

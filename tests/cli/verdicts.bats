@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# lane: judges (tests/run.sh: where this file runs, and beside what)
 # compare's verdicts on real trees from this machine: repeats, intervals,
 # exceedance rates, the baseline judgement.
 

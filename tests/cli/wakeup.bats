@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# lane: measures (tests/run.sh: where this file runs, and beside what)
 # [matrix] wakeup and clock: how the measured thread is woken, and on
 # which clock (docs/guide.md). Every method on every clock measures, a
 # combination the kernel refuses is skipped with its reason, the axes

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# lane: readers (tests/run.sh: where this file runs, and beside what)
 # latlab watch and `type = watch` on this machine: what it refuses, each
 # before anything is written (exit 2). This VM's kernel has no histogram
 # triggers, so a watch is refused here at plan time; where a kernel has

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# lane: measures (tests/run.sh: where this file runs, and beside what)
 # Every workload in a short cell; the failure paths of real I/O.
 
 load helper

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# lane: alongside (tests/run.sh: where this file runs, and beside what)
 # The instruction-counted clock with Debian's kernels: the one test whose
 # figures must not depend on what the host does. tests/run.sh runs the
 # files of this folder beside the unit tests, not after them (the test

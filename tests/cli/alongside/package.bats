@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# lane: alongside (tests/run.sh: where this file runs, and beside what)
 # latlab installed as a user installs it (issue 48; docs/install.md):
 # the Debian package built by make deb (debhelper, lintian without an
 # error) unpacked into a scratch root — the machine's own /usr untouched —

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# lane: alongside (tests/run.sh: where this file runs, and beside what)
 # Ground truth for spike forensics where this VM cannot give it: causes
 # injected in a qemu guest on the instruction-counted clock (one vCPU,
 # the thread on CPU 0), where nothing of the host reaches the figures

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# lane: guests-a (tests/run.sh: where this file runs, and beside what)
 # On the boards: the arm64 and armhf cross builds and the static builds
 # (make cross, which make test runs first), those programs measuring under
 # qemu-user, and Debian's arm64 stock and rt kernels booted on qemu's virt

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# lane: guests-a (tests/run.sh: where this file runs, and beside what)
 # A qemu guest of two emulated nodes (numa_nodes, issue 29): affinity =
 # node:N and a load's cpus = node:N resolved in the guest, the thread's
 # memory local or remote (numa.bats: the same on this machine).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# lane: guests-a (tests/run.sh: where this file runs, and beside what)
 # Kernel variants in qemu (runner = qemu): Debian's stock and PREEMPT_RT
 # kernels booted under TCG, a guest that panics, one that hangs, one that
 # never boots, KVM that does not come up, the errors before any boot, and
