@@ -103,15 +103,16 @@ int main(int argc, char **argv)
 	int samples = argc > 3 ? atoi(argv[3]) : 20000;
 	struct hist *h[MAX_RUNS];
 	double *width = malloc((size_t)reps * sizeof(*width));
+	double *under = malloc((size_t)reps * sizeof(*under));
 
-	if (reps < 1 || runs < 1 || runs > MAX_RUNS || samples < 1 || !width)
+	if (reps < 1 || runs < 1 || runs > MAX_RUNS || samples < 1 || !width || !under)
 		return 2;
 	for (int i = 0; i < runs; i++)
 		if (!(h[i] = malloc(sizeof(*h[i]))))
 			return 2;
 	printf("tail_coverage: %d campaigns a setting, %d runs of %d periods each\n", reps, runs, samples);
 	printf("%-36s %-6s %-9s %5s %-22s %s\n", "law", "true p", "D", "fits", "covered (95 % Wilson)",
-	       "refused: clustered drift rejected few; upper bound / true p (median); lower bound 0;"
+	       "refused: clustered drift rejected few; upper bound / true p (median); lower bound / true p (median); lower bound 0;"
 	       " regime: n, count's interval covers; far below; saw the spikes: n, fitted");
 	for (size_t l = 0; l < sizeof(laws) / sizeof(laws[0]); l++) {
 		struct setting st = { .runs = runs, .split = runs };
@@ -169,6 +170,7 @@ int main(int argc, char **argv)
 					refused[fit.status]++;
 					continue;
 				}
+				under[fits] = fit.lo / truth;
 				width[fits++] = fit.hi / truth;
 				atzero += fit.lo == 0;
 				covered += fit.lo <= truth && truth <= fit.hi;
@@ -177,11 +179,13 @@ int main(int argc, char **argv)
 
 			wilson(covered, fits, &lo, &hi);
 			qsort(width, (size_t)fits, sizeof(*width), cmp_double);
-			printf("%-36s %-6.0e %6.0f us %5d %5.1f %% [%4.1f, %5.1f] %4d %4d %4d %4d; %8.3gx; %d;"
+			qsort(under, (size_t)fits, sizeof(*under), cmp_double);
+			printf("%-36s %-6.0e %6.0f us %5d %5.1f %% [%4.1f, %5.1f] %4d %4d %4d %4d; %8.3gx; %8.2gx; %d;"
 			       " %d, %d; %d; %d, %d\n",
 			       laws[l], truths[t], d / 1000, fits, fits ? 100.0 * covered / fits : 0,
 			       100 * lo, 100 * hi, refused[TF_CLUSTERED], refused[TF_DRIFT],
 			       refused[TF_REJECTED], refused[TF_FEW], fits ? width[fits / 2] : NAN,
+			       fits ? under[fits / 2] : NAN,
 			       atzero, regime, regime_covered, far, saw, saw_fit);
 			fflush(stdout);
 		}
@@ -189,5 +193,6 @@ int main(int argc, char **argv)
 	for (int i = 0; i < runs; i++)
 		free(h[i]);
 	free(width);
+	free(under);
 	return 0;
 }

@@ -141,6 +141,12 @@ static void statistics(const struct tailfit *t, char *how, size_t hlen)
 		snprintf(how, hlen,
 			 "extrapolated beyond the runs, not measured (%s of %s periods above the deadline; a generalized Pareto tail above %s: %s samples, shape %.2f, fit p %.2f, runs' dispersion %.1f; it allows the runs' largest values, p %.2g, and cannot see a regime rarer than they reached: one of under 1 in %s periods would not show)",
 			 obs, seen, u, k, t->xi, t->gof_p, t->dispersion, t->extreme_p, seen);
+		if (isfinite(t->lo_light)) {
+			size_t at = strlen(how);
+
+			snprintf(how + at, hlen - at,
+				 "; its lower end from an exponential tail fitted at the same threshold: this far out a lighter tail than the fit's (shape 0) cannot be told apart");
+		}
 		break;
 	}
 	case TF_OBSERVED:
@@ -278,7 +284,7 @@ void beyond_fill_csv(FILE *fp, void *arg)
 	csvw_header(&w, "row,side,metric,interval_ns,deadline_ns,status,runs,periods,observed,"
 			"threshold_ns,exceedances,shape,scale_ns,gof_p,dispersion,cluster_p,"
 			"p,p_lo,p_hi,per_hour,per_hour_lo,per_hour_hi,target,need_periods,need_hours,"
-			"extreme_ns,extreme_seen,extreme_expected,extreme_p,body_dispersion");
+			"extreme_ns,extreme_seen,extreme_expected,extreme_p,body_dispersion,p_lo_light");
 	for (int g = 0; b->fit && g < b->m->ngroups; g++) {
 		const struct rows_group *gr = &b->m->group[g];
 		const struct tailfit *t = &b->fit[g];
@@ -317,6 +323,7 @@ void beyond_fill_csv(FILE *fp, void *arg)
 		num(&w, t->extreme_expected);
 		num(&w, t->extreme_p);
 		num(&w, t->body_dispersion);
+		num(&w, t->lo_light);
 		csvw_end(&w);
 	}
 }

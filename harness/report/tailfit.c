@@ -114,6 +114,12 @@ static double fit_objective(const double *x, const void *arg)
 	return gpd_loglik(arg, exp(x[0]), x[1]);
 }
 
+/* The groups' exponential fit (shape 0): sigma found, x[1] unused */
+static double light_objective(const double *x, const void *arg)
+{
+	return gpd_loglik(arg, exp(x[0]), 0);
+}
+
 /* The maximum likelihood fit of the groups: sigma, xi and the log-likelihood. */
 static double fit_gpd(const struct groups *g, double *sigma, double *xi)
 {
@@ -210,13 +216,14 @@ struct profile {
 	double k, n;		/* samples above u, samples */
 	double d;		/* D - u, ns */
 	double theta;
+	int light;		/* the shape held at 0: an exponential tail */
 };
 
 static double profile_objective(const double *x, const void *arg)
 {
 	const struct profile *pr = arg;
 	double pu = pr->theta + (1 - pr->theta) / (1 + exp(-x[0]));
-	double q = pr->theta / pu, xi = x[1], sigma;
+	double q = pr->theta / pu, xi = pr->light ? 0 : x[1], sigma;
 
 	if (!(q > 0 && q < 1) || !(pu < 1))
 		return -INFINITY;
@@ -384,6 +391,32 @@ static void choose_threshold(const struct hist *all, struct groups *g, struct ta
 	}
 }
 
+/*
+ * A shape above 0 at the thresholds a campaign allows is also what a
+ * tail of the Gumbel domain shows there (a Weibull's of shape below 1:
+ * its fitted shape falls to 0 only far out), and its extrapolation then
+ * lies wholly above the truth. The lower end is taken down to the same
+ * threshold's exponential fit's: the interval spans both readings of
+ * the tail, the upper end (what to plan with) unchanged.
+ */
+static void light_end(const struct groups *g, struct tailfit *out, double pu)
+{
+	double x[2] = { log(out->sigma_ns > 0 ? out->sigma_ns : 1), 0 };
+	const double step[2] = { 0.3, 0.1 };
+	double ll = maximise(light_objective, g, x, step), sigma = exp(x[0]);
+	struct profile pr = { .g = g, .k = (double)out->k, .n = out->periods,
+			      .d = (double)(out->deadline_ns - out->u_ns), .light = 1 };
+
+	if (!isfinite(ll))
+		return;
+	double top = pr.k * log(pu) + (pr.n - pr.k) * log1p(-pu) + ll;
+	double p = pu * exp(-pr.d / sigma);
+
+	out->lo_light = p > 1e-300 ? profile_end(&pr, p, top, out->dispersion, 0, pu, 0) : 0;
+	if (out->lo_light < out->lo)
+		out->lo = out->lo_light;
+}
+
 int tailfit(const struct hist *const *run, int n, int64_t deadline_ns, double target,
 	    struct tailfit *out)
 {
@@ -393,7 +426,7 @@ int tailfit(const struct hist *const *run, int n, int64_t deadline_ns, double ta
 	memset(out, 0, sizeof(*out));
 	out->p = out->lo = out->hi = out->xi = out->sigma_ns = out->gof_p = NAN;
 	out->dispersion = out->body_dispersion = 1;
-	out->cluster_p = out->extreme_expected = NAN;
+	out->cluster_p = out->extreme_expected = out->lo_light = NAN;
 	out->extreme_p = 1;
 	out->deadline_ns = deadline_ns;
 	out->runs = n;
@@ -461,6 +494,8 @@ int tailfit(const struct hist *const *run, int n, int64_t deadline_ns, double ta
 	out->lo = out->p > 1e-300 ?
 		  profile_end(&pr, from, top, out->dispersion, 0, pu, out->xi) : 0;
 	out->hi = profile_end(&pr, from, top, out->dispersion, 1, pu, out->xi);
+	if (out->xi > 0)
+		light_end(g, out, pu);
 done:
 	free(all);
 	free(g);

@@ -76,6 +76,14 @@ struct tailfit {
 	double extreme_expected;
 	double extreme_p;	/* the chance of it under the fit, times the levels looked at */
 	double p, lo, hi;	/* per period: P(latency > D) and its TAILFIT_CONF interval */
+	/*
+	 * Where the fit's shape is above 0, the same threshold's exponential
+	 * tail (shape 0) and its interval's lower end: lo reaches down to it
+	 * (lo_light <= lo), since this far out a tail of the Gumbel domain
+	 * (a Weibull's, a lognormal's) fits with a shape above 0 and cannot
+	 * be told from a Pareto one. NAN where the shape is 0 or below.
+	 */
+	double lo_light;
 	double target;		/* the level to bound by observation alone, per period */
 	double need_periods;	/* periods with none above D that bound P below target */
 };

@@ -99,6 +99,44 @@ static void test_extrapolates(void **state)
 }
 
 /* A deadline inside the data is counted, not fitted. */
+/*
+ * A Weibull tail (shape 0.5: heavier than an exponential's, lighter than
+ * any Pareto's) fits with a shape above 0 at these thresholds, and the
+ * fit's own interval lies above the truth; its lower end is the
+ * exponential tail's at the same threshold, and the truth is inside.
+ */
+static void test_weibull_tail(void **state)
+{
+	struct synth_law law;
+	struct tailfit t;
+	char err[128];
+	int inside = 0, light_below = 0;
+
+	(void)state;
+	assert_int_equal(synth_parse("weibull:10us,3us,0.5", &law, err, sizeof(err)), 0);
+	double truth = synth_sf(&law, 789000);
+
+	for (uint64_t seed = 1; seed <= 10; seed++) {
+		draw("weibull:10us,3us,0.5", RUNS, 20000, seed);
+		fit(RUNS, 789000, &t);
+		assert_int_equal(t.status, TF_FIT);
+		assert_true(t.xi > 0);
+		assert_true(isfinite(t.lo_light) && t.lo <= t.lo_light + 1e-300);
+		assert_true(t.lo < t.p && t.p < t.hi);
+		inside += t.lo <= truth && truth <= t.hi;
+		/* the lighter reading lies below a Weibull's truth, as the fit's above */
+		light_below += t.lo_light <= truth;
+	}
+	print_message("weibull 0.5, D 789 us (truth %.3g): inside %d of 10\n", truth, inside);
+	assert_int_equal(inside, 10);
+	assert_int_equal(light_below, 10);
+	/* a tail fitted with a shape at or below 0: no lighter reading */
+	draw("gpd:10us,5us,-0.2", RUNS, 20000, 3);
+	fit(RUNS, 34000, &t);
+	if (t.status == TF_FIT && t.xi <= 0)
+		assert_true(isnan(t.lo_light));
+}
+
 static void test_observed(void **state)
 {
 	struct tailfit t;
@@ -264,6 +302,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_extrapolates),
+		cmocka_unit_test(test_weibull_tail),
 		cmocka_unit_test(test_observed),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_second_regime),
