@@ -12,6 +12,7 @@
 #include "atomic.h"
 #include "campaign_run.h"
 #include "exitcodes.h"
+#include "ledger.h"
 #include "log.h"
 #include "where.h"
 
@@ -121,7 +122,7 @@ static int resume_paths(const struct campaign *cp, char *ini, size_t ilen, char 
 
 	if (!realpath(cp->dir, dir))
 		return -errno;
-	snprintf(ini, ilen, "%s/campaign.ini", dir);
+	ledger_config_path(ini, ilen, dir);
 	snprintf(out, olen, "%s", dir);
 	char *slash = strrchr(out, '/');
 

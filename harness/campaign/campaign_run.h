@@ -30,6 +30,7 @@
 #include "kernel.h"
 #include "ledger.h"
 #include "prior.h"
+#include "rounds.h"
 #include "sysinfo.h"
 #include "units.h"
 
@@ -42,10 +43,6 @@
 struct campaign;
 struct cp_pool;
 
-/* The rounds a guest's boot runs: first to last (repeats); 0, 0: all. */
-struct cp_rounds {
-	int first, last;
-};
 struct vm_image;
 
 /*
@@ -273,20 +270,7 @@ int cp_pool_init(struct campaign *cp);
 void cp_pool_free(struct campaign *cp);
 /* Variant v's cells of the rounds `round` queued for the next free job. */
 void cp_pool_add(struct campaign *cp, int v, struct cp_rounds round);
-/* The rounds run_cells runs: 1 for order = blocked (every repeat in it), else repeat. */
-int cp_rounds_of(const struct config *cfg);
-/*
- * How variant v's cells are cut into boots, at run_cells' round (1 to
- * cp_rounds_of; 0 the one round of a blocked campaign): an
- * instruction-clock guest with boots = shared (its default) runs several rounds in a boot (runs within a
- * boot vary as much as runs across boots on that clock:
- * docs/campaigns.md), all started at the first round, in as many boots
- * as keep `jobs` guests busy beside the other such variants; any other
- * guest boots once a round. How many boots start at `round`, and boot
- * b's rounds.
- */
-int cp_boots_at(const struct config *cfg, int v, int round, int jobs);
-struct cp_rounds cp_boot_at(const struct config *cfg, int v, int round, int jobs, int b);
+/* cp_rounds_of, cp_boots_at, cp_boot_at: rounds.h */
 /*
  * Every queued guest done: the exit status of their cells,
  * EXIT_INTERRUPTED, or -errno when results cannot be written (then

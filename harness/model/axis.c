@@ -109,6 +109,16 @@ void taxis_row_columns(char *buf, size_t len)
 	joined(buf, len, 1, ",");
 }
 
+void taxis_row_words(char *buf, size_t len)
+{
+	size_t u = 0;
+
+	buf[0] = '\0';
+	for (int a = 0; a < TAXIS_COUNT && u < len; a++)
+		if (taxis_in_row(a))
+			u += (size_t)snprintf(buf + u, len - u, "%s%s", u ? ", " : "", axis_defs[a].name);
+}
+
 void axis_id_text(const char *src, char *dst, size_t len)
 {
 	size_t i = 0;

@@ -114,6 +114,9 @@ int taxis_in_row(int axis);
  */
 void taxis_row_columns(char *buf, size_t len);
 
+/* The row axes' names for people: "load, workload, threads, ..., idle" (TAXIS_NAMES_MAX fits it). */
+void taxis_row_words(char *buf, size_t len);
+
 /*
  * An axis item made safe and short for an id: '-' -> '_', ',' '+' -> '.',
  * ':' and ' ' left out.

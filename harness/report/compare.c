@@ -71,11 +71,12 @@ static int shared_rows(struct cmp *c, int *shared)
 		log_error("no measured cell has %s (--metric): nothing to compare",
 			  metric_name(o->metric));
 	} else if (o->axis == TAXIS_KERNEL) {
-		char names[TAXIS_NAMES_MAX];
+		char names[TAXIS_NAMES_MAX], rows[TAXIS_NAMES_MAX];
 
 		taxis_names(names, sizeof(names));
-		log_error("no cell was measured on two kernel variants or hosts: compare needs the same load, workload, threads, affinity, interval, priority and size in at least two of them (or --axis AXIS: two values of another axis, %s)",
-			  names);
+		taxis_row_words(rows, sizeof(rows));
+		log_error("no cell was measured on two kernel variants or hosts: compare needs a row (the same %s) in at least two of them (or --axis AXIS: two values of another axis, %s)",
+			  rows, names);
 	} else {
 		log_error("no two cells differ only in %s: --axis %s compares cells whose other axes (and kernel variant) are the same",
 			  taxis_name(o->axis), taxis_name(o->axis));

@@ -167,7 +167,7 @@ static void html_rows(FILE *fp, const struct cmp *c)
 	      "p99 100; — where not) "
 	      "(docs/report.md: how sure a verdict is); the other metrics' verdicts "
 	      "follow it, smaller, and all are in compare.csv.</p>\n"
-	      "<table>\n<tr><th class=\"l\">row (load, workload, threads, affinity, interval, priority, size)</th>"
+	      "<table>\n<tr><th class=\"l\">row (its axes)</th>"
 	      "<th class=\"l\">metric</th>", fp);
 	for (int i = 0; i < c->m.nsides; i++) {
 		fputs("<th>", fp);

@@ -403,7 +403,10 @@ int history_run(const char *const *dirs, int n, const struct history_opts *o)
 			log_warn("%s (campaign %s) has none of the rows the other trees share: left out",
 				 h.t[k].dir, h.t[k].campaign);
 	if (!h.nrow) {
-		log_error("no row (load, workload, threads, affinity, interval, priority, size) was measured in two of these trees");
+		char rows[TAXIS_NAMES_MAX];
+
+		taxis_row_words(rows, sizeof(rows));
+		log_error("no row (the same %s) was measured in two of these trees", rows);
 		status = EXIT_USAGE;
 		goto out;
 	}

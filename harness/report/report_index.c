@@ -222,7 +222,7 @@ static void html_overview(FILE *fp, const struct report *r)
 	      "the noise max for noise — unless <code>latlab report --metric</code> named one. "
 	      "Colour: the maximum on a log scale from the page's lowest (green) to its "
 	      "highest (red). An entry links to the page of its run at the median.</p>\n"
-	      "<table>\n<tr><th class=\"l\">load, workload, threads, affinity, interval, priority, size</th>"
+	      "<table>\n<tr><th class=\"l\">row (its axes)</th>"
 	      "<th class=\"l\">metric</th>", fp);
 	for (int j = 0; j < m->nsides; j++) {
 		const struct tcell *c = m->side[j].first;
@@ -235,13 +235,11 @@ static void html_overview(FILE *fp, const struct report *r)
 	for (int i = 0; i < m->nrows; i++) {
 		const struct tcell *c = m->row[i].any;
 
-		fputs("<tr><td class=\"l\">", fp);
-		char size[32] = "—";
+		char title[1024];
 
-		if (tcell_moves_bytes(c))
-			snprintf(size, sizeof(size), "%lld", (long long)c->size);
-		html_printf(fp, "%s, %s, %s, %s, %.0f µs, %lld, %s", c->load, c->workload,
-			    c->threads, c->affinity, US(c->interval), (long long)c->priority, size);
+		fputs("<tr><td class=\"l\">", fp);
+		tcell_row_title(c, title, sizeof(title));
+		html_text(fp, title);
 		fprintf(fp, "</td><td class=\"l\">%s</td>", rows_metric_words(m->row[i].metric));
 		for (int j = 0; j < m->nsides; j++) {
 			const struct rows_group *g = rows_group(m, i, j);
@@ -289,7 +287,7 @@ static void html_groups(FILE *fp, const struct report *r)
 	      "One run's maximum is the noisiest number a latency test gives: the median "
 	      "of the runs' maxima, with their range, says more. <code>latlab compare</code> "
 	      "puts an interval on the difference between kernels.</p>\n<table>\n<tr>"
-	      "<th class=\"l\">kernel</th><th class=\"l\">row (load, workload, threads, affinity, interval, priority, size)</th>"
+	      "<th class=\"l\">kernel</th><th class=\"l\">row (its axes)</th>"
 	      "<th class=\"l\">metric</th><th>n</th><th>max (median [range])</th><th>p99.99</th><th>p99</th></tr>\n", fp);
 	for (int k = 0; k < r->m.ngroups; k++) {
 		const struct rows_group *g = &r->m.group[k];

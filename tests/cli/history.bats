@@ -59,7 +59,7 @@ EOC
 	run "$LATLAB" history "$WORK/out/n1" -o "$WORK/h"
 	[ "$status" -eq 2 ] && [[ "$output" == *"history needs two trees or more"* ]] || { echo "$output"; false; }
 	run "$LATLAB" history "$WORK/out/n1" "$WORK/out/odd" -o "$WORK/h"
-	[ "$status" -eq 2 ] && [[ "$output" == *"no row (load, workload, threads, affinity, interval, priority, size) was measured in two of these trees"* ]] || { echo "$output"; false; }
+	[ "$status" -eq 2 ] && [[ "$output" == *"no row (the same load, workload, threads, affinity, interval, priority, size, policy, dma_latency, numa, wakeup, clock, isolation, idle) was measured in two of these trees"* ]] || { echo "$output"; false; }
 	[ ! -e "$WORK/h/index.html" ]
 	run "$LATLAB" history "$WORK/out/n1" "$WORK"
 	[ "$status" -eq 2 ] && [[ "$output" == *"(not a latlab results directory)"* ]]

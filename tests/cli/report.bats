@@ -467,8 +467,8 @@ EOC
 		$h["metric"] == "response" { print $h["max_ns"] }' "$D/summary.csv")
 	[ "$(col "$S" max_med_us | tail -1)" = "$(awk -v n="$resp" 'BEGIN { printf "%.3f", n / 1000 }')" ]
 	H="$WORK/out/t/report/index.html"
-	grep -q '<td class="l">none, fw, 1, 0, 1000 µs, 90, 4096</td><td class="l">response</td>' "$H"
-	grep -q '<td class="l">none, timer, 1, 0, 1000 µs, 90, —</td><td class="l">wake-up</td>' "$H"
+	grep -q '<td class="l">none, fw, threads 1, affinity 0, 1000 µs, priority 90, size 4096, fifo, dma_latency 0</td><td class="l">response</td>' "$H"
+	grep -q '<td class="l">none, timer, threads 1, affinity 0, 1000 µs, priority 90, fifo, dma_latency 0</td><td class="l">wake-up</td>' "$H"
 	# the cell page: its metric per thread, and every metric's histogram
 	grep -q '>response latency (µs)<' "$WORK/out/t/report/fig/hist-0001-none-fw-t1-a0-1.svg"
 	for m in wakeup io response; do

@@ -33,11 +33,12 @@ SRC=$(cd "$BATS_TEST_DIRNAME/../../.." && pwd)
 		./usr/share/doc/latlab/docs/guide.md ./lib/systemd/system/latlab-resume.service; do
 		grep -qx "$f" contents || { echo "not in the package: $f"; false; }
 	done
-	# a tool, not a service that runs: the resume unit is neither enabled
-	# nor started by the package (latlab run --reboot arms it)
+	# a tool, not a service that runs: the package neither enables the
+	# resume unit on an install nor starts it (latlab run --reboot arms
+	# it; an upgrade keeps what the user had: debhelper's was-enabled)
 	dpkg-deb -e "$deb" "$WORK/control"
 	if [ -e "$WORK/control/postinst" ]; then
-		! grep -q 'deb-systemd-helper enable\|deb-systemd-invoke start\|systemctl.*start' \
+		! grep -q 'new installations run enable\|deb-systemd-invoke start\|systemctl.*start' \
 			"$WORK/control/postinst" || { cat "$WORK/control/postinst"; false; }
 	fi
 	dpkg -x "$deb" "$WORK/root"

@@ -67,7 +67,7 @@ load vm
 	run timeout 60 "$LATLAB" compare "$D" -o "$WORK/cmp"
 	[ "$status" -eq 0 ] || run_failed
 	[[ "$output" == *"4 rows compared across 2 kernel variants and hosts (1 trees)"* ]]
-	[[ "$output" == *"one run each: too few to call (stock@"* ]]
+	[[ "$output" == *"one run each: too few to call (stock/rt "* ]]
 	grep -q 'id="emulated"' "$WORK/cmp/index.html"
 	head -c 8 "$WORK/cmp/fig/compare-0.png" | od -c | grep -q 'P   N   G'
 	run timeout 120 "$LATLAB" report "$D" -q
@@ -158,7 +158,7 @@ EOS
 	vm_config stock none
 	run "$LATLAB" run c.ini
 	[ "$status" -eq 2 ]
-	[[ "$output" == *"c.ini:"*": [kernel.stock] image = /nonexistent/vmlinux-stock: No such file or directory (make demo-kernels"* ]]
+	[[ "$output" == *"c.ini:"*": [kernel.stock] image = /nonexistent/vmlinux-stock: No such file or directory (make kernels"* ]]
 	[ ! -e "$WORK/out/v" ]
 	# qemu missing: the variant's cells are skipped with why, exit 3
 	KERNELS=$WORK
