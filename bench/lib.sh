@@ -69,3 +69,15 @@ bench_dirs() {
 	fi
 	work=$(mktemp -d /tmp/latlab-bench-cmp.XXXXXX)
 }
+
+# sign_test: ratios on stdin (one a round, side by side) -> "above K of N
+# (T tied), p P": how many rounds had the ratio above 1 among those not
+# equal to it, and the exact two-sided binomial (sign test) p of so
+# lopsided a split were the two sides the same
+sign_test() {
+	awk '{ if ($1 > 1) k++; else if ($1 < 1) m++; else t++ }
+		END { n = k + m; lo = k < m ? k : m; p = 0
+			for (i = 0; i <= lo; i++) { c = 1; for (j = 1; j <= i; j++) c = c * (n - j + 1) / j; p += c }
+			p = n ? 2 * p / 2 ^ n : 1; if (p > 1) p = 1
+			printf "above %d of %d (%d tied), p %.3g\n", k, n, t + 0, p }'
+}

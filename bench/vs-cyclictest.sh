@@ -7,13 +7,19 @@
 # side's samples, min, p50, p99, max and process CPU time per sample, the
 # ratios latlab/cyclictest of p50 and p99, and the medians of the ratios.
 #
-#   bench/vs-cyclictest.sh            (LATLAB=build/latlab ROUNDS=3 DURATION=10)
+#   bench/vs-cyclictest.sh            (LATLAB=build/latlab ROUNDS=8 DURATION=10;
+#                                     the sign test calls nothing from fewer than 6 rounds)
 #   COMMITS="1d216d2 HEAD" bench/vs-cyclictest.sh
 #       the latlab of each commit (built in a scratch worktree), each
 #       round all of them beside cyclictest: what the measuring path
 #       gained or lost between commits, side by side in one run
 #   MODES="hackbench"                 (default "idle hackbench")
 #
+# Each ratio latlab/cyclictest (min, p50, p99) is called by a paired sign
+# test over the rounds (n, two-sided p): a difference is said only where
+# the rounds' split says it, not from a median of ratios alone. latlab's
+# exit 1 (a cell missed periods or failed a threshold) or 2 does not stop
+# the bench: it says so and goes on (a round with no data is left out).
 # Percentiles are taken over all threads' wake-up latencies together.
 # cyclictest's 1 us bucket b holds latencies in [b, b+1) us and is read as
 # b + 0.5 us; latlab's own percentiles (upper bucket edge, <= 0.39 % high)
@@ -22,7 +28,7 @@ set -eu
 cd "$(dirname "$0")/.."
 . bench/lib.sh
 LATLAB=${LATLAB:-$PWD/build/latlab}
-ROUNDS=${ROUNDS:-3}
+ROUNDS=${ROUNDS:-8}
 DURATION=${DURATION:-10}
 INTERVAL_US=${INTERVAL_US:-1000}
 PRIO=${PRIO:-90}
@@ -99,13 +105,16 @@ run_cyclictest() {
 	echo "$s $(awk -v t="$t" -v n="${s%% *}" 'BEGIN { split(t, a, " "); printf "%.0f", (a[1] + a[2]) * 1e9 / n }')"
 }
 
-# run_latlab BINARY: prints "samples min p50 p99 max cpu_ns_per_sample worker_cpu_ns_per_sample"
+# run_latlab BINARY: prints "samples min p50 p99 max cpu_ns_per_sample
+# worker_cpu_ns_per_sample", or nothing when latlab measured nothing; its
+# exit status when not 0 in $tmp/rc (said by the caller, never fatal)
 run_latlab() {
 	local t d s
-	rm -rf "$tmp/out"
+	rm -rf "$tmp/out" "$tmp/rc"
 	TIMEFORMAT='%3U %3S'
-	t=$( { time "$1" run "$tmp/bench.ini" -q >/dev/null 2>&1; } 2>&1 )
+	t=$( { time "$1" run "$tmp/bench.ini" -q >/dev/null 2>&1 || echo $? >"$tmp/rc"; } 2>&1 )
 	d=$(echo "$tmp"/out/bench/*/*/0000-*)
+	[ -s "$d/hist.csv" ] || return 0
 	s=$(awk -F, 'NR > 1 && $3 == "wakeup" { printf "%.3f %d\n", ($5 - 1) / 1000, $6 }' "$d/hist.csv" | stats)
 	local w
 	w=$(awk -F, 'NR > 1 && $3 == "wakeup" { n += $4; c += $17 + $18 } END { printf "%.0f", c / n }' "$d/summary.csv")
@@ -129,12 +138,14 @@ stop_hackbench() {
 	hb_pid=
 }
 
-echo "# latlab $("$LATLAB" --version | cut -d' ' -f2) vs $(cyclictest --help 2>&1 | head -1)"
+echo "# latlab $("$LATLAB" --version | head -1 | cut -d' ' -f2) vs $(cyclictest --help 2>&1 | head -1)"
 echo "# $(uname -r), $(nproc) CPUs; $THREADS threads, interval ${INTERVAL_US} us, priority $PRIO, ${DURATION} s per run, $ROUNDS rounds"
 echo "# latency in us (wakeup); cpu = process CPU time (user+sys) per sample in ns; wcpu = latlab's measuring threads only"
 printf '%-10s %-5s %-16s %8s %8s %8s %8s %9s %7s %7s\n' mode round side samples min p50 p99 max cpu wcpu
 for mode in $MODES; do
-	for k in "${!sides[@]}"; do : >"$tmp/r50.$k"; : >"$tmp/r99.$k"; : >"$tmp/rcpu.$k"; done
+	for k in "${!sides[@]}"; do
+		: >"$tmp/rmin.$k"; : >"$tmp/r50.$k"; : >"$tmp/r99.$k"; : >"$tmp/rcpu.$k"
+	done
 	for r in $(seq 1 "$ROUNDS"); do
 		[ "$mode" = hackbench ] && start_hackbench
 		# odd rounds cyclictest first, even rounds last (the latlabs in
@@ -152,6 +163,9 @@ for mode in $MODES; do
 				run_cyclictest >"$tmp/out.ct"
 			else
 				run_latlab "${sides[k]#* }" >"$tmp/out.$k"
+				if [ -e "$tmp/rc" ]; then
+					echo "# $mode round $r: ${sides[k]%% *} exited $(cat "$tmp/rc") ($( [ "$(cat "$tmp/rc")" = 1 ] && echo "a cell missed periods or failed a threshold" || echo "see docs/exit-status.md")): carrying on"
+				fi
 			fi
 		done
 		read -r cn cmin c50 c99 cmax ccpu <"$tmp/out.ct"
@@ -159,21 +173,39 @@ for mode in $MODES; do
 			"$mode" "$r" cyclictest "$cn" "$cmin" "$c50" "$c99" "$cmax" "$ccpu" -
 		for k in "${!sides[@]}"; do
 			label=${sides[k]%% *}
+			if ! [ -s "$tmp/out.$k" ]; then
+				echo "# $mode round $r: $label measured nothing: the round is left out of its ratios"
+				continue
+			fi
 			read -r ln lmin l50 l99 lmax lcpu lw <"$tmp/out.$k"
 			printf '%-10s %-5s %-16s %8s %8s %8s %8s %9s %7s %7s\n' \
 				"$mode" "$r" "$label" "$ln" "$lmin" "$l50" "$l99" "$lmax" "$lcpu" "$lw"
+			awk -v a="$lmin" -v b="$cmin" 'BEGIN { printf "%.3f\n", a / b }' >>"$tmp/rmin.$k"
 			awk -v a="$l50" -v b="$c50" 'BEGIN { printf "%.3f\n", a / b }' >>"$tmp/r50.$k"
 			awk -v a="$l99" -v b="$c99" 'BEGIN { printf "%.3f\n", a / b }' >>"$tmp/r99.$k"
 			awk -v a="$lcpu" -v b="$ccpu" 'BEGIN { printf "%.3f\n", a / b }' >>"$tmp/rcpu.$k"
-			printf '%-10s %-5s %-16s p50 %s  p99 %s  cpu %s\n' "$mode" "$r" "ratio" \
-				"$(tail -1 "$tmp/r50.$k")" "$(tail -1 "$tmp/r99.$k")" "$(tail -1 "$tmp/rcpu.$k")"
+			printf '%-10s %-5s %-16s min %s  p50 %s  p99 %s  cpu %s\n' "$mode" "$r" "ratio" \
+				"$(tail -1 "$tmp/rmin.$k")" "$(tail -1 "$tmp/r50.$k")" "$(tail -1 "$tmp/r99.$k")" \
+				"$(tail -1 "$tmp/rcpu.$k")"
 		done
 		[ "$mode" = hackbench ] && stop_hackbench
 	done
 	for k in "${!sides[@]}"; do
-		read -r _ lo hi _ < <(median_range <"$tmp/r50.$k")
-		printf '%-10s median ratio %s/cyclictest: p50 %s (%s-%s)  p99 %s  cpu/sample %s\n' "$mode" \
-			"${sides[k]%% *}" "$(median <"$tmp/r50.$k")" "$lo" "$hi" \
-			"$(median <"$tmp/r99.$k")" "$(median <"$tmp/rcpu.$k")"
+		[ -s "$tmp/r50.$k" ] || { echo "$mode ${sides[k]%% *}: no round measured"; continue; }
+		for stat in min 50 99; do
+			read -r m lo hi n < <(median_range <"$tmp/r$stat.$k")
+			m=$(printf '%.3f' "$m")
+			name=$([ "$stat" = min ] && echo min || echo "p$stat")
+			st=$(sign_test <"$tmp/r$stat.$k")
+			p=${st##*p }
+			call="no difference the sign test calls"
+			if awk -v p="$p" 'BEGIN { exit !(p < 0.05) }'; then
+				call=$(awk -v m="$m" 'BEGIN { print (m > 1 ? "latlab higher" : "latlab lower") }')
+			fi
+			printf '%-10s %s/cyclictest %-4s ratio median %s [%s, %s], n = %s rounds; latlab %s: %s\n' \
+				"$mode" "${sides[k]%% *}" "$name" "$m" "$lo" "$hi" "$n" "$st" "$call"
+		done
+		printf '%-10s %s/cyclictest cpu/sample ratio median %s\n' "$mode" "${sides[k]%% *}" \
+			"$(median <"$tmp/rcpu.$k")"
 	done
 done
