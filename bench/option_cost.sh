@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# What each option costs the measured thread, in instruction time: the
+# timer workload in a Debian stock guest on the instruction clock (one
+# vCPU, 1 instruction = 1 ns, the host's load out of it), one campaign
+# per option against the same base, idle, 1 ms, FIFO 90, RUNS runs of
+# DURATION each. Per option, the wake-up's p50 and max: the median over
+# the runs with their range, n the runs, and the median's difference from
+# the base in ns (= instructions). Options that are axes (wakeup, clock,
+# workload) are one campaign with the base among their values; the
+# others (samples, spikes tracing, checkpoints) a campaign each.
+#
+#   KERNELS=kernels bench/option_cost.sh      (RUNS=5 DURATION=2s)
+#
+# Deterministic up to what the guest's own boot leaves: the same table
+# on every run of the same kernel, latlab and qemu.
+set -eu
+cd "$(dirname "$0")/.."
+LATLAB=${LATLAB:-$PWD/build/latlab}
+KERNELS=${KERNELS:-$PWD/kernels}
+RUNS=${RUNS:-5}
+DURATION=${DURATION:-2s}
+[ "$(id -u)" -eq 0 ] || { echo "needs root (SCHED_FIFO, the guests' network namespace)" >&2; exit 2; }
+[ -s "$KERNELS/vmlinux-stock" ] || { echo "no $KERNELS/vmlinux-stock: make kernels" >&2; exit 2; }
+
+tmp=$(mktemp -d /tmp/latlab-optcost.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+cc -Iinclude -fPIC -shared -o "$tmp/empty.so" examples/plugins/minimal.c
+
+cat >"$tmp/base.ini" <<EOC
+[campaign]
+name = base
+duration = $DURATION
+repeat = $RUNS
+output = $tmp/out
+[matrix]
+kernel = stock
+workload = timer
+interval = 1ms
+priority = 90
+[kernel.stock]
+runner = qemu
+image = $KERNELS/vmlinux-stock
+match = preempt:voluntary
+clock = icount
+[workload.empty]
+type = plugin
+path = $tmp/empty.so
+[thresholds]
+missed = off
+EOC
+
+# campaign NAME SET...: the base config with --set SET... as campaign NAME
+campaign() {
+	local name=$1 sets=() s
+	shift
+	for s in "$@"; do sets+=(--set "$s"); done
+	"$LATLAB" run "$tmp/base.ini" -q --set campaign.name="$name" "${sets[@]}" >"$tmp/$name.log" 2>&1 ||
+		echo "# $name: latlab exited $? (see below): carrying on" >&2
+}
+
+# rows CAMPAIGN COLUMN: "value p50_ns max_ns" of each run's wakeup row,
+# by the value of cells.csv's COLUMN (or the campaign's name)
+rows() {
+	awk -F, -v col="$2" -v name="$1" 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+		$h["metric"] == "wakeup" && $h["status"] == "ok" {
+			print (col == "" ? name : $h[col]), $h["p50_ns"], $h["max_ns"] }' "$tmp/out/$1/cells.csv"
+}
+
+campaign axes matrix.wakeup=abs,rel,posix-timer,timerfd,poll,pselect
+campaign clocks matrix.clock=monotonic,realtime,tai
+campaign workloads matrix.workload=timer,empty
+campaign samples campaign.samples=on
+campaign spikes trace.mode=spikes trace.threshold=50us
+campaign checkpoints campaign.checkpoint=500ms
+{
+	rows axes wakeup
+	rows clocks clock | awk '$1 != "monotonic"'
+	rows workloads workload | awk '$1 != "timer"'
+	rows samples ""
+	rows spikes ""
+	rows checkpoints ""
+} >"$tmp/all"
+
+base_p50=$(awk '$1 == "abs" { print $2 }' "$tmp/all" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+echo "# option cost on the instruction clock: $(basename "$KERNELS")/vmlinux-stock, one vCPU, 1 instruction = 1 ns; timer at 1 ms, FIFO 90, idle; $RUNS runs of $DURATION each"
+echo "# the base: wakeup = abs, clock = monotonic, workload = timer, samples off, no tracing, checkpoint 5m"
+printf '%-14s %4s  %-30s %-30s %s\n' option n "p50 ns, median [range]" "max ns, median [range]" "p50 - base's (ns)"
+for opt in abs rel posix-timer timerfd poll pselect realtime tai empty samples spikes checkpoints; do
+	awk -v o="$opt" '$1 == o' "$tmp/all" >"$tmp/one"
+	[ -s "$tmp/one" ] || { printf '%-14s    0  (no run: see %s)\n' "$opt" "$tmp"; continue; }
+	read -r n p50 p50lo p50hi < <(awk '{ print $2 }' "$tmp/one" | sort -n | awk '{ v[NR] = $1 } END { print NR, v[int((NR + 1) / 2)], v[1], v[NR] }')
+	read -r _ mx mxlo mxhi < <(awk '{ print $3 }' "$tmp/one" | sort -n | awk '{ v[NR] = $1 } END { print NR, v[int((NR + 1) / 2)], v[1], v[NR] }')
+	printf '%-14s %4s  %-30s %-30s %+d\n' "$opt" "$n" "$p50 [$p50lo, $p50hi]" "$mx [$mxlo, $mxhi]" "$((p50 - base_p50))"
+done
+for f in "$tmp"/*.log; do
+	[ -s "$f" ] && { echo "# $(basename "$f" .log):"; sed 's/^/#   /' "$f" | tail -5; }
+done
+exit 0
