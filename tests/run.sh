@@ -285,10 +285,11 @@ fi
 # hour, 198 s against 319 s with the bzImages. Since the fake KVM's probe
 # waits 5 s (vm.bats, 37 s → 11 s), numa.bats (10 s) and watch.bats
 # (15 s alone) join vm.bats's lane: about 160 s against 158 s.
-# tutorial.bats (docs/tutorial.md run: two guests side by side, 58 s)
-# joined vm.bats's lane (guests-a): in the other, beside kernels.bats's
-# models.ini test (132 s), the phase took 347 s against lanes of about
-# 290 and 260 s this way.
+# tutorial.bats (docs/tutorial.md run: two guests side by side, 58-81 s)
+# joined vm.bats's lane (guests-a); kernels.bats's models.ini test at
+# the config's own 2 s cells takes 219 s, so vm-session.bats (62 s) went
+# to guests-a too: the lanes about 347 and 318 s where they were 285 and
+# 380 (2026-12-04, a clean clone's sums of test times).
 if [ "$what" = all ] || [ "$what" = cli ] || [ "$what" = guests ]; then
 	echo "== command-line tests that boot guests, two lanes side by side (bats, tests/cli/guests) [at ${SECONDS} s]"
 	lanes=("" "")

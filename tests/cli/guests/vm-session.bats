@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# lane: guests-b (tests/run.sh: where this file runs, and beside what)
+# lane: guests-a (tests/run.sh: where this file runs, and beside what)
 # Kernel variants in qemu, what the host does while a guest runs: SIGKILL
 # and SIGINT of the host latlab, its disk full, a channel that carries
 # too much or too little (a fake qemu), a guest stopped mid-cell, and the
