@@ -68,6 +68,14 @@ const char *opt_nearest(const char *word, const char *const *names, int n)
 	return best;
 }
 
+int axis_has_item(const struct axis *ax, const char *text)
+{
+	for (int i = 0; i < ax->n; i++)
+		if (strcmp(ax->s[i], text) == 0)
+			return 1;
+	return 0;
+}
+
 const char *opt_suggest(const char *key, const struct opt *table,
 			const struct opt *more)
 {

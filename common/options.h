@@ -98,6 +98,9 @@ const struct opt *opt_find(const struct opt *table, const char *key);
  */
 const char *opt_nearest(const char *word, const char *const *names, int n);
 
+/* Is text one of the axis's items, as written? */
+int axis_has_item(const struct axis *ax, const char *text);
+
 /* The same among the keys of table and of more (either may be NULL). */
 const char *opt_suggest(const char *key, const struct opt *table,
 			const struct opt *more);

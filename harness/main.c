@@ -373,10 +373,84 @@ static void md_table(const char *section, const struct opt *table)
 	}
 }
 
+/* A workload or load type's line before its table, plain or Markdown. */
+static void list_type(const char *name, const char *help)
+{
+	printf("\n  %-10s %s\n", name, help);
+}
+
+static void md_type(const char *name, const char *help)
+{
+	printf("\n**%s**: ", name);
+	md_cell(help);
+	printf("\n");
+}
+
+/* How latlab list says it: plain, or Markdown (docs/reference.md). */
+struct list_style {
+	void (*table)(const char *section, const struct opt *table);
+	void (*type)(const char *name, const char *help);
+	const char *head, *workloads, *loads, *kernels;
+	int none;	/* the load type none has a line of its own */
+};
+
+static const struct list_style list_plain = {
+	list_table, list_type,
+	"Axes and options (config sections; --set SECTION.KEY=VALUE):\n\n",
+	"\nWorkloads ([workload.NAME] type = ..., or the name itself in the workload axis):\n",
+	"\nLoads ([load.NAME] type = ..., or none in the load axis; each instance is a latload process):\n",
+	"\nKernel variants built in: running (any kernel), stock (!preempt:rt), rt (preempt:rt)\n",
+	1,
+};
+
+static const struct list_style list_md = {
+	md_table, md_type,
+	"\n## Config keys\n\nEach key is `[SECTION] KEY = VALUE` in a config, or `--set SECTION.KEY=VALUE`.\n",
+	"\n## Workload types\n\n`[workload.NAME] type = TYPE`, or the type itself in the workload axis.\n",
+	"\n## Load types\n\n`[load.NAME] type = TYPE`, or `none` in the load axis; each instance is a latload process.\n",
+	"\n## Kernel variants built in\n\n`running` (any kernel), `stock` (`!preempt:rt`), `rt` (`preempt:rt`).\n",
+	0,
+};
+
+/* One type's line and its options' table ("workload type timer"). */
+static void list_one(const struct list_style *st, const char *kind, const char *name,
+		     const char *help, const struct opt *options)
+{
+	char sec[64];
+
+	st->type(name, help);
+	snprintf(sec, sizeof(sec), "%s type %s", kind, name);
+	if (options && options->key)
+		st->table(sec, options);
+}
+
+/* Every section's keys, the workload and load types with theirs, in style st. */
+static void list_all(const struct list_style *st)
+{
+	fputs(st->head, stdout);
+	st->table("campaign", campaign_options);
+	st->table("matrix", matrix_options);
+	st->table("thresholds", threshold_options);
+	st->table("thresholds (the whole campaign)", baseline_options);
+	st->table("trace", trace_options);
+	st->table("kernel.NAME", kernel_options);
+	st->table("load.NAME", load_options);
+	fputs(st->workloads, stdout);
+	for (int i = 0; workload_registry[i]; i++)
+		list_one(st, "workload", workload_registry[i]->name, workload_registry[i]->help,
+			 workload_registry[i]->options);
+	fputs(st->loads, stdout);
+	if (st->none)
+		st->type("none", "no load: the machine as it is");
+	for (int i = 0; load_registry[i]; i++)
+		list_one(st, "load", load_registry[i]->name, load_registry[i]->help,
+			 load_registry[i]->options);
+	fputs(st->kernels, stdout);
+}
+
 /*
- * What latlab list prints, as Markdown: the commands, every section's
- * keys, the workload and load types with theirs. docs/reference.md is
- * this output (make reference writes it; a test holds them equal).
+ * What latlab list prints, as Markdown, after the commands: docs/reference.md
+ * is this output (make reference writes it; a test holds them equal).
  */
 static void list_markdown(void)
 {
@@ -388,39 +462,7 @@ static void list_markdown(void)
 		md_cell(c->help);
 		printf(" |\n");
 	}
-	printf("\n## Config keys\n\nEach key is `[SECTION] KEY = VALUE` in a config, or `--set SECTION.KEY=VALUE`.\n");
-	md_table("campaign", campaign_options);
-	md_table("matrix", matrix_options);
-	md_table("thresholds", threshold_options);
-	md_table("thresholds (the whole campaign)", baseline_options);
-	md_table("trace", trace_options);
-	md_table("kernel.NAME", kernel_options);
-	md_table("load.NAME", load_options);
-	printf("\n## Workload types\n\n`[workload.NAME] type = TYPE`, or the type itself in the workload axis.\n");
-	for (int i = 0; workload_registry[i]; i++) {
-		const struct workload_ops *w = workload_registry[i];
-		char sec[64];
-
-		printf("\n**%s**: ", w->name);
-		md_cell(w->help);
-		printf("\n");
-		snprintf(sec, sizeof(sec), "workload type %s", w->name);
-		if (w->options && w->options->key)
-			md_table(sec, w->options);
-	}
-	printf("\n## Load types\n\n`[load.NAME] type = TYPE`, or `none` in the load axis; each instance is a latload process.\n");
-	for (int i = 0; load_registry[i]; i++) {
-		const struct load_ops *l = load_registry[i];
-		char sec[64];
-
-		printf("\n**%s**: ", l->name);
-		md_cell(l->help);
-		printf("\n");
-		snprintf(sec, sizeof(sec), "load type %s", l->name);
-		if (l->options && l->options->key)
-			md_table(sec, l->options);
-	}
-	printf("\n## Kernel variants built in\n\n`running` (any kernel), `stock` (`!preempt:rt`), `rt` (`preempt:rt`).\n");
+	list_all(&list_md);
 }
 
 static int cmd_list(int argc, char **argv)
@@ -431,36 +473,7 @@ static int cmd_list(int argc, char **argv)
 	}
 	if (argc > 1)
 		return bad_usage("list");
-	printf("Axes and options (config sections; --set SECTION.KEY=VALUE):\n\n");
-	list_table("campaign", campaign_options);
-	list_table("matrix", matrix_options);
-	list_table("thresholds", threshold_options);
-	list_table("thresholds (the whole campaign)", baseline_options);
-	list_table("trace", trace_options);
-	list_table("kernel.NAME", kernel_options);
-	list_table("load.NAME", load_options);
-	printf("\nWorkloads ([workload.NAME] type = ..., or the name itself in the workload axis):\n");
-	for (int i = 0; workload_registry[i]; i++) {
-		const struct workload_ops *w = workload_registry[i];
-		char sec[64];
-
-		printf("\n  %-10s %s\n", w->name, w->help);
-		snprintf(sec, sizeof(sec), "workload type %s", w->name);
-		if (w->options && w->options->key)
-			list_table(sec, w->options);
-	}
-	printf("\nLoads ([load.NAME] type = ..., or none in the load axis; each instance is a latload process):\n");
-	printf("\n  %-10s %s\n", "none", "no load: the machine as it is");
-	for (int i = 0; load_registry[i]; i++) {
-		const struct load_ops *l = load_registry[i];
-		char sec[64];
-
-		printf("\n  %-10s %s\n", l->name, l->help);
-		snprintf(sec, sizeof(sec), "load type %s", l->name);
-		if (l->options && l->options->key)
-			list_table(sec, l->options);
-	}
-	printf("\nKernel variants built in: running (any kernel), stock (!preempt:rt), rt (preempt:rt)\n");
+	list_all(&list_plain);
 	return EXIT_PASS;
 }
 

@@ -13,7 +13,7 @@
 #include "undo.h"
 #include "worker.h"
 
-static int max_priority(const struct config *cfg)
+int cp_max_priority(const struct config *cfg)
 {
 	int p = 1;
 
@@ -26,7 +26,7 @@ static int max_priority(const struct config *cfg)
 /* Decide SCHED_FIFO or SCHED_OTHER before anything is written. */
 static int choose_policy(struct campaign *cp)
 {
-	int prio = max_priority(cp->cfg);
+	int prio = cp_max_priority(cp->cfg);
 	int rc = worker_probe_policy(SCHED_FIFO, prio);
 
 	cp->env.policy = SCHED_FIFO;
@@ -420,19 +420,21 @@ int campaign_run(const struct config *cfg, const struct run_opts *ro)
 	/* repeat raised on an earlier tree: its runs kept, the new ones added */
 	if (!ro->guest && !ro->restart) {
 		char why[PATH_MAX + 256];
-		int64_t had = 0;
+		struct cp_tree_was was = { 0, 0 };
 		int rc = cp_extension(cfg, ro->output ? ro->output : cfg->campaign.output, &ext,
-				      &had, why, sizeof(why));
+				      &was, why, sizeof(why));
 
 		if (rc < 0) {
 			log_error("%s", why);
 			return EXIT_USAGE;
 		}
-		if (ext && ext->campaign.repeat > had)
+		if (ext && ext->campaign.repeat > was.repeat)
 			log_info("campaign %s: its tree holds %lld runs of each cell; repeat = %lld adds the runs beyond",
-				 cfg->campaign.name, (long long)had, (long long)ext->campaign.repeat);
-		if (ext)
+				 cfg->campaign.name, (long long)was.repeat, (long long)ext->campaign.repeat);
+		if (ext) {
 			cp.cfg = cfg = ext;
+			cp.extends = was.hash;
+		}
 	}
 	cp.ncells = matrix_expand(cfg, &cp.cells);
 	if (cp.ncells < 0) {

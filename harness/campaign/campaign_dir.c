@@ -97,17 +97,6 @@ int cp_lock(const char *output, const char *name, char *holder,
 	return fd;
 }
 
-/* Is cfg the config of OUTPUT/NAME with more repeats (cp_extension)? */
-static int extends(const struct config *cfg, const char *output)
-{
-	struct config *ext;
-	char why[PATH_MAX + 256];
-	int rc = cp_extension(cfg, output, &ext, NULL, why, sizeof(why));
-
-	free(ext);
-	return rc == 1;
-}
-
 /*
  * The campaign directory: new, or the same campaign to resume (returns
  * 1 and fills *prior), or -ESTALE when it holds another config's run.
@@ -126,7 +115,9 @@ int cp_prepare_dir(struct campaign *cp, const char *output,
 		return -ENAMETOOLONG;
 	if (stat(cp->dir, &st) == 0) {
 		rc = cp->ro->restart ? -ENOENT : prior_read(cp->dir, prior, err, sizeof(err));
-		if (rc == 0 && prior->hash != config_hash(cp->cfg) && !extends(cp->cfg, output)) {
+		/* the same config, or the one run found it extends (cp->extends) */
+		if (rc == 0 && prior->hash != config_hash(cp->cfg) &&
+		    (!cp->extends || prior->hash != cp->extends)) {
 			prior_free(prior);
 			return -ESTALE;
 		}
@@ -147,7 +138,7 @@ int cp_prepare_dir(struct campaign *cp, const char *output,
 }
 
 int cp_extension(const struct config *cfg, const char *output, struct config **ext,
-		 int64_t *had, char *why, size_t len)
+		 struct cp_tree_was *was, char *why, size_t len)
 {
 	char dir[PATH_MAX], path[PATH_MAX + 32], err[PATH_MAX + 256];
 	struct config *tree = NULL, *try = NULL;
@@ -184,8 +175,8 @@ int cp_extension(const struct config *cfg, const char *output, struct config **e
 	try->campaign.repeat = cfg->campaign.repeat;
 	if (!try->campaign.repeat_first)
 		try->campaign.repeat_first = tree->campaign.repeat;
-	if (had)
-		*had = tree->campaign.repeat;
+	if (was)
+		*was = (struct cp_tree_was){ tree->campaign.repeat, prior.hash };
 	*ext = try;
 	try = NULL;
 	rc = 1;

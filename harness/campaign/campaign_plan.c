@@ -152,15 +152,6 @@ static void plan_nodes(const struct config *cfg, FILE *out)
 	}
 }
 
-/* Is name one of the axis's items? */
-static int axis_names(const struct axis *ax, const char *name)
-{
-	for (int i = 0; i < ax->n; i++)
-		if (strcmp(ax->s[i], name) == 0)
-			return 1;
-	return 0;
-}
-
 /* Is workload w a step of a chain? */
 static int chain_step(const struct config *cfg, const struct workload_def *w)
 {
@@ -190,13 +181,13 @@ static void say_unused(FILE *out, const char *kind, const char *name, const stru
 static void plan_unused(const struct config *cfg, FILE *out)
 {
 	for (int i = 0; i < cfg->nkernels; i++)
-		if (!axis_names(&cfg->matrix.kernel, cfg->kernel[i].name))
+		if (!axis_has_item(&cfg->matrix.kernel, cfg->kernel[i].name))
 			say_unused(out, "kernel", cfg->kernel[i].name, &cfg->kernel[i].loc);
 	for (int i = 0; i < cfg->nloads; i++)
-		if (!axis_names(&cfg->matrix.load, cfg->load[i].name))
+		if (!axis_has_item(&cfg->matrix.load, cfg->load[i].name))
 			say_unused(out, "load", cfg->load[i].name, &cfg->load[i].loc);
 	for (int i = 0; i < cfg->nworkloads; i++)
-		if (!axis_names(&cfg->matrix.workload, cfg->workload[i].name) &&
+		if (!axis_has_item(&cfg->matrix.workload, cfg->workload[i].name) &&
 		    !chain_step(cfg, &cfg->workload[i]))
 			say_unused(out, "workload", cfg->workload[i].name, &cfg->workload[i].loc);
 }
@@ -212,8 +203,8 @@ static int plan_tree(const struct config **cfg, const char *output, struct confi
 		     struct prior *prior, int *have, FILE *out)
 {
 	char dir[PATH_MAX], err[PATH_MAX + 256];
-	int64_t had = 0;
-	int rc = cp_extension(*cfg, output, ext, &had, err, sizeof(err));
+	struct cp_tree_was was = { 0, 0 };
+	int rc = cp_extension(*cfg, output, ext, &was, err, sizeof(err));
 
 	*have = 0;
 	if (rc < 0) {
@@ -225,9 +216,9 @@ static int plan_tree(const struct config **cfg, const char *output, struct confi
 		return EXIT_PASS;	/* none (or unreadable: run says so) */
 	if (*ext) {
 		*cfg = *ext;
-		if ((*ext)->campaign.repeat > had)
+		if ((*ext)->campaign.repeat > was.repeat)
 			fprintf(out, "%s holds %lld runs of each cell: repeat = %lld adds the runs beyond\n",
-				dir, (long long)had, (long long)(*ext)->campaign.repeat);
+				dir, (long long)was.repeat, (long long)(*ext)->campaign.repeat);
 	} else if (prior->hash != config_hash(*cfg)) {
 		fprintf(out, "%s holds this campaign run with another config: run refuses it (exit 2) without --restart (the old tree kept under a dated name) or another -o\n",
 			dir);
@@ -284,11 +275,7 @@ static int plan_preflight(const struct config *cfg, const struct cell *cells, in
 		fprintf(out, "%s\n", why);
 		status = EXIT_USAGE;
 	}
-	int prio = 1;
-
-	for (int i = 0; i < cfg->matrix.priority.n; i++)
-		if (cfg->matrix.priority.v[i] > prio)
-			prio = (int)cfg->matrix.priority.v[i];
+	int prio = cp_max_priority(cfg);
 	int rc = worker_probe_policy(SCHED_FIFO, prio);
 
 	if (rc != 0) {

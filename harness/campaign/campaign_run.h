@@ -109,6 +109,7 @@ struct campaign {
 	struct sysinfo si;
 	struct run_env env;
 	int lock_fd;		/* the campaign's flock, or -1 */
+	uint64_t extends;	/* the state hash of the tree cfg extends (cp_extension); 0: none */
 	struct {
 		int jobs;	/* instruction-clock guests side by side, >= 1 */
 		struct vm_image *image;	/* per variant: what its guests boot */
@@ -175,6 +176,11 @@ void cp_fold(int *status, enum cell_status st);
  */
 int cp_said_once(struct campaign *cp, int v, const char *line);
 
+/* ---- campaign.c ---- */
+
+/* The highest priority of the matrix (at least 1): what SCHED_FIFO is probed at. */
+int cp_max_priority(const struct config *cfg);
+
 /* ---- campaign_host.c ---- */
 
 /*
@@ -203,14 +209,18 @@ int cp_prepare_dir(struct campaign *cp, const char *output, struct prior *prior)
 /*
  * OUTPUT/NAME holds this campaign run with fewer repeats (or extended
  * before): the config that extends it, cfg with repeat_first, into
- * *ext (a shallow copy to free(), its options cfg's), the tree's repeat
- * into *had (when not NULL), and 1; 0 when the
+ * *ext (a shallow copy to free(), its options cfg's), what the tree was
+ * into *was (when not NULL), and 1; 0 when the
  * tree is not one cfg extends (none, the same config, or another: left
  * to cp_prepare_dir); -ERANGE when cfg's repeat is below the tree's
  * (said in why: runs are never dropped).
  */
+struct cp_tree_was {
+	int64_t repeat;		/* the runs of each cell it holds */
+	uint64_t hash;		/* its state's config_hash */
+};
 int cp_extension(const struct config *cfg, const char *output, struct config **ext,
-		 int64_t *had, char *why, size_t len);
+		 struct cp_tree_was *was, char *why, size_t len);
 /* Room for cell c's files under cp->dir: 0, or -ENOSPC (said). */
 int cp_check_space(const struct campaign *cp, const struct cell *c);
 

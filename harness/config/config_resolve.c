@@ -120,11 +120,7 @@ static const char *orphan(char *buf, size_t len, const char *kind, const char *n
 	int m = 0;
 
 	for (int i = 0; i < n && m < CFG_DEFS_MAX; i++) {
-		int named = 0;
-
-		for (int j = 0; j < ax->n && !named; j++)
-			named = strcmp(ax->s[j], names[i]) == 0;
-		if (named)
+		if (axis_has_item(ax, names[i]))
 			continue;
 		free_names[m] = names[i];
 		free_locs[m++] = locs[i];

@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,29 +102,13 @@ static void default_out(struct cmp *c)
 		return;
 	}
 	snprintf(parent, sizeof(parent), "%s", c->t[0].dir);
-	u = strlen(parent);
-	while (u > 1 && parent[u - 1] == '/')
-		parent[--u] = '\0';
-	char *slash = strrchr(parent, '/');
-
-	if (!slash)
-		snprintf(parent, sizeof(parent), ".");
-	else if (slash == parent)
-		parent[1] = '\0';
-	else
-		*slash = '\0';
-	u = (size_t)snprintf(c->out, sizeof(c->out), "%s/compare-", parent);
+	u = (size_t)snprintf(c->out, sizeof(c->out), "%s/compare-", dirname(parent));
 	for (int i = 0; i < c->ntrees && u < sizeof(c->out) - 1; i++) {
-		char name[PATH_MAX], *b;
-		size_t n;
+		char name[PATH_MAX];
 
 		snprintf(name, sizeof(name), "%s", c->t[i].dir);
-		n = strlen(name);
-		while (n > 1 && name[n - 1] == '/')
-			name[--n] = '\0';
-		b = strrchr(name, '/');
-		b = b ? b + 1 : name;
-		u += (size_t)snprintf(c->out + u, sizeof(c->out) - u, "%s%.40s", i ? "+" : "", b);
+		u += (size_t)snprintf(c->out + u, sizeof(c->out) - u, "%s%.40s", i ? "+" : "",
+				      basename(name));
 	}
 }
 
