@@ -4,6 +4,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "axis_ops.h"
 #include "campaign_run.h"
 #include "exitcodes.h"
 #include "hwlat.h"
@@ -302,7 +303,7 @@ static int ph_setup(struct campaign *cp, int status)
 {
 	(void)status;
 	/* a latlab killed mid-cell left its cpusets, interrupts or idle states: undone first */
-	int undone = undo_stale(UNDO_DIR, undo_roots, say_undone, NULL);
+	int undone = undo_stale(UNDO_DIR, axis_undo_roots(), say_undone, NULL);
 
 	if (undone < 0 && undone != -EACCES)
 		log_warn("%s: %s (what a killed latlab changed is not undone)", UNDO_DIR,

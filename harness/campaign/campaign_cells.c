@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "atomic.h"
+#include "axis_ops.h"
 #include "campaign_run.h"
 #include "cellfiles.h"
 #include "exitcodes.h"
@@ -284,7 +285,7 @@ static int run_apart(struct campaign *cp, int i, int nth, int run_n, int lava, c
 			 WEXITSTATUS(st));
 	/* what it changed on the machine, if it died holding it: undone now */
 	if (why[0])
-		undo_stale(UNDO_DIR, undo_roots, NULL, NULL);
+		undo_stale(UNDO_DIR, axis_undo_roots(), NULL, NULL);
 
 	char *rows = NULL;
 	enum cell_status said = CELL_ERROR;

@@ -3,9 +3,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "axis_ops.h"
 #include "cpulist.h"
 #include "files.h"
-#include "idle.h"
 #include "isolate.h"
 #include "load_ops.h"
 #include "log.h"
@@ -296,12 +296,11 @@ int where_fits(const struct config *cfg, const struct cell *c, int guest,
 		return fail(why, len, &l->cpus_loc,
 			    "[load.%s] cpus = '%s': CPU %d is not online%s (online: %s)",
 			    l->name, l->cpus, cpu, machine, on);
-	const struct axis *iso = &cfg->matrix.isolation, *idle = &cfg->matrix.idle;
+	const struct axis *iso = &cfg->matrix.isolation;
 	int isolating = iso->n ? (int)iso->v[c->isolation] : ISO_NONE;
-	int64_t idling = idle->n ? idle->v[c->idle] : IDLE_ANY;
-	/* the CPUs a pinned thread runs on, and every CPU a thread may use (for idle) */
+	/* the CPUs a pinned thread runs on, and every CPU a thread may use (the axes' hooks) */
 	cpu_set_t pinned, used;
-	int threads = local && (isolating != ISO_NONE || idling != IDLE_ANY) ?
+	int threads = local && (isolating != ISO_NONE || axis_ops_any(cfg, c)) ?
 		      place_cpus(cfg, c, &pinned, &used) : 0;
 
 	if (threads > 0 && isolating != ISO_NONE) {
@@ -325,11 +324,17 @@ int where_fits(const struct config *cfg, const struct cell *c, int guest,
 		return fail(why, len, &hl, "housekeeping = '%s': CPU %d is not online%s (online: %s)",
 			    cfg->campaign.housekeeping, cpu, machine, on);
 	}
-	if (threads > 0 && idling != IDLE_ANY) {
-		char iw[512];
+	for (int a = 0; a < TAXIS_COUNT; a++) {
+		const struct axis_ops *ops = axis_hooks[a];
+		const struct axis *hx = &cfg->matrix.ax[a];
+		int64_t v = ops ? axis_ops_value(cfg, c, a) : 0;
+		char hw[PATH_MAX + 400];
 
-		if (idle_check("", idling, &used, iw, sizeof(iw)) != 0)
-			return fail(why, len, &idle->loc, "idle = %s: %s%s", idle->s[c->idle], iw, machine);
+		if (!ops || !ops->check || v == ops->as_is || (local && threads <= 0))
+			continue;
+		if (ops->check(cfg, c, v, local ? &used : NULL, hw, sizeof(hw)) != 0)
+			return fail(why, len, &hx->loc, "%s = %s: %s%s", taxis_name(a),
+				    hx->n ? hx->s[c->ax[a]] : "", hw, machine);
 	}
 	if (local && k->trace_mode == TRACE_SPIKES) {
 		char tw[PATH_MAX + 128];

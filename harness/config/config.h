@@ -53,17 +53,15 @@ struct matrix_opts {
 	union {
 		/* by the axis table's index (axis.h); the host is no matrix axis: empty */
 		struct axis ax[TAXIS_COUNT];
-		struct {
-			struct axis kernel, host, load, workload, threads, affinity, interval,
-				priority, size, policy, dma_latency, numa, wakeup, clock, isolation,
-				idle;
+		struct {	/* the same by the axis's name: cfg->matrix.load */
+#define AXIS(e, m, ...) struct axis m;
+#define READER_AXIS AXIS
+#include "axes.h"
+#undef READER_AXIS
+#undef AXIS
 		};
 	};
 };
-/* the names are the axis table's, in its order (an axis added later needs none) */
-_Static_assert(offsetof(struct matrix_opts, idle) ==
-	       offsetof(struct matrix_opts, ax) + TAXIS_IDLE * sizeof(struct axis),
-	       "struct matrix_opts's names are the axis table's, in its order");
 
 /*
  * SCHED_DEADLINE's runtime or deadline as [campaign] dl_runtime and

@@ -67,50 +67,18 @@ const struct opt campaign_options[] = {
 	{ 0 },
 };
 
+/* [matrix]: each axis's option, from its row in model/axes.h (the host has none) */
+#define AXIS(e, m, plural, column, kind, id, always, idmax, missing, hidden, title, label, words, \
+	     type, lo, hi, d, c, f, h)						\
+	ROW(#m, (type), OFF(struct matrix_opts, m), lo, hi, d, h, c, f),
+#define READER_AXIS(e, m, ...)
+
 const struct opt matrix_options[] = {
-	ROW("kernel", OPT_AXIS_NAME, OFF(struct matrix_opts, kernel), 0, 0,
-	  "running", "kernel variants: running, stock, rt or [kernel.NAME]",
-	  NULL, 0),
-	ROW("load", OPT_AXIS_NAME, OFF(struct matrix_opts, load), 0, 0, "none",
-	  "loads: none or [load.NAME]", NULL, 0),
-	ROW("workload", OPT_AXIS_NAME, OFF(struct matrix_opts, workload), 0, 0,
-	  "timer", "workloads: a registered type or [workload.NAME]", NULL, 0),
-	ROW("threads", OPT_AXIS_INT, OFF(struct matrix_opts, threads), 1, 1024,
-	  "1", "measured threads, or all (one per CPU of the affinity)", NULL,
-	  OPT_ALLOW_ALL),
-	ROW("affinity", OPT_AXIS_AFFINITY, OFF(struct matrix_opts, affinity), 0,
-	  0, "spread",
-	  "spread (one CPU each), all (unpinned), isolated, node:N (the CPUs of NUMA node N on the machine that runs the cell), or a CPU list (0-1+3)",
-	  NULL, 0),
-	ROW("interval", OPT_AXIS_DURATION, OFF(struct matrix_opts, interval),
-	  10 * NS_PER_US, 10 * NS_PER_S, "1ms", "wake-up period", NULL, 0),
-	ROW("priority", OPT_AXIS_INT, OFF(struct matrix_opts, priority), 1, 99,
-	  "90", "SCHED_FIFO priority of the measured threads", NULL, 0),
-	ROW("size", OPT_AXIS_SIZE, OFF(struct matrix_opts, size), 1, 1LL << 30,
-	  "4KiB", "I/O size per cycle, for workloads that use it", NULL, 0),
-	ROW("policy", OPT_AXIS_NAME, OFF(struct matrix_opts, policy), 0, 0, "fifo",
-	  "how the measured threads are scheduled: fifo, rr, deadline (runtime/deadline from [campaign] dl_runtime, dl_deadline; period = interval) or other (priority ignored for deadline and other)",
-	  NULL, OPT_ECHO_SET),
-	ROW("dma_latency", OPT_AXIS_NAME, OFF(struct matrix_opts, dma_latency), 0, 0, "0",
-	  "what latlab writes to /dev/cpu_dma_latency for the cell: a duration (0: no deep C-states) or none (leave the system as it is)",
-	  NULL, OPT_ECHO_SET),
-	ROW("numa", OPT_AXIS_NUMA, OFF(struct matrix_opts, numa), 0, 0, "none",
-	  "where each measured thread's memory (its stack, its workload's buffers) is allocated: none (the kernel's default, first touch), local (bound to its CPU's node), remote (bound to the nearest other node), interleave (over every node) or node:N (bound to N); checked after allocation, in cell.ini",
-	  NULL, OPT_ECHO_SET),
-	ROW("wakeup", OPT_AXIS_CHOICE, OFF(struct matrix_opts, wakeup), 0, 0, "abs",
-	  "how each measured thread sleeps to its period: abs (clock_nanosleep to the period, TIMER_ABSTIME: cyclictest's default), rel (a relative clock_nanosleep of what is left: cyclictest -r), posix-timer (a POSIX timer armed for the period, its signal waited for with sigwaitinfo), timerfd (a timerfd armed for the period, read), poll or pselect (ppoll or pselect with what is left as their timeout, as stress-ng's cyclic); the latency is always the wake-up against the period on the clock below",
-	  WAKEUP_METHODS, OPT_ECHO_SET),
-	ROW("clock", OPT_AXIS_CHOICE, OFF(struct matrix_opts, clock), 0, 0, "monotonic",
-	  "the clock the measured threads sleep on and are timed by: monotonic (cyclictest's default), realtime (cyclictest -c 1), tai, or aux0-aux7 (the auxiliary clocks, Linux 6.17, where the kernel has them enabled)",
-	  WAKEUP_CLOCKS, OPT_ECHO_SET),
-	ROW("isolation", OPT_AXIS_CHOICE, OFF(struct matrix_opts, isolation), 0, 0, "none",
-	  "what latlab does to keep the measured CPUs for the measured threads, undone after the cell: none (the machine as it is), cpuset (an exclusive cgroup v1 cpuset for each measured CPU, every task it can move, the loads' too, in a housekeeping cpuset of the other CPUs, latlab's own threads there too: as rteval --cpusets and cyclicdeadline; on cgroup v2 an isolated partition for each measured CPU) or cpuset+irqs (besides, every interrupt that can move off the measured CPUs); needs pinned threads and a CPU left over",
-	  ISOLATION_KINDS, OPT_ECHO_SET),
-	ROW("idle", OPT_AXIS_IDLE, OFF(struct matrix_opts, idle), 0, 0, "any",
-	  "the idle states the measured CPUs may enter, set through cpuidle for the cell and set back after it: any (as they are), deepest:N (every state deeper than N disabled: cyclictest --deepest-idle-state) or poll (every state but the polling one); needs a cpuidle driver (dma_latency asks the same of every CPU through PM QoS)",
-	  NULL, OPT_ECHO_SET),
+#include "axes.h"
 	{ 0 },
 };
+#undef READER_AXIS
+#undef AXIS
 
 #define THR(f, help) ROW(#f, OPT_DURATION, OFF(struct threshold_opts, f), \
 	0, 24 * 3600 * NS_PER_S, NULL, help, NULL, OPT_OPTIONAL)

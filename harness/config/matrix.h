@@ -1,11 +1,10 @@
 /*
- * The plan: the Cartesian product of the matrix axes in a fixed order
- * (kernel, load, workload, threads, affinity, interval, priority, size,
- * policy, dma_latency, numa, repeat; the last varies fastest). Ids are
- * stable for a given config:
- *   NNNN-[KERNEL-]LOAD-WORKLOAD-tTHREADS-aAFFINITY[-iINTERVAL][-pPRIO]
- *   [-sSIZE][-PPOLICY][-dDMA][-mNUMA]-REPEAT
- * where the bracketed parts appear only when that axis has several values.
+ * The plan: the Cartesian product of the matrix axes in the axis table's
+ * order (model/axes.h: kernel first, then load, workload and the rest;
+ * repeat last, varying fastest). Ids are stable for a given config:
+ *   NNNN-[KERNEL-]LOAD-WORKLOAD-tTHREADS-aAFFINITY[-iINTERVAL][-pPRIO]...-REPEAT
+ * each axis's part after its id prefix, the bracketed ones (and every
+ * axis after affinity) only where the matrix varies that axis.
  */
 #ifndef LATLAB_MATRIX_H
 #define LATLAB_MATRIX_H
@@ -24,29 +23,23 @@ struct cell {
 	union {
 		/* its value on each axis, by the axis table's index (axis.h) */
 		int64_t ax[TAXIS_COUNT];
+		/*
+		 * the same by the axis's name (c->load is c->ax[TAXIS_LOAD]):
+		 * kernel, load and workload index cfg's definitions; threads a
+		 * count or AXIS_ALL; interval ns; priority; size bytes; policy
+		 * enum cell_policy; dma_latency us (-1: none); the host 0; every
+		 * other axis an index into its [matrix] items (its value their v)
+		 */
 		struct {
-			int64_t kernel;		/* index into cfg->kernel */
-			int64_t host;		/* no matrix axis: 0 */
-			int64_t load;		/* index into cfg->load */
-			int64_t workload;	/* index into cfg->workload */
-			int64_t threads;	/* AXIS_ALL: one per CPU of the affinity */
-			int64_t affinity;	/* index into cfg->matrix.affinity */
-			int64_t interval;	/* ns */
-			int64_t priority;
-			int64_t size;		/* bytes */
-			int64_t policy;		/* enum cell_policy */
-			int64_t dma_latency;	/* us written to /dev/cpu_dma_latency; -1: none */
-			int64_t numa;		/* index into cfg->matrix.numa: where its memory lives */
-			int64_t wakeup;		/* enum wakeup_method: how the thread sleeps to a period */
-			int64_t clock;		/* enum wakeup_clock: the clock it sleeps on and is timed by */
-			int64_t isolation;	/* index into cfg->matrix.isolation: enum isolation_kind by its v */
-			int64_t idle;		/* index into cfg->matrix.idle: IDLE_ANY, IDLE_POLL or N by its v */
+#define AXIS(e, m, ...) int64_t m;
+#define READER_AXIS AXIS
+#include "axes.h"
+#undef READER_AXIS
+#undef AXIS
 		};
 	};
 	int repeat;		/* 1-based */
 };
-_Static_assert(offsetof(struct cell, idle) == offsetof(struct cell, ax) + TAXIS_IDLE * sizeof(int64_t),
-	       "struct cell's names are the axis table's, in its order");
 
 /*
  * Cell c's value on axis a as cells.csv writes it ("stock", "all",

@@ -77,7 +77,7 @@ struct cell_result {
 	int64_t dma_latency_us;	/* the cell's value; -1: none (left alone) */
 	char isolation[768];	/* what [matrix] isolation did (isolation_describe), or "" */
 	char housekeeping[128];	/* the CPUs latlab's own threads ran on, or "" (not set) */
-	char idle[256];		/* the idle states [matrix] idle disabled, or "" */
+	char axis_done[TAXIS_COUNT][256];	/* what each hooked axis did (axis_ops.h), or "" */
 	char not_undone[512];	/* what latlab changed and could not undo, or "" */
 	uint64_t samples_written, samples_dropped;
 	char samples_error[128];	/* why samples.bin is missing, or "" */

@@ -6,13 +6,14 @@
 
 #include "cell_parts.h"
 #include "cpulist.h"
-#include "idle.h"
+#include "axis_ops.h"
 #include "log.h"
 
 /*
- * What a cell changes on the machine for itself — [matrix] isolation and
- * idle, and where latlab's own threads run ([campaign] housekeeping) —
- * and the undoing of it all after the cell.
+ * What a cell changes on the machine for itself — [matrix] isolation,
+ * every axis with hooks (axis_ops.h: idle, throttle), and where latlab's
+ * own threads run ([campaign] housekeeping) — and the undoing of it all
+ * after the cell.
  */
 
 /*
@@ -51,19 +52,18 @@ int cell_machine_begin(const struct config *cfg, const struct cell *c, struct ce
 	struct isolation *iso = &m->iso;
 	struct undo *u = &m->undo;
 	int kind = (int)cfg->matrix.isolation.v[c->isolation];
-	int64_t idle = cfg->matrix.idle.v[c->idle];
 	cpu_set_t measured;
 	char why[PATH_MAX + 128];
 	int rc;
 
 	memset(m, 0, sizeof(*m));
 	undo_init(u);
-	if (kind == ISO_NONE && idle == IDLE_ANY) {
+	if (kind == ISO_NONE && !axis_ops_any(cfg, c)) {
 		own_cpus_set(cfg, res, m);
 		return 0;
 	}
 	cell_pinned_cpus(res, &measured);
-	if ((rc = undo_open(u, UNDO_DIR, undo_roots)) != 0) {
+	if ((rc = undo_open(u, UNDO_DIR, axis_undo_roots())) != 0) {
 		res->status = CELL_ERROR;
 		snprintf(res->reason, sizeof(res->reason), "%s: %s (no journal, so nothing changed)",
 			 UNDO_DIR, strerror(-rc));
@@ -80,14 +80,23 @@ int cell_machine_begin(const struct config *cfg, const struct cell *c, struct ce
 				    sizeof(res->workers[i].cpuset_tasks));
 	own_cpus_set(cfg, res, m);
 	cell_measured_cpus(res, &measured);	/* the unpinned threads' CPUs too */
-	if (idle_begin("", u, idle, &measured, res->idle, sizeof(res->idle), why, sizeof(why)) != 0) {
-		res->status = CELL_ERROR;
-		snprintf(res->reason, sizeof(res->reason), "idle = %s: %.200s",
-			 cfg->matrix.idle.s[c->idle], why);
-		return -1;
+	for (int a = 0; a < TAXIS_COUNT; a++) {
+		const struct axis_ops *ops = axis_hooks[a];
+		int64_t v = ops ? axis_ops_value(cfg, c, a) : 0;
+		const char *item = ops && cfg->matrix.ax[a].n ? cfg->matrix.ax[a].s[c->ax[a]] : "";
+
+		if (!ops || v == ops->as_is)
+			continue;
+		if (ops->begin(cfg, c, v, &measured, u, res->axis_done[a], sizeof(res->axis_done[a]),
+			       why, sizeof(why)) != 0) {
+			res->status = CELL_ERROR;
+			snprintf(res->reason, sizeof(res->reason), "%s = %s: %.200s", taxis_name(a),
+				 item, why);
+			return -1;
+		}
+		if (res->axis_done[a][0])
+			cell_log(res, "%s = %s: %s", taxis_name(a), item, res->axis_done[a]);
 	}
-	if (res->idle[0])
-		cell_log(res, "idle = %s: %s", cfg->matrix.idle.s[c->idle], res->idle);
 	return 0;
 }
 

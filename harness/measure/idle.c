@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "axis_ops.h"
 #include "files.h"
 #include "idle.h"
 
@@ -124,3 +125,28 @@ int idle_begin(const char *root, struct undo *u, int64_t want, const cpu_set_t *
 		snprintf(done, dlen, "every state it excludes was disabled already");
 	return 0;
 }
+
+/* the axis's hooks (axis_ops.h): this machine's sysfs */
+static int axis_check(const struct config *cfg, const struct cell *c, int64_t v,
+		      const cpu_set_t *cpus, char *why, size_t len)
+{
+	(void)cfg;
+	(void)c;
+	return cpus ? idle_check("", v, cpus, why, len) : 0;
+}
+
+static int axis_begin(const struct config *cfg, const struct cell *c, int64_t v,
+		      const cpu_set_t *cpus, struct undo *u, char *done, size_t dlen, char *why,
+		      size_t len)
+{
+	(void)cfg;
+	(void)c;
+	return idle_begin("", u, v, cpus, done, dlen, why, len);
+}
+
+const struct axis_ops idle_axis_ops = {
+	.check = axis_check,
+	.begin = axis_begin,
+	.as_is = IDLE_ANY,
+	.done_key = "idle_done",
+};

@@ -3,41 +3,16 @@
 
 #include "axis.h"
 
-/*
- * The table. A new axis is a row here (at the end: ids, cells.csv and
- * titles of older trees stay as they were, since a row's `missing` and
- * `hidden` keep the new axis out of what they say), its option in
- * config/config_options.c, its name in struct matrix_opts and struct
- * cell, and what measures it (docs/architecture.md, "Adding an axis").
- */
+/* The table, from axes.h's rows (each row's option is config/config_options.c's). */
 const struct axis_def axis_defs[TAXIS_COUNT] = {
-	[TAXIS_KERNEL] = { "kernel", "kernels", "kernel", AXK_NAME, "", 0, 63, NULL, NULL, NULL, NULL, 0 },
-	[TAXIS_HOST] = { "host", "hosts", NULL, AXK_HOST, NULL, 0, 0, NULL, NULL, NULL, NULL, -1 },
-	[TAXIS_LOAD] = { "load", "loads", "load", AXK_NAME, "", 1, 0, NULL, NULL, "%s", "%s", 1 },
-	[TAXIS_WORKLOAD] = { "workload", "workloads", "workload", AXK_NAME, "", 1, 0, NULL, NULL, "%s", "%s", 2 },
-	[TAXIS_THREADS] = { "threads", "threads", "threads", AXK_COUNT, "t", 1, 0, NULL, NULL,
-			    "threads %s", "threads %s", 3 },
-	[TAXIS_AFFINITY] = { "affinity", "affinities", "affinity", AXK_ITEM, "a", 1, 65, NULL, NULL,
-			     "affinity %s", "affinity %s", 4 },
-	[TAXIS_INTERVAL] = { "interval", "intervals", "interval_ns", AXK_DURATION, "i", 0, 63, NULL, NULL,
-			     "%s µs", "%sus", 5 },
-	[TAXIS_PRIORITY] = { "priority", "priorities", "priority", AXK_INT, "p", 0, 63, NULL, NULL,
-			     "priority %s", "priority %s", 7 },
-	[TAXIS_SIZE] = { "size", "sizes", "size", AXK_SIZE, "s", 0, 63, NULL, NULL, "size %s", "size %s", 8 },
-	[TAXIS_POLICY] = { "policy", "policies", "policy", AXK_POLICY, "P", 0, 15, NULL, NULL, "%s", "%s", 6 },
-	[TAXIS_DMA] = { "dma_latency", "dma_latencies", "dma_latency", AXK_MICROS, "d", 0, 17, "0", NULL,
-			"dma_latency %s", "dma_latency %s", 9 },
-	/* came after the others: a title says it only where it is set */
-	[TAXIS_NUMA] = { "numa", "numa", "numa", AXK_ITEM, "m", 0, 17, "none", "none", "numa %s",
-			 "numa %s", 10 },
-	[TAXIS_WAKEUP] = { "wakeup", "wake-up methods", "wakeup", AXK_ITEM, "w", 0, 17, "abs", "abs",
-			   "woken by %s", "%s", 11 },
-	[TAXIS_CLOCK] = { "clock", "clocks", "clock", AXK_ITEM, "c", 0, 17, "monotonic", "monotonic",
-			  "clock %s", "%s", 12 },
-	[TAXIS_ISOLATION] = { "isolation", "isolations", "isolation", AXK_ITEM, "x", 0, 17, "none",
-			      "none", "isolation %s", "%s", 13 },
-	[TAXIS_IDLE] = { "idle", "idle states", "idle", AXK_ITEM, "e", 0, 17, "any", "any", "idle %s",
-			 "idle %s", 14 },
+#define AXIS(e, m, plural, column, kind, id, always, idmax, missing, hidden, title, label, words, \
+	     ...)							\
+	[TAXIS_##e] = { #m, plural, column, kind, id, always, idmax, missing, hidden, title,	\
+			label, words },
+#define READER_AXIS AXIS
+#include "axes.h"
+#undef READER_AXIS
+#undef AXIS
 };
 
 const char *policy_name(int policy)

@@ -40,12 +40,14 @@ enum wakeup_clock { WCLOCK_MONOTONIC, WCLOCK_REALTIME, WCLOCK_TAI, WCLOCK_AUX0 }
 enum isolation_kind { ISO_NONE, ISO_CPUSET, ISO_CPUSET_IRQS };
 #define ISOLATION_KINDS "none|cpuset|cpuset+irqs"
 
-/* The axes, in the matrix's order (repeat last, not an axis). */
+/* The axes, in the matrix's order (repeat last, not an axis): axes.h's rows. */
 enum taxis {
-	TAXIS_KERNEL, TAXIS_HOST, TAXIS_LOAD, TAXIS_WORKLOAD, TAXIS_THREADS,
-	TAXIS_AFFINITY, TAXIS_INTERVAL, TAXIS_PRIORITY, TAXIS_SIZE, TAXIS_POLICY,
-	TAXIS_DMA, TAXIS_NUMA, TAXIS_WAKEUP, TAXIS_CLOCK, TAXIS_ISOLATION,
-	TAXIS_IDLE, TAXIS_COUNT
+#define AXIS(e, m, ...) TAXIS_##e,
+#define READER_AXIS AXIS
+#include "axes.h"
+#undef READER_AXIS
+#undef AXIS
+	TAXIS_COUNT
 };
 
 /* How a cell holds an axis's value, and how cells.csv writes it. */

@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "atomic.h"
+#include "axis_ops.h"
 #include "cellfiles.h"
 #include "files.h"
 #include "csvfile.h"
@@ -289,8 +290,9 @@ static void write_cell_ini(FILE *fp, const struct config *cfg,
 		fprintf(fp, "isolation_done = %s\n", res->isolation);
 	if (res->housekeeping[0])
 		fprintf(fp, "housekeeping = %s\n", res->housekeeping);
-	if (res->idle[0])
-		fprintf(fp, "idle_done = %s\n", res->idle);
+	for (int a = 0; a < TAXIS_COUNT; a++)
+		if (axis_hooks[a] && res->axis_done[a][0])
+			fprintf(fp, "%s = %s\n", axis_hooks[a]->done_key, res->axis_done[a]);
 	if (res->not_undone[0])
 		fprintf(fp, "not_undone = %s\n", res->not_undone);
 	gmtime_r(&t, &tm);

@@ -1,0 +1,42 @@
+#include "axis_ops.h"
+
+/* each axis's hooks, in its own file */
+extern const struct axis_ops idle_axis_ops;
+
+const struct axis_ops *const axis_hooks[TAXIS_COUNT] = {
+	[TAXIS_IDLE] = &idle_axis_ops,
+};
+
+int64_t axis_ops_value(const struct config *cfg, const struct cell *c, int a)
+{
+	const struct axis *ax = &cfg->matrix.ax[a];
+
+	return ax->n ? ax->v[c->ax[a]] : axis_hooks[a]->as_is;
+}
+
+int axis_ops_any(const struct config *cfg, const struct cell *c)
+{
+	for (int a = 0; a < TAXIS_COUNT; a++)
+		if (axis_hooks[a] && axis_ops_value(cfg, c, a) != axis_hooks[a]->as_is)
+			return 1;
+	return 0;
+}
+
+const char *const *axis_undo_roots(void)
+{
+	/* undo_roots, then each axis's: fits every root there is */
+	static const char *roots[32];
+
+	if (!roots[0]) {
+		int n = 0;
+
+		for (int i = 0; undo_roots[i] && n < 31; i++)
+			roots[n++] = undo_roots[i];
+		for (int a = 0; a < TAXIS_COUNT; a++)
+			for (int i = 0; axis_hooks[a] && axis_hooks[a]->roots && axis_hooks[a]->roots[i] &&
+					n < 31; i++)
+				roots[n++] = axis_hooks[a]->roots[i];
+		roots[n] = NULL;
+	}
+	return roots;
+}

@@ -1,0 +1,64 @@
+/*
+ * What an axis does to the machine for a cell, found by its TAXIS_ index:
+ * axis_hooks[a], or NULL for an axis that changes nothing outside latlab
+ * (most of them). An axis that has hooks keeps them in a file of its own
+ * here (idle.c, throttle.c), registered once in axis_ops.c; plan and run
+ * ask its check (campaign/where.c), a cell its begin (cell_machine.c),
+ * the journal undoes what begin did (after the cell, Ctrl-C, or by the
+ * next latlab after SIGKILL), and cell.ini records what was done
+ * (results/cellfiles.c) — no code outside its file names the axis.
+ *
+ * Isolation changes the machine too, but is bound into the cell's life
+ * (the loads swept after they start, each thread's cpuset said in
+ * cell.ini): cell_machine.c calls it by name.
+ */
+#ifndef LATLAB_AXIS_OPS_H
+#define LATLAB_AXIS_OPS_H
+
+#include <sched.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "matrix.h"
+#include "undo.h"
+
+struct axis_ops {
+	/*
+	 * Can cell c take the axis's value v (its item's typed value)?
+	 * cpus: every CPU the cell's threads may use on this machine, or
+	 * NULL for a cell that runs elsewhere (a guest's, checked from the
+	 * host: only what the config alone says). 0, or -1 with the reason
+	 * in why. Asked by plan and by run before any cell, and again in a
+	 * guest before its cells. NULL: nothing to check.
+	 */
+	int (*check)(const struct config *cfg, const struct cell *c, int64_t v,
+		     const cpu_set_t *cpus, char *why, size_t len);
+	/*
+	 * The machine set for value v on cpus (every CPU the cell's
+	 * threads use), each change journalled in u before it is made;
+	 * what was done said in done ("" for nothing: the axis's default).
+	 * 0, or -1 with the reason in why (what was changed is in u).
+	 */
+	int (*begin)(const struct config *cfg, const struct cell *c, int64_t v,
+		     const cpu_set_t *cpus, struct undo *u, char *done, size_t dlen, char *why,
+		     size_t len);
+	/* the value that leaves the machine as it is (idle's any): begin is not called for it */
+	int64_t as_is;
+	/* the paths its journal lines may write, as undo_roots (NULL-terminated) */
+	const char *const *roots;
+	/* cell.ini's key for what begin did ("idle_done") */
+	const char *done_key;
+};
+
+extern const struct axis_ops *const axis_hooks[TAXIS_COUNT];
+
+/* Hooked axis a's value for cell c: its item's typed value (as_is where [matrix] has none). */
+int64_t axis_ops_value(const struct config *cfg, const struct cell *c, int a);
+
+/* Would any hooked axis change the machine for c (a value other than its as_is)? */
+int axis_ops_any(const struct config *cfg, const struct cell *c);
+
+/* undo_roots and every axis's roots: what a journal may replay (NULL-terminated). */
+const char *const *axis_undo_roots(void);
+
+#endif

@@ -1,0 +1,77 @@
+/*
+ * The axes of the matrix, one row each, in the matrix's order (the host
+ * is an axis of the readers only; repeat, last, is no axis). Included by
+ * axis.h, which makes the TAXIS_ enum and the named members of a cell and
+ * of [matrix] from it, by axis.c, which makes the table, and by
+ * config/config_options.c, which makes [matrix]'s options: a new axis is
+ * a row here (at the end: the ids, cells.csv and titles of older trees
+ * stay as they were, its `missing` and `hidden` keeping it out of them)
+ * and, when it changes the machine, a file of its own in measure/
+ * registered in measure/axis_ops.c (docs/architecture.md, "Adding an
+ * axis").
+ *
+ * AXIS(ENUM, member, plural, column, kind, id, id_always, id_max,
+ *      missing, hidden, title, label, words,
+ *      option type, min, max, default, choices, flags, help)
+ *
+ * The fields are struct axis_def's (axis.h) and struct opt's
+ * (common/options.h). READER_AXIS: an axis of the readers only, no
+ * [matrix] key (an includer that wants it defines READER_AXIS too; one
+ * that does not, as an empty macro).
+ */
+AXIS(KERNEL, kernel, "kernels", "kernel", AXK_NAME, "", 0, 63, NULL, NULL, NULL, NULL, 0,
+     OPT_AXIS_NAME, 0, 0, "running", NULL, 0,
+     "kernel variants: running, stock, rt or [kernel.NAME]")
+/* the host: a machine and release (compare --axis host), which the matrix never varies */
+READER_AXIS(HOST, host, "hosts", NULL, AXK_HOST, NULL, 0, 0, NULL, NULL, NULL, NULL, -1)
+AXIS(LOAD, load, "loads", "load", AXK_NAME, "", 1, 0, NULL, NULL, "%s", "%s", 1,
+     OPT_AXIS_NAME, 0, 0, "none", NULL, 0,
+     "loads: none or [load.NAME]")
+AXIS(WORKLOAD, workload, "workloads", "workload", AXK_NAME, "", 1, 0, NULL, NULL, "%s", "%s", 2,
+     OPT_AXIS_NAME, 0, 0, "timer", NULL, 0,
+     "workloads: a registered type or [workload.NAME]")
+AXIS(THREADS, threads, "threads", "threads", AXK_COUNT, "t", 1, 0, NULL, NULL,
+     "threads %s", "threads %s", 3,
+     OPT_AXIS_INT, 1, 1024, "1", NULL, OPT_ALLOW_ALL,
+     "measured threads, or all (one per CPU of the affinity)")
+AXIS(AFFINITY, affinity, "affinities", "affinity", AXK_ITEM, "a", 1, 65, NULL, NULL,
+     "affinity %s", "affinity %s", 4,
+     OPT_AXIS_AFFINITY, 0, 0, "spread", NULL, 0,
+     "spread (one CPU each), all (unpinned), isolated, node:N (the CPUs of NUMA node N on the machine that runs the cell), or a CPU list (0-1+3)")
+AXIS(INTERVAL, interval, "intervals", "interval_ns", AXK_DURATION, "i", 0, 63, NULL, NULL,
+     "%s µs", "%sus", 5,
+     OPT_AXIS_DURATION, 10 * NS_PER_US, 10 * NS_PER_S, "1ms", NULL, 0,
+     "wake-up period")
+AXIS(PRIORITY, priority, "priorities", "priority", AXK_INT, "p", 0, 63, NULL, NULL,
+     "priority %s", "priority %s", 7,
+     OPT_AXIS_INT, 1, 99, "90", NULL, 0,
+     "SCHED_FIFO priority of the measured threads")
+AXIS(SIZE, size, "sizes", "size", AXK_SIZE, "s", 0, 63, NULL, NULL, "size %s", "size %s", 8,
+     OPT_AXIS_SIZE, 1, 1LL << 30, "4KiB", NULL, 0,
+     "I/O size per cycle, for workloads that use it")
+AXIS(POLICY, policy, "policies", "policy", AXK_POLICY, "P", 0, 15, NULL, NULL, "%s", "%s", 6,
+     OPT_AXIS_NAME, 0, 0, "fifo", NULL, OPT_ECHO_SET,
+     "how the measured threads are scheduled: fifo, rr, deadline (runtime/deadline from [campaign] dl_runtime, dl_deadline; period = interval) or other (priority ignored for deadline and other)")
+AXIS(DMA, dma_latency, "dma_latencies", "dma_latency", AXK_MICROS, "d", 0, 17, "0", NULL,
+     "dma_latency %s", "dma_latency %s", 9,
+     OPT_AXIS_NAME, 0, 0, "0", NULL, OPT_ECHO_SET,
+     "what latlab writes to /dev/cpu_dma_latency for the cell: a duration (0: no deep C-states) or none (leave the system as it is)")
+/* came after the others: a title says it only where it is set */
+AXIS(NUMA, numa, "numa", "numa", AXK_ITEM, "m", 0, 17, "none", "none", "numa %s", "numa %s", 10,
+     OPT_AXIS_NUMA, 0, 0, "none", NULL, OPT_ECHO_SET,
+     "where each measured thread's memory (its stack, its workload's buffers) is allocated: none (the kernel's default, first touch), local (bound to its CPU's node), remote (bound to the nearest other node), interleave (over every node) or node:N (bound to N); checked after allocation, in cell.ini")
+AXIS(WAKEUP, wakeup, "wake-up methods", "wakeup", AXK_ITEM, "w", 0, 17, "abs", "abs",
+     "woken by %s", "%s", 11,
+     OPT_AXIS_CHOICE, 0, 0, "abs", WAKEUP_METHODS, OPT_ECHO_SET,
+     "how each measured thread sleeps to its period: abs (clock_nanosleep to the period, TIMER_ABSTIME: cyclictest's default), rel (a relative clock_nanosleep of what is left: cyclictest -r), posix-timer (a POSIX timer armed for the period, its signal waited for with sigwaitinfo), timerfd (a timerfd armed for the period, read), poll or pselect (ppoll or pselect with what is left as their timeout, as stress-ng's cyclic); the latency is always the wake-up against the period on the clock below")
+AXIS(CLOCK, clock, "clocks", "clock", AXK_ITEM, "c", 0, 17, "monotonic", "monotonic",
+     "clock %s", "%s", 12,
+     OPT_AXIS_CHOICE, 0, 0, "monotonic", WAKEUP_CLOCKS, OPT_ECHO_SET,
+     "the clock the measured threads sleep on and are timed by: monotonic (cyclictest's default), realtime (cyclictest -c 1), tai, or aux0-aux7 (the auxiliary clocks, Linux 6.17, where the kernel has them enabled)")
+AXIS(ISOLATION, isolation, "isolations", "isolation", AXK_ITEM, "x", 0, 17, "none", "none",
+     "isolation %s", "%s", 13,
+     OPT_AXIS_CHOICE, 0, 0, "none", ISOLATION_KINDS, OPT_ECHO_SET,
+     "what latlab does to keep the measured CPUs for the measured threads, undone after the cell: none (the machine as it is), cpuset (an exclusive cgroup v1 cpuset for each measured CPU, every task it can move, the loads' too, in a housekeeping cpuset of the other CPUs, latlab's own threads there too: as rteval --cpusets and cyclicdeadline; on cgroup v2 an isolated partition for each measured CPU) or cpuset+irqs (besides, every interrupt that can move off the measured CPUs); needs pinned threads and a CPU left over")
+AXIS(IDLE, idle, "idle states", "idle", AXK_ITEM, "e", 0, 17, "any", "any", "idle %s", "idle %s", 14,
+     OPT_AXIS_IDLE, 0, 0, "any", NULL, OPT_ECHO_SET,
+     "the idle states the measured CPUs may enter, set through cpuidle for the cell and set back after it: any (as they are), deepest:N (every state deeper than N disabled: cyclictest --deepest-idle-state) or poll (every state but the polling one); needs a cpuidle driver (dma_latency asks the same of every CPU through PM QoS)")
