@@ -42,6 +42,12 @@ struct axis_ops {
 	int (*begin)(const struct config *cfg, const struct cell *c, int64_t v,
 		     const cpu_set_t *cpus, struct undo *u, char *done, size_t dlen, char *why,
 		     size_t len);
+	/*
+	 * What begin changed that the journal cannot hold (a limit of
+	 * latlab's own process, gone with it), undone after the cell; the
+	 * journal's changes are undone after this. NULL: nothing.
+	 */
+	void (*end)(void);
 	/* the value that leaves the machine as it is (idle's any): begin is not called for it */
 	int64_t as_is;
 	/* the paths its journal lines may write, as undo_roots (NULL-terminated) */

@@ -87,6 +87,7 @@ int cell_machine_begin(const struct config *cfg, const struct cell *c, struct ce
 
 		if (!ops || v == ops->as_is)
 			continue;
+		m->begun |= 1u << a;
 		if (ops->begin(cfg, c, v, &measured, u, res->axis_done[a], sizeof(res->axis_done[a]),
 			       why, sizeof(why)) != 0) {
 			res->status = CELL_ERROR;
@@ -108,6 +109,9 @@ void cell_machine_end(struct cell_result *res, const char *id, struct machine *m
 		isolation_describe(iso, res->isolation, sizeof(res->isolation));
 		cell_log(res, "isolation: %s", res->isolation);
 	}
+	for (int a = TAXIS_COUNT - 1; a >= 0; a--)
+		if ((m->begun & 1u << a) && axis_hooks[a]->end)
+			axis_hooks[a]->end();
 	if (undo_finish(&m->undo, res->not_undone, sizeof(res->not_undone)) > 0) {
 		cell_log(res, "error: not undone: %s", res->not_undone);
 		log_error("cell %s: latlab could not undo what it changed: %s", id, res->not_undone);

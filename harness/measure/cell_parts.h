@@ -89,6 +89,7 @@ struct machine {
 	struct isolation iso;
 	cpu_set_t own_before;	/* latlab's main thread's CPUs before */
 	int own_set;
+	unsigned begun;		/* 1 << a: axis a's hooks began (their end is due) */
 };
 
 /*

@@ -49,6 +49,8 @@ enum taxis {
 #undef AXIS
 	TAXIS_COUNT
 };
+/* a set of axes is a 32-bit mask (1u << axis): a row's omitted axes, a cell's begun hooks */
+_Static_assert(TAXIS_COUNT <= 32, "the axes fit a 32-bit mask");
 
 /* How a cell holds an axis's value, and how cells.csv writes it. */
 enum axis_kind {
