@@ -75,3 +75,7 @@ AXIS(ISOLATION, isolation, "isolations", "isolation", AXK_ITEM, "x", 0, 17, "non
 AXIS(IDLE, idle, "idle states", "idle", AXK_ITEM, "e", 0, 17, "any", "any", "idle %s", "idle %s", 14,
      OPT_AXIS_IDLE, 0, 0, "any", NULL, OPT_ECHO_SET,
      "the idle states the measured CPUs may enter, set through cpuidle for the cell and set back after it: any (as they are), deepest:N (every state deeper than N disabled: cyclictest --deepest-idle-state) or poll (every state but the polling one); needs a cpuidle driver (dma_latency asks the same of every CPU through PM QoS)")
+AXIS(THROTTLE, throttle, "throttle settings", "throttle", AXK_ITEM, "T", 0, 17, "default", "default",
+     "throttle %s", "throttle %s", 15,
+     OPT_AXIS_CHOICE, 0, 0, "default", "default|off", OPT_ECHO_SET,
+     "what the kernel keeps back from real-time threads for the cell, set back after it: default (as the machine has it) or off (RT throttling unlimited, sched_rt_runtime_us = -1, and on kernels with deadline servers, 6.12+, no runtime for the fair and ext servers on the measured CPUs; while off, a real-time thread latlab or a load starts that runs 1 s without blocking gets SIGXCPU, which ends its process: RLIMIT_RTTIME); refused where the servers cannot be set (a kernel in lockdown)")

@@ -6,8 +6,9 @@
 # captures, samples.bin in a) and, in expected/, every reader's output of
 # them. A reorganisation must leave them byte for byte the same; a change of
 # output on purpose makes expected/ anew (outputs.sh) in the same commit, so
-# its diff shows what users will read differently (last: the tables' row
-# headers "row (its axes)", the overview's rows titled as elsewhere; before:
+# its diff shows what users will read differently (last: the throttle
+# axis's column in compare.csv and history.csv, `default` in these trees
+# (no page changed); before: the tables' row headers "row (its axes)", the overview's rows titled as elsewhere; before:
 # a row's size
 # left out where its workload moved no byte (the timer, noise), the
 # report's "Worst case" paragraph in plain words; before: compare.csv's
