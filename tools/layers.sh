@@ -19,6 +19,7 @@ harness/results
 harness/vm
 harness/report
 harness/campaign
+harness/cli
 harness'
 
 # the files that own a result file's name (model/ and results/ own them all)

@@ -304,3 +304,34 @@ EOC
 	run "$LATLAB" list --bogus
 	[ "$status" -eq 2 ]
 }
+
+@test "each command's synopsis names exactly the options of its table (latlab help COMMAND lists the rows)" {
+	run "$LATLAB" help
+	cmds=$(sed -n '/^commands:/,/^$/s/^  \([a-z]*\) .*/\1/p' <<<"$output")
+	[ -n "$cmds" ]
+	for c in $cmds; do
+		run "$LATLAB" help "$c"
+		[ "$status" -eq 0 ] || run_failed
+		usage=$(sed -n 's/^usage: //p' <<<"$output")
+		rows=$(grep -E -- '^  (-[a-z], |    )--[a-z]' <<<"$output" || true)
+		[ "$c" != list ] || rows='      --markdown'	# list has no table: its one switch
+		# each row in the synopsis, by its long name or its letter
+		while read -r row; do
+			[ -n "$row" ] || continue
+			long=$(grep -oE -- '--[a-z][a-z-]*' <<<"$row" | head -1)
+			letter=$(grep -oE -- '^-[a-z],' <<<"$row" | tr -d ,)
+			grep -qE -- "(^| |\\[)$long( |\\]|$)" <<<"$usage" ||
+				{ [ -n "$letter" ] && grep -qE -- "(^| |\\[)$letter( |\\]|$)" <<<"$usage"; } ||
+				{ echo "$c: $long is a row, not in the synopsis: $usage"; false; }
+		done <<<"$rows"
+		# each option of the synopsis a row
+		for o in $(grep -oE -- '--[a-z][a-z-]*' <<<"$usage"); do
+			grep -qE -- "$o( |$)" <<<"$rows" || { echo "$c: $o in the synopsis, no row"; false; }
+		done
+	done
+	# every command takes --help, and a row it does not have is refused
+	run "$LATLAB" report --help
+	[ "$status" -eq 0 ] && [[ "$output" == "usage: latlab report DIR"* ]] || run_failed
+	run "$LATLAB" plan -q c.ini
+	[ "$status" -eq 2 ] && [[ "$output" == *"usage: latlab plan CONFIG"* ]] || run_failed
+}
