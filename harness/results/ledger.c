@@ -1,6 +1,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,43 +19,97 @@
 #include "options.h"
 #include "units.h"
 
+/* What a cells.csv column before the summary's holds: an axis's value, or one of these. */
+enum head_kind {
+	HEAD_AXIS, HEAD_CAMPAIGN, HEAD_CELL, HEAD_INDEX, HEAD_REPEAT,
+	/* what happened: known once the cell ran (but status, reason, why and missed_pct) */
+	HEAD_HOST, HEAD_RELEASE, HEAD_POLICY, HEAD_STATUS, HEAD_REASON, HEAD_WHY, HEAD_PREEMPT,
+	HEAD_MISSED, HEAD_NONE
+};
+
+struct head_col {
+	enum head_kind kind;
+	int axis;		/* HEAD_AXIS: its TAXIS_ */
+};
+
+#define HEAD_COLS_MAX 64
+
+static struct head_col head_table[HEAD_COLS_MAX];
+static int nhead;
+
+/* The columns before the summary's (cells_head_columns), each's kind. */
+static void head_make(void)
+{
+	static const struct { const char *name; enum head_kind kind; } named[] = {
+		{ "campaign", HEAD_CAMPAIGN }, { "cell", HEAD_CELL }, { "index", HEAD_INDEX },
+		{ "repeat", HEAD_REPEAT }, { "host", HEAD_HOST }, { "kernel_release", HEAD_RELEASE },
+		{ "policy", HEAD_POLICY }, { "status", HEAD_STATUS }, { "reason", HEAD_REASON },
+		{ "why", HEAD_WHY }, { "preempt", HEAD_PREEMPT }, { "missed_pct", HEAD_MISSED },
+	};
+	char columns[CELLS_HEAD_MAX], name[64];
+
+	cells_head_columns(columns, sizeof(columns));
+	for (const char *p = columns;
+	     nhead < HEAD_COLS_MAX && opt_list_next(&p, name, sizeof(name), 0) && name[0]; nhead++) {
+		struct head_col *h = &head_table[nhead];
+
+		h->axis = taxis_of_column(name);
+		/* the policy's column says the one the thread got */
+		h->kind = h->axis >= 0 && h->axis != TAXIS_POLICY ? HEAD_AXIS : HEAD_NONE;
+		for (size_t k = 0; h->kind == HEAD_NONE && k < sizeof(named) / sizeof(named[0]); k++)
+			if (!strcmp(name, named[k].name))
+				h->kind = named[k].kind;
+	}
+}
+
+/* The table, made once (guests' rows are written from several threads). */
+static const struct head_col *head_cols(int *n)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, head_make);
+	*n = nhead;
+	return head_table;
+}
+
+/* What happened to a cell, for its rows' head. */
+struct row_said {
+	enum cell_status st;
+	const char *host, *release, *policy, *reason, *why, *preempt, *missed;
+};
+
 /*
  * A cells.csv row's fields before the summary's, column by column
  * (cells_head_columns): each axis's value from the axis table (the
  * policy's the one the thread got), and where and how the cell ran.
  */
 static void row_head(struct csvw *w, const struct config *cfg, const struct cell *c,
-		     enum cell_status st, const char *host, const char *release,
-		     const char *policy, const char *reason, const char *why,
-		     const char *preempt, const char *missed)
+		     const struct row_said *r)
 {
-	char columns[CELLS_HEAD_MAX], name[64], text[AXIS_ITEM_MAX];
-	int pending = st == CELL_PENDING;
+	char text[AXIS_ITEM_MAX];
+	int n, pending = r->st == CELL_PENDING;
+	const struct head_col *cols = head_cols(&n);
 
-	cells_head_columns(columns, sizeof(columns));
-	for (const char *p = columns; opt_list_next(&p, name, sizeof(name), 0) && name[0];) {
-		int a = taxis_of_column(name);
-
-		if (a >= 0 && a != TAXIS_POLICY) {
-			cell_axis_text(cfg, c, a, 0, text, sizeof(text));
+	for (const struct head_col *h = cols; h < cols + n; h++) {
+		switch (h->kind) {
+		case HEAD_AXIS:
+			cell_axis_text(cfg, c, h->axis, 0, text, sizeof(text));
 			csvw_str(w, text);
-		} else if (!strcmp(name, "campaign")) {
-			csvw_str(w, cfg->campaign.name);
-		} else if (!strcmp(name, "cell")) {
-			csvw_str(w, c->id);
-		} else if (!strcmp(name, "index")) {
-			csvw_int(w, c->index);
-		} else if (!strcmp(name, "repeat")) {
-			csvw_int(w, c->repeat);
-		} else {	/* what happened: empty for a pending cell where it is not known yet */
-			const char *v = !strcmp(name, "host") ? host : !strcmp(name, "kernel_release") ? release :
-					!strcmp(name, "policy") ? policy : !strcmp(name, "status") ? cell_status_name(st) :
-					!strcmp(name, "reason") ? reason : !strcmp(name, "why") ? why :
-					!strcmp(name, "preempt") ? preempt : !strcmp(name, "missed_pct") ? missed : "";
-			int known = !pending || !strcmp(name, "status") || !strcmp(name, "reason") ||
-				    !strcmp(name, "why") || !strcmp(name, "missed_pct");
-
-			csvw_str(w, known ? v : "");
+			break;
+		case HEAD_CAMPAIGN: csvw_str(w, cfg->campaign.name); break;
+		case HEAD_CELL: csvw_str(w, c->id); break;
+		case HEAD_INDEX: csvw_int(w, c->index); break;
+		case HEAD_REPEAT: csvw_int(w, c->repeat); break;
+		case HEAD_STATUS: csvw_str(w, cell_status_name(r->st)); break;
+		case HEAD_REASON: csvw_str(w, r->reason); break;
+		case HEAD_WHY: csvw_str(w, r->why); break;
+		case HEAD_MISSED: csvw_str(w, r->missed); break;
+		/* empty for a pending cell, where it is not known yet */
+		case HEAD_HOST: csvw_str(w, pending ? "" : r->host); break;
+		case HEAD_RELEASE: csvw_str(w, pending ? "" : r->release); break;
+		case HEAD_POLICY: csvw_str(w, pending ? "" : r->policy); break;
+		case HEAD_PREEMPT: csvw_str(w, pending ? "" : r->preempt); break;
+		case HEAD_NONE: csvw_str(w, ""); break;
 		}
 	}
 }
@@ -111,10 +166,12 @@ char *ledger_rows(const struct config *cfg, const struct cell *c,
 			continue;
 		if (wk)
 			missed_field(missed, sizeof(missed), wk->cycles, wk->overruns);
-		row_head(&w, cfg, c, st, host, release,
-			 policy == SCHED_OTHER ? "other" : policy_name(c->policy),
-			 res ? res->reason : "",
-			 why, res ? res->preempt : "", missed);
+		struct row_said said = {
+			st, host, release, policy == SCHED_OTHER ? "other" : policy_name(c->policy),
+			res ? res->reason : "", why, res ? res->preempt : "", missed,
+		};
+
+		row_head(&w, cfg, c, &said);
 		if (wk)
 			cell_summary_fields(&w, wk, r % METRIC_COUNT);
 		else
@@ -165,8 +222,11 @@ char *ledger_rows_from_dir(const struct config *cfg, const struct cell *c,
 				missed_field(missed, sizeof(missed),
 					   strtoull(csv_table_str(&t, r, "samples"), NULL, 10),
 					   strtoull(csv_table_str(&t, r, "overruns"), NULL, 10));
-			row_head(&w, cfg, c, (enum cell_status)st, host, release, policy,
-				 reason, why, preempt, missed);
+			struct row_said rs = {
+				(enum cell_status)st, host, release, policy, reason, why, preempt, missed,
+			};
+
+			row_head(&w, cfg, c, &rs);
 			if (r < t.nrows && t.ncols[r] == ncols)
 				for (int k = 0; k < ncols; k++)
 					csvw_str(&w, t.cell[r][k]);
