@@ -273,7 +273,7 @@ int where_fits(const struct config *cfg, const struct cell *c, int guest,
 		long long nnodes = k->numa_nodes > 0 ? (long long)k->numa_nodes : 1;
 		int node = cfg->numa_node[c->numa];
 
-		if (local && numa_resolve(NULL, kind, numa->s[c->numa], -1, &p, nw, sizeof(nw)) != 0)
+		if (local && numa_resolve(NULL, kind, node, -1, &p, nw, sizeof(nw)) != 0)
 			return fail(why, len, &numa->loc, "%s (nodes with memory: %s)", nw,
 				    mem_nodes(on, sizeof(on)));
 		if (!local && kind == NUMA_REMOTE && nnodes < 2)

@@ -353,7 +353,7 @@ static int make_workers(const struct config *cfg, const struct cell *c,
 		char why[256];
 
 		if (numa->n && numa->v[c->numa] != NUMA_NONE) {
-			if (numa_resolve(NULL, (int)numa->v[c->numa], numa->s[c->numa], cpus[i],
+			if (numa_resolve(NULL, (int)numa->v[c->numa], cfg->numa_node[c->numa], cpus[i],
 					 &w->numa_place, why, sizeof(why)) != 0) {
 				res->status = CELL_ERROR;
 				snprintf(res->reason, sizeof(res->reason), "%s", why);

@@ -66,8 +66,8 @@ static int distance(const char *root, int from, int to)
 	return INT_MAX;
 }
 
-int numa_resolve(const char *root, int kind, const char *value, int cpu,
-		 struct numa_place *p, char *why, size_t len)
+int numa_resolve(const char *root, int kind, int node, int cpu, struct numa_place *p, char *why,
+		 size_t len)
 {
 	cpu_set_t mem;
 	int here = node_of_cpu(root, cpu);
@@ -118,22 +118,20 @@ int numa_resolve(const char *root, int kind, const char *value, int cpu,
 			CPU_ZERO(&mem);
 			CPU_SET(0, &mem);
 		}
+		p->interleave = mem;
 		cpulist_format(&mem, p->nodes, sizeof(p->nodes));
 		return 0;
-	default: {	/* node:N */
-		int n = cpulist_node_number(value);
-
+	default:	/* node:N */
 		if (numa_memory_nodes(root, &mem) != 0 || CPU_COUNT(&mem) == 0) {
 			CPU_ZERO(&mem);
 			CPU_SET(0, &mem);	/* no NUMA in this kernel: node 0 alone */
 		}
-		if (n < 0 || !CPU_ISSET(n, &mem)) {
-			snprintf(why, len, "numa = %s: this machine has no node %d with memory", value,
-				 n);
+		if (node < 0 || node >= CPU_SETSIZE || !CPU_ISSET(node, &mem)) {
+			snprintf(why, len, "numa = node:%d: this machine has no node %d with memory",
+				 node, node);
 			return -ENODEV;
 		}
-		p->node = n;
-	}
+		p->node = node;
 	}
 	snprintf(p->nodes, sizeof(p->nodes), "%d", p->node);
 	return 0;
@@ -156,16 +154,11 @@ int numa_apply(const struct numa_place *p)
 		mode = MPOL_BIND;
 		mask[p->node / bits] |= 1UL << (p->node % bits);
 		break;
-	default: {	/* interleave */
-		cpu_set_t nodes;
-
+	default:	/* interleave */
 		mode = MPOL_INTERLEAVE;
-		if (cpulist_parse(p->nodes, &nodes) != 0)
-			return -EINVAL;
 		for (int n = 0; n < CPU_SETSIZE; n++)
-			if (CPU_ISSET(n, &nodes))
+			if (CPU_ISSET(n, &p->interleave))
 				mask[n / bits] |= 1UL << (n % bits);
-	}
 	}
 	return set_mempolicy(mode, mask, CPU_SETSIZE) ? -errno : 0;
 }

@@ -20,19 +20,21 @@ int numa_memory_nodes(const char *root, cpu_set_t *nodes);
 struct numa_place {
 	int kind;		/* enum numa_kind (options.h) */
 	int node;		/* the node bound to; -1: none, local unpinned, interleave */
+	cpu_set_t interleave;	/* interleave: the nodes (a node set, as a CPU set) */
 	char nodes[128];	/* what the policy names, for cell.ini: "1", "0-1", "local" */
 };
 
 /*
- * The placement `kind` (with `value`, node:N's text) means for a thread on
+ * The placement `kind` (with `node`, node:N's number as config/ typed it:
+ * cfg->numa_node) means for a thread on
  * `cpu` (-1: unpinned) here, from sysfs under `root` (NULL: /sys):
  * local is the node of its CPU, remote the nearest other node with memory
  * (by the distance matrix, then the lowest number), interleave every node
  * with memory, node:N node N. 0, or -ENODEV with why (remote on a machine
  * of one node; a node it lacks).
  */
-int numa_resolve(const char *root, int kind, const char *value, int cpu,
-		 struct numa_place *p, char *why, size_t len);
+int numa_resolve(const char *root, int kind, int node, int cpu, struct numa_place *p, char *why,
+		 size_t len);
 
 /* The calling thread's memory policy set to p (none: the default). 0 or -errno. */
 int numa_apply(const struct numa_place *p);

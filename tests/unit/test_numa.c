@@ -67,24 +67,26 @@ static void test_two_nodes(void **state)
 	node(0, "0,2", "10 21");
 	node(1, "1,3", "21 10");
 	/* local: the node of its CPU; remote: the other */
-	assert_int_equal(numa_resolve(root, NUMA_LOCAL, "local", 3, &p, why, sizeof(why)), 0);
+	assert_int_equal(numa_resolve(root, NUMA_LOCAL, -1, 3, &p, why, sizeof(why)), 0);
 	assert_int_equal(p.node, 1);
 	assert_string_equal(p.nodes, "1");
-	assert_int_equal(numa_resolve(root, NUMA_REMOTE, "remote", 2, &p, why, sizeof(why)), 0);
+	assert_int_equal(numa_resolve(root, NUMA_REMOTE, -1, 2, &p, why, sizeof(why)), 0);
 	assert_int_equal(p.node, 1);
-	assert_int_equal(numa_resolve(root, NUMA_REMOTE, "remote", 1, &p, why, sizeof(why)), 0);
+	assert_int_equal(numa_resolve(root, NUMA_REMOTE, -1, 1, &p, why, sizeof(why)), 0);
 	assert_int_equal(p.node, 0);
 	/* local unpinned: wherever it runs */
-	assert_int_equal(numa_resolve(root, NUMA_LOCAL, "local", -1, &p, why, sizeof(why)), 0);
+	assert_int_equal(numa_resolve(root, NUMA_LOCAL, -1, -1, &p, why, sizeof(why)), 0);
 	assert_int_equal(p.node, -1);
 	assert_string_equal(p.nodes, "local");
-	assert_int_equal(numa_resolve(root, NUMA_INTERLEAVE, "interleave", 0, &p, why, sizeof(why)), 0);
+	assert_int_equal(numa_resolve(root, NUMA_INTERLEAVE, -1, 0, &p, why, sizeof(why)), 0);
 	assert_string_equal(p.nodes, "0-1");
-	assert_int_equal(numa_resolve(root, NUMA_NODE, "node:1", 0, &p, why, sizeof(why)), 0);
+	assert_true(CPU_COUNT(&p.interleave) == 2 && CPU_ISSET(0, &p.interleave) &&
+		    CPU_ISSET(1, &p.interleave));	/* the set numa_apply binds, typed */
+	assert_int_equal(numa_resolve(root, NUMA_NODE, 1, 0, &p, why, sizeof(why)), 0);
 	assert_int_equal(p.node, 1);
-	assert_int_equal(numa_resolve(root, NUMA_NODE, "node:2", 0, &p, why, sizeof(why)), -ENODEV);
+	assert_int_equal(numa_resolve(root, NUMA_NODE, 2, 0, &p, why, sizeof(why)), -ENODEV);
 	assert_string_equal(why, "numa = node:2: this machine has no node 2 with memory");
-	assert_int_equal(numa_resolve(root, NUMA_NONE, "none", 0, &p, why, sizeof(why)), 0);
+	assert_int_equal(numa_resolve(root, NUMA_NONE, -1, 0, &p, why, sizeof(why)), 0);
 	assert_string_equal(p.nodes, "default");
 }
 
@@ -99,14 +101,14 @@ static void test_nearest(void **state)
 	node(0, "0", "10 30 20");
 	node(1, "1", "30 10 20");
 	node(2, "2", "20 20 10");
-	assert_int_equal(numa_resolve(root, NUMA_REMOTE, "remote", 0, &p, why, sizeof(why)), 0);
+	assert_int_equal(numa_resolve(root, NUMA_REMOTE, -1, 0, &p, why, sizeof(why)), 0);
 	assert_int_equal(p.node, 2);
-	assert_int_equal(numa_resolve(root, NUMA_REMOTE, "remote", 2, &p, why, sizeof(why)), 0);
+	assert_int_equal(numa_resolve(root, NUMA_REMOTE, -1, 2, &p, why, sizeof(why)), 0);
 	assert_int_equal(p.node, 0);
 	/* one node: no remote to bind to */
 	nodes("0");
 	node(0, "0-3", "10");
-	assert_int_equal(numa_resolve(root, NUMA_REMOTE, "remote", 1, &p, why, sizeof(why)), -ENODEV);
+	assert_int_equal(numa_resolve(root, NUMA_REMOTE, -1, 1, &p, why, sizeof(why)), -ENODEV);
 	assert_string_equal(why, "numa = remote: no node with memory besides node 0, that of CPU 1");
 }
 
