@@ -92,12 +92,21 @@ struct threshold_opts {
 /* [trace]: spike forensics (docs/spikes.md) */
 enum trace_mode { TRACE_OFF, TRACE_SPIKES };
 
+/* A tracepoint: its system and its name ("sched", "sched_migrate_task"). */
+struct trace_event {
+	char sys[64], ev[128];
+};
+
+#define TRACE_EVENTS_MAX 32
+
 struct trace_opts {
 	int mode;		/* enum trace_mode */
 	int64_t threshold;	/* ns of wake-up latency that triggers a capture */
 	int64_t captures;	/* most kept per cell */
 	int64_t buffer;		/* bytes per CPU */
-	char events[OPT_STR_MAX];	/* system:event, ... added to the default set */
+	char events[OPT_STR_MAX];	/* system:event, ... added to the default set, as written */
+	struct trace_event event[TRACE_EVENTS_MAX];	/* the same, typed when the config is read */
+	int nevents;
 	int timerlat;		/* 1: the kernel's timerlat beside the threads (trace/timerlat.h) */
 	int watch;		/* 1: the kernel's histograms of the threads (trace/watch.h) */
 };

@@ -254,30 +254,33 @@ static void resolve_trace_modes(struct config *cfg)
 	}
 }
 
-/* events = system:event, ...: the names' shape (whether they exist is the run's) */
-static int check_trace_events(const struct config *cfg, char *err, size_t errlen)
+/* events = system:event, ...: the names' shape (whether they exist is the run's), typed */
+static int check_trace_events(struct config *cfg, char *err, size_t errlen)
 {
 	const char *p = cfg->trace.events;
 	char word[OPT_STR_MAX], why[OPT_STR_MAX + 128];
+	struct srcloc loc = config_key_loc(cfg, "trace", "events", (struct srcloc){ 0 });
 
-	if (*p && opt_list_check(p, "events", why, sizeof(why))) {
-		struct srcloc loc = config_key_loc(cfg, "trace", "events", (struct srcloc){ 0 });
-
+	cfg->trace.nevents = 0;
+	if (*p && opt_list_check(p, "events", why, sizeof(why)))
 		return cfg_fail(err, errlen, &loc, "%s", why);
-	}
 	while (opt_list_next(&p, word, sizeof(word), 1)) {
 		const char *w = word, *colon = strchr(w, ':');
+		struct trace_event *te = &cfg->trace.event[cfg->trace.nevents];
 
-		int ok = colon && colon != w && colon[1] && !strchr(colon + 1, ':');
+		int ok = colon && colon != w && colon[1] && !strchr(colon + 1, ':') &&
+			 (size_t)(colon - w) < sizeof(te->sys) && strlen(colon + 1) < sizeof(te->ev);
 		for (const char *c = w; ok && *c; c++)
 			ok = isalnum((unsigned char)*c) || *c == '_' || *c == ':';
-		if (!ok) {
-			struct srcloc loc = config_key_loc(cfg, "trace", "events", (struct srcloc){ 0 });
-
+		if (!ok)
 			return cfg_fail(err, errlen, &loc,
 					"events: '%s' is not system:event (letters, digits, '_'), e.g. sched:sched_migrate_task",
 					w);
-		}
+		if (cfg->trace.nevents == TRACE_EVENTS_MAX)
+			return cfg_fail(err, errlen, &loc, "events: more than %d", TRACE_EVENTS_MAX);
+		snprintf(te->sys, sizeof(te->sys), "%.*s", (int)(colon - w), w);
+		snprintf(te->ev, sizeof(te->ev), "%s", colon + 1);
+		cfg->trace.nevents++;
 	}
 	return 0;
 }

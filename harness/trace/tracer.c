@@ -95,24 +95,28 @@ const char *__lsan_default_suppressions(void)
 #define WINDOW_BEFORE_NS (2 * NS_PER_MS)	/* trace-N.txt: before the intended wake */
 #define WINDOW_AFTER_NS (200 * NS_PER_US)	/* and after the thread's clock read */
 
-/* The default events: "?" marks those only some kernels or arches have. */
-static const char *const default_events[] = {
-	"sched:sched_switch", "sched:sched_waking",
-	"timer:hrtimer_start", "timer:hrtimer_expire_entry",
-	"timer:hrtimer_expire_exit",
-	"irq:irq_handler_entry", "irq:irq_handler_exit",
-	"irq:softirq_entry", "irq:softirq_exit",
-	"workqueue:workqueue_execute_start",
-	"?nmi:nmi_handler", "?power:cpu_idle",
-	"?irq_vectors:local_timer_entry", "?irq_vectors:local_timer_exit",
-	"?irq_vectors:reschedule_entry", "?irq_vectors:reschedule_exit",
-	"?irq_vectors:call_function_entry", "?irq_vectors:call_function_exit",
-	"?irq_vectors:call_function_single_entry",
-	"?irq_vectors:call_function_single_exit",
-	"?irq_vectors:irq_work_entry", "?irq_vectors:irq_work_exit",
-	NULL,
+/* The default events; `some`: only some kernels or arches have it. */
+static const struct default_event {
+	struct trace_event e;
+	int some;
+} default_events[] = {
+	{ { "sched", "sched_switch" }, 0 }, { { "sched", "sched_waking" }, 0 },
+	{ { "timer", "hrtimer_start" }, 0 }, { { "timer", "hrtimer_expire_entry" }, 0 },
+	{ { "timer", "hrtimer_expire_exit" }, 0 },
+	{ { "irq", "irq_handler_entry" }, 0 }, { { "irq", "irq_handler_exit" }, 0 },
+	{ { "irq", "softirq_entry" }, 0 }, { { "irq", "softirq_exit" }, 0 },
+	{ { "workqueue", "workqueue_execute_start" }, 0 },
+	{ { "nmi", "nmi_handler" }, 1 }, { { "power", "cpu_idle" }, 1 },
+	{ { "irq_vectors", "local_timer_entry" }, 1 }, { { "irq_vectors", "local_timer_exit" }, 1 },
+	{ { "irq_vectors", "reschedule_entry" }, 1 }, { { "irq_vectors", "reschedule_exit" }, 1 },
+	{ { "irq_vectors", "call_function_entry" }, 1 },
+	{ { "irq_vectors", "call_function_exit" }, 1 },
+	{ { "irq_vectors", "call_function_single_entry" }, 1 },
+	{ { "irq_vectors", "call_function_single_exit" }, 1 },
+	{ { "irq_vectors", "irq_work_entry" }, 1 }, { { "irq_vectors", "irq_work_exit" }, 1 },
 };
 
+#define NDEFAULT (sizeof(default_events) / sizeof(default_events[0]))
 
 /* The systems whose formats the parser needs. */
 #define SYSTEMS_MAX 24
@@ -277,72 +281,47 @@ int tracer_sweep(void)
 	return removed;
 }
 
-static void add_missing(char *missing, size_t mlen, const char *spec)
+/* "system:event" added to the list of what this kernel lacks */
+static void add_missing(char *missing, size_t mlen, const struct trace_event *e)
 {
 	size_t used = strlen(missing);
 
-	snprintf(missing + used, mlen - used, "%s%s", used ? ", " : "", spec);
-}
-
-/*
- * "[?]system:event" (the '?' only marks, in the default list, events some
- * kernels lack) into its name without the mark, its system and event.
- * 0, or -EINVAL.
- */
-static int split_event(const char *spec, const char **name, char *sys, size_t slen,
-		       char *ev, size_t elen)
-{
-	const char *colon;
-
-	*name = spec + (spec[0] == '?');
-	colon = strchr(*name, ':');
-	if (!colon || (size_t)(colon - *name) >= slen)
-		return -EINVAL;
-	snprintf(sys, slen, "%.*s", (int)(colon - *name), *name);
-	snprintf(ev, elen, "%s", colon + 1);
-	return 0;
+	snprintf(missing + used, mlen - used, "%s%s:%s", used ? ", " : "", e->sys, e->ev);
 }
 
 void tracer_probe(char *dir, size_t dlen, char *missing, size_t mlen)
 {
-	const char *d, *name;
-	char sys[64], ev[128];
+	const char *d;
 
 	tracefs_override();
 	d = tracefs_tracing_dir();
 	snprintf(dir, dlen, "%s", d ? d : "");
 	missing[0] = 0;
-	for (int i = 0; d && default_events[i]; i++)
-		if (split_event(default_events[i], &name, sys, sizeof(sys), ev, sizeof(ev)) == 0 &&
-		    !tracefs_event_file_exists(NULL, sys, ev, "enable"))
-			add_missing(missing, mlen, name);
+	for (size_t i = 0; d && i < NDEFAULT; i++)
+		if (!tracefs_event_file_exists(NULL, default_events[i].e.sys, default_events[i].e.ev,
+					      "enable"))
+			add_missing(missing, mlen, &default_events[i].e);
 }
 
-static int enable(struct tracer *t, const char *spec, char *missing,
-		  size_t mlen, char *sys_list[], int *nsys)
+static int enable(struct tracer *t, const struct trace_event *e, char *missing, size_t mlen,
+		  char *sys_list[], int *nsys)
 {
-	char sys[64], ev[128];
-	const char *name;
-
-	if (split_event(spec, &name, sys, sizeof(sys), ev, sizeof(ev)) != 0)
-		return -EINVAL;
-	if (!tracefs_event_file_exists(t->inst, sys, ev, "enable") ||
-	    tracefs_event_enable(t->inst, sys, ev) != 0) {
-		add_missing(missing, mlen, name);
+	if (!tracefs_event_file_exists(t->inst, e->sys, e->ev, "enable") ||
+	    tracefs_event_enable(t->inst, e->sys, e->ev) != 0) {
+		add_missing(missing, mlen, e);
 		return 0;
 	}
-	char **more = realloc(t->enabled, (size_t)(t->nenabled + 1) * sizeof(*more));
+	struct trace_event *more = realloc(t->enabled, (size_t)(t->nenabled + 1) * sizeof(*more));
 
 	if (more) {
 		t->enabled = more;
-		if ((more[t->nenabled] = strdup(name)))
-			t->nenabled++;
+		more[t->nenabled++] = *e;
 	}
 	for (int i = 0; i < *nsys; i++)
-		if (strcmp(sys_list[i], sys) == 0)
+		if (strcmp(sys_list[i], e->sys) == 0)
 			return 0;
 	if (*nsys < SYSTEMS_MAX - 2)
-		sys_list[(*nsys)++] = strdup(sys);
+		sys_list[(*nsys)++] = strdup(e->sys);
 	return 0;
 }
 
@@ -426,15 +405,16 @@ int tracer_open(struct tracer **out, const struct trace_opts *o,
 		snprintf(err, errlen, "%s: buffer_size_kb = %s refused", t->name, buf);
 		goto fail;
 	}
-	for (int i = 0; default_events[i]; i++)
-		enable(t, default_events[i], missing, mlen, systems, &nsys);
-	for (const char *p = o->events; opt_list_next(&p, buf, sizeof(buf), 1);)
-		if (buf[0])
-			enable(t, buf, missing, mlen, systems, &nsys);
+	for (size_t i = 0; i < NDEFAULT; i++)
+		enable(t, &default_events[i].e, missing, mlen, systems, &nsys);
+	for (int i = 0; i < o->nevents; i++)
+		enable(t, &o->event[i], missing, mlen, systems, &nsys);
 	for (int k = 0; o->timerlat && k < OS_KINDS; k++)
 		if (tracefs_event_file_exists(t->inst, "osnoise", tr_osnoise_events[k], "enable")) {
-			snprintf(buf, sizeof(buf), "osnoise:%s", tr_osnoise_events[k]);
-			enable(t, buf, missing, mlen, systems, &nsys);
+			struct trace_event e = { "osnoise", "" };
+
+			snprintf(e.ev, sizeof(e.ev), "%s", tr_osnoise_events[k]);
+			enable(t, &e, missing, mlen, systems, &nsys);
 		}
 	systems[nsys++] = strdup("ftrace");	/* the marker */
 	systems[nsys] = NULL;
@@ -582,12 +562,8 @@ static int extract_dat(const struct tracer *t, const char *path)
 /* The events enabled again: trace-cmd extract turns an instance's off when it is done. */
 static void reenable(const struct tracer *t)
 {
-	char sys[64], ev[128];
-	const char *name;
-
 	for (int i = 0; i < t->nenabled; i++)
-		if (split_event(t->enabled[i], &name, sys, sizeof(sys), ev, sizeof(ev)) == 0)
-			tracefs_event_enable(t->inst, sys, ev);
+		tracefs_event_enable(t->inst, t->enabled[i].sys, t->enabled[i].ev);
 }
 
 #ifdef HAVE_TRACECMD
@@ -737,8 +713,6 @@ void tracer_close(struct tracer *t, struct spike_trap *trap)
 	}
 	if (t->tep)
 		tep_free(t->tep);
-	for (int i = 0; i < t->nenabled; i++)
-		free(t->enabled[i]);
 	free(t->enabled);
 	free(t);
 }

@@ -22,8 +22,8 @@ struct tracer {
 	/* event ids -> kinds, found once */
 	int id_switch, id_waking, id_hstart, id_hentry, id_hexit, id_irq,
 	    id_irqx, id_soft, id_softx, id_nmi, id_idle, id_print;
-	/* the events enabled, "system:event" (trace-cmd extract disables them) */
-	char **enabled;
+	/* the events enabled (trace-cmd extract disables them) */
+	struct trace_event *enabled;
 	int nenabled;
 };
 
