@@ -310,16 +310,16 @@ static int parse_axis_item(const struct opt *o, struct axis *ax, char *item,
 		char *end;
 
 		if (strcmp(item, "any") == 0)
-			return axis_push(o, ax, item, -1, err, len);
+			return axis_push(o, ax, item, IDLE_ANY, err, len);
 		if (strcmp(item, "poll") == 0)
-			return axis_push(o, ax, item, -2, err, len);
+			return axis_push(o, ax, item, IDLE_POLL, err, len);
 		errno = 0;
 		v = strncmp(item, "deepest:", 8) == 0 && isdigit((unsigned char)item[8]) ?
 		    strtoll(item + 8, &end, 10) : -1;
-		if (v < 0 || v > 15 || errno || *end)
+		if (v < 0 || v > IDLE_DEEPEST_MAX || errno || *end)
 			return fail_with(err, len, -EINVAL,
-				    "%s: '%s' is not any, poll or deepest:N (an idle state's number, 0-15)",
-				    o->key, item);
+				    "%s: '%s' is not any, poll or deepest:N (an idle state's number, 0-%d)",
+				    o->key, item, IDLE_DEEPEST_MAX);
 		return axis_push(o, ax, item, v, err, len);
 	}
 	case OPT_AXIS_CHOICE: {

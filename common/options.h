@@ -39,7 +39,7 @@ enum opt_type {
 	OPT_AXIS_AFFINITY,	/* struct axis: spread|all|isolated|CPU list */
 	OPT_AXIS_NUMA,		/* struct axis: none|local|remote|interleave|node:N */
 	OPT_AXIS_CHOICE,	/* struct axis of words of `choices` ("a|b|c"): each its index */
-	OPT_AXIS_IDLE,		/* struct axis: any (-1), poll (-2) or deepest:N (N) */
+	OPT_AXIS_IDLE,		/* struct axis: any (IDLE_ANY), poll (IDLE_POLL) or deepest:N (N) */
 };
 
 /* Option may be written `all` (an axis item stored as AXIS_ALL). */
@@ -58,6 +58,14 @@ enum opt_type {
 
 /* Where threads run: the affinity axis's items; a load's cpus, housekeeping too. */
 enum affinity_kind { AFF_SPREAD, AFF_ALL, AFF_ISOLATED, AFF_LIST, AFF_NODE, AFF_HOUSEKEEPING };
+
+/*
+ * [matrix] idle's values besides deepest:N (N >= 0, a state's number up
+ * to IDLE_DEEPEST_MAX): as they are, or every state but polling.
+ */
+#define IDLE_ANY (-1)
+#define IDLE_POLL (-2)
+#define IDLE_DEEPEST_MAX 15
 
 /* Where the measured threads' memory lives ([matrix] numa). */
 enum numa_kind { NUMA_NONE, NUMA_LOCAL, NUMA_REMOTE, NUMA_INTERLEAVE, NUMA_NODE };

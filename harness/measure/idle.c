@@ -9,7 +9,7 @@
 #include "idle.h"
 
 #define CPU_DIR "/sys/devices/system/cpu"
-#define STATES_MAX 16
+#define STATES_MAX (IDLE_DEEPEST_MAX + 1)
 
 struct cpu_states {
 	int n;

@@ -17,11 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "options.h"	/* the axis's values: IDLE_ANY, IDLE_POLL, deepest:N as N */
 #include "undo.h"
-
-/* the axis's values besides deepest:N (N >= 0) */
-#define IDLE_ANY (-1)
-#define IDLE_POLL (-2)
 
 /*
  * Can the measured CPUs be held to `want` here? IDLE_ANY always can. Else

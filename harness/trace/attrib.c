@@ -8,7 +8,7 @@
 #include "model.h"
 
 #define STACK_MAX 16
-#define IDLE_ANY INT32_MAX	/* idle, the state not in the trace */
+#define IDLE_UNNAMED INT32_MAX	/* idle, the state not in the trace */
 
 _Static_assert(PART_COUNT == SPIKE_PARTS, "spikes.csv has a column per part");
 
@@ -85,7 +85,7 @@ struct cpu_state {
 	int known;		/* cur_* set */
 	int cur_pid, cur_prio;
 	char cur_comm[TEV_COMM];
-	int64_t idle;		/* state or IDLE_ANY; -1 running, -2 unknown */
+	int64_t idle;		/* state or IDLE_UNNAMED; -1 running, -2 unknown */
 	uint64_t our_timer;	/* its hrtimer, or 0 */
 	int64_t last_tick;	/* the last tick's time, 0 none seen */
 	int irqs_off;		/* preemptirq: interrupts off in the current task */
@@ -163,10 +163,10 @@ static void label_plain(struct attribution *a, const struct cpu_state *s,
 		return;
 	}
 	if (from < a->expiry) {
-		const char *state = s->idle >= 0 && s->idle != IDLE_ANY &&
+		const char *state = s->idle >= 0 && s->idle != IDLE_UNNAMED &&
 			q->idle_name ? q->idle_name(q->idle_arg, (int)s->idle) : NULL;
 
-		if (s->idle == IDLE_ANY)
+		if (s->idle == IDLE_UNNAMED)
 			snprintf(name, sizeof(name), "idle exit");
 		else if (state && strcmp(state, "POLL") == 0)	/* spinning: nothing to exit */
 			snprintf(name, sizeof(name), "late interrupt while idle polling (state %lld POLL)",
@@ -229,7 +229,7 @@ static int64_t due_by(const struct attribution *a, const struct cpu_state *s,
 		int64_t exit_ns = 0;
 
 		if (idle) {	/* its state's exit; unknown state: the deepest's */
-			int st = s->idle >= 0 && s->idle != IDLE_ANY ? (int)s->idle : -1;
+			int st = s->idle >= 0 && s->idle != IDLE_UNNAMED ? (int)s->idle : -1;
 
 			exit_ns = q->idle_exit_ns ? q->idle_exit_ns(q->idle_arg, st) : -1;
 			if (exit_ns < 0)
@@ -590,7 +590,7 @@ static void state_before(const struct ord *o, int first, int no, struct cpu_stat
 	for (int i = first; i < no; i++)	/* an idle exit first: it was idle */
 		if (o[i].e->kind == TEV_IDLE) {
 			if (o[i].e->value < 0 || o[i].e->value == 4294967295LL)
-				s->idle = IDLE_ANY;
+				s->idle = IDLE_UNNAMED;
 			break;
 		}
 }
