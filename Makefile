@@ -59,6 +59,22 @@ LDLIBS += $(LIB_LIBS) -lcsv -lm -pthread
 STATIC_LIBS := $(filter -L% -Wl%,$(LIB_LIBS)) -ltracefs -ltraceevent -ljansson \
 	       -linih -lnuma -lz -lcsv -lm -pthread -ldl
 
+# BPF (the watcher, harness/trace/watch_bpf.c): bpf/watch.bpf.c compiled
+# by clang against this machine's BTF (CO-RE: it loads on any kernel with
+# BTF) and embedded as bpftool's skeleton; a native build only, where the
+# tools and /sys/kernel/btf/vmlinux are (else latlab says it was built
+# without BPF, and watches through histogram triggers)
+ifeq ($(CROSS),)
+HAVE_BPF := $(shell pkg-config --exists libbpf 2>/dev/null && command -v clang >/dev/null && \
+	      command -v bpftool >/dev/null && test -r /sys/kernel/btf/vmlinux && echo 1)
+endif
+ifeq ($(HAVE_BPF),1)
+CPPFLAGS += -DHAVE_BPF
+LDLIBS += -lbpf
+STATIC_LIBS := -lbpf -lelf $(STATIC_LIBS)
+BPF_ARCH := $(patsubst x86_64,x86,$(patsubst aarch64,arm64,$(shell uname -m)))
+endif
+
 CFLAGS += $(EXTRA_CFLAGS)
 
 BUILD_ROOT := build$(if $(CROSS),/$(TRIPLET))
@@ -79,7 +95,8 @@ CROSS_PACKAGES := gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
 DEB_PACKAGES := gcc make pkg-config libinih-dev libcsv-dev libnuma-dev \
 	libjansson-dev libtracefs-dev libtraceevent-dev zlib1g-dev libcmocka-dev bats rt-tests gnuplot-nox procps \
 	util-linux hostname chromium qemu-system-x86 busybox-static strace poppler-utils \
-	lava-dispatcher cpio trace-cmd rtla libtracecmd-dev xz-utils zstd kmod e2fsprogs dpkg-dev debhelper lintian $(CROSS_PACKAGES)
+	lava-dispatcher cpio trace-cmd rtla libtracecmd-dev xz-utils zstd kmod e2fsprogs dpkg-dev debhelper lintian \
+	libbpf-dev libelf-dev clang bpftool $(CROSS_PACKAGES)
 
 COMMON_SRC := $(wildcard common/*.c)
 WORKLOAD_SRC := $(wildcard workloads/*.c)
@@ -133,6 +150,20 @@ $(BUILD)/gen/commit.h: FORCE
 	@cmp -s $@.new $@ && rm -f $@.new || mv -f $@.new $@
 
 $(BUILD)/obj/common/version.o: $(BUILD)/gen/commit.h
+
+ifeq ($(HAVE_BPF),1)
+$(BUILD)/gen/vmlinux.h:
+	@mkdir -p $(dir $@)
+	bpftool btf dump file /sys/kernel/btf/vmlinux format c >$@.new && mv -f $@.new $@
+
+$(BUILD)/gen/watch.bpf.o: bpf/watch.bpf.c $(BUILD)/gen/vmlinux.h
+	clang -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -I$(BUILD)/gen -c -o $@ $<
+
+$(BUILD)/gen/watch.skel.h: $(BUILD)/gen/watch.bpf.o
+	bpftool gen skeleton $< name watch_bpf >$@.new && mv -f $@.new $@
+
+$(BUILD)/obj/harness/trace/watch_bpf.o: $(BUILD)/gen/watch.skel.h
+endif
 
 FORCE:
 

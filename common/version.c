@@ -27,11 +27,17 @@ void version_features(char *buf, size_t len)
 	int dynamic = getauxval(AT_BASE) != 0;
 	void *h = dynamic ? dlopen("libtracecmd.so.1", RTLD_LAZY | RTLD_LOCAL) : NULL;
 
-	snprintf(buf, len, "numa, tracecmd (%s), plugins%s, %s",
+#ifdef HAVE_BPF
+	const char *bpf = "bpf (watch through BPF: its programs built in)";
+#else
+	const char *bpf = "no bpf (built without clang, bpftool, libbpf or BTF: watch through histogram triggers)";
+#endif
+
+	snprintf(buf, len, "numa, tracecmd (%s), plugins%s, %s, %s",
 		 !dynamic ? "not in a static build: spike captures read tracefs" :
 		 h ? "libtracecmd.so.1 found: loaded at a spike capture" :
 		     "libtracecmd.so.1 missing: spike captures read tracefs",
-		 dynamic ? "" : " (not in a static build)", dynamic ? "dynamic" : "static");
+		 dynamic ? "" : " (not in a static build)", bpf, dynamic ? "dynamic" : "static");
 	if (h)
 		dlclose(h);
 }

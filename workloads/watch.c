@@ -3,8 +3,9 @@
  * or one already running (`pid`, or `comm`) — its threads' latencies kept
  * by the kernel (harness/trace/watch.h; harness/measure/cell_watch.c runs
  * the cell). This file holds its options, their checks, and what the
- * machine must have (plan and run ask before any cell): histogram
- * triggers, and the program when it is named by pid or comm.
+ * machine must have (plan and run ask before any cell): the program when
+ * it is named by pid or comm (and, asked by campaign/where.c, BPF or
+ * histogram triggers).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -31,6 +32,9 @@ static const struct opt watch_options[] = {
 	{ .key = "settle", .type = OPT_DURATION, .offset = offsetof(struct watch_opts, settle),
 	  .min = 0, .max = 60000000000LL, .def = "500ms",
 	  .help = "after `command` starts, the wait before its threads are listed and watched" },
+	{ .key = "method", .type = OPT_ENUM, .offset = offsetof(struct watch_opts, method),
+	  .def = "auto", .choices = "auto|bpf|hist", .flags = OPT_ECHO_SET,
+	  .help = "how the kernel keeps the histograms: bpf (BPF programs: latlab built with BPF, the kernel's BTF, CAP_BPF and CAP_PERFMON), hist (histogram triggers: CONFIG_HIST_TRIGGERS), or auto (bpf where it can, else hist); plan says which, cell.ini records it" },
 	{ 0 },
 };
 
@@ -135,26 +139,14 @@ int watch_program_check(const struct watch_opts *o, const char **key, char *err,
 	return 0;
 }
 
-/* Histogram triggers here, and the program when it is named. */
+/*
+ * The program, when it is named (what the kernel must have — BPF or
+ * histogram triggers, by `method` — is campaign/where.c's to ask, through
+ * trace/watch.h).
+ */
 static int watch_preflight(const void *opts, const char **key, char *err, size_t len)
 {
-	const struct watch_opts *o = opts;
-	static const char *const dirs[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
-	int hist = 0;
-
-	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]) && !hist; i++) {
-		char a[96], b[96];
-
-		snprintf(a, sizeof(a), "%s/synthetic_events", dirs[i]);
-		snprintf(b, sizeof(b), "%s/events/sched/sched_switch/hist", dirs[i]);
-		hist = access(a, W_OK) == 0 && access(b, R_OK) == 0;
-	}
-	if (!hist) {
-		*key = "type";
-		return snprintf(err, len, "type = watch: this kernel has no histogram triggers and synthetic events in a tracefs latlab can write (CONFIG_HIST_TRIGGERS, CONFIG_SYNTH_EVENTS; tracing needs root)"),
-		       -ENODEV;
-	}
-	return watch_program_check(o, key, err, len);
+	return watch_program_check(opts, key, err, len);
 }
 
 const struct workload_ops workload_watch = {

@@ -18,6 +18,7 @@ struct watch_opts {
 	char comm[OPT_STR_MAX];		/* a running program by name; "" none */
 	char tid[OPT_STR_MAX];		/* a comma list of thread ids; "" all */
 	int64_t settle;			/* ns after command starts */
+	int method;			/* enum watch_method (trace/watch.h): auto, bpf, hist */
 };
 
 /* "12,13": the ids into tids[0..max); their count, or -EINVAL, -E2BIG. */

@@ -14,6 +14,8 @@
 #include "place.h"
 #include "tracer.h"
 #include "vm.h"
+#include "watch.h"
+#include "watch_opts.h"
 #include "where.h"
 
 enum where where_variant(const struct config *cfg, int v,
@@ -383,6 +385,17 @@ int where_fits(const struct config *cfg, const struct cell *c, int guest,
 
 		return fail(why, len, &kl, "workload %s (type = %s) runs on this machine only: a qemu guest (kernel %s) has no copy of what it loads",
 			    wd->name, wd->ops->name, k->name);
+	}
+	if (local && wd->ops->watch) {	/* the kernel first: BPF or histogram triggers; then the program */
+		const struct watch_opts *wo = wd->opts;
+		char section[CFG_NAME_MAX + 16], ww[512];
+
+		snprintf(section, sizeof(section), "workload.%s", wd->name);
+		struct srcloc at = config_key_loc(cfg, section, "method",
+						  config_key_loc(cfg, section, "type", wd->loc));
+
+		if (watch_check(wo->method, NULL, ww, sizeof(ww)) != 0)
+			return fail(why, len, &at, "[%s] type = watch: %s%s", section, ww, machine);
 	}
 	if (local && def_preflight(cfg, wd->ops->preflight, wd->opts, "workload", wd->name, wd->loc,
 				   machine, why, len) != 0)

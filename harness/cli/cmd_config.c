@@ -168,7 +168,7 @@ int cmd_plan(int argc, char **argv)
 
 /* latlab watch's options */
 struct watch_args {
-	const char *pid, *comm, *command, *tid, *duration, *output, *name;
+	const char *pid, *comm, *command, *tid, *duration, *output, *name, *method;
 	int quiet;
 };
 
@@ -181,6 +181,7 @@ const struct cli_opt watch_cli[] = {
 	{ "duration", 0, "D", CLI_TEXT, W(duration), NULL, "how long to watch (default 10s)" },
 	{ "output", 'o', "DIR", CLI_TEXT, W(output), NULL, "results directory (default results)" },
 	{ "name", 0, "NAME", CLI_TEXT, W(name), NULL, "the campaign's name: DIR/NAME (default watch)" },
+	{ "method", 0, "M", CLI_TEXT, W(method), NULL, "how the kernel keeps the histograms: auto (default), bpf or hist" },
 	{ "quiet", 'q', NULL, CLI_FLAG, W(quiet), NULL, "no progress lines" },
 	{ NULL, 0, NULL, CLI_FLAG, 0, NULL, NULL },
 };
@@ -196,14 +197,14 @@ const struct cli_opt watch_cli[] = {
 int cmd_watch(int argc, char **argv)
 {
 	struct watch_args w = { .duration = "10s", .output = "results", .name = "watch" };
-	const char *pid, *comm, *command, *tid, *duration, *output, *name;
+	const char *pid, *comm, *command, *tid, *duration, *output, *name, *method;
 	struct cfg_args a = { 0 };
 	int first, how, rc0 = cli_parse("watch", argc, argv, &w, &first);
 
 	if (rc0)
 		return rc0 == 1 ? EXIT_PASS : rc0;
 	pid = w.pid, comm = w.comm, command = w.command, tid = w.tid;
-	duration = w.duration, output = w.output, name = w.name;
+	duration = w.duration, output = w.output, name = w.name, method = w.method;
 	a.quiet = w.quiet;
 	how = !!pid + !!comm + !!command;
 	if (first != argc || how != 1) {
@@ -211,10 +212,11 @@ int cmd_watch(int argc, char **argv)
 			log_error("watch: name the program by exactly one of --pid, --comm and --command");
 		return cli_bad_usage("watch");
 	}
-	for (const char *const *v = (const char *const[]){ pid, comm, command, tid, duration, output, name, NULL };
-	     *v; v++)
-		if (strpbrk(*v, "\n\r")) {
-			log_error("watch: '%s': a line break in an option", *v);
+	const char *const given[] = { duration, output, name, pid, comm, command, tid, method };
+
+	for (size_t k = 0; k < sizeof(given) / sizeof(given[0]); k++)
+		if (given[k] && strpbrk(given[k], "\n\r")) {
+			log_error("watch: '%s': a line break in an option", given[k]);
 			return EXIT_USAGE;
 		}
 	int fd = memfd_create("latlab-watch.ini", MFD_CLOEXEC);
@@ -238,6 +240,8 @@ int cmd_watch(int argc, char **argv)
 		fprintf(fp, "command = %s\n", command);
 	if (tid)
 		fprintf(fp, "tid = %s\n", tid);
+	if (method)
+		fprintf(fp, "method = %s\n", method);
 	fflush(fp);
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	a.path = path;
@@ -280,7 +284,7 @@ int cmd_watch(int argc, char **argv)
 				snprintf(why, sizeof(why), "%s", msg);
 		}
 		if (found == 0)
-			found = watch_check(why, sizeof(why));
+			found = watch_check(o->method, NULL, why, sizeof(why));
 		if (found) {
 			log_error("watch: %s", why);
 			rc = EXIT_USAGE;

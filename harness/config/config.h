@@ -108,7 +108,7 @@ struct trace_opts {
 	struct trace_event event[TRACE_EVENTS_MAX];	/* the same, typed when the config is read */
 	int nevents;
 	int timerlat;		/* 1: the kernel's timerlat beside the threads (trace/timerlat.h) */
-	int watch;		/* 1: the kernel's histograms of the threads (trace/watch.h) */
+	int watch;		/* 0 off; the kernel's histograms of the threads (trace/watch.h): 1 auto, 2 bpf, 3 hist */
 };
 
 enum kernel_runner { RUNNER_HOST, RUNNER_QEMU };

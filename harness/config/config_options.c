@@ -224,8 +224,8 @@ const struct opt trace_options[] = {
 	  "on: the kernel's timerlat tracer beside the measured threads, on their CPUs at the cell's interval; its IRQ and thread latencies become the metrics timerlat_irq and timerlat_thread (docs/spikes.md)",
 	  "off|on", OPT_ECHO_SET),
 	ROW("watch", OPT_ENUM, OFF(struct trace_opts, watch), 0, 0, "off",
-	  "on: the kernel keeps each measured thread's latencies in its own histograms (histogram triggers), as latlab watch does for a program: the metrics watch_timer (its timer's expiry to it running) and watch_sched (its waking to its running) (docs/own-code.md)",
-	  "off|on", OPT_ECHO_SET),
+	  "on: the kernel keeps each measured thread's latencies in its own histograms, as latlab watch does for a program — through BPF where it can, else histogram triggers; bpf or hist: by that one only: the metrics watch_timer (its timer's expiry to it running) and watch_sched (its waking to its running) (docs/own-code.md)",
+	  "off|on|bpf|hist", OPT_ECHO_SET),
 	{ 0 },
 };
 

@@ -448,7 +448,7 @@ static void refused_policy(struct cell_result *res, int started)
 
 static int measure(const struct config *cfg, const struct cell *c,
 		   const struct run_env *env, const char *dir,
-		   struct cell_result *res, _Atomic int *stop)
+		   struct cell_result *res, _Atomic int *stop, struct watch *wt)
 {
 	struct samples_writer sw;
 	struct spikes sp;
@@ -501,8 +501,12 @@ static int measure(const struct config *cfg, const struct cell *c,
 			break;
 		}
 	}
-	struct watch wt;
-	int watching = started == n && cell_watch_start(cfg, res, started, &wt);
+	int watching = 0;
+
+	if (wt && started == n)
+		watching = cell_watch_start(cfg, res, started, wt);
+	else if (wt)
+		watch_free(wt);
 	struct intf_snap before = { NULL, 0 };
 	cpu_set_t cpus;
 
@@ -526,7 +530,7 @@ static int measure(const struct config *cfg, const struct cell *c,
 	if (timerlat)
 		cell_timerlat_finish(res, &tl);
 	if (watching)
-		cell_watch_finish(res, &wt);
+		cell_watch_finish(res, wt);
 	close(gate[0]);
 	if (started == n)
 		cell_interference(res, &before);
@@ -551,10 +555,11 @@ int cell_run(const struct config *cfg, const struct cell *c,
 	     struct cell_result *res)
 {
 	struct machine m;
+	struct watch wt;
 
 	const struct workload_def *wd = &cfg->workload[c->workload];
 	_Atomic int stop = 0;
-	int ready = 0, sig = 0, dma;
+	int ready = 0, sig = 0, dma, watch_ready = 0;
 
 	memset(res, 0, sizeof(*res));
 	loadset_init(&res->loads);
@@ -578,11 +583,18 @@ int cell_run(const struct config *cfg, const struct cell *c,
 		goto out_undo;
 	if (setup_workloads(wd, res, &ready) != 0)
 		goto out_teardown;
-	if (cell_start_load(cfg, c, res) != 0)
+	/* [trace] watch's programs loaded before the load takes the CPUs */
+	watch_ready = cell_watch_prepare(cfg, res, &wt);
+	if (cell_start_load(cfg, c, res) != 0) {
+		if (watch_ready)
+			watch_free(&wt);
 		goto out_teardown;
+	}
 	isolation_sweep(&m.iso);	/* the loads to the housekeeping CPUs too */
 	dma = dma_latency_hold(res, c->dma_latency);
-	sig = measure(cfg, c, env, dir, res, &stop);
+	sig = measure(cfg, c, env, dir, res, &stop, watch_ready ? &wt : NULL);
+	if (watch_ready)	/* what measure did not use (an early return): freed */
+		watch_free(&wt);
 	if (dma >= 0)
 		close(dma);
 	loadset_stop(&res->loads);

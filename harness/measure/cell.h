@@ -90,6 +90,7 @@ struct cell_result {
 	/* [trace] watch = on, or a watch workload: "on", or why not; "" when not asked */
 	char watch[256];
 	uint64_t watch_dropped;		/* entries the kernel's histograms had no room for */
+	char watch_method[8];		/* how they were kept: "bpf" or "hist" (trace/watch.h) */
 	char watch_threads[1024];	/* type = watch: "THREAD:TID:COMM, ..." */
 	struct capture *captures;	/* ncaptures, owned */
 	int ncaptures;

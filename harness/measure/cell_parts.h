@@ -76,7 +76,13 @@ int cell_load_failed(struct cell_result *res, int *said);
 int cell_watch_run(const struct config *cfg, const struct cell *c, const struct run_env *env,
 		   struct cell_result *res);
 
-/* The kernel's histograms of the first `started` threads, where asked and possible: 1 started, 0 not (said why). */
+/*
+ * [trace] watch's costly part, before the cell's load starts
+ * (watch_prepare): 1 prepared, 0 not asked or not possible (said why).
+ */
+int cell_watch_prepare(const struct config *cfg, struct cell_result *res, struct watch *w);
+
+/* The kernel's histograms of the first `started` threads, on w prepared: 1 started, 0 not (said why). */
 int cell_watch_start(const struct config *cfg, struct cell_result *res, int started,
 		     struct watch *w);
 

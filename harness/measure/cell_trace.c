@@ -236,10 +236,38 @@ void cell_timerlat_finish(struct cell_result *res, struct timerlat *tl)
 	timerlat_free(tl);
 }
 
+/* off, or said once on the console (every cell.ini says it) */
+static void watch_off(struct cell_result *res, const char *why)
+{
+	static int said;
+
+	snprintf(res->watch, sizeof(res->watch), "off: %.240s", why);
+	cell_log(res, "warning: watch: %s", why);
+	if (!said++)
+		log_warn("[trace] watch: %s (the cells run without it; their cell.ini says so)", why);
+}
+
+int cell_watch_prepare(const struct config *cfg, struct cell_result *res, struct watch *w)
+{
+	/* [trace] watch = on (auto), bpf, hist: in watch.h's order, after off */
+	int method = cfg->trace.watch == 2 ? WATCH_BPF : cfg->trace.watch == 3 ? WATCH_HIST : WATCH_AUTO;
+	char why[sizeof(res->watch) - 8];
+
+	if (!cfg->trace.watch)
+		return 0;
+	if (watch_prepare(w, method, why, sizeof(why)) != 0) {
+		watch_free(w);
+		watch_off(res, why);
+		return 0;
+	}
+	return 1;
+}
+
 /*
- * [trace] watch = on: the kernel's histograms of the measured threads
- * (their ids known once they run, before the gate opens). 1 when it
- * runs; else res->watch says why not (the cell goes on without it).
+ * [trace] watch: the kernel's histograms of the measured threads, on w
+ * prepared before the load started (their ids known once they run,
+ * before the gate opens). 1 when it runs; else res->watch says why not
+ * (the cell goes on without it) and w is freed.
  */
 int cell_watch_start(const struct config *cfg, struct cell_result *res, int started,
 		     struct watch *w)
@@ -247,8 +275,7 @@ int cell_watch_start(const struct config *cfg, struct cell_result *res, int star
 	int tids[WATCH_MAX_THREADS], n = 0;
 	char why[sizeof(res->watch) - 8];
 
-	if (!cfg->trace.watch || started < 1)
-		return 0;
+	(void)cfg;
 	for (int i = 0; i < started && n < WATCH_MAX_THREADS; i++) {
 		struct worker *wk = &res->workers[i];
 
@@ -258,21 +285,21 @@ int cell_watch_start(const struct config *cfg, struct cell_result *res, int star
 		tids[n] = __atomic_load_n(&wk->ktid, __ATOMIC_ACQUIRE);
 		n += tids[n] > 0;
 	}
-	int rc = n == started ? watch_open(w, tids, n, why, sizeof(why)) : -ESRCH;
-
-	if (rc) {
-		static int said;	/* on the console once; every cell.ini says it */
-
-		if (rc == -ESRCH)
-			snprintf(why, sizeof(why), "%d of %d threads had no id after 1 s", started - n, started);
-		snprintf(res->watch, sizeof(res->watch), "off: %s", why);
-		cell_log(res, "warning: watch: %s", why);
-		if (!said++)
-			log_warn("[trace] watch: %s (the cells run without it; their cell.ini says so)", why);
+	if (n != started) {
+		snprintf(why, sizeof(why), "%d of %d threads had no id after 1 s", started - n, started);
+		watch_free(w);
+		watch_off(res, why);
+		return 0;
+	}
+	if (watch_open(w, w->method, tids, n, why, sizeof(why)) != 0) {
+		watch_off(res, why);
 		return 0;
 	}
 	snprintf(res->watch, sizeof(res->watch), "on");
-	cell_log(res, "watch: the kernel's histograms of the %d threads in %s", n, w->name);
+	snprintf(res->watch_method, sizeof(res->watch_method), "%s", watch_method_name(w->method));
+	cell_log(res, "watch: the kernel's histograms of the %d threads (%s%s)", n,
+		 w->method == WATCH_BPF ? "BPF" : "histogram triggers in ",
+		 w->method == WATCH_BPF ? "" : w->name);
 	return 1;
 }
 

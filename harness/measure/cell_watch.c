@@ -250,18 +250,22 @@ int cell_watch_run(const struct config *cfg, const struct cell *c, const struct 
 	n = list_threads(o, t.pid, res, tids, comms, WATCH_MAX_THREADS);
 	if (n < 0)
 		goto out;
-	if (cell_start_load(cfg, c, res) != 0)
-		goto out;
-	if (watch_open(&w, tids, n, why, sizeof(why)) != 0) {
-		res->status = CELL_ERROR;
-		snprintf(res->reason, sizeof(res->reason), "watch: %.230s", why);
-		snprintf(res->watch, sizeof(res->watch), "off: %.240s", why);
+	/* the costly part (BPF's programs loaded, the triggers' instance) before the load takes the CPUs */
+	if (watch_prepare(&w, o->method, why, sizeof(why)) != 0 ||
+	    cell_start_load(cfg, c, res) != 0 ||
+	    watch_open(&w, w.method, tids, n, why, sizeof(why)) != 0) {
+		if (res->status == CELL_OK) {	/* the load's failure is said already */
+			res->status = CELL_ERROR;
+			snprintf(res->reason, sizeof(res->reason), "watch: %.230s", why);
+			snprintf(res->watch, sizeof(res->watch), "off: %.240s", why);
+		}
 		loadset_stop(&res->loads);
 		goto out;
 	}
 	snprintf(res->watch, sizeof(res->watch), "on");
-	cell_log(res, "watch: pid %d, %d threads, for %lld ms", (int)t.pid, n,
-		 (long long)(cfg->campaign.duration / NS_PER_MS));
+	snprintf(res->watch_method, sizeof(res->watch_method), "%s", watch_method_name(w.method));
+	cell_log(res, "watch: pid %d, %d threads, for %lld ms (method %s)", (int)t.pid, n,
+		 (long long)(cfg->campaign.duration / NS_PER_MS), res->watch_method);
 	sig = wait_watched(res, env, cfg->campaign.duration, &t);
 	if (watch_close(&w, why, sizeof(why)) != 0)
 		cell_log(res, "warning: watch: %s", why);

@@ -312,7 +312,8 @@ static void write_cell_ini(FILE *fp, const struct config *cfg,
 	if (res->watch[0]) {
 		fprintf(fp, "watch = %s\n", res->watch);
 		if (strcmp(res->watch, "on") == 0)
-			fprintf(fp, "watch_dropped = %llu\n", (unsigned long long)res->watch_dropped);
+			fprintf(fp, "watch_method = %s\nwatch_dropped = %llu\n", res->watch_method,
+				(unsigned long long)res->watch_dropped);
 		if (res->watch_threads[0])
 			fprintf(fp, "watch_threads = %s\n", res->watch_threads);
 	}

@@ -8,6 +8,7 @@
 
 #include "tracer.h"
 #include "watch.h"
+#include "watch_bpf.h"
 
 /* One thing written to the kernel: a synthetic event or a trigger. */
 #define STEPS_MAX 16
@@ -162,7 +163,13 @@ static int step_undo(struct watch *w, const struct watch_step *s)
 	return tracefs_event_file_append(w->inst, s->sys, s->event, "trigger", bang) < 0 ? -1 : 0;
 }
 
-int watch_check(char *why, size_t len)
+const char *watch_method_name(int method)
+{
+	return method == WATCH_BPF ? "bpf" : method == WATCH_HIST ? "hist" : "auto";
+}
+
+/* the triggers: histogram triggers and synthetic events in a writable tracefs */
+static int hist_check(char *why, size_t len)
 {
 	int rc = tracer_check(why, len);
 
@@ -203,15 +210,84 @@ static void refused(struct watch *w, const struct watch_step *s, int err, char *
 	free(top);
 }
 
-int watch_open(struct watch *w, const int *tids, int n, char *why, size_t len)
+int watch_check(int method, int *chosen, char *why, size_t len)
 {
-	int rc = watch_check(why, len);
+	char bw[256];
+	int rc;
+
+	if (method != WATCH_HIST) {
+		rc = watch_bpf_check(bw, sizeof(bw));
+		if (rc == 0 || method == WATCH_BPF) {
+			if (rc)
+				snprintf(why, len, "method = bpf: %s", bw);
+			else if (chosen)
+				*chosen = WATCH_BPF;
+			return rc;
+		}
+	}
+	rc = hist_check(why, len);
+	if (rc == 0 && chosen)
+		*chosen = WATCH_HIST;
+	if (rc && method == WATCH_AUTO) {	/* neither: say both */
+		size_t u = strlen(why);
+
+		snprintf(why + u, len - u, "; and no BPF: %s", bw);
+	}
+	return rc;
+}
+
+int watch_prepare(struct watch *w, int method, char *why, size_t len)
+{
+	int chosen = WATCH_HIST, rc = watch_check(method, &chosen, why, len);
 
 	memset(w, 0, sizeof(*w));
 	if (rc)
 		return rc;
+	w->method = chosen;
+	w->prepared = 1;
+	if (chosen == WATCH_BPF)
+		return watch_bpf_load(w, why, len);
+	watch_sweep();
+	tracer_sweep();
+	tracer_instance_role(w->name, sizeof(w->name), "watch");
+	tracer_instance_name(w->prefix, sizeof(w->prefix));
+	for (char *p = w->prefix; *p; p++)
+		if (*p == '-')
+			*p = '_';
+	/* every event's directory in it: the costly part of the triggers' setup */
+	w->inst = tracefs_instance_create(w->name);
+	if (!w->inst) {
+		rc = -errno;
+		snprintf(why, len, "tracefs instance %s: %s", w->name, strerror(errno));
+		return rc;
+	}
+	/*
+	 * mono before any trigger, the clock every trigger names: a
+	 * trigger's clock= sets its instance's clock when it is registered,
+	 * which then does not change under the triggers written before it
+	 */
+	if (tracefs_instance_file_write(w->inst, "trace_clock", "mono") < 0) {
+		rc = -errno;
+		snprintf(why, len, "%s/trace_clock = mono: %s", w->name, strerror(errno));
+		watch_close(w, NULL, 0);
+		return rc;
+	}
+	/* nothing is recorded: the triggers need no more of a ring than this */
+	tracefs_instance_file_write(w->inst, "buffer_size_kb", "64");
+	return 0;
+}
+
+int watch_open(struct watch *w, int method, const int *tids, int n, char *why, size_t len)
+{
+	int rc = w->prepared ? 0 : watch_prepare(w, method, why, len);
+
+	if (rc) {
+		watch_free(w);
+		return rc;
+	}
 	if (n < 1 || n > WATCH_MAX_THREADS) {
 		snprintf(why, len, "%d threads to watch: 1 to %d", n, WATCH_MAX_THREADS);
+		watch_free(w);
 		return -EINVAL;
 	}
 	w->t = calloc((size_t)n, sizeof(*w->t));
@@ -227,34 +303,12 @@ int watch_open(struct watch *w, const int *tids, int n, char *why, size_t len)
 		hist_init(&w->t[i].timer);
 		hist_init(&w->t[i].sched);
 	}
-	watch_sweep();
-	tracer_sweep();
-	tracer_instance_role(w->name, sizeof(w->name), "watch");
-	tracer_instance_name(w->prefix, sizeof(w->prefix));
-	for (char *p = w->prefix; *p; p++)
-		if (*p == '-')
-			*p = '_';
-	w->inst = tracefs_instance_create(w->name);
-	if (!w->inst) {
-		rc = -errno;
-		snprintf(why, len, "tracefs instance %s: %s", w->name, strerror(errno));
-		watch_free(w);
+	if (w->method == WATCH_BPF) {
+		rc = watch_bpf_attach(w, why, len);
+		if (rc)
+			watch_free(w);
 		return rc;
 	}
-	/*
-	 * mono before any trigger, the clock every trigger names: a
-	 * trigger's clock= sets its instance's clock when it is registered,
-	 * which then does not change under the triggers written before it
-	 */
-	if (tracefs_instance_file_write(w->inst, "trace_clock", "mono") < 0) {
-		rc = -errno;
-		snprintf(why, len, "%s/trace_clock = mono: %s", w->name, strerror(errno));
-		watch_close(w, NULL, 0);
-		watch_free(w);
-		return rc;
-	}
-	/* nothing is recorded: the triggers need no more of a ring than this */
-	tracefs_instance_file_write(w->inst, "buffer_size_kb", "64");
 	tracefs_error_clear(w->inst);
 	/* made once: close undoes exactly what was written */
 	int nsteps = make_steps(w, w->step);
@@ -349,6 +403,8 @@ int watch_close(struct watch *w, char *why, size_t len)
 	const struct watch_step *s = w->step;
 	int rc = 0;
 
+	if (w->bpf)
+		return watch_bpf_close(w, why, len);
 	if (!w->inst)
 		return 0;
 	/* the histograms first, while their triggers are there */
@@ -387,13 +443,14 @@ int watch_close(struct watch *w, char *why, size_t len)
 
 void watch_free(struct watch *w)
 {
-	if (w->inst)
+	if (w->inst || w->bpf)
 		watch_close(w, NULL, 0);
 	free(w->t);
 	free(w->step);
 	w->t = NULL;
 	w->step = NULL;
 	w->n = 0;
+	w->prepared = 0;
 }
 
 /*

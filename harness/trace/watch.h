@@ -2,8 +2,9 @@
  * Threads latlab did not start, measured by the kernel ([trace] watch =
  * on beside latlab's own threads; `type = watch` and `latlab watch` for a
  * program that is already running): per thread two histograms kept in
- * the kernel by histogram triggers and synthetic events
- * (Documentation/trace/histogram.rst), nothing copied out per event:
+ * the kernel — by BPF programs where latlab and the kernel can
+ * (watch_bpf.h), else by histogram triggers and synthetic events
+ * (Documentation/trace/histogram.rst) — nothing copied out per event:
  *
  *   timer  the expiry the thread asked for (its hrtimer's softexpires: a
  *          SCHED_OTHER thread's slack counts, as the program lives it) to
@@ -12,7 +13,7 @@
  *          nanosleep, a timerfd, a poll or select timeout, a POSIX timer)
  *   sched  its waking to its running: the scheduling delay of any wake-up
  *
- * The chains, in latlab's instance latlab-PID-NS-watch (its trace_clock
+ * The triggers' chains, in latlab's instance latlab-PID-NS-watch (its trace_clock
  * and each trigger's clock mono, so that common_timestamp and an
  * hrtimer's expiry share CLOCK_MONOTONIC: a hist trigger's default is
  * the global clock, 37 ms off it in a Debian 6.1 guest):
@@ -53,7 +54,17 @@ struct watch_thread {
 
 struct watch_step;
 
+/* How the histograms are kept: the first that works (BPF, then triggers), or one of them. */
+enum watch_method { WATCH_AUTO, WATCH_BPF, WATCH_HIST };
+#define WATCH_METHODS "auto|bpf|hist"
+
+/* "bpf", "hist" ("auto" for WATCH_AUTO) */
+const char *watch_method_name(int method);
+
 struct watch {
+	int method;		/* enum watch_method: the one in use (bpf or hist) once prepared */
+	int prepared;		/* watch_prepare done: the programs loaded, or the instance made */
+	void *bpf;		/* WATCH_BPF: the loaded programs (watch_bpf.c) */
 	struct tracefs_instance *inst;
 	char name[64];		/* the instance */
 	char prefix[48];	/* the synthetic events' names: PREFIX_exp, _timer, _sched */
@@ -65,17 +76,30 @@ struct watch {
 };
 
 /*
- * Can this kernel keep them: histogram triggers and synthetic events in a
- * writable tracefs. 0, or -ENODEV / -EACCES with why.
+ * Can this kernel keep them by `method`: BPF (watch_bpf.h: latlab built
+ * with it, BTF, the capabilities), histogram triggers and synthetic
+ * events in a writable tracefs, or (auto) either. The method that would
+ * be used in *chosen (may be NULL). 0, or -ENODEV / -EACCES / -EPERM with
+ * why (for auto: why neither).
  */
-int watch_check(char *why, size_t len);
+int watch_check(int method, int *chosen, char *why, size_t len);
 
 /*
- * Start watching tids[0..n) (1 to WATCH_MAX_THREADS). 0, or -errno with
- * why (the kernel's own words from the instance's error_log where it
- * gave any); nothing is left behind on failure.
+ * The costly part of watching, before the threads are known and before
+ * the cell's load starts: the method chosen (auto: BPF where it can,
+ * else triggers; w->method says which), BPF's programs loaded, or the
+ * triggers' instance made. 0, or -errno with why (nothing left behind).
+ * Then watch_open, or watch_free.
  */
-int watch_open(struct watch *w, const int *tids, int n, char *why, size_t len);
+int watch_prepare(struct watch *w, int method, char *why, size_t len);
+
+/*
+ * Start watching tids[0..n) (1 to WATCH_MAX_THREADS): on w prepared, or
+ * prepared here by `method`. 0, or -errno with why (the kernel's own
+ * words: the instance's error_log, the verifier's last lines); w freed
+ * and nothing left behind on failure.
+ */
+int watch_open(struct watch *w, int method, const int *tids, int n, char *why, size_t len);
 
 /*
  * Read the histograms into each thread's timer and sched, then remove

@@ -4,7 +4,10 @@
  * and the watch workload's thread list (workloads/watch.c): each bucket
  * lands in its thread's histogram at its middle, lines of threads not
  * watched are left alone, Dropped is counted, anything else in a
- * "{ ... }" line is refused; a tid list is ids, commas between.
+ * "{ ... }" line is refused; a tid list is ids, commas between. The BPF
+ * watcher's buckets (harness/trace/watch_bpf.c) tile the values without
+ * a gap and within 1/16 of their width; a refusal quotes the verifier's
+ * own last lines, not libbpf's words around them.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -16,6 +19,7 @@
 #include <cmocka.h>
 
 #include "watch.h"
+#include "watch_bpf.h"
 #include "workload.h"
 #include "watch_opts.h"
 
@@ -141,6 +145,50 @@ static void a_comm_is_one_process(void **state)
 	assert_true(pid == 1 || pid == -EEXIST);
 }
 
+/* bpf/watch.bpf.c's bucket_of, as watch_bpf.c reads it back: every value in its bucket */
+static void bpf_buckets_tile(void **state)
+{
+	long long lo, hi, prev_hi = -1;
+
+	(void)state;
+	for (int b = 0; b < 975; b++) {
+		watch_bpf_bucket_range(b, &lo, &hi);
+		assert_true(lo == prev_hi + 1);		/* no gap, no overlap */
+		assert_true(hi >= lo);
+		if (lo >= 16)
+			assert_true((hi - lo + 1) * 16 <= lo);	/* 1/16 of the value at most */
+		prev_hi = hi;
+	}
+	watch_bpf_bucket_range(16, &lo, &hi);
+	assert_true(lo == 16 && hi == 16);
+	watch_bpf_bucket_range(16 * 7 + 5, &lo, &hi);	/* 2^10 .. : 1024 + 5 x 64 */
+	assert_true(lo == 1344 && hi == 1407);
+}
+
+static void bpf_refusal_quotes_the_verifier(void **state)
+{
+	char out[256];
+	static const char log[] =
+		"libbpf: prog 'll_watch_switch': BPF program load failed: Permission denied\n"
+		"libbpf: prog 'll_watch_switch': -- BEGIN PROG LOAD LOG --\n"
+		"0: R1=ctx() R10=fp0\n"
+		"; int BPF_PROG(ll_watch_switch, ...)\n"
+		"R2 invalid mem access 'scalar'\n"
+		"processed 12 insns (limit 1000000)\n"
+		"-- END PROG LOAD LOG --\n"
+		"libbpf: prog 'll_watch_switch': failed to load: -13\n"
+		"libbpf: failed to load object 'watch_bpf'\n";
+
+	(void)state;
+	watch_bpf_log_tail(log, out, sizeof(out), 2);
+	assert_string_equal(out, "R2 invalid mem access 'scalar'|processed 12 insns (limit 1000000)");
+	/* no verifier's log: libbpf's own last lines */
+	watch_bpf_log_tail("libbpf: a\nlibbpf: b\nlibbpf: c\n", out, sizeof(out), 2);
+	assert_string_equal(out, "libbpf: b|libbpf: c");
+	watch_bpf_log_tail("", out, sizeof(out), 2);
+	assert_string_equal(out, "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -148,6 +196,8 @@ int main(void)
 		cmocka_unit_test(a_line_not_the_kernels_is_refused),
 		cmocka_unit_test(tid_lists),
 		cmocka_unit_test(a_comm_is_one_process),
+		cmocka_unit_test(bpf_buckets_tile),
+		cmocka_unit_test(bpf_refusal_quotes_the_verifier),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,12 +1,12 @@
 #!/usr/bin/env bats
 # lane: guests-a (tests/run.sh: where this file runs, and beside what)
-# latlab watch's kernel side (issue 47), in a Debian 6.1 guest on the
+# latlab watch's kernel side (issues 47, 61), in a Debian 6.1 guest on the
 # instruction-counted clock (one vCPU): this VM's kernel has no histogram
 # triggers. One boot, four cells: latlab's own timer thread measured both
 # ways at once ([trace] watch = on: its wakeup from user space, the
-# kernel's watch_timer and watch_sched from histogram triggers), and
+# kernel's watch_timer and watch_sched through BPF, auto's choice), and
 # three programs latlab did not write, as `type = watch` sees them: two
-# periodic threads, a program that ends mid-cell, and one whose busy
+# periodic threads (through histogram triggers: method = hist), a program that ends mid-cell, and one whose busy
 # thread never sleeps. Then report and compare read the tree. The
 # figures are the guest's instruction time, so the other guests beside
 # it (tests/cli/guests) do not reach them; in tests/cli/alongside it
@@ -43,6 +43,8 @@ watch = on
 [workload.app]
 type = watch
 command = latload timer --threads 2 --interval 1ms --duration 60s
+; the triggers here, BPF (auto's choice) for latlab's own thread in 0000
+method = hist
 [workload.short]
 type = watch
 command = latload timer --threads 1 --interval 1ms --duration 1s
@@ -62,6 +64,8 @@ EOC
 	# (7.3 us at p50 and 7.4 at the max here, one vCPU of instruction time)
 	S=$(cell 0000)/summary.csv
 	grep -qx 'watch = on' "$(cell 0000)/cell.ini" || { cat "$(cell 0000)/log.txt"; false; }
+	grep -qx 'watch_method = bpf' "$(cell 0000)/cell.ini" || { cat "$(cell 0000)/cell.ini"; false; }
+	grep -qx 'watch_method = hist' "$(cell 0001)/cell.ini" || { cat "$(cell 0001)/cell.ini"; false; }
 	n_l=$(col_of "$S" wakeup 0 samples) n_k=$(col_of "$S" watch_timer 0 samples)
 	[ "$n_k" -ge $((n_l * 99 / 100)) ] && [ "$n_k" -le "$n_l" ] || { echo "samples: latlab $n_l, kernel $n_k"; false; }
 	for f in p50_ns p99_ns max_ns; do

@@ -1,0 +1,153 @@
+#!/usr/bin/env bats
+# lane: measures (tests/run.sh: where this file runs, and beside what)
+# Watching through BPF (issue 61) on this machine, whose kernel has BTF and
+# BPF but no histogram triggers: cyclictest watched from outside, its own
+# histogram against the kernel's count of its thread; latlab's own thread
+# measured both ways at once ([trace] watch = on); nothing left attached
+# after a SIGKILL; the refusals (no BTF, no capabilities, method = hist
+# here). Each program measured is the test's own, found by its pid.
+
+load helper
+
+bpf_built() {
+	"$LATLAB" --version | grep -q '^features: .*, bpf (' || skip "this latlab was built without BPF"
+	[ -r /sys/kernel/btf/vmlinux ] || skip "this kernel has no BTF"
+}
+
+# p_of SUMMARY METRIC THREAD FIELD
+p_of() {
+	awk -F, -v m="$2" -v t="$3" -v f="$4" 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+		$h["metric"] == m && $h["thread"] == t { print $h[f] }' "$1"
+}
+
+@test "latlab watch through BPF: cyclictest's own histogram against the kernel's count of its thread, at least 95 % of its wake-ups" {
+	bpf_built
+	command -v cyclictest >/dev/null || skip "no cyclictest (rt-tests)"
+	# cyclictest: 2,500 wake-ups at 1 ms, then it ends; latlab watches from
+	# 500 ms after starting it (its settle, then the programs' load) until
+	# it ends
+	run timeout 60 "$LATLAB" watch --method bpf -q --duration 20s -o "$WORK/o" \
+		--command "cyclictest -t1 -p80 -i1000 -l 2500 -q -m -h 2000 --histfile=$WORK/ct.hist"
+	[ "$status" -le 1 ] || run_failed
+	C=$(cell_dir "$WORK/o/watch" '0000-*')
+	grep -qx 'watch = on' "$C/cell.ini" && grep -qx 'watch_method = bpf' "$C/cell.ini" || { cat "$C/cell.ini"; false; }
+	grep -q 'ended .* into the cell' "$C/log.txt" || { cat "$C/log.txt"; false; }
+	# its measuring thread: the one that woke every period
+	t=$(awk -F, 'NR > 1 && $3 == "watch_timer" { print $4, $1 }' "$C/summary.csv" | sort -n | tail -1 | cut -d' ' -f2)
+	n=$(p_of "$C/summary.csv" watch_timer "$t" samples)
+	total=$(awk '/^# Total:/ { print $3 + 0 }' "$WORK/ct.hist")
+	[ "$total" -ge 2490 ] && [ "$total" -le 2500 ] || { echo "cyclictest's own count: $total"; false; }	# -l 2500: its histogram holds 2,499
+	# the periods before the watch began: the log's ms from starting it to watching (1 a ms at most)
+	before=$(awk '/watch: started / { split($1, a, /[T:Z]/); s = (a[2] * 60 + a[3]) * 60 + a[4] }
+		/watch: pid .* threads, for / { split($1, a, /[T:Z]/); e = (a[2] * 60 + a[3]) * 60 + a[4] }
+		END { printf "%d", (e - s) * 1000 + 1 }' "$C/log.txt")
+	echo "cyclictest: $total wake-ups, $before ms before the watch; watch_timer of thread $t: $n"
+	[ "$before" -ge 500 ] && [ "$before" -lt 2500 ] || false
+	[ "$n" -ge $(( (total - before) * 95 / 100 )) ] && [ "$n" -le "$total" ] || false
+	# cyclictest's own median (1 us buckets)
+	ct=$(awk '!/^#/ { n += $2; c[$1 + 0] = $2 } END { s = 0; for (i = 0; i < 2000; i++) { s += c[i]; if (s * 2 >= n) { print i; exit } } }' "$WORK/ct.hist")
+	[ -n "$ct" ]
+	kp=$(p_of "$C/summary.csv" watch_timer "$t" p50_ns)
+	# the kernel's expiry-to-running ends where cyclictest's wake-up reads its clock:
+	# never later at the median (its 1 us bucket's top), and not more than 10 us earlier
+	echo "cyclictest p50 $ct us, watch_timer p50 $kp ns, n $n"
+	[ "$kp" -le $(( (ct + 1) * 1000 )) ] && [ "$kp" -ge $(( (ct - 10) * 1000 )) ]
+}
+
+@test "[trace] watch = on through BPF: latlab's own thread seen both ways, the kernel's timer-to-running below its wake-up at every percentile" {
+	bpf_built
+	write_config c.ini <<EOC
+[campaign]
+name = t
+duration = 2s
+output = $WORK/out
+[matrix]
+affinity = 1
+interval = 1ms
+[trace]
+watch = on
+EOC
+	run timeout 60 "$LATLAB" run c.ini -q
+	[ "$status" -le 1 ] || run_failed
+	C=$(cell_dir "$WORK/out/t" '0000-*')
+	grep -qx 'watch_method = bpf' "$C/cell.ini" || { cat "$C/cell.ini"; false; }
+	S=$C/summary.csv
+	wn=$(p_of "$S" wakeup 0 samples)
+	kn=$(p_of "$S" watch_timer 0 samples)
+	# every wake-up counted by the kernel too (a period missed is one neither sees)
+	[ "$kn" -ge $(( wn * 99 / 100 )) ] && [ "$kn" -le $(( wn + 2 )) ] || { echo "wakeup $wn, watch_timer $kn"; false; }
+	for f in p50_ns p90_ns p99_ns; do
+		w=$(p_of "$S" wakeup 0 "$f")
+		k=$(p_of "$S" watch_timer 0 "$f")
+		echo "$f: wakeup $w, watch_timer $k"
+		# the kernel's count ends at the switch-in, before the thread reads its clock
+		# (log-linear buckets: 1/32 of the value either way)
+		[ "$k" -le $(( w + w / 32 )) ] || false
+	done
+}
+
+@test "a latlab killed while it watches through BPF leaves no program attached" {
+	bpf_built
+	command -v bpftool >/dev/null || skip "no bpftool"
+	"$LATLAB" watch --method bpf -q --duration 30s -o "$WORK/o" \
+		--command "cyclictest -t1 -p80 -i1000 -D 40 -q" >"$WORK/log" 2>&1 &
+	pid=$!
+	# its programs, by the descriptors its pid holds (fdinfo's prog_id)
+	ids=""
+	for _ in $(seq 1 100); do
+		ids=$(cat /proc/"$pid"/fdinfo/* 2>/dev/null | awk '$1 == "prog_id:" { print $2 }' | sort -u)
+		[ "$(wc -w <<<"$ids")" -ge 4 ] && break
+		sleep 0.1
+	done
+	[ "$(wc -w <<<"$ids")" -eq 4 ] || { echo "programs of latlab $pid: '$ids'"; kill -9 "$pid"; false; }
+	for id in $ids; do
+		bpftool prog show id "$id" | grep -q 'name ll_watch_' || { echo "program $id is not latlab's"; kill -9 "$pid"; false; }
+	done
+	kill -9 "$pid"
+	wait "$pid" || true
+	# the kernel frees a program once its last descriptor is closed (after an RCU grace period)
+	for id in $ids; do
+		for _ in $(seq 1 50); do
+			bpftool prog show id "$id" >/dev/null 2>&1 || break
+			sleep 0.1
+		done
+		! bpftool prog show id "$id" >/dev/null 2>&1 || { echo "program $id still loaded after 5 s"; false; }
+	done
+	# the program latlab started goes with it (its parent-death signal)
+	for _ in $(seq 1 50); do pgrep -P "$pid" >/dev/null || break; sleep 0.1; done
+}
+
+@test "watch through BPF refused where it cannot be: no BTF, no capabilities; method = hist where the kernel has no triggers (exit 2, nothing written)" {
+	bpf_built
+	write_config c.ini <<EOC
+[campaign]
+name = w
+duration = 1s
+output = $WORK/out
+[matrix]
+workload = app
+[workload.app]
+type = watch
+pid = $$
+method = bpf
+EOC
+	run env LATLAB_FAKE_BTF=/nonexistent/vmlinux "$LATLAB" plan c.ini
+	[ "$status" -eq 2 ] || run_failed
+	[[ "$output" == *"c.ini:10: [workload.app] type = watch: method = bpf: this kernel has no BTF (/nonexistent/vmlinux: No such file or directory; CONFIG_DEBUG_INFO_BTF)"* ]] || run_failed
+	command -v setpriv >/dev/null || skip "no setpriv"
+	run setpriv --inh-caps=-all --bounding-set=-all "$LATLAB" plan c.ini
+	[ "$status" -eq 2 ] || run_failed
+	[[ "$output" == *"c.ini:10: [workload.app] type = watch: method = bpf: watching through BPF needs CAP_BPF and CAP_PERFMON (or root)"* ]] || run_failed
+	run setpriv --inh-caps=-all --bounding-set=-all "$LATLAB" watch --pid $$ --method bpf -o "$WORK/o"
+	[ "$status" -eq 2 ] && [[ "$output" == *"watch: method = bpf: watching through BPF needs CAP_BPF"* ]] || run_failed
+	if [ ! -e /sys/kernel/tracing/synthetic_events ]; then
+		sed -i 's/^method = bpf$/method = hist/' "$WORK/c.ini"
+		run "$LATLAB" plan c.ini
+		[ "$status" -eq 2 ] && [[ "$output" == *"c.ini:10: [workload.app] type = watch: this kernel has no histogram triggers"* ]] || run_failed
+		# auto: BPF here
+		sed -i '/^method = /d' "$WORK/c.ini"
+		run "$LATLAB" plan c.ini
+		[ "$status" -eq 0 ] || run_failed
+	fi
+	[ ! -e "$WORK/out" ] && [ ! -e "$WORK/o" ]
+}
