@@ -13,6 +13,8 @@
 #include "worker.h"
 #include "verdict.h"
 #include "vm.h"
+#include "watch.h"
+#include "watch_opts.h"
 #include "where.h"
 
 /*
@@ -230,6 +232,41 @@ static int plan_tree(const struct config **cfg, const char *output, struct confi
 }
 
 /*
+ * Which way this machine's kernel would keep each watch (type = watch, and
+ * [trace] watch): BPF or histogram triggers. What cannot run is said
+ * per cell above; a qemu guest chooses in its own kernel.
+ */
+static void plan_watch(const struct config *cfg, FILE *out)
+{
+	int chosen = WATCH_HIST, guests = 0;
+	char why[512];
+
+	for (int k = 0; k < cfg->nkernels; k++)
+		guests += cfg->kernel[k].runner == RUNNER_QEMU && axis_has_item(&cfg->matrix.kernel, cfg->kernel[k].name);
+	for (int i = 0; i < cfg->nworkloads; i++) {
+		const struct workload_def *wd = &cfg->workload[i];
+		const struct watch_opts *o = wd->opts;
+
+		if (!wd->ops->watch || !axis_has_item(&cfg->matrix.workload, wd->name) ||
+		    watch_check(o->method, &chosen, why, sizeof(why)) != 0)
+			continue;
+		fprintf(out, "[workload.%s] type = watch: through %s on this machine (method = %s)%s\n",
+			wd->name, chosen == WATCH_BPF ? "BPF" : "histogram triggers",
+			watch_method_name(o->method), guests ? "; a qemu guest chooses in its own kernel" : "");
+	}
+	if (!cfg->trace.watch)
+		return;
+	int method = cfg->trace.watch == 2 ? WATCH_BPF : cfg->trace.watch == 3 ? WATCH_HIST : WATCH_AUTO;
+
+	if (watch_check(method, &chosen, why, sizeof(why)) == 0)
+		fprintf(out, "[trace] watch: through %s on this machine%s\n",
+			chosen == WATCH_BPF ? "BPF" : "histogram triggers",
+			guests ? "; a qemu guest chooses in its own kernel" : "");
+	else
+		fprintf(out, "[trace] watch: off on this machine, the cells run without it: %s\n", why);
+}
+
+/*
  * What a verdict needs: compare gives a 97.5 % interval only from
  * enough runs a side; a matrix of more than one cell with fewer repeats
  * is told so now, not after the run.
@@ -385,6 +422,7 @@ int campaign_plan(const struct config *cfg, const char *output, int jobs, FILE *
 		    cfg->matrix.isolation.v[0] == ISO_NONE)
 			fprintf(out, "policy deadline: a thread pinned to one CPU is refused by the kernel without a root domain of its own (skipped where isolation = none): isolation = cpuset, or affinity = all\n");
 	}
+	plan_watch(cfg, out);
 	plan_nodes(cfg, out);
 	plan_unused(cfg, out);
 	plan_repeat(cfg, n, out);

@@ -144,10 +144,13 @@ EOC
 		sed -i 's/^method = bpf$/method = hist/' "$WORK/c.ini"
 		run "$LATLAB" plan c.ini
 		[ "$status" -eq 2 ] && [[ "$output" == *"c.ini:10: [workload.app] type = watch: this kernel has no histogram triggers"* ]] || run_failed
-		# auto: BPF here
+		# auto: BPF here, and plan says so
 		sed -i '/^method = /d' "$WORK/c.ini"
 		run "$LATLAB" plan c.ini
-		[ "$status" -eq 0 ] || run_failed
+		[ "$status" -eq 0 ] && [[ "$output" == *"[workload.app] type = watch: through BPF on this machine (method = auto)"* ]] || run_failed
+		# [trace] watch = hist here: the cells run without it, said
+		run "$LATLAB" plan c.ini --set trace.watch=hist --set matrix.workload=timer
+		[ "$status" -eq 0 ] && [[ "$output" == *"[trace] watch: off on this machine, the cells run without it: this kernel has no histogram triggers"* ]] || run_failed
 	fi
 	[ ! -e "$WORK/out" ] && [ ! -e "$WORK/o" ]
 }
