@@ -6,8 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include "campaign.h"
 #include "cli.h"
@@ -187,114 +185,105 @@ const struct cli_opt watch_cli[] = {
 };
 #undef W
 
+/* one option of a typed section: "--KEY: why" said, -EINVAL */
+static int typed(const struct opt *table, void *base, const char *key, const char *value)
+{
+	char err[512];
+
+	if (!value)
+		return 0;
+	if (opt_parse(opt_find(table, key), base, value, err, sizeof(err)) != 0) {
+		log_error("watch: %s", err);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /*
- * latlab watch: the config of a campaign of one `type = watch` cell,
- * written where config_load reads it (a memfd: nothing on disk but the
- * tree), then run as `latlab run` runs any. What the program must be
- * (one of pid, comm, command) is checked here, against the options
- * given, before anything is written.
+ * latlab watch: a campaign of one `type = watch` cell, its config made
+ * typed from the options (no file: config_init, each option parsed by
+ * its table, config_finish), then run as `latlab run` runs any. What the
+ * program must be (one of pid, comm, command) is checked against the
+ * options given, then the program, then the kernel, before anything is
+ * written.
  */
 int cmd_watch(int argc, char **argv)
 {
 	struct watch_args w = { .duration = "10s", .output = "results", .name = "watch" };
-	const char *pid, *comm, *command, *tid, *duration, *output, *name, *method;
 	struct cfg_args a = { 0 };
-	int first, how, rc0 = cli_parse("watch", argc, argv, &w, &first);
+	char err[(CONFIG_ERRORS_MAX + 1) * 512];
+	int first, rc = cli_parse("watch", argc, argv, &w, &first);
 
-	if (rc0)
-		return rc0 == 1 ? EXIT_PASS : rc0;
-	pid = w.pid, comm = w.comm, command = w.command, tid = w.tid;
-	duration = w.duration, output = w.output, name = w.name, method = w.method;
+	if (rc)
+		return rc == 1 ? EXIT_PASS : rc;
 	a.quiet = w.quiet;
-	how = !!pid + !!comm + !!command;
+	int how = !!w.pid + !!w.comm + !!w.command;
+
 	if (first != argc || how != 1) {
 		if (how != 1)
 			log_error("watch: name the program by exactly one of --pid, --comm and --command");
 		return cli_bad_usage("watch");
 	}
-	const char *const given[] = { duration, output, name, pid, comm, command, tid, method };
-
-	for (size_t k = 0; k < sizeof(given) / sizeof(given[0]); k++)
-		if (given[k] && strpbrk(given[k], "\n\r")) {
-			log_error("watch: '%s': a line break in an option", given[k]);
-			return EXIT_USAGE;
-		}
-	int fd = memfd_create("latlab-watch.ini", MFD_CLOEXEC);
-	FILE *fp = fd >= 0 ? fdopen(fd, "w+") : NULL;
-	char path[64];
-
-	if (!fp) {
-		log_error("watch: memfd: %s", strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return EXIT_RUNTIME;
-	}
-	fprintf(fp, "[campaign]\nname = %s\nduration = %s\noutput = %s\n"
-		"[matrix]\nworkload = watched\n[workload.watched]\ntype = watch\n",
-		name, duration, output);
-	if (pid)
-		fprintf(fp, "pid = %s\n", pid);
-	if (comm)
-		fprintf(fp, "comm = %s\n", comm);
-	if (command)
-		fprintf(fp, "command = %s\n", command);
-	if (tid)
-		fprintf(fp, "tid = %s\n", tid);
-	if (method)
-		fprintf(fp, "method = %s\n", method);
-	fflush(fp);
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	a.path = path;
 	struct config *cfg = malloc(sizeof(*cfg));
-	char err[(CONFIG_ERRORS_MAX + 1) * 512];
-	int rc = cfg ? 0 : EXIT_RUNTIME;
 
-	if (cfg && config_load(cfg, path, NULL, 0, err, sizeof(err)) != 0) {
-		/* "/proc/self/fd/3:9: [workload.watched] tid: ..." is the options' */
-		for (char *line = strtok(err, "\n"); line; line = strtok(NULL, "\n")) {
-			const char *what = line;
+	if (!cfg)
+		return EXIT_RUNTIME;
+	config_init(cfg);
+	struct workload_def *wd = config_add_workload(cfg, "watched", "watch", err, sizeof(err));
+	struct watch_opts *o = wd ? wd->opts : NULL;
 
-			if (strncmp(what, path, strlen(path)) == 0 && strstr(what, ": "))
-				what = strstr(what, ": ") + 2;
-			if (strncmp(what, "[workload.watched]: ", 20) == 0)
-				what += 20;
-			log_error("watch: %s", what);
-		}
-		config_free(cfg);
+	if (!wd)
+		log_error("watch: %s", err);
+	if (!wd || typed(campaign_options, &cfg->campaign, "name", w.name) ||
+	    typed(campaign_options, &cfg->campaign, "duration", w.duration) ||
+	    typed(campaign_options, &cfg->campaign, "output", w.output) ||
+	    typed(matrix_options, &cfg->matrix, "workload", "watched") ||
+	    typed(wd->ops->options, o, "pid", w.pid) || typed(wd->ops->options, o, "comm", w.comm) ||
+	    typed(wd->ops->options, o, "command", w.command) ||
+	    typed(wd->ops->options, o, "tid", w.tid) || typed(wd->ops->options, o, "method", w.method)) {
 		rc = EXIT_USAGE;
-	} else if (cfg) {
-		/*
-		 * What run's preflight would say at a line of a config the
-		 * user never saw, said of the options ("pid 7: ..." as
-		 * "--pid 7: ...", "command = CMD: ..." as "--command CMD: ..."):
-		 * the program first, then what this kernel lacks
-		 */
-		const struct watch_opts *o = cfg->workload[config_workload_index(cfg, "watched")].opts;
-		const char *key = "";
-		char msg[512], why[sizeof(msg) + 16];
-		int found = watch_program_check(o, &key, msg, sizeof(msg));
-
-		if (found) {
-			size_t k = strlen(key);
-
-			if (strncmp(msg, key, k) == 0 && msg[k] == ' ')
-				snprintf(why, sizeof(why), "--%s %s", key,
-					 msg + k + (strncmp(msg + k, " = ", 3) == 0 ? 3 : 1));
-			else	/* comm's: "no process is called ..." */
-				snprintf(why, sizeof(why), "%s", msg);
-		}
-		if (found == 0)
-			found = watch_check(o->method, NULL, why, sizeof(why));
-		if (found) {
-			log_error("watch: %s", why);
-			rc = EXIT_USAGE;
-		} else {
-			rc = run_body(cfg, &a);
-		}
-		config_free(cfg);
+		goto out;
 	}
+	/* the options against each other ("tid: ..."), said as the type says them */
+	if (wd->ops->check && wd->ops->check(o, err, sizeof(err)) != 0) {
+		log_error("watch: %s", err);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if (config_finish(cfg, err, sizeof(err)) != 0) {
+		for (char *line = strtok(err, "\n"); line; line = strtok(NULL, "\n"))
+			log_error("watch: %s", line);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	/*
+	 * What run's preflight would say of the workload's keys, said of the
+	 * options ("pid 7: ..." as "--pid 7: ...", "command = CMD: ..." as
+	 * "--command CMD: ..."): the program first, then what this kernel lacks
+	 */
+	const char *key = "";
+	char msg[512], why[sizeof(msg) + 16];
+	int found = watch_program_check(o, &key, msg, sizeof(msg));
+
+	if (found) {
+		size_t k = strlen(key);
+
+		if (strncmp(msg, key, k) == 0 && msg[k] == ' ')
+			snprintf(why, sizeof(why), "--%s %s", key,
+				 msg + k + (strncmp(msg + k, " = ", 3) == 0 ? 3 : 1));
+		else	/* comm's: "no process is called ..." */
+			snprintf(why, sizeof(why), "%s", msg);
+	}
+	if (found == 0)
+		found = watch_check(o->method, NULL, why, sizeof(why));
+	if (found) {
+		log_error("watch: %s", why);
+		rc = EXIT_USAGE;
+	} else {
+		rc = run_body(cfg, &a);
+	}
+out:
+	config_free(cfg);
 	free(cfg);
-	fclose(fp);
 	return rc;
 }
-

@@ -31,11 +31,8 @@ static const struct config_entry *first_set(const struct config *cfg, int i)
 	return NULL;
 }
 
-int config_load(struct config *cfg, const char *path,
-		const char *const *sets, int nsets, char *err, size_t errlen)
+void config_init(struct config *cfg)
 {
-	int rc = 0;
-
 	memset(cfg, 0, sizeof(*cfg));
 	opt_defaults(campaign_options, &cfg->campaign);
 	opt_defaults(matrix_options, &cfg->matrix);
@@ -45,6 +42,24 @@ int config_load(struct config *cfg, const char *path,
 	opt_defaults(trace_options, &cfg->trace);
 	for (int m = 0; m < METRIC_COUNT; m++)
 		opt_defaults(threshold_options + 1, &cfg->metric_thresholds[m]);
+}
+
+int config_finish(struct config *cfg, char *err, size_t errlen)
+{
+	struct cfg_errs errs = { err, errlen, 0 };
+
+	err[0] = '\0';
+	validate(cfg, &errs);
+	cfg_errs_end(&errs);
+	return errs.n ? -EINVAL : 0;
+}
+
+int config_load(struct config *cfg, const char *path,
+		const char *const *sets, int nsets, char *err, size_t errlen)
+{
+	int rc = 0;
+
+	config_init(cfg);
 	if (path) {
 		if (strlen(path) >= sizeof(cfg->path))
 			return cfg_fail(err, errlen, NULL, "path too long");

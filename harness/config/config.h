@@ -264,6 +264,22 @@ extern const struct opt load_options[];
 int config_load(struct config *cfg, const char *path,
 		const char *const *sets, int nsets, char *err, size_t errlen);
 
+/*
+ * A config a command makes instead of reading one (latlab watch): cfg
+ * zeroed and every default set; then the caller's typed settings (the
+ * options tables' opt_parse into cfg->campaign, cfg->matrix, a
+ * definition's opts); then config_finish, which checks and resolves what
+ * config_load does after reading. Free with config_free.
+ */
+void config_init(struct config *cfg);
+
+/* A [workload.NAME] of `type`, its options at their defaults (typed: no entry), or NULL with err. */
+struct workload_def *config_add_workload(struct config *cfg, const char *name, const char *type,
+					 char *err, size_t errlen);
+
+/* What config_load checks after reading, on a config made so. 0, or -EINVAL with err (a line each). */
+int config_finish(struct config *cfg, char *err, size_t errlen);
+
 void config_free(struct config *cfg);
 
 /* The resolved config (every default filled) as INI text. */

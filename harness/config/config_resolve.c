@@ -357,14 +357,34 @@ struct srcloc config_key_loc(const struct config *cfg, const char *section,
 	return fallback;
 }
 
-int resolve_workload(struct config *cfg, struct workload_def *w,
-			    char *err, size_t errlen)
+struct workload_def *config_add_workload(struct config *cfg, const char *name, const char *type,
+					 char *err, size_t errlen)
 {
-	char section[CFG_NAME_MAX + 16];
-	struct srcloc tloc;
+	struct srcloc none = { 0 };
+	struct workload_def *w = get_def(cfg->workload, &cfg->nworkloads, sizeof(cfg->workload[0]),
+					 name, &none, "workload", err, errlen);
 
-	snprintf(section, sizeof(section), "workload.%s", w->name);
-	tloc = config_key_loc(cfg, section, "type", w->loc);
+	if (!w)
+		return NULL;
+	snprintf(w->type, sizeof(w->type), "%s", type);
+	w->ops = workload_find(type);
+	if (!w->ops) {
+		snprintf(err, errlen, "no workload type '%s'", type);
+		return NULL;
+	}
+	w->opts = calloc(1, w->ops->opts_size ? w->ops->opts_size : 1);
+	if (!w->opts) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	opt_defaults(w->ops->options, w->opts);
+	return w;
+}
+
+/* a read config's [workload.NAME]: its type found, its options from the entries */
+static int resolve_options(struct config *cfg, struct workload_def *w, const char *section,
+			   struct srcloc tloc, char *err, size_t errlen)
+{
 	if (!w->type[0])	/* an empty type = is named on its own line */
 		return cfg_fail(err, errlen, &tloc,
 				tloc.line != w->loc.line ? "[%s] type is empty" : "[%s] has no 'type ='",
@@ -406,6 +426,13 @@ int resolve_workload(struct config *cfg, struct workload_def *w,
 		if (set_option(w->ops->options, w->opts, e, err, errlen))
 			return -EINVAL;
 	}
+	return 0;
+}
+
+/* a workload's options against each other and against the matrix's intervals */
+static int check_workload(struct config *cfg, struct workload_def *w, const char *section,
+			  char *err, size_t errlen)
+{
 	char why[256];
 
 	if (w->ops->check && w->ops->check(w->opts, why, sizeof(why)))
@@ -423,6 +450,19 @@ int resolve_workload(struct config *cfg, struct workload_def *w,
 		}
 	}
 	return 0;
+}
+
+int resolve_workload(struct config *cfg, struct workload_def *w,
+			    char *err, size_t errlen)
+{
+	char section[CFG_NAME_MAX + 16];
+	struct srcloc tloc;
+
+	snprintf(section, sizeof(section), "workload.%s", w->name);
+	tloc = config_key_loc(cfg, section, "type", w->loc);
+	if (!w->opts && resolve_options(cfg, w, section, tloc, err, errlen))
+		return -EINVAL;
+	return check_workload(cfg, w, section, err, errlen);
 }
 
 /*
