@@ -116,6 +116,7 @@ static void drain(struct cell_result *res)
 
 struct checkpoint {
 	const struct run_env *env;
+	struct watch *watch;	/* [trace] watch's, read so far at each checkpoint; NULL: none */
 	int64_t every, next;	/* ns of measuring */
 	int pending;		/* asked, not yet written */
 	int req;
@@ -172,6 +173,18 @@ static void checkpoint_poll(struct checkpoint *ck, struct cell_result *res,
 		w[i].errors = sn->errors;
 		w[i].bytes = sn->bytes;
 		w[i].first_errno = sn->first_errno;
+	}
+	/* the kernel's histograms so far ([trace] watch), as the cell's end adds them */
+	int watched = ck->watch && watch_read(ck->watch, NULL, 0) == 0;
+
+	for (int i = 0; watched && i < res->nthreads; i++) {
+		const struct watch_thread *t = watch_of(ck->watch, res->workers[i].ktid);
+
+		if (!t)
+			continue;
+		w[i].hist[METRIC_WATCH_TIMER] = t->timer;
+		w[i].hist[METRIC_WATCH_SCHED] = t->sched;
+		w[i].metrics |= METRIC_BIT(METRIC_WATCH_TIMER) | METRIC_BIT(METRIC_WATCH_SCHED);
 	}
 	part.workers = w;
 	part.status = CELL_PARTIAL;
@@ -520,6 +533,7 @@ static int measure(const struct config *cfg, const struct cell *c,
 		cell_log(res, "measuring for %lld ms", (long long)(cfg->campaign.duration / NS_PER_MS));
 		struct checkpoint ck = {
 			.env = env,
+			.watch = watching ? wt : NULL,
 			.every = cfg->campaign.checkpoint,
 			.next = cfg->campaign.checkpoint,
 		};

@@ -398,32 +398,48 @@ int watch_parse_hist(struct watch *w, const char *text, int which, uint64_t *dro
 	return 0;
 }
 
+int watch_read(struct watch *w, char *why, size_t len)
+{
+	int rc = 0;
+
+	if (w->bpf)
+		return watch_bpf_read(w, why, len);
+	if (!w->inst || w->steps <= SYN_SCHED + 2)	/* the histograms are not there */
+		return 0;
+	w->dropped = 0;
+	for (int i = 0; i < w->n; i++) {
+		hist_init(&w->t[i].timer);
+		hist_init(&w->t[i].sched);
+		w->t[i].unpaired = 0;
+	}
+	for (int which = 0; which < 2; which++) {
+		char name[80];
+
+		syn_name(w, which ? SYN_SCHED : SYN_TIMER, name, sizeof(name));
+		char *text = tracefs_event_file_read(w->inst, "synthetic", name, "hist", NULL);
+
+		if (!text || watch_parse_hist(w, text, which, &w->dropped) != 0) {
+			rc = text ? -EINVAL : -errno;
+			if (why)
+				snprintf(why, len, "%s: the kernel's histogram of %s not read: %s",
+					 w->name, name, text ? "not in the kernel's format" : strerror(-rc));
+		}
+		free(text);
+	}
+	return rc;
+}
+
 int watch_close(struct watch *w, char *why, size_t len)
 {
 	const struct watch_step *s = w->step;
-	int rc = 0;
+	int rc;
 
 	if (w->bpf)
 		return watch_bpf_close(w, why, len);
 	if (!w->inst)
 		return 0;
 	/* the histograms first, while their triggers are there */
-	if (w->steps > SYN_SCHED + 2) {	/* the histograms are there */
-		for (int which = 0; which < 2; which++) {
-			char name[80];
-
-			syn_name(w, which ? SYN_SCHED : SYN_TIMER, name, sizeof(name));
-			char *text = tracefs_event_file_read(w->inst, "synthetic", name, "hist", NULL);
-
-			if (!text || watch_parse_hist(w, text, which, &w->dropped) != 0) {
-				rc = text ? -EINVAL : -errno;
-				if (why)
-					snprintf(why, len, "%s: the kernel's histogram of %s not read: %s",
-						 w->name, name, text ? "not in the kernel's format" : strerror(-rc));
-			}
-			free(text);
-		}
-	}
+	rc = watch_read(w, why, len);
 	while (w->steps > 0) {
 		w->steps--;
 		if (step_undo(w, &s[w->steps]) != 0 && !rc) {

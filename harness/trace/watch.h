@@ -102,6 +102,13 @@ int watch_prepare(struct watch *w, int method, char *why, size_t len);
 int watch_open(struct watch *w, int method, const int *tids, int n, char *why, size_t len);
 
 /*
+ * What the kernel has counted so far into each thread's timer and sched
+ * (replacing them), watching going on: for a checkpoint. 0, or -errno
+ * with why.
+ */
+int watch_read(struct watch *w, char *why, size_t len);
+
+/*
  * Read the histograms into each thread's timer and sched, then remove
  * every trigger, the synthetic events and the instance. 0, or -errno
  * with why (what was read is kept).

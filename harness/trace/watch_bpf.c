@@ -207,19 +207,21 @@ int watch_bpf_attach(struct watch *w, char *why, size_t len)
 	return 0;
 }
 
-int watch_bpf_close(struct watch *w, char *why, size_t len)
+int watch_bpf_read(struct watch *w, char *why, size_t len)
 {
 	struct watch_bpf *skel = w->bpf;
 	int rc = 0;
 
 	if (!skel)
 		return 0;
-	watch_bpf__detach(skel);	/* nothing counted while the maps are read */
 	for (int i = 0; i < w->n; i++) {
 		struct watch_thread *t = &w->t[i];
 		__u32 slot = (__u32)i;
 		__u64 unpaired = 0;
 
+		hist_init(&t->timer);
+		hist_init(&t->sched);
+		t->unpaired = 0;
 		for (int which = 0; which < 2; which++)
 			for (int b = 0; b < BPF_BUCKETS; b++) {
 				__u32 key = (__u32)((which * BPF_THREADS + i) * BPF_BUCKETS + b);
@@ -242,8 +244,20 @@ int watch_bpf_close(struct watch *w, char *why, size_t len)
 			}
 		if (bpf_map__lookup_elem(skel->maps.counts, &slot, sizeof(slot), &unpaired,
 					 sizeof(unpaired), 0) == 0)
-			t->unpaired += unpaired;
+			t->unpaired = unpaired;
 	}
+	return rc;
+}
+
+int watch_bpf_close(struct watch *w, char *why, size_t len)
+{
+	struct watch_bpf *skel = w->bpf;
+	int rc;
+
+	if (!skel)
+		return 0;
+	watch_bpf__detach(skel);	/* nothing counted while the maps are read */
+	rc = watch_bpf_read(w, why, len);
 	watch_bpf__destroy(skel);
 	w->bpf = NULL;
 	return rc;
@@ -272,6 +286,14 @@ int watch_bpf_attach(struct watch *w, char *why, size_t len)
 {
 	(void)w;
 	return watch_bpf_check(why, len);
+}
+
+int watch_bpf_read(struct watch *w, char *why, size_t len)
+{
+	(void)w;
+	(void)why;
+	(void)len;
+	return 0;
 }
 
 int watch_bpf_close(struct watch *w, char *why, size_t len)

@@ -35,7 +35,10 @@ int watch_bpf_load(struct watch *w, char *why, size_t len);
 /* w's threads (w->t, w->n) given to the loaded programs, which are attached. 0 or -errno with why. */
 int watch_bpf_attach(struct watch *w, char *why, size_t len);
 
-/* The maps read into each thread's histograms, the programs detached and freed. 0 or -errno. */
+/* The maps read into each thread's histograms (what they count so far: replaced). 0 or -errno with why. */
+int watch_bpf_read(struct watch *w, char *why, size_t len);
+
+/* The programs detached, the maps read into each thread's histograms, the programs freed. 0 or -errno. */
 int watch_bpf_close(struct watch *w, char *why, size_t len);
 
 /*

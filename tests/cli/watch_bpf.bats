@@ -117,6 +117,37 @@ EOC
 	for _ in $(seq 1 50); do pgrep -P "$pid" >/dev/null || break; sleep 0.1; done
 }
 
+@test "[trace] watch through BPF at a checkpoint: a killed cell's partial files hold the kernel's histograms so far" {
+	bpf_built
+	write_config c.ini <<EOC
+[campaign]
+name = ck
+duration = 30s
+checkpoint = 1s
+output = $WORK/out
+[matrix]
+affinity = 1
+[trace]
+watch = bpf
+EOC
+	"$LATLAB" run c.ini -q >"$WORK/log" 2>&1 &
+	pid=$!
+	C=""
+	for _ in $(seq 1 100); do
+		C=$(echo "$WORK"/out/ck/*/*/0000-*)
+		grep -qs '^status = partial' "$C/cell.ini" && [ -s "$C/summary.csv" ] && break
+		sleep 0.1
+	done
+	sleep 1.2	# a second checkpoint: a whole second's wake-ups in it
+	kill -KILL "$pid"
+	wait "$pid" || true
+	grep -q '^status = partial' "$C/cell.ini" || { cat "$WORK/log"; false; }
+	w=$(p_of "$C/summary.csv" wakeup 0 samples)
+	k=$(p_of "$C/summary.csv" watch_timer 0 samples)
+	echo "partial: wakeup $w, watch_timer $k"
+	[ -n "$k" ] && [ "$k" -ge 900 ] && [ "$k" -ge $(( w * 9 / 10 )) ]
+}
+
 @test "watch through BPF refused where it cannot be: no BTF, no capabilities; method = hist where the kernel has no triggers (exit 2, nothing written)" {
 	bpf_built
 	write_config c.ini <<EOC
