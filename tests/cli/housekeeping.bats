@@ -23,7 +23,8 @@ EOC
 	pid=$!
 	# the measured thread: SCHED_FIFO (policy 1, /proc/PID/task/TID/stat's 41st field)
 	for ((i = 0; i < 300; i++)); do
-		fifo=$(for t in /proc/$pid/task/*; do awk -v t="${t##*/}" '$41 == 1 { print t }' $t/stat 2>/dev/null; done)
+		# (a thread that ends between the listing and its read is no error)
+		fifo=$(for t in /proc/$pid/task/*; do awk -v t="${t##*/}" '$41 == 1 { print t }' $t/stat 2>/dev/null || true; done)
 		[ -n "$fifo" ] && break
 		sleep 0.1
 	done
