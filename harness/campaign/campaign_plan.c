@@ -256,7 +256,7 @@ static void plan_watch(const struct config *cfg, FILE *out)
 	}
 	if (!cfg->trace.watch)
 		return;
-	int method = cfg->trace.watch == 2 ? WATCH_BPF : cfg->trace.watch == 3 ? WATCH_HIST : WATCH_AUTO;
+	int method = watch_method_of_trace(cfg->trace.watch);
 
 	if (watch_check(method, &chosen, why, sizeof(why)) == 0)
 		fprintf(out, "[trace] watch: through %s on this machine%s\n",

@@ -16,13 +16,24 @@
 #include "units.h"
 #include "verdict.h"
 
+/* the rows report, compare and history share, F(field) the offset in each one's struct */
+#define DEADLINE_OPTS(F)						\
+	{ "deadline", 0, "D", CLI_CALL, F(deadline_ns), cli_deadline,	\
+	  "the deadline the loop must keep: how often it is missed" },	\
+	{ "target", 0, "P", CLI_CALL, F(target), cli_target,		\
+	  "with --deadline: the miss rate asked for" }
+#define VERDICT_OPTS(F)							\
+	{ "axis", 0, "AXIS", CLI_CALL, F(axis), cli_axis,		\
+	  "the axis the sides are along (default kernel)" },		\
+	{ "metric", 0, "M", CLI_CALL, F(metric), cli_metric,		\
+	  "the metric (default: each cell's primary)" },		\
+	{ "margin", 0, "PCT", CLI_CALL, F(margin), cli_margin,		\
+	  "the equivalence margin (10%; default: the A/A spread)" },	\
+	DEADLINE_OPTS(F)
+
 #define R(f) offsetof(struct report_opts, f)
 const struct cli_opt report_cli[] = {
-	{ "axis", 0, "AXIS", CLI_CALL, R(axis), cli_axis, "the axis the sides are along (default kernel)" },
-	{ "metric", 0, "M", CLI_CALL, R(metric), cli_metric, "the metric (default: each cell's primary)" },
-	{ "margin", 0, "PCT", CLI_CALL, R(margin), cli_margin, "the equivalence margin (10%; default: the A/A spread)" },
-	{ "deadline", 0, "D", CLI_CALL, R(deadline_ns), cli_deadline, "the deadline the loop must keep: how often it is missed" },
-	{ "target", 0, "P", CLI_CALL, R(target), cli_target, "with --deadline: the miss rate asked for" },
+	VERDICT_OPTS(R),
 	{ "pdf", 0, NULL, CLI_FLAG, R(pdf), NULL, "the figures as PDF too" },
 	{ "png", 0, NULL, CLI_FLAG, R(png), NULL, "the figures as PNG too" },
 	{ "jobs", 'j', "N", CLI_CALL, R(jobs), cli_jobs_gnuplot, "gnuplot processes side by side" },
@@ -77,11 +88,7 @@ static int over(const char *arg, void *field)
 #define C(f) offsetof(struct compare_opts, f)
 const struct cli_opt compare_cli[] = {
 	{ "output", 'o', "OUT", CLI_TEXT, C(out), NULL, "where the pages go (default: beside the trees)" },
-	{ "axis", 0, "AXIS", CLI_CALL, C(axis), cli_axis, "the axis the sides are along (default kernel)" },
-	{ "metric", 0, "M", CLI_CALL, C(metric), cli_metric, "the metric (default: each cell's primary)" },
-	{ "margin", 0, "PCT", CLI_CALL, C(margin), cli_margin, "the equivalence margin (10%; default: the A/A spread)" },
-	{ "deadline", 0, "D", CLI_CALL, C(deadline_ns), cli_deadline, "the deadline the loop must keep: how often it is missed" },
-	{ "target", 0, "P", CLI_CALL, C(target), cli_target, "with --deadline: the miss rate asked for" },
+	VERDICT_OPTS(C),
 	{ "pdf", 0, NULL, CLI_FLAG, C(pdf), NULL, "the figures as PDF too" },
 	{ "jobs", 'j', "N", CLI_CALL, C(jobs), cli_jobs_gnuplot, "gnuplot processes side by side" },
 	{ "over", 0, "D,...", CLI_CALL, C(nover), over, "count the wake-ups above each duration, per hour" },
@@ -125,8 +132,7 @@ static int by(const char *arg, void *field)
 const struct cli_opt history_cli[] = {
 	{ "output", 'o', "OUT", CLI_TEXT, H(out), NULL, "where the pages go" },
 	{ "by", 0, "time|release", CLI_CALL, H(by_release), by, "the trees' order: when they ran, or the kernel's release" },
-	{ "deadline", 0, "D", CLI_CALL, H(deadline_ns), cli_deadline, "the deadline the loop must keep: how often it is missed" },
-	{ "target", 0, "P", CLI_CALL, H(target), cli_target, "with --deadline: the miss rate asked for" },
+	DEADLINE_OPTS(H),
 	{ "jobs", 'j', "N", CLI_CALL, H(jobs), cli_jobs_gnuplot, "gnuplot processes side by side" },
 	{ NULL, 0, NULL, CLI_FLAG, 0, NULL, NULL },
 };

@@ -249,8 +249,7 @@ static void watch_off(struct cell_result *res, const char *why)
 
 int cell_watch_prepare(const struct config *cfg, struct cell_result *res, struct watch *w)
 {
-	/* [trace] watch = on (auto), bpf, hist: in watch.h's order, after off */
-	int method = cfg->trace.watch == 2 ? WATCH_BPF : cfg->trace.watch == 3 ? WATCH_HIST : WATCH_AUTO;
+	int method = watch_method_of_trace(cfg->trace.watch);
 	char why[sizeof(res->watch) - 8];
 
 	if (!cfg->trace.watch)

@@ -38,30 +38,19 @@ static void tid_filter(const struct watch *w, const char *f, char *out, size_t l
  * thread was current, which common_pid would count too. "" when
  * /proc/kallsyms shows no addresses (not root, kptr_restrict).
  */
+/* "(function == 0x... || ...) && ", or "" where none is known */
 static void waker_filter(char *out, size_t len)
 {
-	static const char *const fn[] = { "hrtimer_wakeup", "timerfd_tmrproc", "posix_timer_fn" };
-	FILE *fp = fopen("/proc/kallsyms", "r");
-	char line[256];
+	unsigned long long addr[3];
 	size_t u = 0;
 	int found = 0;
 
 	out[0] = 0;
-	while (fp && fgets(line, sizeof(line), fp) && found < 3) {
-		unsigned long long addr;
-		char type, name[128];
-
-		if (sscanf(line, "%llx %c %127s", &addr, &type, name) != 3 || !addr ||
-		    (type != 't' && type != 'T'))
-			continue;
-		for (size_t i = 0; i < sizeof(fn) / sizeof(fn[0]); i++)
-			if (strcmp(name, fn[i]) == 0 && u < len) {
-				u += (size_t)snprintf(out + u, len - u, "%sfunction == 0x%llx",
-						      found++ ? " || " : "(", addr);
-			}
-	}
-	if (fp)
-		fclose(fp);
+	watch_wakers(addr);
+	for (int i = 0; i < 3 && u < len; i++)
+		if (addr[i])
+			u += (size_t)snprintf(out + u, len - u, "%sfunction == 0x%llx",
+					      found++ ? " || " : "(", addr[i]);
 	if (found && u < len)
 		snprintf(out + u, len - u, ") && ");
 }
@@ -166,6 +155,11 @@ static int step_undo(struct watch *w, const struct watch_step *s)
 const char *watch_method_name(int method)
 {
 	return method == WATCH_BPF ? "bpf" : method == WATCH_HIST ? "hist" : "auto";
+}
+
+int watch_method_of_trace(int trace_watch)
+{
+	return trace_watch == 2 ? WATCH_BPF : trace_watch == 3 ? WATCH_HIST : WATCH_AUTO;
 }
 
 /* the triggers: histogram triggers and synthetic events in a writable tracefs */

@@ -61,6 +61,10 @@ enum watch_method { WATCH_AUTO, WATCH_BPF, WATCH_HIST };
 /* "bpf", "hist" ("auto" for WATCH_AUTO) */
 const char *watch_method_name(int method);
 
+/* [trace] watch's value (off, on, bpf, hist: 0-3) as a method; on is auto */
+int watch_method_of_trace(int trace_watch);
+
+
 struct watch {
 	int method;		/* enum watch_method: the one in use (bpf or hist) once prepared */
 	int prepared;		/* watch_prepare done: the programs loaded, or the instance made */

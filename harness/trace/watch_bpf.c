@@ -52,6 +52,32 @@ void watch_bpf_log_tail(const char *log, char *out, size_t len, int lines)
 			*c = c[1] ? '|' : '\0';
 }
 
+int watch_wakers(unsigned long long addr[3])
+{
+	static const char *const fn[] = { "hrtimer_wakeup", "timerfd_tmrproc", "posix_timer_fn" };
+	FILE *fp = fopen("/proc/kallsyms", "r");
+	char line[256];
+	int found = 0;
+
+	addr[0] = addr[1] = addr[2] = 0;
+	while (fp && fgets(line, sizeof(line), fp) && found < 3) {
+		unsigned long long a;
+		char type, name[128];
+
+		if (sscanf(line, "%llx %c %127s", &a, &type, name) != 3 || !a ||
+		    (type != 't' && type != 'T'))
+			continue;
+		for (size_t i = 0; i < sizeof(fn) / sizeof(fn[0]); i++)
+			if (strcmp(name, fn[i]) == 0 && !addr[i]) {
+				addr[i] = a;
+				found++;
+			}
+	}
+	if (fp)
+		fclose(fp);
+	return found;
+}
+
 #ifdef HAVE_BPF
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -121,27 +147,6 @@ static int keep_log(enum libbpf_print_level level, const char *fmt, va_list ap)
 	return 0;
 }
 
-/* the wakers' addresses from /proc/kallsyms (0 where it shows none: not root, kptr_restrict) */
-static void wakers(volatile __u64 *addr)
-{
-	static const char *const fn[] = { "hrtimer_wakeup", "timerfd_tmrproc", "posix_timer_fn" };
-	FILE *fp = fopen("/proc/kallsyms", "r");
-	char line[256];
-
-	while (fp && fgets(line, sizeof(line), fp)) {
-		unsigned long long a;
-		char type, name[128];
-
-		if (sscanf(line, "%llx %c %127s", &a, &type, name) != 3 || !a ||
-		    (type != 't' && type != 'T'))
-			continue;
-		for (size_t i = 0; i < sizeof(fn) / sizeof(fn[0]); i++)
-			if (strcmp(name, fn[i]) == 0)
-				addr[i] = a;
-	}
-	if (fp)
-		fclose(fp);
-}
 
 int watch_bpf_load(struct watch *w, char *why, size_t len)
 {
@@ -157,7 +162,11 @@ int watch_bpf_load(struct watch *w, char *why, size_t len)
 		snprintf(why, len, "BPF: the watcher's object: %s", strerror(-rc));
 		return rc;
 	}
-	wakers(skel->rodata->wakers);
+	unsigned long long addr[3];
+
+	watch_wakers(addr);
+	for (int i = 0; i < 3; i++)
+		skel->rodata->wakers[i] = addr[i];
 	rc = watch_bpf__load(skel);
 	if (rc) {
 		watch_bpf_log_tail(bpf_log, tail, sizeof(tail), 4);

@@ -48,6 +48,13 @@ int watch_bpf_close(struct watch *w, char *why, size_t len);
  */
 void watch_bpf_log_tail(const char *log, char *out, size_t len, int lines);
 
+/*
+ * The callbacks of the timers that wake a sleeper — hrtimer_wakeup,
+ * timerfd_tmrproc, posix_timer_fn, in that order — from /proc/kallsyms;
+ * 0 for one it shows no address of (not root, kptr_restrict). How many found.
+ */
+int watch_wakers(unsigned long long addr[3]);
+
 /* The log-linear bucket b's range [lo, hi] in ns (bpf/watch.bpf.c's bucket_of). */
 void watch_bpf_bucket_range(int b, long long *lo, long long *hi);
 
