@@ -13,6 +13,7 @@
 #include "campaign_run.h"
 #include "cellfiles.h"
 #include "exitcodes.h"
+#include "guest.h"
 #include "ledger.h"
 #include "log.h"
 #include "channel.h"
@@ -148,6 +149,35 @@ static int runs_foreign(const struct campaign *cp, const struct cell *c)
  */
 #define APART_GRACE_NS (15 * NS_PER_S)
 
+/*
+ * Has the cell's time run out? The guest's (or host's) clock past the
+ * deadline; in an instruction-clock guest the host's time must agree.
+ * There the guest's clock jumps to its next timer whenever the guest
+ * waits for the host with nothing to run (sleep=off: a disk's flush on
+ * the host), and the 20 ms polls below are such timers: a flush that
+ * takes the host a second can be minutes of guest time. So once the
+ * guest's clock is past the deadline, the host's clock (the RTC, which
+ * qemu keeps on the host's time) must go on another APART_GRACE_NS
+ * before the cell is a hang; *rtc_at holds when that wait began (-1:
+ * not yet; it stays -1 where the guest has no RTC: the guest's clock
+ * alone then).
+ */
+static int apart_overdue(const struct campaign *cp, int64_t deadline, int64_t *rtc_at)
+{
+	int64_t now;
+
+	if (units_now_ns() <= deadline)
+		return 0;
+	if (!cp->ro->guest || !cp_icount_guest(&cp->cfg->kernel[cp->guest.v]))
+		return 1;
+	now = guest_host_seconds();
+	if (now < 0)
+		return 1;
+	if (*rtc_at < 0)
+		*rtc_at = now;
+	return now - *rtc_at >= APART_GRACE_NS / NS_PER_S;
+}
+
 /* What the cell's process says at its end, a line: STATUS FATAL SIG BRIEF REASON. */
 struct apart_word {
 	int said, status, fatal, sig;
@@ -252,6 +282,7 @@ static int run_apart(struct campaign *cp, int i, int nth, int run_n, int lava, c
 	}
 	close(p[1]);
 	int64_t told = 0;	/* when a signal of ours was passed on */
+	int64_t rtc_at = -1;	/* apart_overdue's wait on the host's clock */
 
 	for (;;) {
 		pid_t r = waitpid(pid, &st, WNOHANG);
@@ -265,7 +296,7 @@ static int run_apart(struct campaign *cp, int i, int nth, int run_n, int lava, c
 			kill(pid, SIGTERM);
 			told = units_now_ns();
 		}
-		if (!killed && (units_now_ns() > deadline ||
+		if (!killed && (apart_overdue(cp, deadline, &rtc_at) ||
 				(told && units_now_ns() - told > 3 * NS_PER_S))) {
 			kill(pid, SIGKILL);
 			killed = 1;
@@ -274,7 +305,10 @@ static int run_apart(struct campaign *cp, int i, int nth, int run_n, int lava, c
 	}
 	apart_read(p[0], &w);
 	units_format_duration(cp->cfg->campaign.duration + APART_GRACE_NS, t, sizeof(t));
-	if (killed && !cp_signalled(cp))
+	if (killed && !cp_signalled(cp) && rtc_at >= 0)
+		snprintf(why, sizeof(why), "the cell's code did not return within %s of the guest's time (its duration and %llds), nor within %llds more of the host's: its process was killed (a plugin that blocks?)",
+			 t, (long long)(APART_GRACE_NS / NS_PER_S), (long long)(APART_GRACE_NS / NS_PER_S));
+	else if (killed && !cp_signalled(cp))
 		snprintf(why, sizeof(why), "the cell's code did not return within %s (its duration and %llds): its process was killed (a plugin that blocks?)",
 			 t, (long long)(APART_GRACE_NS / NS_PER_S));
 	else if (WIFSIGNALED(st) && !w.said)

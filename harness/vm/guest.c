@@ -257,3 +257,16 @@ void guest_log(const char *line)
 {
 	guest_say(CHAN_LOG, "%s", line);
 }
+
+int64_t guest_host_seconds(void)
+{
+	char line[32];
+	char *end;
+	long long s;
+
+	if (file_first_line("/sys/class/rtc/rtc0/since_epoch", line, sizeof(line)) != 0)
+		return -1;
+	errno = 0;
+	s = strtoll(line, &end, 10);
+	return errno || end == line || s < 0 ? -1 : (int64_t)s;
+}

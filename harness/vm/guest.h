@@ -13,6 +13,7 @@
 #define LATLAB_GUEST_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "channel.h"
 #include "log.h"
@@ -37,5 +38,11 @@ void guest_blob(enum chan_verb verb, const void *data, size_t len);
 int guest_send_dir(const char *dir);
 /* For log_set_sink: the line goes to the host as "LATLAB log ...". */
 void guest_log(const char *line);
+/*
+ * The host's time, whole seconds: the guest's RTC, which qemu keeps on
+ * the host's clock (-rtc clock=host, its default) even when the guest's
+ * own clock counts instructions. -1: the guest has no RTC.
+ */
+int64_t guest_host_seconds(void);
 
 #endif

@@ -277,6 +277,42 @@ settle = off"
 	done
 }
 
+@test "qemu: on the instruction clock a cell that waits for a slow host disk is not taken for a hang; a step that blocks still is" {
+	vm_setup
+	# the guest's disk held to 4 operations a second by qemu: each
+	# fdatasync waits about half a second of the host's time, which the
+	# guest's clock (sleep=off) jumps through, tens of seconds of it;
+	# a step that blocks for good is killed once the host's clock (the
+	# guest's RTC) agrees (run_apart, the CI failure of 2026-12-05)
+	cat >block.c <<EOC
+#include <unistd.h>
+#include "latlab/plugin.h"
+static long long step(struct latlab_step *s) { static int n; (void)s; if (++n > 50) pause(); return 0; }
+const struct latlab_plugin latlab_plugin = { LATLAB_PLUGIN_ABI, "block", NULL, NULL, step, NULL };
+EOC
+	cc -I"$BATS_TEST_DIRNAME/../../../include" -fPIC -shared -o block.so block.c
+	PLUGINS=$(cd "$(dirname "$LATLAB")" && pwd)/plugins
+	DURATION=1s WORKLOADS="loop, block" vm_config stock none "clock = icount
+cpus = 1
+settle = off
+qemu_args = -set drive.latlab-disk.throttling.iops-total=4"
+	printf '[workload.adc]\ntype = plugin\npath = %s\nfile = /sys/kernel/uevent_seqnum\n' "$PLUGINS/adc.so" | ini_merge c.ini
+	printf '[workload.loop]\ntype = chain\nsteps = adc, file-write\n[workload.block]\ntype = plugin\npath = %s\n[thresholds]\nmissed = off\n' "$WORK/block.so" | ini_merge c.ini
+	SECONDS=0
+	run timeout 200 "$LATLAB" run c.ini
+	[ "$status" -eq 1 ] || run_failed
+	c=$(cell_dir "$WORK/out/v" '0000-*')
+	grep -qx 'status = ok' "$c/cell.ini" || run_failed
+	[ "$(col "$c/summary.csv" errors | sort -u)" = 0 ]
+	# one write at least, and one of them longer than the cell's own
+	# 16 s of grace in the guest's time: the wait the old guard killed
+	[ "$(col "$c/summary.csv" samples | head -1)" -ge 1 ]
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next } $h["metric"] == "io" && $h["max_ns"] > 16e9 { ok = 1 } END { exit !ok }' "$c/summary.csv" || { cat "$c/summary.csv"; false; }
+	[[ "$output" == *"0001-none-block-tall-aspread-1: the cell's code did not return within 16s of the guest's time (its duration and 15s), nor within 15s more of the host's: its process was killed (a plugin that blocks?)"* ]] || run_failed
+	# the block's 15 s of the host's time were waited, not skipped
+	[ "$SECONDS" -ge 15 ] || { echo "took ${SECONDS}s"; false; }
+}
+
 @test "qemu: initrd = and modules = reach the guest" {
 	vm_setup
 	mkdir -p extra/etc
