@@ -118,6 +118,96 @@ void opt_choice_name(const char *choices, int n, char *buf, size_t len)
 	snprintf(buf, len, "%.*s", (int)strcspn(p, "|"), p);
 }
 
+/* A numbered word's text before its N ("deepest:"), its length. */
+static size_t word_stem(const struct opt_word *w)
+{
+	size_t n = strlen(w->word);
+
+	return w->max && n && w->word[n - 1] == 'N' ? n - 1 : n;
+}
+
+int opt_word_parse(const struct opt_word *words, const char *text, int64_t *v)
+{
+	for (const struct opt_word *w = words; w && w->word; w++) {
+		size_t stem = word_stem(w);
+		char *end;
+		long long n;
+
+		if (!w->max) {
+			if (strcmp(text, w->word) == 0)
+				return *v = w->value, 0;
+			continue;
+		}
+		/* N as digits, no sign, no leading zero: one text a value */
+		if (strncmp(text, w->word, stem) != 0 || !isdigit((unsigned char)text[stem]) ||
+		    (text[stem] == '0' && text[stem + 1]))
+			continue;
+		errno = 0;
+		n = strtoll(text + stem, &end, 10);
+		if (errno || *end || n > w->max)
+			continue;
+		*v = w->flags & OPT_WORD_PLUS ? w->value + n : w->value;
+		return 0;
+	}
+	return -1;
+}
+
+void opt_word_format(const struct opt_word *words, int64_t value, char *buf, size_t len)
+{
+	for (const struct opt_word *w = words; w && w->word; w++) {
+		if (!w->max && w->value == value) {
+			snprintf(buf, len, "%s", w->word);
+			return;
+		}
+		if (w->max && (w->flags & OPT_WORD_PLUS) && value >= w->value &&
+		    value <= w->value + w->max) {
+			snprintf(buf, len, "%.*s%lld", (int)word_stem(w), w->word,
+				 (long long)(value - w->value));
+			return;
+		}
+	}
+	snprintf(buf, len, "?");
+}
+
+void opt_words_list(const struct opt_word *words, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (const struct opt_word *w = words; w && w->word && used < len; w++) {
+		int n = snprintf(buf + used, len - used, "%s%s", w == words ? "" : "|", w->word);
+
+		if (n < 0)
+			return;
+		used += (size_t)n;
+	}
+}
+
+void opt_words_help(const struct opt_word *words, char *buf, size_t len)
+{
+	size_t used = 0, count = 0;
+
+	buf[0] = '\0';
+	while (words && words[count].word)
+		count++;
+	for (size_t i = 0; i < count && used < len; i++) {
+		const struct opt_word *w = &words[i];
+		char range[32] = "";
+		int n;
+
+		if (w->max)
+			snprintf(range, sizeof(range), "N 0-%d", w->max);
+		n = snprintf(buf + used, len - used, "%s%s%s%s%s%s%s",
+			     i == 0 ? "" : i + 1 == count ? " or " : ", ", w->word,
+			     w->help || range[0] ? " (" : "", range,
+			     range[0] && w->help ? ": " : "", w->help ? w->help : "",
+			     w->help || range[0] ? ")" : "");
+		if (n < 0)
+			return;
+		used += (size_t)n;
+	}
+}
+
 static void trim(char *s)
 {
 	size_t n = strlen(s);
@@ -208,16 +298,24 @@ static int parse_number_field(const struct opt *o, int64_t *field,
 	return rc;
 }
 
-/* " (did you mean 'WORD'?)" for the choice of `choices` ("a|b|c") nearest `value`, or "". */
-static const char *choice_mean(const char *choices, const char *value, char *buf, size_t len)
+/*
+ * " (did you mean 'WORD'?)" for the word nearest `value` among the
+ * option's words, or its choices ("a|b|c"); or "".
+ */
+static const char *choice_mean(const struct opt *o, const char *value, char *buf, size_t len)
 {
 	char words[OPT_STR_MAX];
 	const char *names[64];
 	int n = 0;
 
-	snprintf(words, sizeof(words), "%s", choices);
+	if (o->words)
+		opt_words_list(o->words, words, sizeof(words));
+	else
+		snprintf(words, sizeof(words), "%s", o->choices);
+	/* a numbered word ("deepest:N") is not offered: its range is said */
 	for (char *w = strtok(words, "|"); w && n < 64; w = strtok(NULL, "|"))
-		names[n++] = w;
+		if (!o->words || w[strlen(w) - 1] != 'N')
+			names[n++] = w;
 	const char *near = opt_nearest(value, names, n);
 
 	if (near)
@@ -273,65 +371,44 @@ static int parse_axis_item(const struct opt *o, struct axis *ax, char *item,
 					    o->key, item);
 		return axis_push(o, ax, item, 0, err, len);
 	case OPT_AXIS_AFFINITY: {
-		static const char *const kinds[] = { "spread", "all",
-						     "isolated" };
 		cpu_set_t set;
+		char list[256];
 
-		for (int k = 0; k < 3; k++)
-			if (strcmp(item, kinds[k]) == 0)
-				return axis_push(o, ax, item, k, err, len);
-		if (strncmp(item, "node:", 5) == 0) {
-			if (cpulist_node_number(item) < 0)
-				return fail_with(err, len, -EINVAL,
-					    "%s: '%s' is not node:N with N a NUMA node number (0-%d)",
-					    o->key, item, NODE_MAX);
-			return axis_push(o, ax, item, AFF_NODE, err, len);
-		}
+		if (opt_word_parse(o->words, item, &v) == 0)
+			return axis_push(o, ax, item, v, err, len);
 		rc = cpulist_parse(item, &set);
-		if (rc || CPU_COUNT(&set) == 0)
-			return fail_with(err, len, -EINVAL,
-				    "%s: '%s' is not spread, all, isolated, node:N or a CPU list (0-3+6)",
-				    o->key, item);
-		return axis_push(o, ax, item, AFF_LIST, err, len);
-	}
-	case OPT_AXIS_NUMA: {
-		static const char *const kinds[] = { "none", "local", "remote", "interleave" };
-
-		for (int k = 0; k < 4; k++)
-			if (strcmp(item, kinds[k]) == 0)
-				return axis_push(o, ax, item, k, err, len);
-		if (cpulist_node_number(item) >= 0)
-			return axis_push(o, ax, item, NUMA_NODE, err, len);
+		if (rc == 0 && CPU_COUNT(&set) > 0)
+			return axis_push(o, ax, item, AFF_LIST, err, len);
+		opt_words_list(o->words, list, sizeof(list));
 		return fail_with(err, len, -EINVAL,
-			    "%s: '%s' is not none, local, remote, interleave or node:N (0-%d)",
-			    o->key, item, NODE_MAX);
-	}
-	case OPT_AXIS_IDLE: {
-		char *end;
-
-		if (strcmp(item, "any") == 0)
-			return axis_push(o, ax, item, IDLE_ANY, err, len);
-		if (strcmp(item, "poll") == 0)
-			return axis_push(o, ax, item, IDLE_POLL, err, len);
-		errno = 0;
-		v = strncmp(item, "deepest:", 8) == 0 && isdigit((unsigned char)item[8]) ?
-		    strtoll(item + 8, &end, 10) : -1;
-		if (v < 0 || v > IDLE_DEEPEST_MAX || errno || *end)
-			return fail_with(err, len, -EINVAL,
-				    "%s: '%s' is not any, poll or deepest:N (an idle state's number, 0-%d)",
-				    o->key, item, IDLE_DEEPEST_MAX);
-		return axis_push(o, ax, item, v, err, len);
+			    "%s: '%s' is not one of %s (N 0-%d) or a CPU list (0-3+6)",
+			    o->key, item, list, NODE_MAX);
 	}
 	case OPT_AXIS_CHOICE: {
-		int idx = opt_choice_index(o->choices, item);
+		char list[512], near[64], range[256] = "";
+		size_t used = 0;
+		int numbered = 0;
 
-		if (idx < 0) {
-			char near[64];
+		if (opt_word_parse(o->words, item, &v) == 0)
+			return axis_push(o, ax, item, v, err, len);
+		opt_words_list(o->words, list, sizeof(list));
+		/* a numbered word's range: " (N 0-15)", or each's when several */
+		for (const struct opt_word *w = o->words; w && w->word; w++)
+			numbered += w->max != 0;
+		for (const struct opt_word *w = o->words; w && w->word && used < sizeof(range); w++) {
+			int n;
 
-			return fail_with(err, len, -EINVAL, "%s: '%s' is not one of %s%s", o->key, item,
-				    o->choices, choice_mean(o->choices, item, near, sizeof(near)));
+			if (!w->max)
+				continue;
+			n = snprintf(range + used, sizeof(range) - used, "%s%s%sN 0-%d",
+				     used ? ", " : " (", numbered > 1 ? w->word : "",
+				     numbered > 1 ? " " : "", w->max);
+			used += n > 0 ? (size_t)n : 0;
 		}
-		return axis_push(o, ax, item, idx, err, len);
+		if (used && used < sizeof(range) - 1)
+			strcat(range, ")");
+		return fail_with(err, len, -EINVAL, "%s: '%s' is not one of %s%s%s", o->key, item,
+			    list, range, choice_mean(o, item, near, sizeof(near)));
 	}
 	case OPT_AXIS_INT:
 		/* "1-4" is a range; a leading '-' would be a negative number */
@@ -417,17 +494,27 @@ int opt_parse(const struct opt *o, void *base, const char *value,
 				    OPT_STR_MAX - 1);
 		snprintf(FIELD(base, o, char), OPT_STR_MAX, "%s", value);
 		return 0;
-	case OPT_ENUM:
-		idx = opt_choice_index(o->choices, value);
-		if (idx < 0) {
-			char near[64];
+	case OPT_ENUM: {
+		int64_t v;
+		char list[512], near[64];
 
+		if (o->words && opt_word_parse(o->words, value, &v) == 0) {
+			*FIELD(base, o, int) = (int)v;
+			return 0;
+		}
+		idx = o->words ? -1 : opt_choice_index(o->choices, value);
+		if (idx < 0) {
+			if (o->words)
+				opt_words_list(o->words, list, sizeof(list));
+			else
+				snprintf(list, sizeof(list), "%s", o->choices);
 			return fail_with(err, len, -EINVAL,
-				    "%s = '%s': expected one of %s%s", o->key, value, o->choices,
-				    choice_mean(o->choices, value, near, sizeof(near)));
+				    "%s = '%s': expected one of %s%s", o->key, value, list,
+				    choice_mean(o, value, near, sizeof(near)));
 		}
 		*FIELD(base, o, int) = idx;
 		return 0;
+	}
 	case OPT_INT:
 	case OPT_DURATION:
 	case OPT_SIZE:
@@ -488,7 +575,10 @@ void opt_format(const struct opt *o, const void *base, char *buf, size_t len)
 		snprintf(buf, len, "%s", CFIELD(base, o, char));
 		return;
 	case OPT_ENUM:
-		opt_choice_name(o->choices, *CFIELD(base, o, int), buf, len);
+		if (o->words)
+			opt_word_format(o->words, *CFIELD(base, o, int), buf, len);
+		else
+			opt_choice_name(o->choices, *CFIELD(base, o, int), buf, len);
 		return;
 	case OPT_INT:
 	case OPT_DURATION:
@@ -526,9 +616,7 @@ const char *opt_type_name(const struct opt *o)
 	case OPT_AXIS_SIZE: return "size list";
 	case OPT_AXIS_NAME: return "name list";
 	case OPT_AXIS_AFFINITY: return "affinity list";
-	case OPT_AXIS_NUMA: return "numa list";
 	case OPT_AXIS_CHOICE: return "choice list";
-	case OPT_AXIS_IDLE: return "idle list";
 	}
 	return "?";
 }

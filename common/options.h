@@ -36,10 +36,8 @@ enum opt_type {
 	OPT_AXIS_DURATION,	/* struct axis of durations */
 	OPT_AXIS_SIZE,		/* struct axis of sizes */
 	OPT_AXIS_NAME,		/* struct axis of names, checked later */
-	OPT_AXIS_AFFINITY,	/* struct axis: spread|all|isolated|CPU list */
-	OPT_AXIS_NUMA,		/* struct axis: none|local|remote|interleave|node:N */
-	OPT_AXIS_CHOICE,	/* struct axis of words of `choices` ("a|b|c"): each its index */
-	OPT_AXIS_IDLE,		/* struct axis: any (IDLE_ANY), poll (IDLE_POLL) or deepest:N (N) */
+	OPT_AXIS_AFFINITY,	/* struct axis: one of `words` (spread, ...) or a CPU list */
+	OPT_AXIS_CHOICE,	/* struct axis of `words`, each its value */
 };
 
 /* Option may be written `all` (an axis item stored as AXIS_ALL). */
@@ -59,17 +57,6 @@ enum opt_type {
 /* Where threads run: the affinity axis's items; a load's cpus, housekeeping too. */
 enum affinity_kind { AFF_SPREAD, AFF_ALL, AFF_ISOLATED, AFF_LIST, AFF_NODE, AFF_HOUSEKEEPING };
 
-/*
- * [matrix] idle's values besides deepest:N (N >= 0, a state's number up
- * to IDLE_DEEPEST_MAX): as they are, or every state but polling.
- */
-#define IDLE_ANY (-1)
-#define IDLE_POLL (-2)
-#define IDLE_DEEPEST_MAX 15
-
-/* Where the measured threads' memory lives ([matrix] numa). */
-enum numa_kind { NUMA_NONE, NUMA_LOCAL, NUMA_REMOTE, NUMA_INTERLEAVE, NUMA_NODE };
-
 /* Where a value came from, for "file:line: message" errors. */
 struct srcloc {
 	const char *file;	/* config path, or "--set" */
@@ -84,6 +71,24 @@ struct axis {
 	struct srcloc loc;
 };
 
+/*
+ * One word an option takes: as written, as stored, and what it does. An
+ * option's words make its parse, its list of values, its "did you mean",
+ * its completion and its docs (latlab list), so the four never disagree.
+ * A word whose max is not 0 ends in N and takes a number there, 0 to max
+ * ("deepest:N", "auxN"): stored as value + N with OPT_WORD_PLUS, else as
+ * value (the option's reader types N from the text: node:N). A table
+ * ends with a NULL word.
+ */
+struct opt_word {
+	const char *word;
+	int64_t value;
+	const char *help;	/* NULL: the word says it */
+	int max;
+	unsigned flags;
+};
+#define OPT_WORD_PLUS 1u
+
 struct opt {
 	const char *key;
 	enum opt_type type;
@@ -91,7 +96,8 @@ struct opt {
 	int64_t min, max;	/* for numbers and number axes (0,0: none) */
 	const char *def;	/* default as text; NULL for none */
 	const char *help;
-	const char *choices;	/* OPT_ENUM: "a|b|c" */
+	const char *choices;	/* OPT_ENUM: "a|b|c", each its index */
+	const struct opt_word *words;	/* OPT_ENUM, OPT_AXIS_CHOICE, _AFFINITY: the words */
 	unsigned flags;
 	char short_opt;		/* latload's one-letter flag, or 0 */
 };
@@ -153,5 +159,20 @@ int opt_list_check(const char *list, const char *what, char *err, size_t len);
 
 /* The n-th word of "a|b|c" into buf. */
 void opt_choice_name(const char *choices, int n, char *buf, size_t len);
+
+/* The value of text among words: 0, or -1 when it is none of them. */
+int opt_word_parse(const struct opt_word *words, const char *text, int64_t *v);
+
+/* How value is written among words into buf ("?" for none of them). */
+void opt_word_format(const struct opt_word *words, int64_t value, char *buf, size_t len);
+
+/* "a|b|deepest:N": the words as a list, for messages and latlab list. */
+void opt_words_list(const struct opt_word *words, char *buf, size_t len);
+
+/*
+ * "a (its help), b or c (its help)": the words with what each does, for
+ * an option's help; a numbered word with its range ("deepest:N, N 0-15").
+ */
+void opt_words_help(const struct opt_word *words, char *buf, size_t len);
 
 #endif

@@ -10,7 +10,6 @@
 #include "load_ops.h"
 #include "log.h"
 #include "netpeer.h"
-#include "numa_place.h"
 #include "place.h"
 #include "tracer.h"
 #include "vm.h"
@@ -98,18 +97,6 @@ static const char *nodes_have(const struct config *cfg, const struct cell *c, in
 		snprintf(buf, len, "this machine has no NUMA node by that number with a CPU online (nodes: %s)",
 			 list);
 	}
-	return buf;
-}
-
-/* The nodes with memory here, as a list ("0", "0-1"). */
-static const char *mem_nodes(char *buf, size_t len)
-{
-	cpu_set_t nodes;
-
-	if (numa_memory_nodes(NULL, &nodes) != 0)
-		snprintf(buf, len, "0 (no NUMA in this kernel)");
-	else
-		cpulist_format(&nodes, buf, len);
 	return buf;
 }
 
@@ -266,27 +253,6 @@ int where_fits(const struct config *cfg, const struct cell *c, int guest,
 	if (pl->kind == AFF_NODE && node_missing(cfg, c, local, pl->node, &want))
 		return fail(why, len, &ax->loc, "affinity '%s': %s", ax->s[c->affinity],
 			    nodes_have(cfg, c, local, on, sizeof(on)));
-	const struct axis *numa = &cfg->matrix.numa;
-	int kind = numa->n ? (int)numa->v[c->numa] : NUMA_NONE;
-
-	if (kind == NUMA_REMOTE || kind == NUMA_NODE) {
-		struct numa_place p;
-		char nw[256];
-		long long nnodes = k->numa_nodes > 0 ? (long long)k->numa_nodes : 1;
-		int node = cfg->numa_node[c->numa];
-
-		if (local && numa_resolve(NULL, kind, node, -1, &p, nw, sizeof(nw)) != 0)
-			return fail(why, len, &numa->loc, "%s (nodes with memory: %s)", nw,
-				    mem_nodes(on, sizeof(on)));
-		if (!local && kind == NUMA_REMOTE && nnodes < 2)
-			return fail(why, len, &numa->loc,
-				    "numa = remote: the guest of %s has one node (numa_nodes = %lld)",
-				    k->name, nnodes);
-		if (!local && kind == NUMA_NODE && node >= nnodes)
-			return fail(why, len, &numa->loc,
-				    "numa = %s: the guest of %s has nodes 0-%lld (numa_nodes = %lld)",
-				    numa->s[c->numa], k->name, nnodes - 1, nnodes);
-	}
 	if (pl->kind == AFF_LIST && (cpu = missing_cpu(&pl->cpus, &have)) >= 0)
 		return fail(why, len, &ax->loc,
 			    "affinity '%s': CPU %d is not online%s (online: %s)",
@@ -298,27 +264,10 @@ int where_fits(const struct config *cfg, const struct cell *c, int guest,
 		return fail(why, len, &l->cpus_loc,
 			    "[load.%s] cpus = '%s': CPU %d is not online%s (online: %s)",
 			    l->name, l->cpus, cpu, machine, on);
-	const struct axis *iso = &cfg->matrix.isolation;
-	int isolating = iso->n ? (int)iso->v[c->isolation] : ISO_NONE;
-	/* the CPUs a pinned thread runs on, and every CPU a thread may use (the axes' hooks) */
+	/* every CPU a thread may use, for the axes' checks (isolation's, idle's, ...) */
 	cpu_set_t pinned, used;
-	int threads = local && (isolating != ISO_NONE || axis_ops_any(cfg, c)) ?
-		      place_cpus(cfg, c, &pinned, &used) : 0;
+	int threads = local && axis_ops_checks(cfg, c) ? place_cpus(cfg, c, &pinned, &used) : 0;
 
-	if (threads > 0 && isolating != ISO_NONE) {
-		char iw[PATH_MAX + 400];
-
-		if (isolation_check(isolating, &pinned, iw, sizeof(iw)) != 0)
-			return fail(why, len, &iso->loc, "isolation = %s: %s%s", iso->s[c->isolation], iw,
-				    machine);
-		CPU_AND(&want, &pinned, &cfg->housekeeping);
-		if (CPU_COUNT(&want)) {
-			struct srcloc hl = config_key_loc(cfg, "campaign", "housekeeping", iso->loc);
-
-			return fail(why, len, &hl, "housekeeping = '%s' names CPU %d, which isolation = %s keeps for a measured thread",
-				    cfg->campaign.housekeeping, cpulist_nth(&want, 0), iso->s[c->isolation]);
-		}
-	}
 	if (local && CPU_COUNT(&cfg->housekeeping) &&
 	    (cpu = missing_cpu(&cfg->housekeeping, &have)) >= 0) {
 		struct srcloc hl = config_key_loc(cfg, "campaign", "housekeeping", ax->loc);

@@ -11,6 +11,24 @@
 #include "load_ops.h"
 #include "workload.h"
 
+/*
+ * An option's help as latlab list says it: its own words, then what it
+ * takes — each word with what it does and the words as a list, or its
+ * choices ("a|b|c") — last, after ": ", where completion reads them.
+ */
+static void option_help(const struct opt *o, char *buf, size_t len)
+{
+	char words[4096], list[512];
+
+	if (o->words) {
+		opt_words_help(o->words, words, sizeof(words));
+		opt_words_list(o->words, list, sizeof(list));
+		snprintf(buf, len, "%s: %s; values: %s", o->help, words, list);
+	} else
+		snprintf(buf, len, "%s%s%s", o->help, o->choices ? ": " : "",
+			 o->choices ? o->choices : "");
+}
+
 static void list_table(const char *section, const struct opt *table)
 {
 	char def[128];
@@ -30,13 +48,15 @@ static void list_table(const char *section, const struct opt *table)
 		dw = d > dw && d <= 24 ? d : dw;	/* a long default runs over, not every row */
 	}
 	for (const struct opt *o = table; o && o->key; o++) {
+		char help[8192];
+
 		if (o->def)
 			snprintf(def, sizeof(def), "%s", o->def);
 		else
 			snprintf(def, sizeof(def), "(unset)");
-		printf("  %-*s %-*s default %-*s %s%s%s\n", kw, o->key, tw,
-		       opt_type_name(o), dw, def, o->help,
-		       o->choices ? ": " : "", o->choices ? o->choices : "");
+		option_help(o, help, sizeof(help));
+		printf("  %-*s %-*s default %-*s %s\n", kw, o->key, tw,
+		       opt_type_name(o), dw, def, help);
 	}
 }
 
@@ -67,12 +87,11 @@ static void md_table(const char *section, const struct opt *table)
 			putchar('`');
 		} else
 			printf("%s", o->def ? "(empty)" : "(unset)");
+		char help[8192];
+
+		option_help(o, help, sizeof(help));
 		printf(" | ");
-		md_cell(o->help);
-		if (o->choices) {
-			printf(": ");
-			md_cell(o->choices);
-		}
+		md_cell(help);
 		printf(" |\n");
 	}
 }

@@ -197,16 +197,8 @@ static int check_policy_axes(struct config *cfg, char *err, size_t errlen)
 	struct srcloc loc;
 	int deadline = 0;
 
-	for (int i = 0; i < pol->n; i++) {
-		int p = opt_choice_index(POLICY_NAMES, pol->s[i]);
-
-		if (p < 0)
-			return cfg_fail(err, errlen, &pol->loc,
-					"policy = '%s': expected fifo, rr, deadline or other",
-					pol->s[i]);
-		pol->v[i] = p;
-		deadline |= p == POL_DEADLINE;
-	}
+	for (int i = 0; i < pol->n; i++)
+		deadline |= pol->v[i] == POL_DEADLINE;
 	for (int i = 0; i < dma->n; i++) {
 		int64_t ns;
 

@@ -68,9 +68,10 @@ const struct opt campaign_options[] = {
 };
 
 /* [matrix]: each axis's option, from its row in model/axes.h (the host has none) */
-#define AXIS(e, m, plural, column, kind, id, always, idmax, missing, hidden, title, label, words, \
-	     type, lo, hi, d, c, f, h)						\
-	ROW(#m, (type), OFF(struct matrix_opts, m), lo, hi, d, h, c, f),
+#define AXIS(e, m, plural, column, kind, id, always, idmax, missing, hidden, title, label, wd, \
+	     t, lo, hi, d, v, f, h)						\
+	{ .key = #m, .type = (t), .offset = OFF(struct matrix_opts, m), .min = (lo),	\
+	  .max = (hi), .def = (d), .help = (h), .words = (v), .flags = (f) },
 #define READER_AXIS(e, m, ...)
 
 const struct opt matrix_options[] = {

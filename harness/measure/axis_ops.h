@@ -1,16 +1,19 @@
 /*
- * What an axis does to the machine for a cell, found by its TAXIS_ index:
- * axis_hooks[a], or NULL for an axis that changes nothing outside latlab
- * (most of them). An axis that has hooks keeps them in a file of its own
- * here (idle.c, throttle.c), registered once in axis_ops.c; plan and run
+ * What an axis asks of and does to the machine for a cell, found by its
+ * TAXIS_ index: axis_hooks[a], or NULL for an axis that neither checks
+ * nor changes anything outside latlab (most of them). An axis that has
+ * hooks keeps them in a file of its own here (idle.c, throttle.c,
+ * numa_place.c, isolate.c), registered once in axis_ops.c; plan and run
  * ask its check (campaign/where.c), a cell its begin (cell_machine.c),
  * the journal undoes what begin did (after the cell, Ctrl-C, or by the
  * next latlab after SIGKILL), and cell.ini records what was done
  * (results/cellfiles.c) — no code outside its file names the axis.
  *
- * Isolation changes the machine too, but is bound into the cell's life
- * (the loads swept after they start, each thread's cpuset said in
- * cell.ini): cell_machine.c calls it by name.
+ * Isolation's check is a hook (isolate.c), but its change is bound into
+ * the cell's life (the loads swept into the housekeeping cpuset after
+ * they start, each thread's cpuset said in cell.ini): cell_machine.c
+ * calls isolation_begin by name. numa has a check and no begin: each
+ * thread is placed as it starts (cell.c, numa_place.c).
  */
 #ifndef LATLAB_AXIS_OPS_H
 #define LATLAB_AXIS_OPS_H
@@ -38,6 +41,8 @@ struct axis_ops {
 	 * threads use), each change journalled in u before it is made;
 	 * what was done said in done ("" for nothing: the axis's default).
 	 * 0, or -1 with the reason in why (what was changed is in u).
+	 * NULL: the axis changes nothing on the machine (numa: each thread
+	 * is placed as it starts).
 	 */
 	int (*begin)(const struct config *cfg, const struct cell *c, int64_t v,
 		     const cpu_set_t *cpus, struct undo *u, char *done, size_t dlen, char *why,
@@ -61,8 +66,11 @@ extern const struct axis_ops *const axis_hooks[TAXIS_COUNT];
 /* Hooked axis a's value for cell c: its item's typed value (as_is where [matrix] has none). */
 int64_t axis_ops_value(const struct config *cfg, const struct cell *c, int a);
 
-/* Would any hooked axis change the machine for c (a value other than its as_is)? */
+/* Would any hooked axis change the machine for c (a value other than its as_is, a begin)? */
 int axis_ops_any(const struct config *cfg, const struct cell *c);
+
+/* Has any hooked axis of c something to check (a value other than its as_is, a check)? */
+int axis_ops_checks(const struct config *cfg, const struct cell *c);
 
 /* undo_roots and every axis's roots: what a journal may replay (NULL-terminated). */
 const char *const *axis_undo_roots(void);

@@ -369,7 +369,8 @@ static int make_workers(const struct config *cfg, const struct cell *c,
 			if (numa_resolve(NULL, (int)numa->v[c->numa], cfg->numa_node[c->numa], cpus[i],
 					 &w->numa_place, why, sizeof(why)) != 0) {
 				res->status = CELL_ERROR;
-				snprintf(res->reason, sizeof(res->reason), "%s", why);
+				snprintf(res->reason, sizeof(res->reason), "numa = %.40s: %.200s",
+					 numa->s[c->numa], why);
 				return -1;
 			}
 			w->numa = &w->numa_place;
@@ -438,8 +439,8 @@ static void refused_policy(struct cell_result *res, int started)
 		if (w->wake_errno) {
 			char method[32], clock[32];
 
-			opt_choice_name(WAKEUP_METHODS, w->wakeup, method, sizeof(method));
-			opt_choice_name(WAKEUP_CLOCKS, w->clock, clock, sizeof(clock));
+			axis_value_format(TAXIS_WAKEUP, w->wakeup, method, sizeof(method));
+			axis_value_format(TAXIS_CLOCK, w->clock, clock, sizeof(clock));
 			res->status = CELL_SKIPPED;
 			snprintf(res->reason, sizeof(res->reason),
 				 "wakeup = %s on clock = %s refused by this kernel: %s%s", method, clock,

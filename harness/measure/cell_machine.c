@@ -85,7 +85,7 @@ int cell_machine_begin(const struct config *cfg, const struct cell *c, struct ce
 		int64_t v = ops ? axis_ops_value(cfg, c, a) : 0;
 		const char *item = ops && cfg->matrix.ax[a].n ? cfg->matrix.ax[a].s[c->ax[a]] : "";
 
-		if (!ops || v == ops->as_is)
+		if (!ops || !ops->begin || v == ops->as_is)
 			continue;
 		m->begun |= 1u << a;
 		if (ops->begin(cfg, c, v, &measured, u, res->axis_done[a], sizeof(res->axis_done[a]),

@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "options.h"	/* the axis's values: IDLE_ANY, IDLE_POLL, deepest:N as N */
+#include "axis.h"	/* the axis's values: IDLE_ANY, IDLE_POLL, deepest:N as N */
 #include "undo.h"
 
 /*

@@ -7,9 +7,11 @@
 #include <unistd.h>
 
 #include "axis.h"
+#include "axis_ops.h"
 #include "cpulist.h"
 #include "files.h"
 #include "isolate.h"
+#include "place.h"
 
 #define IRQ_DIR "/proc/irq"
 
@@ -454,3 +456,31 @@ void isolation_describe(const struct isolation *iso, char *buf, size_t len)
 	if (iso->others[0] && u < len)
 		snprintf(buf + u, len - u, "; other cpusets on a measured CPU, left alone: %s", iso->others);
 }
+
+/*
+ * The axis's check (axis_ops.h): can this machine keep the cell's pinned
+ * CPUs (cpus set: here; a guest checks its own), none of them one that
+ * [campaign] housekeeping gives latlab's own threads? Its begin is not a
+ * hook: isolation is bound into the cell's life (the loads swept into
+ * the housekeeping cpuset after they start), and cell_machine.c calls it.
+ */
+static int isolation_fits(const struct config *cfg, const struct cell *c, int64_t v,
+			  const cpu_set_t *cpus, char *why, size_t len)
+{
+	cpu_set_t pinned, used, both;
+
+	if (!cpus || place_cpus(cfg, c, &pinned, &used) <= 0)
+		return 0;
+	if (isolation_check((int)v, &pinned, why, len) != 0)
+		return -1;
+	CPU_AND(&both, &pinned, &cfg->housekeeping);
+	if (CPU_COUNT(&both))
+		return snprintf(why, len, "housekeeping = '%s' names CPU %d, which it keeps for a measured thread",
+				cfg->campaign.housekeeping, cpulist_nth(&both, 0)), -1;
+	return 0;
+}
+
+const struct axis_ops isolation_axis_ops = {
+	.check = isolation_fits,
+	.as_is = ISO_NONE,
+};

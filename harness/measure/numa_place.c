@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "axis_ops.h"
 #include "cpulist.h"
 #include "files.h"
 #include "numa_place.h"
@@ -104,10 +105,10 @@ int numa_resolve(const char *root, int kind, int node, int cpu, struct numa_plac
 		}
 		if (best < 0) {
 			if (cpu >= 0)
-				snprintf(why, len, "numa = remote: no node with memory besides node %d, that of CPU %d",
+				snprintf(why, len, "no node with memory besides node %d, that of CPU %d",
 					 from, cpu);
 			else
-				snprintf(why, len, "numa = remote: no node with memory besides node %d", from);
+				snprintf(why, len, "no node with memory besides node %d", from);
 			return -ENODEV;
 		}
 		p->node = best;
@@ -127,8 +128,7 @@ int numa_resolve(const char *root, int kind, int node, int cpu, struct numa_plac
 			CPU_SET(0, &mem);	/* no NUMA in this kernel: node 0 alone */
 		}
 		if (node < 0 || node >= CPU_SETSIZE || !CPU_ISSET(node, &mem)) {
-			snprintf(why, len, "numa = node:%d: this machine has no node %d with memory",
-				 node, node);
+			snprintf(why, len, "this machine has no node %d with memory", node);
 			return -ENODEV;
 		}
 		p->node = node;
@@ -230,3 +230,44 @@ int numa_where_ok(const struct numa_place *p, const char *where)
 	/* one item, on the node bound to */
 	return strncmp(where, want, strlen(want)) == 0 && !strchr(where, ' ');
 }
+
+/*
+ * Does this machine (cpus set), or the guest a cell runs in (cpus NULL:
+ * its variant's numa_nodes), have the node numa = remote or node:N
+ * binds to? Every other value fits any machine.
+ */
+static int numa_check(const struct config *cfg, const struct cell *c, int64_t v,
+		      const cpu_set_t *cpus, char *why, size_t len)
+{
+	const struct kernel_def *k = &cfg->kernel[c->kernel];
+	long long nodes = k->numa_nodes > 0 ? (long long)k->numa_nodes : 1;
+	int node = cfg->numa_node[c->numa];
+	struct numa_place p;
+	char have[128] = "0 (no NUMA in this kernel)";
+	cpu_set_t mem;
+
+	if (v != NUMA_REMOTE && v != NUMA_NODE)
+		return 0;
+	if (!cpus) {
+		if (v == NUMA_REMOTE && nodes < 2)
+			return snprintf(why, len, "[kernel.%s] numa_nodes = %lld: one node", k->name,
+					nodes), -1;
+		if (v == NUMA_NODE && node >= nodes)
+			return snprintf(why, len, "[kernel.%s] numa_nodes = %lld: nodes 0-%lld", k->name,
+					nodes, nodes - 1), -1;
+		return 0;
+	}
+	if (numa_resolve(NULL, (int)v, node, -1, &p, why, len) == 0)
+		return 0;
+	if (numa_memory_nodes(NULL, &mem) == 0)
+		cpulist_format(&mem, have, sizeof(have));
+	size_t n = strlen(why);
+
+	snprintf(why + n, len - n, " (nodes with memory: %s)", have);
+	return -1;
+}
+
+const struct axis_ops numa_axis_ops = {
+	.check = numa_check,
+	.as_is = NUMA_NONE,
+};

@@ -11,6 +11,8 @@
 #include <sched.h>
 #include <stddef.h>
 
+#include "axis.h"
+
 /*
  * The nodes with memory under root (NULL: /sys): has_memory, or the online
  * nodes where it is not there. 0, or -errno (no NUMA in this kernel).
@@ -18,7 +20,7 @@
 int numa_memory_nodes(const char *root, cpu_set_t *nodes);
 
 struct numa_place {
-	int kind;		/* enum numa_kind (options.h) */
+	int kind;		/* enum numa_kind (model/axis.h) */
 	int node;		/* the node bound to; -1: none, local unpinned, interleave */
 	cpu_set_t interleave;	/* interleave: the nodes (a node set, as a CPU set) */
 	char nodes[128];	/* what the policy names, for cell.ini: "1", "0-1", "local" */

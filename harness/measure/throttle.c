@@ -35,9 +35,6 @@
 #include "files.h"
 #include "kernel.h"
 
-/* the axis's values, in its row's choices ("default|off") */
-enum { THROTTLE_DEFAULT, THROTTLE_OFF };
-
 #define RT_RUNTIME "/proc/sys/kernel/sched_rt_runtime_us"
 #define SCHED_DEBUG "/sys/kernel/debug/sched"
 /* the longest a real-time thread may run without blocking while throttling is off */

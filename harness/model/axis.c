@@ -6,10 +6,13 @@
 /* The table, from axes.h's rows (each row's option is config/config_options.c's). */
 const struct axis_def axis_defs[TAXIS_COUNT] = {
 #define AXIS(e, m, plural, column, kind, id, always, idmax, missing, hidden, title, label, words, \
-	     ...)							\
+	     type, lo, hi, d, values, ...)					\
 	[TAXIS_##e] = { #m, plural, column, kind, id, always, idmax, missing, hidden, title,	\
-			label, words },
-#define READER_AXIS AXIS
+			label, words, values },
+#define READER_AXIS(e, m, plural, column, kind, id, always, idmax, missing, hidden, title,	\
+		    label, words)						\
+	[TAXIS_##e] = { #m, plural, column, kind, id, always, idmax, missing, hidden, title,	\
+			label, words, NULL },
 #include "axes.h"
 #undef READER_AXIS
 #undef AXIS
@@ -17,9 +20,16 @@ const struct axis_def axis_defs[TAXIS_COUNT] = {
 
 const char *policy_name(int policy)
 {
-	static const char *const names[] = { "fifo", "rr", "deadline", "other" };
+	for (const struct opt_word *w = axis_defs[TAXIS_POLICY].values; w->word; w++)
+		if (w->value == policy)
+			return w->word;
+	return "?";
+}
 
-	return policy >= 0 && policy <= POL_OTHER ? names[policy] : "?";
+void axis_value_format(int axis, int64_t value, char *buf, size_t len)
+{
+	opt_word_format(axis >= 0 && axis < TAXIS_COUNT ? axis_defs[axis].values : NULL, value,
+			buf, len);
 }
 
 int taxis_of_column(const char *column)

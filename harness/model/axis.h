@@ -15,30 +15,27 @@
 
 #include <stddef.h>
 
-/* The policy axis's values: how a measured thread is scheduled. */
-enum cell_policy { POL_FIFO, POL_RR, POL_DEADLINE, POL_OTHER };
-#define POLICY_NAMES "fifo|rr|deadline|other"
-
-/* "fifo", "rr", "deadline", "other" */
-const char *policy_name(int policy);
+#include "cpulist.h"
+#include "options.h"
 
 /*
- * [matrix] wakeup: how a measured thread sleeps to its period, and
- * clock: the clock it sleeps on and is timed by (measure/wakeup.h), each
- * in its choices' order.
+ * The values of the axes that take words (enum cell_policy, IDLE_ANY,
+ * ...): declared at the top of axes.h, beside their rows, once — this
+ * first include of it, whose rows expand to nothing.
  */
-enum wakeup_method { WAKE_ABS, WAKE_REL, WAKE_POSIX_TIMER, WAKE_TIMERFD, WAKE_POLL, WAKE_PSELECT };
-#define WAKEUP_METHODS "abs|rel|posix-timer|timerfd|poll|pselect"
-enum wakeup_clock { WCLOCK_MONOTONIC, WCLOCK_REALTIME, WCLOCK_TAI, WCLOCK_AUX0 };
-/* aux0-aux7: the auxiliary clocks (CLOCK_AUX + N, Linux 6.17), where the kernel has them */
-#define WAKEUP_CLOCKS "monotonic|realtime|tai|aux0|aux1|aux2|aux3|aux4|aux5|aux6|aux7"
+#define AXIS(...)
+#define READER_AXIS(...)
+#include "axes.h"
+#undef READER_AXIS
+#undef AXIS
 
 /*
- * [matrix] isolation: the measured CPUs as they are, kept by exclusive
- * cpusets, and with the interrupts moved off them too (measure/isolate.h).
+ * An axis row's words (axes.h): a table of struct opt_word, its end
+ * added; a word, and a numbered one ("deepest:N": N 0 to max).
  */
-enum isolation_kind { ISO_NONE, ISO_CPUSET, ISO_CPUSET_IRQS };
-#define ISOLATION_KINDS "none|cpuset|cpuset+irqs"
+#define AXIS_WORDS(...) ((const struct opt_word[]){ __VA_ARGS__, { .word = NULL } })
+#define AXIS_WORD(w, v, h) { .word = (w), .value = (v), .help = (h) }
+#define AXIS_WORD_N(w, v, h, n, f) { .word = (w), .value = (v), .help = (h), .max = (n), .flags = (f) }
 
 /* The axes, in the matrix's order (repeat last, not an axis): axes.h's rows. */
 enum taxis {
@@ -88,9 +85,16 @@ struct axis_def {
 	 */
 	const char *title, *label;
 	int words;		/* its place in a row's words (report/words.c) */
+	const struct opt_word *values;	/* the words it takes, or NULL (options.h) */
 };
 
 extern const struct axis_def axis_defs[TAXIS_COUNT];
+
+/* "fifo", "rr", "deadline", "other": the policy axis's word for a policy */
+const char *policy_name(int policy);
+
+/* How the axis writes value ("timerfd", "aux3", "deepest:2") into buf: its words. */
+void axis_value_format(int axis, int64_t value, char *buf, size_t len);
 
 /* The axis whose cells.csv column is `column`, or -1. */
 int taxis_of_column(const char *column);

@@ -52,7 +52,7 @@ check_bad() {
 }
 
 @test "malformed CPU list" {
-	check_bad '[matrix]\naffinity = 0-\n' "5: affinity: '0-' is not spread, all, isolated, node:N or a CPU list"
+	check_bad '[matrix]\naffinity = 0-\n' "5: affinity: '0-' is not one of spread|all|isolated|node:N (N 0-1023) or a CPU list (0-3+6)"
 }
 
 @test "offline CPU" {

@@ -59,5 +59,5 @@ EOC
 	[ "$status" -eq 2 ] || run_failed
 	mountpoint -q /sys/fs/cgroup/cpuset || skip "no cgroup v1 cpuset hierarchy here"
 	run "$LATLAB" plan c.ini --set campaign.housekeeping=1 --set matrix.isolation=cpuset
-	[ "$status" -eq 2 ] && [[ "$output" == *"housekeeping = '1' names CPU 1, which isolation = cpuset keeps for a measured thread"* ]] || run_failed
+	[ "$status" -eq 2 ] && [[ "$output" == *"--set:2: isolation = cpuset: housekeeping = '1' names CPU 1, which it keeps for a measured thread"* ]] || run_failed
 }

@@ -45,6 +45,6 @@ idle = any, $bad
 EOC
 		run "$LATLAB" plan c.ini
 		[ "$status" -eq 2 ] || run_failed
-		[[ "$output" == *"c.ini:5: idle: '$bad' is not any, poll or deepest:N (an idle state's number, 0-15)"* ]] || run_failed
+		[[ "$output" == *"c.ini:5: idle: '$bad' is not one of any|deepest:N|poll (N 0-15)"* ]] || run_failed
 	done
 }

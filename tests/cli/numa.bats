@@ -71,7 +71,7 @@ EOF
 	numa_config "node:x"
 	run "$LATLAB" plan c.ini
 	[ "$status" -eq 2 ]
-	[[ "$output" == *"c.ini:8: affinity: 'node:x' is not node:N with N a NUMA node number (0-1023)"* ]] || { echo "$output"; false; }
+	[[ "$output" == *"c.ini:8: affinity: 'node:x' is not one of spread|all|isolated|node:N (N 0-1023) or a CPU list (0-3+6)"* ]] || { echo "$output"; false; }
 	numa_config "node:0" "node:01"
 	run "$LATLAB" plan c.ini
 	[ "$status" -eq 2 ]
@@ -126,7 +126,7 @@ EOF
 	printf '[matrix]\nnuma = far\n' | ini_merge c.ini
 	run "$LATLAB" plan c.ini
 	[ "$status" -eq 2 ]
-	[[ "$output" == *"c.ini:9: numa: 'far' is not none, local, remote, interleave or node:N (0-1023)"* ]] || { echo "$output"; false; }
+	[[ "$output" == *"c.ini:9: numa: 'far' is not one of none|local|remote|interleave|node:N (N 0-1023)"* ]] || { echo "$output"; false; }
 	# a memory load bound to a node the machine lacks: at its line
 	write_config c.ini <<EOF
 [campaign]

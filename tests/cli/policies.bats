@@ -44,7 +44,7 @@ load helper
 	quick_config
 	printf '[matrix]\npolicy = fifo, batch\n' | ini_merge c.ini
 	run "$LATLAB" run c.ini
-	[ "$status" -eq 2 ] && [[ "$output" == *"c.ini:$(line_of c.ini '^policy'): policy = 'batch': expected fifo, rr, deadline or other"* ]] || { echo "$output"; false; }
+	[ "$status" -eq 2 ] && [[ "$output" == *"c.ini:$(line_of c.ini '^policy'): policy: 'batch' is not one of fifo|rr|deadline|other"* ]] || { echo "$output"; false; }
 	quick_config
 	printf '[matrix]\ndma_latency = 10\n' | ini_merge c.ini
 	run "$LATLAB" run c.ini

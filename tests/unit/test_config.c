@@ -51,7 +51,7 @@ static void test_bad_configs(void **state)
 		{ "[matrix]\ninterval = 1us\n", "2: interval = 1us is out of range" },
 		{ "[matrix]\ninterval = fast\n", "2: interval = 'fast' is not a duration" },
 		{ "[matrix]\nsize = 4x\n", "2: size = '4x' is not a size" },
-		{ "[matrix]\naffinity = 0-x\n", "2: affinity: '0-x' is not spread, all, isolated, node:N or a CPU list" },
+		{ "[matrix]\naffinity = 0-x\n", "2: affinity: '0-x' is not one of spread|all|isolated|node:N (N 0-1023) or a CPU list (0-3+6)" },
 		{ "[matrix]\nworkload = tiemr\n", "2: workload 'tiemr' is neither a workload type nor a [workload.tiemr] section" },
 		{ "[matrix]\nload = hackbench\n", "2: load 'hackbench' has no [load.hackbench] section" },
 		{ "[matrix]\nkernel = rt, custom\n", "2: kernel variant 'custom' has no [kernel.custom] section" },
@@ -346,6 +346,81 @@ static int cleanup(void **state)
 	return 0;
 }
 
+/* An option's words: parse, format, list and help from one table. */
+static void test_words(void **state)
+{
+	static const struct opt_word w[] = {
+		{ .word = "any", .value = -1, .help = "as they are" },
+		{ .word = "deepest:N", .value = 0, .help = "N and shallower", .max = 15,
+		  .flags = OPT_WORD_PLUS },
+		{ .word = "node:N", .value = 7, .max = 3 },
+		{ .word = "poll", .value = -2 },
+		{ .word = NULL },
+	};
+	char buf[512];
+	int64_t v = 99;
+
+	(void)state;
+	assert_int_equal(opt_word_parse(w, "any", &v), 0);
+	assert_int_equal(v, -1);
+	assert_int_equal(opt_word_parse(w, "deepest:0", &v), 0);
+	assert_int_equal(v, 0);
+	assert_int_equal(opt_word_parse(w, "deepest:15", &v), 0);
+	assert_int_equal(v, 15);
+	/* node:N without OPT_WORD_PLUS: the word's value, N its reader's */
+	assert_int_equal(opt_word_parse(w, "node:3", &v), 0);
+	assert_int_equal(v, 7);
+	v = 99;
+	const char *const bad[] = { "deepest:16", "deepest:", "deepest:x", "deepest:1x",
+				    "deepest:-1", "deepest:01", "deepest: 1", "node:4", "Any", "an", "anyx", "", "deepest:N" };
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(opt_word_parse(w, bad[i], &v), -1);
+		assert_int_equal(v, 99);	/* left as it was */
+	}
+	opt_word_format(w, 4, buf, sizeof(buf));
+	assert_string_equal(buf, "deepest:4");
+	opt_word_format(w, -2, buf, sizeof(buf));
+	assert_string_equal(buf, "poll");
+	opt_word_format(w, -5, buf, sizeof(buf));
+	assert_string_equal(buf, "?");
+	opt_words_list(w, buf, sizeof(buf));
+	assert_string_equal(buf, "any|deepest:N|node:N|poll");
+	opt_words_help(w, buf, sizeof(buf));
+	assert_string_equal(buf, "any (as they are), deepest:N (N 0-15: N and shallower), node:N (N 0-3) or poll");
+
+	/* an axis of words through the option's parse: the value, the message */
+	const struct opt o = { .key = "idle", .type = OPT_AXIS_CHOICE, .words = w };
+	struct axis ax = { 0 };
+	char err[256];
+
+	assert_int_equal(opt_parse(&o, &ax, "any, deepest:2, poll", err, sizeof(err)), 0);
+	assert_int_equal(ax.n, 3);
+	assert_int_equal(ax.v[0], -1);
+	assert_int_equal(ax.v[1], 2);
+	assert_int_equal(ax.v[2], -2);
+	assert_int_equal(opt_parse(&o, &ax, "pol", err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "idle: 'pol' is not one of any|deepest:N|node:N|poll (deepest:N N 0-15, node:N N 0-3) (did you mean 'poll'?)");
+	assert_int_equal(ax.n, 3);	/* the axis as it was */
+	/* and the matrix's rows: every axis of words formats what it parses */
+	for (int a = 0; a < TAXIS_COUNT; a++)
+		for (const struct opt_word *x = axis_defs[a].values; x && x->word; x++) {
+			char text[64];
+			int64_t got;
+
+			if (x->max)
+				snprintf(text, sizeof(text), "%.*s%d", (int)strlen(x->word) - 1,
+					 x->word, x->max);
+			else
+				snprintf(text, sizeof(text), "%s", x->word);
+			assert_int_equal(opt_word_parse(axis_defs[a].values, text, &got), 0);
+			if (!x->max || (x->flags & OPT_WORD_PLUS)) {
+				axis_value_format(a, got, buf, sizeof(buf));
+				assert_string_equal(buf, text);
+			}
+		}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -356,6 +431,7 @@ int main(void)
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_sets),
 		cmocka_unit_test(test_echo_roundtrip),
+		cmocka_unit_test(test_words),
 	};
 
 	return cmocka_run_group_tests_name("config", tests, NULL, cleanup);

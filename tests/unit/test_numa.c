@@ -85,7 +85,7 @@ static void test_two_nodes(void **state)
 	assert_int_equal(numa_resolve(root, NUMA_NODE, 1, 0, &p, why, sizeof(why)), 0);
 	assert_int_equal(p.node, 1);
 	assert_int_equal(numa_resolve(root, NUMA_NODE, 2, 0, &p, why, sizeof(why)), -ENODEV);
-	assert_string_equal(why, "numa = node:2: this machine has no node 2 with memory");
+	assert_string_equal(why, "this machine has no node 2 with memory");
 	assert_int_equal(numa_resolve(root, NUMA_NONE, -1, 0, &p, why, sizeof(why)), 0);
 	assert_string_equal(p.nodes, "default");
 }
@@ -109,7 +109,7 @@ static void test_nearest(void **state)
 	nodes("0");
 	node(0, "0-3", "10");
 	assert_int_equal(numa_resolve(root, NUMA_REMOTE, -1, 1, &p, why, sizeof(why)), -ENODEV);
-	assert_string_equal(why, "numa = remote: no node with memory besides node 0, that of CPU 1");
+	assert_string_equal(why, "no node with memory besides node 0, that of CPU 1");
 }
 
 /* this machine: a buffer bound to node 0 is there, page by page */

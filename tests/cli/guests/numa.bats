@@ -68,7 +68,7 @@ EOF
 	# remote where the guest has one node: refused at its line
 	sed -i 's/^numa_nodes = 2$/numa_nodes = 1/; s/^cpus = node:0$/cpus = all/; s/^affinity = node:1$/affinity = node:0/' c.ini
 	run "$LATLAB" plan c.ini
-	[[ "$output" == *"numa = remote: the guest of stock has one node (numa_nodes = 1)"* ]] || { echo "$output"; false; }
+	[[ "$output" == *"numa = remote: [kernel.stock] numa_nodes = 1: one node in the guest"* ]] || { echo "$output"; false; }
 	sed -i 's/^numa_nodes = 1$/numa_nodes = 2/; s/^cpus = all$/cpus = node:0/' c.ini
 	# three nodes on two CPUs: refused at its line
 	sed -i 's/^numa_nodes = 2$/numa_nodes = 3/' c.ini
