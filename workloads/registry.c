@@ -23,6 +23,7 @@ extern const struct workload_ops workload_mem_touch;
 extern const struct workload_ops workload_plugin;
 extern const struct workload_ops workload_watch;
 extern const struct workload_ops workload_chain;
+extern const struct workload_ops workload_cyclictest;
 
 const struct workload_ops *const workload_registry[] = {
 	&workload_timer,
@@ -43,6 +44,7 @@ const struct workload_ops *const workload_registry[] = {
 	&workload_plugin,
 	&workload_chain,
 	&workload_watch,
+	&workload_cyclictest,
 	NULL,
 };
 
@@ -59,7 +61,7 @@ int workload_registry_check(const struct workload_ops *const *reg)
 	for (int i = 0; reg[i]; i++) {
 		const struct workload_ops *w = reg[i];
 
-		if (!w->name || (!w->run && !w->watch)) {
+		if (!w->name || (!w->run && !w->watch && !w->cyclictest)) {
 			log_error("workload descriptor %d (%s) has no %s", i,
 				  w->name ? w->name : "?",
 				  w->name ? "run()" : "name");

@@ -80,6 +80,12 @@ struct workload_ops {
 	 * guest is given it, and the libraries it needs, at the same path
 	 */
 	const char *(*loads)(const void *opts);
+	/*
+	 * optional: a program it runs (a path or a name on PATH): a qemu
+	 * guest is given it, and the libraries it needs, at the path PATH
+	 * finds it at here
+	 */
+	const char *(*carries)(const void *opts);
 	/* 1: its traffic goes over IP (a qemu guest's network device, netpeer.h) */
 	int net;
 	/* metrics beyond the core three that run() records (METRIC_BIT()s) */
@@ -96,8 +102,14 @@ struct workload_ops {
 	 * no setup, run or teardown
 	 */
 	int watch;
+	/*
+	 * 1: it runs rt-tests' cyclictest for the cell (cyclictest.c); its
+	 * cell is harness/measure/cell_cyclictest.c's, no setup, run or
+	 * teardown
+	 */
+	int cyclictest;
 	int (*setup)(struct workload_ctx *ctx);		/* optional */
-	int64_t (*run)(struct workload_ctx *ctx);	/* required, but for watch */
+	int64_t (*run)(struct workload_ctx *ctx);	/* required, but for watch and cyclictest */
 	void (*teardown)(struct workload_ctx *ctx);	/* optional */
 };
 

@@ -238,13 +238,20 @@ void cp_print_table(const struct campaign *cp, FILE *out)
 			fputc('\n', out);
 			continue;
 		}
-		fprintf(out, " %8llu %5llu %5llu | %6.1f %6.1f %6.1f %7.1f %7.1f | %6.1f %7.1f%s%s\n",
+		char resp[32];
+
+		/* a cell with no response of its own (cyclictest's, a watched program's): none, not 0 */
+		if (b->response_max)
+			snprintf(resp, sizeof(resp), "%6.1f %7.1f", b->response_p99 / 1e3,
+				 b->response_max / 1e3);
+		else
+			snprintf(resp, sizeof(resp), "%6s %7s", "-", "-");
+		fprintf(out, " %8llu %5llu %5llu | %6.1f %6.1f %6.1f %7.1f %7.1f | %s%s%s\n",
 			(unsigned long long)b->samples,
 			(unsigned long long)b->overruns,
 			(unsigned long long)b->errors, b->wakeup[0] / 1e3,
 			b->wakeup[1] / 1e3, b->wakeup[2] / 1e3,
-			b->wakeup[3] / 1e3, b->wakeup[4] / 1e3,
-			b->response_p99 / 1e3, b->response_max / 1e3,
+			b->wakeup[3] / 1e3, b->wakeup[4] / 1e3, resp,
 			why ? " | " : "", b->why);
 	}
 }

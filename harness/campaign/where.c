@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "axis_ops.h"
+#include "cell.h"
 #include "cpulist.h"
 #include "files.h"
 #include "isolate.h"
@@ -328,6 +329,21 @@ int where_fits(const struct config *cfg, const struct cell *c, int guest,
 		if (def_preflight(cfg, wd->ops->preflight, wd->opts, "workload", wd->name, wd->loc,
 				  " (for the guest)", why, len) != 0)
 			return -ENODEV;
+	} else if (!local && wd->ops->carries) {
+		/* the guest is given the program (initramfs.c): one it can run */
+		char section[CFG_NAME_MAX + 16], path[PATH_MAX], pw[160], interp[PATH_MAX];
+		const char *prog = wd->ops->carries(wd->opts);
+		int rc;
+
+		snprintf(section, sizeof(section), "workload.%s", wd->name);
+		struct srcloc at = config_key_loc(cfg, section, "program", wd->loc);
+
+		if (path_lookup(prog, path, sizeof(path)) != 0)
+			return fail(why, len, &at, "[%s] program = %s: not found on this machine, so a qemu guest (kernel %s) cannot be given it",
+				    section, prog, k->name);
+		if ((rc = vm_program_fits(path, vm_arch(k), interp, sizeof(interp))) < 0)
+			return fail(why, len, &at, "[%s] program = %s: %s: the guest of kernel %s cannot run it",
+				    section, path, vm_program_misfit(rc, vm_arch(k), pw, sizeof(pw)), k->name);
 	} else if (!local && wd->ops->preflight && !wd->ops->watch && !wd->ops->loads) {
 		/* watch's is the guest's to ask; a chain's steps are asked in the guest */
 		struct srcloc kl = config_key_loc(cfg, "matrix", "workload", wd->loc);
@@ -349,6 +365,13 @@ int where_fits(const struct config *cfg, const struct cell *c, int guest,
 	if (local && def_preflight(cfg, wd->ops->preflight, wd->opts, "workload", wd->name, wd->loc,
 				   machine, why, len) != 0)
 		return -ENODEV;
+	if (wd->ops->cyclictest) {
+		char cw[512];
+		struct srcloc at = config_key_loc(cfg, "matrix", "workload", wd->loc);
+
+		if (cell_cyclictest_fits(cfg, c, cw, sizeof(cw)) != 0)
+			return fail(why, len, &at, "workload %s (type = cyclictest): %s", wd->name, cw);
+	}
 	if ((guest || !local) && disk_fits(cfg, c, guest, why, len) != 0)
 		return -ENODEV;
 	if ((guest || !local) && net_fits(cfg, c, guest, why, len) != 0)

@@ -587,6 +587,12 @@ int cell_run(const struct config *cfg, const struct cell *c,
 		sig = cell_watch_run(cfg, c, env, res);
 		goto out_log;
 	}
+	if (wd->ops->cyclictest) {	/* rt-tests' cyclictest, not latlab's threads */
+		cell_log(res, "cell %s: workload %s (type = cyclictest), load %s", c->id, wd->name,
+			 cfg->load[c->load].name);
+		sig = cell_cyclictest_run(cfg, c, res);
+		goto out_log;
+	}
 	cell_log(res, "cell %s: workload %s, load %s, interval %lld ns, priority %lld, %s",
 		 c->id, wd->name, cfg->load[c->load].name,
 		 (long long)c->interval, (long long)c->priority,

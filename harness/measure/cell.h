@@ -91,6 +91,7 @@ struct cell_result {
 	char watch[256];
 	uint64_t watch_dropped;		/* entries the kernel's histograms had no room for */
 	char watch_method[8];		/* how they were kept: "bpf" or "hist" (trace/watch.h) */
+	char measured_by[16];		/* "cyclictest": its threads, not latlab's; "" latlab's */
 	char watch_threads[1024];	/* type = watch: "THREAD:TID:COMM, ..." */
 	struct capture *captures;	/* ncaptures, owned */
 	int ncaptures;
@@ -114,6 +115,14 @@ int cell_run(const struct config *cfg, const struct cell *c,
 	     struct cell_result *res);
 
 void cell_result_free(struct cell_result *res);
+
+/*
+ * Can cyclictest take cell c (type = cyclictest): its policy, wake-up,
+ * clock, interval and duration, and no axis that would change the
+ * machine for latlab's threads (isolation, idle, throttle, numa: not
+ * applied to cyclictest's)? 0, or -EINVAL with why.
+ */
+int cell_cyclictest_fits(const struct config *cfg, const struct cell *c, char *why, size_t len);
 
 /*
  * The cell's "why": the culprit of its worst complete capture as

@@ -76,6 +76,37 @@ int cell_load_failed(struct cell_result *res, int *said);
 int cell_watch_run(const struct config *cfg, const struct cell *c, const struct run_env *env,
 		   struct cell_result *res);
 
+/* A cell of type = cyclictest (cell_cyclictest.c). Nonzero if a signal ended it. */
+int cell_cyclictest_run(const struct config *cfg, const struct cell *c, struct cell_result *res);
+
+/* cyclictest's command line for cell c (argv[0] program), NULL-terminated. */
+#define CT_ARGS_MAX 32
+#define CT_THREADS_MAX 256
+struct ct_args {
+	char *argv[CT_ARGS_MAX];
+	char buf[CT_ARGS_MAX][1100];
+	int n;
+};
+
+/*
+ * The command line for cell c's n threads on cpus (cpus[0] -1: unpinned),
+ * its histogram written to histfile: 0, or -EINVAL with why (a value
+ * cyclictest cannot take: policy deadline, a wake-up or clock it has
+ * not, an interval not in whole microseconds).
+ */
+int cyclictest_args(const struct config *cfg, const struct cell *c, const char *program,
+		    const int *cpus, int n, const char *histfile, struct ct_args *a, char *why,
+		    size_t len);
+
+/*
+ * cyclictest's histogram file (-N -h: "BIN COUNT..." a line, then "#
+ * Max Latencies:" and "# Histogram Overflows:") of n threads into h[],
+ * each overflow (beyond top ns) at the thread's max for the first and at
+ * top for the rest; over[] and max[] as the file says. 0, or -EINVAL.
+ */
+int cyclictest_read_hist(FILE *fp, int n, int64_t top, struct hist *h, long long *over,
+			 long long *max, char *why, size_t len);
+
 /*
  * [trace] watch's costly part, before the cell's load starts
  * (watch_prepare): 1 prepared, 0 not asked or not possible (said why).

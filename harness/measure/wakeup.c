@@ -36,11 +36,6 @@ clockid_t waker_clockid(int clock)
 									       : CLOCK_MONOTONIC;
 }
 
-int64_t waker_now(const struct waker *w)
-{
-	return read_ns(w->clock) - w->offset;
-}
-
 int waker_init(struct waker *w, int method, int clock)
 {
 	struct timespec res;
@@ -104,7 +99,7 @@ static int sleep_for(const struct waker *w, int64_t rest)
 	return pselect(0, NULL, NULL, NULL, &left, NULL) < 0 ? errno : 0;
 }
 
-int waker_sleep(struct waker *w, int64_t at)
+int waker_sleep_other(struct waker *w, int64_t at)
 {
 	int64_t target = at + w->offset;	/* on w's clock */
 	struct timespec t = ts_of(target);

@@ -36,15 +36,36 @@ struct waker {
  */
 int waker_init(struct waker *w, int method, int clock);
 
+/* waker_sleep's every method but abs (wakeup.c). */
+int waker_sleep_other(struct waker *w, int64_t at);
+
 /*
  * Sleep until the period `at` (CLOCK_MONOTONIC ns) has come on w's
  * clock; at once if it has. 0, or an error number (EINTR: interrupted,
- * sleep again).
+ * sleep again). abs, the default, inline with waker_now: between the
+ * kernel's return and the clock read the measured thread runs no call of
+ * latlab's, as cyclictest's (docs/own-code.md, "Against cyclictest").
  */
-int waker_sleep(struct waker *w, int64_t at);
+static inline int waker_sleep(struct waker *w, int64_t at)
+{
+	if (w->method == WAKE_ABS) {
+		int64_t target = at + w->offset;
+		struct timespec t = { .tv_sec = target / 1000000000LL,
+				      .tv_nsec = target % 1000000000LL };
+
+		return clock_nanosleep(w->clock, TIMER_ABSTIME, &t, NULL);
+	}
+	return waker_sleep_other(w, at);
+}
 
 /* Now on w's clock, as CLOCK_MONOTONIC ns (minus the offset). */
-int64_t waker_now(const struct waker *w);
+static inline int64_t waker_now(const struct waker *w)
+{
+	struct timespec t;
+
+	clock_gettime(w->clock, &t);
+	return (int64_t)t.tv_sec * 1000000000LL + t.tv_nsec - w->offset;
+}
 
 void waker_fini(struct waker *w);
 

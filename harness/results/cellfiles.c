@@ -309,6 +309,8 @@ static void write_cell_ini(FILE *fp, const struct config *cfg,
 		if (res->trace_missing[0])
 			fprintf(fp, "trace_missing = %s\n", res->trace_missing);
 	}
+	if (res->measured_by[0])
+		fprintf(fp, "measured_by = %s\n", res->measured_by);
 	if (res->watch[0]) {
 		fprintf(fp, "watch = %s\n", res->watch);
 		if (strcmp(res->watch, "on") == 0)

@@ -455,6 +455,27 @@ int vm_initramfs(const struct vm_guest *g, const char *path, char *err,
 			snprintf(interp, sizeof(interp), "/lib64/ld-linux-x86-64.so.2");
 		rc = add_shared(&a, so, interp, arch, err, errlen);
 	}
+	/* the programs the workloads run (cyclictest), at the path PATH finds
+	 * them at here, with their libraries; each once */
+	for (int i = 0; rc == 0 && i < g->cfg->nworkloads; i++) {
+		const struct workload_def *wd = &g->cfg->workload[i];
+		const char *prog = wd->ops && wd->ops->carries ? wd->ops->carries(wd->opts) : NULL;
+		char found[PATH_MAX];
+		int seen = 0;
+
+		for (int j = 0; prog && j < i; j++) {
+			const struct workload_def *w2 = &g->cfg->workload[j];
+
+			seen |= w2->ops && w2->ops->carries && strcmp(w2->ops->carries(w2->opts), prog) == 0;
+		}
+		if (!prog || seen)
+			continue;
+		if (path_lookup(prog, found, sizeof(found)) != 0)
+			rc = fail_with(err, errlen, -ENOENT, "[workload.%s] program = %s: not found on this machine",
+				       wd->name, prog);
+		else
+			rc = add_program(&a, found + 1, found, arch, err, errlen);
+	}
 	for (const char *p = k->modules; rc == 0 && (p = next_word(p, word, sizeof(word)));) {
 		char name[OPT_STR_MAX + 32];
 

@@ -1,0 +1,74 @@
+#!/usr/bin/env bats
+# lane: guests-b (tests/run.sh: where this file runs, and beside what)
+# latlab's wake-up against cyclictest's on the instruction clock (issue
+# 60): in one icount guest each of Debian 6.1 stock and rt and sid's 7.2,
+# workload = timer (latlab's thread) and type = cyclictest (rt-tests'
+# cyclictest, carried into the guest with its libraries) at the same
+# interval, priority, policy, CPU and duration. The body of the
+# distribution is the same to within 0.1 us of instruction time: p10 and
+# the median (measured: 0-2 ns apart once latlab's two calls between the
+# kernel's return and the clock read were inlined; 15-16 ns before). The
+# minimum, one sample, is mostly (0-65 ns) but not always (188 ns once,
+# sid) and the tail is not (p90-max up to 1.2 us apart either way):
+# which periods meet the kernel's other work is set by each program's
+# other threads (latlab's cell thread polls every 100 ms, cyclictest's
+# main thread on its own timer): with latlab's poll at 1 s instead, 1,374
+# of 10,000 wake-ups moved from its +650 ns mode to its +900 ns one
+# (docs/own-code.md, "Against cyclictest").
+
+load ../helper
+
+@test "cyclictest in icount guests of 6.1 stock, rt and sid 7.2: p10 and the median of its wake-ups are latlab's to 0.1 us" {
+	vm_setup
+	[ -s "$KERNELS/sid/vmlinux-stock" ] || { echo "no $KERNELS/sid/vmlinux-stock: make kernels"; false; }
+	command -v cyclictest >/dev/null || { echo "no cyclictest: make deps installs rt-tests"; false; }
+	write_config c.ini <<EOC
+[campaign]
+name = ct
+duration = 3s
+output = $WORK/out
+boot_attempts = 1
+[matrix]
+kernel = stock, rt, sid
+workload = timer, cyclictest
+threads = 1
+interval = 1ms
+[kernel.stock]
+runner = qemu
+image = $KERNELS/vmlinux-stock
+clock = icount
+boot_timeout = 120s
+[kernel.rt]
+runner = qemu
+image = $KERNELS/vmlinux-rt
+clock = icount
+boot_timeout = 120s
+[kernel.sid]
+runner = qemu
+image = $KERNELS/sid/vmlinux-stock
+clock = icount
+boot_timeout = 120s
+EOC
+	run timeout 600 "$LATLAB" run c.ini
+	[ "$status" -eq 0 ] || run_failed
+	# stat CELL COLUMN: the wake-up's figure in summary.csv
+	stat() { col "$(cell_dir "$WORK/out/ct" "$1-*")/summary.csv" "$2" | head -1; }
+	# pct CELL Q: the lower edge of the hist.csv bucket holding the
+	# wake-up's Q-th percentile (16 ns buckets at 4 us)
+	pct() {
+		awk -F, -v q="$2" 'NR > 1 && $3 == "wakeup" { lo[n] = $4; c[n++] = $6; all += $6 }
+			END { for (i = 0; i < n; i++) { s += c[i]; if (s >= all * q / 100) { print lo[i]; exit } } }' \
+			"$(cell_dir "$WORK/out/ct" "$1-*")/hist.csv"
+	}
+	for k in 0 2 4; do
+		t=$(printf '%04d' $k) c=$(printf '%04d' $((k + 1)))
+		grep -qx 'measured_by = cyclictest' "$(cell_dir "$WORK/out/ct" "$c-*")/cell.ini"
+		grep -q "cyclictest: /usr/bin/cyclictest -q -m -N -t1 -i1000 -D3 --policy=fifo -p90 -a0 " "$(cell_dir "$WORK/out/ct" "$c-*")/log.txt"
+		[ "$(stat $t samples)" -eq 3000 ] && [ "$(stat $c samples)" -ge 2990 ] || { cat "$(cell_dir "$WORK/out/ct" "$c-*")/summary.csv"; false; }
+		for q in 10 50; do
+			a=$(pct $t $q) b=$(pct $c $q)
+			d=$((a > b ? a - b : b - a))
+			[ "$d" -le 100 ] || { echo "p$q: latlab $a ns, cyclictest $b ns: $d ns apart"; false; }
+		done
+	done
+}
