@@ -216,7 +216,7 @@ static void stop_cyclictest(pid_t pid, int *status, int *done)
 int cell_cyclictest_run(const struct config *cfg, const struct cell *c, struct cell_result *res)
 {
 	const struct cyclictest_opts *o = cfg->workload[c->workload].opts;
-	static int cpus[CPU_SETSIZE];
+	int cpus[CPU_SETSIZE];
 	struct hist *h = NULL;
 	long long over[CT_THREADS_MAX], max[CT_THREADS_MAX];
 	char program[PATH_MAX], tmp[] = "/tmp/latlab-cyclictest.XXXXXX";

@@ -49,9 +49,12 @@ p_of() {
 	[ -n "$ct" ]
 	kp=$(p_of "$C/summary.csv" watch_timer "$t" p50_ns)
 	# the kernel's expiry-to-running ends where cyclictest's wake-up reads its clock:
-	# never later at the median (its 1 us bucket's top), and not more than 10 us earlier
+	# never later at the median (its 1 us bucket's top, and the BPF bucket's
+	# half width, up to 1/32 of the value: the sanitizer build's clone saw
+	# cyclictest 15 us, the kernel 16,127 ns, the middle of [15,872, 16,384)),
+	# and not more than 10 us earlier
 	echo "cyclictest p50 $ct us, watch_timer p50 $kp ns, n $n"
-	[ "$kp" -le $(( (ct + 1) * 1000 )) ] && [ "$kp" -ge $(( (ct - 10) * 1000 )) ]
+	[ "$kp" -le $(( (ct + 1) * 1000 + kp / 32 )) ] && [ "$kp" -ge $(( (ct - 10) * 1000 )) ]
 }
 
 @test "[trace] watch = on through BPF: latlab's own thread seen both ways, the kernel's timer-to-running below its wake-up at every percentile" {

@@ -85,6 +85,7 @@ static void command_lines(void **state)
 		assert_string_equal(line, cases[i].want);
 		assert_int_equal(cell_cyclictest_fits(cfg, &cells[0], why, sizeof(why)), 0);
 		free(cells);
+		config_free(cfg);
 		free(cfg);
 	}
 	free(a);
@@ -122,6 +123,7 @@ static void refusals(void **state)
 		assert_int_equal(cell_cyclictest_fits(cfg, &cells[0], why, sizeof(why)), -EINVAL);
 		assert_string_equal(why, cases[i].want);
 		free(cells);
+		config_free(cfg);
 		free(cfg);
 	}
 }
