@@ -5,7 +5,7 @@
 # histogram (1 ns bins) read back as the cell's wake-up. Here it runs and
 # its files are a cell's (this VM's timing is not judged: the equality
 # with latlab's thread is held on the instruction clock,
-# tests/cli/guests/cyclictest.bats); what cyclictest cannot take is
+# tests/cli/guests/vs-cyclictest.bats); what cyclictest cannot take is
 # refused at plan time at its line, exit 2, nothing written.
 
 load helper

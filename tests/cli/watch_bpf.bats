@@ -48,13 +48,17 @@ p_of() {
 	ct=$(awk '!/^#/ { n += $2; c[$1 + 0] = $2 } END { s = 0; for (i = 0; i < 2000; i++) { s += c[i]; if (s * 2 >= n) { print i; exit } } }' "$WORK/ct.hist")
 	[ -n "$ct" ]
 	kp=$(p_of "$C/summary.csv" watch_timer "$t" p50_ns)
-	# the kernel's expiry-to-running ends where cyclictest's wake-up reads its clock:
-	# never later at the median (its 1 us bucket's top, and the BPF bucket's
-	# half width, up to 1/32 of the value: the sanitizer build's clone saw
-	# cyclictest 15 us, the kernel 16,127 ns, the middle of [15,872, 16,384)),
-	# and not more than 10 us earlier
+	# the kernel's expiry-to-running ends where cyclictest's wake-up reads
+	# its clock, so wake-up by wake-up it is the smaller; but the two
+	# medians are not of the same wake-ups (cyclictest's has the ~0.5 s
+	# before the watch began too), and on this VM's host clock a median
+	# moves by more than the difference between them: two clean clones of
+	# 2026-12-05 saw cyclictest 15 us against the kernel's 16.1, and 14
+	# against 17.9. What holds on its worst hour: the kernel's median is
+	# cyclictest's within half of it above and 10 us below (the 154 ms
+	# pairs of the triggers, or a clock's offset, are far outside)
 	echo "cyclictest p50 $ct us, watch_timer p50 $kp ns, n $n"
-	[ "$kp" -le $(( (ct + 1) * 1000 + kp / 32 )) ] && [ "$kp" -ge $(( (ct - 10) * 1000 )) ]
+	[ "$kp" -le $(( (ct + 1) * 1500 )) ] && [ "$kp" -ge $(( (ct - 10) * 1000 )) ]
 }
 
 @test "[trace] watch = on through BPF: latlab's own thread seen both ways, the kernel's timer-to-running below its wake-up at every percentile" {
