@@ -64,6 +64,18 @@ int argv_split(const char *cmd, char ***argv_out, int *argc_out)
 	return 0;
 }
 
+int argv_first(const char *cmd, char *word, size_t len)
+{
+	char **argv;
+	int argc, rc = argv_split(cmd, &argv, &argc);
+
+	if (rc)
+		return rc;
+	snprintf(word, len, "%s", argv[0]);
+	free(argv);
+	return 0;
+}
+
 int argv_runnable(const char *cmd, char *err, size_t len)
 {
 	char **argv, path[PATH_MAX];

@@ -23,4 +23,7 @@ int argv_split(const char *cmd, char ***argv, int *argc);
  */
 int argv_runnable(const char *cmd, char *err, size_t len);
 
+/* The program of `cmd` (its first word) into word. 0, or argv_split's -errno. */
+int argv_first(const char *cmd, char *word, size_t len);
+
 #endif

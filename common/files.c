@@ -64,6 +64,10 @@ int path_lookup(const char *name, char *buf, size_t len)
 	const char *env = getenv("PATH");
 	char dirs[4096];
 
+	if (strchr(name, '/')) {
+		snprintf(buf, len, "%s", name);
+		return access(buf, X_OK) == 0 ? 0 : -ENOENT;
+	}
 	snprintf(dirs, sizeof(dirs), "%s", env ? env : "/usr/local/bin:/usr/bin");
 	for (char *save, *d = strtok_r(dirs, ":", &save); d;
 	     d = strtok_r(NULL, ":", &save)) {

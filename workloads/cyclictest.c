@@ -57,8 +57,9 @@ static int cyclictest_preflight(const void *opts, const char **key, char *err, s
 	return cyclictest_program(opts, path, sizeof(path), err, len);
 }
 
-static const char *cyclictest_carries(const void *opts)
+static const char *cyclictest_carries(const void *opts, const char **key)
 {
+	*key = "program";
 	return ((const struct cyclictest_opts *)opts)->program;
 }
 

@@ -140,6 +140,26 @@ int watch_program_check(const struct watch_opts *o, const char **key, char *err,
 }
 
 /*
+ * What a qemu guest must be given to start `command`: its program, unless
+ * every guest has it (latlab, latload) or this machine has no such name on
+ * PATH — then the guest's own PATH is asked, where busybox's applets are.
+ */
+static const char *watch_carries(const void *opts, const char **key)
+{
+	const struct watch_opts *o = opts;
+	char prog[OPT_STR_MAX], path[4096];
+
+	*key = "command";
+	if (!o->command[0] || argv_first(o->command, prog, sizeof(prog)) != 0)
+		return NULL;
+	if (strcmp(prog, "latlab") == 0 || strcmp(prog, "latload") == 0)
+		return NULL;
+	if (!strchr(prog, '/') && path_lookup(prog, path, sizeof(path)) != 0)
+		return NULL;
+	return o->command;
+}
+
+/*
  * The program, when it is named (what the kernel must have — BPF or
  * histogram triggers, by `method` — is campaign/where.c's to ask, through
  * trace/watch.h).
@@ -156,6 +176,7 @@ const struct workload_ops workload_watch = {
 	.opts_size = sizeof(struct watch_opts),
 	.check = watch_check,
 	.preflight = watch_preflight,
+	.carries = watch_carries,
 	.watch = 1,
 	.metrics = METRIC_BIT(METRIC_WATCH_TIMER) | METRIC_BIT(METRIC_WATCH_SCHED),
 	.primary = METRIC_WATCH_TIMER,

@@ -81,11 +81,13 @@ struct workload_ops {
 	 */
 	const char *(*loads)(const void *opts);
 	/*
-	 * optional: a program it runs (a path or a name on PATH): a qemu
+	 * optional: a program it runs that a qemu guest must be given: a
+	 * command line whose first word is the program (a path, or a name
+	 * on PATH), and in *key the option that names it; NULL for none. The
 	 * guest is given it, and the libraries it needs, at the path PATH
-	 * finds it at here
+	 * finds it at here (vm/initramfs.c)
 	 */
-	const char *(*carries)(const void *opts);
+	const char *(*carries)(const void *opts, const char **key);
 	/* 1: its traffic goes over IP (a qemu guest's network device, netpeer.h) */
 	int net;
 	/* metrics beyond the core three that run() records (METRIC_BIT()s) */

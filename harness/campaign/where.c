@@ -3,6 +3,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "argv.h"
 #include "axis_ops.h"
 #include "cell.h"
 #include "cpulist.h"
@@ -332,18 +333,23 @@ int where_fits(const struct config *cfg, const struct cell *c, int guest,
 	} else if (!local && wd->ops->carries) {
 		/* the guest is given the program (initramfs.c): one it can run */
 		char section[CFG_NAME_MAX + 16], path[PATH_MAX], pw[160], interp[PATH_MAX];
-		const char *prog = wd->ops->carries(wd->opts);
+		char prog[OPT_STR_MAX];
+		const char *key = "program", *cmd = wd->ops->carries(wd->opts, &key);
 		int rc;
 
 		snprintf(section, sizeof(section), "workload.%s", wd->name);
-		struct srcloc at = config_key_loc(cfg, section, "program", wd->loc);
+		struct srcloc at = config_key_loc(cfg, section, key, wd->loc);
 
-		if (path_lookup(prog, path, sizeof(path)) != 0)
-			return fail(why, len, &at, "[%s] program = %s: not found on this machine, so a qemu guest (kernel %s) cannot be given it",
-				    section, prog, k->name);
-		if ((rc = vm_program_fits(path, vm_arch(k), interp, sizeof(interp))) < 0)
-			return fail(why, len, &at, "[%s] program = %s: %s: the guest of kernel %s cannot run it",
-				    section, path, vm_program_misfit(rc, vm_arch(k), pw, sizeof(pw)), k->name);
+		if (cmd && argv_first(cmd, prog, sizeof(prog)) == 0) {
+			int whole = strcmp(cmd, prog) == 0;	/* cyclictest's program, not a command line */
+
+			if (path_lookup(prog, path, sizeof(path)) != 0)
+				return fail(why, len, &at, "[%s] %s = %s: %s%snot found on this machine, so a qemu guest (kernel %s) cannot be given it",
+					    section, key, cmd, whole ? "" : prog, whole ? "" : ": ", k->name);
+			if ((rc = vm_program_fits(path, vm_arch(k), interp, sizeof(interp))) < 0)
+				return fail(why, len, &at, "[%s] %s = %s: %s: %s: the guest of kernel %s cannot run it",
+					    section, key, cmd, path, vm_program_misfit(rc, vm_arch(k), pw, sizeof(pw)), k->name);
+		}
 	} else if (!local && wd->ops->preflight && !wd->ops->watch && !wd->ops->loads) {
 		/* watch's is the guest's to ask; a chain's steps are asked in the guest */
 		struct srcloc kl = config_key_loc(cfg, "matrix", "workload", wd->loc);

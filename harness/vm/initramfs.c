@@ -373,7 +373,7 @@ static char *init_script(const struct vm_guest *g)
 		/* sched/preempt: the model a PREEMPT_DYNAMIC kernel runs */
 		"/bin/busybox mount -t debugfs nodev /sys/kernel/debug 2>/dev/null\n"
 		"/bin/busybox --install -s\n"
-		"export PATH=/bin:/sbin:/usr/bin:/usr/sbin HOME=/\n"
+		"export PATH=/bin:/sbin:/usr/bin:/usr/sbin:/usr/local/bin:/usr/local/sbin HOME=/\n"
 		"hostname %s\n"
 		"ip link set lo up\n",
 		k->name, host);
@@ -399,6 +399,16 @@ static char *init_script(const struct vm_guest *g)
 		k->name, g->accel == ACCEL_KVM ? "kvm" : "tcg");
 	fclose(fp);
 	return text;
+}
+
+/* The program a workload has the guest given (workload_ops.carries): 0 and
+ * its first word, or -ENOENT for none. */
+static int carried_program(const struct workload_def *wd, char *prog, size_t len,
+			   const char **key)
+{
+	const char *cmd = wd->ops && wd->ops->carries ? wd->ops->carries(wd->opts, key) : NULL;
+
+	return cmd && argv_first(cmd, prog, len) == 0 ? 0 : -ENOENT;
 }
 
 int vm_initramfs(const struct vm_guest *g, const char *path, char *err,
@@ -455,26 +465,27 @@ int vm_initramfs(const struct vm_guest *g, const char *path, char *err,
 			snprintf(interp, sizeof(interp), "/lib64/ld-linux-x86-64.so.2");
 		rc = add_shared(&a, so, interp, arch, err, errlen);
 	}
-	/* the programs the workloads run (cyclictest), at the path PATH finds
-	 * them at here, with their libraries; each once */
+	/* the programs the workloads run (cyclictest, a watched command), at
+	 * the path PATH finds them at here, with their libraries; each once */
 	for (int i = 0; rc == 0 && i < g->cfg->nworkloads; i++) {
-		const struct workload_def *wd = &g->cfg->workload[i];
-		const char *prog = wd->ops && wd->ops->carries ? wd->ops->carries(wd->opts) : NULL;
-		char found[PATH_MAX];
+		char prog[OPT_STR_MAX], found[PATH_MAX];
+		const char *key;
 		int seen = 0;
 
-		for (int j = 0; prog && j < i; j++) {
-			const struct workload_def *w2 = &g->cfg->workload[j];
-
-			seen |= w2->ops && w2->ops->carries && strcmp(w2->ops->carries(w2->opts), prog) == 0;
-		}
-		if (!prog || seen)
+		if (carried_program(&g->cfg->workload[i], prog, sizeof(prog), &key) != 0)
 			continue;
-		if (path_lookup(prog, found, sizeof(found)) != 0)
-			rc = fail_with(err, errlen, -ENOENT, "[workload.%s] program = %s: not found on this machine",
-				       wd->name, prog);
-		else
-			rc = add_program(&a, found + 1, found, arch, err, errlen);
+		for (int j = 0; j < i; j++) {
+			char other[OPT_STR_MAX];
+			const char *k2;
+
+			seen |= carried_program(&g->cfg->workload[j], other, sizeof(other), &k2) == 0 &&
+				strcmp(other, prog) == 0;
+		}
+		/* one this machine has not is a section no cell of the guest's
+		 * uses: campaign/where.c refuses a cell that names it first */
+		if (seen || path_lookup(prog, found, sizeof(found)) != 0)
+			continue;
+		rc = add_program(&a, found + 1, found, arch, err, errlen);
 	}
 	for (const char *p = k->modules; rc == 0 && (p = next_word(p, word, sizeof(word)));) {
 		char name[OPT_STR_MAX + 32];

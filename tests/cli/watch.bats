@@ -86,3 +86,37 @@ has_hist() { [ -e /sys/kernel/tracing/synthetic_events ] && [ -e /sys/kernel/tra
 	run "$LATLAB" list
 	[[ "$output" == *"watch"*"a program's own threads, not latlab's"* ]] || run_failed
 }
+
+@test "type = watch in a qemu guest: the command's program is given to it, one this machine has not is refused at its line (exit 2)" {
+	vm_setup
+	write_config c.ini <<EOC
+[campaign]
+name = wq
+duration = 1s
+output = $WORK/out
+[matrix]
+kernel = g
+workload = ct, own
+[kernel.g]
+runner = qemu
+image = $KERNELS/vmlinux-stock
+clock = icount
+[workload.ct]
+type = watch
+command = cyclictest -t1 -i1000 -q
+[workload.own]
+type = watch
+command = latload timer --threads 1
+EOC
+	# cyclictest from this machine's PATH; latload is every guest's own
+	command -v cyclictest >/dev/null || { echo "no cyclictest: make deps installs rt-tests"; false; }
+	run "$LATLAB" plan c.ini
+	[ "$status" -eq 0 ] || run_failed
+	[ "$(grep -c ' g  *qemu$' <<<"$output")" -eq 2 ] || run_failed
+	printf '[workload.ct]\ncommand = /nonexistent/loop --fast\n' | ini_merge c.ini
+	run "$LATLAB" plan c.ini
+	[ "$status" -eq 2 ] || run_failed
+	[[ "$output" == *"c.ini:$(line_of c.ini '^command = /nonexistent'): [workload.ct] command = /nonexistent/loop --fast: /nonexistent/loop: not found on this machine, so a qemu guest (kernel g) cannot be given it"* ]] || run_failed
+	run "$LATLAB" run c.ini -q
+	[ "$status" -eq 2 ] && [ ! -e "$WORK/out/wq" ] || run_failed
+}

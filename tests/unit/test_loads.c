@@ -53,7 +53,15 @@ static void test_argv_split(void **state)
 			assert_string_equal(argv[w], cases[i].words[w]);
 		assert_null(argv[argc]);
 		free(argv);
+		/* the program: the first word, as split */
+		char first[64] = "x";
+
+		assert_int_equal(argv_first(cases[i].cmd, first, sizeof(first)), 0);
+		assert_string_equal(first, cases[i].words[0]);
 	}
+	char first[64] = "kept";
+
+	assert_int_equal(argv_first("a \"b", first, sizeof(first)), -EINVAL);
 }
 
 static int64_t ok_run(struct load_ctx *ctx)

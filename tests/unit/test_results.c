@@ -346,6 +346,17 @@ static void test_files(void **state)
 	assert_int_equal(path_lookup("sh", buf, sizeof(buf)), 0);
 	assert_int_equal(access(buf, X_OK), 0);
 	assert_int_equal(path_lookup("no-such-program-latlab", buf, sizeof(buf)), -ENOENT);
+	/* a name with a slash is a path, as execvp takes it */
+	assert_int_equal(path_lookup("/bin/sh", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "/bin/sh");
+	assert_int_equal(path_lookup("/nonexistent/sh", buf, sizeof(buf)), -ENOENT);
+	char plain[] = "/tmp/latlab-test-plain.XXXXXX";	/* not executable */
+	int fd = mkstemp(plain);
+
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(path_lookup(plain, buf, sizeof(buf)), -ENOENT);
+	unlink(plain);
 }
 
 /*
