@@ -403,10 +403,10 @@ static char *init_script(const struct vm_guest *g)
 
 /* The program a workload has the guest given (workload_ops.carries): 0 and
  * its first word, or -ENOENT for none. */
-static int carried_program(const struct workload_def *wd, char *prog, size_t len,
-			   const char **key)
+static int carried_program(const struct workload_def *wd, char *prog, size_t len)
 {
-	const char *cmd = wd->ops && wd->ops->carries ? wd->ops->carries(wd->opts, key) : NULL;
+	const char *key;
+	const char *cmd = wd->ops && wd->ops->carries ? wd->ops->carries(wd->opts, &key) : NULL;
 
 	return cmd && argv_first(cmd, prog, len) == 0 ? 0 : -ENOENT;
 }
@@ -469,16 +469,14 @@ int vm_initramfs(const struct vm_guest *g, const char *path, char *err,
 	 * the path PATH finds them at here, with their libraries; each once */
 	for (int i = 0; rc == 0 && i < g->cfg->nworkloads; i++) {
 		char prog[OPT_STR_MAX], found[PATH_MAX];
-		const char *key;
 		int seen = 0;
 
-		if (carried_program(&g->cfg->workload[i], prog, sizeof(prog), &key) != 0)
+		if (carried_program(&g->cfg->workload[i], prog, sizeof(prog)) != 0)
 			continue;
 		for (int j = 0; j < i; j++) {
 			char other[OPT_STR_MAX];
-			const char *k2;
 
-			seen |= carried_program(&g->cfg->workload[j], other, sizeof(other), &k2) == 0 &&
+			seen |= carried_program(&g->cfg->workload[j], other, sizeof(other)) == 0 &&
 				strcmp(other, prog) == 0;
 		}
 		/* one this machine has not is a section no cell of the guest's
