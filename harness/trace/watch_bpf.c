@@ -30,7 +30,7 @@ void watch_bpf_bucket_range(int b, long long *lo, long long *hi)
 		return;
 	}
 	*lo = (long long)(16 + sub) << (e - 4);
-	*hi = *lo + (1LL << (e - 4)) - 1;
+	*hi = *lo + ((1LL << (e - 4)) - 1);	/* bucket 959 ends at INT64_MAX exactly */
 }
 
 /*

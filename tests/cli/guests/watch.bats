@@ -93,10 +93,17 @@ EOC
 	grep -q "status = ok" "$C/cell.ini"
 	grep -q 'ended .* s into the cell; what was measured until then is kept' "$C/log.txt" || { cat "$C/log.txt"; false; }
 	# cyclictest, carried into the guest from this machine's PATH: its
-	# measuring thread's 1,000 periods, less the 200 ms before the watch
+	# measuring thread's 1,000 periods, less those before the watch began
+	# (the settle and latlab's preparing: 413-667 ms seen, the sanitizer
+	# build's latlab the slower), by the guest's clock in the cell's log
 	grep -q '^watch_threads = 0:[0-9]*:cyclictest, 1:[0-9]*:cyclictest$' "$C/cell.ini" || { cat "$C/cell.ini"; false; }	# named as it ran, not after
 	k=$(col_of "$C/summary.csv" watch_timer 1 samples)
-	[ "$k" -ge 600 ] && [ "$k" -le 1000 ] || { echo "cyclictest's thread: $k"; cat "$C/summary.csv"; false; }
+	before=$(awk '/watch: started cyclictest/ { split($1, a, /[T:Z]/); s = (a[2] * 60 + a[3]) * 60 + a[4] }
+		/watch: pid .* threads, for / { split($1, a, /[T:Z]/); e = (a[2] * 60 + a[3]) * 60 + a[4] }
+		END { printf "%d", (e - s) * 1000 }' "$C/log.txt")
+	echo "cyclictest's thread: $k wake-ups counted, the watch began $before ms after it started"
+	[ "$before" -ge 200 ] && [ "$before" -lt 1000 ] || { cat "$C/log.txt"; false; }
+	[ "$k" -ge $(( (1000 - before) * 95 / 100 )) ] && [ "$k" -le 1000 ] || { cat "$C/summary.csv"; false; }
 	# a thread that never sleeps is left out, and says why
 	C=$(cell 0003)
 	grep -q 'did not wake in the cell (blocked throughout, or it never sleeps' "$C/log.txt" || { cat "$C/log.txt"; false; }
