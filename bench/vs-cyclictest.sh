@@ -106,12 +106,14 @@ run_cyclictest() {
 	# its maxima: exact for the maximum, and for p50 and p99 unless more
 	# than 1 % of them are past 400 us (said)
 	local s
-	s=$(awk '/^# Max Latencies:/ { for (i = 4; i <= NF; i++) if ($i + 0 > mx) mx = $i + 0 }
+	s=$(awk '/^# Total:/ { for (i = 3; i <= NF; i++) all += $i }
+		/^# Max Latencies:/ { for (i = 4; i <= NF; i++) if ($i + 0 > mx) mx = $i + 0 }
 		/^# Histogram Overflows:/ { for (i = 4; i <= NF; i++) ov += $i }
 		!/^#/ { n = 0; for (i = 2; i <= NF; i++) n += $i; if (n) printf "%.3f %d\n", $1 / 1000, n }
-		END { if (ov) printf "%.3f %d\n", mx / 1000, ov }' "$tmp/ct.hist" | stats)
-	awk '/^# Total:/ { for (i = 3; i <= NF; i++) n += $i } /^# Histogram Overflows:/ { for (i = 4; i <= NF; i++) ov += $i }
-		END { if (ov * 100 > n) printf "# cyclictest: %d of %d wake-ups past 400 us: its p99 is placed at its maximum\n", ov, n > "/dev/stderr" }' "$tmp/ct.hist"
+		END {
+			if (ov) printf "%.3f %d\n", mx / 1000, ov
+			if (ov * 100 > all) printf "# cyclictest: %d of %d wake-ups past 400 us: its p99 is placed at its maximum\n", ov, all > "/dev/stderr"
+		}' "$tmp/ct.hist" | stats)
 	echo "$s $(awk -v t="$t" -v n="${s%% *}" 'BEGIN { split(t, a, " "); printf "%.0f", (a[1] + a[2]) * 1e9 / n }')"
 }
 

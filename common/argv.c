@@ -86,10 +86,7 @@ int argv_runnable(const char *cmd, char *err, size_t len)
 			 rc == -EINVAL ? "an unclosed quote, a trailing backslash, or no word" : strerror(-rc));
 		return rc;
 	}
-	if (strchr(argv[0], '/'))
-		rc = access(argv[0], X_OK) == 0 ? 0 : -errno;
-	else
-		rc = path_lookup(argv[0], path, sizeof(path));
+	rc = path_lookup(argv[0], path, sizeof(path));
 	if (rc)
 		snprintf(err, len, "command = %s: %s: %s", cmd, argv[0],
 			 strchr(argv[0], '/') ? strerror(-rc) : "not found on PATH");

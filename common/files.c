@@ -66,7 +66,7 @@ int path_lookup(const char *name, char *buf, size_t len)
 
 	if (strchr(name, '/')) {
 		snprintf(buf, len, "%s", name);
-		return access(buf, X_OK) == 0 ? 0 : -ENOENT;
+		return access(buf, X_OK) == 0 ? 0 : -errno;
 	}
 	snprintf(dirs, sizeof(dirs), "%s", env ? env : "/usr/local/bin:/usr/bin");
 	for (char *save, *d = strtok_r(dirs, ":", &save); d;

@@ -22,8 +22,9 @@ int self_dir(char *buf, size_t len);
 
 /*
  * DIR/NAME for the first DIR of $PATH (or /usr/local/bin:/usr/bin when
- * PATH is unset) where NAME is executable; a NAME with a slash is a path,
- * taken as it is (as execvp takes it). 0 or -ENOENT.
+ * PATH is unset) where NAME is executable: 0 or -ENOENT. A NAME with a
+ * slash is a path, taken as it is (as execvp takes it): 0 or access()'s
+ * -errno.
  */
 int path_lookup(const char *name, char *buf, size_t len);
 

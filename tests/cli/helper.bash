@@ -204,3 +204,25 @@ vm_setup() {
 		return 1
 	}
 }
+
+# static_programs: the folder of the static latlab and latload make test
+# builds unsanitized in both modes (build/static), for a guest's
+# `programs =` where the test holds a kernel's figures: a sanitizer build
+# skips mlockall, and an unlocked thread's faults are no kernel's figure
+static_programs() {
+	local p
+	p=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/build/static
+	[ -x "$p/latlab" ] && [ -x "$p/latload" ] || { echo "no $p/latlab: make static" >&2; return 1; }
+	echo "$p"
+}
+
+# log_ms_between LOG FROM TO: the ms between the first line matching FROM
+# and the first matching TO, by the time stamps that begin a cell's
+# log.txt lines (2026-12-05T08:29:23.622Z)
+log_ms_between() {
+	awk -v from="$2" -v to="$3" '
+		function at(t, a) { split(t, a, /[T:Z]/); return (a[2] * 60 + a[3]) * 60 + a[4] }
+		s == "" && $0 ~ from { s = at($1) }
+		e == "" && $0 ~ to { e = at($1) }
+		END { printf "%d", (e - s) * 1000 }' "$1"
+}

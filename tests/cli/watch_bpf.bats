@@ -38,9 +38,7 @@ p_of() {
 	total=$(awk '/^# Total:/ { print $3 + 0 }' "$WORK/ct.hist")
 	[ "$total" -ge 2490 ] && [ "$total" -le 2500 ] || { echo "cyclictest's own count: $total"; false; }	# -l 2500: its histogram holds 2,499
 	# the periods before the watch began: the log's ms from starting it to watching (1 a ms at most)
-	before=$(awk '/watch: started / { split($1, a, /[T:Z]/); s = (a[2] * 60 + a[3]) * 60 + a[4] }
-		/watch: pid .* threads, for / { split($1, a, /[T:Z]/); e = (a[2] * 60 + a[3]) * 60 + a[4] }
-		END { printf "%d", (e - s) * 1000 + 1 }' "$C/log.txt")
+	before=$(( $(log_ms_between "$C/log.txt" 'watch: started ' 'watch: pid .* threads, for ') + 1 ))
 	echo "cyclictest: $total wake-ups, $before ms before the watch; watch_timer of thread $t: $n"
 	[ "$before" -ge 500 ] && [ "$before" -lt 2500 ] || false
 	[ "$n" -ge $(( (total - before) * 95 / 100 )) ] && [ "$n" -le "$total" ] || false

@@ -19,12 +19,9 @@ load ../helper
 # hackbench 6.2-8.0 us.
 @test "qemu, clock = icount: rt's worst case is lower than stock's under hackbench, idle no difference shown to matter within 20 %, and an idle cell repeats its maximum" {
 	vm_setup
-	# the guests run the static latlab make test builds unsanitized in both
-	# modes: a sanitizer build skips mlockall, and an unlocked thread's
-	# faults are no kernel's figure (SANITIZE once: an idle rt maximum 1.66x
-	# its median; models.ini's directions test, kernels.bats, the same)
-	P=$BATS_TEST_DIRNAME/../../../build/static
-	[ -x "$P/latlab" ] && [ -x "$P/latload" ] || { echo "no $P/latlab: make static" >&2; false; }
+	# the guests run build/static (static_programs: SANITIZE once gave an
+	# idle rt maximum 1.66x its median without it)
+	P=$(static_programs)
 	write_config c.ini <<EOC
 [campaign]
 name = ic

@@ -138,14 +138,12 @@ EOC
 	# at models.ini's own 2 s a cell: with 1 s, one SANITIZE run's compaction
 	# cells of lazy missed the first compaction in some runs (no clear
 	# difference, 0.37x-2.60x; its tail still rt-full's lower)
-	# the guests run the static latlab make test builds unsanitized in both
-	# modes (build/static): a sanitizer build skips mlockall, and under
-	# compaction an unlocked thread's faults are lazy's and rt-full's alike
-	# (SANITIZE, 2 of 2 clean clones and once by hand: compaction "no clear
-	# difference, 0.94x-3.66x"; the same hour with build/static: rt-full
-	# lower 424.53x [210.95x, 527.71x]). The table is a normal build's
-	P=$ROOT/build/static
-	[ -x "$P/latlab" ] && [ -x "$P/latload" ] || { echo "no $P/latlab: make static" >&2; false; }
+	# the guests run build/static (static_programs): under compaction an
+	# unlocked thread's faults are lazy's and rt-full's alike (SANITIZE, 2
+	# of 2 clean clones and once by hand: compaction "no clear difference,
+	# 0.94x-3.66x"; the same hour with build/static: rt-full lower 424.53x
+	# [210.95x, 527.71x]). The table is a normal build's
+	P=$(static_programs)
 	run timeout 500 "$LATLAB" run m.ini --jobs 2 -q --set campaign.output="$WORK/out" \
 		--set matrix.kernel=rt-full,lazy --set matrix.load=softirq,compact \
 		--set kernel.rt-full.programs="$P" --set kernel.lazy.programs="$P"

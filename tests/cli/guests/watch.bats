@@ -98,9 +98,7 @@ EOC
 	# build's latlab the slower), by the guest's clock in the cell's log
 	grep -q '^watch_threads = 0:[0-9]*:cyclictest, 1:[0-9]*:cyclictest$' "$C/cell.ini" || { cat "$C/cell.ini"; false; }	# named as it ran, not after
 	k=$(col_of "$C/summary.csv" watch_timer 1 samples)
-	before=$(awk '/watch: started cyclictest/ { split($1, a, /[T:Z]/); s = (a[2] * 60 + a[3]) * 60 + a[4] }
-		/watch: pid .* threads, for / { split($1, a, /[T:Z]/); e = (a[2] * 60 + a[3]) * 60 + a[4] }
-		END { printf "%d", (e - s) * 1000 }' "$C/log.txt")
+	before=$(log_ms_between "$C/log.txt" 'watch: started cyclictest' 'watch: pid .* threads, for ')
 	echo "cyclictest's thread: $k wake-ups counted, the watch began $before ms after it started"
 	[ "$before" -ge 200 ] && [ "$before" -lt 1000 ] || { cat "$C/log.txt"; false; }
 	[ "$k" -ge $(( (1000 - before) * 95 / 100 )) ] && [ "$k" -le 1000 ] || { cat "$C/summary.csv"; false; }
