@@ -98,31 +98,64 @@ lanes_check() {
 	done
 }
 
-# side_by_side LABEL FILES [LABEL FILES]...: bats runs of the
-# blank-separated FILES side by side, each in a session of its own (an
-# interrupted run.sh takes them with it), counted in turn
-side_by_side() {
-	local i rc pid=() labels=() files=()
+# lane_start LABEL FILES [PREFIX...]: a bats run of the blank-separated
+# FILES in the background, in a session of its own (an interrupted run.sh
+# takes it with it), under PREFIX (chrt -i 0: at idle priority); its
+# index in $lane_last. lane_wait counts it
+lane_n=0
+lane_last=
+lane_start() {
+	local label=$1 files=$2
+	shift 2
+	lane_last=
+	[ -n "${files// /}" ] || return 0	# a lane of no file is no run
+	# shellcheck disable=SC2086 # a lane is a list of files
+	setsid "$@" timeout 1800 bats --tap --timing $files >"$alongside_out.lane$lane_n" 2>&1 &
+	lane_pid[lane_n]=$!	# and its session's id
+	lane_label[lane_n]=$label
+	lane_pids="$lane_pids $!"
+	lane_last=$lane_n
+	lane_n=$((lane_n + 1))
+}
 
+# lane_wait I...: wait for the lanes started as I..., count each in turn
+lane_wait() {
+	local i rc
+	for i in "$@"; do
+		[ -n "$i" ] || continue	# a lane of no file
+		wait "${lane_pid[i]}"
+		rc=$?
+		tap_count "${lane_label[i]}" "$rc" "$(cat "$alongside_out.lane$i")"
+		lane_pids=${lane_pids/ ${lane_pid[i]}/}
+	done
+}
+
+# side_by_side LABEL FILES [LABEL FILES]...: the lanes at once, waited for
+side_by_side() {
+	local started=()
 	while [ $# -ge 2 ]; do
-		if [ -n "${2// /}" ]; then	# a lane of no file is no run
-			labels+=("$1")
-			files+=("$2")
-		fi
+		lane_start "$1" "$2"
+		started+=("$lane_last")
 		shift 2
 	done
-	for i in "${!files[@]}"; do
-		# shellcheck disable=SC2086 # a lane is a list of files
-		setsid timeout 1800 bats --tap --timing ${files[i]} >"$alongside_out.lane$i" 2>&1 &
-		pid[i]=$!
-		lane_pids="$lane_pids $!"
+	lane_wait "${started[@]}"
+}
+
+# unidle SID: every task of session SID at idle priority (SCHED_IDLE,
+# policy 5 in /proc's stat) back to SCHED_OTHER; three sweeps, for a task
+# forked by one not yet moved is idle too
+unidle() {
+	local sid=$1 f line tid
+	for _ in 1 2 3; do
+		for f in /proc/[0-9]*/task/[0-9]*/stat; do
+			read -r line 2>/dev/null <"$f" || continue
+			# shellcheck disable=SC2086 # the fields after the name
+			set -- ${line##*) }
+			[ "$4" = "$sid" ] && [ "${39}" = 5 ] || continue
+			tid=${f%/stat}
+			chrt -o -p 0 "${tid##*/}" 2>/dev/null
+		done
 	done
-	for i in "${!files[@]}"; do
-		wait "${pid[i]}"
-		rc=$?
-		tap_count "${labels[i]}" "$rc" "$(cat "$alongside_out.lane$i")"
-	done
-	lane_pids=
 }
 
 # tests/cli/alongside: the bats files whose figures must not depend on
@@ -209,34 +242,38 @@ fi
 # The host's own bats files: first JUDGES alone — the files whose tests
 # judge what the host measured (a verdict, a culprit, a burst in the
 # right window, noise under a hog), which nothing else may disturb; then
-# two lanes side by side: the other files that measure (they check what
-# was written, not how late it was), and READERS, which render, read,
-# refuse and recover and run no real-time or busy load that could delay
-# the other lane's threads (hardening's hackbench loads are refused
-# before they run). One after another the files took 534 s here
-# (2026-12-03) with the CPUs 30 % busy: mostly cells that wait out their
-# duration. All but the judges side by side: the measuring lane 371 s
-# with the judges in it, the readers 262 s — and an A/A verdict in
-# verdicts.bats called a tail difference (1.10x [1.02x, 1.43x]) while the
-# readers ran beside it: so the judges run alone. A file belongs to a
-# group only if all of its tests do (the timeline's rt-hog test is in
-# timeline.bats for that).
-# THIRD, a third lane since 2026-12-04: campaign.bats, whose time is its
-# short cells of sleeping threads, killed and resumed, not CPU — taken out
-# of the measuring lane, which took 277 s against the readers' 263 s with
-# both CPUs a quarter idle. report.bats there too (238 s for the three
-# lanes, not 297) left the measuring lane too little CPU: two process-peer
-# workloads took 123 and 173 samples of 500 where workloads.bats asks 200.
-# Then the readers' lane held the phase (243 s of tests against 195 s and
-# 88 s, both CPUs 30 % idle): damaged, history and kernels_script, whose
-# time is short cells of sleeping threads and a fake Debian mirror, joined
-# campaign.bats (workloads.bats's floor is now 50 samples of 500: it says
-# a cell ran, not how fast its SCHED_OTHER peer got a CPU); and
-# policies.bats (sleeping threads of four policies): the lanes alone
-# ended at 192, 180 and 229 s, the readers last.
-# Each file says which group it is in, in its header (# lane: judges,
-# measures, readers or third; a file that says none is not run and fails
-# the suite: a new file never lands in a lane by default).
+# three lanes side by side: the other files that measure (they check what
+# was written, not how late it was), READERS, which render, read, refuse
+# and recover and run no real-time or busy load that could delay the
+# other lanes' threads, and THIRD, whose time is short cells of sleeping
+# threads (killed and resumed), a fake Debian mirror, not CPU. Each file
+# says its lane in its header (# lane: judges, measures, readers or
+# third); a file that says none is not run and fails the suite: a new
+# file never lands in a lane by default. Why each file is where it is:
+# docs/performance.md, "Where the suite's time goes".
+#
+# tests/cli/guests: the files that boot qemu guests under TCG (none of
+# them measures the host), in two lanes: GUESTS-ICOUNT, whose guests run
+# on the instruction clock (their figures are instruction time, which
+# the host's load does not reach), starts beside the three host lanes at
+# idle priority (SCHED_IDLE: any other task of the machine runs first,
+# so the host lanes keep their CPU, and the guests take what they leave,
+# half of two CPUs) and goes back to normal priority when those end;
+# GUESTS-A, on the host's clock (hangs, kills, boots, the disk filling:
+# their bounds are the host's time), starts then, beside what is left of
+# the other. `tests/run.sh guests` runs the two side by side.
+guests=("" "")
+if [ "$what" = all ] || [ "$what" = cli ] || [ "$what" = guests ]; then
+	lanes_check tests/cli/guests guests-a guests-icount
+	for f in tests/cli/guests/*.bats; do
+		case $(lane_of "$f") in
+		guests-a) guests[0]="${guests[0]} $f" ;;
+		guests-icount) guests[1]="${guests[1]} $f" ;;
+		esac
+	done
+fi
+gnames() { local f; for f in $1; do printf ' %s' "${f##*/}"; done; }
+icount_lane=
 if [ "$what" = all ] || [ "$what" = cli ]; then
 	judges=() measures=() reads=() thirds=()
 	lanes_check tests/cli judges measures readers third
@@ -263,48 +300,25 @@ if [ "$what" = all ] || [ "$what" = cli ]; then
 		out=$(timeout 1800 bats --tap --timing "${judges[@]}" 2>&1)
 		tap_count "bats (judges)" $? "$out"
 	fi
-	echo "== command-line tests (bats), three lanes: the host's other measurements, its readers, and ${THIRD// /, } beside them [at ${SECONDS} s]"
+	echo "== command-line tests (bats), three lanes: the host's other measurements, its readers, and ${THIRD// /, } beside them; the instruction-clock guests at idle priority [at ${SECONDS} s]"
+	lane_start "bats (guests on the instruction clock:$(gnames "${guests[1]}"))" "${guests[1]}" chrt -i 0
+	icount_lane=$lane_last
 	side_by_side "bats (the host's other measurements)" "${measures[*]}" \
 		"bats (${THIRD// /, })" "${thirds[*]}" \
 		"bats (readers: ${READERS// /, })" "${reads[*]}"
+	[ -z "$icount_lane" ] || unidle "${lane_pid[icount_lane]}"
 fi
 
-# tests/cli/guests: the files that boot qemu guests under TCG (none of
-# them measures the host), after the others, in two lanes side by side,
-# each a bats of its own in a session of its own: vm.bats, arm.bats,
-# numa.bats and watch.bats, and every other file (kernels.bats,
-# lava.bats, vm-session.bats). Measured
-# here in one hour (2026-12-03): side by side 420 s, one after another
-# 538 s, side by side 322 s; each guest is slower beside another (the
-# lava job 47 s alone, 98 s beside), the whole quicker. Their bounds
-# allow for it (vm.bats: the KVM probe's boot_timeout, the hang's
-# timeout). Since the x86 guests boot their ELF kernels and arm64's CPU
-# signs pointers the cheap way (docs/campaigns.md, docs/boards.md) the
-# phase takes 177 s, its lanes 176 s and 164 s (vm.bats 144 s, arm.bats
-# 32 s; lava.bats 64 s, vm-session.bats 86 s, numa.bats 13 s); in one
-# hour, 198 s against 319 s with the bzImages. Since the fake KVM's probe
-# waits 5 s (vm.bats, 37 s → 11 s), numa.bats (10 s) and watch.bats
-# (15 s alone) join vm.bats's lane: about 160 s against 158 s.
-# tutorial.bats (docs/tutorial.md run: two guests side by side, 58-81 s)
-# joined vm.bats's lane (guests-a); kernels.bats's models.ini test at
-# the config's own 2 s cells takes 219 s, so vm-session.bats (62 s) went
-# to guests-a too: the lanes about 347 and 318 s where they were 285 and
-# 380 (2026-12-04, a clean clone's sums of test times).
 if [ "$what" = all ] || [ "$what" = cli ] || [ "$what" = guests ]; then
-	echo "== command-line tests that boot guests, two lanes side by side (bats, tests/cli/guests) [at ${SECONDS} s]"
-	lanes=("" "")
-	lanes_check tests/cli/guests guests-a guests-b
-	for f in tests/cli/guests/*.bats; do
-		case $(lane_of "$f") in
-		guests-a) lanes[0]="${lanes[0]} $f" ;;
-		guests-b) lanes[1]="${lanes[1]} $f" ;;
-		esac
-	done
-	names=()
-	for i in 0 1; do
-		names[i]=$(for f in ${lanes[i]}; do printf ' %s' "${f##*/}"; done)
-	done
-	side_by_side "bats (guests:${names[0]})" "${lanes[0]}" "bats (guests:${names[1]})" "${lanes[1]}"
+	if [ -n "$icount_lane" ]; then
+		echo "== command-line tests that boot guests on the host's clock, beside the rest of those on the instruction clock (bats, tests/cli/guests) [at ${SECONDS} s]"
+	else
+		echo "== command-line tests that boot guests, two lanes side by side (bats, tests/cli/guests) [at ${SECONDS} s]"
+		lane_start "bats (guests on the instruction clock:$(gnames "${guests[1]}"))" "${guests[1]}"
+		icount_lane=$lane_last
+	fi
+	lane_start "bats (guests on the host's clock:$(gnames "${guests[0]}"))" "${guests[0]}"
+	lane_wait "$lane_last" "$icount_lane"
 fi
 
 if [ -s "$recap" ]; then

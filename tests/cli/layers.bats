@@ -84,6 +84,44 @@ copy_src() {
 	[ "${lines[-1]}" = "1 passed, 1 failed" ] || run_failed
 	# every file of this suite declares one
 	for f in "$BATS_TEST_DIRNAME"/*.bats "$BATS_TEST_DIRNAME"/*/*.bats; do
-		grep -Eq '^# lane: (judges|measures|readers|third|guests-a|guests-b|alongside) ' "$f" || { echo "$f"; false; }
+		grep -Eq '^# lane: (judges|measures|readers|third|guests-a|guests-icount|alongside) ' "$f" || { echo "$f"; false; }
 	done
+}
+
+# The instruction-clock guests start beside the host's three lanes at idle
+# priority, and are back at normal priority before the host-clock guests
+# start: here a guests-icount file reads its own policy at its start and
+# again once the guests-a file has run, while a reader holds the host lanes
+@test "tests/run.sh starts the instruction-clock guests at SCHED_IDLE beside the host lanes, back to SCHED_OTHER before the host-clock guests" {
+	mkdir -p "$WORK/repo/tests/cli/guests"
+	cp "$BATS_TEST_DIRNAME/../run.sh" "$WORK/repo/tests/run.sh"
+	cp "$BATS_TEST_DIRNAME/helper.bash" "$WORK/repo/tests/cli/"
+	export MARK=$WORK/host-clock-ran SEEN=$WORK/policies HELD=$WORK/icount-began
+	# (each file's @test not at a line's start: bats would take it for this file's)
+	{ echo '# lane: readers (here)'; echo '@test "the host lanes, held until the icount lane began" {'
+	  echo '	for _ in $(seq 100); do [ -e "$HELD" ] && break; sleep 0.1; done'
+	  echo '	[ -e "$HELD" ] && sleep 0.5'; echo '}'; } >"$WORK/repo/tests/cli/held.bats"
+	{ echo '# lane: guests-a (here)'; echo '@test "on the host clock" { touch "$MARK"; }'; } \
+		>"$WORK/repo/tests/cli/guests/host.bats"
+	{ echo '# lane: guests-icount (here)'
+	  echo 'policy() { chrt -p "$1" | sed -n "s/.*scheduling policy: //p"; }'
+	  echo '@test "on the instruction clock" {'
+	  echo '	a=$(policy $BASHPID)'
+	  echo '	touch "$HELD"'
+	  echo '	for _ in $(seq 200); do [ -e "$MARK" ] && break; sleep 0.1; done'
+	  echo '	b=$(policy $BASHPID)'
+	  echo '	sleep 0.2 &'
+	  echo '	echo "$a|$b|$(policy $!)" >"$SEEN"'
+	  echo '}'; } >"$WORK/repo/tests/cli/guests/icount.bats"
+	run timeout 120 env LATLAB="$LATLAB" "$WORK/repo/tests/run.sh" cli
+	[ "$status" -eq 0 ] || run_failed
+	[ "$(cat "$SEEN")" = "SCHED_IDLE|SCHED_OTHER|SCHED_OTHER" ] || { cat "$SEEN"; run_failed; }
+	[[ "$output" == *"bats (guests on the instruction clock: icount.bats): 1 passed, 0 failed"* ]] || run_failed
+	[[ "$output" == *"bats (guests on the host's clock: host.bats): 1 passed, 0 failed"* ]] || run_failed
+	[ "${lines[-1]}" = "3 passed, 0 failed" ] || run_failed
+	# `guests` alone: both at once, neither idle
+	rm -f "$MARK" "$SEEN" "$HELD"
+	run timeout 120 env LATLAB="$LATLAB" "$WORK/repo/tests/run.sh" guests
+	[ "$status" -eq 0 ] || run_failed
+	[ "$(cat "$SEEN")" = "SCHED_OTHER|SCHED_OTHER|SCHED_OTHER" ] || { cat "$SEEN"; run_failed; }
 }

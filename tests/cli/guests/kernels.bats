@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# lane: guests-b (tests/run.sh: where this file runs, and beside what)
+# lane: guests-icount (tests/run.sh: where this file runs, and beside what)
 # Today's kernels (issue 41): the newest Debian kernel (sid, make kernels
 # fetches it into $KERNELS/sid) booted in qemu — its preemption model as
 # the kernel says it, its fair deadline server, throttling off — and what

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# lane: guests-b (tests/run.sh: where this file runs, and beside what)
+# lane: guests-a (tests/run.sh: where this file runs, and beside what)
 # LAVA, really: configs/lava/latlab.yaml, a job and a qemu device checked
 # against lava-common's schemas, then run by LAVA's own lava-run with no
 # server (tools/lava-local.sh): Debian's stock kernel in qemu (TCG), a

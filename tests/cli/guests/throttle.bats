@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# lane: guests-b (tests/run.sh: where this file runs, and beside what)
+# lane: guests-icount (tests/run.sh: where this file runs, and beside what)
 # [matrix] throttle = off where it can be set: in instruction-clock guests
 # of sid's 7.x (RT throttling and the fair and ext deadline servers) and
 # Debian's 6.1 (RT throttling only, no servers). This machine's kernel
@@ -27,12 +27,12 @@ throttle = off
 runner = qemu
 image = $KERNELS/sid/vmlinux-stock
 clock = icount
-boot_timeout = 60s
+boot_timeout = 120s
 [kernel.bookworm]
 runner = qemu
 image = $KERNELS/vmlinux-stock
 clock = icount
-boot_timeout = 60s
+boot_timeout = 120s
 EOC
 	run timeout 240 "$LATLAB" run --jobs 2 c.ini
 	[ "$status" -eq 0 ] || run_failed

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# lane: guests-a (tests/run.sh: where this file runs, and beside what)
+# lane: guests-icount (tests/run.sh: where this file runs, and beside what)
 # docs/tutorial.md, run: its commands on its config (configs/tutorial.ini)
 # give output of the shape the tutorial pastes — the plan, the run, the
 # verdicts, the report, a plugin in place of the sensor, the board's

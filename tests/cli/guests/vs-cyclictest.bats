@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# lane: guests-b (tests/run.sh: where this file runs, and beside what)
+# lane: guests-icount (tests/run.sh: where this file runs, and beside what)
 # latlab's wake-up against cyclictest's on the instruction clock (issue
 # 60): in one icount guest each of Debian 6.1 stock and rt and sid's 7.2,
 # workload = timer (latlab's thread) and type = cyclictest (rt-tests'

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# lane: guests-a (tests/run.sh: where this file runs, and beside what)
+# lane: guests-icount (tests/run.sh: where this file runs, and beside what)
 # latlab watch's kernel side (issues 47, 61), in a Debian 6.1 guest on the
 # instruction-counted clock (one vCPU): this VM's kernel has no histogram
 # triggers. One boot, four cells: latlab's own timer thread measured both
