@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "fakefs.h"
 #include "cell.h"
 #include "channel.h"
 #include "guest.h"
@@ -34,11 +35,11 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char cmd[128];
+	char dir[64];
 
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf /tmp/latlab-chan-%d", (int)getpid());
-	return system(cmd);
+	snprintf(dir, sizeof(dir), "/tmp/latlab-chan-%d", (int)getpid());
+	return fakefs_remove(dir);
 }
 
 /* What the campaign's hooks saw. */
@@ -166,8 +167,8 @@ static void test_truncated_stream(void **state)
 
 	(void)state;
 	for (size_t len = 0; len < sizeof(good) - 1; len++) {
-		snprintf(cmd, sizeof(cmd), "rm -rf %s/guesthost", tree);
-		assert_int_equal(system(cmd), 0);
+		snprintf(cmd, sizeof(cmd), "%s/guesthost", tree);
+		assert_int_equal(fakefs_remove(cmd), 0);
 		enum vm_end end = feed(good, len, &s, &out);
 		assert_int_equal(end, VM_END_EOF);
 		assert_false(out.done);

@@ -18,35 +18,29 @@
 #include <sys/stat.h>
 #include <cmocka.h>
 
+#include "fakefs.h"
 #include "files.h"
 #include "idle.h"
 
 static char root[64], run[96], roots_buf[96];
 static const char *roots[2];
 
+#define CPU "sys/devices/system/cpu/"
+
 static void put(const char *rel, const char *value)
 {
-	char path[256], cmd[320];
-	FILE *fp;
+	char path[128];
 
-	snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/%s", root, rel);
-	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname %s)\"", path);
-	assert_int_equal(system(cmd), 0);
-	fp = fopen(path, "w");
-	assert_non_null(fp);
-	fprintf(fp, "%s\n", value);
-	fclose(fp);
+	snprintf(path, sizeof(path), CPU "%s", rel);
+	fakefs_put(root, path, value);
 }
 
 static const char *get(const char *rel)
 {
-	static char buf[32];
-	char path[256];
+	char path[128];
 
-	snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/%s", root, rel);
-	if (file_first_line(path, buf, sizeof(buf)) != 0)
-		return "(missing)";
-	return buf;
+	snprintf(path, sizeof(path), CPU "%s", rel);
+	return fakefs_get(root, path);
 }
 
 static void cpu_states(int cpu, const char *const *names, int n)
@@ -67,8 +61,7 @@ static int setup(void **state)
 	static const char *const arm[] = { "WFI", "cpu-sleep" };
 
 	(void)state;
-	snprintf(root, sizeof(root), "/tmp/test_idle.XXXXXX");
-	assert_non_null(mkdtemp(root));
+	fakefs_make(root, sizeof(root), "test_idle");
 	snprintf(run, sizeof(run), "%s/run", root);
 	snprintf(roots_buf, sizeof(roots_buf), "%s/sys/", root);
 	roots[0] = roots_buf;
@@ -83,11 +76,8 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char cmd[96];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
-	return system(cmd) == 0 ? 0 : -1;
+	return fakefs_remove(root);
 }
 
 static cpu_set_t cpus_of(int a, int b)

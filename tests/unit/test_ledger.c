@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "fakefs.h"
 #include "config.h"
 #include "ledger.h"
 #include "matrix.h"
@@ -35,11 +36,8 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char cmd[128];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	return system(cmd);
+	return fakefs_remove(dir);
 }
 
 static void test_roundtrip(void **state)

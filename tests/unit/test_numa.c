@@ -15,6 +15,7 @@
 #include <sys/mman.h>
 #include <cmocka.h>
 
+#include "fakefs.h"
 #include "numa_place.h"
 #include "options.h"
 
@@ -50,11 +51,8 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char cmd[PATH_MAX + 16];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
-	return system(cmd);
+	return fakefs_remove(root);
 }
 
 static void test_two_nodes(void **state)

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "fakefs.h"
 #include "files.h"
 #include "html.h"
 #include "kernel.h"
@@ -30,11 +31,8 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char cmd[128];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	return system(cmd);
+	return fakefs_remove(dir);
 }
 
 static void fill_rows(FILE *fp, void *arg)

@@ -23,6 +23,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "fakefs.h"
 #include "files.h"
 #include "kernel.h"
 #include "undo.h"
@@ -42,27 +43,12 @@ static const char *roots[3];
 
 static void put(const char *rel, const char *value)
 {
-	char path[256], cmd[320];
-	FILE *fp;
-
-	snprintf(path, sizeof(path), "%s%s", root, rel);
-	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname %s)\"", path);
-	assert_int_equal(system(cmd), 0);
-	fp = fopen(path, "w");
-	assert_non_null(fp);
-	fprintf(fp, "%s\n", value);
-	fclose(fp);
+	fakefs_put(root, rel, value);
 }
 
 static const char *get(const char *rel)
 {
-	static char buf[64];
-	char path[256];
-
-	snprintf(path, sizeof(path), "%s%s", root, rel);
-	if (file_first_line(path, buf, sizeof(buf)) != 0)
-		return "(missing)";
-	return buf;
+	return fakefs_get(root, rel);
 }
 
 #define FAIR "/sys/kernel/debug/sched/fair_server/cpu"
@@ -70,8 +56,7 @@ static const char *get(const char *rel)
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(root, sizeof(root), "/tmp/test_throttle.XXXXXX");
-	assert_non_null(mkdtemp(root));
+	fakefs_make(root, sizeof(root), "test_throttle");
 	snprintf(run, sizeof(run), "%s/run", root);
 	snprintf(roots_buf[0], sizeof(roots_buf[0]), "%s/proc/sys/kernel/", root);
 	snprintf(roots_buf[1], sizeof(roots_buf[1]), "%s/sys/kernel/debug/sched/", root);
@@ -95,11 +80,8 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char cmd[96];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
-	return system(cmd) == 0 ? 0 : -1;
+	return fakefs_remove(root);
 }
 
 static cpu_set_t cpu1(void)
@@ -166,11 +148,11 @@ static void test_no_servers(void **state)
 	cpu_set_t one = cpu1();
 	struct kernel_facts f;
 	struct undo u;
-	char done[512], why[256], report[256], cmd[128];
+	char done[512], why[256], report[256], servers[128];
 
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf %s/sys/kernel/debug/sched/fair_server", root);
-	assert_int_equal(system(cmd), 0);
+	snprintf(servers, sizeof(servers), "%s/sys/kernel/debug/sched/fair_server", root);
+	assert_int_equal(fakefs_remove(servers), 0);
 	kernel_facts_read(root, &f);
 	assert_int_equal(f.fair.state, 0);
 	assert_int_equal(throttle_check_at(root, &f, OFF, why, sizeof(why)), 0);

@@ -21,6 +21,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "fakefs.h"
 #include "files.h"
 #include "undo.h"
 
@@ -68,11 +69,8 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char cmd[128];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", top);
-	return system(cmd) == 0 ? 0 : -1;
+	return fakefs_remove(top);
 }
 
 static char *in_sys(const char *name)

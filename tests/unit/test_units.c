@@ -10,6 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "fakefs.h"
 #include "cpulist.h"
 #include "files.h"
 #include "units.h"
@@ -266,8 +267,7 @@ static void test_cpulist_nodes(void **state)
 	cpulist_format(&set, buf, sizeof(buf));
 	assert_string_equal(buf, "0-3");
 	assert_int_equal(cpulist_node(path, 1, &set), -ENOENT);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
-	assert_int_equal(system(cmd), 0);
+	assert_int_equal(fakefs_remove(root), 0);
 }
 
 /* The filesystem a path is on: the longest mount point leading to it. */

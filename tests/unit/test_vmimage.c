@@ -22,6 +22,7 @@
 #include <zlib.h>
 #include <cmocka.h>
 
+#include "fakefs.h"
 #include "atomic.h"
 #include "vm.h"
 
@@ -122,11 +123,8 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char cmd[160];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	assert_int_equal(system(cmd), 0);
+	assert_int_equal(fakefs_remove(tmpdir), 0);
 	return 0;
 }
 

@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "fakefs.h"
 #include "chain.h"
 #include "options.h"
 #include "workload.h"
@@ -181,11 +182,8 @@ static int make_tmpdir(void **state)
 
 static int remove_tmpdir(void **state)
 {
-	char cmd[128];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
-	return system(cmd);
+	return fakefs_remove(tmpdir);
 }
 
 /* Options of workload `name` from "key=value" strings; NULL on a bad one. */
