@@ -69,9 +69,11 @@ struct {
 	__type(value, __u64);
 } pending SEC(".maps");
 
-/* the histograms: [which][thread][bucket], which 0 timer, 1 sched */
+/* the histograms: [which][thread][bucket], which 0 timer, 1 sched;
+ * mapped into latlab's memory, which reads them without a system call */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
 	__uint(max_entries, 2 * MAX_THREADS * BUCKETS);
 	__type(key, __u32);
 	__type(value, __u64);
