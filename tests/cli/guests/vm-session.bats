@@ -3,8 +3,8 @@
 # Kernel variants in qemu, what the host does while a guest runs: SIGKILL
 # and SIGINT of the host latlab, its disk full, a channel that carries
 # too much or too little (a fake qemu), a guest stopped mid-cell, and the
-# rt guest's traces (spikes and timerlat). With vm.bats, the qemu tests;
-# tests/run.sh runs the two files side by side (tests/cli/guests).
+# rt guest's spike captures (its timerlat, on the instruction clock:
+# vm-icount.bats). With vm.bats, the qemu tests on the host's clock.
 
 load ../helper
 load vm
@@ -284,43 +284,6 @@ stalled_run() {
 	grep -q 'sched_switch' "$C/trace-1.txt"
 	grep -q '^tracefs = /sys/kernel/tracing' "$C/sysinfo.ini"
 	grep -q '^trace = spikes' "$C/cell.ini"
-}
-
-# Debian's rt kernel has the timerlat tracer: [trace] timerlat = on runs
-# the kernel's own instrument beside latlab's thread (measured:
-# docs/spikes.md, "The kernel's timerlat"). One thread at 2 ms: with
-# spike captures beside it, at 1 ms, the TCG guest hung once in a
-# clean-clone run (no word for 122 s). On the instruction clock: on the
-# host's, a busy CI machine stalled the guest for 1.5 s of its 2 s cell
-# (211 timerlat samples, 847 periods missed), and how many samples a
-# cell holds is what this test counts.
-@test "qemu: [trace] timerlat = on in the Debian rt guest: the kernel's IRQ and thread latencies beside latlab's wake-up" {
-	vm_setup
-	vm_config "rt" "none"
-	sed -i 's/^threads = all/threads = 1/; s/^interval = 1ms/interval = 2ms/' c.ini
-	printf '\n[kernel.rt]\nclock = icount\n\n[trace]\ntimerlat = on\n' | ini_merge c.ini
-	run timeout 200 "$LATLAB" run c.ini
-	[ "$status" -eq 0 ] || run_failed
-	C=$(echo "$WORK"/out/v/*/*/0000-*)
-	grep -qx 'timerlat = on' "$C/cell.ini" || { cat "$C/cell.ini" "$C/log.txt"; false; }
-	grep -q '^timerlat_sched = SCHED_FIFO [0-9]*$' "$C/cell.ini"
-	grep -q '^timerlat_lost = ' "$C/cell.ini"
-	m() { awk -F, -v want="$1" -v f="$2" 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
-		$h["metric"] == want && $h["thread"] == 0 { print $h[f] }' "$C/summary.csv"; }
-	# one sample a period (2 s at 2 ms) of the one CPU's, and a few more:
-	# timerlat starts before latlab's thread and stops after it (1,054 of
-	# each in 3 of 3 runs, beside latlab's 1,000 wake-ups)
-	for metric in timerlat_irq timerlat_thread; do
-		k=$(m "$metric" samples)
-		[ -n "$k" ] && [ "$k" -ge 1000 ] && [ "$k" -le 1200 ] || { echo "$metric: ${k:-none} samples"; cat "$C/summary.csv"; false; }
-	done
-	# the IRQ comes before the thread: its median is the lower
-	irq=$(m timerlat_irq p50_ns) thr=$(m timerlat_thread p50_ns)
-	[ "$irq" -lt "$thr" ] || { echo "irq p50 $irq, thread p50 $thr"; false; }
-	# the readers take them: compare on the kernel's thread latency
-	run timeout 60 "$LATLAB" compare "$WORK/out/v" "$WORK/out/v" -o "$WORK/cmp" --metric timerlat_thread
-	[ "$status" -eq 0 ] || { echo "$output"; false; }
-	[[ "$output" == *": timerlat thread: "* ]] || { echo "$output"; false; }
 }
 
 @test "qemu: clock = icount asks qemu for instruction time, under TCG, on one CPU (fake guest)" {
