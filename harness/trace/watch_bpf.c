@@ -97,6 +97,15 @@ struct slot {
 
 #include "watch.skel.h"
 
+#define BPF_HIST_SIZE (2 * BPF_THREADS * BPF_BUCKETS * sizeof(__u64))
+
+/* what w->bpf holds: the loaded programs, and their histogram map mapped
+ * into latlab's memory (BPF_F_MMAPABLE) once, where each read finds it */
+struct bpf_watcher {
+	struct watch_bpf *skel;
+	const volatile __u64 *hist;
+};
+
 _Static_assert(WATCH_MAX_THREADS <= BPF_THREADS, "every watched thread has a slot in the maps");
 
 int watch_bpf_built(void)
@@ -183,13 +192,28 @@ int watch_bpf_load(struct watch *w, char *why, size_t len)
 		watch_bpf__destroy(skel);
 		return rc;
 	}
-	w->bpf = skel;
+	struct bpf_watcher *bw = malloc(sizeof(*bw));
+	void *map = MAP_FAILED;
+
+	if (bw)
+		map = mmap(NULL, BPF_HIST_SIZE, PROT_READ, MAP_SHARED,
+			   bpf_map__fd(skel->maps.hist), 0);
+	if (map == MAP_FAILED) {
+		rc = bw ? -errno : -ENOMEM;
+		snprintf(why, len, "BPF: mapping the histogram map: %s", strerror(-rc));
+		free(bw);
+		watch_bpf__destroy(skel);
+		return rc;
+	}
+	bw->skel = skel;
+	bw->hist = map;
+	w->bpf = bw;
 	return 0;
 }
 
 int watch_bpf_attach(struct watch *w, char *why, size_t len)
 {
-	struct watch_bpf *skel = w->bpf;
+	struct watch_bpf *skel = ((struct bpf_watcher *)w->bpf)->skel;
 	char tail[600];
 	int rc;
 
@@ -224,29 +248,16 @@ int watch_bpf_attach(struct watch *w, char *why, size_t len)
 	return 0;
 }
 
-/*
- * The histograms are read where the kernel counts them: the map mapped
- * into latlab's memory (BPF_F_MMAPABLE), each bucket a load, not a
- * lookup (2,048 system calls a thread at every checkpoint before).
- */
+/* The histograms read where the kernel counts them (mapped at load):
+ * a load a bucket, not a lookup (2,048 system calls a thread before) */
 int watch_bpf_read(struct watch *w, char *why, size_t len)
 {
-	struct watch_bpf *skel = w->bpf;
-	const size_t size = 2 * BPF_THREADS * BPF_BUCKETS * sizeof(__u64);
-	const volatile __u64 *hist;
-	void *map;
+	struct bpf_watcher *bw = w->bpf;
 
-	if (!skel)
+	(void)why;
+	(void)len;
+	if (!bw)
 		return 0;
-	map = mmap(NULL, size, PROT_READ, MAP_SHARED, bpf_map__fd(skel->maps.hist), 0);
-	if (map == MAP_FAILED) {
-		int rc = -errno;
-
-		if (why)
-			snprintf(why, len, "BPF: mapping the histogram map: %s", strerror(-rc));
-		return rc;
-	}
-	hist = map;
 	for (int i = 0; i < w->n; i++) {
 		struct watch_thread *t = &w->t[i];
 		__u32 slot = (__u32)i;
@@ -257,7 +268,7 @@ int watch_bpf_read(struct watch *w, char *why, size_t len)
 		t->unpaired = 0;
 		for (int which = 0; which < 2; which++)
 			for (int b = 0; b < BPF_BUCKETS; b++) {
-				__u64 c = hist[(which * BPF_THREADS + i) * BPF_BUCKETS + b];
+				__u64 c = bw->hist[(which * BPF_THREADS + i) * BPF_BUCKETS + b];
 				long long lo, hi;
 
 				if (!c)
@@ -267,24 +278,25 @@ int watch_bpf_read(struct watch *w, char *why, size_t len)
 				hist_add_bucket(which ? &t->sched : &t->timer, (lo + hi) / 2,
 						(lo + hi) / 2 + 1, c);
 			}
-		if (bpf_map__lookup_elem(skel->maps.counts, &slot, sizeof(slot), &unpaired,
+		if (bpf_map__lookup_elem(bw->skel->maps.counts, &slot, sizeof(slot), &unpaired,
 					 sizeof(unpaired), 0) == 0)
 			t->unpaired = unpaired;
 	}
-	munmap(map, size);
 	return 0;
 }
 
 int watch_bpf_close(struct watch *w, char *why, size_t len)
 {
-	struct watch_bpf *skel = w->bpf;
+	struct bpf_watcher *bw = w->bpf;
 	int rc;
 
-	if (!skel)
+	if (!bw)
 		return 0;
-	watch_bpf__detach(skel);	/* nothing counted while the maps are read */
+	watch_bpf__detach(bw->skel);	/* nothing counted while the maps are read */
 	rc = watch_bpf_read(w, why, len);
-	watch_bpf__destroy(skel);
+	munmap((void *)bw->hist, BPF_HIST_SIZE);
+	watch_bpf__destroy(bw->skel);
+	free(bw);
 	w->bpf = NULL;
 	return rc;
 }
