@@ -273,6 +273,7 @@ if [ "$what" = all ] || [ "$what" = cli ] || [ "$what" = guests ]; then
 	done
 fi
 gnames() { local f; for f in $1; do printf ' %s' "${f##*/}"; done; }
+icount_label="bats (guests on the instruction clock:$(gnames "${guests[1]}"))"
 icount_lane=
 if [ "$what" = all ] || [ "$what" = cli ]; then
 	judges=() measures=() reads=() thirds=()
@@ -301,7 +302,7 @@ if [ "$what" = all ] || [ "$what" = cli ]; then
 		tap_count "bats (judges)" $? "$out"
 	fi
 	echo "== command-line tests (bats), three lanes: the host's other measurements, its readers, and ${THIRD// /, } beside them; the instruction-clock guests at idle priority [at ${SECONDS} s]"
-	lane_start "bats (guests on the instruction clock:$(gnames "${guests[1]}"))" "${guests[1]}" chrt -i 0
+	lane_start "$icount_label" "${guests[1]}" chrt -i 0
 	icount_lane=$lane_last
 	side_by_side "bats (the host's other measurements)" "${measures[*]}" \
 		"bats (${THIRD// /, })" "${thirds[*]}" \
@@ -314,7 +315,7 @@ if [ "$what" = all ] || [ "$what" = cli ] || [ "$what" = guests ]; then
 		echo "== command-line tests that boot guests on the host's clock, beside the rest of those on the instruction clock (bats, tests/cli/guests) [at ${SECONDS} s]"
 	else
 		echo "== command-line tests that boot guests, two lanes side by side (bats, tests/cli/guests) [at ${SECONDS} s]"
-		lane_start "bats (guests on the instruction clock:$(gnames "${guests[1]}"))" "${guests[1]}"
+		lane_start "$icount_label" "${guests[1]}"
 		icount_lane=$lane_last
 	fi
 	lane_start "bats (guests on the host's clock:$(gnames "${guests[0]}"))" "${guests[0]}"

@@ -110,7 +110,7 @@ qemu_args = -set drive.latlab-disk.throttling.iops-total=4"
 	printf '\n[kernel.rt]\nclock = icount\n\n[trace]\ntimerlat = on\n' | ini_merge c.ini
 	run timeout 200 "$LATLAB" run c.ini
 	[ "$status" -eq 0 ] || run_failed
-	C=$(echo "$WORK"/out/v/*/*/0000-*)
+	C=$(cell_dir "$WORK/out/v" '0000-*')
 	grep -qx 'timerlat = on' "$C/cell.ini" || { cat "$C/cell.ini" "$C/log.txt"; false; }
 	grep -q '^timerlat_sched = SCHED_FIFO [0-9]*$' "$C/cell.ini"
 	grep -q '^timerlat_lost = ' "$C/cell.ini"

@@ -260,7 +260,7 @@ stalled_run() {
 		stalled_run && rc=0 || rc=$?
 	fi
 	[ "$rc" -eq 0 ] || { cat "$WORK/log"; tail -40 "$WORK"/out/v/vm/stock-*.console.log; false; }
-	C=$(echo "$WORK"/out/v/*/*/0000-*)
+	C=$(cell_dir "$WORK/out/v" '0000-*')
 	[ -s "$C/spikes.csv" ] || { cat "$WORK/log" "$C/log.txt"; false; }
 	n=$(col "$C/spikes.csv" capture | wc -l)
 	[ "$n" -ge 1 ] || { cat "$C/spikes.csv"; false; }
@@ -276,7 +276,7 @@ stalled_run() {
 	printf '\n[trace]\nmode = spikes\nthreshold = 50us\ncaptures = 2\n' | ini_merge c.ini
 	run timeout 200 "$LATLAB" run c.ini
 	[ "$status" -eq 0 ] || run_failed
-	C=$(echo "$WORK"/out/v/*/*/0000-*)
+	C=$(cell_dir "$WORK/out/v" '0000-*')
 	[ -s "$C/spikes.csv" ] || { cat "$C/log.txt"; false; }
 	n=$(col "$C/spikes.csv" capture | wc -l)
 	[ "$n" -ge 1 ] && [ "$n" -le 2 ] || { cat "$C/spikes.csv"; false; }
