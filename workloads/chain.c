@@ -120,6 +120,18 @@ static const char *chain_fs_path(const void *opts)
 	return NULL;
 }
 
+/* Each step that waits for a device: its io_stepN, and io and response with it. */
+static unsigned chain_waits(const void *opts, unsigned devices)
+{
+	const struct chain_opts *o = opts;
+	unsigned m = 0;
+
+	for (int i = 0; i < o->n; i++)
+		if (workload_wait_metrics(o->ops[i], o->opts[i], devices))
+			m |= WAIT_METRICS | METRIC_BIT(METRIC_IO_STEP1 + i);
+	return m;
+}
+
 /* What a step loads (the first plugin's object), for a guest's copy; NULL: none. */
 static const char *chain_loads(const void *opts)
 {
@@ -161,6 +173,7 @@ const struct workload_ops workload_chain = {
 	.check = chain_check,
 	.preflight = chain_preflight,
 	.fs_path = chain_fs_path,
+	.waits = chain_waits,
 	.loads = chain_loads,
 	.primary = METRIC_RESPONSE,
 	.setup = chain_setup,

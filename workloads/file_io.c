@@ -228,12 +228,29 @@ static const char *file_fs_path(const void *opts)
 	return ((const struct file_opts *)opts)->path;
 }
 
+/* A read waits for the disk only past the page cache (setup filled it): O_DIRECT. */
+static unsigned read_waits(const void *opts, unsigned devices)
+{
+	const struct file_opts *o = opts;
+
+	return (devices & WAIT_DISK) && o->direct ? WAIT_METRICS : 0;
+}
+
+/* A write waits for the disk where it syncs or goes around the page cache. */
+static unsigned write_waits(const void *opts, unsigned devices)
+{
+	const struct file_opts *o = opts;
+
+	return (devices & WAIT_DISK) && (o->direct || o->sync != SYNC_NONE) ? WAIT_METRICS : 0;
+}
+
 const struct workload_ops workload_file_read = {
 	.name = "file-read",
 	.help = "pread `size` bytes walking a preallocated file region (buffered or O_DIRECT)",
 	.options = read_options,
 	.opts_size = sizeof(struct file_opts),
 	.fs_path = file_fs_path,
+	.waits = read_waits,
 	.primary = METRIC_RESPONSE,
 	.setup = read_setup,
 	.run = read_run,
@@ -246,6 +263,7 @@ const struct workload_ops workload_file_write = {
 	.options = write_options,
 	.opts_size = sizeof(struct file_opts),
 	.fs_path = file_fs_path,
+	.waits = write_waits,
 	.primary = METRIC_RESPONSE,
 	.setup = write_setup,
 	.run = write_run,

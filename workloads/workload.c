@@ -16,3 +16,11 @@ int workload_fail(struct workload_ctx *ctx, int rc, const char *fmt, ...)
 	va_end(ap);
 	return rc;
 }
+
+unsigned workload_wait_metrics(const struct workload_ops *ops, const void *opts,
+			       unsigned devices)
+{
+	if (ops->waits)
+		return ops->waits(opts, devices);
+	return ops->net && (devices & WAIT_NET) ? WAIT_METRICS : 0;
+}

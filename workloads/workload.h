@@ -90,6 +90,17 @@ struct workload_ops {
 	const char *(*carries)(const void *opts, const char **key);
 	/* 1: its traffic goes over IP (a qemu guest's network device, netpeer.h) */
 	int net;
+	/*
+	 * optional: the metrics (METRIC_BITs) whose figures hold a wait for
+	 * a device outside the CPU each period, given the kinds that are
+	 * devices in the cell (`devices`, WAIT_ bits: the disk its files are
+	 * on, the cards its IP traffic crosses): a file-write that syncs, an
+	 * O_DIRECT read, a chain's steps. NULL: a net workload waits for
+	 * the network (io and response), any other for nothing
+	 * (workload_wait_metrics). What a figure can mean follows from it
+	 * (harness/results/vouch.h).
+	 */
+	unsigned (*waits)(const void *opts, unsigned devices);
 	/* metrics beyond the core three that run() records (METRIC_BIT()s) */
 	unsigned metrics;
 	/*
@@ -122,6 +133,21 @@ struct workload_ops {
  */
 int workload_fail(struct workload_ctx *ctx, int rc, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* The kinds of device a workload's period can wait for (workload_ops.waits). */
+#define WAIT_DISK 1u	/* the block device its files are on */
+#define WAIT_NET 2u	/* a network card its IP traffic crosses */
+
+/* METRIC_BITs of io and response: what a workload that waits has waited in. */
+#define WAIT_METRICS (METRIC_BIT(METRIC_IO) | METRIC_BIT(METRIC_RESPONSE))
+
+/*
+ * The metrics (METRIC_BITs) of a workload of ops with opts whose figures
+ * hold a wait for one of `devices` (WAIT_ bits): ops->waits', or for a
+ * net workload io and response where the network is a device; 0 for none.
+ */
+unsigned workload_wait_metrics(const struct workload_ops *ops, const void *opts,
+			       unsigned devices);
 
 /* Every registered workload, NULL-terminated. */
 extern const struct workload_ops *const workload_registry[];

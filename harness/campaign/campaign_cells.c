@@ -20,6 +20,7 @@
 #include "undo.h"
 #include "units.h"
 #include "thresholds.h"
+#include "vouch.h"
 
 /* The rows of a cell run on this machine. */
 char *cp_rows(const struct campaign *cp, const struct cell *c,
@@ -127,6 +128,18 @@ struct partial {
 	const char *dir;
 };
 
+/*
+ * How cell c's machine runs (vouch.h): here, 0; a guest under KVM, 0; a
+ * guest under TCG (the host passes kvm or tcg), EMU_ICOUNT on the
+ * instruction clock, else EMU_TCG.
+ */
+static int cp_emulated(const struct campaign *cp, const struct cell *c)
+{
+	if (!cp->ro->guest || !cp->ro->guest_accel || strcmp(cp->ro->guest_accel, "kvm") == 0)
+		return 0;
+	return cp->cfg->kernel[c->kernel].clock == CLOCK_ICOUNT ? EMU_ICOUNT : EMU_TCG;
+}
+
 static int write_partial(void *arg, struct cell_result *part)
 {
 	const struct partial *p = arg;
@@ -202,8 +215,7 @@ static void apart_child(struct campaign *cp, const struct cell *c, struct run_en
 	int sig = cell_run(cp->cfg, c, env, dir, &res);
 
 	snprintf(res.preempt, sizeof(res.preempt), "%s", cp->kernel.model);
-	cell_check_thresholds(cp->cfg, &res, cp->ro->guest && cp->ro->guest_accel &&
-			      strcmp(cp->ro->guest_accel, "kvm") != 0);
+	cell_check_thresholds(cp->cfg, c, &res, cp_emulated(cp, c));
 	int rc = res.nthreads || res.status != CELL_OK
 		 ? cell_write(cp->cfg, c, &cp->env, &cp->si, &res, dir) : 0;
 
@@ -411,9 +423,7 @@ int cp_run_here(struct campaign *cp, int i, int nth, int run_n, int lava)
 	if (tk.tty && tk.last_ns)
 		fputs("\r\033[K", stderr);	/* the per-cell line replaces it */
 
-	/* a guest under TCG: its CPU is emulated (the host passes kvm or tcg) */
-	cell_check_thresholds(cp->cfg, &res, cp->ro->guest && cp->ro->guest_accel &&
-			      strcmp(cp->ro->guest_accel, "kvm") != 0);
+	cell_check_thresholds(cp->cfg, c, &res, cp_emulated(cp, c));
 	rc = res.nthreads || res.status != CELL_OK
 		? cell_write(cp->cfg, c, &cp->env, &cp->si, &res, dir)
 		: 0;

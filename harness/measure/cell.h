@@ -59,7 +59,9 @@ struct run_env {
 
 struct cell_result {
 	enum cell_status status;
-	char reason[256];	/* why error/skipped/fail; "" when ok */
+	char reason[512];	/* why error/skipped/fail (a fail: every limit broken); "" when ok */
+	/* the thresholds' metrics not judged, a figure the run cannot vouch for: "response (device-wait)" */
+	char unjudged[256];
 	char preempt[16];	/* the running kernel's preemption model, or "" */
 	int fatal;		/* stop the campaign (no RT privilege) */
 	int nthreads;

@@ -1,4 +1,5 @@
 #include <stdio.h>
+#include <string.h>
 
 #include "escape.h"
 #include "junit.h"
@@ -8,6 +9,22 @@ static void attr(FILE *fp, const char *name, const char *value)
 	fprintf(fp, " %s=\"", name);
 	html_text(fp, value);
 	fputc('"', fp);
+}
+
+/* text, escaped, its "; " parts a line each */
+static void lines(FILE *fp, const char *text)
+{
+	char part[1024];
+
+	while (*text) {
+		const char *end = strstr(text, "; ");
+		size_t n = end ? (size_t)(end - text) : strlen(text);
+
+		snprintf(part, sizeof(part), "%.*s", (int)n, text);
+		html_text(fp, part);
+		fputc('\n', fp);
+		text += n + (end ? 2 : 0);
+	}
 }
 
 static void one_case(FILE *fp, const struct junit_case *c)
@@ -28,7 +45,18 @@ static void one_case(FILE *fp, const struct junit_case *c)
 		if (c->type && c->result != JUNIT_SKIPPED)
 			attr(fp, "type", c->type);
 		attr(fp, "message", c->message ? c->message : "");
-		fputs("/>", fp);
+		if (c->result == JUNIT_FAILURE && c->message && strstr(c->message, "; ")) {
+			/* every limit broken, a line each: "; " parts the message's */
+			fputc('>', fp);
+			lines(fp, c->message);
+			fprintf(fp, "</%s>", tag[c->result]);
+		} else {
+			fputs("/>", fp);
+		}
+	} else if (c->out && c->out[0]) {
+		fputs("<system-out>", fp);
+		html_text(fp, c->out);
+		fputs("</system-out>", fp);
 	}
 	fputs("</testcase>\n", fp);
 }

@@ -16,6 +16,7 @@ struct junit_case {
 	enum junit_result result;
 	const char *type;	/* a failure's or an error's type; NULL: none */
 	const char *message;	/* of a failure, an error or a skip */
+	const char *out;	/* what a passed case has to say (<system-out>); NULL: nothing */
 };
 
 struct junit_suite {

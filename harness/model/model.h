@@ -63,7 +63,8 @@ void cells_head_columns(char *buf, size_t len);
 	"verdict_p99.99,tail_pct,tail_median_a_ns,tail_median_b_ns,tail_ratio,tail_ratio_lo," \
 	"tail_ratio_hi,verdict_tail,timing,design,campaigns_a,campaigns_b,margin_pct,steal_pct_a," \
 	"steal_pct_b,over_ns,count_a,hours_a,rate_a_per_h,rate_a_lo,rate_a_hi,dispersion_a," \
-	"count_b,hours_b,rate_b_per_h,rate_b_lo,rate_b_hi,dispersion_b,boots_a,boots_b"
+	"count_b,hours_b,rate_b_per_h,rate_b_lo,rate_b_hi,dispersion_b,boots_a,boots_b,left_a," \
+	"left_b,not_comparable"
 /* then, for each metric M in enum metric order (metric_name): */
 #define METRIC_VERDICT_COLUMNS "%1$s_median_a_ns,%1$s_median_b_ns,%1$s_ratio,%1$s_ratio_lo," \
 	"%1$s_ratio_hi,verdict_%1$s"

@@ -32,6 +32,12 @@ static int tree_deadline(const char *tree_dir, int64_t *ns)
 	return v[0] && units_parse_duration(v, ns) == 0 && *ns > 0;
 }
 
+/* A group's period: its runs' (the interval is an axis: one per row). */
+static int64_t group_interval(const struct rows_group *gr)
+{
+	return gr->n ? gr->run[0]->interval : 0;
+}
+
 int beyond_start(struct beyond *b, const struct rows *m, const char *const *label,
 		 int64_t deadline_ns, double target, const char *tree_dir)
 {
@@ -45,20 +51,34 @@ int beyond_start(struct beyond *b, const struct rows *m, const char *const *labe
 	if (b->deadline_ns <= 0)
 		return 0;
 	b->fit = calloc((size_t)m->ngroups + 1, sizeof(*b->fit));
-	if (!b->fit)
+	b->why = calloc((size_t)m->ngroups + 1, sizeof(*b->why));
+	b->why_run = calloc((size_t)m->ngroups + 1, sizeof(*b->why_run));
+	if (!b->fit || !b->why || !b->why_run)
 		return -ENOMEM;
 	for (int g = 0; g < m->ngroups; g++) {
 		const struct rows_group *gr = &m->group[g];
 		struct side_runs s = rows_runs(m, gr->row, gr->side);
 		const struct hist **h = calloc((size_t)s.n + 1, sizeof(*h));
+		uint64_t *missed = calloc((size_t)s.n + 1, sizeof(*missed));
 
-		if (!h)
+		if (!h || !missed) {
+			free(h);
+			free(missed);
 			return -ENOMEM;
-		for (int i = 0; i < s.n; i++)
+		}
+		/* a missed period is a deadline missed (the corrected wake-up holds them already) */
+		for (int i = 0; i < s.n; i++) {
 			h[i] = verdict_run_hist(&s, s.run[i]);
-		int rc = tailfit(h, s.n, b->deadline_ns, b->target, &b->fit[g]);
+			missed[i] = s.metric == METRIC_WAKEUP_CORRECTED ? 0 : s.run[i]->overruns;
+		}
+		int rc = tailfit_missed(h, missed, s.n, b->deadline_ns,
+					b->deadline_ns < group_interval(gr), b->target, &b->fit[g]);
+
+		/* missed periods are counted above; a figure of another pace is not */
+		b->why[g] = verdict_side_why(&s, &b->why_run[g]) & ~VR_BIT(VR_MISSED);
 
 		free(h);
+		free(missed);
 		if (rc == -ENOMEM)
 			return rc;
 	}
@@ -68,7 +88,11 @@ int beyond_start(struct beyond *b, const struct rows *m, const char *const *labe
 void beyond_free(struct beyond *b)
 {
 	free(b->fit);
+	free(b->why);
+	free(b->why_run);
 	b->fit = NULL;
+	b->why = NULL;
+	b->why_run = NULL;
 }
 
 /* A probability with two significant digits: "2.1e-06", "0.36", "0"; below 1e-30 says so */
@@ -121,6 +145,7 @@ static const char *why_not(int s)
 	case TF_REJECTED: return "the runs' tail fits no smooth law";
 	case TF_CLUSTERED: return "late periods came in bunches within runs";
 	case TF_DRIFT: return "the runs differ from each other, in their body as in their tail";
+	case TF_MISSED: return "periods were missed, and a deadline at or past the period says nothing of how late they were";
 	default: return "no estimate";
 	}
 }
@@ -153,6 +178,18 @@ static void statistics(const struct tailfit *t, char *how, size_t hlen)
 		snprintf(how, hlen, "counted: %s of %s periods above the deadline, in %d run%s", obs,
 			 seen, t->runs, t->runs == 1 ? "" : "s");
 		break;
+	case TF_MISSED: {
+		char miss[48];
+
+		count_words((double)t->missed, miss, sizeof(miss));
+		if (isfinite(t->p))
+			snprintf(how, hlen, "counted, not extrapolated: %s of %s periods above the deadline, %s of them missed (they never ran: later than any deadline below the period), in %d run%s",
+				 obs, seen, miss, t->runs, t->runs == 1 ? "" : "s");
+		else
+			snprintf(how, hlen, "not estimated: %s periods were missed, and how late past the period each would have been is not known; %s of the %s that ran above the deadline",
+				 miss, obs, seen);
+		break;
+	}
 	case TF_CLUSTERED:
 		snprintf(how, hlen,
 			 "%s (the runs' counts above %.1f µs: dispersion %.1f, p %.2g); %s of %s periods above the deadline",
@@ -199,14 +236,27 @@ void beyond_text(const struct tailfit *t, const char *metric, const char *side,
 	prob(t->target * 1e9, tgt, sizeof(tgt));
 	snprintf(hours, sizeof(hours), "%.3g h", t->need_periods / ph);
 	n = snprintf(buf, len, "%s on %s: ", metric, side);
-	if (t->observed)
+	if (t->observed && t->missed && isfinite(t->p)) {
+		char miss[48];
+
+		count_words((double)t->missed, miss, sizeof(miss));
+		n += snprintf(buf + n, len - (size_t)n, "%s of %s periods (%.2g %%) were later than %s, %s of them missed (they never ran: a missed period is later than any deadline below its period)",
+			      obs, seen, 100.0 * (double)t->observed / t->periods, d, miss);
+	} else if (t->missed && !isfinite(t->p)) {
+		char miss[48];
+
+		count_words((double)t->missed, miss, sizeof(miss));
+		n += snprintf(buf + n, len - (size_t)n, "%s of %s periods that ran were later than %s, and %s periods were missed: later than the period, how much later not known",
+			      obs, seen, d, miss);
+	} else if (t->observed)
 		n += snprintf(buf + n, len - (size_t)n, "%s of %s periods (%.2g %%) were later than %s",
 			      obs, seen, 100.0 * (double)t->observed / t->periods, d);
 	else
 		n += snprintf(buf + n, len - (size_t)n, "none of %s periods was later than %s", seen, d);
 	if (n < 0 || (size_t)n >= len)
 		return;
-	if (t->status == TF_FIT || t->status == TF_OBSERVED || t->status == TF_REGIME) {
+	if (t->status == TF_FIT || t->status == TF_OBSERVED || t->status == TF_REGIME ||
+	    (t->status == TF_MISSED && isfinite(t->p))) {
 		prob(t->p * 1e9, a, sizeof(a));
 		prob(t->lo * 1e9, lo, sizeof(lo));
 		upper(t->hi, 1e9, hi, sizeof(hi));
@@ -221,6 +271,7 @@ void beyond_text(const struct tailfit *t, const char *metric, const char *side,
 		n += snprintf(buf + n, len - (size_t)n, "; %s: %s per 10^9 periods [%s, %s], %s per hour [%s, %s] (95 %% interval)",
 			      t->status == TF_FIT ? fitted :
 			      t->status == TF_REGIME ? "counted, not estimated (the runs' largest values are far above what the rest of the tail allows: a second kind of delay, which only counting can size)" :
+			      t->status == TF_MISSED ? "counted, not estimated (periods were missed: the law of the periods that ran says nothing of those that did not)" :
 			      "counted",
 			      a, lo, hi, ha, hlo, hhi);
 	} else {
@@ -238,12 +289,6 @@ void beyond_text(const struct tailfit *t, const char *metric, const char *side,
 	snprintf(buf + n, len - (size_t)n, ". Statistics: %s", how);
 }
 
-/* A group's period: its runs' (the interval is an axis: one per row). */
-static int64_t group_interval(const struct rows_group *gr)
-{
-	return gr->n ? gr->run[0]->interval : 0;
-}
-
 /* Group g's row title and its answer in words, as stdout and the page say them. */
 static void group_words(const struct beyond *b, int g, int detail, char *title, size_t tlen,
 			char *text, size_t xlen)
@@ -251,6 +296,15 @@ static void group_words(const struct beyond *b, int g, int detail, char *title, 
 	const struct rows_group *gr = &b->m->group[g];
 
 	rows_row_title(b->m, gr->row, title, tlen);
+	if (b->why[g]) {	/* a count of figures the run cannot vouch for: none */
+		char why[600];
+
+		vouch_words(b->why[g], b->why_run[g] ? &b->why_run[g]->vf : &(struct vouch_facts){ 0 },
+			    b->m->row[gr->row].metric, why, sizeof(why));
+		snprintf(text, xlen, "%s on %s: no count against the deadline: %s",
+			 rows_metric_words(b->m->row[gr->row].metric), b->label[gr->side], why);
+		return;
+	}
 	beyond_text(&b->fit[g], rows_metric_words(b->m->row[gr->row].metric), b->label[gr->side],
 		    group_interval(gr), detail, text, xlen);
 }
@@ -284,7 +338,7 @@ void beyond_fill_csv(FILE *fp, void *arg)
 	csvw_header(&w, "row,side,metric,interval_ns,deadline_ns,status,runs,periods,observed,"
 			"threshold_ns,exceedances,shape,scale_ns,gof_p,dispersion,cluster_p,"
 			"p,p_lo,p_hi,per_hour,per_hour_lo,per_hour_hi,target,need_periods,need_hours,"
-			"extreme_ns,extreme_seen,extreme_expected,extreme_p,body_dispersion,p_lo_light");
+			"extreme_ns,extreme_seen,extreme_expected,extreme_p,body_dispersion,p_lo_light,missed");
 	for (int g = 0; b->fit && g < b->m->ngroups; g++) {
 		const struct rows_group *gr = &b->m->group[g];
 		const struct tailfit *t = &b->fit[g];
@@ -298,7 +352,7 @@ void beyond_fill_csv(FILE *fp, void *arg)
 		csvw_str(&w, metric_name(b->m->row[gr->row].metric));
 		csvw_int(&w, interval);
 		csvw_int(&w, t->deadline_ns);
-		csvw_str(&w, tailfit_keyword(t->status));
+		csvw_str(&w, b->why[g] ? "not-comparable" : tailfit_keyword(t->status));
 		csvw_int(&w, t->runs);
 		num(&w, t->periods);
 		csvw_int(&w, (int64_t)t->observed);
@@ -324,6 +378,7 @@ void beyond_fill_csv(FILE *fp, void *arg)
 		num(&w, t->extreme_p);
 		num(&w, t->body_dispersion);
 		num(&w, t->lo_light);
+		csvw_int(&w, (int64_t)t->missed);
 		csvw_end(&w);
 	}
 }

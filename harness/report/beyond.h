@@ -21,6 +21,13 @@ struct beyond {
 	int64_t deadline_ns;		/* D; 0: none (nothing is fitted) */
 	double target;			/* per period, for "how long to run"; 0: TAILFIT_TARGET */
 	struct tailfit *fit;		/* per group of m (beyond_start), owned */
+	/*
+	 * per group: why its figures give no count at all (vouch.h's VR_BITs:
+	 * an emulator's pace, a device's wait on the instruction clock; missed
+	 * periods are counted, not a reason), and a run that says why; owned
+	 */
+	unsigned *why;
+	const struct tcell **why_run;
 };
 
 /*

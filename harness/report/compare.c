@@ -197,6 +197,12 @@ int compare_run(const char *const *dirs, int n, const struct compare_opts *o)
 		goto out;
 	}
 	cmp_print_verdicts(c);
+	for (int i = 0; i < c->ntrees; i++) {	/* the half of a matrix no row has */
+		char text[1200];
+
+		if (rows_unmeasured_text(&c->t[i], text, sizeof(text)))
+			printf("%s: %s\n", c->t[i].dir, text);
+	}
 	beyond_print(&c->beyond, stdout);
 	if (o->axis == TAXIS_KERNEL)
 		printf("%s/index.html: %d rows compared across %d kernel variants and hosts (%d trees)\n",

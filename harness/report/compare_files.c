@@ -87,6 +87,24 @@ static void metric_fields(struct csvw *w, const struct pair *p, int m,
 }
 
 /*
+ * Why a pair has no verdict, as compare.csv's not_comparable says it: a
+ * side's reasons (vouch.h's keywords, "status" where a side has no run
+ * left), "trace" or "clock" where the sides' figures are of other kinds;
+ * "" for a judged pair.
+ */
+static void not_comparable(const struct pair_verdict *v, char *buf, size_t len)
+{
+	size_t u;
+
+	vouch_keywords(v->why_a | v->why_b, buf, len);
+	u = strlen(buf);
+	if ((v->why_pair & PV_TRACE) && u < len)
+		u += (size_t)snprintf(buf + u, len - u, "%strace", u ? "+" : "");
+	if ((v->why_pair & PV_CLOCK) && u < len)
+		snprintf(buf + u, len - u, "%sclock", u ? "+" : "");
+}
+
+/*
  * compare.csv: a line per row x pair of sides x threshold, judged on the
  * row's metric, then every metric's verdict (docs/formats.md).
  */
@@ -106,8 +124,13 @@ void cmp_fill_csv(FILE *fp, void *arg)
 		const struct row_over *row = &c->over[p->row];
 		const struct tcell *t = cmp_any(c, p->row);
 		struct side_runs a = cmp_runs(c, p->row, p->a), b = cmp_runs(c, p->row, p->b);
-		struct side_summary sa = rows_group(&c->m, p->row, p->a)->sum,
-			sb = rows_group(&c->m, p->row, p->b)->sum;
+		const struct rows_group *ga = rows_group(&c->m, p->row, p->a),
+			*gb = rows_group(&c->m, p->row, p->b);
+		struct side_summary sa = ga ? ga->sum : (struct side_summary){ 0 },
+			sb = gb ? gb->sum : (struct side_summary){ 0 };
+		char why[128];
+
+		not_comparable(&p->v, why, sizeof(why));
 
 		for (int k = 0; k < row->nover; k++) {
 			struct exceed ea, eb;
@@ -140,6 +163,9 @@ void cmp_fill_csv(FILE *fp, void *arg)
 			exceed_fields(&w, &eb);
 			csvw_int(&w, p->v.boots_a);
 			csvw_int(&w, p->v.boots_b);
+			csvw_int(&w, p->v.nleft_a);
+			csvw_int(&w, p->v.nleft_b);
+			csvw_str(&w, why);
 			for (int m = 0; m < METRIC_COUNT; m++)
 				metric_fields(&w, p, m, &a, &b);
 			csvw_end(&w);
@@ -180,6 +206,11 @@ static void junit_row(int i, struct junit_case *jc, void *arg)
 		regression_text(c, p, jr->text, sizeof(jr->text));
 		jc->result = JUNIT_FAILURE;
 		jc->message = jr->text;
+	} else if (p->v.kind == V_UNJUDGED) {	/* not passed: not judged, and why */
+		verdict_unjudged_text(&p->v, c->label[p->a], c->label[p->b], jr->text,
+				      sizeof(jr->text));
+		jc->result = JUNIT_SKIPPED;
+		jc->message = jr->text;
 	}
 }
 
@@ -198,10 +229,13 @@ void cmp_print_verdicts(const struct cmp *c)
 	for (const struct pair *p = c->pairs; p < c->pairs + c->npairs; p++) {
 		char title[1024], text[1200];
 
+		char metric[256];
+
 		rows_row_title(&c->m, p->row, title, sizeof(title));
+		rows_metric_said(&c->m, p->row, metric, sizeof(metric));
 		verdict_line(&p->v, c->label[p->a], c->label[p->b], c->m.row[p->row].sides, text,
 			     sizeof(text));
-		printf("%s: %s: %s\n", title, rows_metric_words(c->m.row[p->row].metric), text);
+		printf("%s: %s: %s\n", title, metric, text);
 	}
 }
 

@@ -176,6 +176,8 @@ static int regresses(const struct pair_verdict *v, double tol, int *which)
 	int within;
 
 	*which = -1;
+	if (v->kind == V_UNJUDGED)	/* no gate on figures the run cannot vouch for */
+		return 0;
 	for (int k = GATE_MAX; k <= GATE_TAIL && *which < 0; k++) {
 		const struct ratio_ci *r = cmp_gate(v, k, &within);
 
@@ -192,8 +194,8 @@ static int add_pair(struct pair **list, int *n, const struct cmp *c, int r, int 
 	struct pair p = { .row = r, .a = a, .b = b, .which = -1 };
 	struct pair *more;
 
-	if (!x.n || !y.n)
-		return 0;
+	if ((!x.n && !x.nleft) || (!y.n && !y.nleft))
+		return 0;	/* a side without the row */
 	int rc = verdict_pair(&x, &y, c->o->margin, &p.v);
 	if (rc)
 		return rc;

@@ -128,6 +128,10 @@ static void html_verdicts(FILE *fp, const struct cmp *c, int row)
 		fputs("</span>", fp);
 		char ci[128];
 
+		if (p->v.kind == V_UNJUDGED) {	/* no figure of it to show */
+			first = 0;
+			continue;
+		}
 		if (p->v.p9999.ok) {	/* the same for p99.99, as compare.csv has it */
 			verdict_interval_str(&p->v.p9999, 0, p->v.margin, ci, sizeof(ci));
 			fprintf(fp, " <small>(p99.99 ratio %s: %s)</small>", ci,
@@ -311,8 +315,10 @@ void cmp_fill_page(FILE *fp, void *arg)
 		kinds |= tree_emulated(&c->t[i]);
 	if (kinds)
 		html_emulated_banner(fp, kinds);
-	for (int i = 0; i < c->ntrees; i++)
+	for (int i = 0; i < c->ntrees; i++) {
 		html_damaged(fp, &c->t[i]);
+		html_unmeasured(fp, &c->t[i]);
+	}
 	if (c->m.axis == TAXIS_KERNEL)
 		fputs("<p>Kernel variants and hosts compared:</p><ul>\n", fp);
 	else

@@ -259,6 +259,40 @@ static void fill_csv(FILE *fp, void *arg)
 	}
 }
 
+/*
+ * What row r's points can mean: the metric it is judged on where its own
+ * cannot be (vouch.h), the points whose figures the runs cannot vouch
+ * for, and the runs left out by their status, each said under its title.
+ */
+static void row_caveats(FILE *fp, const struct history *h, int r)
+{
+	char metric[256], words[600], left[64];
+
+	if (h->m.row[r].metric != h->m.row[r].asked) {
+		rows_metric_said(&h->m, r, metric, sizeof(metric));
+		fputs("<p class=\"warn\">Judged on ", fp);
+		html_text(fp, metric);
+		fputs(".</p>\n", fp);
+	}
+	for (int s = 0; s < h->m.nsides; s++) {
+		struct side_runs sr = rows_runs(&h->m, r, s);
+		const struct tcell *first;
+		unsigned why = verdict_side_why(&sr, &first);
+
+		snprintf(left, sizeof(left), sr.nleft ? " (%d run%s left out by its status)" : "",
+			 sr.nleft, sr.nleft == 1 ? "" : "s");
+		if (!why || !first)
+			continue;
+		vouch_words(why, &first->vf, sr.metric, words, sizeof(words));
+		fputs("<p class=\"warn\">", fp);
+		html_text(fp, h->side_name[s]);
+		fputs(": not a figure to compare: ", fp);
+		html_text(fp, words);
+		html_text(fp, left);
+		fputs(".</p>\n", fp);
+	}
+}
+
 static void fill_page(FILE *fp, void *arg)
 {
 	const struct history *h = arg;
@@ -291,6 +325,7 @@ static void fill_page(FILE *fp, void *arg)
 		fputs("<h2>", fp);
 		html_text(fp, title);
 		fputs("</h2>\n", fp);
+		row_caveats(fp, h, h->row[r]);
 		char base[PATH_MAX + 64];
 
 		const char *what = rows_metric_words(h->m.row[h->row[r]].metric);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "html.h"
+#include "rows.h"
 #include "tree.h"
 #include "version.h"
 
@@ -67,8 +68,22 @@ void html_emulated_banner(FILE *fp, int kinds)
 		      "caches, memory stalls, SMIs and real interrupt controllers are not in them.</p>\n", fp);
 	if (kinds & EMU_TCG)
 		fputs("<p class=\"warn\" id=\"emulated\"><b>Measured in qemu without KVM (TCG: the CPU is emulated).</b> "
-		      "Absolute latencies here are bound by the emulator, not by the kernel or the hardware; "
-		      "only the comparison between kernel variants measured the same way means anything.</p>\n", fp);
+		      "Latencies here are the emulator's pace on a host doing other work, not the kernel's or "
+		      "the hardware's: no verdict, deadline count or gate is given on them "
+		      "(clock = icount for a comparison of kernels).</p>\n", fp);
+}
+
+void html_unmeasured(FILE *fp, const struct tree *t)
+{
+	char text[1200];
+
+	if (!rows_unmeasured_text(t, text, sizeof(text)))
+		return;
+	fputs("<p class=\"warn\" id=\"unmeasured\">", fp);
+	html_text(fp, t->dir);
+	fputs(": ", fp);
+	html_text(fp, text);
+	fputs(" — no row, figure or verdict here has them.</p>\n", fp);
 }
 
 void html_damaged(FILE *fp, const struct tree *t)

@@ -43,4 +43,7 @@ struct tree;
  */
 void html_damaged(FILE *fp, const struct tree *t);
 
+/* The tree's cells that measured nothing (rows_unmeasured_text), said once; nothing when none. */
+void html_unmeasured(FILE *fp, const struct tree *t);
+
 #endif

@@ -307,7 +307,11 @@ int report_run(const char *dir, const struct report_opts *o)
 	}
 	r.plot.pdf = pdf;
 	r.plot.jobs = o->jobs;
-	snprintf(r.out, sizeof(r.out), "%s/report", dir);
+	/* a report on another metric goes beside the default one, never over it */
+	if (metric == ROWS_OWN_METRIC)
+		snprintf(r.out, sizeof(r.out), "%s/report", dir);
+	else
+		snprintf(r.out, sizeof(r.out), "%s/report-%s", dir, metric_name(metric));
 	snprintf(path, sizeof(path), "%s/fig", r.out);
 	rc = mkdir_p(path);
 	if (rc) {
@@ -357,6 +361,10 @@ int report_run(const char *dir, const struct report_opts *o)
 		log_warn("gnuplot printed %d warnings; the last: %s",
 			 r.plot.warnings, r.plot.last_warning);
 	if (rc == 0 && !o->quiet) {
+		char text[1200];
+
+		if (rows_unmeasured_text(&r.t, text, sizeof(text)))
+			printf("%s\n", text);
 		beyond_print(&r.beyond, stdout);
 		printf("%s/index.html\n", r.out);
 	}

@@ -116,31 +116,27 @@ static double median_max(const struct report *r, const struct rows_group *g, dou
 	return cover;
 }
 
-int report_metric_of(const struct report *r, const struct tcell *c)
-{
-	if (r->metric == ROWS_OWN_METRIC)
-		return c->primary;
-	return c->metric[r->metric] ? r->metric : -1;
-}
-
 void report_metric_label(const struct report *r, char *buf, size_t len)
 {
 	int m = -1, mixed = 0;
 
-	for (int i = 0; i < r->t.n; i++) {
-		const struct tcell *c = &r->t.cell[i];
-		int k = c->measured ? report_metric_of(r, c) : -1;
+	/* what the rows are judged on: their own metric, or the first that can be */
+	for (int i = 0; i < r->am.nrows; i++) {
+		int k = r->am.row[i].metric;
 
-		if (k < 0)
-			continue;
 		mixed |= m >= 0 && k != m;
 		m = k;
 	}
+	/* on the instruction clock a µs is 1,000 instructions' time, not the host's */
+	int kinds = tree_emulated(&r->t);
+	const char *unit = kinds == EMU_ICOUNT ? "µs of instruction time" :
+			   kinds & EMU_TCG ? "µs, emulated: the emulator's pace" : "µs";
+
 	if (mixed || m < 0)
-		snprintf(buf, len, "latency (µs): each workload's own metric");
+		snprintf(buf, len, "latency (%s): each workload's own metric", unit);
 	else
-		snprintf(buf, len, "%s %s(µs)", rows_metric_words(m),
-			 m >= METRIC_NOISE_MAX ? "" : "latency ");
+		snprintf(buf, len, "%s %s(%s)", rows_metric_words(m),
+			 m >= METRIC_NOISE_MAX ? "" : "latency ", unit);
 }
 
 int report_answer_build(struct report *r)
@@ -165,8 +161,8 @@ int report_answer_build(struct report *r)
 		return -ENOMEM;
 	for (int s = 0; s < r->am.nsides; s++)
 		side_label(r, s, r->label[s], sizeof(r->label[s]));
-	for (int i = 0; i < r->am.nrows; i++)
-		max += r->am.row[i].sides * (r->am.row[i].sides - 1) / 2;
+	/* every pair of sides a row can have: a side of runs left out only is said too */
+	max = r->am.nrows * (r->am.nsides * (r->am.nsides - 1) / 2);
 	r->verdict = calloc((size_t)max + 1, sizeof(*r->verdict));
 	if (!r->verdict)
 		return -ENOMEM;
@@ -176,7 +172,7 @@ int report_answer_build(struct report *r)
 				struct side_runs sa = rows_runs(&r->am, i, a), sb = rows_runs(&r->am, i, b);
 				struct report_verdict *v = &r->verdict[r->nverdicts];
 
-				if (!sa.n || !sb.n)
+				if ((!sa.n && !sa.nleft) || (!sb.n && !sb.nleft))
 					continue;
 				*v = (struct report_verdict){ .row = i, .a = a, .b = b };
 				if (verdict_pair(&sa, &sb, r->margin, &v->v))
@@ -208,6 +204,9 @@ static void verdict_short(const struct report *r, const struct report_verdict *v
 		break;
 	case V_UNEQUAL:
 		snprintf(buf, len, "runs of different lengths");
+		break;
+	case V_UNJUDGED:
+		snprintf(buf, len, "no verdict: not comparable");
 		break;
 	default:
 		snprintf(buf, len, "too few to call");
@@ -390,8 +389,16 @@ int report_summary_figure(struct report *r, char *caption, size_t caplen, char *
 	/* what every row shares, once, in the title */
 	tcell_row_words_omit(first, (all & ~common) | 1u << r->am.axis | 1u << TAXIS_HOST, 1,
 			     words, sizeof(words));
-	snprintf(title, sizeof(title), "%s — %s: worst case per row%s%s", r->t.campaign,
-		 first->host, words[0] ? ", " : "", words);
+	char kernels[600] = "";
+
+	for (int s = 0; s < r->am.nsides && r->am.axis == TAXIS_KERNEL; s++) {	/* each side's release */
+		size_t u = strlen(kernels);
+
+		snprintf(kernels + u, sizeof(kernels) - u, "%s%s %s", s ? ", " : "", r->label[s],
+			 r->am.side[s].first->release);
+	}
+	snprintf(title, sizeof(title), "%s — %s%s%s: worst case per row%s%s", r->t.campaign,
+		 first->host, kernels[0] ? ", " : "", kernels, words[0] ? ", " : "", words);
 	report_metric_label(r, label, sizeof(label));
 	plot_var(vars, sizeof(vars), "in", csv);
 	plot_var(vars, sizeof(vars), "list", list);
@@ -527,10 +534,15 @@ static void html_verdict_lines(FILE *fp, const struct report *r)
 				k0 = k;
 		if (!pairs || r->slot[i] < 0)
 			continue;
+		char metric[256];
+
 		row_words(r, i, words, sizeof(words));
+		rows_metric_said(&r->am, i, metric, sizeof(metric));
 		fprintf(fp, "<li class=\"%s\"><b>", pairs == 1 ? verdict_keyword(r->verdict[k0].v.kind) : "pairs");
 		html_text(fp, words);
-		fprintf(fp, "</b> (%s): ", rows_metric_words(r->am.row[i].metric));
+		fputs("</b> (", fp);
+		html_text(fp, metric);
+		fputs("): ", fp);
 		if (pairs > 1) {
 			html_row_answer(fp, r, i);
 			fprintf(fp, "\n<details><summary>each pair (%d)</summary>\n<ul>\n", pairs);
@@ -565,17 +577,34 @@ static void html_worst_lines(FILE *fp, const struct report *r)
 
 		if (r->slot[gr->row] < 0)
 			continue;
+		char metric[256];
+		const struct tcell *why_run;
+		struct side_runs sr = rows_runs(&r->am, gr->row, gr->side);
+		unsigned why = verdict_side_why(&sr, &why_run);
+
 		row_words(r, gr->row, words, sizeof(words));
+		rows_metric_said(&r->am, gr->row, metric, sizeof(metric));
 		fputs("<li><b>", fp);
 		html_text(fp, words);
-		fprintf(fp, "</b> (%s): worst case %.1f µs", rows_metric_words(r->am.row[gr->row].metric),
-			m->med);
+		fputs("</b> (", fp);
+		html_text(fp, metric);
+		fprintf(fp, "): worst case %.1f µs", m->med);
 		if (gr->n == 1 && !all_one)
 			fputs(" (one run: no interval)", fp);
 		else if (gr->n > 1)
 			fprintf(fp, " [%.1f, %.1f] (the median of %d runs' maxima, a %.1f %% interval)",
 				m->lo, m->hi, gr->n, 100 * m->cover);
-		fprintf(fp, ", p99 %s µs</li>\n", rows_pct_text(&gr->sum, 1, p99, sizeof(p99)));
+		fprintf(fp, ", p99 %s µs", rows_pct_text(&gr->sum, 1, p99, sizeof(p99)));
+		if (why && why_run) {	/* a figure the run cannot vouch for: said beside it */
+			char words2[600];
+
+			vouch_words(why, &why_run->vf, r->am.row[gr->row].metric, words2,
+				    sizeof(words2));
+			fputs(" <span class=\"warn\">— not a figure to judge: ", fp);
+			html_text(fp, words2);
+			fputs("</span>", fp);
+		}
+		fputs("</li>\n", fp);
 	}
 	fputs("</ul>\n", fp);
 	more_rows(fp, r);

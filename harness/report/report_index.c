@@ -480,6 +480,7 @@ void report_fill_index(FILE *fp, void *arg)
 	if (kinds)
 		html_emulated_banner(fp, kinds);
 	html_damaged(fp, &r->t);
+	html_unmeasured(fp, &r->t);
 	report_answer_html(fp, r, pg->pdf);
 	html_overview(fp, r);
 	html_sysinfo(fp, r);

@@ -58,12 +58,6 @@ struct report {
 };
 
 /*
- * The metric cell c is shown on: --metric's, or its workload's own; -1
- * when --metric asked for one it does not have (it is left out).
- */
-int report_metric_of(const struct report *r, const struct tcell *c);
-
-/*
  * What the page's figures show, in words: "response latency (µs)", or
  * "latency (µs): each workload's own metric" when the cells differ.
  */

@@ -88,6 +88,51 @@ static int add_run(struct rows_group *g, const struct tcell *c, int tree)
 	return 0;
 }
 
+/* Runs of row r left out on side s, added when new; -1: no memory. */
+static int left_add(struct rows *m, int r, int s, const struct tcell *c)
+{
+	struct rows_left *l = NULL;
+	const struct tcell **run;
+
+	for (int i = 0; i < m->nleft && !l; i++)
+		if (m->left[i].row == r && m->left[i].side == s)
+			l = &m->left[i];
+	if (!l) {
+		struct rows_left *more = realloc(m->left, (size_t)(m->nleft + 1) * sizeof(*more));
+
+		if (!more)
+			return -1;
+		m->left = more;
+		l = &more[m->nleft++];
+		*l = (struct rows_left){ .row = r, .side = s };
+	}
+	run = realloc(l->run, (size_t)(l->n + 1) * sizeof(*run));
+	if (!run)
+		return -1;
+	l->run = run;
+	run[l->n++] = c;
+	return 0;
+}
+
+static const struct rows_left *left_of(const struct rows *m, int r, int s)
+{
+	for (int i = 0; i < m->nleft; i++)
+		if (m->left[i].row == r && m->left[i].side == s)
+			return &m->left[i];
+	return NULL;
+}
+
+/* Why row r's runs' figures of metric cannot be judged (VR_BITs, vouch.h); 0: they can. */
+static unsigned row_why(const struct rows *m, int r, int metric)
+{
+	unsigned why = 0;
+
+	for (int g = m->row[r].first; g >= 0; g = m->group[g].next)
+		for (int i = 0; i < m->group[g].n; i++)
+			why |= m->group[g].run[i]->vouch[metric];
+	return why;
+}
+
 /* Have all of row r's runs a histogram of metric? */
 static int row_has(const struct rows *m, int r, int metric)
 {
@@ -142,6 +187,14 @@ static int finish(struct rows *m, int metric)
 		row->metric = metric == ROWS_OWN_METRIC ? row->any->primary : metric;
 		if (!row_has(m, r, row->metric))	/* runs that disagree: the common one */
 			row->metric = METRIC_WAKEUP;
+		row->asked = row->metric;
+		row->asked_why = row_why(m, r, row->metric);
+		/* its own metric cannot be judged here: the first that can, said in the line */
+		for (int k = 0; metric == ROWS_OWN_METRIC && row->asked_why && k < METRIC_COUNT; k++)
+			if (row_has(m, r, k) && !row_why(m, r, k)) {
+				row->metric = k;
+				break;
+			}
 
 		row->group = malloc(((size_t)m->nsides + 1) * sizeof(*row->group));
 		if (!row->group)
@@ -161,7 +214,7 @@ static int finish(struct rows *m, int metric)
 	}
 	for (int g = 0; g < m->ngroups; g++) {
 		struct rows_group *gr = &m->group[g];
-		struct side_runs sr = { gr->run, gr->n, m->row[gr->row].metric, gr->camp };
+		struct side_runs sr = rows_runs(m, gr->row, gr->side);
 
 		verdict_summary(&sr, &gr->sum);
 	}
@@ -185,8 +238,15 @@ int rows_build(struct rows *m, const struct tree *t, int ntrees, int metric, int
 				continue;
 			}
 			tcell_row_key_along(c, axis, key, sizeof(key));
-			if ((s = side_of(m, t, i, c)) < 0 || (r = row_of(m, key, c)) < 0 ||
-			    (g = group_of(m, r, s)) < 0 || add_run(&m->group[g], c, i))
+			if ((s = side_of(m, t, i, c)) < 0 || (r = row_of(m, key, c)) < 0)
+				return -ENOMEM;
+			/* an errored, interrupted or partial cell: said, never judged */
+			if (!vouch_status_judged(c->vf.status)) {
+				if (left_add(m, r, s, c))
+					return -ENOMEM;
+				continue;
+			}
+			if ((g = group_of(m, r, s)) < 0 || add_run(&m->group[g], c, i))
 				return -ENOMEM;
 		}
 	return finish(m, metric);
@@ -200,6 +260,9 @@ void rows_free(struct rows *m)
 		free(m->group[g].run);
 		free(m->group[g].camp);
 	}
+	for (int i = 0; i < m->nleft; i++)
+		free(m->left[i].run);
+	free(m->left);
 	free(m->row);
 	free(m->group);
 	free(m->side);
@@ -216,10 +279,33 @@ const struct rows_group *rows_group(const struct rows *m, int r, int s)
 struct side_runs rows_runs(const struct rows *m, int r, int s)
 {
 	const struct rows_group *g = rows_group(m, r, s);
-	int metric = m->row[r].metric;
+	const struct rows_left *l = left_of(m, r, s);
+	struct side_runs sr = { .metric = m->row[r].metric };
 
-	return g ? (struct side_runs){ g->run, g->n, metric, g->camp }
-		 : (struct side_runs){ NULL, 0, metric, NULL };
+	if (g) {
+		sr.run = g->run;
+		sr.n = g->n;
+		sr.camp = g->camp;
+	}
+	if (l) {
+		sr.left = l->run;
+		sr.nleft = l->n;
+	}
+	return sr;
+}
+
+void rows_metric_said(const struct rows *m, int r, char *buf, size_t len)
+{
+	const struct rows_row *row = &m->row[r];
+	char keys[64];
+
+	if (row->metric == row->asked) {
+		snprintf(buf, len, "%s", rows_metric_words(row->metric));
+		return;
+	}
+	vouch_keywords(row->asked_why, keys, sizeof(keys));
+	snprintf(buf, len, "%s (%s cannot be judged here: %s)", rows_metric_words(row->metric),
+		 rows_metric_words(row->asked), keys);
 }
 
 unsigned rows_common_axes(const struct rows *m)
@@ -278,4 +364,36 @@ const char *rows_metric_words(int metric)
 	default:
 		return metric_name(metric);
 	}
+}
+
+int rows_unmeasured_text(const struct tree *t, char *buf, size_t len)
+{
+	static const int order[] = { CELL_SKIPPED, CELL_ERROR, CELL_INTERRUPTED, CELL_FAIL, CELL_OK,
+				     CELL_PARTIAL, CELL_RUNNING, CELL_PENDING };
+	const struct tcell *first = NULL;
+	int count[CELL_STATUS_COUNT] = { 0 }, n = 0;
+	size_t u;
+
+	buf[0] = '\0';
+	for (int i = 0; i < t->n; i++) {
+		const struct tcell *c = &t->cell[i];
+		int st = cell_status_parse(c->status);
+
+		if (c->measured || c->bad || st < 0)
+			continue;
+		count[st]++;
+		n++;
+		if (!first || (!first->reason[0] && c->reason[0]))
+			first = c;
+	}
+	if (!n)
+		return 0;
+	u = (size_t)snprintf(buf, len, "%d of %d cells measured nothing:", n, t->n);
+	for (size_t k = 0, any = 0; k < sizeof(order) / sizeof(order[0]) && u < len; k++)
+		if (count[order[k]])
+			u += (size_t)snprintf(buf + u, len - u, "%s %d %s", any++ ? "," : "",
+					      count[order[k]], cell_status_name(order[k]));
+	if (u < len && first->reason[0])
+		snprintf(buf + u, len - u, " (the first, %s: %s)", first->id, first->reason);
+	return n;
 }

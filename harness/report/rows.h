@@ -32,7 +32,25 @@ struct rows_row {
 	int sides;			/* sides with a run */
 	int trees;			/* trees with a run */
 	int metric;			/* what its runs are judged on (enum metric) */
+	/*
+	 * The metric asked (--metric, or its workload's own) and why its
+	 * runs' figures of it cannot be judged (VR_BITs, 0: they can): where
+	 * they cannot and nothing was asked, metric is the first that can be
+	 */
+	int asked;
+	unsigned asked_why;
 	int first;			/* its first group (building) */
+};
+
+/*
+ * A row's runs on a side whose cell's status leaves them out (error,
+ * interrupted, skipped, partial: vouch.h): said beside its verdicts and
+ * figures, never judged or drawn.
+ */
+struct rows_left {
+	int row, side;
+	const struct tcell **run;
+	int n;
 };
 
 /* A row on a side: its runs in the tree's order, and their summary. */
@@ -53,6 +71,8 @@ struct rows {
 	struct rows_group *group;	/* in the order of their first run */
 	int ngroups;
 	int nomit;			/* rows without the metric asked for */
+	struct rows_left *left;		/* per row and side with runs left out */
+	int nleft;
 	int axis;			/* enum taxis: what the sides are values of */
 };
 
@@ -88,14 +108,29 @@ void rows_free(struct rows *m);
 /* Row r's group on side s, or NULL where the row has no run there. */
 const struct rows_group *rows_group(const struct rows *m, int r, int s);
 
-/* Row r's runs on side s for verdict.h, judged on its metric (n 0: none). */
+/* Row r's runs on side s for verdict.h, judged on its metric (n 0: none), and those left out. */
 struct side_runs rows_runs(const struct rows *m, int r, int s);
+
+/*
+ * The metric row r is judged on, as a line says it: "wake-up", or where
+ * the one asked cannot be judged, "wake-up (response cannot be judged
+ * here: device-wait)".
+ */
+void rows_metric_said(const struct rows *m, int r, char *buf, size_t len);
 
 /*
  * A side's p99.99 or p99 median in µs ("806.6"), or "—" when a run has too
  * few samples for it (hist_support): the readers' one way to show it.
  */
 const char *rows_pct_text(const struct side_summary *s, int p99, char *buf, size_t len);
+
+/*
+ * The cells of t that measured nothing (skipped, errored, interrupted,
+ * pending: a matrix's half a guest could not run), in words: "30 of 60
+ * cells measured nothing: 30 skipped (the first, 0003-...: REASON)"; ""
+ * when every cell measured. Returns how many.
+ */
+int rows_unmeasured_text(const struct tree *t, char *buf, size_t len);
 
 /* "response", or "noise max": a metric in the readers' words. */
 const char *rows_metric_words(int metric);

@@ -417,6 +417,53 @@ static void light_end(const struct groups *g, struct tailfit *out, double pu)
 		out->lo = out->lo_light;
 }
 
+int tailfit_missed(const struct hist *const *run, const uint64_t *missed, int n,
+		   int64_t deadline_ns, int late, double target, struct tailfit *out)
+{
+	uint64_t all = 0;
+
+	for (int i = 0; missed && i < n; i++)
+		all += missed[i];
+	if (!all)
+		return tailfit(run, n, deadline_ns, target, out);
+	if (!late) {	/* how late past the period: not known */
+		int rc = tailfit(run, n, deadline_ns, target, out);
+
+		if (rc == 0 && out->status != TF_NO_DATA) {
+			out->missed = all;
+			out->status = TF_MISSED;
+			out->p = out->lo = out->hi = NAN;
+			out->xi = out->sigma_ns = out->gof_p = NAN;
+		}
+		return rc;
+	}
+	/* each run with its missed periods above any deadline: its overflow */
+	struct hist *copy = calloc((size_t)n, sizeof(*copy));
+	const struct hist **with = calloc((size_t)n, sizeof(*with));
+	int rc = copy && with ? 0 : -ENOMEM;
+
+	for (int i = 0; rc == 0 && i < n; i++) {
+		copy[i] = *run[i];
+		copy[i].overflow += missed[i];
+		copy[i].count += missed[i];
+		if (missed[i] && copy[i].max < HIST_RANGE_NS)
+			copy[i].max = HIST_RANGE_NS;
+		with[i] = &copy[i];
+	}
+	if (rc == 0)
+		rc = tailfit(with, n, deadline_ns, target, out);
+	if (rc == 0 && out->status != TF_NO_DATA) {
+		out->missed = all;
+		out->status = TF_MISSED;
+		out->p = out->lo = out->hi = NAN;
+		out->xi = out->sigma_ns = out->gof_p = NAN;
+		observed_rate(with, n, out);
+	}
+	free(copy);
+	free(with);
+	return rc;
+}
+
 int tailfit(const struct hist *const *run, int n, int64_t deadline_ns, double target,
 	    struct tailfit *out)
 {
@@ -514,6 +561,7 @@ const char *tailfit_status_text(int status)
 	case TF_CLUSTERED: return "not extrapolated: the exceedances cluster in runs";
 	case TF_REGIME: return "not extrapolated: the runs' largest values are far above what the tail's fit allows (a second regime in the tail)";
 	case TF_DRIFT: return "not extrapolated: the runs drift between laws (they differ in their body as in their tail)";
+	case TF_MISSED: return "not extrapolated: periods were missed (one that never ran is later than any deadline below its period)";
 	}
 	return "?";
 }
@@ -521,7 +569,7 @@ const char *tailfit_status_text(int status)
 const char *tailfit_keyword(int status)
 {
 	static const char *const words[] = { "fit", "observed", "no-data", "one-run", "few",
-					      "rejected", "clustered", "regime", "drift" };
+					      "rejected", "clustered", "regime", "drift", "missed" };
 
 	return status >= 0 && status < (int)(sizeof(words) / sizeof(words[0])) ? words[status] : "?";
 }

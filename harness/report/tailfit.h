@@ -55,6 +55,7 @@ enum tailfit_status {
 	TF_CLUSTERED,	/* the exceedances of u cluster in runs */
 	TF_REGIME,	/* the runs' largest values are beyond the fit: a second regime; counted */
 	TF_DRIFT,	/* the runs differ in their body as in their tail: drift between laws */
+	TF_MISSED,	/* periods were missed (never ran): counted, each later than D */
 };
 
 struct tailfit {
@@ -84,6 +85,7 @@ struct tailfit {
 	 * be told from a Pareto one. NAN where the shape is 0 or below.
 	 */
 	double lo_light;
+	uint64_t missed;	/* periods that never ran, in periods and observed (tailfit_missed) */
 	double target;		/* the level to bound by observation alone, per period */
 	double need_periods;	/* periods with none above D that bound P below target */
 };
@@ -98,6 +100,18 @@ struct tailfit {
  */
 int tailfit(const struct hist *const *run, int n, int64_t deadline_ns, double target,
 	    struct tailfit *out);
+
+/*
+ * tailfit with the periods each run missed (missed[i], NULL for none). A
+ * period that never ran missed its own end: with `late` (a deadline below
+ * the period) each is counted above D and among the periods, and the
+ * count is the answer; else (D at or past the period) how late it would
+ * have been is not known, and there is no answer. Either way the tail is
+ * never extrapolated where one was missed (TF_MISSED): the law of the
+ * periods that ran says nothing of those that did not.
+ */
+int tailfit_missed(const struct hist *const *run, const uint64_t *missed, int n,
+		   int64_t deadline_ns, int late, double target, struct tailfit *out);
 
 /* A status in a few words ("extrapolated", "too few above any threshold"...). */
 const char *tailfit_status_text(int status);

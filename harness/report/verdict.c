@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "hist.h"
+#include "model.h"
 #include "units.h"
 #include "verdict.h"
 
@@ -12,9 +13,10 @@ const char *verdict_keyword(int kind)
 {
 	static const char *const names[] = {
 		"lower", "higher", "no-difference", "too-few", "equivalent", "unequal-runs",
+		"not-comparable",
 	};
 
-	return kind >= 0 && kind <= V_UNEQUAL ? names[kind] : "?";
+	return kind >= 0 && kind <= V_UNJUDGED ? names[kind] : "?";
 }
 
 /* Run c's histogram of the side's metric, or NULL when it has none. */
@@ -254,6 +256,52 @@ void verdict_summary(const struct side_runs *s, struct side_summary *out)
 	out->p99_ok = out->fewest >= hist_support(99);
 }
 
+/* The first reason of `why` (its lowest VR_BIT), 0 for none. */
+static unsigned lowest_reason(unsigned why)
+{
+	return why & (~why + 1);
+}
+
+unsigned verdict_side_why(const struct side_runs *s, const struct tcell **first)
+{
+	unsigned why = s->n ? 0 : VR_BIT(VR_STATUS);
+
+	*first = s->n ? NULL : s->nleft ? s->left[0] : NULL;
+	for (int i = 0; i < s->n; i++) {
+		unsigned w = s->metric >= 0 && s->metric < METRIC_COUNT ? s->run[i]->vouch[s->metric] : 0;
+
+		if (w && (!*first || (lowest_reason(w) & ~why)))
+			*first = s->run[i];	/* the run with the lowest reason */
+		why |= w;
+	}
+	return why;
+}
+
+/* The first of a side's runs: its facts stand for the side's kind. */
+static const struct vouch_facts *kind_of_side(const struct side_runs *s)
+{
+	return s->n ? &s->run[0]->vf : NULL;
+}
+
+/* Are a's and b's figures of one kind: traced alike, on one clock? PV_ bits where not. */
+static unsigned pair_kinds(const struct side_runs *a, const struct side_runs *b)
+{
+	const struct vouch_facts *x = kind_of_side(a), *y = kind_of_side(b);
+	unsigned why = 0;
+
+	if (!x || !y)
+		return 0;
+	for (int s = 0; s < 2; s++) {
+		const struct side_runs *r = s ? b : a;
+
+		for (int i = 0; i < r->n; i++) {
+			why |= r->run[i]->vf.traced != x->traced ? PV_TRACE : 0;
+			why |= r->run[i]->vf.emulated != x->emulated ? PV_CLOCK : 0;
+		}
+	}
+	return why;
+}
+
 /* Does r lie wholly past the margin (a difference shown to matter)? */
 int verdict_past_margin(const struct ratio_ci *r, double margin)
 {
@@ -386,6 +434,15 @@ struct judging {
 	double *x, *y, *ux, *uy, *tmp;
 };
 
+static void judging_free(struct judging *j)
+{
+	free(j->x);
+	free(j->y);
+	free(j->ux);
+	free(j->uy);
+	free(j->tmp);
+}
+
 /*
  * a / b at percentile pct (MAX_PCT: the maxima): with the runs as units
  * into *runs, and by the design into *out (the same for RUNS and ICOUNT).
@@ -426,6 +483,26 @@ int verdict_pair(const struct side_runs *a, const struct side_runs *b, double ma
 	memset(v, 0, sizeof(*v));
 	v->na = a->n;
 	v->nb = b->n;
+	v->metric = a->metric;
+	v->left_a = a->left;
+	v->nleft_a = a->nleft;
+	v->left_b = b->left;
+	v->nleft_b = b->nleft;
+	const struct tcell *fa_run, *fb_run;
+
+	v->why_a = verdict_side_why(a, &fa_run);
+	v->why_b = verdict_side_why(b, &fb_run);
+	v->why_pair = pair_kinds(a, b);
+	v->traced_a = a->n ? a->run[0]->vf.traced : 0;
+	v->traced_b = b->n ? b->run[0]->vf.traced : 0;
+	/* the run whose words say why: the side with the first reason */
+	v->why_run = fa_run && (!fb_run || lowest_reason(v->why_a) <= lowest_reason(v->why_b)) ?
+		     fa_run : fb_run;
+	if (!a->n || !b->n) {	/* a side with no run to judge */
+		v->kind = v->kind_p9999 = v->kind_tail = V_UNJUDGED;
+		judging_free(&j);
+		return 0;
+	}
 	v->ca = campaigns(a);
 	v->cb = campaigns(b);
 	v->design = design_of(a, b);
@@ -493,11 +570,10 @@ int verdict_pair(const struct side_runs *a, const struct side_runs *b, double ma
 	 */
 	if (v->kind == V_UNEQUAL && v->kind_tail != V_TOO_FEW)
 		v->kind_tail = V_UNEQUAL;
-	free(j.x);
-	free(j.y);
-	free(j.ux);
-	free(j.uy);
-	free(j.tmp);
+	/* a figure that cannot be judged, or two of other kinds: no verdict at all */
+	if (v->why_a || v->why_b || v->why_pair)
+		v->kind = v->kind_p9999 = v->kind_tail = V_UNJUDGED;
+	judging_free(&j);
 	return rc;
 }
 
@@ -525,6 +601,89 @@ static void runs_text(const struct pair_verdict *v, char *buf, size_t len)
 	snprintf(buf, len, "%s (%s)", camps, runs);
 }
 
+/*
+ * The runs a side left out by their status, in words: "stock: 3
+ * errored, left out (the first: load disk: instance 0 did no work ...)";
+ * "" for none.
+ */
+static void left_words(const char *side, const struct tcell *const *left, int n, char *buf,
+		       size_t len)
+{
+	static const int order[] = { CELL_ERROR, CELL_INTERRUPTED, CELL_SKIPPED, CELL_PARTIAL,
+				     CELL_RUNNING, CELL_PENDING };
+	static const char *const said[] = { "errored", "interrupted", "skipped", "partial",
+					    "still running", "pending" };
+	size_t u;
+
+	buf[0] = '\0';
+	if (!n)
+		return;
+	u = (size_t)snprintf(buf, len, "%s: ", side);
+	for (size_t k = 0, any = 0; k < sizeof(order) / sizeof(order[0]) && u < len; k++) {
+		int count = 0;
+
+		for (int i = 0; i < n; i++)
+			count += cell_status_parse(left[i]->status) == order[k];
+		if (count)
+			u += (size_t)snprintf(buf + u, len - u, "%s%d %s", any++ ? ", " : "", count,
+					      said[k]);
+	}
+	if (u < len)
+		snprintf(buf + u, len - u, ", left out%s%.160s%s", left[0]->reason[0] ? " (" : "",
+			 left[0]->reason, left[0]->reason[0] ? ")" : "");
+}
+
+/* Append both sides' left-out runs to buf. */
+static void append_left(const struct pair_verdict *v, const char *a, const char *b, char *buf,
+			size_t len)
+{
+	char words[400];
+
+	for (int s = 0; s < 2; s++) {
+		size_t n = strlen(buf);
+
+		left_words(s ? b : a, s ? v->left_b : v->left_a, s ? v->nleft_b : v->nleft_a, words,
+			   sizeof(words));
+		if (words[0] && n < len)
+			snprintf(buf + n, len - n, "; %s", words);
+	}
+}
+
+void verdict_unjudged_text(const struct pair_verdict *v, const char *a, const char *b,
+			   char *buf, size_t len)
+{
+	char why[600], runs[160], metric[64];
+	const char *name = metric_name(v->metric);
+
+	snprintf(metric, sizeof(metric), "%s", v->metric == METRIC_WAKEUP ? "wake-up" : name);
+	runs_text(v, runs, sizeof(runs));
+	if ((!v->na || !v->nb) && (v->why_a | v->why_b) == VR_BIT(VR_STATUS)) {
+		snprintf(buf, len, "no verdict: %s has no run to judge (%s)",
+			 !v->na && !v->nb ? "neither side" : !v->na ? a : b, runs);
+	} else if (v->why_a || v->why_b) {
+		unsigned w = v->why_a | v->why_b;
+		char keys[64];
+
+		vouch_words(w, v->why_run ? &v->why_run->vf : &(struct vouch_facts){ 0 }, v->metric,
+			    why, sizeof(why));
+		vouch_keywords(w & ~VR_BIT(VR_STATUS), keys, sizeof(keys));
+		snprintf(buf, len, "no verdict: %s's %s cannot be judged (%s; %s): %s",
+			 v->why_a && v->why_b ? "either side" : v->why_a ? a : b, metric, keys,
+			 runs, why);
+	} else if (v->why_pair & PV_CLOCK) {
+		snprintf(buf, len, "no verdict: %s and %s were measured on different clocks (instruction time, the host's time, an emulator's pace): their figures are not of one kind (%s)",
+			 a, b, runs);
+	} else {
+		char ta[96], tb[96];
+
+		vouch_trace_words(v->traced_a, ta, sizeof(ta));
+		vouch_trace_words(v->traced_b, tb, sizeof(tb));
+		snprintf(buf, len, "no verdict: %s and %s were traced differently (%s: %s; %s: %s): the tracing's cost is in their figures unequally; run both alike (%s)",
+			 a, b, a, ta, b, tb, runs);
+	}
+	append_left(v, a, b, buf, len);
+}
+
 void verdict_text(const struct pair_verdict *v, const char *a, const char *b,
 		  char *buf, size_t len)
 {
@@ -532,6 +691,10 @@ void verdict_text(const struct pair_verdict *v, const char *a, const char *b,
 	char runs[160];
 	int between = v->design == VD_CAMPAIGNS;
 
+	if (v->kind == V_UNJUDGED) {
+		verdict_unjudged_text(v, a, b, buf, len);
+		return;
+	}
 	runs_text(v, runs, sizeof(runs));
 	if (v->zero) {
 		snprintf(buf, len, "%s: no ratio (%s/%s): a run's maximum is 0 ns, nothing above zero to compare",
@@ -625,6 +788,7 @@ void verdict_text(const struct pair_verdict *v, const char *a, const char *b,
 	    (v->boots_a < v->na || v->boots_b < v->nb))
 		snprintf(buf + n, len - n, "; the runs as units, though %s's %d ran in %d boot%s and %s's %d in %d: a load that carries history in a boot makes them less than independent (boots = round: a boot a run)",
 			 a, v->na, v->boots_a, v->boots_a == 1 ? "" : "s", b, v->nb, v->boots_b);
+	append_left(v, a, b, buf, len);
 }
 
 void verdict_line(const struct pair_verdict *v, const char *a, const char *b, int sides,
@@ -648,7 +812,13 @@ void verdict_exceed(const struct side_runs *s, int64_t over_ns, struct exceed *e
 	e->runs = s->n;
 	for (int i = 0; i < s->n; i++) {
 		const struct tcell *c = s->run[i];
-		uint64_t k = hist_count_above(verdict_run_hist(s, c), over_ns);
+		/*
+		 * a missed period never ran: above any threshold below its period
+		 * (the corrected wake-up holds them already)
+		 */
+		uint64_t k = hist_count_above(verdict_run_hist(s, c), over_ns) +
+			     (s->metric != METRIC_WAKEUP_CORRECTED && over_ns < c->interval ?
+			      c->overruns : 0);
 		double h = run_hours(c);
 
 		e->count += k;

@@ -26,12 +26,18 @@
 #define VERDICT_CONF 0.95
 #define VERDICT_CONF_EACH (1.0 - (1.0 - VERDICT_CONF) / 2)
 
-/* One side of a row: the runs of one cell's axes (its repeats). */
+/*
+ * One side of a row: the runs of one cell's axes (its repeats) that can
+ * be judged, and beside them those whose cell's status leaves them out
+ * (error, interrupted, skipped, partial: vouch.h), said, never judged.
+ */
 struct side_runs {
 	const struct tcell **run;
 	int n;
 	int metric;	/* what summary and pair judge (enum metric): 0 is wakeup */
 	const int *camp;	/* per run, its campaign (a tree); NULL: all one */
+	const struct tcell *const *left;	/* nleft runs left out by their status */
+	int nleft;
 };
 
 /* Run c's histogram of side s's metric, or its wake-up's when it has none. */
@@ -57,7 +63,18 @@ void verdict_summary(const struct side_runs *s, struct side_summary *out);
  * V_UNEQUAL: the sides' runs differ in length (VERDICT_UNEQUAL): their
  * maxima are not compared, the tail (a percentile) and the rates are.
  */
-enum verdict_kind { V_LOWER, V_HIGHER, V_NO_DIFFERENCE, V_TOO_FEW, V_EQUIVALENT, V_UNEQUAL };
+/*
+ * V_UNJUDGED: a figure of a side cannot be judged (vouch.h: the
+ * instruction clock while a device was waited for, TCG, periods missed
+ * past the bound, no run left to judge), or the sides' figures are not
+ * of one kind (traced differently, other clocks): no verdict, and why.
+ */
+enum verdict_kind { V_LOWER, V_HIGHER, V_NO_DIFFERENCE, V_TOO_FEW, V_EQUIVALENT, V_UNEQUAL,
+		    V_UNJUDGED };
+
+/* Why two sides' figures are not of one kind (pair_verdict.why_pair) */
+#define PV_TRACE 1u	/* perturbed differently ([trace]): figures of other paths */
+#define PV_CLOCK 2u	/* other clocks: instruction time against time, or TCG against either */
 
 /*
  * Runs whose periods differ by more than this factor (the sides' medians
@@ -67,7 +84,7 @@ enum verdict_kind { V_LOWER, V_HIGHER, V_NO_DIFFERENCE, V_TOO_FEW, V_EQUIVALENT,
  */
 #define VERDICT_UNEQUAL 1.1
 
-/* "lower", "higher", "no-difference", "too-few", "equivalent", "unequal-runs" (compare.csv) */
+/* "lower", "higher", "no-difference", "too-few", "equivalent", "unequal-runs", "not-comparable" (compare.csv) */
 const char *verdict_keyword(int kind);
 
 /*
@@ -122,6 +139,18 @@ struct pair_verdict {
 	double steal_a, steal_b, steal;
 	/* the boots each side's runs ran in (sysinfo.ini's boot_id); 0 unknown (a run without one) */
 	int boots_a, boots_b;
+	/*
+	 * What keeps the figures from a verdict (kind V_UNJUDGED): each
+	 * side's runs' reasons on the metric (VR_BITs; VR_STATUS where no
+	 * run is left), the sides' kinds (PV_ bits); a run that has the
+	 * first reason, for its words; the runs left out by their status
+	 */
+	unsigned why_a, why_b, why_pair;
+	unsigned traced_a, traced_b;	/* each side's first run's tracing (vouch.h's VT_ bits) */
+	const struct tcell *why_run;
+	int metric;
+	const struct tcell *const *left_a, *const *left_b;
+	int nleft_a, nleft_b;
 };
 
 /*
@@ -143,6 +172,16 @@ struct pair_verdict {
  */
 #define VERDICT_MARGIN_AUTO (-1.0)
 #define VERDICT_ICOUNT_MARGIN 0.10
+
+/* The reasons (VR_BITs) s's runs give on its metric; *first: a run that gives the first. */
+unsigned verdict_side_why(const struct side_runs *s, const struct tcell **first);
+
+/*
+ * "no verdict: rt's response cannot be judged: on the instruction clock
+ * ..." — why a V_UNJUDGED pair has none, in words (a, b: the sides).
+ */
+void verdict_unjudged_text(const struct pair_verdict *v, const char *a, const char *b,
+			   char *buf, size_t len);
 
 /*
  * a against b. margin (a fraction, 0.1 for 10 %; 0: none) is the

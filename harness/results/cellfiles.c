@@ -7,11 +7,13 @@
 #include "atomic.h"
 #include "axis_ops.h"
 #include "cellfiles.h"
+#include "figures.h"
 #include "files.h"
 #include "csvfile.h"
 #include "log.h"
 #include "netpeer.h"
 #include "units.h"
+#include "vouch.h"
 
 void cell_hist_summary(struct csvw *csv, const struct hist *h)
 {
@@ -207,10 +209,64 @@ static void write_files_on(FILE *fp, const struct config *cfg, const struct cell
 	if (file_mount_of(path, src, sizeof(src), type, sizeof(type)) != 0)
 		return;
 	fprintf(fp, "files_on = %s (%s)\n", src, type);
-	if (strcmp(type, "rootfs") == 0 || strcmp(type, "tmpfs") == 0 || strcmp(type, "ramfs") == 0)
+	if (figures_in_ram(type))
 		fprintf(fp, "files_note = in RAM: no block device, its interrupt or its completion in this cell's I/O\n");
 	else if (cfg->kernel[c->kernel].clock == CLOCK_ICOUNT)
 		fprintf(fp, "files_note = the device is emulated and the clock counts instructions: while the guest waits for it, the clock jumps to its next timer, so a wait's length is not a device's\n");
+}
+
+/* waits_device: the metrics whose figures hold a wait for a device (vouch.h's fact). */
+static void write_waits(FILE *fp, const struct config *cfg, const struct cell *c)
+{
+	unsigned waits = cell_wait_metrics(cfg, c);
+	char names[256];
+
+	vouch_metrics_text(waits, names, sizeof(names));
+	if (waits)
+		fprintf(fp, "waits_device = %s\n", names);
+}
+
+/*
+ * [figures]: per metric the cell recorded, whether its figure can be
+ * judged (vouch.h) and if not, why: "no (device-wait): on the
+ * instruction clock ...". The readers decide again from the same facts
+ * (a tree's cells.csv has the last word on the status).
+ */
+static void write_figures(FILE *fp, const struct config *cfg, const struct cell *c,
+			  const struct sysinfo *si, const struct cell_result *res)
+{
+	const char *accel = si ? sysinfo_get(si, "vm", "accel") : NULL;
+	const char *clock = si ? sysinfo_get(si, "vm", "clock") : NULL;
+	struct vouch_facts f;
+	unsigned recorded = 0;
+	int emulated = 0;
+
+	if (accel && accel[0] && strncmp(accel, "kvm", 3) != 0)
+		emulated = clock && strcmp(clock, "icount") == 0 ? EMU_ICOUNT : EMU_TCG;
+	cell_vouch_facts(cfg, c, res, emulated, &f);
+	for (int i = 0; i < res->nthreads; i++)
+		recorded |= res->workers[i].metrics;
+	fprintf(fp, "\n[figures]\n");
+	if (f.traced) {
+		char words[128];
+
+		vouch_trace_words(f.traced, words, sizeof(words));
+		fprintf(fp, "perturbed_by = %s\n", words);
+	}
+	for (int m = 0; m < METRIC_COUNT; m++) {
+		unsigned why = vouch_metric(&f, m);
+		char keys[64], words[512];
+
+		if (!(recorded & METRIC_BIT(m)))
+			continue;
+		if (!why) {
+			fprintf(fp, "%s = yes\n", metric_name(m));
+			continue;
+		}
+		vouch_keywords(why, keys, sizeof(keys));
+		vouch_words(why, &f, m, words, sizeof(words));
+		fprintf(fp, "%s = no (%s): %s\n", metric_name(m), keys, words);
+	}
 }
 
 /*
@@ -237,7 +293,7 @@ static void write_net(FILE *fp, const struct config *cfg, const struct cell *c)
 
 static void write_cell_ini(FILE *fp, const struct config *cfg,
 			   const struct cell *c, const struct run_env *env,
-			   const struct cell_result *res)
+			   const struct sysinfo *si, const struct cell_result *res)
 {
 	const struct workload_def *wd = &cfg->workload[c->workload];
 	char buf[64];
@@ -268,6 +324,7 @@ static void write_cell_ini(FILE *fp, const struct config *cfg,
 			(long long)cfg->kernel[c->kernel].icount_shift);
 	write_files_on(fp, cfg, c);
 	write_net(fp, cfg, c);
+	write_waits(fp, cfg, c);
 	fprintf(fp, "policy = %s\n", env->policy == SCHED_OTHER ? "other" : policy_name(c->policy));
 	if (env->policy != SCHED_OTHER && (c->policy == POL_DEADLINE || c->policy == POL_OTHER))
 		fprintf(fp, "priority_applies = no\n");	/* the axis value is not used */
@@ -301,6 +358,8 @@ static void write_cell_ini(FILE *fp, const struct config *cfg,
 		(long long)res->started_real, (long long)res->elapsed_ns);
 	fprintf(fp, "status = %s\nreason = %s\n", cell_status_name(res->status),
 		res->reason);
+	if (res->unjudged[0])	/* thresholds on a figure the run cannot vouch for */
+		fprintf(fp, "thresholds_not_judged = %s\n", res->unjudged);
 	if (res->traced) {
 		char why[160];
 
@@ -333,6 +392,7 @@ static void write_cell_ini(FILE *fp, const struct config *cfg,
 			res->samples_error[0] ? res->samples_error : "samples.bin",
 			(unsigned long long)res->samples_written,
 			(unsigned long long)res->samples_dropped);
+	write_figures(fp, cfg, c, si, res);
 	fprintf(fp, "\n[workload.%s]\ntype = %s\n", wd->name, wd->type);
 	opt_write_ini(fp, wd->ops->options, wd->opts);
 	if (wd->ops->echo)	/* a plugin's own keys, as campaign.ini has them */
@@ -415,7 +475,7 @@ static void fill_cell_ini(FILE *fp, void *a)
 {
 	struct cell_out *f = a;
 
-	write_cell_ini(fp, f->cfg, f->c, f->env, f->res);
+	write_cell_ini(fp, f->cfg, f->c, f->env, f->si, f->res);
 }
 
 void cell_sysinfo_write(const struct sysinfo *si, FILE *fp)

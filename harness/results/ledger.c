@@ -297,6 +297,8 @@ static void junit_cell(int i, struct junit_case *c, void *arg)
 	} else if (st != CELL_OK) {
 		c->result = JUNIT_SKIPPED;
 		c->message = st == CELL_SKIPPED ? why : "not run on this kernel yet";
+	} else {
+		c->out = why;	/* an ok cell's thresholds not judged */
 	}
 }
 

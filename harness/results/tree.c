@@ -198,6 +198,66 @@ static int cell_primary(const struct tcell *c)
 }
 
 /*
+ * The metrics whose figures hold a wait for a device: cell.ini's
+ * waits_device, or in a tree from before it, io and response where its
+ * files_note or net_note says the clock counted instructions while the
+ * guest waited for a device.
+ */
+static unsigned cell_waits(const struct tcell *c)
+{
+	char v[256], note[512];
+	unsigned m = 0;
+
+	cell_ini_get(c->dir, CELLF_INI, "cell", "waits_device", v, sizeof(v));
+	if (v[0] && vouch_metrics_parse(v, &m) == 0)
+		return m;
+	for (int k = 0; k < 2; k++) {
+		cell_ini_get(c->dir, CELLF_INI, "cell", k ? "net_note" : "files_note", note,
+			     sizeof(note));
+		if (strstr(note, "clock counts instructions") || strstr(note, "the clock jumps"))
+			m |= METRIC_BIT(METRIC_IO) | METRIC_BIT(METRIC_RESPONSE);
+	}
+	return m;
+}
+
+/* What perturbed its figures (vouch.h's VT_ bits), from cell.ini. */
+static unsigned cell_traced(const struct tcell *c)
+{
+	char v[64], method[16], by[32];
+	unsigned t = 0;
+
+	cell_ini_get(c->dir, CELLF_INI, "cell", "trace", v, sizeof(v));
+	t |= strcmp(v, "spikes") == 0 ? VT_SPIKES : 0;
+	cell_ini_get(c->dir, CELLF_INI, "cell", "timerlat", v, sizeof(v));
+	t |= strcmp(v, "on") == 0 ? VT_TIMERLAT : 0;
+	cell_ini_get(c->dir, CELLF_INI, "cell", "watch", v, sizeof(v));
+	cell_ini_get(c->dir, CELLF_INI, "cell", "watch_method", method, sizeof(method));
+	cell_ini_get(c->dir, CELLF_INI, "cell", "measured_by", by, sizeof(by));
+	/* a watched program's own figures are the watch's: nothing beside them to perturb */
+	if (strcmp(v, "on") == 0 && !by[0] && c->primary != METRIC_WATCH_TIMER &&
+	    c->primary != METRIC_WATCH_SCHED)
+		t |= strcmp(method, "bpf") == 0 ? VT_WATCH_BPF : VT_WATCH_HIST;
+	return t;
+}
+
+/* The cell's facts and, per metric it has, what its figure can mean (vouch.h). */
+static void cell_vouch(struct tcell *c)
+{
+	const struct hist *w = c->metric[METRIC_WAKEUP];
+	double periods = (double)(w ? w->count : 0) + (double)c->overruns;
+
+	c->vf.status = cell_status_parse(c->status);
+	c->vf.emulated = c->emulated;
+	c->vf.waits = cell_waits(c);
+	c->vf.missed_pct = c->missed_pct;
+	c->vf.wake_missed_pct = w ? vouch_wake_missed_pct((double)hist_count_above(w, c->interval),
+							  periods) : 0;
+	c->vf.traced = cell_traced(c);
+	for (int m = 0; m < METRIC_COUNT; m++)
+		c->vouch[m] = c->metric[m] ? vouch_metric(&c->vf, m) : 0;
+}
+
+/*
  * cells.csv's rows of a cell repeat its summary.csv: each row is one of
  * summary's, every summary column the same text. A number edited in one
  * and not the other is damage, not a figure.
@@ -333,7 +393,10 @@ static int measure_cell(struct tcell *c, const struct rows *rs, char *err,
 	if (c->elapsed_ns > c->span_ns)
 		c->span_ns = c->elapsed_ns;
 	c->emulated = tcell_emulated(c);
-	return tr_read_cell_files(c, err, len);
+	rc = tr_read_cell_files(c, err, len);
+	if (rc == 0)
+		cell_vouch(c);
+	return rc;
 }
 
 /* A cell whose files cannot be trusted: kept in the list, not measured. */

@@ -15,6 +15,7 @@
 #include "metric.h"
 #include "model.h"
 #include "options.h"
+#include "vouch.h"
 
 /* One row of a cell's spikes.csv. */
 struct tspike {
@@ -29,7 +30,7 @@ struct tspike {
 #define TCELL_AXIS_MAX AXIS_ITEM_MAX
 
 struct tcell {
-	char id[160], release[128], status[16], reason[256];
+	char id[160], release[128], status[16], reason[512];
 	union {
 		/* each axis's value as cells.csv has it, by the axis table's index (axis.h) */
 		char ax[TAXIS_COUNT][TCELL_AXIS_MAX];
@@ -95,6 +96,13 @@ struct tcell {
 	int64_t steal_ms;
 	int steal_cpus, intf_cpus;
 	int traced;		/* it has a spikes.csv */
+	/*
+	 * What its figures can mean (vouch.h): the facts, from cells.csv,
+	 * cell.ini and sysinfo.ini, and per metric it has the reasons it
+	 * cannot be judged (VR_BITs; 0: it can)
+	 */
+	struct vouch_facts vf;
+	unsigned vouch[METRIC_COUNT];
 	struct tspike *spikes;	/* nspikes rows of it, owned */
 	int nspikes;
 };
@@ -148,12 +156,9 @@ void cell_files_free(struct cell_files *f);
 
 /*
  * How the cell was measured in a virtual machine with an emulated CPU
- * (its sysinfo.ini's [vm] accel and clock): 0 not emulated, EMU_TCG (the
- * host's clock: absolute figures mean little), EMU_ICOUNT (qemu's
- * instruction count: latencies in instruction time).
+ * (its sysinfo.ini's [vm] accel and clock): 0, EMU_TCG or EMU_ICOUNT
+ * (vouch.h).
  */
-#define EMU_TCG 1
-#define EMU_ICOUNT 2
 int tcell_emulated(const struct tcell *c);
 
 /* The kinds of any cells of the tree, or'ed. */

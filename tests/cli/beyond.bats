@@ -41,7 +41,7 @@ field() {
 	[[ "$line" != *"Pareto"* ]] || { echo "$line"; false; }
 	grep -q 'Statistics: extrapolated beyond the runs, not measured (0 of 60,000 periods above the deadline; a generalized Pareto tail above ' "$WORK/c/index.html"
 	B="$WORK/c/beyond.csv"
-	head -1 "$B" | grep -q '^row,side,metric,interval_ns,deadline_ns,status,runs,periods,observed,threshold_ns,exceedances,shape,scale_ns,gof_p,dispersion,cluster_p,p,p_lo,p_hi,per_hour,per_hour_lo,per_hour_hi,target,need_periods,need_hours,extreme_ns,extreme_seen,extreme_expected,extreme_p,body_dispersion,p_lo_light$'
+	head -1 "$B" | grep -q '^row,side,metric,interval_ns,deadline_ns,status,runs,periods,observed,threshold_ns,exceedances,shape,scale_ns,gof_p,dispersion,cluster_p,p,p_lo,p_hi,per_hour,per_hour_lo,per_hour_hi,target,need_periods,need_hours,extreme_ns,extreme_seen,extreme_expected,extreme_p,body_dispersion,p_lo_light,missed$'
 	[ "$(field "$B" rthog status)" = fit ]
 	[ "$(field "$B" none status)" = fit ]
 	awk -v lo="$(field "$B" rthog p_lo)" -v hi="$(field "$B" rthog p_hi)" 'BEGIN { exit !(lo <= 3.15e-6 && 3.15e-6 <= hi && hi < 1e-4) }'

@@ -41,6 +41,8 @@ static void cell(int t, int k, const char *load, const char *kernel, int64_t max
 	snprintf(c->workload, sizeof(c->workload), "timer");
 	c->interval = 1000000;
 	c->measured = measured;
+	snprintf(c->status, sizeof(c->status), "ok");
+	c->vf.status = CELL_OK;
 	hist_init(&hists[t][k]);
 	hist_add(&hists[t][k], max);
 	c->wakeup = c->metric[METRIC_WAKEUP] = &hists[t][k];
@@ -168,6 +170,7 @@ static void test_metric(void **state)
 		c[i].wakeup = c[i].metric[METRIC_WAKEUP] = &wake;
 		c[i].response = c[i].metric[METRIC_RESPONSE] = &resp;
 		c[i].primary = METRIC_RESPONSE;
+		c[i].vf.status = CELL_OK;
 	}
 	assert_int_equal(rows_build(&m, &t, 1, ROWS_OWN_METRIC, TAXIS_KERNEL), 0);
 	assert_int_equal(m.nrows, 1);
@@ -191,6 +194,82 @@ static void test_metric(void **state)
 	rows_free(&m);
 	assert_string_equal(rows_metric_words(METRIC_NOISE_MAX), "noise max");
 	assert_string_equal(rows_metric_words(METRIC_RESPONSE), "response");
+}
+
+/*
+ * A row's own metric that cannot be judged (vouch.h: a device's wait on
+ * the instruction clock) gives way to the first that can, and the line
+ * says so; asked for by name it stays, for the verdict to refuse. A run
+ * whose cell errored is left out of its group and said beside it.
+ */
+static void test_vouched(void **state)
+{
+	static struct hist wake, resp;
+	struct tcell c[3];
+	struct tree t = { .cell = c, .n = 3 };
+	struct rows m;
+	char said[256];
+
+	(void)state;
+	memset(c, 0, sizeof(c));
+	hist_init(&wake);
+	hist_init(&resp);
+	hist_add(&wake, 20000);
+	hist_add(&resp, 8000000);
+	for (int i = 0; i < 3; i++) {
+		snprintf(c[i].kernel, sizeof(c[i].kernel), "%s", i == 1 ? "rt" : "stock");
+		snprintf(c[i].workload, sizeof(c[i].workload), "chain");
+		snprintf(c[i].status, sizeof(c[i].status), "%s", i == 2 ? "error" : "ok");
+		c[i].measured = 1;
+		c[i].wakeup = c[i].metric[METRIC_WAKEUP] = &wake;
+		c[i].response = c[i].metric[METRIC_RESPONSE] = &resp;
+		c[i].primary = METRIC_RESPONSE;
+		c[i].vf.status = i == 2 ? CELL_ERROR : CELL_OK;
+		c[i].vouch[METRIC_RESPONSE] = VR_BIT(VR_DEVICE);
+	}
+	assert_int_equal(rows_build(&m, &t, 1, ROWS_OWN_METRIC, TAXIS_KERNEL), 0);
+	assert_int_equal(m.row[0].metric, METRIC_WAKEUP);
+	assert_int_equal(m.row[0].asked, METRIC_RESPONSE);
+	assert_int_equal(m.row[0].asked_why, VR_BIT(VR_DEVICE));
+	rows_metric_said(&m, 0, said, sizeof(said));
+	assert_string_equal(said, "wake-up (response cannot be judged here: device-wait)");
+	/* the errored run: in no group, beside stock's one run */
+	struct side_runs stock = rows_runs(&m, 0, 0);
+	assert_int_equal(stock.n, 1);
+	assert_int_equal(stock.nleft, 1);
+	assert_ptr_equal(stock.left[0], &c[2]);
+	assert_int_equal(rows_runs(&m, 0, 1).nleft, 0);
+	rows_free(&m);
+	/* asked for: kept, and the verdict has none */
+	assert_int_equal(rows_build(&m, &t, 1, METRIC_RESPONSE, TAXIS_KERNEL), 0);
+	assert_int_equal(m.row[0].metric, METRIC_RESPONSE);
+	rows_metric_said(&m, 0, said, sizeof(said));
+	assert_string_equal(said, "response");
+	struct side_runs a = rows_runs(&m, 0, 0), b = rows_runs(&m, 0, 1);
+	struct pair_verdict v;
+	char text[1200];
+
+	assert_int_equal(verdict_pair(&a, &b, 0, &v), 0);
+	assert_int_equal(v.kind, V_UNJUDGED);
+	assert_int_equal(v.kind_tail, V_UNJUDGED);
+	verdict_text(&v, "stock", "rt", text, sizeof(text));
+	assert_non_null(strstr(text, "no verdict: either side's response cannot be judged (device-wait; one run each): on the instruction clock a wait for an emulated device is not the device's time"));
+	assert_non_null(strstr(text, "; stock: 1 errored, left out"));
+	rows_free(&m);
+	/* the other side gone wholly: no run to judge */
+	c[0].vf.status = CELL_ERROR;
+	snprintf(c[0].status, sizeof(c[0].status), "error");
+	snprintf(c[0].reason, sizeof(c[0].reason), "load disk: instance 0 did no work over the cell (ops = 0)");
+	assert_int_equal(rows_build(&m, &t, 1, METRIC_WAKEUP, TAXIS_KERNEL), 0);
+	a = rows_runs(&m, 0, 0);
+	b = rows_runs(&m, 0, 1);
+	assert_int_equal(a.n, 0);
+	assert_int_equal(a.nleft, 2);
+	assert_int_equal(verdict_pair(&a, &b, 0, &v), 0);
+	assert_int_equal(v.kind, V_UNJUDGED);
+	verdict_text(&v, "stock", "rt", text, sizeof(text));
+	assert_string_equal(text, "no verdict: stock has no run to judge (0 and 1 runs); stock: 2 errored, left out (load disk: instance 0 did no work over the cell (ops = 0))");
+	rows_free(&m);
 }
 
 static void test_empty(void **state)
@@ -376,6 +455,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_orders_and_counts),
 		cmocka_unit_test(test_metric),
+		cmocka_unit_test(test_vouched),
 		cmocka_unit_test(test_side_group),
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_colors),

@@ -268,6 +268,38 @@ static void test_second_regime(void **state)
 }
 
 /* Bad input; the observation rule; the laws' text. */
+/*
+ * Missed periods never ran: each counted above the deadline and among the
+ * periods, and the tail counted, not extrapolated, however well the
+ * periods that ran fit; none missed, the same runs extrapolate.
+ */
+static void test_missed(void **state)
+{
+	uint64_t missed[RUNS] = { 0 };
+	struct tailfit t;
+
+	(void)state;
+	draw("exp:20us,3us", 5, 20000, 7);
+	assert_int_equal(tailfit_missed((const struct hist *const *)runs, missed, 5, 80000, 1, 0, &t), 0);
+	assert_int_equal(t.status, TF_FIT);
+	assert_int_equal(t.missed, 0);
+	missed[2] = 3;
+	assert_int_equal(tailfit_missed((const struct hist *const *)runs, missed, 5, 80000, 1, 0, &t), 0);
+	assert_int_equal(t.status, TF_MISSED);
+	assert_int_equal(t.missed, 3);
+	assert_true(t.observed >= 3);
+	assert_true(t.periods == 5 * 20000 + 3);
+	assert_true(t.p > 0 && t.lo > 0 && t.hi > t.p);
+	assert_string_equal(tailfit_keyword(t.status), "missed");
+	/* a deadline past the period: how late they were is not known, no answer */
+	assert_int_equal(tailfit_missed((const struct hist *const *)runs, missed, 5, 3600000000000LL, 0, 0, &t), 0);
+	assert_int_equal(t.status, TF_MISSED);
+	assert_int_equal(t.observed, 0);
+	assert_true(isnan(t.p));
+	/* the runs themselves untouched */
+	assert_int_equal(runs[2]->count, 20000);
+}
+
 static void test_input(void **state)
 {
 	struct tailfit t;
@@ -306,6 +338,7 @@ int main(void)
 		cmocka_unit_test(test_observed),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_second_regime),
+		cmocka_unit_test(test_missed),
 		cmocka_unit_test(test_input),
 	};
 

@@ -13,6 +13,7 @@
 
 #include "config.h"
 #include "thresholds.h"
+#include "vouch.h"
 
 /* cfg from --set lines only (no file): the defaults and these */
 static struct config *load(const char *const *sets, int n)
@@ -26,9 +27,22 @@ static struct config *load(const char *const *sets, int n)
 	return cfg;
 }
 
-/* Judged: a one-thread cell of `kept` samples and `missed` periods missed. */
-static enum cell_status judged(const struct config *cfg, uint64_t kept, uint64_t missed,
-			       int emulated, char *reason, size_t len)
+/* cfg's first cell (its first workload and kernel), at 1 ms */
+static const struct cell *first_cell(void)
+{
+	static struct cell c;
+
+	memset(&c, 0, sizeof(c));
+	c.interval = 1000000;
+	return &c;
+}
+
+/*
+ * Judged: a one-thread cell of `kept` samples (20 µs wake-ups, `io_ns`
+ * of I/O each) and `missed` periods missed.
+ */
+static enum cell_status judged_io(const struct config *cfg, uint64_t kept, uint64_t missed,
+				  int64_t io_ns, int emulated, char *reason, size_t len)
 {
 	struct worker *w = calloc(1, sizeof(*w));
 	struct cell_result res = { .status = CELL_OK, .nthreads = 1, .workers = w };
@@ -37,14 +51,98 @@ static enum cell_status judged(const struct config *cfg, uint64_t kept, uint64_t
 	for (int m = 0; m < METRIC_COUNT; m++)
 		hist_init(&w->hist[m]);
 	w->metrics = METRICS_CORE;
-	for (uint64_t i = 0; i < kept; i++)
+	for (uint64_t i = 0; i < kept; i++) {
 		hist_add(&w->hist[METRIC_WAKEUP], 20000);
+		hist_add(&w->hist[METRIC_IO], io_ns);
+		hist_add(&w->hist[METRIC_RESPONSE], 20000 + io_ns);
+	}
 	w->cycles = kept;
 	w->overruns = missed;
-	cell_check_thresholds(cfg, &res, emulated);
+	cell_check_thresholds(cfg, first_cell(), &res, emulated);
 	snprintf(reason, len, "%s", res.reason);
 	free(w);
 	return res.status;
+}
+
+static enum cell_status judged(const struct config *cfg, uint64_t kept, uint64_t missed,
+			       int emulated, char *reason, size_t len)
+{
+	return judged_io(cfg, kept, missed, 1000, emulated, reason, len);
+}
+
+static void release(struct config *cfg)
+{
+	config_free(cfg);
+	free(cfg);
+}
+
+/*
+ * A missed period never ran: later than any limit of latlab's own figures.
+ * max fails on one; a percentile where its rank, counting the missed
+ * periods above every sample, falls on one.
+ */
+static void test_missed_are_late(void **state)
+{
+	const char *max[] = { "thresholds.missed=off", "thresholds.max=400us" };
+	const char *p99[] = { "thresholds.missed=off", "thresholds.p99=400us" };
+	struct config *m = load(max, 2), *p = load(p99, 2);
+	char why[512];
+
+	(void)state;
+	assert_int_equal(judged(m, 1000, 0, 0, why, sizeof(why)), CELL_OK);
+	assert_int_equal(judged(m, 1000, 5, 0, why, sizeof(why)), CELL_FAIL);
+	assert_string_equal(why, "thread 0 wakeup max = a missed period (5 of 1005 never ran: later than any limit below the period) > 400000 ns");
+	/* p99 of 1,005 periods is the 995th: a kept one; of 1,020 the 1,010th: missed */
+	assert_int_equal(judged(p, 1000, 5, 0, why, sizeof(why)), CELL_OK);
+	assert_int_equal(judged(p, 1000, 20, 0, why, sizeof(why)), CELL_FAIL);
+	assert_string_equal(why, "thread 0 wakeup p99 = a missed period (20 of 1020 never ran: later than any limit below the period) > 400000 ns");
+	release(m);
+	/* a limit past the period (1 ms): how late a missed one was is not known */
+	const char *late[] = { "thresholds.missed=off", "thresholds.max=2ms" };
+	m = load(late, 2);
+	assert_int_equal(judged(m, 1000, 5, 0, why, sizeof(why)), CELL_OK);
+	release(p);
+}
+
+/* Every limit broken is said, "; " between, not only the first */
+static void test_every_limit(void **state)
+{
+	const char *sets[] = { "thresholds.missed=1%", "thresholds.max=10us", "thresholds.p50=15us",
+			       "thresholds.errors=0" };
+	struct config *cfg = load(sets, 4);
+	char why[512];
+
+	(void)state;
+	assert_int_equal(judged(cfg, 980, 20, 0, why, sizeof(why)), CELL_FAIL);
+	assert_string_equal(why, "thread 0 missed 2.0 % of its periods (20 of 1000) > missed = 1%; "
+			    "thread 0 wakeup p50 = 20000 ns > 15000 ns; "
+			    "thread 0 wakeup max = a missed period (20 of 1000 never ran: later than any limit below the period) > 10000 ns");
+	release(cfg);
+}
+
+/*
+ * A limit on a figure the run cannot vouch for is not judged, and said:
+ * a file-write that syncs on a disk, on the instruction clock (its
+ * response holds the device's wait); any figure under TCG's host clock.
+ * Here, the same limits judge.
+ */
+static void test_unjudged(void **state)
+{
+	const char *sets[] = { "thresholds.missed=off", "thresholds.metric=response",
+			       "thresholds.max=100us", "matrix.workload=w",
+			       "workload.w.type=file-write", "workload.w.sync=fdatasync",
+			       "workload.w.path=/var/tmp/latlab-thr.dat" };
+	struct config *cfg = load(sets, 7);
+	char why[512];
+
+	(void)state;
+	assert_int_equal(judged_io(cfg, 1000, 0, 500000, 0, why, sizeof(why)), CELL_FAIL);
+	assert_string_equal(why, "thread 0 response max = 520000 ns > 100000 ns");
+	assert_int_equal(judged_io(cfg, 1000, 0, 500000, EMU_ICOUNT, why, sizeof(why)), CELL_OK);
+	assert_string_equal(why, "not judged: response (device-wait), a figure the run cannot vouch for");
+	assert_int_equal(judged_io(cfg, 1000, 0, 500000, EMU_TCG, why, sizeof(why)), CELL_OK);
+	assert_string_equal(why, "not judged: response (emulated), a figure the run cannot vouch for");
+	release(cfg);
 }
 
 static void test_missed(void **state)
@@ -99,21 +197,22 @@ static void test_watched(void **state)
 	hist_add(&w[0].hist[METRIC_WATCH_SCHED], 10000);
 	w[1].metrics = METRIC_BIT(METRIC_WATCH_SCHED);	/* woken by another thread */
 	hist_add(&w[1].hist[METRIC_WATCH_SCHED], 20000);
-	cell_check_thresholds(cfg, &res, 0);
+	cell_check_thresholds(cfg, first_cell(), &res, 0);
 	assert_int_equal(res.status, CELL_OK);
 	hist_add(&w[1].hist[METRIC_WATCH_SCHED], 250000);
-	cell_check_thresholds(cfg, &res, 0);
+	cell_check_thresholds(cfg, first_cell(), &res, 0);
 	assert_int_equal(res.status, CELL_FAIL);
 	assert_string_equal(res.reason, "thread 1 watch_sched max = 250000 ns > 100000 ns");
 	res.status = CELL_OK;
 	hist_add(&w[0].hist[METRIC_WATCH_TIMER], 150000);
-	cell_check_thresholds(cfg, &res, 0);
-	assert_string_equal(res.reason, "thread 0 watch_timer max = 150000 ns > 100000 ns");
+	cell_check_thresholds(cfg, first_cell(), &res, 0);
+	assert_string_equal(res.reason, "thread 0 watch_timer max = 150000 ns > 100000 ns; "
+			    "thread 1 watch_sched max = 250000 ns > 100000 ns");
 	/* a watched thread with nothing at all measured nothing */
 	res.status = CELL_OK;
 	memset(&w[1], 0, sizeof(w[1]));
 	w[1].metrics = METRIC_BIT(METRIC_WATCH_SCHED);
-	cell_check_thresholds(cfg, &res, 0);
+	cell_check_thresholds(cfg, first_cell(), &res, 0);
 	assert_int_equal(res.status, CELL_ERROR);
 	free(w);
 	config_free(cfg);
@@ -137,6 +236,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_missed),
+		cmocka_unit_test(test_missed_are_late),
+		cmocka_unit_test(test_every_limit),
+		cmocka_unit_test(test_unjudged),
 		cmocka_unit_test(test_watched),
 		cmocka_unit_test(test_wakeup_order),
 	};

@@ -45,7 +45,7 @@ static void run(int s, int i, uint64_t periods, uint64_t late, int64_t max)
 /* Equal runs: dispersion 1, the exact Poisson interval of the total count. */
 static void test_exceed_poisson(void **state)
 {
-	struct side_runs sr = { runs[0], RUNS, METRIC_WAKEUP, NULL };
+	struct side_runs sr = { .run = runs[0], .n = RUNS, .metric = METRIC_WAKEUP };
 	struct exceed e;
 	double lo, hi;
 
@@ -65,7 +65,7 @@ static void test_exceed_poisson(void **state)
 /* The same 20, all in one run: far more spread than Poisson; the interval widens, the rate stays. */
 static void test_exceed_overdispersed(void **state)
 {
-	struct side_runs sr = { runs[0], RUNS, METRIC_WAKEUP, NULL };
+	struct side_runs sr = { .run = runs[0], .n = RUNS, .metric = METRIC_WAKEUP };
 	struct exceed even, bursty;
 
 	(void)state;
@@ -90,7 +90,7 @@ static void test_exceed_overdispersed(void **state)
 /* Hours count the missed periods too: they were measured time. */
 static void test_exceed_hours_with_overruns(void **state)
 {
-	struct side_runs sr = { runs[0], 1, METRIC_WAKEUP, NULL };
+	struct side_runs sr = { .run = runs[0], .n = 1, .metric = METRIC_WAKEUP };
 	struct exceed e;
 
 	(void)state;
@@ -103,7 +103,7 @@ static void test_exceed_hours_with_overruns(void **state)
 /* Maxima apart: a confident verdict; the same: none. */
 static void test_pair(void **state)
 {
-	struct side_runs a = { runs[0], RUNS, METRIC_WAKEUP, NULL }, b = { runs[1], RUNS, METRIC_WAKEUP, NULL };
+	struct side_runs a = { .run = runs[0], .n = RUNS, .metric = METRIC_WAKEUP }, b = { .run = runs[1], .n = RUNS, .metric = METRIC_WAKEUP };
 	struct pair_verdict v;
 	char text[256];
 
@@ -141,7 +141,7 @@ static void test_pair(void **state)
  */
 static void test_margin(void **state)
 {
-	struct side_runs a = { runs[0], RUNS, METRIC_WAKEUP, NULL }, b = { runs[1], RUNS, METRIC_WAKEUP, NULL };
+	struct side_runs a = { .run = runs[0], .n = RUNS, .metric = METRIC_WAKEUP }, b = { .run = runs[1], .n = RUNS, .metric = METRIC_WAKEUP };
 	struct pair_verdict v;
 	char text[256];
 
@@ -203,7 +203,7 @@ static void test_margin(void **state)
  */
 static void test_icount_margin(void **state)
 {
-	struct side_runs a = { runs[0], RUNS, METRIC_WAKEUP, NULL }, b = { runs[1], RUNS, METRIC_WAKEUP, NULL };
+	struct side_runs a = { .run = runs[0], .n = RUNS, .metric = METRIC_WAKEUP }, b = { .run = runs[1], .n = RUNS, .metric = METRIC_WAKEUP };
 	struct pair_verdict v;
 	char text[1024];
 
@@ -253,7 +253,7 @@ static void test_icount_margin(void **state)
  */
 static void test_each_at_97_5(void **state)
 {
-	struct side_runs a = { runs[0], RUNS, METRIC_WAKEUP, NULL }, b = { runs[1], RUNS, METRIC_WAKEUP, NULL };
+	struct side_runs a = { .run = runs[0], .n = RUNS, .metric = METRIC_WAKEUP }, b = { .run = runs[1], .n = RUNS, .metric = METRIC_WAKEUP };
 	struct pair_verdict v;
 	char text[256];
 
@@ -353,7 +353,7 @@ static void test_words(void **state)
  */
 static void test_unequal(void **state)
 {
-	struct side_runs a = { runs[0], RUNS, METRIC_WAKEUP, NULL }, b = { runs[1], RUNS, METRIC_WAKEUP, NULL };
+	struct side_runs a = { .run = runs[0], .n = RUNS, .metric = METRIC_WAKEUP }, b = { .run = runs[1], .n = RUNS, .metric = METRIC_WAKEUP };
 	struct pair_verdict v;
 	char text[512];
 	int within;
@@ -388,7 +388,7 @@ static void test_unequal(void **state)
  */
 static void test_tail_outlier(void **state)
 {
-	struct side_runs a = { runs[0], RUNS, METRIC_WAKEUP, NULL }, b = { runs[1], RUNS, METRIC_WAKEUP, NULL };
+	struct side_runs a = { .run = runs[0], .n = RUNS, .metric = METRIC_WAKEUP }, b = { .run = runs[1], .n = RUNS, .metric = METRIC_WAKEUP };
 	struct pair_verdict v;
 	char text[512];
 
@@ -485,7 +485,7 @@ static void test_tail_outlier(void **state)
  */
 static void test_steal_note(void **state)
 {
-	struct side_runs a = { runs[0], RUNS, METRIC_WAKEUP, NULL }, b = { runs[1], RUNS, METRIC_WAKEUP, NULL };
+	struct side_runs a = { .run = runs[0], .n = RUNS, .metric = METRIC_WAKEUP }, b = { .run = runs[1], .n = RUNS, .metric = METRIC_WAKEUP };
 	struct pair_verdict v;
 	char text[512];
 
