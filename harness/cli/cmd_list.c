@@ -151,13 +151,8 @@ static void list_one(const struct list_style *st, const char *kind, const char *
 static void list_all(const struct list_style *st)
 {
 	fputs(st->head, stdout);
-	st->table("campaign", campaign_options);
-	st->table("matrix", matrix_options);
-	st->table("thresholds", threshold_options);
-	st->table("thresholds (the whole campaign)", baseline_options);
-	st->table("trace", trace_options);
-	st->table("kernel.NAME", kernel_options);
-	st->table("load.NAME", load_options);
+	for (const struct config_section *sec = config_sections; sec->title; sec++)
+		st->table(sec->title, sec->options);
 	fputs(st->workloads, stdout);
 	for (int i = 0; workload_registry[i]; i++)
 		list_one(st, "workload", workload_registry[i]->name, workload_registry[i]->help,

@@ -253,6 +253,17 @@ extern const struct opt trace_options[];
 extern const struct opt load_options[];
 
 /*
+ * Every table above with the section a user writes it in, as latlab list
+ * and docs/reference.md show them: a table not here is a key no page
+ * names (tests/cli/basics.bats holds the two lists equal).
+ */
+struct config_section {
+	const char *title;	/* "campaign", "thresholds (the whole campaign)", "kernel.NAME" */
+	const struct opt *options;
+};
+extern const struct config_section config_sections[];
+
+/*
  * Read `path` (NULL: defaults only) and apply `sets` ("section.key=value",
  * later wins; in the file, a key given twice in a section is an error).
  * 0 on success; -EINVAL with "file:line: reason" in err on any problem,

@@ -86,7 +86,7 @@ const struct opt matrix_options[] = {
 
 const struct opt threshold_options[] = {
 	ROW("metric", OPT_ENUM, OFF(struct threshold_opts, metric), 0, 0,
-	  "wakeup", "metric the latency limits apply to", METRIC_NAMES, 0),
+	  "wakeup", "metric the latency limits apply to (a limit on a figure the run cannot vouch for, an emulator's pace or a device's wait on the instruction clock, is not judged, and said); a missed period is later than any limit below the period of the wake-up, io, response or a step", METRIC_NAMES, 0),
 	THR(max, "fail a cell whose max exceeds this"),
 	ROW("p50", OPT_DURATION, OFF(struct threshold_opts, p50), 0,
 	  24 * 3600 * NS_PER_S, NULL, "fail above this median", NULL,
@@ -244,5 +244,17 @@ const struct opt load_options[] = {
 	ROW("ready_timeout", OPT_DURATION, OFF(struct load_def, ready_timeout),
 	  NS_PER_MS, 600 * NS_PER_S, "10s",
 	  "how long every instance may take to report ready", NULL, 0),
+	{ 0 },
+};
+
+const struct config_section config_sections[] = {
+	{ "campaign", campaign_options },
+	{ "matrix", matrix_options },
+	{ "thresholds", threshold_options },
+	{ "thresholds (not [thresholds.METRIC])", missed_options },
+	{ "thresholds (the whole campaign)", baseline_options },
+	{ "trace", trace_options },
+	{ "kernel.NAME", kernel_options },
+	{ "load.NAME", load_options },
 	{ 0 },
 };

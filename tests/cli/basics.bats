@@ -242,10 +242,12 @@ EOC
 	[ "$status" -eq 0 ]
 }
 
-@test "every [campaign] and [matrix] key and every workload type in latlab list is in the man page and docs/guide.md" {
+@test "every config section's key and every workload type in latlab list is in the man page and docs/guide.md" {
 	run "$LATLAB" list
 	[ "$status" -eq 0 ]
-	keys=$(awk '/^\[campaign\]|^\[matrix\]/ { on = 1; next } /^\[/ || /^$/ { on = 0 } on { print $1 }' <<<"$output")
+	# every section a config has ([campaign] ... [load.NAME]), not a type's own
+	keys=$(awk '/^\[(campaign|matrix|thresholds|trace|kernel\.NAME|load\.NAME)/ { on = 1; next }
+		/^\[/ || /^$/ { on = 0 } on { print $1 }' <<<"$output")
 	# a type is the first line after a blank one; its options follow under [workload type T]
 	types=$(awk '/^Workloads/ { on = 1; next } /^Loads/ { on = 0 }
 		on && blank && /^  [a-z]/ { print $1 } { blank = /^$/ }' <<<"$output")
@@ -256,6 +258,19 @@ EOC
 		grep -q -- "$k" "$BATS_TEST_DIRNAME/../../docs/guide.md" || missing="$missing guide:$k"
 	done
 	[ -z "$missing" ] || { echo "not documented:$missing"; false; }
+}
+
+@test "every option table of the config is a section latlab list shows (config_sections)" {
+	src="$BATS_TEST_DIRNAME/../../harness/config/config_options.c"
+	tables=$(sed -n 's/^const struct opt \([a-z_]*\)\[\] = {$/\1/p' "$src")
+	listed=$(sed -n '/^const struct config_section config_sections\[\]/,/^};/p' "$src")
+	[ "$(wc -w <<<"$tables")" -ge 8 ] || { echo "tables: $tables"; false; }
+	for t in $tables; do
+		grep -q "[{ ]$t }" <<<"$listed" || { echo "$t is in no section of config_sections: latlab list, reference.md and the man page cannot show its keys"; false; }
+	done
+	# and its keys with it: [thresholds] missed, once forgotten
+	run "$LATLAB" list
+	[[ "$output" == *"  missed     string"* ]] || { echo "$output"; false; }
 }
 
 @test "every example config in configs/ is accepted by latlab plan" {
