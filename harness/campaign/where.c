@@ -270,8 +270,7 @@ int where_fits(const struct config *cfg, const struct cell *c, int guest,
 	cpu_set_t pinned, used;
 	int threads = local && axis_ops_checks(cfg, c) ? place_cpus(cfg, c, &pinned, &used) : 0;
 
-	if (local && CPU_COUNT(&cfg->housekeeping) &&
-	    (cpu = missing_cpu(&cfg->housekeeping, &have)) >= 0) {
+	if (CPU_COUNT(&cfg->housekeeping) && (cpu = missing_cpu(&cfg->housekeeping, &have)) >= 0) {
 		struct srcloc hl = config_key_loc(cfg, "campaign", "housekeeping", ax->loc);
 
 		return fail(why, len, &hl, "housekeeping = '%s': CPU %d is not online%s (online: %s)",

@@ -458,6 +458,41 @@ void isolation_describe(const struct isolation *iso, char *buf, size_t len)
 }
 
 /*
+ * Isolation in a qemu guest, asked before it boots: its CPUs are its
+ * variant's `cpus` (0 .. cpus - 1). The measured threads pinned there
+ * must leave one for housekeeping, and none of them may be one
+ * [campaign] housekeeping names; the rest (the cpusets, their version)
+ * is the guest's own to check.
+ */
+static int guest_fits(const struct config *cfg, const struct cell *c, char *why, size_t len)
+{
+	const struct kernel_def *k = &cfg->kernel[c->kernel];
+	cpu_set_t online, pinned, used, both;
+	char list[256];
+
+	CPU_ZERO(&online);
+	for (int cpu = 0; cpu < k->cpus && cpu < CPU_SETSIZE; cpu++)
+		CPU_SET(cpu, &online);
+	if (place_cpus_on(cfg, c, &online, &pinned, &used) <= 0)
+		return 0;	/* placed by the guest's own files: asked there */
+	if (CPU_COUNT(&pinned) == 0)
+		return snprintf(why, len, "isolation needs pinned measured threads (affinity = all leaves them where the kernel puts them)"),
+		       -1;
+	if (CPU_COUNT(&pinned) >= CPU_COUNT(&online)) {
+		cpulist_format(&pinned, list, sizeof(list));
+		return snprintf(why, len, "the guest of kernel %s has %lld CPU%s ([kernel.%s] cpus = %lld), and the measured threads take CPU %s: none is left for housekeeping (cpus = %lld at least)",
+				k->name, (long long)k->cpus, k->cpus == 1 ? "" : "s", k->name,
+				(long long)k->cpus, list, (long long)CPU_COUNT(&pinned) + 1),
+		       -1;
+	}
+	CPU_AND(&both, &pinned, &cfg->housekeeping);
+	if (CPU_COUNT(&both))
+		return snprintf(why, len, "housekeeping = '%s' names CPU %d, which it keeps for a measured thread in the guest",
+				cfg->campaign.housekeeping, cpulist_nth(&both, 0)), -1;
+	return 0;
+}
+
+/*
  * The axis's check (axis_ops.h): can this machine keep the cell's pinned
  * CPUs (cpus set: here; a guest checks its own), none of them one that
  * [campaign] housekeeping gives latlab's own threads? Its begin is not a
@@ -469,7 +504,9 @@ static int isolation_fits(const struct config *cfg, const struct cell *c, int64_
 {
 	cpu_set_t pinned, used, both;
 
-	if (!cpus || place_cpus(cfg, c, &pinned, &used) <= 0)
+	if (!cpus)
+		return guest_fits(cfg, c, why, len);
+	if (place_cpus(cfg, c, &pinned, &used) <= 0)
 		return 0;
 	if (isolation_check((int)v, &pinned, why, len) != 0)
 		return -1;

@@ -3,15 +3,21 @@
 #include "cpulist.h"
 #include "place.h"
 
-int place_threads(const struct config *cfg, const struct cell *c, int *cpus,
-		  cpu_set_t *mask)
+/* place_threads on the machine whose online CPUs are *on (NULL: this one's, read here). */
+static int threads_on(const struct config *cfg, const struct cell *c, const cpu_set_t *on,
+		      int *cpus, cpu_set_t *mask)
 {
 	const struct placement *pl = &cfg->place[c->affinity];
 	int kind = pl->kind;
 	cpu_set_t online, set;
 	int n, ncpu;
 
-	cpulist_online(&online);
+	if (on)
+		online = *on;
+	else
+		cpulist_online(&online);
+	if (on && (kind == AFF_ISOLATED || kind == AFF_NODE))
+		return -ENODEV;	/* only that machine's files say */
 	switch (kind) {
 	case AFF_ISOLATED:
 		if (cpulist_read_file("/sys/devices/system/cpu/isolated",
@@ -41,10 +47,22 @@ int place_threads(const struct config *cfg, const struct cell *c, int *cpus,
 	return n;
 }
 
+int place_threads(const struct config *cfg, const struct cell *c, int *cpus,
+		  cpu_set_t *mask)
+{
+	return threads_on(cfg, c, NULL, cpus, mask);
+}
+
 int place_cpus(const struct config *cfg, const struct cell *c, cpu_set_t *pinned, cpu_set_t *used)
 {
+	return place_cpus_on(cfg, c, NULL, pinned, used);
+}
+
+int place_cpus_on(const struct config *cfg, const struct cell *c, const cpu_set_t *online,
+		  cpu_set_t *pinned, cpu_set_t *used)
+{
 	int cpus[CPU_SETSIZE];
-	int n = place_threads(cfg, c, cpus, used);
+	int n = threads_on(cfg, c, online, cpus, used);
 
 	CPU_ZERO(pinned);
 	for (int i = 0; i < n; i++)

@@ -25,4 +25,12 @@ int place_threads(const struct config *cfg, const struct cell *c, int *cpus,
  */
 int place_cpus(const struct config *cfg, const struct cell *c, cpu_set_t *pinned, cpu_set_t *used);
 
+/*
+ * place_cpus on a machine whose online CPUs are `online` (a qemu guest's,
+ * 0 .. cpus - 1, asked before it boots): affinity = isolated and node:N,
+ * which only that machine's files can answer, give -ENODEV.
+ */
+int place_cpus_on(const struct config *cfg, const struct cell *c, const cpu_set_t *online,
+		  cpu_set_t *pinned, cpu_set_t *used);
+
 #endif

@@ -227,3 +227,32 @@ EOC
 	run "$LATLAB" plan c.ini --set matrix.kernel=running --set thresholds.baseline="$WORK/nothing"
 	[ "$status" -eq 2 ] && [[ "$output" == *"baseline = $WORK/nothing: "* ]] || run_failed
 }
+
+@test "plan is run's judge: isolation or housekeeping a guest's CPUs cannot keep is refused at the user's line, exit 2 as run, before a boot" {
+	quick_config
+	# the image is a file (run checks that it is there; nothing boots: it refuses first)
+	: >"$WORK/image"
+	printf '[matrix]\nkernel = vm\nisolation = none, cpuset\n[kernel.vm]\nrunner = qemu\nimage = %s/image\nclock = icount\n' "$WORK" | ini_merge c.ini
+	line=$(line_of c.ini '^isolation')
+	run "$LATLAB" plan c.ini
+	[ "$status" -eq 2 ] || run_failed
+	[[ "$output" == *"c.ini:$line: isolation = cpuset: the guest of kernel vm has 1 CPU ([kernel.vm] cpus = 1), and the measured threads take CPU 0: none is left for housekeeping (cpus = 2 at least) in the guest"* ]] || run_failed
+	[[ "$output" == *"latlab run refuses this config here (exit 2): see above"* ]] || run_failed
+	run "$LATLAB" run c.ini -q
+	[ "$status" -eq 2 ] && [[ "$output" == *"c.ini:$line: isolation = cpuset: the guest of kernel vm has 1 CPU"* ]] || run_failed
+	[ ! -e "$WORK/out/t/cells.csv" ]
+	# two CPUs (the host's clock): one measured, one for housekeeping; the guest checks the rest
+	sed -i '/^clock = icount$/d' c.ini
+	printf '[kernel.vm]\ncpus = 2\n' | ini_merge c.ini
+	run "$LATLAB" plan c.ini
+	[[ "$output" != *"isolation = cpuset:"* ]] || run_failed
+	# but threads = 2 takes both
+	printf '[matrix]\nthreads = 2\n' | ini_merge c.ini
+	run "$LATLAB" plan c.ini
+	[ "$status" -eq 2 ] && [[ "$output" == *"isolation = cpuset: the guest of kernel vm has 2 CPUs ([kernel.vm] cpus = 2), and the measured threads take CPU 0-1"* ]] || run_failed
+	# housekeeping on a CPU the guest has not
+	printf '[matrix]\nthreads = 1\nisolation = none\n[campaign]\nhousekeeping = 3\n' | ini_merge c.ini
+	line=$(line_of c.ini '^housekeeping')
+	run "$LATLAB" plan c.ini
+	[ "$status" -eq 2 ] && [[ "$output" == *"c.ini:$line: housekeeping = '3': CPU 3 is not online in the guest (online: 0-1)"* ]] || run_failed
+}
