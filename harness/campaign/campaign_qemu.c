@@ -24,7 +24,17 @@ struct vm_run {
 	int status;		/* EXIT_PASS, _THRESHOLD or _RUNTIME so far */
 	int rc;			/* a failed write of the state: -errno */
 	int64_t started;	/* when the guest started its cell (units_now_ns) */
+	const char *config_text;	/* the guest's copy of the config (its FILE:LINEs mapped back) */
 };
+
+/* text from the guest, its "/latlab/config.ini:N" said at the user's FILE:LINE */
+static void vm_user_loc(const struct vm_run *vr, const char *text, char *out, size_t len)
+{
+	if (vr->config_text)
+		config_echo_map(vr->cp->cfg, vr->config_text, VM_CONFIG_PATH, text, out, len);
+	else
+		snprintf(out, len, "%s", text);
+}
 
 /* The index of a cell the guest names, if it is one it was given; else -1. */
 static int vm_cell_index(const struct vm_run *vr, const char *id)
@@ -59,11 +69,11 @@ static int vm_finished_locked(struct vm_run *vr, const struct vm_cell *vc)
 					    vc->release, &said);
 	if (rows && (int)said == vc->status) {
 		cp->lg.status[i] = vc->status;
-		snprintf(res.reason, sizeof(res.reason), "%s", vc->reason);
+		vm_user_loc(vr, vc->reason, res.reason, sizeof(res.reason));
 	} else if (!vc->dir && (vc->status == CELL_ERROR || vc->status == CELL_SKIPPED)) {
-		/* it failed before it had a directory: the guest's word */
+		/* it failed before it had a directory: the guest's word, at the user's line */
 		cp->lg.status[i] = vc->status;
-		snprintf(res.reason, sizeof(res.reason), "%s", vc->reason);
+		vm_user_loc(vr, vc->reason, res.reason, sizeof(res.reason));
 	} else {
 		cp->lg.status[i] = CELL_ERROR;
 		snprintf(res.reason, sizeof(res.reason),
@@ -146,6 +156,10 @@ static void vm_said(void *arg, const char *text)
 	struct vm_run *vr = arg;
 
 	int warning = strncmp(text, "warning: ", 9) == 0;
+	char mapped[2048];
+
+	vm_user_loc(vr, text, mapped, sizeof(mapped));
+	text = mapped;
 
 	/* -q hides the guest's progress as it does the host's, never its errors */
 	if (vr->cp->ro->quiet && !warning && strncmp(text, "error: ", 7) != 0)
@@ -585,7 +599,7 @@ int cp_run_qemu(struct campaign *cp, int v, struct cp_rounds round)
 {
 	const struct config *cfg = cp->cfg;
 	const struct kernel_def *k = &cfg->kernel[v];
-	struct vm_run vr = { cp, v, EXIT_PASS, 0, 0 };
+	struct vm_run vr = { cp, v, EXIT_PASS, 0, 0, NULL };
 	struct vm_hooks hooks = { &vr, vm_started, vm_finished, vm_stop, vm_said };
 	char vmdir[PATH_MAX + 8], cpio[PATH_MAX + 80], console[PATH_MAX + 80],
 	     qlog[PATH_MAX + 80], err[512], host[160], qemu[PATH_MAX];
@@ -612,6 +626,7 @@ int cp_run_qemu(struct campaign *cp, int v, struct cp_rounds round)
 	}
 	config_write_ini(fp, cfg);
 	fclose(fp);
+	vr.config_text = config_text;
 	snprintf(vmdir, sizeof(vmdir), "%s/vm", cp->dir);
 	snprintf(host, sizeof(host), "%.120s-vm", cp->host);
 	rc = mkdir_p(vmdir);

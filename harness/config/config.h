@@ -239,6 +239,21 @@ struct config {
 /* Where `key` was set in `section` (the last one wins), or fallback. */
 struct srcloc config_key_loc(const struct config *cfg, const char *section,
 			     const char *key, struct srcloc fallback);
+/*
+ * Where the key on line `line` of `echo` (config_write_ini's text of cfg:
+ * a qemu guest's copy, /latlab/config.ini) was set in the user's config:
+ * 0 and *loc, or -ENOENT (no key there, or one no file set: a default).
+ */
+int config_echo_loc(const struct config *cfg, const char *echo, int line, struct srcloc *loc);
+
+/*
+ * `text` with every "PATH:LINE" of the guest's copy of the config (`path`,
+ * its echo `echo`) said at the user's FILE:LINE instead, "(the guest's
+ * copy: line N)" beside it; a line that maps to nothing is left as it is.
+ */
+void config_echo_map(const struct config *cfg, const char *echo, const char *path,
+		     const char *text, char *out, size_t len);
+
 /* The same for a key of [kernel.NAME], falling back to the variant's loc. */
 struct srcloc config_kernel_loc(const struct config *cfg, const struct kernel_def *k,
 				const char *key);

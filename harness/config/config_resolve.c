@@ -1,5 +1,6 @@
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -355,6 +356,59 @@ struct srcloc config_key_loc(const struct config *cfg, const char *section,
 		    strcmp(cfg->entries[i].key, key) == 0)
 			return cfg->entries[i].loc;
 	return fallback;
+}
+
+int config_echo_loc(const struct config *cfg, const char *echo, int line, struct srcloc *loc)
+{
+	char section[CFG_NAME_MAX * 2 + 16] = "", key[64];
+	const char *p = echo;
+
+	for (int n = 1; p && *p && n <= line; n++) {
+		const char *end = strchr(p, '\n');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+
+		if (p[0] == '[' && len > 2 && p[len - 1] == ']' && len - 2 < sizeof(section))
+			snprintf(section, sizeof(section), "%.*s", (int)(len - 2), p + 1);
+		else if (n == line) {
+			size_t k = strcspn(p, " =\n");
+
+			if (k == 0 || k >= sizeof(key) || k > len)
+				return -ENOENT;
+			snprintf(key, sizeof(key), "%.*s", (int)k, p);
+			*loc = config_key_loc(cfg, section, key, (struct srcloc){ 0 });
+			return loc->file ? 0 : -ENOENT;
+		}
+		p = end ? end + 1 : NULL;
+	}
+	return -ENOENT;
+}
+
+void config_echo_map(const struct config *cfg, const char *echo, const char *path,
+		     const char *text, char *out, size_t len)
+{
+	size_t n = strlen(path), u = 0;
+
+	out[0] = '\0';
+	while (*text && u + 1 < len) {
+		const char *at = strstr(text, path);
+		char *end;
+		long line = at && at[n] == ':' ? strtol(at + n + 1, &end, 10) : 0;
+		struct srcloc loc;
+
+		if (!at) {
+			snprintf(out + u, len - u, "%s", text);
+			return;
+		}
+		if (line <= 0 || line > INT_MAX ||
+		    config_echo_loc(cfg, echo, (int)line, &loc) != 0) {	/* as it is */
+			u += (size_t)snprintf(out + u, len - u, "%.*s", (int)(at - text + n), text);
+			text = at + n;
+			continue;
+		}
+		u += (size_t)snprintf(out + u, len - u, "%.*s%s:%d (the guest's copy: line %ld)",
+				      (int)(at - text), text, loc.file, loc.line, line);
+		text = end;
+	}
 }
 
 struct workload_def *config_add_workload(struct config *cfg, const char *name, const char *type,

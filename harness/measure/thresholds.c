@@ -66,7 +66,7 @@ static void broken(struct cell_result *res, int *n, const char *text)
  * been is not known.
  */
 static int check_limits(const struct threshold_opts *t, int metric, const struct cell *c,
-			struct cell_result *res, int count)
+			const struct vouch_facts *f, struct cell_result *res, int count)
 {
 	const struct limit limits[] = {
 		{ "p50", 50, t->p50 }, { "p90", 90, t->p90 },
@@ -86,7 +86,7 @@ static int check_limits(const struct threshold_opts *t, int metric, const struct
 		int m = metric == METRIC_WAKEUP ? metric_wakeup_of(w->metrics) : metric;
 		const char *name = metric_name(m);
 		const struct hist *h = &w->hist[m];
-		uint64_t missed = counts_missed(m) ? w->overruns : 0;
+		uint64_t missed = counts_missed(m) && vouch_misses_count(f) ? w->overruns : 0;
 
 		for (size_t l = 0; l < sizeof(limits) / sizeof(limits[0]); l++) {
 			if (limits[l].value == OPT_UNSET)
@@ -194,10 +194,10 @@ void cell_check_thresholds(const struct config *cfg, const struct cell *c,
 		}
 	}
 	if (cfg->has_thresholds && judged_on(&f, cfg->thresholds.metric, res))
-		n = check_limits(&cfg->thresholds, cfg->thresholds.metric, c, res, n);
+		n = check_limits(&cfg->thresholds, cfg->thresholds.metric, c, &f, res, n);
 	for (int m = 0; m < METRIC_COUNT; m++)
 		if (cfg->has_metric_thresholds[m] && judged_on(&f, m, res))
-			n = check_limits(&cfg->metric_thresholds[m], m, c, res, n);
+			n = check_limits(&cfg->metric_thresholds[m], m, c, &f, res, n);
 	if (n)
 		res->status = CELL_FAIL;
 	if (res->unjudged[0]) {	/* said with the verdict, in cells.csv and junit.xml too */

@@ -14,6 +14,11 @@ int vouch_status_judged(int status)
 	return status == CELL_OK || status == CELL_FAIL;
 }
 
+int vouch_misses_count(const struct vouch_facts *f)
+{
+	return f->emulated != EMU_TCG && !(f->emulated == EMU_ICOUNT && f->waits);
+}
+
 int vouch_wakeup_kind(int metric)
 {
 	switch (metric) {

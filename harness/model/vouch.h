@@ -76,6 +76,14 @@ int vouch_status_judged(int status);
 /* The reasons (VR_BITs) metric's figure of the cell f says cannot be judged; 0: it can. */
 unsigned vouch_metric(const struct vouch_facts *f, int metric);
 
+/*
+ * Can the cell's missed periods be counted as deadline misses? Not where
+ * its loop waited for an emulated device on the instruction clock (the
+ * waits' lengths are the clock's, and so is every period they made it
+ * miss), nor under TCG (the emulator's pace).
+ */
+int vouch_misses_count(const struct vouch_facts *f);
+
 /* Is metric one of the wake-up's kind (latlab's, the kernel's)? */
 int vouch_wakeup_kind(int metric);
 

@@ -32,6 +32,13 @@ static int tree_deadline(const char *tree_dir, int64_t *ns)
 	return v[0] && units_parse_duration(v, ns) == 0 && *ns > 0;
 }
 
+/*
+ * beyond.why's own reason beside vouch.h's: the figure can be judged, but
+ * the periods it missed after waits for an emulated device on the
+ * instruction clock cannot be counted (vouch_misses_count)
+ */
+#define MISSES_UNVOUCHED (1u << 31)
+
 /* A group's period: its runs' (the interval is an axis: one per row). */
 static int64_t group_interval(const struct rows_group *gr)
 {
@@ -66,16 +73,31 @@ int beyond_start(struct beyond *b, const struct rows *m, const char *const *labe
 			free(missed);
 			return -ENOMEM;
 		}
-		/* a missed period is a deadline missed (the corrected wake-up holds them already) */
+		/*
+		 * a missed period is a deadline missed (the corrected wake-up
+		 * holds them already) — where the run can vouch for it
+		 */
+		unsigned unvouched = 0;
+
 		for (int i = 0; i < s.n; i++) {
 			h[i] = verdict_run_hist(&s, s.run[i]);
 			missed[i] = s.metric == METRIC_WAKEUP_CORRECTED ? 0 : s.run[i]->overruns;
+			if (missed[i] && !vouch_misses_count(&s.run[i]->vf))
+				unvouched = MISSES_UNVOUCHED;
 		}
 		int rc = tailfit_missed(h, missed, s.n, b->deadline_ns,
 					b->deadline_ns < group_interval(gr), b->target, &b->fit[g]);
 
-		/* missed periods are counted above; a figure of another pace is not */
-		b->why[g] = verdict_side_why(&s, &b->why_run[g]) & ~VR_BIT(VR_MISSED);
+		/*
+		 * missed periods are counted above; a figure of another pace is
+		 * not, nor are periods missed after an emulated device's wait
+		 */
+		const struct tcell *first;
+
+		b->why[g] = verdict_side_why(&s, &first) & ~VR_BIT(VR_MISSED);
+		b->why_run[g] = first;
+		if (!b->why[g])
+			b->why[g] = unvouched;
 
 		free(h);
 		free(missed);
@@ -301,6 +323,13 @@ static void group_words(const struct beyond *b, int g, int detail, char *title, 
 
 		vouch_words(b->why[g], b->why_run[g] ? &b->why_run[g]->vf : &(struct vouch_facts){ 0 },
 			    b->m->row[gr->row].metric, why, sizeof(why));
+		if (b->why[g] == MISSES_UNVOUCHED) {
+			char miss[48];
+
+			count_words((double)b->fit[g].missed, miss, sizeof(miss));
+			snprintf(why, sizeof(why), "%s periods were missed after waits for an emulated device on the instruction clock, whose lengths are the clock's, not the device's: how many periods a device would have made it miss is not known",
+				 miss);
+		}
 		snprintf(text, xlen, "%s on %s: no count against the deadline: %s",
 			 rows_metric_words(b->m->row[gr->row].metric), b->label[gr->side], why);
 		return;

@@ -817,8 +817,8 @@ void verdict_exceed(const struct side_runs *s, int64_t over_ns, struct exceed *e
 		 * (the corrected wake-up holds them already)
 		 */
 		uint64_t k = hist_count_above(verdict_run_hist(s, c), over_ns) +
-			     (s->metric != METRIC_WAKEUP_CORRECTED && over_ns < c->interval ?
-			      c->overruns : 0);
+			     (s->metric != METRIC_WAKEUP_CORRECTED && over_ns < c->interval &&
+			      vouch_misses_count(&c->vf) ? c->overruns : 0);
 		double h = run_hours(c);
 
 		e->count += k;

@@ -388,7 +388,7 @@ static char *init_script(const struct vm_guest *g)
 		net_script(fp, g);
 	/* the log goes to the host over the channel; kmsg keeps a copy in
 	 * the console log */
-	fprintf(fp, "/bin/latlab run /latlab/config.ini -o /results --guest %s --guest-accel %s --guest-cells /latlab/cells > /dev/kmsg 2>&1\n"
+	fprintf(fp, "/bin/latlab run " VM_CONFIG_PATH " -o /results --guest %s --guest-accel %s --guest-cells /latlab/cells > /dev/kmsg 2>&1\n"
 		"echo \"latlab init: latlab exited with $?\" > /dev/kmsg\n"
 		/* the block device's own count: that the I/O reached it */
 		"[ ! -e /sys/block/vda/stat ] || echo \"latlab init: vda stat $(cat /sys/block/vda/stat)\" > /dev/kmsg\n"
@@ -523,7 +523,7 @@ int vm_initramfs(const struct vm_guest *g, const char *path, char *err,
 		rc = cpio_data(&a, "init", 0755, init, strlen(init));
 	free(init);
 	if (rc == 0)
-		rc = cpio_data(&a, "latlab/config.ini", 0644, g->config_text,
+		rc = cpio_data(&a, VM_CONFIG_PATH + 1, 0644, g->config_text,
 			       strlen(g->config_text));
 	if (rc == 0)
 		rc = cpio_data(&a, "latlab/cells", 0644, g->cells_text,

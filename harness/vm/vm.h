@@ -7,6 +7,10 @@
 #ifndef LATLAB_VM_H
 #define LATLAB_VM_H
 
+/* Where a guest finds its copy of the config (the host maps its FILE:LINEs back) */
+#define VM_CONFIG_PATH "/latlab/config.ini"
+
+
 #include <limits.h>
 #include <stddef.h>
 #include <stdint.h>

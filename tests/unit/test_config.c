@@ -339,6 +339,50 @@ static void test_echo_roundtrip(void **state)
 	free(text);
 }
 
+/*
+ * A guest's error at its copy of the config said at the user's line: the
+ * echo's line of a key maps to where the user set it; a default, a
+ * section line or a line past the end map to nothing and stay.
+ */
+static void test_echo_map(void **state)
+{
+	struct config *a = malloc(sizeof(*a));
+	char err[512], *text = NULL, out[512], in[128];
+	size_t len = 0;
+	int iso = 0, dur = 0, n = 1;
+
+	(void)state;
+	assert_int_equal(write_config("; a comment\n[campaign]\nname = t\n\n[matrix]\n"
+				      "interval = 1ms\nisolation = none, cpuset\n"), 0);
+	assert_int_equal(config_load(a, path, NULL, 0, err, sizeof(err)), 0);
+	FILE *fp = open_memstream(&text, &len);
+	config_write_ini(fp, a);
+	fclose(fp);
+	for (const char *p = text; *p; n++) {	/* the echo's lines of isolation and duration */
+		if (strncmp(p, "isolation ", 10) == 0)
+			iso = n;
+		if (strncmp(p, "duration ", 9) == 0)
+			dur = n;
+		p = strchr(p, '\n') ? strchr(p, '\n') + 1 : p + strlen(p);
+	}
+	assert_true(iso > 0 && dur > 0);
+	snprintf(in, sizeof(in), "/latlab/config.ini:%d: isolation = cpuset: no", iso);
+	config_echo_map(a, text, "/latlab/config.ini", in, out, sizeof(out));
+	snprintf(in, sizeof(in), "%s:7 (the guest's copy: line %d): isolation = cpuset: no", path, iso);
+	assert_string_equal(out, in);
+	/* duration is the default: no line of the user's, said as it was */
+	snprintf(in, sizeof(in), "/latlab/config.ini:%d: duration", dur);
+	config_echo_map(a, text, "/latlab/config.ini", in, out, sizeof(out));
+	assert_string_equal(out, in);
+	config_echo_map(a, text, "/latlab/config.ini", "/latlab/config.ini:9999: x", out, sizeof(out));
+	assert_string_equal(out, "/latlab/config.ini:9999: x");
+	config_echo_map(a, text, "/latlab/config.ini", "no path here", out, sizeof(out));
+	assert_string_equal(out, "no path here");
+	config_free(a);
+	free(a);
+	free(text);
+}
+
 static int cleanup(void **state)
 {
 	(void)state;
@@ -431,6 +475,7 @@ int main(void)
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_sets),
 		cmocka_unit_test(test_echo_roundtrip),
+		cmocka_unit_test(test_echo_map),
 		cmocka_unit_test(test_words),
 	};
 

@@ -143,6 +143,18 @@ static void test_unjudged(void **state)
 	assert_int_equal(judged_io(cfg, 1000, 0, 500000, EMU_TCG, why, sizeof(why)), CELL_OK);
 	assert_string_equal(why, "not judged: response (emulated), a figure the run cannot vouch for");
 	release(cfg);
+	/*
+	 * the wake-up beside the syncing write is judged; the periods its
+	 * waits made it miss on the instruction clock are the clock's, not
+	 * counted; here they are
+	 */
+	const char *wake[] = { "thresholds.missed=off", "thresholds.max=100us", "matrix.workload=w",
+			       "workload.w.type=file-write", "workload.w.sync=fdatasync",
+			       "workload.w.path=/var/tmp/latlab-thr.dat" };
+	cfg = load(wake, 6);
+	assert_int_equal(judged_io(cfg, 1000, 50, 500000, EMU_ICOUNT, why, sizeof(why)), CELL_OK);
+	assert_int_equal(judged_io(cfg, 1000, 50, 500000, 0, why, sizeof(why)), CELL_FAIL);
+	release(cfg);
 }
 
 static void test_missed(void **state)

@@ -97,6 +97,11 @@ static void test_words(void **state)
 	assert_int_equal(vouch_metrics_parse(buf, &back), 0);
 	assert_int_equal(back, IO_RESP | METRIC_BIT(METRIC_IO_STEP2));
 	assert_int_equal(vouch_metrics_parse("io,bogus", &back), -1);
+	/* missed periods are the run's own but after a device's wait on the instruction clock, or under TCG */
+	assert_true(vouch_misses_count(&(struct vouch_facts){ CELL_OK, 0, IO_RESP, 5, 0, 0 }));
+	assert_true(vouch_misses_count(&(struct vouch_facts){ CELL_OK, EMU_ICOUNT, 0, 5, 0, 0 }));
+	assert_false(vouch_misses_count(&(struct vouch_facts){ CELL_OK, EMU_ICOUNT, IO_RESP, 5, 0, 0 }));
+	assert_false(vouch_misses_count(&(struct vouch_facts){ CELL_OK, EMU_TCG, 0, 5, 0, 0 }));
 	assert_true(vouch_wake_missed_pct(5, 1000) == 0.5);
 	assert_true(vouch_wake_missed_pct(5, 0) == 0);
 }
