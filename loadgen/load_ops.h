@@ -46,6 +46,8 @@ struct load_ctx {
 
 #define LOAD_SLOT_STRIDE 8	/* 64 bytes: one cache line per worker */
 #define LOAD_MAX_SLOTS 4096
+/* the counters' memory (latload --counters-fd: the harness's, read when no result came) */
+#define LOAD_COUNTERS_BYTES ((size_t)LOAD_MAX_SLOTS * LOAD_SLOT_STRIDE * sizeof(uint64_t))
 
 static inline void load_count(struct load_ctx *ctx, int worker, uint64_t n)
 {

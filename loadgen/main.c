@@ -9,7 +9,10 @@
  *   latload-result type=T ops=N seconds=S ops_per_s=R
  * Under the harness, --ready-fd N gets one byte when the load can start and
  * --go-fd M is read until end-of-file before it does (ready/go), so every
- * instance starts together.
+ * instance starts together; --counters-fd K is the memory its workers
+ * count in (LOAD_MAX_SLOTS x LOAD_SLOT_STRIDE 64-bit counters), which the
+ * harness reads where the result line never came (an instance killed in a
+ * write it could not leave).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -19,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -30,7 +34,7 @@
 
 #define OPT_BASE 1000
 #define FLAG_BASE 2000
-enum { OPT_DURATION_ARG = 3000, OPT_READY_FD, OPT_GO_FD, OPT_HELP };
+enum { OPT_DURATION_ARG = 3000, OPT_READY_FD, OPT_GO_FD, OPT_COUNTERS_FD, OPT_HELP };
 
 /* main's state, shared with the signal thread */
 static _Atomic int stop_flag;
@@ -122,7 +126,7 @@ static int list_types(void)
 
 struct args {
 	int64_t duration;
-	int ready_fd, go_fd;
+	int ready_fd, go_fd, counters_fd;
 };
 
 /* getopt_long from the type's option table and flags. */
@@ -155,6 +159,7 @@ static int parse_args(const struct load_ops *ops, void *opts, int argc,
 	longopts[n++] = (struct option){ "duration", required_argument, NULL, OPT_DURATION_ARG };
 	longopts[n++] = (struct option){ "ready-fd", required_argument, NULL, OPT_READY_FD };
 	longopts[n++] = (struct option){ "go-fd", required_argument, NULL, OPT_GO_FD };
+	longopts[n++] = (struct option){ "counters-fd", required_argument, NULL, OPT_COUNTERS_FD };
 	longopts[n++] = (struct option){ "help", no_argument, NULL, OPT_HELP };
 	longopts[n] = (struct option){ NULL, 0, NULL, 0 };
 	strcat(shortopts, "h");
@@ -201,11 +206,13 @@ static int parse_args(const struct load_ops *ops, void *opts, int argc,
 			break;
 		case OPT_READY_FD:
 		case OPT_GO_FD:
+		case OPT_COUNTERS_FD:
 			if (units_parse_int(optarg, &v) || v < 0 || v > 65535) {
 				log_error("bad file descriptor '%s'", optarg);
 				return EXIT_USAGE;
 			}
-			*(opt == OPT_READY_FD ? &a->ready_fd : &a->go_fd) = (int)v;
+			*(opt == OPT_READY_FD ? &a->ready_fd : opt == OPT_GO_FD ? &a->go_fd
+			  : &a->counters_fd) = (int)v;
 			break;
 		case 'h':
 		case OPT_HELP:
@@ -231,7 +238,7 @@ static int parse_args(const struct load_ops *ops, void *opts, int argc,
 int main(int argc, char **argv)
 {
 	const struct load_ops *ops;
-	struct args a = { .ready_fd = -1, .go_fd = -1 };
+	struct args a = { .ready_fd = -1, .go_fd = -1, .counters_fd = -1 };
 	sigset_t sigs;
 	pthread_t sig_tid;
 	void *opts;
@@ -269,10 +276,16 @@ int main(int argc, char **argv)
 		return rc < 0 ? EXIT_PASS : rc;
 	}
 
-	/* shared with forked workers: their counters */
-	size_t slots_len = (size_t)LOAD_MAX_SLOTS * LOAD_SLOT_STRIDE * sizeof(uint64_t);
-	uint64_t *slots = mmap(NULL, slots_len, PROT_READ | PROT_WRITE,
-			       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	/* shared with forked workers: their counters (and the harness's, given) */
+	size_t slots_len = LOAD_COUNTERS_BYTES;
+	struct stat cst;
+	uint64_t *slots = a.counters_fd < 0 ?
+		mmap(NULL, slots_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0) :
+		fstat(a.counters_fd, &cst) != 0 || !S_ISREG(cst.st_mode) ||
+		cst.st_size < (off_t)slots_len ? (errno = EINVAL, MAP_FAILED) :
+		mmap(NULL, slots_len, PROT_READ | PROT_WRITE, MAP_SHARED, a.counters_fd, 0);
+	if (a.counters_fd >= 0)
+		close(a.counters_fd);
 	if (slots == MAP_FAILED) {
 		log_error("%s: the counters shared with its workers (mmap of %zu bytes): %s",
 			  ops->name, slots_len, strerror(errno));
@@ -338,6 +351,19 @@ int main(int argc, char **argv)
 		munmap(slots, slots_len);
 		free(opts);
 		return EXIT_RUNTIME;
+	}
+	/*
+	 * a testing aid: an instance that never says its count (stuck in a
+	 * write, as a guest's disk load was at its cell's end): the harness
+	 * kills it after its grace and reads its counters
+	 */
+	if (getenv("LATLOAD_HANG_AT_END")) {
+		sigset_t all;
+
+		sigfillset(&all);
+		sigprocmask(SIG_BLOCK, &all, NULL);
+		for (;;)
+			pause();
 	}
 	/* a testing aid: the harness's judgement of a load that did no work */
 	const char *fake = getenv("LATLOAD_FAKE_OPS");

@@ -225,6 +225,31 @@ static int disk_fits(const struct config *cfg, const struct cell *c, int guest,
 	return 0;
 }
 
+/*
+ * Is program prog (a path, or a name the guest's PATH looks up: /bin,
+ * /usr/bin, /sbin, /usr/sbin, /usr/local/bin) in a variant's own initrd?
+ */
+static int in_initrd(const char *initrd, const char *prog)
+{
+	static const char *const dirs[] = { "bin/", "usr/bin/", "sbin/", "usr/sbin/",
+					     "usr/local/bin/" };
+	char names[5][OPT_STR_MAX + 16], found[OPT_STR_MAX + 16];
+	const char *list[5];
+	int n = 0;
+
+	if (strchr(prog, '/')) {
+		snprintf(names[n], sizeof(names[n]), "%s", prog + (prog[0] == '/'));
+		list[n] = names[n];
+		n++;
+	} else {
+		for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++, n++) {
+			snprintf(names[n], sizeof(names[n]), "%s%s", dirs[i], prog);
+			list[n] = names[n];
+		}
+	}
+	return vm_initrd_find(initrd, list, n, found, sizeof(found)) == 0;
+}
+
 int where_fits(const struct config *cfg, const struct cell *c, int guest,
 	       char *why, size_t len)
 {
@@ -341,10 +366,15 @@ int where_fits(const struct config *cfg, const struct cell *c, int guest,
 
 		if (cmd && argv_first(cmd, prog, sizeof(prog)) == 0) {
 			int whole = strcmp(cmd, prog) == 0;	/* cyclictest's program, not a command line */
+			int own = path_lookup(prog, path, sizeof(path)) != 0 && k->initrd[0] &&
+				  in_initrd(k->initrd, prog);
 
+			if (own)
+				return 0;	/* the variant's own initrd =: the guest's PATH finds it */
 			if (path_lookup(prog, path, sizeof(path)) != 0)
-				return fail(why, len, &at, "[%s] %s = %s: %s%snot found on this machine, so a qemu guest (kernel %s) cannot be given it",
-					    section, key, cmd, whole ? "" : prog, whole ? "" : ": ", k->name);
+				return fail(why, len, &at, "[%s] %s = %s: %s%snot found on this machine%s, so a qemu guest (kernel %s) cannot be given it",
+					    section, key, cmd, whole ? "" : prog, whole ? "" : ": ",
+					    k->initrd[0] ? " nor in the variant's initrd =" : "", k->name);
 			if ((rc = vm_program_fits(path, vm_arch(k), interp, sizeof(interp))) < 0)
 				return fail(why, len, &at, "[%s] %s = %s: %s: %s: the guest of kernel %s cannot run it",
 					    section, key, cmd, path, vm_program_misfit(rc, vm_arch(k), pw, sizeof(pw)), k->name);

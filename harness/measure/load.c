@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -27,6 +28,7 @@
 #define READY_FD 3
 #define GO_FD 4
 #define EXE_FD 5
+#define COUNTERS_FD 6
 
 static void sleep_ns(int64_t ns)
 {
@@ -68,6 +70,16 @@ static int open_latload(void)
 	return fd >= 0 ? fd : -errno;
 }
 
+static void counters_free(struct load_proc *p)
+{
+	if (p->counters)
+		munmap(p->counters, LOAD_COUNTERS_BYTES);
+	if (p->counters_fd >= 0)
+		close(p->counters_fd);
+	p->counters = NULL;
+	p->counters_fd = -1;
+}
+
 /* "--key=value" for every option of the type, defaults included. */
 static char **build_argv(const struct load_def *def, int with_sync)
 {
@@ -76,7 +88,7 @@ static char **build_argv(const struct load_def *def, int with_sync)
 
 	for (const struct opt *o = table; o && o->key; o++)
 		n++;
-	char **argv = calloc((size_t)n + 6, sizeof(char *));
+	char **argv = calloc((size_t)n + 7, sizeof(char *));
 	int i = 0;
 
 	if (!argv)
@@ -95,6 +107,7 @@ static char **build_argv(const struct load_def *def, int with_sync)
 		argv[i++] = strdup("--ready-fd=3");
 		argv[i++] = strdup("--go-fd=4");
 	}
+	argv[i++] = strdup("--counters-fd=6");
 	for (int k = 0; k < i; k++)
 		if (!argv[k]) {
 			for (int j = 0; j < i; j++)
@@ -139,6 +152,7 @@ static void child_exec(const struct loadset *ls, const struct load_proc *p,
 	int ready = with_sync ? fcntl(ls->ready[1], F_DUPFD, 10) : -1;
 	int go = with_sync ? fcntl(ls->go[0], F_DUPFD, 10) : -1;
 	int exe = fcntl(ls->exe_fd, F_DUPFD, 10);
+	int counters = fcntl(p->counters_fd, F_DUPFD, 10);
 
 	devnull = open("/dev/null", O_RDONLY);
 	if (devnull >= 0)
@@ -150,8 +164,9 @@ static void child_exec(const struct loadset *ls, const struct load_proc *p,
 		dup2(go, GO_FD);
 	}
 	dup2(exe, EXE_FD);
+	dup2(counters, COUNTERS_FD);
 	/* nothing else of latlab's (result files, the DMA latency fd) */
-	syscall(SYS_close_range, EXE_FD + 1, ~0U, 0);
+	syscall(SYS_close_range, COUNTERS_FD + 1, ~0U, 0);
 	fexecve(EXE_FD, argv, environ);
 	static const char msg[] = "latlab: cannot execute latload\n";
 	if (write(2, msg, sizeof(msg) - 1) < 0)
@@ -159,23 +174,51 @@ static void child_exec(const struct loadset *ls, const struct load_proc *p,
 	_exit(127);
 }
 
+/*
+ * This run's counters: memory latload's workers count in, zero at the
+ * start (a restarted instance's earlier runs are in p->ops). 0 or -errno.
+ */
+static int counters_new(struct load_proc *p)
+{
+	int rc = 0;
+
+	counters_free(p);
+	p->counters_fd = memfd_create("latlab-load-counters", MFD_CLOEXEC);
+	if (p->counters_fd < 0 || ftruncate(p->counters_fd, (off_t)LOAD_COUNTERS_BYTES) != 0)
+		rc = -errno;
+	if (rc == 0) {
+		p->counters = mmap(NULL, LOAD_COUNTERS_BYTES, PROT_READ, MAP_SHARED,
+				   p->counters_fd, 0);
+		if (p->counters == MAP_FAILED) {
+			rc = -errno;
+			p->counters = NULL;
+		}
+	}
+	if (rc)
+		counters_free(p);
+	return rc;
+}
+
 static int spawn(struct loadset *ls, struct load_proc *p, int with_sync)
 {
 	char **argv = build_argv(ls->def, with_sync);
 	pid_t parent = getpid();
-	int out[2];
+	int out[2], rc;
 	pid_t pid;
 
 	if (!argv)
 		return -ENOMEM;
+	if ((rc = counters_new(p)) != 0) {
+		free_argv(argv);
+		return rc;
+	}
 	if (pipe2(out, O_CLOEXEC)) {
 		free_argv(argv);
 		return -errno;
 	}
 	pid = fork();
 	if (pid < 0) {
-		int rc = -errno;
-
+		rc = -errno;
 		close(out[0]);
 		close(out[1]);
 		free_argv(argv);
@@ -190,6 +233,16 @@ static int spawn(struct loadset *ls, struct load_proc *p, int with_sync)
 	p->out = out[0];
 	free_argv(argv);
 	return 0;
+}
+
+/* What a run's workers counted, in the memory it shares with latlab. */
+static uint64_t counters_sum(const struct load_proc *p)
+{
+	uint64_t sum = 0;
+
+	for (size_t i = 0; p->counters && i < LOAD_MAX_SLOTS; i++)
+		sum += __atomic_load_n(&p->counters[i * LOAD_SLOT_STRIDE], __ATOMIC_RELAXED);
+	return sum;
 }
 
 static void drain_output(struct load_proc *p)
@@ -218,6 +271,8 @@ static int collect(struct loadset *ls, struct load_proc *p, int status)
 		close(p->out);
 	p->out = -1;
 	p->pid = 0;
+	int said = 0;
+
 	for (char *line = p->text, *next; line && *line; line = next) {
 		next = strchr(line, '\n');
 		if (next)
@@ -229,6 +284,7 @@ static int collect(struct loadset *ls, struct load_proc *p, int status)
 			   &ops, &secs) == 2) {
 			p->ops += ops;
 			p->seconds += secs;
+			said = 1;
 		} else if (*line) {
 			lslog(ls, "load %s[%d]: %s", ls->def->name,
 			      (int)(p - ls->proc), line);
@@ -237,6 +293,17 @@ static int collect(struct loadset *ls, struct load_proc *p, int status)
 	}
 	p->textlen = 0;
 	p->text[0] = '\0';
+	/*
+	 * Killed before its result line (in a write or a sync it could not
+	 * leave: on the instruction clock a guest's grace passes while it
+	 * waits for the host's disk): what its workers counted stands
+	 */
+	if (!said && counters_sum(p)) {
+		p->ops += counters_sum(p);
+		lslog(ls, "load %s[%d] ended before it said its count: %llu ops from its counters",
+		      ls->def->name, (int)(p - ls->proc), (unsigned long long)counters_sum(p));
+	}
+	counters_free(p);
 	if (WIFSIGNALED(status))
 		lslog(ls, "load %s[%d] ended by signal %d", ls->def->name,
 		      (int)(p - ls->proc), WTERMSIG(status));
@@ -297,6 +364,7 @@ static int place(struct loadset *ls, const cpu_set_t *measured, char *err,
 		struct load_proc *p = &ls->proc[i];
 
 		p->out = -1;
+		p->counters_fd = -1;
 		if (!def->ninstances) {	/* per-cpu */
 			CPU_ZERO(&p->mask);
 			CPU_SET(cpulist_nth(&set, i), &p->mask);
@@ -484,6 +552,8 @@ void loadset_stop(struct loadset *ls)
 
 void loadset_free(struct loadset *ls)
 {
+	for (int i = 0; ls->proc && i < ls->n; i++)
+		counters_free(&ls->proc[i]);
 	if (ls->exe_fd >= 0)
 		close(ls->exe_fd);
 	free(ls->proc);

@@ -27,6 +27,12 @@ struct load_proc {
 	char text[1024];	/* what it printed, for the cell's log */
 	size_t textlen;
 	char last[256];		/* the last line it printed (not its result) */
+	/*
+	 * the memory its workers count in (latload --counters-fd), this run's:
+	 * its count where it was killed before its result line; NULL: none
+	 */
+	int counters_fd;
+	uint64_t *counters;
 	int failing;		/* its runs in a row that ended in an error */
 };
 

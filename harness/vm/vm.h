@@ -200,6 +200,16 @@ int vm_image_release_of(const unsigned char *img, size_t size, char *rel, size_t
 /* The same of a file: 0, or -errno (a FIFO or a directory: -EINVAL). */
 int vm_image_release(const char *path, char *rel, size_t len);
 
+/*
+ * Is a program at one of the names (paths inside the archive, without the
+ * leading /: "usr/bin/cyclictest") in the initrd at path? Its newc
+ * archives, one after another as the kernel unpacks them, each plain or
+ * compressed (gzip, xz, zstd, bzip2, lzma, lz4: unpacked by their tool,
+ * bounded). 0 and the name found in found, -ENOENT where none is, or
+ * -errno (not a regular file, a damaged archive, a missing tool).
+ */
+int vm_initrd_find(const char *path, const char *const *names, int n, char *found, size_t len);
+
 /* qemu's cache modes for the disk's file, as [kernel.NAME] disk_cache names them */
 extern const char *const vm_disk_caches[];
 

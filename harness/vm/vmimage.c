@@ -56,6 +56,9 @@ static uint32_t le32(const unsigned char *p)
 	       (uint32_t)p[3] << 24;
 }
 
+/* The most an initrd's compressed archive may unpack to, looked through for a program */
+#define INITRD_UNPACKED_MAX (1ULL << 30)
+
 /* How a payload is compressed: its magic, its name, the tool that unpacks it. */
 static const struct packer {
 	const char *name;
@@ -535,4 +538,112 @@ int vm_image(const struct kernel_def *k, struct vm_image *im)
 	snprintf(im->path, sizeof(im->path), "%s", path);
 	im->elf = 1;
 	return 1;
+}
+
+/* One newc archive's entries from at (its end past TRAILER!!! into *end): is a name there? */
+static int newc_find(const unsigned char *a, size_t size, size_t at, const char *const *names,
+		     int n, char *found, size_t len, size_t *end)
+{
+	while (at + 110 <= size) {
+		char field[9] = "";
+		unsigned long fsize, nsize;
+
+		if (memcmp(a + at, "070701", 6) != 0 && memcmp(a + at, "070702", 6) != 0)
+			return -EBADMSG;
+		memcpy(field, a + at + 54, 8);
+		fsize = strtoul(field, NULL, 16);
+		memcpy(field, a + at + 94, 8);
+		nsize = strtoul(field, NULL, 16);
+		if (nsize == 0 || nsize > 4096 || at + 110 + nsize > size)
+			return -EBADMSG;
+		const char *name = (const char *)a + at + 110;
+
+		if (name[nsize - 1] != '\0')
+			return -EBADMSG;
+		at = (at + 110 + nsize + 3) & ~(size_t)3;
+		if (strcmp(name, "TRAILER!!!") == 0) {
+			*end = at;
+			return -ENOENT;
+		}
+		for (int i = 0; i < n; i++)
+			if (strcmp(name, names[i]) == 0 ||
+			    (name[0] == '.' && name[1] == '/' && strcmp(name + 2, names[i]) == 0)) {
+				snprintf(found, len, "%s", names[i]);
+				return 0;
+			}
+		if (fsize > size - at)
+			return -EBADMSG;
+		at = (at + fsize + 3) & ~(size_t)3;
+	}
+	return -EBADMSG;
+}
+
+/* The archives of a[0..size) in turn, a compressed one unpacked (depth: how many times already). */
+static int initrd_walk(const unsigned char *a, size_t size, const char *const *names, int n,
+		       char *found, size_t len, int depth)
+{
+	size_t at = 0;
+
+	while (at < size) {
+		while (at < size && a[at] == 0)
+			at++;	/* padding between archives */
+		if (at >= size)
+			return -ENOENT;
+		if (size - at >= 6 && (memcmp(a + at, "070701", 6) == 0 ||
+				       memcmp(a + at, "070702", 6) == 0)) {
+			size_t end = 0;
+			int rc = newc_find(a, size, at, names, n, found, len, &end);
+
+			if (rc != -ENOENT || end == 0)
+				return rc;
+			at = end;
+			continue;
+		}
+		/* a compressed archive runs to the end of the file */
+		const struct packer *p = NULL;
+
+		for (size_t i = 0; i < sizeof(packers) / sizeof(packers[0]); i++)
+			if (size - at >= packers[i].nmagic &&
+			    memcmp(a + at, packers[i].magic, packers[i].nmagic) == 0)
+				p = &packers[i];
+		if (!p || depth > 0)
+			return -EBADMSG;
+		int fd = memfd_create("latlab-initrd", MFD_CLOEXEC), rc;
+		struct stat st;
+		unsigned char *plain;
+
+		if (fd < 0)
+			return -errno;
+		rc = unpack(p, a + at, size - at, fd, INITRD_UNPACKED_MAX);
+		if (rc == 0 && fstat(fd, &st) != 0)
+			rc = -errno;
+		if (rc == 0 && st.st_size > 0) {
+			plain = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+			if (plain == MAP_FAILED)
+				rc = -errno;
+			else {
+				rc = initrd_walk(plain, (size_t)st.st_size, names, n, found, len,
+						 depth + 1);
+				munmap(plain, (size_t)st.st_size);
+			}
+		} else if (rc == 0) {
+			rc = -EBADMSG;
+		}
+		close(fd);
+		return rc;
+	}
+	return -ENOENT;
+}
+
+int vm_initrd_find(const char *path, const char *const *names, int n, char *found, size_t len)
+{
+	unsigned char *a;
+	size_t size;
+	int rc = map_file(path, &a, &size);
+
+	if (rc)
+		return rc == -EINVAL ? -EBADMSG : rc;
+	rc = initrd_walk(a, size, names, n, found, len, 0);
+	munmap(a, size);
+	return rc;
 }

@@ -119,4 +119,27 @@ EOC
 	[[ "$output" == *"c.ini:$(line_of c.ini '^command = /nonexistent'): [workload.ct] command = /nonexistent/loop --fast: /nonexistent/loop: not found on this machine, so a qemu guest (kernel g) cannot be given it"* ]] || run_failed
 	run "$LATLAB" run c.ini -q
 	[ "$status" -eq 2 ] && [ ! -e "$WORK/out/wq" ] || run_failed
+	# a program that lives only in the variant's own initrd = is the guest's (a
+	# bare name is left to the guest's PATH and busybox anyway; a path is checked):
+	# looked for in that archive (after an uncompressed one, gzip'ed), not refused
+	mkdir -p "$WORK/rd1/kernel" "$WORK/rd2/usr/bin"
+	: >"$WORK/rd1/kernel/microcode.bin"
+	printf '#!/bin/sh\nexec sleep 5\n' >"$WORK/rd2/usr/bin/onlyinrd"
+	(cd "$WORK/rd1" && find . | cpio -o -H newc 2>/dev/null) >"$WORK/initrd"
+	(cd "$WORK/rd2" && find . | cpio -o -H newc 2>/dev/null) | gzip >>"$WORK/initrd"
+	printf '[workload.ct]\ncommand = onlyinrd --fast\n[kernel.g]\ninitrd = %s/initrd\n' "$WORK" | ini_merge c.ini
+	run "$LATLAB" plan c.ini
+	[ "$status" -eq 0 ] || run_failed
+	printf '[workload.ct]\ncommand = /usr/bin/onlyinrd\n' | ini_merge c.ini
+	run "$LATLAB" plan c.ini
+	[ "$status" -eq 0 ] || run_failed
+	# a path in neither: refused, the initrd named (a bare name is the guest PATH's and busybox's)
+	printf '[workload.ct]\ncommand = /usr/bin/notinrd\n' | ini_merge c.ini
+	run "$LATLAB" plan c.ini
+	[ "$status" -eq 2 ] && [[ "$output" == *"[workload.ct] command = /usr/bin/notinrd: not found on this machine nor in the variant's initrd =, so a qemu guest (kernel g) cannot be given it"* ]] || run_failed
+	# a damaged initrd is no place to find it
+	head -c 300 "$WORK/initrd" >"$WORK/initrd.cut" && mv "$WORK/initrd.cut" "$WORK/initrd"
+	printf '[workload.ct]\ncommand = /usr/bin/onlyinrd\n' | ini_merge c.ini
+	run "$LATLAB" plan c.ini
+	[ "$status" -eq 2 ] || run_failed
 }
