@@ -37,6 +37,7 @@ struct est_input {
 #define EST_MEASURED 0
 #define EST_LIKE 1
 #define EST_GUESSED 2
+#define EST_OTHER_LOAD 3	/* a cell under a load not measured here: as the other loads measured */
 
 /* How the estimate came about, for the words beside it. */
 struct est_said {
@@ -44,6 +45,7 @@ struct est_said {
 	int boots_like;			/* ... with other images' (booted the same way) */
 	int cells_guessed;		/* guest cells with nothing measured here */
 	int cells_like;			/* ... with other images' cells under that load */
+	int cells_other_load;		/* ... with this machine's cells under other loads (loaded or idle alike) */
 	int jobs;
 };
 

@@ -170,10 +170,13 @@ clock = icount
 EOC
 	run "$LATLAB" plan c.ini --jobs 2
 	[ "$status" -eq 0 ] || run_failed
-	# nothing measured: 6 s a boot, a cell its duration and 0.3 s; an
-	# instruction-clock variant boots once for both rounds, the two
-	# variants side by side
-	[[ "$output" == *"estimated wall time: 8.6s (1s per cell; 2 guest boots, not measured here yet: 6s each, 4 guest cells not measured here yet: each takes its duration; up to 2 instruction-clock guests side by side)"* ]] || run_failed
+	# nothing measured: 6 s a boot, an idle cell on the instruction clock
+	# 0.3x its duration and 0.3 s; an instruction-clock variant boots once
+	# for both rounds, the two variants side by side
+	[[ "$output" == *"estimated wall time: 7.2s (1s per cell; 2 guest boots, not measured here yet: 6s each, 4 guest cells not measured here yet: on the instruction clock an idle one 0.3x its duration and a loaded one 8x (as on this project's VM), on the host's its duration; up to 2 instruction-clock guests side by side)"* ]] || run_failed
+	# a loaded one 8x: 6 + 2 x (8 + 0.3)
+	run "$LATLAB" plan c.ini --jobs 2 --set matrix.load=hackbench --set load.hackbench.type=hackbench
+	[[ "$output" == *"estimated wall time: 22.6s"* ]] || run_failed
 	[[ "$output" == *"instruction-clock guests boot once for several rounds"* ]] || run_failed
 	mkdir -p cache/latlab
 	for up in 4000000000 5000000000 9000000000; do
@@ -224,7 +227,10 @@ EOC
 	# booted another way (the host's clock, 2 CPUs: a boot a round):
 	# nothing measured; a alone on the instruction clock boots once a round
 	run "$LATLAB" plan c.ini --jobs 2 --set kernel.b.image="$WORK/img2" --set kernel.b.clock=host --set kernel.b.cpus=2
-	[[ "$output" == *"4 guest boots, 2 as measured here, 2 not measured here yet: 6s each, 2 guest cells not measured here yet: each takes its duration"* ]] || run_failed
+	[[ "$output" == *"4 guest boots, 2 as measured here, 2 not measured here yet: 6s each, 2 guest cells not measured here yet: on the instruction clock an idle one 0.3x its duration"* ]] || run_failed
+	# a load measured nowhere here: as the loads that were (hackbench: 8 s a second)
+	run "$LATLAB" plan c.ini --jobs 2 --set matrix.load=cpu --set load.cpu.type=cpu
+	[[ "$output" == *"estimated wall time: 21.1s (1s per cell; 2 guest boots as measured here, 4 guest cells under a load not measured here: as the other loads (or idle cells) of guests booted the same way measured here;"* ]] || run_failed
 }
 
 @test "make install puts the binary, configs and man page under DESTDIR/PREFIX" {

@@ -49,14 +49,18 @@ p_of() {
 	# the kernel's expiry-to-running ends where cyclictest's wake-up reads
 	# its clock, so wake-up by wake-up it is the smaller; but the two
 	# medians are not of the same wake-ups (cyclictest's has the ~0.5 s
-	# before the watch began too), and on this VM's host clock a median
-	# moves by more than the difference between them: two clean clones of
-	# 2026-12-05 saw cyclictest 15 us against the kernel's 16.1, and 14
-	# against 17.9. What holds on its worst hour: the kernel's median is
-	# cyclictest's within half of it above and 10 us below (the 154 ms
-	# pairs of the triggers, or a clock's offset, are far outside)
+	# before the watch began too), and on this VM's host clock, beside the
+	# suite's own load, they part by more than any bound a test can hold:
+	# 15 against 16.1 us and 14 against 17.9 (two clean clones, 2026-12-05),
+	# 51 against 39.9 on a fresh busy machine (2026-12-06). How close they
+	# are is the instruction clock's question (tests/cli/guests/watch.bats:
+	# latlab - kernel 1.2 us at every percentile) and the bench's; here
+	# only what a wrong pairing or a clock's offset would break: the
+	# kernel's median is a wake-up's (1 us or more, under 1 ms) and no
+	# more than cyclictest's own half again (the triggers' 154 ms pairs,
+	# or an offset, are far outside)
 	echo "cyclictest p50 $ct us, watch_timer p50 $kp ns, n $n"
-	[ "$kp" -le $(( (ct + 1) * 1500 )) ] && [ "$kp" -ge $(( (ct - 10) * 1000 )) ]
+	[ "$kp" -ge 1000 ] && [ "$kp" -le 1000000 ] && [ "$kp" -le $(( (ct + 1) * 1500 )) ]
 }
 
 @test "[trace] watch = on through BPF: latlab's own thread seen both ways, the kernel's timer-to-running below its wake-up at every percentile" {
