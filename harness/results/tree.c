@@ -199,9 +199,11 @@ static int cell_primary(const struct tcell *c)
 
 /*
  * The metrics whose figures hold a wait for a device: cell.ini's
- * waits_device, or in a tree from before it, io and response where its
- * files_note or net_note says the clock counted instructions while the
- * guest waited for a device.
+ * waits_device (none where it has [figures] and no waits_device), or in
+ * a tree from before them, io and response where its files_note or
+ * net_note says the clock counted instructions while the guest waited
+ * for a device (a write that did not sync said so too: the old tree's
+ * answer errs toward no verdict).
  */
 static unsigned cell_waits(const struct tcell *c)
 {
@@ -211,6 +213,10 @@ static unsigned cell_waits(const struct tcell *c)
 	cell_ini_get(c->dir, CELLF_INI, "cell", "waits_device", v, sizeof(v));
 	if (v[0] && vouch_metrics_parse(v, &m) == 0)
 		return m;
+	/* a cell that has [figures] said all it waits for: none */
+	cell_ini_get(c->dir, CELLF_INI, "figures", metric_name(METRIC_WAKEUP), v, sizeof(v));
+	if (v[0])
+		return 0;
 	for (int k = 0; k < 2; k++) {
 		cell_ini_get(c->dir, CELLF_INI, "cell", k ? "net_note" : "files_note", note,
 			     sizeof(note));

@@ -103,6 +103,20 @@ waits() {
 	grep -q 'not a figure to judge: on the instruction clock a wait for an emulated device' t/report-response/index.html
 }
 
+@test "a tree from before waits_device: its files_note on the instruction clock says the I/O waited; a cell with [figures] says all it waits for" {
+	tree t
+	guest t icount ''
+	ini_cell t '[0-9]+-[a-z]+-timer-' 'metric = response\nfiles_note = the device is emulated and the clock counts instructions: while the guest waits for it, the clock jumps to its next timer, so a wait'"'"'s length is not a device'"'"'s'
+	run "$LATLAB" compare t --axis load -o c
+	[[ "$output" == *"timer, "*": wake-up (response cannot be judged here: device-wait): "* ]] || run_failed
+	# the tutorial's logger: a write that does not sync, on the guest's disk
+	for c in $(cells t '[0-9]+-[a-z]+-timer-'); do
+		printf '\n[figures]\nwakeup = yes\nio = yes\nresponse = yes\n' >>"$c/cell.ini"
+	done
+	run "$LATLAB" compare t --axis load -o c2
+	[[ "$output" == *"timer, "*": response: "* ]] || run_failed
+}
+
 @test "errored runs are left out and said: n counts the rest; a side with none left has no verdict" {
 	tree t
 	status t '000[67]-rthog-timer' error 'load disk: instance 0 did no work over the cell (ops = 0)'
