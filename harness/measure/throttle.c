@@ -89,7 +89,11 @@ static int set(struct undo *u, const char *path, const char *value, char *was, s
 
 	if ((rc = file_first_line(path, was, wlen)) == 0 && (rc = undo_set(u, path, value, NULL)) == 0)
 		return 0;
-	snprintf(why, len, "%s: %s", path, strerror(-rc));
+	if (rc == -EBUSY)
+		snprintf(why, len, "%s is held by another latlab (pid %d) for a cell of its own: two runs cannot both set it and set it back",
+			 path, undo_holder(u, path));
+	else
+		snprintf(why, len, "%s: %s", path, strerror(-rc));
 	return -1;
 }
 

@@ -131,6 +131,53 @@ static void unjournal(struct undo *u, off_t before)
 		u->changes--;
 }
 
+/* A journal file another user made, or a link or a FIFO: not latlab's to read or replay. */
+static int foreign(int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
+	       (st.st_mode & 0022);
+}
+
+int undo_holder(const struct undo *u, const char *path)
+{
+	char dir[PATH_MAX], want[PATH_MAX + 16], line[PATH_MAX + 600];
+	const char *slash = strrchr(u->path, '/');
+	DIR *d;
+	struct dirent *e;
+	int holder = 0;
+
+	if (!slash)
+		return 0;
+	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - u->path), u->path);
+	snprintf(want, sizeof(want), "write\t%s\t", path);
+	d = opendir(dir);
+	while (d && !holder && (e = readdir(d))) {
+		int pid = 0, fd;
+		FILE *fp;
+
+		if (sscanf(e->d_name, "undo-%d.txt", &pid) != 1 || pid == (int)getpid())
+			continue;
+		fd = openat(dirfd(d), e->d_name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+		if (fd < 0)
+			continue;
+		/* a journal its owner no longer holds is stale: undo_stale's, not a holder */
+		if (foreign(fd) || flock(fd, LOCK_SH | LOCK_NB) == 0 || errno != EWOULDBLOCK ||
+		    !(fp = fdopen(fd, "r"))) {
+			close(fd);
+			continue;
+		}
+		while (!holder && fgets(line, sizeof(line), fp))
+			if (strncmp(line, want, strlen(want)) == 0)
+				holder = pid;
+		fclose(fp);
+	}
+	if (d)
+		closedir(d);
+	return holder;
+}
+
 int undo_set(struct undo *u, const char *path, const char *value, const char *restore)
 {
 	char old[512];
@@ -139,6 +186,13 @@ int undo_set(struct undo *u, const char *path, const char *value, const char *re
 
 	if (!allowed(path, u->roots))
 		return -EPERM;
+	/*
+	 * A setting another latlab holds for its cell is not ours to take:
+	 * its value now is that run's, and whoever ended first would write
+	 * the other's back (two throttle = off runs left it off for good)
+	 */
+	if (undo_holder(u, path))
+		return -EBUSY;
 	if (!restore) {
 		rc = file_first_line(path, old, sizeof(old));
 		if (rc)
@@ -358,10 +412,10 @@ int undo_stale(const char *dir, const char *const *roots,
 
 		if (fd < 0)
 			continue;
-		if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-			char line[PATH_MAX + 128];
+		if (fstat(fd, &st) != 0 || foreign(fd)) {
+			char line[PATH_MAX + 160];
 
-			snprintf(line, sizeof(line), "%s/%s is not a journal latlab wrote (not a regular file): left alone",
+			snprintf(line, sizeof(line), "%s/%s is not a journal latlab wrote (not a regular file of this user's, writable by it alone): left alone",
 				 dir, e->d_name);
 			close(fd);
 			if (say)

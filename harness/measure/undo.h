@@ -50,9 +50,18 @@ int undo_open(struct undo *u, const char *dir, const char *const *roots);
  * `value` written to `path` (one write, as echo does), its current first
  * line journalled first as what undoes it; `restore` instead when not
  * NULL (a file that takes deltas, as cgroup.subtree_control's "+cpuset").
- * 0 or -errno (nothing written when the journal could not be).
+ * 0 or -errno (nothing written when the journal could not be; -EBUSY:
+ * another latlab holds the path, undo_holder).
  */
 int undo_set(struct undo *u, const char *path, const char *value, const char *restore);
+
+/*
+ * Does another latlab still running hold `path` for its cell (a live
+ * journal beside u's that writes it back)? Its pid, or 0. undo_set
+ * refuses such a path (-EBUSY): one rule for every setting two runs may
+ * share.
+ */
+int undo_holder(const struct undo *u, const char *path);
 
 /* The cgroup directory `path` journalled, then made. 0 or -errno (-EEXIST too). */
 int undo_mkdir_cgroup(struct undo *u, const char *path);

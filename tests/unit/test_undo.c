@@ -211,6 +211,64 @@ static void say_line(void *arg, const char *line)
 	snprintf(arg, 512, "%s", line);
 }
 
+/*
+ * A setting another latlab holds for its cell is refused (-EBUSY) and its
+ * holder named, so that two runs never write each other's values back
+ * (two throttle = off runs left RT throttling off for good); once that
+ * latlab is gone, its stale journal is no holder.
+ */
+static void test_held_by_another(void **state)
+{
+	struct undo u;
+	char report[256];
+	int fd, status;
+	pid_t pid;
+
+	(void)state;
+	pid = killed_latlab(1, &fd);	/* holds balance, alive */
+	assert_int_equal(undo_open(&u, run, roots), 0);
+	assert_int_equal(undo_holder(&u, in_sys("balance")), pid);
+	assert_int_equal(undo_holder(&u, in_sys("affinity")), 0);
+	assert_int_equal(undo_set(&u, in_sys("balance"), "1", NULL), -EBUSY);
+	assert_string_equal(get("balance"), "0");	/* the other's value, untouched */
+	assert_int_equal(undo_set(&u, in_sys("affinity"), "0", NULL), 0);
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	close(fd);
+	assert_int_equal(undo_holder(&u, in_sys("balance")), 0);	/* stale: not a holder */
+	assert_int_equal(undo_finish(&u, report, sizeof(report)), 0);
+	assert_int_equal(undo_stale(run, roots, NULL, NULL), 1);
+	assert_string_equal(get("balance"), "1");
+}
+
+/* A journal another user could have written is not replayed: said and left. */
+static void test_foreign_journal(void **state)
+{
+	char path[160], said[512] = "";
+	FILE *fp;
+
+	(void)state;
+	mkdir(run, 0700);
+	snprintf(path, sizeof(path), "%s/undo-9.txt", run);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fprintf(fp, "latlab-undo 1\nwrite\t%s\t7\n", in_sys("balance"));
+	fclose(fp);
+	assert_int_equal(chmod(path, 0666), 0);	/* anyone could have written it */
+	assert_int_equal(undo_stale(run, roots, say_line, said), 0);
+	assert_non_null(strstr(said, "undo-9.txt is not a journal latlab wrote"));
+	assert_string_equal(get("balance"), "1");
+	if (geteuid() == 0) {	/* another user's */
+		assert_int_equal(chmod(path, 0600), 0);
+		assert_int_equal(chown(path, 65534, 65534), 0);
+		said[0] = '\0';
+		assert_int_equal(undo_stale(run, roots, say_line, said), 0);
+		assert_non_null(strstr(said, "undo-9.txt is not a journal latlab wrote"));
+		assert_string_equal(get("balance"), "1");
+	}
+	unlink(path);
+}
+
 /* A FIFO named as a journal: said and left, never waited on (it held every run). */
 static void test_stale_fifo(void **state)
 {
@@ -221,7 +279,7 @@ static void test_stale_fifo(void **state)
 	mkdir(run, 0700);
 	assert_int_equal(mkfifo(path, 0600), 0);
 	assert_int_equal(undo_stale(run, roots, say_line, said), 0);
-	assert_non_null(strstr(said, "undo-7.txt is not a journal latlab wrote (not a regular file): left alone"));
+	assert_non_null(strstr(said, "undo-7.txt is not a journal latlab wrote (not a regular file of this user's, writable by it alone): left alone"));
 	assert_int_equal(access(path, F_OK), 0);
 	unlink(path);
 }
@@ -326,6 +384,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_outside_roots, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stale, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stale_fifo, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_held_by_another, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_foreign_journal, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_other_boot_and_foreign_cgroup, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_replay_refuses, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_failure_said, setup, teardown),
