@@ -4,7 +4,9 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -191,6 +193,49 @@ static int apart_overdue(const struct campaign *cp, int64_t deadline, int64_t *r
 	return now - *rtc_at >= APART_GRACE_NS / NS_PER_S;
 }
 
+int cp_kill_descendants(void)
+{
+	int killed = 0;
+
+	/* a child killed hands its own children to us (a subreaper): again until none */
+	for (int pass = 0; pass < 64; pass++) {
+		DIR *d = opendir("/proc/self/task");
+		struct dirent *e;
+		int found = 0;
+
+		while (d && (e = readdir(d))) {
+			char path[128], buf[4096];
+			int fd;
+			ssize_t n;
+
+			if (e->d_name[0] == '.')
+				continue;
+			snprintf(path, sizeof(path), "/proc/self/task/%.32s/children", e->d_name);
+			fd = open(path, O_RDONLY | O_CLOEXEC);
+			n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+			if (fd >= 0)
+				close(fd);
+			buf[n > 0 ? n : 0] = '\0';
+			for (char *q = buf, *end; *q; q = end) {
+				long child = strtol(q, &end, 10);
+
+				if (end == q)
+					break;
+				if (child > 0 && kill((pid_t)child, SIGKILL) == 0) {
+					waitpid((pid_t)child, NULL, 0);
+					found++;
+				}
+			}
+		}
+		if (d)
+			closedir(d);
+		killed += found;
+		if (!found)
+			break;
+	}
+	return killed;
+}
+
 /* What the cell's process says at its end, a line: STATUS FATAL SIG BRIEF REASON. */
 struct apart_word {
 	int said, status, fatal, sig;
@@ -209,13 +254,26 @@ static void apart_child(struct campaign *cp, const struct cell *c, struct run_en
 	struct chan_brief b;
 	char brief[256];
 
+	/*
+	 * Its own process group, and every orphan of the code it runs comes
+	 * back to it (a subreaper): what that code forks ends with the cell
+	 */
+	setpgid(0, 0);
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	/* memory locks are not inherited across fork */
 	if (cp->env.mlocked)
 		mlockall(MCL_CURRENT | MCL_FUTURE);
 	int sig = cell_run(cp->cfg, c, env, dir, &res);
+	int left = cp_kill_descendants();
 
 	snprintf(res.preempt, sizeof(res.preempt), "%s", cp->kernel.model);
 	cell_check_thresholds(cp->cfg, c, &res, cp_emulated(cp, c));
+	if (left && res.status != CELL_ERROR) {	/* the code's processes outlived its cell */
+		res.status = CELL_FAIL;
+		snprintf(res.reason, sizeof(res.reason),
+			 "the cell's code left %d process%s running after the cell (forked by a plugin?): killed",
+			 left, left == 1 ? "" : "es");
+	}
 	int rc = res.nthreads || res.status != CELL_OK
 		 ? cell_write(cp->cfg, c, &cp->env, &cp->si, &res, dir) : 0;
 
@@ -233,13 +291,19 @@ static void apart_child(struct campaign *cp, const struct cell *c, struct run_en
 	_exit(0);
 }
 
-/* The word the cell's process said on fd (nothing if it died first). */
+/*
+ * The word the cell's process said on fd (nothing if it died first),
+ * read without waiting: its process has ended, and an orphan of its
+ * code that holds the pipe's other end must not hold latlab.
+ */
 static void apart_read(int fd, struct apart_word *w)
 {
 	char line[1024];
-	FILE *fp = fdopen(fd, "r");
+	FILE *fp;
 
 	memset(w, 0, sizeof(*w));
+	fcntl(fd, F_SETFL, O_NONBLOCK);
+	fp = fdopen(fd, "r");
 	if (!fp) {
 		close(fd);
 		return;
@@ -281,6 +345,8 @@ static int run_apart(struct campaign *cp, int i, int nth, int run_n, int lava, c
 
 	if (pipe2(p, O_CLOEXEC) != 0)
 		return log_error("pipe: %s", strerror(errno)), EXIT_RUNTIME;
+	/* an orphan of the cell's code whose process died first comes to latlab, to be killed */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	fflush(NULL);	/* nothing buffered is written twice by the child's exit */
 	pid = fork();
 	if (pid < 0) {
@@ -292,6 +358,7 @@ static int run_apart(struct campaign *cp, int i, int nth, int run_n, int lava, c
 		close(p[0]);
 		apart_child(cp, c, env, dir, nth, run_n, lava, p[1]);
 	}
+	setpgid(pid, pid);	/* also here: killpg works at once */
 	close(p[1]);
 	int64_t told = 0;	/* when a signal of ours was passed on */
 	int64_t rtc_at = -1;	/* apart_overdue's wait on the host's clock */
@@ -315,7 +382,17 @@ static int run_apart(struct campaign *cp, int i, int nth, int run_n, int lava, c
 		}
 		usleep(20000);
 	}
+	/*
+	 * Whatever of its group is left (its code's children, where it died
+	 * before killing them), and the orphans that came to latlab
+	 */
+	kill(-pid, SIGKILL);
+	int orphans = cp_kill_descendants();
+
 	apart_read(p[0], &w);
+	/* its word counts from a process that ended as the cell's code must: exit 0 */
+	if (w.said && !(WIFEXITED(st) && WEXITSTATUS(st) == 0))
+		w.said = 0;
 	units_format_duration(cp->cfg->campaign.duration + APART_GRACE_NS, t, sizeof(t));
 	if (killed && !cp_signalled(cp) && rtc_at >= 0)
 		snprintf(why, sizeof(why), "the cell's code did not return within %s of the guest's time (its duration and %llds), nor within %llds more of the host's: its process was killed (a plugin that blocks?)",
@@ -329,6 +406,9 @@ static int run_apart(struct campaign *cp, int i, int nth, int run_n, int lava, c
 	else if (WIFEXITED(st) && !w.said)
 		snprintf(why, sizeof(why), "the cell's process exited with status %d before the cell ended (a plugin's exit()?)",
 			 WEXITSTATUS(st));
+	else if (orphans)
+		snprintf(why, sizeof(why), "the cell's code left %d process%s running after its process ended (forked by a plugin?): killed",
+			 orphans, orphans == 1 ? "" : "es");
 	/* what it changed on the machine, if it died holding it: undone now */
 	if (why[0])
 		undo_stale(UNDO_DIR, axis_undo_roots(), NULL, NULL);

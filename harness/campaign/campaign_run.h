@@ -308,4 +308,12 @@ void cp_guest_check_kernel(struct campaign *cp);
 /* A finished cell's files (from dir, if any), rows and status, to the host. */
 void cp_guest_report(const struct campaign *cp, int i, const char *dir);
 
+/*
+ * Every child of this process killed (SIGKILL) and reaped, and theirs, as
+ * a subreaper gets them: what a cell's foreign code left running. How
+ * many; call it only where this process has no children of its own left
+ * (a cell's process at its end, latlab after it).
+ */
+int cp_kill_descendants(void);
+
 #endif

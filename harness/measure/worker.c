@@ -219,6 +219,19 @@ static void *worker_main(void *arg)
 			return NULL;
 		}
 	}
+	/*
+	 * What the thread's code forks (a plugin's child) starts as an
+	 * ordinary thread, not at its priority on its CPU: a forked step that
+	 * spins, or outlives the cell, must not hold the CPU at real-time
+	 * priority
+	 */
+	if (w->policy == SCHED_FIFO || w->policy == SCHED_RR) {
+		struct sched_param sp;
+		int pol = sched_getscheduler(0);
+
+		if (pol >= 0 && sched_getparam(0, &sp) == 0)
+			sched_setscheduler(0, pol | SCHED_RESET_ON_FORK, &sp);
+	}
 	if (w->policy == SCHED_DEADLINE && (w->start_errno = become_deadline(w)) != 0) {
 		atomic_store_explicit(&w->done, 1, memory_order_release);
 		return NULL;	/* the cell says why; nothing measured */
