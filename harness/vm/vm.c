@@ -75,18 +75,45 @@ int vm_kvm_present(void)
 	return 1;
 }
 
+/*
+ * A path as a value of qemu's KEY=VALUE,... options: a comma doubled (its
+ * syntax's escape), so that "o,file=VICTIM" stays one path and never
+ * becomes another option (attack-5 guest/09: a crafted output directory
+ * made a host file the guest's disk). 0, or -ENAMETOOLONG.
+ */
+int vm_qemu_opt_value(const char *in, char *out, size_t len)
+{
+	size_t o = 0;
+
+	for (; *in; in++) {
+		if (o + (*in == ',' ? 2 : 1) >= len)	/* and the NUL */
+			return -ENAMETOOLONG;
+		if (*in == ',')
+			out[o++] = ',';
+		out[o++] = *in;
+	}
+	if (o >= len)
+		return -ENAMETOOLONG;
+	out[o] = '\0';
+	return 0;
+}
+
 /* qemu with the guest's channel on data_fd; its own output to b->qemu_log. */
 static pid_t start_qemu(const struct vm_boot *b, int data_fd)
 {
 	const struct kernel_def *k = &b->cfg->kernel[b->variant];
 	int accel = b->accel;
 	const struct vm_arch *arch = vm_arch(k);
-	char smp[32], mem[32], serial[PATH_MAX + 16], append[OPT_STR_MAX + 128];
+	char smp[32], mem[32], console[2 * PATH_MAX + 64], path[2 * PATH_MAX],
+		append[OPT_STR_MAX + 128];
 	char chardev[64];
 
 	snprintf(smp, sizeof(smp), "%lld", (long long)k->cpus);
 	snprintf(mem, sizeof(mem), "%lldM", (long long)(k->memory >> 20));
-	snprintf(serial, sizeof(serial), "file:%s", b->console_log);
+	/* the console: a chardev, its path a value of qemu's syntax (commas doubled) */
+	if (vm_qemu_opt_value(b->console_log, path, sizeof(path)) != 0)
+		return -1;
+	snprintf(console, sizeof(console), "file,id=latlab-console,path=%s", path);
 	snprintf(chardev, sizeof(chardev), "file,id=latlab,path=/dev/fd/%d", data_fd);
 	snprintf(append, sizeof(append), "console=%s panic=-1 printk.devkmsg=on %s",
 		 arch->console, k->append);
@@ -109,7 +136,8 @@ static pid_t start_qemu(const struct vm_boot *b, int data_fd)
 		"-smp", smp, "-m", mem,
 		"-nodefaults", "-no-user-config", "-display", "none",
 		"-no-reboot",		/* a panic (panic=-1) ends qemu */
-		"-serial", serial,	/* the console, to console_log */
+		"-chardev", console,	/* the console, to console_log */
+		"-serial", "chardev:latlab-console",
 		"-kernel", b->kernel, "-initrd", b->initramfs, "-append", append,
 	};
 	size_t nfixed = sizeof(fixed) / sizeof(fixed[0]), n = nfixed;
@@ -148,11 +176,16 @@ static pid_t start_qemu(const struct vm_boot *b, int data_fd)
 		argv[n++] = numa[i][1];
 	}
 	/* the disk: virtio-blk on PCI, raw, its cache mode as configured */
-	char drive[PATH_MAX + 128];
+	char drive[2 * PATH_MAX + 128];
 
 	if (b->disk) {
+		if (vm_qemu_opt_value(b->disk, path, sizeof(path)) != 0) {
+			free(argv);
+			free(extra);
+			return -1;
+		}
 		snprintf(drive, sizeof(drive), "file=%s,if=none,id=latlab-disk,format=raw,cache=%s",
-			 b->disk, vm_disk_caches[k->disk_cache]);
+			 path, vm_disk_caches[k->disk_cache]);
 		argv[n++] = "-drive";
 		argv[n++] = drive;
 		argv[n++] = "-device";

@@ -201,6 +201,12 @@ int vm_image_release_of(const unsigned char *img, size_t size, char *rel, size_t
 int vm_image_release(const char *path, char *rel, size_t len);
 
 /*
+ * A path as a value of qemu's KEY=VALUE,... options, its commas doubled
+ * (qemu's escape): 0, or -ENAMETOOLONG.
+ */
+int vm_qemu_opt_value(const char *in, char *out, size_t len);
+
+/*
  * Is a program at one of the names (paths inside the archive, without the
  * leading /: "usr/bin/cyclictest") in the initrd at path? Its newc
  * archives, one after another as the kernel unpacks them, each plain or

@@ -264,6 +264,23 @@ static void fake_elf(const char *path, int class, int machine, const char *inter
 }
 
 /* What a guest of each architecture may be given as a program. */
+/* A path in qemu's KEY=VALUE,... options: its commas doubled, never another option. */
+static void test_qemu_opt_value(void **state)
+{
+	char out[64];
+
+	(void)state;
+	assert_int_equal(vm_qemu_opt_value("/r/o,file=/etc/passwd,x=", out, sizeof(out)), 0);
+	assert_string_equal(out, "/r/o,,file=/etc/passwd,,x=");
+	assert_int_equal(vm_qemu_opt_value("/plain", out, sizeof(out)), 0);
+	assert_string_equal(out, "/plain");
+	assert_int_equal(vm_qemu_opt_value(",,", out, sizeof(out)), 0);
+	assert_string_equal(out, ",,,,");
+	assert_int_equal(vm_qemu_opt_value("/a,b", out, 5), -ENAMETOOLONG);
+	assert_int_equal(vm_qemu_opt_value("/abc", out, 4), -ENAMETOOLONG);
+	assert_int_equal(vm_qemu_opt_value("/ab", out, 4), 0);
+}
+
 static void test_program_fits(void **state)
 {
 	struct kernel_def x86 = { .arch = VM_ARCH_X86_64 }, arm = { .arch = VM_ARCH_ARM64 };
@@ -339,6 +356,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cpio_layout),
 		cmocka_unit_test(test_qemu_options),
+		cmocka_unit_test(test_qemu_opt_value),
 		cmocka_unit_test(test_program_fits),
 		cmocka_unit_test(test_settle_stat),
 	};

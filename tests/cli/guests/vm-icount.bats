@@ -20,9 +20,14 @@ cpus = 1
 settle = off"
 	printf '[workload.adc]\ntype = plugin\npath = %s\nfile = /sys/kernel/uevent_seqnum\n' "$PLUGINS/adc.so" | ini_merge c.ini
 	printf '[workload.loop]\ntype = chain\nsteps = adc, file-write\n[thresholds]\nmissed = off\n' | ini_merge c.ini
-	run timeout 200 "$LATLAB" run c.ini
+	# the output's path holds a comma, as qemu's option syntax parts
+	# options: a value of it, escaped (attack-5 guest/09 made a host file
+	# the guest's disk with one)
+	O="$WORK/o,file=$WORK/victim,x="
+	run timeout 200 "$LATLAB" run c.ini -o "$O"
 	[ "$status" -eq 0 ] || run_failed
-	c=$(cell_dir "$WORK/out/v" '0000-*')
+	[ ! -e "$WORK/victim" ]
+	c=$(cell_dir "$O/v" '0000-*')
 	# every period's step read the guest's sysfs, without an error
 	[ "$(col "$c/summary.csv" errors | sort -u)" = 0 ]
 	[ "$(col "$c/summary.csv" samples | head -1)" -ge 900 ]
@@ -34,28 +39,28 @@ settle = off"
 	[[ "$output" != *"the boot settled"* ]] || run_failed
 	# the chain: the plugin's read, then an fdatasync'ed write on the
 	# disk, every period without an error; vda counted the writes
-	c=$(cell_dir "$WORK/out/v" '0001-*')
+	c=$(cell_dir "$O/v" '0001-*')
 	grep -qx 'steps = adc, file-write' "$c/cell.ini"
 	grep -qx 'files_on = /dev/vda (ext4)' "$c/cell.ini"
 	[ "$(col "$c/summary.csv" errors | sort -u)" = 0 ]
 	samples=$(col "$c/summary.csv" samples | head -1)
 	[ "$samples" -ge 1 ] || { cat "$c/summary.csv"; false; }
 	chain_steps "$c/summary.csv" 2
-	writes=$(sed -n 's/.*latlab init: vda stat *[0-9]* *[0-9]* *[0-9]* *[0-9]* *\([0-9]*\).*/\1/p' "$WORK/out/v/vm/stock-1.console.log")
+	writes=$(sed -n 's/.*latlab init: vda stat *[0-9]* *[0-9]* *[0-9]* *[0-9]* *\([0-9]*\).*/\1/p' "$O/v/vm/stock-1.console.log")
 	[ -n "$writes" ] && [ "$writes" -ge "$samples" ] || { echo "vda writes '$writes', samples $samples"; false; }
 	# udp-rtt across the guest's two cards: every round trip left eth0
 	# and came in on eth1 and back, each card's receive interrupt
 	# counting one at least for each sample
 	[[ "$output" == *"kernel variant stock: its cells send over IP: two virtio-net cards on a hub inside qemu"* ]] || run_failed
-	c=$(cell_dir "$WORK/out/v" '0002-*')
+	c=$(cell_dir "$O/v" '0002-*')
 	grep -qx 'net = device 10.0.2.2' "$c/cell.ini"
 	[ "$(col "$c/summary.csv" errors | sort -u)" = 0 ]
 	samples=$(col "$c/summary.csv" samples | head -1)
 	[ "$samples" -ge 100 ] || { cat "$c/summary.csv"; false; }
-	grep -q 'latlab init: the network: eth0 10.0.2.1, its peer 10.0.2.2 behind eth1' "$WORK/out/v/vm/stock-1.console.log"
+	grep -q 'latlab init: the network: eth0 10.0.2.1, its peer 10.0.2.2 behind eth1' "$O/v/vm/stock-1.console.log"
 	for q in virtio1-input.0 virtio2-input.0; do
-		n=$(awk -v q="$q" '{ sub(/\r$/, "") } $0 ~ "latlab init: irq" && $NF == q { print $(NF - 3) }' "$WORK/out/v/vm/stock-1.console.log")
-		[ -n "$n" ] && [ "$n" -ge "$samples" ] || { echo "$q: '$n' interrupts, $samples samples"; grep 'latlab init' "$WORK/out/v/vm/stock-1.console.log"; false; }
+		n=$(awk -v q="$q" '{ sub(/\r$/, "") } $0 ~ "latlab init: irq" && $NF == q { print $(NF - 3) }' "$O/v/vm/stock-1.console.log")
+		[ -n "$n" ] && [ "$n" -ge "$samples" ] || { echo "$q: '$n' interrupts, $samples samples"; grep 'latlab init' "$O/v/vm/stock-1.console.log"; false; }
 	done
 }
 
