@@ -81,12 +81,18 @@ int path_lookup(const char *name, char *buf, size_t len)
 
 int file_append(FILE *out, const char *src)
 {
-	char buf[65536];
+	char buf[65536], err[PATH_MAX + 64];
 	size_t n;
-	FILE *in = fopen(src, "rbe");
+	/* a regular file only: a FIFO or /dev/zero named as one never held a run */
+	int fd = file_open_regular(src, LLONG_MAX, err, sizeof(err));
+	FILE *in = fd >= 0 ? fdopen(fd, "rb") : NULL;
 
-	if (!in)
+	if (fd < 0)
+		return fd;
+	if (!in) {
+		close(fd);
 		return -errno;
+	}
 	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
 		if (fwrite(buf, 1, n, out) != n)
 			break;

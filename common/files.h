@@ -56,7 +56,11 @@ void file_ini_value(const char *path, const char *section, const char *key,
  */
 int file_mount_of(const char *path, char *source, size_t slen, char *fstype, size_t flen);
 
-/* Append the bytes of the file src to out. 0 or -errno (-EIO: a short write). */
+/*
+ * Append the bytes of the regular file src to out (a FIFO, a device or a
+ * directory refused at once: file_open_regular). 0 or -errno (-EIO: a
+ * short write).
+ */
 int file_append(FILE *out, const char *src);
 
 #endif

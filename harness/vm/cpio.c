@@ -1,4 +1,7 @@
 #include <errno.h>
+#include <unistd.h>
+#include <stdint.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -111,21 +114,32 @@ int cpio_data(struct cpio *a, const char *name, mode_t mode, const void *data,
 	return a->err;
 }
 
-int cpio_file(struct cpio *a, const char *name, const char *src)
+int cpio_file_checked(struct cpio *a, const char *name, const char *src, int nofollow,
+		      size_t max)
 {
 	struct stat st;
 	char *data;
 	FILE *in;
-	int rc;
+	int rc, fd;
 
 	if (a->err)
 		return a->err;
-	in = fopen(src, "rbe");
-	if (!in)
-		return -errno;	/* the caller names the file; the archive goes on */
-	if (fstat(fileno(in), &st) != 0 || !S_ISREG(st.st_mode)) {
-		fclose(in);
+	/* O_NONBLOCK: a FIFO in its place is refused below, never waited on */
+	fd = open(src, O_RDONLY | O_CLOEXEC | O_NONBLOCK | (nofollow ? O_NOFOLLOW : 0));
+	if (fd < 0)
+		return errno == ELOOP && nofollow ? -ELOOP : -errno;	/* the caller names it */
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
 		return -EINVAL;
+	}
+	if ((uint64_t)st.st_size > max) {
+		close(fd);
+		return -EFBIG;
+	}
+	in = fdopen(fd, "rb");
+	if (!in) {
+		close(fd);
+		return -errno;
 	}
 	data = malloc(st.st_size ? (size_t)st.st_size : 1);
 	if (!data || fread(data, 1, (size_t)st.st_size, in) != (size_t)st.st_size) {
@@ -137,6 +151,11 @@ int cpio_file(struct cpio *a, const char *name, const char *src)
 	rc = cpio_data(a, name, st.st_mode, data, (size_t)st.st_size);
 	free(data);
 	return rc;
+}
+
+int cpio_file(struct cpio *a, const char *name, const char *src)
+{
+	return cpio_file_checked(a, name, src, 0, CPIO_FILE_MAX);
 }
 
 int cpio_finish(struct cpio *a)

@@ -411,6 +411,9 @@ static int carried_program(const struct workload_def *wd, char *prog, size_t len
 	return cmd && argv_first(cmd, prog, len) == 0 ? 0 : -ENOENT;
 }
 
+/* The largest module taken into a guest (Debian's largest are a few MiB) */
+#define MODULE_MAX (64u << 20)
+
 int vm_initramfs(const struct vm_guest *g, const char *path, char *err,
 		 size_t errlen)
 {
@@ -508,10 +511,16 @@ int vm_initramfs(const struct vm_guest *g, const char *path, char *err,
 
 			snprintf(name, sizeof(name), "latlab/mod/%s.ko", word);
 			snprintf(from, sizeof(from), "%s/%s.ko", g->device_modules, word);
-			rc = cpio_file(&a, name, from);
-			if (rc)
-				fail_with(err, errlen, rc, "[kernel.%s] %s: %s: %s", k->name,
-					  l ? "net" : "disk", from, strerror(-rc));
+			/* a name, a regular file there itself (never a link to root's), bounded */
+			rc = strchr(word, '/') || !word[0] ? -EINVAL :
+			     cpio_file_checked(&a, name, from, 1, MODULE_MAX);
+			if (rc && a.err)	/* the archive's own: the disk under it */
+				fail_with(err, errlen, rc, "%s: %s", path, strerror(-rc));
+			else if (rc)
+				fail_with(err, errlen, rc, "[kernel.%s] %s: %s: %s%s", k->name,
+					  l ? "net" : "disk", from, strerror(-rc),
+					  rc == -ELOOP ? " (a symbolic link: a module is taken from its own folder only)" :
+					  rc == -EINVAL ? " (not a regular file)" : "");
 		}
 		if (list)
 			fclose(list);

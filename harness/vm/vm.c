@@ -217,7 +217,7 @@ static pid_t start_qemu(const struct vm_boot *b, int data_fd)
 	/* the child: its own process group, gone when latlab goes */
 	sigset_t none;
 	int null = open("/dev/null", O_RDONLY), log = open(b->qemu_log,
-		O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0644);
 
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);

@@ -370,7 +370,14 @@ static int extract(const unsigned char *img, size_t size, const char *path,
 	int64_t t0 = units_now_ns();
 
 	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/*
+	 * A new file of ours, never one a name already leads to: a link
+	 * planted at it (the cache may be a folder others write) would make
+	 * root overwrite what it names. What is there (a killed run's, or a
+	 * link) is removed first: unlink takes a link, not what it names.
+	 */
+	unlink(tmp);
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return fail_with(im->why, sizeof(im->why), -errno, "%s: %s", tmp, strerror(errno));
 	/* the last 4 bytes are the kernel's size, which the tools would take
