@@ -280,6 +280,29 @@ static void test_cache(void **state)
 	assert_int_equal(vm_image(x86_variant(), &b), 1);
 	assert_int_equal(b.cached, 0);
 	assert_int_equal(b.remade, 1);
+	/*
+	 * a link planted where the unpack's temporary file goes (the cache a
+	 * folder others write): never followed, the file it names untouched
+	 * (attack-5 guest/08: root truncated and overwrote it)
+	 */
+	char tmp[sizeof(a.path) + 32], victim[sizeof(a.path) + 16];
+	struct stat vst;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", a.path, (int)getpid());
+	snprintf(victim, sizeof(victim), "%s.victim", a.path);
+	FILE *v = fopen(victim, "w");
+
+	assert_non_null(v);
+	fputs("precious", v);
+	fclose(v);
+	assert_int_equal(symlink(victim, tmp), 0);
+	assert_int_equal(unlink(a.path), 0);
+	assert_int_equal(vm_image(x86_variant(), &b), 1);
+	assert_int_equal(b.cached, 0);
+	assert_int_equal(stat(victim, &vst), 0);
+	assert_int_equal(vst.st_size, 8);
+	assert_int_equal(lstat(tmp, &vst), -1);	/* the link is gone with the temporary */
+	unlink(victim);
 	/* checked and taken: its size said (it said 0.0 MB on every hit) */
 	assert_int_equal(vm_image(x86_variant(), &b), 1);
 	assert_int_equal(b.cached, 1);
