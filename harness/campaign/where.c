@@ -386,6 +386,14 @@ int where_fits(const struct config *cfg, const struct cell *c, int guest,
 		return fail(why, len, &kl, "workload %s (type = %s) runs on this machine only: a qemu guest (kernel %s) has no copy of what it loads",
 			    wd->name, wd->ops->name, k->name);
 	}
+	if (wd->ops->watch && axis_ops_first_set(cfg, c) >= 0) {
+		/* a program's threads are its own: never run without what the cell names */
+		int a = axis_ops_first_set(cfg, c);
+		const struct axis *x = &cfg->matrix.ax[a];
+
+		return fail(why, len, &x->loc, "%s = %s: latlab does that for its own threads, not for a watched program's (workload %s, type = watch)",
+			    taxis_name(a), x->n ? x->s[c->ax[a]] : "", wd->name);
+	}
 	if (local && wd->ops->watch) {	/* the kernel first: BPF or histogram triggers; then the program */
 		const struct watch_opts *wo = wd->opts;
 		char section[CFG_NAME_MAX + 16], ww[512];

@@ -593,6 +593,11 @@ int resolve_chains(struct config *cfg, char *err, size_t errlen)
 				return cfg_fail(err, errlen, &sl,
 						"[%s] steps: '%s' watches another program's threads: not a step of latlab's",
 						section, name);
+			/* a kind of cell of its own (cyclictest's program): no step a period runs */
+			if (!sd->ops->run)
+				return cfg_fail(err, errlen, &sl,
+						"[%s] steps: '%s' (type = %s) is a cell of its own, not a step a period runs",
+						section, name, sd->ops->name);
 			o->ops[o->n] = sd->ops;
 			o->opts[o->n] = sd->opts;
 			o->n++;

@@ -30,6 +30,14 @@ static int any_with(const struct config *cfg, const struct cell *c, int begin)
 	return 0;
 }
 
+int axis_ops_first_set(const struct config *cfg, const struct cell *c)
+{
+	for (int a = 0; a < TAXIS_COUNT; a++)
+		if (axis_hooks[a] && axis_ops_value(cfg, c, a) != axis_hooks[a]->as_is)
+			return a;
+	return -1;
+}
+
 int axis_ops_any(const struct config *cfg, const struct cell *c)
 {
 	return any_with(cfg, c, 1);

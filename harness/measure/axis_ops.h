@@ -69,6 +69,14 @@ int64_t axis_ops_value(const struct config *cfg, const struct cell *c, int a);
 /* Would any hooked axis change the machine for c (a value other than its as_is, a begin)? */
 int axis_ops_any(const struct config *cfg, const struct cell *c);
 
+/*
+ * The first hooked axis of c whose value is not its as_is (isolation,
+ * idle, numa, throttle: a change of the machine for latlab's own
+ * threads), or -1: what a cell of another program's threads (cyclictest,
+ * a watched program) refuses rather than runs without it.
+ */
+int axis_ops_first_set(const struct config *cfg, const struct cell *c);
+
 /* Has any hooked axis of c something to check (a value other than its as_is, a check)? */
 int axis_ops_checks(const struct config *cfg, const struct cell *c);
 

@@ -130,11 +130,13 @@ static int footer_values(const char *line, const char *key, long long *v, int ma
 	return n;
 }
 
-int cyclictest_read_hist(FILE *fp, int n, int64_t top, struct hist *h, long long *over,
-			 long long *max, char *why, size_t len)
+int cyclictest_read_hist(FILE *fp, int n, int64_t top, uint64_t most, struct hist *h,
+			 long long *over, long long *max, char *why, size_t len)
 {
 	char line[4096];
 	long long count[CT_THREADS_MAX];
+	uint64_t total[CT_THREADS_MAX] = { 0 };
+	int64_t highest[CT_THREADS_MAX];
 	int rows = 0, have_max = 0;
 
 	if (n < 1 || n > CT_THREADS_MAX)
@@ -144,6 +146,7 @@ int cyclictest_read_hist(FILE *fp, int n, int64_t top, struct hist *h, long long
 		hist_init(&h[t]);
 		over[t] = 0;
 		max[t] = -1;
+		highest[t] = -1;
 	}
 	while (fgets(line, sizeof(line), fp)) {
 		if (line[0] == '#') {
@@ -166,19 +169,53 @@ int cyclictest_read_hist(FILE *fp, int n, int64_t top, struct hist *h, long long
 		if (got != n || bin < 0)
 			return snprintf(why, len, "line %d of its histogram: not a bin and %d counts", rows + 1,
 					n), -EINVAL;
-		for (int t = 0; t < n; t++)
-			for (long long i = 0; i < count[t]; i++)
-				hist_add(&h[t], bin);
+		if (bin >= top)
+			return snprintf(why, len, "line %d of its histogram: bin %lld, past its top (histogram = %lld ns)",
+					rows + 1, bin, (long long)top), -EINVAL;
+		/*
+		 * every number bounded before use: a count past the wake-ups the
+		 * cell can have is not cyclictest's (added one by one, one of
+		 * 2^62 took hours), and a bin's count is added at once
+		 */
+		for (int t = 0; t < n; t++) {
+			if ((uint64_t)count[t] > most - total[t])
+				return snprintf(why, len, "thread %d: more wake-ups than a cell of this length can have (%llu at most)",
+						t, (unsigned long long)most), -EINVAL;
+			total[t] += (uint64_t)count[t];
+			if (count[t]) {
+				hist_add_bucket(&h[t], bin, bin + 1, (uint64_t)count[t]);
+				highest[t] = bin;
+			}
+		}
 		rows++;
 	}
 	if (!rows || !have_max)
 		return snprintf(why, len, "no histogram in it (%d bins%s)", rows,
 				have_max ? "" : ", no \"# Max Latencies\" line"), -EINVAL;
-	/* beyond the top: one at its exact value (cyclictest's max), the rest at the top */
-	for (int t = 0; t < n; t++)
-		for (long long i = 0; i < over[t]; i++)
-			hist_add(&h[t], i == 0 || max[t] < top ? max[t] : top);
+	for (int t = 0; t < n; t++) {
+		/* the maximum is a latency of its own wake-ups: not below them, not past an hour */
+		if (max[t] < 0 || max[t] > CT_LATENCY_MAX || max[t] < highest[t] ||
+		    (over[t] > 0 && max[t] < top))
+			return snprintf(why, len, "thread %d: its \"# Max Latencies\" %lld ns is not its wake-ups' (highest bin %lld, %lld over the top)",
+					t, max[t], (long long)highest[t], over[t]), -EINVAL;
+		if (over[t] < 0 || (uint64_t)over[t] > most - total[t])
+			return snprintf(why, len, "thread %d: %lld overflows, past what a cell of this length can have",
+					t, over[t]), -EINVAL;
+		/* beyond the top: one at its exact value (cyclictest's max), the rest at the top */
+		if (over[t] > 0) {
+			hist_add(&h[t], max[t]);
+			if (over[t] > 1)
+				hist_add_bucket(&h[t], top, top + 1, (uint64_t)over[t] - 1);
+			h[t].max = max[t];
+		}
+	}
 	return 0;
+}
+
+/* The most wake-ups a thread of cyclictest can have in a cell: its periods, twice over. */
+static uint64_t ct_most(const struct config *cfg, const struct cell *c)
+{
+	return (uint64_t)(cfg->campaign.duration / (c->interval > 0 ? c->interval : 1)) * 2 + 1000;
 }
 
 /* Wait for cyclictest (or the deadline, a signal, the load's failure): the signal or 0. */
@@ -299,7 +336,7 @@ int cell_cyclictest_run(const struct config *cfg, const struct cell *c, struct c
 
 	h = calloc((size_t)n, sizeof(*h));
 	if (!fp || !h || !WIFEXITED(status) || WEXITSTATUS(status) != 0 ||
-	    cyclictest_read_hist(fp, n, o->histogram, h, over, max, why, sizeof(why)) != 0) {
+	    cyclictest_read_hist(fp, n, o->histogram, ct_most(cfg, c), h, over, max, why, sizeof(why)) != 0) {
 		res->status = CELL_ERROR;
 		if (WIFSIGNALED(status) || (WIFEXITED(status) && WEXITSTATUS(status)))
 			snprintf(res->reason, sizeof(res->reason), "cyclictest %s %d (its output in log.txt)",
@@ -355,13 +392,11 @@ int cell_cyclictest_fits(const struct config *cfg, const struct cell *c, char *w
 	free(a);
 	if (rc)
 		return rc;
-	for (int ax = 0; ax < TAXIS_COUNT; ax++) {
-		const struct axis_ops *ops = axis_hooks[ax];
-		const struct axis *x = &cfg->matrix.ax[ax];
+	int ax = axis_ops_first_set(cfg, c);
+	const struct axis *x = ax >= 0 ? &cfg->matrix.ax[ax] : NULL;
 
-		if (ops && axis_ops_value(cfg, c, ax) != ops->as_is)
-			return snprintf(why, len, "%s = %s: latlab does that for its own threads, not for cyclictest's",
-					taxis_name(ax), x->n ? x->s[c->ax[ax]] : ""), -EINVAL;
-	}
+	if (x)
+		return snprintf(why, len, "%s = %s: latlab does that for its own threads, not for cyclictest's",
+				taxis_name(ax), x->n ? x->s[c->ax[ax]] : ""), -EINVAL;
 	return 0;
 }

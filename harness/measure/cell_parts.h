@@ -102,10 +102,14 @@ int cyclictest_args(const struct config *cfg, const struct cell *c, const char *
  * cyclictest's histogram file (-N -h: "BIN COUNT..." a line, then "#
  * Max Latencies:" and "# Histogram Overflows:") of n threads into h[],
  * each overflow (beyond top ns) at the thread's max for the first and at
- * top for the rest; over[] and max[] as the file says. 0, or -EINVAL.
+ * top for the rest; over[] and max[] as the file says. Every number
+ * bounded before use: a bin below top, at most `most` wake-ups a thread,
+ * a max of 0 to CT_LATENCY_MAX no lower than its wake-ups. 0, or -EINVAL
+ * with why.
  */
-int cyclictest_read_hist(FILE *fp, int n, int64_t top, struct hist *h, long long *over,
-			 long long *max, char *why, size_t len);
+#define CT_LATENCY_MAX (3600LL * 1000000000LL)
+int cyclictest_read_hist(FILE *fp, int n, int64_t top, uint64_t most, struct hist *h,
+			 long long *over, long long *max, char *why, size_t len);
 
 /*
  * [trace] watch's costly part, before the cell's load starts

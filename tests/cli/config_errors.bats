@@ -256,3 +256,18 @@ EOC
 	run "$LATLAB" plan c.ini
 	[ "$status" -eq 2 ] && [[ "$output" == *"c.ini:$line: housekeeping = '3': CPU 3 is not online in the guest (online: 0-1)"* ]] || run_failed
 }
+
+@test "a cell of another program's threads never runs without what the matrix names: a chain's cyclictest step and a watch under isolation are refused at their lines (issue 70: host 10, 11)" {
+	quick_config
+	printf '[matrix]\nworkload = loop\n[workload.loop]\ntype = chain\nsteps = timer, cyclictest\n' | ini_merge c.ini
+	line=$(line_of c.ini '^steps')
+	run "$LATLAB" plan c.ini
+	[ "$status" -eq 2 ] && [[ "$output" == *"c.ini:$line: [workload.loop] steps: 'cyclictest' (type = cyclictest) is a cell of its own, not a step a period runs"* ]] || run_failed
+	run "$LATLAB" run c.ini -q
+	[ "$status" -eq 2 ] && [ ! -e "$WORK/out/t" ] || run_failed
+	quick_config
+	printf '[matrix]\nworkload = w\naffinity = 1\nisolation = cpuset\n[workload.w]\ntype = watch\ncommand = latload timer --threads 1\n' | ini_merge c.ini
+	line=$(line_of c.ini '^isolation')
+	run "$LATLAB" plan c.ini
+	[ "$status" -eq 2 ] && [[ "$output" == *"c.ini:$line: isolation = cpuset: latlab does that for its own threads, not for a watched program's (workload w, type = watch)"* ]] || run_failed
+}

@@ -159,7 +159,7 @@ static void histogram_files(void **state)
 	FILE *fp = text(two);
 
 	(void)state;
-	assert_int_equal(cyclictest_read_hist(fp, 2, 4000, h, over, max, why, sizeof(why)), 0);
+	assert_int_equal(cyclictest_read_hist(fp, 2, 4000, 100, h, over, max, why, sizeof(why)), 0);
 	fclose(fp);
 	assert_int_equal(h[0].count, 7);
 	assert_int_equal(h[0].min, 3655);
@@ -186,11 +186,26 @@ static void histogram_files(void **state)
 		{ "000001 x\n# Max Latencies: 1\n", 1, "line 1 of its histogram: not a bin and 1 counts" },
 		{ "000001 -3\n# Max Latencies: 1\n", 1, "line 1 of its histogram: not a bin and 1 counts" },
 		{ "000001 000001\n", 0, "0 threads: cyclictest's file holds 1 to 256 here" },
+		/* every number bounded (attack-5 host/07, 08, 09) */
+		{ "000001 4611686018427387904\n# Max Latencies: 1\n", 1,
+		  "thread 0: more wake-ups than a cell of this length can have (100 at most)" },
+		{ "000001 000060\n000002 000041\n# Max Latencies: 2\n", 1,
+		  "thread 0: more wake-ups than a cell of this length can have (100 at most)" },
+		{ "000001 000001\n# Max Latencies: -5000\n", 1,
+		  "thread 0: its \"# Max Latencies\" -5000 ns is not its wake-ups' (highest bin 1, 0 over the top)" },
+		{ "003000 000001\n# Max Latencies: 2000\n", 1,
+		  "thread 0: its \"# Max Latencies\" 2000 ns is not its wake-ups' (highest bin 3000, 0 over the top)" },
+		{ "9223372036854775807 000001\n# Max Latencies: 1\n", 1,
+		  "line 1 of its histogram: bin 9223372036854775807, past its top (histogram = 4000 ns)" },
+		{ "000001 000001\n# Max Latencies: 9223372036854775807\n# Histogram Overflows: 1\n", 1,
+		  "thread 0: its \"# Max Latencies\" 9223372036854775807 ns is not its wake-ups' (highest bin 1, 1 over the top)" },
+		{ "000001 000001\n# Max Latencies: 5000\n# Histogram Overflows: 200\n", 1,
+		  "thread 0: 200 overflows, past what a cell of this length can have" },
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		fp = bad[i].text[0] ? text(bad[i].text) : fopen("/dev/null", "r");
 		assert_non_null(fp);
-		assert_int_equal(cyclictest_read_hist(fp, bad[i].n, 4000, h, over, max, why,
+		assert_int_equal(cyclictest_read_hist(fp, bad[i].n, 4000, 100, h, over, max, why,
 						      sizeof(why)), -EINVAL);
 		assert_string_equal(why, bad[i].want);
 		fclose(fp);
