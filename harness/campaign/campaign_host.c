@@ -85,6 +85,12 @@ static int preflight(struct campaign *cp)
 		log_error("%s", why);
 		return rc == -ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
 	}
+	if (cp->ro->reboot &&
+	    cp_reboot_check(cfg, cp->ro->output ? cp->ro->output : cfg->campaign.output, why,
+			    sizeof(why)) != 0) {
+		log_error("%s", why);
+		return EXIT_USAGE;
+	}
 	return EXIT_PASS;
 }
 

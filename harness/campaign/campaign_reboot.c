@@ -114,6 +114,65 @@ static int resume_ours(const char *path, const char *cfg_path, int *same)
 	return ours;
 }
 
+/*
+ * Can systemd's EnvironmentFile carry path as it is? Its rules strip
+ * trailing blanks, take backslashes and quotes as escapes and end a
+ * value at a newline: such a path would be read as another (a newline in
+ * -o added a LATLAB_OUTPUT= line of its own). The first character it
+ * cannot carry, or 0.
+ */
+static int env_unsafe(const char *path)
+{
+	size_t n = strlen(path);
+
+	if (n && (path[0] == ' ' || path[0] == '\t'))
+		return path[0];
+	if (n && (path[n - 1] == ' ' || path[n - 1] == '\t'))
+		return path[n - 1];
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++)
+		if (*p < 0x20 || *p == 0x7f || strchr("\\\"'$%", *p))
+			return *p;
+	return 0;
+}
+
+int cp_reboot_check(const struct config *cfg, const char *output, char *why, size_t len)
+{
+	char abs[PATH_MAX], ini[PATH_MAX + OPT_STR_MAX + 64], line[PATH_MAX + OPT_STR_MAX + 64],
+		other[PATH_MAX + OPT_STR_MAX + 64] = "";
+	const char *path = resume_env();
+	int bad = env_unsafe(output);
+	FILE *fp;
+
+	if (!bad)
+		bad = env_unsafe(cfg->campaign.name);
+	if (bad)
+		return snprintf(why, len, "--reboot: the output %s/%s holds %s%c%s, which the resume unit's %s (systemd's EnvironmentFile) cannot carry as it is: choose another -o or campaign name",
+				output, cfg->campaign.name, bad < 0x20 || bad == 0x7f ? "a control character" : "'",
+				bad < 0x20 || bad == 0x7f ? ' ' : bad, bad < 0x20 || bad == 0x7f ? "" : "'", path),
+		       -EINVAL;
+	/* another campaign's armed unit, mid-cycle: not taken over */
+	if (!realpath(output, abs))
+		snprintf(abs, sizeof(abs), "%s", output);
+	snprintf(ini, sizeof(ini), "LATLAB_CONFIG=%s/%s/campaign.ini", abs, cfg->campaign.name);
+	fp = fopen(path, "re");
+	if (!fp)
+		return 0;
+	int ours = 0, same = 0;
+
+	while (fgets(line, sizeof(line), fp)) {
+		line[strcspn(line, "\n")] = '\0';
+		ours |= strncmp(line, RESUME_MARK, strlen(RESUME_MARK)) == 0;
+		same |= strcmp(line, ini) == 0;
+		if (strncmp(line, "LATLAB_CONFIG=", 14) == 0)
+			snprintf(other, sizeof(other), "%s", line + 14);
+	}
+	fclose(fp);
+	if (ours && !same)
+		return snprintf(why, len, "--reboot: %s is armed for another campaign (LATLAB_CONFIG=%s), whose next boot it resumes: finish that campaign, or remove the file to give it up, before arming this one",
+				path, other), -EBUSY;
+	return 0;
+}
+
 /* The tree's campaign.ini and output as absolute paths, for the unit. */
 static int resume_paths(const struct campaign *cp, char *ini, size_t ilen, char *out,
 			size_t olen)

@@ -316,4 +316,11 @@ void cp_guest_report(const struct campaign *cp, int i, const char *dir);
  */
 int cp_kill_descendants(void);
 
+/*
+ * Before a --reboot campaign writes anything: can the resume unit carry
+ * its output as it is (systemd's EnvironmentFile rules), and is
+ * resume.env not armed for another campaign? 0, or -errno with why.
+ */
+int cp_reboot_check(const struct config *cfg, const char *output, char *why, size_t len);
+
 #endif

@@ -283,6 +283,29 @@ EOC
 	[ ! -e "$WORK/systemctl.log" ]
 }
 
+@test "--reboot refuses an output the resume unit cannot carry, and a resume.env armed for another campaign (issue 70: host 05, 06)" {
+	two_kernels fake-rt1
+	# a newline in -o would add a LATLAB_OUTPUT= line of its own; a
+	# backslash, a quote or a trailing blank systemd's EnvironmentFile reads otherwise
+	for o in "$WORK/nl
+LATLAB_OUTPUT=/tmp/evil" "$WORK/a\\b" "$WORK/q\"uote" "$WORK/blank "; do
+		run timeout 60 "$LATLAB" run "$WORK/c.ini" -o "$o" --reboot
+		[ "$status" -eq 2 ] && [[ "$output" == *"which the resume unit's $LATLAB_RESUME_ENV (systemd's EnvironmentFile) cannot carry as it is: choose another -o or campaign name"* ]] || { echo "$o: $output"; false; }
+		[ ! -e "$o" ] && [ ! -e "$LATLAB_RESUME_ENV" ]
+	done
+	# without --reboot nothing is armed: such a name is the user's to have
+	run timeout 60 "$LATLAB" plan "$WORK/c.ini" -o "$WORK/a\\b"
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	# another campaign's armed unit, mid-cycle: left as it is, this run refused
+	mkdir -p "${LATLAB_RESUME_ENV%/*}"
+	printf '# written by latlab run --reboot for campaign other; removed when it is done (docs/campaigns.md)\nLATLAB_CONFIG=/var/lib/other/o/campaign.ini\nLATLAB_OUTPUT=/var/lib/other\n' >"$LATLAB_RESUME_ENV"
+	cp "$LATLAB_RESUME_ENV" theirs
+	run timeout 60 "$LATLAB" run "$WORK/c.ini" --reboot
+	[ "$status" -eq 2 ] && [[ "$output" == *"--reboot: $LATLAB_RESUME_ENV is armed for another campaign (LATLAB_CONFIG=/var/lib/other/o/campaign.ini), whose next boot it resumes"* ]] || { echo "$output"; false; }
+	cmp theirs "$LATLAB_RESUME_ENV"
+	[ ! -e "$WORK/out/t" ] && [ ! -e "$WORK/systemctl.log" ]
+}
+
 @test "--reboot into a kernel that does not come up: recorded, retried, given up" {
 	two_kernels still-stock
 	run timeout 120 "$LATLAB" run "$WORK/c.ini" --reboot
