@@ -304,6 +304,8 @@ int vm_boot(const struct vm_boot *b, const struct vm_hooks *h,
 		close(pipefd[0]);
 		return rc;
 	}
+	o.qemu = pid;
+	o.icount = k->clock == CLOCK_ICOUNT;
 	enum vm_end end = vm_read(pipefd[0], &o, h, out);
 	switch (end) {
 	case VM_END_DONE:
@@ -324,18 +326,28 @@ int vm_boot(const struct vm_boot *b, const struct vm_hooks *h,
 			 last);
 		break;
 	}
-	case VM_END_QUIET:
+	case VM_END_QUIET: {
+		char ran[160];
+
+		/* what the quiet was, by the host's clock and qemu's share of it */
+		snprintf(ran, sizeof(ran), "; qemu ran %.1f s of the %.1f s it waited%s",
+			 (double)out->quiet_cpu_ns / NS_PER_S, (double)out->quiet_wall_ns / NS_PER_S,
+			 out->quiet_cpu_ns * 2 < out->quiet_wall_ns ?
+			 ": the host gave it little time, and it was waited on 10 times its bound" : "");
 		if (!out->hello) {
 			units_format_duration(b->boot_timeout, t, sizeof(t));
 			snprintf(out->why, sizeof(out->why),
-				 "the guest did not start latlab within %s (boot_timeout)", t);
+				 "the guest did not start latlab within %s (boot_timeout)%s", t,
+				 out->quiet_wall_ns ? ran : "");
 			break;
 		}
 		units_format_duration(out->running[0] ? o.cell_ns : k->timeout, t, sizeof(t));
 		snprintf(out->why, sizeof(out->why),
-			 "the guest hung: no word from it for %s%s", t,
-			 out->running[0] ? " (duration + timeout)" : " (timeout)");
+			 "the guest hung: no word from it for %s%s%s", t,
+			 out->running[0] ? " (duration + timeout)" : " (timeout)",
+			 out->quiet_wall_ns ? ran : "");
 		break;
+	}
 	}
 	close(pipefd[0]);
 	stop_qemu(pid, out->done ? POWEROFF_NS : 0);

@@ -73,6 +73,7 @@ struct vm_outcome {
 	int host_errno;			/* the host could not write a file (why says) */
 	int finished;			/* cells handed to hooks->finished */
 	char running[CELL_ID_MAX];	/* started, not finished, when it stopped */
+	int64_t quiet_wall_ns, quiet_cpu_ns;	/* a hang: its quiet's length, and qemu's CPU time in it */
 	char why[512];			/* why the guest stopped early */
 	char host[128], release[128];	/* the guest's (from hello) */
 	char *sysinfo;			/* the guest's sysinfo.ini, or NULL */
@@ -123,7 +124,25 @@ struct vm_read_opts {
 	int64_t boot_ns;	/* to the guest's hello */
 	int64_t cell_ns;	/* a cell's duration + timeout, from its start */
 	int64_t quiet_ns;	/* between other messages (timeout) */
+	/*
+	 * qemu's process: past a deadline the guest is waited on while qemu
+	 * had under half of it on a CPU (a busy host), up to 10 times it;
+	 * 0: none (a recorded stream)
+	 */
+	pid_t qemu;
+	int icount;		/* the guest's clock counts instructions: its deadlines are its own time's */
 };
+
+/*
+ * Past a deadline, is a quiet guest owed more time (vm_read's patience)?
+ * wall: how long it has been quiet; window: the deadline's length; cpu:
+ * qemu's CPU time over the quiet; delay: its threads' wait to run on a
+ * run queue over it (all ns). Owed where qemu wanted to run (running or
+ * waiting, a tenth of the quiet at least: not a guest that sits idle) but
+ * ran under half the window (on the instruction clock, icount, 8 times
+ * that: a guest second costs qemu up to 8 s of a CPU), up to 10 windows.
+ */
+int vm_owed(int64_t wall, int64_t window, int64_t cpu, int64_t delay, int icount);
 
 /*
  * Read the guest channel (channel.h) from fd until the guest is done, the

@@ -1,3 +1,4 @@
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -20,7 +21,119 @@ struct chan {
 	char buf[1 << 16];
 	size_t start, end;
 	int eof;
+	struct patience *wait;	/* how long a deadline waits for a starved guest; NULL: not */
 };
+
+/*
+ * A deadline of the host's clock judges a guest only where the guest had
+ * the host's time: a guest qemu could not run (a busy host; the test
+ * suite's guests at SCHED_IDLE beside a CPU hog) is slow, not hung. Past
+ * its deadline a quiet guest is waited on while its qemu has had less
+ * than half the window on a CPU, up to PATIENCE_WALL times the window.
+ */
+#define PATIENCE_WALL 10
+/*
+ * On the instruction clock a guest's second costs qemu up to this many
+ * seconds of a CPU (this VM: 0.25 idle, 7-9 under a load in the guest:
+ * docs/campaigns.md), so its deadline is one of the guest's time: owed
+ * while qemu ran less than this times half the window
+ */
+#define PATIENCE_ICOUNT_CPU 8
+struct patience {
+	pid_t qemu;		/* 0: none (a recorded stream) */
+	int icount;		/* the guest's clock counts instructions */
+	int64_t given_at;	/* when the deadline was given (units_now_ns) */
+	int64_t cpu_at;		/* qemu's CPU time then, ns */
+	int64_t delay_at;	/* and its threads' wait to run then, ns (-1: unknown) */
+	int64_t window;		/* the deadline's length */
+	int64_t quiet_cpu;	/* at a hang: qemu's CPU time over the quiet, ns */
+};
+
+/* A process's CPU time (user and system, every thread), ns; -1 unknown. */
+static int64_t cpu_ns(pid_t pid)
+{
+	char path[64], buf[1024];
+	int fd;
+	ssize_t n;
+	unsigned long long ut, st;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	const char *p = strrchr(buf, ')');	/* past the command's name */
+
+	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut,
+			 &st) != 2)
+		return -1;
+	return (int64_t)(ut + st) * (NS_PER_S / sysconf(_SC_CLK_TCK));
+}
+
+/*
+ * How long qemu's threads waited to run, runnable on a run queue (their
+ * schedstat's run_delay, summed), ns; -1 unknown.
+ */
+static int64_t delay_ns(pid_t pid)
+{
+	char path[64];
+	DIR *d;
+	struct dirent *e;
+	int64_t sum = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	if (!(d = opendir(path)))
+		return -1;
+	while ((e = readdir(d))) {
+		char f[96], buf[128];
+		unsigned long long run, wait;
+		int fd;
+		ssize_t n;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(f, sizeof(f), "%s/%.20s/schedstat", path, e->d_name);
+		if ((fd = open(f, O_RDONLY | O_CLOEXEC)) < 0)
+			continue;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		buf[n > 0 ? n : 0] = '\0';
+		if (sscanf(buf, "%llu %llu", &run, &wait) == 2)
+			sum += (int64_t)wait;
+	}
+	closedir(d);
+	return sum;
+}
+
+/*
+ * Past the deadline: is the guest still owed time? Where its qemu wanted
+ * to run over the quiet (running or waiting to run at least a tenth of
+ * it: not a guest that sits idle and says nothing), but ran less than
+ * its budget (half the window; on the instruction clock PATIENCE_ICOUNT_CPU
+ * times that), up to PATIENCE_WALL times the window.
+ */
+static int owed(struct patience *w, int64_t now)
+{
+	int64_t cpu, delay, wall;
+
+	if (!w || w->qemu <= 0 || (cpu = cpu_ns(w->qemu)) < 0)
+		return 0;
+	wall = now - w->given_at;
+	w->quiet_cpu = cpu - w->cpu_at;
+	delay = delay_ns(w->qemu);
+	return vm_owed(wall, w->window, w->quiet_cpu,
+		       delay >= 0 && w->delay_at >= 0 ? delay - w->delay_at : 0, w->icount);
+}
+
+int vm_owed(int64_t wall, int64_t window, int64_t cpu, int64_t delay, int icount)
+{
+	return wall < window * PATIENCE_WALL && (cpu + delay) * 10 >= wall &&
+	       cpu < window / 2 * (icount ? PATIENCE_ICOUNT_CPU : 1);
+}
 
 /* More bytes, waiting until deadline: 1, 0 (deadline or stop), -1 EOF. */
 static int fill(struct chan *c, int64_t deadline, const struct vm_hooks *h,
@@ -39,8 +152,10 @@ static int fill(struct chan *c, int64_t deadline, const struct vm_hooks *h,
 			*stopped = 1;
 			return 0;
 		}
-		if (left <= 0)
+		if (left <= 0 && !owed(c->wait, units_now_ns()))
 			return 0;
+		if (left <= 0)
+			left = 200 * NS_PER_MS;	/* a starved guest: waited on, and asked again */
 		int r = poll(&p, 1, left > 200 * NS_PER_MS ? 200 : (int)(left / NS_PER_MS) + 1);
 		if (r <= 0)
 			continue;
@@ -163,14 +278,37 @@ struct reader {
 	int io;			/* last read: 1 more, 0 deadline/stop, -1 EOF */
 	int end;		/* set: stop reading, with this vm_end */
 	int taken;		/* the handler read its blob's bytes */
+	int64_t cell_start, cell_cpu_at, cell_delay_at;	/* when the running cell started, qemu's CPU time and wait then */
+	int64_t cell_until;	/* the running cell's bound: its start + duration + timeout + slack */
+	int64_t cell_bytes;	/* what it sent of its files */
 };
 
 /* The guest is quiet between its messages at most this long, plus timeout. */
 #define SLACK_NS (10 * NS_PER_S)
+/* a cell's files earn time to arrive: 100 kB a second (the channel does 450 under TCG) */
+#define CELL_NS_PER_BYTE 10000
 
 static void give_time(struct reader *d, int64_t ns)
 {
-	d->deadline = units_now_ns() + ns + SLACK_NS;
+	int64_t now = units_now_ns();
+
+	d->deadline = now + ns + SLACK_NS;
+	/*
+	 * within a cell, its messages buy no time past the cell's own bound,
+	 * but for the bytes it sent (a chatty guest held a 1 s cell forever):
+	 * duration + timeout from its start, and a second per 100 kB
+	 */
+	int capped = d->out->running[0] &&
+		     d->deadline > d->cell_until + d->cell_bytes * CELL_NS_PER_BYTE;
+
+	if (capped)
+		d->deadline = d->cell_until + d->cell_bytes * CELL_NS_PER_BYTE;
+	if (d->c->wait) {	/* a capped wait is the cell's: counted from its start */
+		d->c->wait->given_at = capped ? d->cell_start : now;
+		d->c->wait->cpu_at = capped ? d->cell_cpu_at : cpu_ns(d->c->wait->qemu);
+		d->c->wait->delay_at = capped ? d->cell_delay_at : delay_ns(d->c->wait->qemu);
+		d->c->wait->window = d->deadline - d->c->wait->given_at;
+	}
 }
 
 /* The host could not keep what the guest sent: the read ends. */
@@ -256,6 +394,11 @@ static void on_start(struct reader *d, char *args, uint64_t size)
 	snprintf(r->incoming, sizeof(r->incoming), "%s.incoming", args);
 	cell_path(r->dir, sizeof(r->dir), d->o->tree, out->host, out->release,
 		  out->running);
+	d->cell_start = units_now_ns();
+	d->cell_cpu_at = d->c->wait ? cpu_ns(d->c->wait->qemu) : 0;
+	d->cell_delay_at = d->c->wait ? delay_ns(d->c->wait->qemu) : -1;
+	d->cell_until = d->cell_start + d->o->cell_ns + SLACK_NS;
+	d->cell_bytes = 0;
 	give_time(d, d->o->cell_ns);
 	r->relfd = dir_open_beneath(d->o->tree, names, 2);
 	if (r->relfd < 0) {
@@ -287,6 +430,7 @@ static void on_file(struct reader *d, char *args, uint64_t size)
 	if (!out->running[0] || !sp || d->r.relfd < 0)
 		return;
 	*sp = '\0';		/* args: the name; its size was parsed */
+	d->cell_bytes += size < (uint64_t)INT64_MAX / CELL_NS_PER_BYTE / 2 ? (int64_t)size : 0;
 	if (!safe_name(args))
 		return;		/* not a file of a cell directory: bytes dropped */
 	rc = incoming_dir(&d->r);
@@ -396,7 +540,16 @@ enum vm_end vm_read(int fd, const struct vm_read_opts *o,
 		return VM_END_HOST;
 	}
 	d.c->fd = fd;
+	struct patience wait = { .qemu = o->qemu, .icount = o->icount };
+
+	d.c->wait = o->qemu > 0 ? &wait : NULL;
 	d.deadline = units_now_ns() + o->boot_ns;
+	if (d.c->wait) {
+		wait.given_at = units_now_ns();
+		wait.cpu_at = cpu_ns(o->qemu);
+		wait.delay_at = delay_ns(o->qemu);
+		wait.window = o->boot_ns;
+	}
 	while (d.end < 0) {
 		char *args;
 		uint64_t size;
@@ -417,6 +570,10 @@ enum vm_end vm_read(int fd, const struct vm_read_opts *o,
 	}
 	if (d.end < 0)
 		d.end = d.stopped ? VM_END_STOPPED : d.io < 0 ? VM_END_EOF : VM_END_QUIET;
+	if (d.end == VM_END_QUIET && d.c->wait) {	/* what the quiet was: its length, qemu's share */
+		out->quiet_wall_ns = units_now_ns() - wait.given_at;
+		out->quiet_cpu_ns = wait.quiet_cpu;
+	}
 	if (d.end == VM_END_STOPPED)
 		out->interrupted = 1;
 	if (d.r.relfd >= 0 && out->running[0])

@@ -226,7 +226,7 @@ hog_config() {
 	run timeout 60 "$LATLAB" run c.ini --duration 1s -q --restart --set campaign.corrected=on
 	run timeout 120 "$LATLAB" report "$WORK/out/t" -q --metric wakeup_corrected
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
-	[ "$(col "$WORK/out/t/report/fig/summary.csv" metric)" = wakeup_corrected ]
+	[ "$(col "$WORK/out/t/report-wakeup_corrected/fig/summary.csv" metric)" = wakeup_corrected ]
 }
 
 @test "[thresholds] missed: off, or a larger share, lets the cell pass; the default is not echoed; a bad value is refused at its line" {

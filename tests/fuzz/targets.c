@@ -239,7 +239,8 @@ int fuzz_channel(const uint8_t *data, size_t size)
 {
 	const char *top = chan_top;
 	char tree[96], stream[96], cmd[320];
-	struct vm_read_opts o = { NULL, "fuzz", 1000000000LL, 1000000000LL, 1000000000LL };
+	struct vm_read_opts o = { .variant = "fuzz", .boot_ns = 1000000000LL, .cell_ns = 1000000000LL,
+				  .quiet_ns = 1000000000LL };
 	struct vm_hooks h = { NULL, fz_started, fz_finished, NULL, fz_log };
 	struct vm_outcome out;
 	int fd;

@@ -89,7 +89,8 @@ static enum vm_end feed(const char *stream, size_t len, struct seen *s,
 			struct vm_outcome *out)
 {
 	char path[128];
-	struct vm_read_opts o = { tree, "test", 5000000000LL, 5000000000LL, 5000000000LL };
+	struct vm_read_opts o = { .tree = tree, .variant = "test", .boot_ns = 5000000000LL,
+				  .cell_ns = 5000000000LL, .quiet_ns = 5000000000LL };
 	struct vm_hooks h = { s, started, finished, NULL, logged };
 	FILE *fp;
 
@@ -442,9 +443,34 @@ static void test_guest_port(void **state)
 #endif
 }
 
+/*
+ * A guest is judged by what it had of the host: a quiet one whose qemu was
+ * starved (waiting to run) or held to a share of a CPU is waited on, up to
+ * ten windows; one that sits idle, or ran its budget, is not (issue 70:
+ * guest 05 and 07).
+ */
+static void test_owed(void **state)
+{
+	const int64_t s = 1000000000LL, w = 16 * s;	/* a 1 s cell, timeout 5 s, 10 s slack */
+
+	(void)state;
+	/* starved beside a hog (SCHED_IDLE): it waited to run, ran little */
+	assert_true(vm_owed(20 * s, w, 1 * s, 18 * s, 0));
+	/* held to 20 % of a CPU by a cgroup, on the instruction clock under hackbench */
+	assert_true(vm_owed(100 * s, w, 20 * s, 0, 1));
+	assert_false(vm_owed(100 * s, w, 20 * s, 0, 0));	/* the host's clock: its budget ran out */
+	/* it ran its budget, or the wall's bound passed: hung */
+	assert_false(vm_owed(150 * s, w, 70 * s, 0, 1));
+	assert_false(vm_owed(161 * s, w, 1 * s, 150 * s, 0));
+	/* idle and quiet (a chatty guest between its bytes): no time owed */
+	assert_false(vm_owed(20 * s, w, s / 100, s / 100, 0));
+	assert_false(vm_owed(20 * s, w, s / 100, s / 100, 1));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_owed),
 		cmocka_unit_test(test_good_stream),
 		cmocka_unit_test(test_truncated_stream),
 		cmocka_unit_test(test_hostile_stream),
