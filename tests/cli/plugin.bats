@@ -184,6 +184,32 @@ path = $WORK/evil.so
 EOC
 }
 
+# step_plugin NAME STATEMENT [PRELUDE]: NAME.so, a plugin whose step does
+# STATEMENT at its 51st period, PRELUDE (C) before its step
+step_plugin() {
+	cat >"$1.c" <<EOC
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "latlab/plugin.h"
+${3:-}
+static long long step(struct latlab_step *s) { static int n; (void)s; if (++n == 51) { $2; } return 0; }
+const struct latlab_plugin latlab_plugin = { LATLAB_PLUGIN_ABI, "$1", NULL, NULL, step, NULL };
+EOC
+	cc -I"$INCLUDE" -fPIC -shared -o "$1.so" "$1.c"
+}
+
+# reason WORKLOAD: its first cell's workload, status and reason in cells.csv
+reason() {
+	grep "^$1 " <(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next } { print $h["workload"] " " $h["status"] " " $h["reason"] }' "$WORK/out/p/cells.csv") | head -1
+}
+
 @test "plugin: what a plugin says is bounded — an unterminated why, a positive check(), an impossible byte count (issue 56: 09, 14)" {
 	# check() fills why to its last byte with no NUL: cut there (under
 	# SANITIZE=1 the read past it was a stack-buffer-overflow)
@@ -222,20 +248,9 @@ EOC
 }
 
 @test "plugin: a step that crashes, exits or blocks fails its cell with what happened, and the campaign goes on (issue 56: 06, 07, 08)" {
-	mk() {	# mk NAME STATEMENT: a plugin whose step does STATEMENT after 50 periods
-		cat >"$1.c" <<EOC
-#include <signal.h>
-#include <stdlib.h>
-#include <unistd.h>
-#include "latlab/plugin.h"
-static long long step(struct latlab_step *s) { static int n; (void)s; if (++n > 50) { $2; } return 0; }
-const struct latlab_plugin latlab_plugin = { LATLAB_PLUGIN_ABI, "$1", NULL, NULL, step, NULL };
-EOC
-		cc -I"$INCLUDE" -fPIC -shared -o "$1.so" "$1.c"
-	}
-	mk crash 'raise(SIGSEGV)'
-	mk quit 'exit(0)'
-	mk block 'pause()'
+	step_plugin crash 'raise(SIGSEGV)'
+	step_plugin quit 'exit(0)'
+	step_plugin block 'pause()'
 	write_config c.ini <<EOC
 [campaign]
 name = p
@@ -256,7 +271,6 @@ path = $WORK/block.so
 EOC
 	run timeout 120 "$LATLAB" run c.ini -q
 	[ "$status" -eq 1 ] || run_failed
-	reason() { grep "^$1 " <(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next } { print $h["workload"] " " $h["status"] " " $h["reason"] }' "$WORK/out/p/cells.csv") | head -1; }
 	# (under SANITIZE=1 ASan's handler takes the SIGSEGV and exits 1 itself)
 	if [[ "$LATLAB" == */san/* ]]; then
 		[[ "$(reason crash)" == "crash fail the cell's process exited with status 1 before the cell ended (a plugin's exit()?)" ]] || { reason crash; false; }
@@ -274,18 +288,7 @@ EOC
 }
 
 @test "plugin: what a step forks ends with its cell, an ordinary thread; a forged outcome before a crash is a crash; an orphan holding the outcome's pipe holds nothing (issue 70: host 01, 02, 03)" {
-	mk() {	# mk NAME STATEMENT: a plugin whose step does STATEMENT after 50 periods
-		cat >"$1.c" <<EOC
-#define _GNU_SOURCE
-#include <dirent.h>
-#include <fcntl.h>
-#include <sched.h>
-#include <signal.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
-#include "latlab/plugin.h"
+	PRELUDE=$(cat <<'EOP'
 /* a child that says its pid and its policy (before its parent goes on), then sleeps past the cell */
 static void child(const char *name)
 {
@@ -323,14 +326,11 @@ static void forge(void)
 			dprintf(fd, "1\t0\t0\t-\tall fine\n");
 	}
 }
-static long long step(struct latlab_step *s) { static int n; (void)s; if (++n == 50) { $2; } return 0; }
-const struct latlab_plugin latlab_plugin = { LATLAB_PLUGIN_ABI, "$1", NULL, NULL, step, NULL };
-EOC
-		cc -I"$INCLUDE" -fPIC -shared -o "$1.so" "$1.c"
-	}
-	mk forker "child(\"$WORK/forker.pid\")"
-	mk forkcrash "child(\"$WORK/forkcrash.pid\"); raise(SIGSEGV)"
-	mk forge 'forge(); raise(SIGSEGV)'
+EOP
+)
+	step_plugin forker "child(\"$WORK/forker.pid\")" "$PRELUDE"
+	step_plugin forkcrash "child(\"$WORK/forkcrash.pid\"); raise(SIGSEGV)" "$PRELUDE"
+	step_plugin forge 'forge(); raise(SIGSEGV)' "$PRELUDE"
 	write_config c.ini <<EOC
 [campaign]
 name = p
@@ -355,7 +355,6 @@ EOC
 	[ "$status" -eq 1 ] || run_failed
 	# the sleeping orphan holding the outcome's pipe held latlab 30 s before
 	[ "$SECONDS" -lt 20 ] || { echo "took $SECONDS s"; false; }
-	reason() { grep "^$1 " <(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next } { print $h["workload"] " " $h["status"] " " $h["reason"] }' "$WORK/out/p/cells.csv") | head -1; }
 	[[ "$(reason forker)" == "forker fail the cell's code left 1 process running after the cell (forked by a plugin?): killed" ]] || { reason forker; false; }
 	for w in forkcrash forge; do
 		if [[ "$LATLAB" == */san/* ]]; then	# ASan's handler exits 1 itself
