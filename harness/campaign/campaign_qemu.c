@@ -699,6 +699,7 @@ int cp_run_qemu(struct campaign *cp, int v, struct cp_rounds round)
 			.cfg = cfg, .variant = v, .accel = accel, .kernel = cp_boot_image(cp, v),
 			.initramfs = cpio, .console_log = console, .qemu_log = qlog,
 			.tree = cp->dir, .disk = with_disk ? disk : NULL, .net = with_net,
+			.hostname = host,
 			.boot_timeout = probe && k->boot_timeout > kvm_probe_ns() ? kvm_probe_ns()
 										   : k->boot_timeout,
 		};
@@ -719,6 +720,8 @@ int cp_run_qemu(struct campaign *cp, int v, struct cp_rounds round)
 			rc = vm_give_up(cp, v, why);
 			break;
 		}
+		if (out.hello_note[0])	/* a guest's word not taken: said */
+			log_warn("kernel variant %s: the guest's %s", k->name, out.hello_note);
 		if (out.hello && out.done)
 			est_record_boot(k, cp_image_key(cp, v), out.up_ns, out.down_ns);
 		rc = after_boot(cp, v, round, &vr, probe, &out, console);

@@ -305,6 +305,7 @@ int vm_boot(const struct vm_boot *b, const struct vm_hooks *h,
 		return rc;
 	}
 	o.qemu = pid;
+	o.host = b->hostname;
 	o.icount = k->clock == CLOCK_ICOUNT;
 	enum vm_end end = vm_read(pipefd[0], &o, h, out);
 	switch (end) {

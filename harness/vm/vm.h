@@ -76,6 +76,7 @@ struct vm_outcome {
 	int64_t quiet_wall_ns, quiet_cpu_ns;	/* a hang: its quiet's length, and qemu's CPU time in it */
 	char why[512];			/* why the guest stopped early */
 	char host[128], release[128];	/* the guest's (from hello) */
+	char hello_note[512];		/* what of its hello was not taken, and what stood in, or "" */
 	char *sysinfo;			/* the guest's sysinfo.ini, or NULL */
 };
 
@@ -100,6 +101,7 @@ struct vm_boot {
 	const char *disk;		/* the disk's file (vm_disk_make), or NULL */
 	int net;			/* two virtio-net cards on a hub of their own */
 	int64_t boot_timeout;		/* to the guest latlab's hello */
+	const char *hostname;		/* the name given the guest (vm_guest's): its cells' host */
 };
 
 /*
@@ -130,6 +132,7 @@ struct vm_read_opts {
 	 * 0: none (a recorded stream)
 	 */
 	pid_t qemu;
+	const char *host;	/* the host name the guest was given: its hello's must be it; NULL any */
 	int icount;		/* the guest's clock counts instructions: its deadlines are its own time's */
 };
 

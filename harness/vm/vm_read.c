@@ -1,3 +1,4 @@
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -219,6 +220,15 @@ static int read_bytes(struct chan *c, FILE *fp, uint64_t size, int64_t deadline,
 	return 1;
 }
 
+/* A kernel release's (and a host name's) characters only: letters, digits, . _ + - ~ */
+static int name_chars(const char *name)
+{
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+		if (!isalnum(*p) && !strchr("._+-~", *p))
+			return 0;
+	return name[0] != '\0';
+}
+
 static int safe_name(const char *name)
 {
 	return name[0] && name[0] != '.' && !strchr(name, '/') &&
@@ -331,11 +341,27 @@ static void on_hello(struct reader *d, char *args, uint64_t size)
 	(void)size;
 	if (out->hello)
 		return;
-	/* the host and release name the guest's directories: single names */
+	/*
+	 * The host and release name the guest's directories: single names of
+	 * a release's characters (no escape codes in a directory or a CSV
+	 * field), the host the one it was given (a guest that named one of
+	 * the tree's own files, vm, made the host give the campaign up as if
+	 * its disk had failed). What it said otherwise is said, and stands in
+	 * as the given host and "unknown-release".
+	 */
 	if (sscanf(args, "%127s %127s", host, release) == 2 &&
 	    safe_name(host) && safe_name(release)) {
-		snprintf(out->host, sizeof(out->host), "%s", host);
-		snprintf(out->release, sizeof(out->release), "%s", release);
+		int host_ok = !d->o->host || strcmp(host, d->o->host) == 0;
+		int rel_ok = name_chars(release);
+
+		snprintf(out->host, sizeof(out->host), "%s", host_ok ? host : d->o->host);
+		snprintf(out->release, sizeof(out->release), "%s", rel_ok ? release : "unknown-release");
+		if (!host_ok || !rel_ok)
+			snprintf(out->hello_note, sizeof(out->hello_note),
+				 "its hello named %s%s%s: its cells are filed under %s/%s",
+				 host_ok ? "" : "another host", !host_ok && !rel_ok ? " and " : "",
+				 rel_ok ? "" : "a release of characters no release has", out->host,
+				 out->release);
 		out->hello = 1;
 		out->hello_at = units_now_ns();
 	}

@@ -85,12 +85,16 @@ static void logged(void *arg, const char *text)
 }
 
 /* Feed `len` bytes of stream to vm_read. */
+/* the host name the next feed's guest was given (NULL: any) */
+static const char *given_host;
+
 static enum vm_end feed(const char *stream, size_t len, struct seen *s,
 			struct vm_outcome *out)
 {
 	char path[128];
 	struct vm_read_opts o = { .tree = tree, .variant = "test", .boot_ns = 5000000000LL,
-				  .cell_ns = 5000000000LL, .quiet_ns = 5000000000LL };
+				  .cell_ns = 5000000000LL, .quiet_ns = 5000000000LL,
+				  .host = given_host };
 	struct vm_hooks h = { s, started, finished, NULL, logged };
 	FILE *fp;
 
@@ -336,6 +340,36 @@ static void test_hello_once_and_bounds(void **state)
 	assert_string_equal(chan_clean(text), "a?b?c?");
 }
 
+/*
+ * A hello's names are directories and CSV fields: a release of escape
+ * codes, or a host other than the one the guest was given (one of the
+ * tree's own names, vm), does not stand; the given host and
+ * "unknown-release" do, and the note says so (issue 70: guest 04, 06).
+ */
+static void test_hello_names(void **state)
+{
+	static const char esc[] = "LATLAB hello h-vm \x1b]0;pwned\x07rel\n"
+				  "LATLAB start c1\nLATLAB file a.csv 2\nabLATLAB cell c1 ok\nLATLAB done 0\n";
+	static const char tree_file[] = "LATLAB hello vm stock-1.console.log\n"
+					"LATLAB start c2\nLATLAB file a.csv 2\nabLATLAB cell c2 ok\nLATLAB done 0\n";
+	struct vm_outcome out;
+	struct seen s;
+
+	(void)state;
+	given_host = "h-vm";
+	assert_int_equal(feed(esc, sizeof(esc) - 1, &s, &out), VM_END_DONE);
+	assert_string_equal(out.host, "h-vm");
+	assert_string_equal(out.release, "unknown-release");
+	assert_true(exists("h-vm/unknown-release/c1/a.csv"));
+	assert_non_null(strstr(out.hello_note, "a release of characters no release has"));
+	assert_int_equal(feed(tree_file, sizeof(tree_file) - 1, &s, &out), VM_END_DONE);
+	assert_string_equal(out.host, "h-vm");
+	assert_string_equal(out.release, "stock-1.console.log");	/* a name: under h-vm, harmless */
+	assert_true(exists("h-vm/stock-1.console.log/c2/a.csv"));
+	assert_non_null(strstr(out.hello_note, "another host"));
+	given_host = NULL;
+}
+
 /* One table: every verb parses back to itself; other lines are not ours. */
 static void test_verb_table(void **state)
 {
@@ -471,6 +505,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_owed),
+		cmocka_unit_test(test_hello_names),
 		cmocka_unit_test(test_good_stream),
 		cmocka_unit_test(test_truncated_stream),
 		cmocka_unit_test(test_hostile_stream),
