@@ -197,7 +197,10 @@ keep_modules() {
 		fi
 	done
 }
-# keep_module TREE NAME OUT LIST: NAME after what it depends on (see above)
+# keep_module TREE NAME OUT LIST: NAME after what it depends on (see above);
+# a module met again on its own way down (LIST.path: the chain being
+# resolved) is a dependency cycle, which no kernel loads: an error, not an
+# endless recursion
 keep_module() {
 	local f dep
 	grep -qx "$2" "$3/$4" && return 0
@@ -205,6 +208,11 @@ keep_module() {
 	f=$(find "$1" \( -name "$2.ko" -o -name "$2.ko.xz" -o -name "$2.ko.zst" \
 		-o -name "$(echo "$2" | tr _ -).ko*" \) | head -1)
 	[ -n "$f" ] || return 1
+	if grep -qx "$2" "$3/$4.path" 2>/dev/null; then
+		echo "debian-kernels: $2 depends on itself through $(tr '\n' ' ' <"$3/$4.path")(a dependency cycle: a damaged package)" >&2
+		exit 3
+	fi
+	echo "$2" >>"$3/$4.path"
 	for dep in $(modinfo -F depends "$f" | tr , ' '); do
 		keep_module "$1" "$dep" "$3" "$4" || {
 			echo "debian-kernels: $2 depends on $dep, which ${1#"$work"/} lacks" >&2
@@ -217,6 +225,9 @@ keep_module() {
 	*) cp "$f" "$3/$2.ko" ;;
 	esac
 	echo "$2" >>"$3/$4"
+	grep -vx "$2" "$3/$4.path" >"$3/$4.path.new" || true
+	mv "$3/$4.path.new" "$3/$4.path"
+	[ -s "$3/$4.path" ] || rm -f "$3/$4.path"
 }
 
 : >"$work/versions"

@@ -170,4 +170,13 @@ stock_with_modules() {
 	[ "$status" -eq 3 ] || { echo "$output"; false; }
 	[[ "$output" == *"debian-kernels: ext4 is a module (CONFIG_EXT4_FS=m) but not in linux-image-9.1.0-arm64/lib/modules/9.1.0-arm64"* ]] || { echo "$output"; false; }
 	[ -z "$(ls -A "$WORK/k" 2>/dev/null)" ]
+	# two modules that depend on each other (a damaged package): exit 3,
+	# said, not a recursion without end (issue 70: guest 10)
+	rm -rf "$WORK/k"
+	ko "$m/fs/ext4" ext4 crc16,jbd2
+	ko "$m/fs/jbd2" jbd2 ext4
+	stock_with_modules
+	DEBIAN_MIRROR=file:$WORK/mirror DEBIAN_MIRROR_TRUSTED=1 run timeout 120 "$SCRIPT" "$WORK/k" arm64 sid
+	[ "$status" -eq 3 ] || { echo "$output"; false; }
+	[[ "$output" == *"debian-kernels: ext4 depends on itself through "*"(a dependency cycle: a damaged package)"* ]] || { echo "$output"; false; }
 }
