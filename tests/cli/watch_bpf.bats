@@ -83,8 +83,13 @@ EOC
 	S=$C/summary.csv
 	wn=$(p_of "$S" wakeup 0 samples)
 	kn=$(p_of "$S" watch_timer 0 samples)
-	# every wake-up counted by the kernel too (a period missed is one neither sees)
-	[ "$kn" -ge $(( wn * 99 / 100 )) ] && [ "$kn" -le $(( wn + 2 )) ] || { echo "wakeup $wn, watch_timer $kn"; false; }
+	# every wake-up that slept on its timer counted by the kernel too (a
+	# period missed is one neither sees). A thread preempted between its
+	# work and its sleep, on a busy machine, finds its next time already
+	# past: clock_nanosleep returns at once, no timer is armed, and the
+	# kernel has no expiry to count — 34 of 1,993 beside a CPU hog and
+	# hackbench (2026-12-06), none on a quiet machine; held to 95 %
+	[ "$kn" -ge $(( wn * 95 / 100 )) ] && [ "$kn" -le $(( wn + 2 )) ] || { echo "wakeup $wn, watch_timer $kn"; false; }
 	for f in p50_ns p90_ns p99_ns; do
 		w=$(p_of "$S" wakeup 0 "$f")
 		k=$(p_of "$S" watch_timer 0 "$f")
