@@ -34,8 +34,10 @@ summary_field() {
 		bps=$(summary_field "$d" wakeup bytes_per_s)
 		# a floor that says the cell ran its periods, not how fast: a
 		# SCHED_OTHER peer process waits for a CPU behind the suite's
-		# other lanes (123 and 173 of 500 seen in a clean clone)
-		case $d in *pi-none*) min=1 ;; *) min=50 ;; esac
+		# other lanes (123 and 173 of 500 seen in a clean clone); an
+		# fdatasync waits for the disk, which a busy machine shares (46
+		# of 500 beside a CPU hog and hackbench: 10 ms a write)
+		case $d in *pi-none*) min=1 ;; *fw-sync*) min=10 ;; *) min=50 ;; esac
 		[ "$n" -ge "$min" ] && [ "$e" -eq 0 ] && [ "$b" -gt 0 ] && [ "$bps" -gt 0 ] \
 			|| { echo "$d: samples $n errors $e bytes $b bps $bps"; cat "$d/log.txt"; false; }
 	done
