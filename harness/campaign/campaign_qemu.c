@@ -665,6 +665,10 @@ int cp_run_qemu(struct campaign *cp, int v, struct cp_rounds round)
 		else if (nets)
 			log_warn("kernel variant %s: net = loopback: its cells' traffic stays on 127.0.0.1 (softirqs, no network device or its interrupt)",
 				 k->name);
+		/* latlab does not know what they do: a device or netdev of their own */
+		if (k->qemu_args[0])
+			log_info("kernel variant %s: qemu_args adds %s to qemu's command (the first line of vm/%s-N.qemu.log: the whole command)",
+				 k->name, k->qemu_args, k->name);
 
 		rc = cp_signalled(cp) ? EXIT_INTERRUPTED : cp_check_space(cp, &cp->cells[first]);
 		if (rc == 0) {

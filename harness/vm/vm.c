@@ -98,6 +98,47 @@ int vm_qemu_opt_value(const char *in, char *out, size_t len)
 	return 0;
 }
 
+/*
+ * The command qemu runs, for the first line of its log: "# qemu command:"
+ * and each word single-quoted where the shell would split or expand it.
+ * What qemu_args added (a netdev, a disk of its own) is there for the
+ * reader; last_line skips it. Made before the fork: the child of a
+ * process with threads may not allocate. NULL when out of memory.
+ */
+static char *command_text(const char *const *argv)
+{
+	static const char plain[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				    "0123456789-_=,./:@+%";
+	char *text = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&text, &len);
+
+	if (!fp)
+		return NULL;
+	fputs("# qemu command:", fp);
+	for (size_t i = 0; argv[i]; i++) {
+		const char *w = argv[i];
+
+		if (w[0] && !w[strspn(w, plain)]) {
+			fprintf(fp, " %s", w);
+			continue;
+		}
+		fputs(" '", fp);
+		for (; *w; w++)
+			if (*w == '\'')
+				fputs("'\\''", fp);
+			else
+				fputc(*w, fp);
+		fputc('\'', fp);
+	}
+	fputc('\n', fp);
+	if (fclose(fp) != 0) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
 /* qemu with the guest's channel on data_fd; its own output to b->qemu_log. */
 static pid_t start_qemu(const struct vm_boot *b, int data_fd)
 {
@@ -208,8 +249,10 @@ static pid_t start_qemu(const struct vm_boot *b, int data_fd)
 	for (int i = 0; i < nextra; i++)
 		argv[n++] = extra[i];
 
+	char *command = command_text(argv);
 	pid_t pid = fork();
 	if (pid != 0) {
+		free(command);
 		free(argv);
 		free(extra);
 		return pid;
@@ -231,6 +274,8 @@ static pid_t start_qemu(const struct vm_boot *b, int data_fd)
 		dup2(log, 2);
 	/* the data pipe stays open across exec: qemu opens /dev/fd/N */
 	fcntl(data_fd, F_SETFD, 0);
+	if (log >= 0 && command && write(log, command, strlen(command)) < 0)
+		_exit(127);
 	execvp(arch->qemu, (char *const *)argv);
 	dprintf(2, "latlab: cannot run %s: %s\n", arch->qemu, strerror(errno));
 	_exit(127);
@@ -272,7 +317,7 @@ static void last_line(const char *path, char *out, size_t len)
 
 	out[0] = '\0';
 	while (fp && fgets(line, sizeof(line), fp))
-		if (line[strspn(line, " \t\n")])
+		if (line[strspn(line, " \t\n")] && line[0] != '#')
 			snprintf(out, len, "%.*s", (int)strcspn(line, "\n"), line);
 	if (fp)
 		fclose(fp);

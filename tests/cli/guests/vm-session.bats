@@ -106,6 +106,8 @@ done
 exec >"$out"
 # blob VERB NAME TEXT: a header with TEXT's length, then TEXT
 blob() { printf 'LATLAB %s %s %d\n%s' "$1" "$2" "${#3}" "$3"; }
+# the host a guest is given: the campaign's, then -vm (another is refused)
+host=$(hostname)-vm
 . "$(dirname "$0")/../stream.sh"
 EOS
 	chmod +x bin/qemu-system-x86_64
@@ -116,7 +118,7 @@ EOS
 	fake_qemu
 	cat >stream.sh <<'EOS'
 echo "SeaBIOS chatter, not ours"
-echo "LATLAB hello fakehost 9.9-fake"
+echo "LATLAB hello $host 9.9-fake"
 echo "LATLAB log latlab: hello from the fake guest"
 echo "LATLAB start 0000-none-timer-tall-aspread-1"
 blob file ../escape "outside"
@@ -146,12 +148,19 @@ EOS
 	grep -qx -- '-device' qemu.argv
 	grep -qx 'isa-debugcon,chardev=latlab,iobase=0xe9' qemu.argv
 	[ "$(tail -4 qemu.argv | tr '\n' '|')" = '-name|latlab guest|-rtc|base=utc|' ]
-	c=$WORK/out/v/fakehost/9.9-fake/0000-none-timer-tall-aspread-1
+	# what qemu_args added is said, and the whole command is qemu.log's
+	# first line, each word as the shell would take it back
+	[[ "$output" == *"kernel variant stock: qemu_args adds -name \"latlab guest\" -rtc base=utc to qemu's command"* ]] || run_failed
+	first=$(head -1 out/v/vm/stock-*.qemu.log)
+	[[ "$first" == "# qemu command: "*" -nodefaults "*" -name 'latlab guest' -rtc base=utc" ]] || { echo "$first"; false; }
+	eval "set -- ${first#\# qemu command: }"; shift	# qemu.argv is without argv[0]
+	[ "$(printf '%s\n' "$@")" = "$(cat qemu.argv)" ] || { diff <(printf '%s\n' "$@") qemu.argv; false; }
+	c=$WORK/out/v/$(hostname)-vm/9.9-fake/0000-none-timer-tall-aspread-1
 	[ -f "$c/hist.csv" ] && [ -f "$c/cell.ini" ]
 	# names with a slash or a leading dot are refused
 	[ -z "$(find "$WORK" -name escape -o -name .hidden)" ]
 	grep -q '^0000-none-timer-tall-aspread-1 = ok$' out/v/state
-	grep -q '^v,0000-none-timer-tall-aspread-1,0,fakehost,9.9-fake,' out/v/cells.csv
+	grep -q "^v,0000-none-timer-tall-aspread-1,0,$(hostname)-vm,9.9-fake," out/v/cells.csv
 	# cells.csv's rows are the host's, from the cell's files: the guest's
 	# own text (an unclosed quote) never reaches it
 	! grep -q 'unclosed' out/v/cells.csv
@@ -163,7 +172,7 @@ EOS
 @test "qemu: a guest cell whose files do not say what the guest said is an error (fake guest)" {
 	fake_qemu
 	cat >stream.sh <<'EOS'
-echo "LATLAB hello fakehost 9.9-fake"
+echo "LATLAB hello $host 9.9-fake"
 echo "LATLAB start 0000-none-timer-tall-aspread-1"
 blob file cell.ini "[cell]
 status = ok
@@ -181,14 +190,14 @@ EOS
 @test "qemu: a stream cut in the middle of a file fails the cell, keeps nothing half-written" {
 	fake_qemu
 	cat >stream.sh <<'EOS'
-echo "LATLAB hello fakehost 9.9-fake"
+echo "LATLAB hello $host 9.9-fake"
 echo "LATLAB start 0000-none-timer-tall-aspread-1"
 printf 'LATLAB file hist.csv 1000\nonly a few bytes'
 EOS
 	KERNELS=$WORK vm_config stock none
 	PATH=$WORK/bin:$PATH run timeout 60 "$LATLAB" run c.ini
 	[ "$status" -eq 1 ] || { echo "$output"; false; }
-	c=$WORK/out/v/fakehost/9.9-fake/0000-none-timer-tall-aspread-1
+	c=$WORK/out/v/$(hostname)-vm/9.9-fake/0000-none-timer-tall-aspread-1
 	grep -q '^status = fail' "$c/cell.ini"
 	grep -q '^reason = the guest stopped' "$c/cell.ini"
 	# the cell's files are latlab's own, complete: none of the cut one
@@ -289,7 +298,7 @@ stalled_run() {
 @test "qemu: clock = icount asks qemu for instruction time, under TCG, on one CPU (fake guest)" {
 	fake_qemu
 	cat >stream.sh <<'EOS'
-echo "LATLAB hello fakehost 9.9-fake"
+echo "LATLAB hello $host 9.9-fake"
 echo "LATLAB done 0"
 EOS
 	ACCEL=auto KERNELS=$WORK vm_config stock none 'clock = icount
