@@ -410,6 +410,15 @@ int undo_stale(const char *dir, const char *const *roots,
 		int fd = openat(dirfd(d), e->d_name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 		struct stat st;
 
+		/* not silent: a journal left unread is a setting never restored */
+		if (fd < 0 && errno != ENOENT) {
+			char line[PATH_MAX + 160];
+
+			snprintf(line, sizeof(line), "%s/%s cannot be read as a journal (%s): left alone",
+				 dir, e->d_name, errno == ELOOP ? "a symbolic link, not followed" : strerror(errno));
+			if (say)
+				say(arg, line);
+		}
 		if (fd < 0)
 			continue;
 		if (fstat(fd, &st) != 0 || foreign(fd)) {

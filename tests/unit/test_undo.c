@@ -269,7 +269,10 @@ static void test_foreign_journal(void **state)
 	unlink(path);
 }
 
-/* A FIFO named as a journal: said and left, never waited on (it held every run). */
+/*
+ * A FIFO named as a journal: said and left, never waited on (it held every
+ * run); a symbolic link the same, said (it was skipped in silence).
+ */
 static void test_stale_fifo(void **state)
 {
 	char path[160], said[512] = "";
@@ -282,6 +285,12 @@ static void test_stale_fifo(void **state)
 	assert_non_null(strstr(said, "undo-7.txt is not a journal latlab wrote (not a regular file of this user's, writable by it alone): left alone"));
 	assert_int_equal(access(path, F_OK), 0);
 	unlink(path);
+	/* a symbolic link is not followed, and not passed over in silence */
+	said[0] = '\0';
+	assert_int_equal(symlink("/etc/hostname", path), 0);
+	assert_int_equal(undo_stale(run, roots, say_line, said), 0);
+	assert_non_null(strstr(said, "undo-7.txt cannot be read as a journal (a symbolic link, not followed): left alone"));
+	assert_int_equal(unlink(path), 0);
 }
 
 /*
