@@ -19,6 +19,7 @@
 #include "sysinfo.h"
 #include "interference.h"
 #include "tracer.h"
+#include "watch.h"
 #include "worker.h"
 
 struct cell_result;
@@ -94,7 +95,9 @@ struct cell_result {
 	uint64_t watch_dropped;		/* entries the kernel's histograms had no room for */
 	char watch_method[8];		/* how they were kept: "bpf" or "hist" (trace/watch.h) */
 	char measured_by[16];		/* "cyclictest": its threads, not latlab's; "" latlab's */
-	char watch_threads[1024];	/* type = watch: "THREAD:TID:COMM, ..." */
+	/* type = watch: "THREAD:TID:COMM, ...", room for every thread a watch holds */
+	char watch_threads[WATCH_MAX_THREADS * sizeof("63:4194304:123456789012345, ")];
+	int watch_unwatched;		/* type = watch: its program's threads beyond the watch's room */
 	struct capture *captures;	/* ncaptures, owned */
 	int ncaptures;
 	struct intf_row *intf;	/* interference on the measured CPUs, owned */

@@ -23,6 +23,7 @@
 #include "argv.h"
 #include "cell_parts.h"
 #include "files.h"
+#include "log.h"
 #include "units.h"
 #include "watch_opts.h"
 
@@ -135,14 +136,23 @@ static int list_threads(const struct watch_opts *o, pid_t pid, struct cell_resul
 			keep |= want[i] == tid;
 		if (!keep)
 			continue;
-		if (n == max) {
-			cell_log(res, "warning: watch: more than %d threads; the first %d watched", max, max);
-			break;
+		if (n == max) {		/* counted, not watched: said below */
+			res->watch_unwatched++;
+			continue;
 		}
 		thread_comm(pid, (int)tid, comms[n], sizeof(comms[n]));
 		tids[n++] = (int)tid;
 	}
 	closedir(d);
+	if (res->watch_unwatched) {
+		static int said;	/* on the console once; every cell.ini says it */
+
+		cell_log(res, "warning: watch: %d threads more than the %d a watch holds: the first %d watched",
+			 res->watch_unwatched, max, max);
+		if (!said++)
+			log_warn("watch: pid %d has %d threads more than the %d a watch holds: the first %d are watched, the rest not (cell.ini's watch_unwatched)",
+				 (int)pid, res->watch_unwatched, max, max);
+	}
 	if (n < (nwant > 0 ? nwant : 1)) {
 		res->status = CELL_ERROR;
 		snprintf(res->reason, sizeof(res->reason), "pid %d has %s", (int)pid,

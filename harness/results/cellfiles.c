@@ -377,6 +377,8 @@ static void write_cell_ini(FILE *fp, const struct config *cfg,
 				(unsigned long long)res->watch_dropped);
 		if (res->watch_threads[0])
 			fprintf(fp, "watch_threads = %s\n", res->watch_threads);
+		if (res->watch_unwatched)
+			fprintf(fp, "watch_unwatched = %d\n", res->watch_unwatched);
 	}
 	if (res->timerlat[0]) {
 		fprintf(fp, "timerlat = %s\n", res->timerlat);

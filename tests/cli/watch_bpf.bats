@@ -101,6 +101,42 @@ EOC
 	done
 }
 
+@test "a program of more threads than a watch holds: the first 64 watched, the rest counted and said (stderr, cell.ini)" {
+	bpf_built
+	command -v cc >/dev/null || skip "no C compiler"
+	# 70 threads, each waking every 10 ms for 3 s, and its main thread
+	cat >"$WORK/threads.c" <<'EOC'
+#include <pthread.h>
+#include <unistd.h>
+static void *nap(void *arg)
+{
+	for (int i = 0; i < 300; i++)
+		usleep(10000);
+	return arg;
+}
+int main(void)
+{
+	pthread_t t[70];
+	for (int i = 0; i < 70; i++)
+		pthread_create(&t[i], NULL, nap, NULL);
+	for (int i = 0; i < 70; i++)
+		pthread_join(t[i], NULL);
+	return 0;
+}
+EOC
+	cc -pthread -o "$WORK/threads" "$WORK/threads.c"
+	run timeout 60 "$LATLAB" watch --method bpf --duration 1s -o "$WORK/o" --command "$WORK/threads"
+	[ "$status" -le 1 ] || run_failed
+	[[ "$output" == *"watch: pid "*" has 7 threads more than the 64 a watch holds: the first 64 are watched, the rest not"* ]] || run_failed
+	C=$(cell_dir "$WORK/o/watch" '0000-*')
+	grep -qx 'watch_unwatched = 7' "$C/cell.ini" || { cat "$C/cell.ini"; false; }
+	# the main thread, which only waits to join, did not wake: 63 named,
+	# each whole (the field once cut the list at 1,023 characters)
+	grep -q 'watch: tid [0-9]* (threads) did not wake in the cell' "$C/log.txt"
+	sed -n 's/^watch_threads = //p' "$C/cell.ini" | tr ',' '\n' >"$WORK/named"
+	[ "$(grep -c '^ *[0-9]*:[0-9]*:threads$' "$WORK/named")" -eq 63 ] || { cat "$WORK/named"; false; }
+}
+
 @test "a latlab killed while it watches through BPF leaves no program attached" {
 	bpf_built
 	command -v bpftool >/dev/null || skip "no bpftool"
