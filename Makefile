@@ -7,7 +7,8 @@
 #   make demo-kernels       today's Debian kernels in qemu, each preemption model, compared
 #   make demo-arm64         the same for arm64 (qemu's virt machine, TCG)
 #   make lava-local         LAVA's lava-run runs configs/lava/latlab.yaml in qemu
-#   make fuzz [FUZZ_SECONDS=60]  libFuzzer on the config parser, the tree reader, the channel
+#   make fuzz [FUZZ_SECONDS=60]  libFuzzer on the config parser, the tree reader, the channel,
+#                   the kernel image reader, cyclictest's histogram file
 #   make install PREFIX=/usr/local DESTDIR=
 #   make CROSS=aarch64-linux-gnu-   for arm64 (arm-linux-gnueabihf-: armhf),
 #                   in build/TRIPLET/, against build/sysroot/TRIPLET
@@ -313,8 +314,9 @@ cli: all
 	@LATLAB=$(abspath $(LATLAB)) UNIT_DIR=$(BUILD)/tests \
 		KERNELS=$(abspath kernels) tests/run.sh cli
 
-# libFuzzer (clang) on the config parser, the tree reader and the guest
-# channel's reader, FUZZ_SECONDS
+# libFuzzer (clang) on the config parser, the tree reader, the guest
+# channel's reader (its hello too), the image reader and cyclictest's
+# histogram file, FUZZ_SECONDS
 # each; new inputs go to build/fuzz/corpus-*, crashers to build/fuzz/ (keep
 # them in tests/fuzz/corpus/*: make test replays those under the sanitizer)
 FUZZ_SECONDS ?= 60
@@ -324,7 +326,7 @@ fuzz: deps
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang; }
 	@$(MAKE) --no-print-directory BUILD=build/fuzz CC=clang \
 		EXTRA_CFLAGS="$(FUZZ_FLAGS)" build/fuzz/liblatlab.a build/fuzz/obj/tests/fuzz/targets.o
-	@for t in config tree channel image; do \
+	@for t in config tree channel image ct_hist; do \
 		clang $(CPPFLAGS) -std=c11 -D_GNU_SOURCE -DFUZZ_TARGET=fuzz_$$t \
 			-g -O1 -fsanitize=fuzzer,address,undefined \
 			-o build/fuzz/fuzz_$$t tests/fuzz/libfuzzer.c \

@@ -132,7 +132,7 @@ struct vm_read_opts {
 	 * 0: none (a recorded stream)
 	 */
 	pid_t qemu;
-	const char *host;	/* the host name the guest was given: its hello's must be it; NULL any */
+	const char *host;	/* the host name the guest was given: its hello's must be it; NULL any of a release's characters */
 	int icount;		/* the guest's clock counts instructions: its deadlines are its own time's */
 };
 

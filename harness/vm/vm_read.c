@@ -351,15 +351,17 @@ static void on_hello(struct reader *d, char *args, uint64_t size)
 	 */
 	if (sscanf(args, "%127s %127s", host, release) == 2 &&
 	    safe_name(host) && safe_name(release)) {
-		int host_ok = !d->o->host || strcmp(host, d->o->host) == 0;
+		int host_ok = d->o->host ? strcmp(host, d->o->host) == 0 : name_chars(host);
 		int rel_ok = name_chars(release);
 
-		snprintf(out->host, sizeof(out->host), "%s", host_ok ? host : d->o->host);
+		snprintf(out->host, sizeof(out->host), "%s",
+			 host_ok ? host : d->o->host ? d->o->host : "unknown-host");
 		snprintf(out->release, sizeof(out->release), "%s", rel_ok ? release : "unknown-release");
 		if (!host_ok || !rel_ok)
 			snprintf(out->hello_note, sizeof(out->hello_note),
 				 "its hello named %s%s%s: its cells are filed under %s/%s",
-				 host_ok ? "" : "another host", !host_ok && !rel_ok ? " and " : "",
+				 host_ok ? "" : d->o->host ? "another host" : "a host of characters no host has",
+				 !host_ok && !rel_ok ? " and " : "",
 				 rel_ok ? "" : "a release of characters no release has", out->host,
 				 out->release);
 		out->hello = 1;

@@ -1,3 +1,4 @@
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +8,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
+#include "cell_parts.h"
 #include "channel.h"
 #include "config.h"
 #include "matrix.h"
@@ -235,6 +237,15 @@ static void fz_log(void *arg, const char *text)
 	(void)text;
 }
 
+/* A name of a release's characters: what a hello may leave in a path or a CSV field. */
+static int plain_name(const char *name)
+{
+	for (const char *p = name; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("._+-~", *p))
+			return 0;
+	return name[0] != '\0';
+}
+
 int fuzz_channel(const uint8_t *data, size_t size)
 {
 	const char *top = chan_top;
@@ -257,12 +268,68 @@ int fuzz_channel(const uint8_t *data, size_t size)
 	if (fd < 0)
 		abort();
 	o.tree = tree;
+	/* half the inputs with a given host (the campaign's way), half without */
+	o.host = size % 2 ? "fuzzhost-vm" : NULL;
 	vm_read(fd, &o, &h, &out);
 	close(fd);
 	if (out.sysinfo && strlen(out.sysinfo) > chan_verbs[CHAN_SYSINFO].max)
 		abort();
 	free(out.sysinfo);
+	/* the hello names directories and CSV fields: the given host, plain names */
+	if (out.hello && (!plain_name(out.host) || !plain_name(out.release) ||
+			  (o.host && strcmp(out.host, o.host) != 0)))
+		abort();
 	only_plain(tree, 0);
+	/* nothing filed under a host but the one the hello left */
+	DIR *d = opendir(tree);
+	struct dirent *e;
+
+	while (d && (e = readdir(d)) != NULL)
+		if (e->d_name[0] != '.' && (!out.hello || strcmp(e->d_name, out.host) != 0))
+			abort();
+	if (d)
+		closedir(d);
+	return 0;
+}
+
+/*
+ * The bytes as cyclictest's histogram file: the first byte picks 1 to 4
+ * threads, the rest is the file. What it takes is bounded: no more than
+ * `most` wake-ups a thread, every one counted once, none below 0 or past
+ * an hour.
+ */
+int fuzz_ct_hist(const uint8_t *data, size_t size)
+{
+	enum { MOST = 100000, TOP = 4000 };
+	long long over[4], max[4];
+	char why[256];
+	struct hist *h;
+	FILE *fp;
+	int n;
+
+	if (size < 2)
+		return 0;
+	n = 1 + data[0] % 4;
+	fp = fmemopen((void *)(data + 1), size - 1, "r");
+	h = calloc(4, sizeof(*h));
+	if (!fp || !h)
+		abort();
+	if (cyclictest_read_hist(fp, n, TOP, MOST, h, over, max, why, sizeof(why)) == 0) {
+		for (int t = 0; t < n; t++) {
+			if (h[t].count > MOST || over[t] < 0 || (uint64_t)over[t] > h[t].count ||
+			    h[t].underflow)
+				abort();
+			if (h[t].count && (h[t].min < 0 || h[t].min > h[t].max ||
+					   h[t].max > CT_LATENCY_MAX))
+				abort();
+			if (over[t] > 0 && h[t].max != max[t])
+				abort();	/* the first beyond the top is at cyclictest's max */
+		}
+	} else if (!why[0]) {
+		abort();	/* refused without a word */
+	}
+	fclose(fp);
+	free(h);
 	return 0;
 }
 

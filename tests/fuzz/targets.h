@@ -38,6 +38,12 @@ int fuzz_channel(const uint8_t *data, size_t size);
  */
 int fuzz_image(const uint8_t *data, size_t size);
 
+/*
+ * The bytes as cyclictest's histogram file (the first byte: 1 to 4
+ * threads): cyclictest_read_hist, what it takes bounded.
+ */
+int fuzz_ct_hist(const uint8_t *data, size_t size);
+
 /* Removes the scratch files the targets made in /tmp (each names them by pid). */
 void fuzz_cleanup(void);
 

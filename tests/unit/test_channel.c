@@ -368,6 +368,15 @@ static void test_hello_names(void **state)
 	assert_true(exists("h-vm/stock-1.console.log/c2/a.csv"));
 	assert_non_null(strstr(out.hello_note, "another host"));
 	given_host = NULL;
+	/* given none, a host of escape codes does not stand either */
+	static const char esc_host[] = "LATLAB hello \x1b[31mred 6.1\n"
+				       "LATLAB start c1\nLATLAB file a.csv 2\nabLATLAB cell c1 ok\nLATLAB done 0\n";
+
+	assert_int_equal(feed(esc_host, sizeof(esc_host) - 1, &s, &out), VM_END_DONE);
+	assert_string_equal(out.host, "unknown-host");
+	assert_string_equal(out.release, "6.1");
+	assert_true(exists("unknown-host/6.1/c1/a.csv"));
+	assert_non_null(strstr(out.hello_note, "a host of characters no host has"));
 }
 
 /* One table: every verb parses back to itself; other lines are not ours. */

@@ -1,5 +1,5 @@
 /*
- * The fuzz corpora (tests/fuzz/corpus/{config,tree,channel,image}), every input fed to
+ * The fuzz corpora (tests/fuzz/corpus/{config,tree,channel,image,ct_hist}), every input fed to
  * its target again: under `make SANITIZE=1 test` a crasher kept there
  * stays fixed. Each corpus must hold inputs, or the test tests nothing.
  */
@@ -73,6 +73,12 @@ static void test_channel_corpus(void **state)
 	assert_true(replay("tests/fuzz/corpus/channel", fuzz_channel) >= 5);
 }
 
+static void test_ct_hist_corpus(void **state)
+{
+	(void)state;
+	assert_true(replay("tests/fuzz/corpus/ct_hist", fuzz_ct_hist) >= 5);
+}
+
 static int remove_scratch(void **state)
 {
 	(void)state;
@@ -87,6 +93,7 @@ int main(void)
 		cmocka_unit_test(test_tree_corpus),
 		cmocka_unit_test(test_channel_corpus),
 		cmocka_unit_test(test_image_corpus),
+		cmocka_unit_test(test_ct_hist_corpus),
 	};
 
 	return cmocka_run_group_tests_name("fuzz_replay", tests, NULL, remove_scratch);
