@@ -432,8 +432,8 @@ static int after_boot(struct campaign *cp, int v, struct cp_rounds round, struct
 	if (rc)
 		log_error("writing results under %s: %s", cp->dir, strerror(-rc));
 	if (out->host_errno) {
-		log_error("kernel variant %s: writing what the guest sent: %s",
-			  cp->cfg->kernel[v].name, out->why);
+		log_error("kernel variant %s: %s%s", cp->cfg->kernel[v].name,
+			  out->paused ? "" : "writing what the guest sent: ", out->why);
 		return -out->host_errno;
 	}
 	if (rc)

@@ -188,7 +188,7 @@ const struct opt kernel_options[] = {
 	  "qemu: where the guest's file I/O goes (file-read, file-write, the disk load): on (a virtio-blk disk of its own, ext4, mounted at " VM_DISK_MOUNT ", given to each boot whose cells write files) or ram (the initramfs: no block device, said in every output)",
 	  "on|ram", OPT_ECHO_SET),
 	ROW("disk_size", OPT_SIZE, OFF(struct kernel_def, disk_size), 64LL << 20,
-	  1LL << 40, "1G", "qemu, disk = on: the disk's size (a sparse file beside the campaign's vm/ logs, made for each boot and removed after it)",
+	  1LL << 40, "1G", "qemu, disk = on: the disk's size (a file beside the campaign's vm/ logs, its blocks reserved, made for each boot and removed after it)",
 	  NULL, OPT_ECHO_SET),
 	ROW("disk_cache", OPT_ENUM, OFF(struct kernel_def, disk_cache), 0, 0, "writeback",
 	  "qemu, disk = on: qemu's cache mode for the disk's file (writeback: the host's page cache, flushes honoured; none: O_DIRECT, the host's filesystem must allow it; writethrough, directsync; unsafe: flushes ignored)",

@@ -13,11 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "files.h"
 #include "log.h"
+#include "units.h"
 #include "vm.h"
 
 const char *const vm_disk_caches[] = { "writeback", "none", "writethrough", "directsync",
@@ -99,6 +101,21 @@ int vm_disk_make(const char *path, int64_t size, char *err, size_t errlen)
 		return fail_with(err, errlen, -errno, "%s: %s", path, strerror(errno));
 	if (ftruncate(fd, (off_t)size) != 0)
 		rc = fail_with(err, errlen, -errno, "%s: %s", path, strerror(errno));
+	/*
+	 * Its blocks reserved now (unwritten extents: no data written): a
+	 * sparse file took blocks as the guest wrote, and when the host's
+	 * filesystem filled, qemu paused the guest (werror=enospc) and the
+	 * cell was called hung — the host's disk a verdict on the kernel. A
+	 * filesystem that cannot reserve stays sparse, watched (vm_boot).
+	 */
+	if (rc == 0 && fallocate(fd, 0, 0, (off_t)size) != 0 && errno != EOPNOTSUPP) {
+		char want[32];
+
+		units_format_size(size, want, sizeof(want));
+		rc = fail_with(err, errlen, -errno,
+			       "cannot reserve %s for the guest's disk (disk_size) at %s: %s", want, path,
+			       strerror(errno));
+	}
 	close(fd);
 	/*
 	 * ext4 as Debian's mkfs makes it, every inode table and the journal
@@ -114,4 +131,15 @@ int vm_disk_make(const char *path, int64_t size, char *err, size_t errlen)
 	if (rc)
 		unlink(path);
 	return rc;
+}
+
+int vm_disk_may_pause(const char *path)
+{
+	struct statvfs vfs;
+	struct stat st;
+
+	if (stat(path, &st) != 0 || statvfs(path, &vfs) != 0)
+		return 0;
+	return (double)st.st_blocks * 512.0 < (double)st.st_size &&
+	       (double)vfs.f_bfree * (double)vfs.f_frsize < 1048576.0;
 }

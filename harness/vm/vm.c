@@ -387,6 +387,20 @@ int vm_boot(const struct vm_boot *b, const struct vm_hooks *h,
 				 out->quiet_wall_ns ? ran : "");
 			break;
 		}
+		/*
+		 * qemu pauses a guest whose disk the host cannot write
+		 * (werror=enospc): a disk that could not be reserved
+		 * (vm_disk_make) on a host filesystem now full is the host's
+		 * failure, said as such; the cell is not the guest's to fail
+		 */
+		if (b->disk && vm_disk_may_pause(b->disk)) {
+			out->host_errno = ENOSPC;
+			out->paused = 1;
+			snprintf(out->why, sizeof(out->why),
+				 "the host's filesystem holding the guest's disk (%.300s) is full: qemu pauses a guest whose disk it cannot write, so the guest did not hang",
+				 b->disk);
+			break;
+		}
 		units_format_duration(out->running[0] ? o.cell_ns : k->timeout, t, sizeof(t));
 		snprintf(out->why, sizeof(out->why),
 			 "the guest hung: no word from it for %s%s%s", t,

@@ -71,6 +71,7 @@ struct vm_outcome {
 	int64_t wall_ns;		/* qemu started to qemu's end */
 	int interrupted;		/* stopped by hooks->stop */
 	int host_errno;			/* the host could not write a file (why says) */
+	int paused;			/* and so qemu paused the guest: its disk's (host_errno ENOSPC) */
 	int finished;			/* cells handed to hooks->finished */
 	char running[CELL_ID_MAX];	/* started, not finished, when it stopped */
 	int64_t quiet_wall_ns, quiet_cpu_ns;	/* a hang: its quiet's length, and qemu's CPU time in it */
@@ -251,11 +252,19 @@ int vm_device_modules(const struct kernel_def *k, const char *list, char *dir, s
 		      char *why, size_t whylen);
 
 /*
- * The disk of one boot: a sparse file of size bytes at path (which must
- * not exist), formatted ext4 by the host's mkfs.ext4. 0, or -errno with
- * err (nothing is left at path).
+ * The disk of one boot: a file of size bytes at path (which must not
+ * exist), its blocks reserved (fallocate; sparse where the filesystem
+ * cannot), formatted ext4 by the host's mkfs.ext4. 0, or -errno with err
+ * (-ENOSPC: the host's disk has not the room; nothing is left at path).
  */
 int vm_disk_make(const char *path, int64_t size, char *err, size_t errlen);
+
+/*
+ * Could qemu have paused the guest of this disk (werror=enospc)? 1 when
+ * the file is still sparse (its filesystem could not reserve it) and the
+ * filesystem holding it has less than 1 MiB left, even for root.
+ */
+int vm_disk_may_pause(const char *path);
 
 /* What a guest of one architecture ([kernel.NAME] arch) boots with. */
 struct vm_arch {

@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -392,6 +394,60 @@ static void test_settle_stat(void **state)
 	assert_true(st.settled || st.waited_s >= 0.3);
 }
 
+/*
+ * A guest's disk is reserved whole, or refused with -ENOSPC where the
+ * host has not the room; a disk left sparse on a full filesystem is one
+ * qemu may have paused, a reserved one never (attack-5 guest/01). On a
+ * tmpfs of its own (root only).
+ */
+static void test_disk_room(void **state)
+{
+	char top[] = "/tmp/latlab-test-disk.XXXXXX", path[96], err[512];
+	struct stat st;
+
+	(void)state;
+	if (geteuid() != 0)
+		skip();
+	assert_non_null(mkdtemp(top));
+	if (mount("tmpfs", top, "tmpfs", 0, "size=8m") != 0) {
+		rmdir(top);
+		skip();
+	}
+	/* 64 MiB on 8: refused, said, nothing left */
+	snprintf(path, sizeof(path), "%s/big.disk", top);
+	assert_int_equal(vm_disk_make(path, 64LL << 20, err, sizeof(err)), -ENOSPC);
+	assert_non_null(strstr(err, "cannot reserve 64MiB for the guest's disk (disk_size) at "));
+	assert_non_null(strstr(err, "No space left on device"));
+	assert_int_equal(access(path, F_OK), -1);
+	/* a reserved file on a full filesystem: qemu writes into its blocks */
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+
+	assert_true(fd >= 0);
+	assert_int_equal(fallocate(fd, 0, 0, 1 << 20), 0);
+	close(fd);
+	snprintf(path, sizeof(path), "%s/sparse.disk", top);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, 64LL << 20), 0);
+	close(fd);
+	assert_int_equal(vm_disk_may_pause(path), 0);	/* room left */
+	char filler[96], block[65536] = { 0 };
+
+	snprintf(filler, sizeof(filler), "%s/filler", top);
+	fd = open(filler, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	assert_true(fd >= 0);
+	while (write(fd, block, sizeof(block)) > 0)
+		;
+	close(fd);
+	assert_int_equal(vm_disk_may_pause(path), 1);	/* sparse, the host full */
+	snprintf(path, sizeof(path), "%s/big.disk", top);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(vm_disk_may_pause(path), 0);	/* reserved */
+	assert_int_equal(vm_disk_may_pause("/nonexistent/disk"), 0);
+	assert_int_equal(umount(top), 0);
+	assert_int_equal(rmdir(top), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -401,6 +457,7 @@ int main(void)
 		cmocka_unit_test(test_qemu_opt_value),
 		cmocka_unit_test(test_program_fits),
 		cmocka_unit_test(test_settle_stat),
+		cmocka_unit_test(test_disk_room),
 	};
 
 	return cmocka_run_group_tests_name("vm", tests, NULL, NULL);
