@@ -514,9 +514,7 @@ int vm_initramfs(const struct vm_guest *g, const char *path, char *err,
 			/* a name, a regular file there itself (never a link to root's), bounded */
 			rc = strchr(word, '/') || !word[0] ? -EINVAL :
 			     cpio_file_checked(&a, name, from, 1, MODULE_MAX);
-			if (rc && a.err)	/* the archive's own: the disk under it */
-				fail_with(err, errlen, rc, "%s: %s", path, strerror(-rc));
-			else if (rc)
+			if (rc)
 				fail_with(err, errlen, rc, "[kernel.%s] %s: %s: %s%s", k->name,
 					  l ? "net" : "disk", from, strerror(-rc),
 					  rc == -ELOOP ? " (a symbolic link: a module is taken from its own folder only)" :
@@ -525,6 +523,13 @@ int vm_initramfs(const struct vm_guest *g, const char *path, char *err,
 		if (list)
 			fclose(list);
 	}
+	/*
+	 * the archive's own write failed: the disk under it, whatever was
+	 * being added (a full tmpfs was said as ext4.ko's fault)
+	 */
+	if (rc && a.err)
+		fail_with(err, errlen, a.err, "writing the guest's initramfs %s: %s", path,
+			  strerror(-a.err));
 	init = rc ? NULL : init_script(g);
 	if (rc == 0 && !init)
 		rc = fail_with(err, errlen, -ENOMEM, "out of memory");
@@ -538,15 +543,18 @@ int vm_initramfs(const struct vm_guest *g, const char *path, char *err,
 		rc = cpio_data(&a, "latlab/cells", 0644, g->cells_text,
 			       strlen(g->cells_text));
 	if (rc == 0 && (rc = cpio_finish(&a)) != 0)
-		fail_with(err, errlen, rc, "%s: %s", path, strerror(-rc));
+		fail_with(err, errlen, rc, "writing the guest's initramfs %s: %s", path, strerror(-rc));
 	else if (rc)
 		cpio_finish(&a);
-	/* the kernel unpacks concatenated archives */
+	/* the kernel unpacks concatenated archives (a full disk: the archive's) */
 	if (rc == 0 && k->initrd[0] && (rc = file_append(fp, k->initrd)) != 0)
-		fail_with(err, errlen, rc, "[kernel.%s] initrd: %s: %s", k->name,
-		     k->initrd, strerror(-rc));
+		fail_with(err, errlen, rc, rc == -ENOSPC || rc == -EDQUOT ?
+			  "writing the guest's initramfs %s: [kernel.%s] initrd %s: %s" :
+			  "%.0s[kernel.%s] initrd: %s: %s",
+			  path, k->name, k->initrd, strerror(-rc));
 	if (fclose(fp) != 0 && rc == 0)
-		rc = fail_with(err, errlen, -errno, "%s: %s", path, strerror(errno));
+		rc = fail_with(err, errlen, -errno, "writing the guest's initramfs %s: %s", path,
+			       strerror(errno));
 	if (rc)
 		unlink(path);
 	return rc;

@@ -114,6 +114,34 @@ EOS
 	: >vmlinux-stock
 }
 
+@test "qemu: a host without room for the guest's initramfs or its disk says so before any boot: exit 3, cells pending (fake qemu)" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to mount"
+	fake_qemu
+	printf 'echo "LATLAB hello $host 9.9-fake"\n' >stream.sh
+	mkdir small
+	# busybox and latlab alone are more than 2 MiB: the archive's own
+	# write fails, and is said as the archive's (not the file being added)
+	mount -t tmpfs -o size=2m tmpfs small || skip "cannot mount tmpfs"
+	KERNELS=$WORK vm_config stock none
+	run timeout 60 "$LATLAB" run c.ini -o "$WORK/small"
+	umount small
+	[ "$status" -eq 3 ] || run_failed
+	[[ "$output" == *"writing the guest's initramfs $WORK/small/v/vm/stock-"*".initramfs.tmp."*": No space left on device"* ]] || run_failed
+	[ ! -e qemu.argv ]
+	# a disk of 64 MiB where 48 are: its room reserved, or no boot
+	mount -t tmpfs -o size=48m tmpfs small || skip "cannot mount tmpfs"
+	: >fake.ko
+	WORKLOADS=file-write KERNELS=$WORK vm_config stock none "modules = $WORK/fake.ko
+disk_size = 64M"
+	run timeout 60 "$LATLAB" run c.ini -o "$WORK/small"
+	[ "$status" -eq 3 ] || { umount small; run_failed; }
+	[[ "$output" == *"cannot reserve 64MiB for the guest's disk (disk_size) at $WORK/small/v/vm/stock-"*": No space left on device"* ]] || { umount small; run_failed; }
+	[ ! -e qemu.argv ]
+	grep -q '^0000-none-file-write-tall-aspread-1 = pending$' small/v/state || { cat small/v/state; umount small; false; }
+	[ -z "$(find small/v/vm -name '*.tmp.*')" ] || { ls small/v/vm; umount small; false; }
+	umount small
+}
+
 @test "qemu: the host takes only what the channel may carry (fake guest)" {
 	fake_qemu
 	cat >stream.sh <<'EOS'
