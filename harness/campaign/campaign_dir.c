@@ -189,13 +189,8 @@ out:
 	return rc;
 }
 
-/*
- * Room for one more cell: 1 MiB, 256 KiB a thread (hist.csv and
- * series.csv), and samples.bin when asked for.
- */
-int cp_check_space(const struct campaign *cp, const struct cell *c)
+double cp_cell_need(const struct campaign *cp, const struct cell *c)
 {
-	struct statvfs vfs;
 	cpu_set_t online;
 
 	cpulist_online(&online);
@@ -205,6 +200,14 @@ int cp_check_space(const struct campaign *cp, const struct cell *c)
 	if (cp->cfg->campaign.samples)
 		need += 1.2 * (double)cp->cfg->campaign.duration /
 			(double)c->interval * threads * 40.0;
+	return need;
+}
+
+int cp_check_space(const struct campaign *cp, const struct cell *c)
+{
+	struct statvfs vfs;
+	double need = cp_cell_need(cp, c);
+
 	if (statvfs(cp->dir, &vfs) != 0)
 		return 0;	/* cannot tell: the writes will say */
 	double avail = (double)vfs.f_bavail * (double)vfs.f_frsize;

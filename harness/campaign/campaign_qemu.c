@@ -699,11 +699,23 @@ int cp_run_qemu(struct campaign *cp, int v, struct cp_rounds round)
 			break;
 		vm_log_paths(cp, v, console, qlog, sizeof(console));
 		say_boot(cp, v, round, accel, probe, pending, console);
+		/*
+		 * what a cell's files may come to: 1 GiB (spike captures,
+		 * logs) and four times the variant's largest cell's estimate
+		 */
+		double most = 0;
+
+		for (int i = 0; i < cp->ncells; i++)
+			if (cp->cells[i].kernel == v && cp_cell_need(cp, &cp->cells[i]) > most)
+				most = cp_cell_need(cp, &cp->cells[i]);
+		most = 1073741824.0 + 4 * most;
 		struct vm_boot b = {
 			.cfg = cfg, .variant = v, .accel = accel, .kernel = cp_boot_image(cp, v),
 			.initramfs = cpio, .console_log = console, .qemu_log = qlog,
 			.tree = cp->dir, .disk = with_disk ? disk : NULL, .net = with_net,
 			.hostname = host,
+			.cell_bytes_max = most < (double)CHAN_BLOB_MAX * 64 ? (int64_t)most
+									     : CHAN_BLOB_MAX * 64,
 			.boot_timeout = probe && k->boot_timeout > kvm_probe_ns() ? kvm_probe_ns()
 										   : k->boot_timeout,
 		};

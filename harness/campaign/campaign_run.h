@@ -221,6 +221,11 @@ struct cp_tree_was {
 };
 int cp_extension(const struct config *cfg, const char *output, struct config **ext,
 		 struct cp_tree_was *was, char *why, size_t len);
+/*
+ * What cell c's files come to, about (bytes): 1 MiB, 256 KiB a thread
+ * (hist.csv and series.csv), and samples.bin when asked for.
+ */
+double cp_cell_need(const struct campaign *cp, const struct cell *c);
 /* Room for cell c's files under cp->dir: 0, or -ENOSPC (said). */
 int cp_check_space(const struct campaign *cp, const struct cell *c);
 

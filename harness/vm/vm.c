@@ -333,6 +333,7 @@ int vm_boot(const struct vm_boot *b, const struct vm_hooks *h,
 		.boot_ns = b->boot_timeout,
 		.cell_ns = b->cfg->campaign.duration + k->timeout,
 		.quiet_ns = k->timeout,
+		.cell_bytes_max = b->cell_bytes_max,
 	};
 	int pipefd[2];
 	char t[32];

@@ -103,6 +103,7 @@ struct vm_boot {
 	int net;			/* two virtio-net cards on a hub of their own */
 	int64_t boot_timeout;		/* to the guest latlab's hello */
 	const char *hostname;		/* the name given the guest (vm_guest's): its cells' host */
+	int64_t cell_bytes_max;		/* what a cell's files may come to (vm_read_opts) */
 };
 
 /*
@@ -135,7 +136,11 @@ struct vm_read_opts {
 	pid_t qemu;
 	const char *host;	/* the host name the guest was given: its hello's must be it; NULL any of a release's characters */
 	int icount;		/* the guest's clock counts instructions: its deadlines are its own time's */
+	int64_t cell_bytes_max;	/* what a cell's files may come to in all; 0: no sum, each file its verb's max */
 };
+
+/* The file messages a cell may send (its files, each rewrite counted). */
+#define VM_CELL_FILES_MAX 1024
 
 /*
  * Past a deadline, is a quiet guest owed more time (vm_read's patience)?

@@ -291,6 +291,8 @@ struct reader {
 	int64_t cell_start, cell_cpu_at, cell_delay_at;	/* when the running cell started, qemu's CPU time and wait then */
 	int64_t cell_until;	/* the running cell's bound: its start + duration + timeout + slack */
 	int64_t cell_bytes;	/* what it sent of its files */
+	int cell_files;		/* how many file messages */
+	char over[256];		/* the running cell sent more than a cell can: why, or "" */
 };
 
 /* The guest is quiet between its messages at most this long, plus timeout. */
@@ -427,6 +429,8 @@ static void on_start(struct reader *d, char *args, uint64_t size)
 	d->cell_delay_at = d->c->wait ? delay_ns(d->c->wait->qemu) : -1;
 	d->cell_until = d->cell_start + d->o->cell_ns + SLACK_NS;
 	d->cell_bytes = 0;
+	d->cell_files = 0;
+	d->over[0] = '\0';
 	give_time(d, d->o->cell_ns);
 	r->relfd = dir_open_beneath(d->o->tree, names, 2);
 	if (r->relfd < 0) {
@@ -458,6 +462,24 @@ static void on_file(struct reader *d, char *args, uint64_t size)
 	if (!out->running[0] || !sp || d->r.relfd < 0)
 		return;
 	*sp = '\0';		/* args: the name; its size was parsed */
+	/*
+	 * a cell's files are bounded in number and in sum (what its length
+	 * can produce): past either, the rest is dropped, earns no time, and
+	 * the cell is an error (a guest sent 16 GiB files without end)
+	 */
+	if (!d->over[0] && ++d->cell_files > VM_CELL_FILES_MAX)
+		snprintf(d->over, sizeof(d->over), "the guest sent more than the %d files a cell may have",
+			 VM_CELL_FILES_MAX);
+	if (!d->over[0] && d->o->cell_bytes_max &&
+	    size > (uint64_t)(d->o->cell_bytes_max - d->cell_bytes)) {
+		char most[32];
+
+		units_format_size(d->o->cell_bytes_max, most, sizeof(most));
+		snprintf(d->over, sizeof(d->over),
+			 "the guest sent more than the %s a cell of this length may have in its files", most);
+	}
+	if (d->over[0])
+		return;		/* its bytes skipped by the reader */
 	d->cell_bytes += size < (uint64_t)INT64_MAX / CELL_NS_PER_BYTE / 2 ? (int64_t)size : 0;
 	if (!safe_name(args))
 		return;		/* not a file of a cell directory: bytes dropped */
@@ -519,6 +541,10 @@ static void on_cell(struct reader *d, char *args, uint64_t size)
 	if (cell.status < 0)
 		cell.status = CELL_ERROR;
 	cell.reason = chan_clean(args + used);
+	if (d->over[0]) {	/* what it sent is not a cell's */
+		cell.status = CELL_ERROR;
+		cell.reason = d->over;
+	}
 	cell.host = out->host;
 	cell.release = out->release;
 	cell.brief = r->brief ? r->brief : "";

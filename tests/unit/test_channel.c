@@ -87,6 +87,8 @@ static void logged(void *arg, const char *text)
 /* Feed `len` bytes of stream to vm_read. */
 /* the host name the next feed's guest was given (NULL: any) */
 static const char *given_host;
+/* what the next feed's cell may send in all (0: no sum) */
+static int64_t bytes_max;
 
 static enum vm_end feed(const char *stream, size_t len, struct seen *s,
 			struct vm_outcome *out)
@@ -94,7 +96,7 @@ static enum vm_end feed(const char *stream, size_t len, struct seen *s,
 	char path[128];
 	struct vm_read_opts o = { .tree = tree, .variant = "test", .boot_ns = 5000000000LL,
 				  .cell_ns = 5000000000LL, .quiet_ns = 5000000000LL,
-				  .host = given_host };
+				  .host = given_host, .cell_bytes_max = bytes_max };
 	struct vm_hooks h = { s, started, finished, NULL, logged };
 	FILE *fp;
 
@@ -379,6 +381,65 @@ static void test_hello_names(void **state)
 	assert_non_null(strstr(out.hello_note, "a host of characters no host has"));
 }
 
+/*
+ * A cell's files are bounded in number and in sum: past either, the rest
+ * is dropped and the cell is an error, said (a guest sent 16 GiB files
+ * without end). The stream stays in step: the next cell is taken.
+ */
+static void test_cell_files_bounded(void **state)
+{
+	static const char sum[] = "LATLAB hello h r\nLATLAB start c1\n"
+				  "LATLAB file a.csv 10\n0123456789LATLAB file b.csv 10\n0123456789"
+				  "LATLAB cell c1 ok\n"
+				  "LATLAB start c2\nLATLAB file a.csv 10\n0123456789LATLAB cell c2 ok\n"
+				  "LATLAB done 0\n";
+	struct vm_outcome out;
+	struct seen s;
+	char *many, cmd[PATH_MAX];
+	size_t len = 0;
+	FILE *fp;
+
+	(void)state;
+	bytes_max = 15;
+	assert_int_equal(feed(sum, sizeof(sum) - 1, &s, &out), VM_END_DONE);
+	bytes_max = 0;
+	assert_int_equal(s.finished, 2);
+	assert_string_equal(s.last_id, "c2");
+	assert_int_equal(s.status, CELL_OK);	/* the next cell, its own budget */
+	assert_true(exists("h/r/c1/a.csv"));
+	assert_false(exists("h/r/c1/b.csv"));
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s/h'", tree);
+	assert_int_equal(system(cmd), 0);
+	/* c1's verdict, fed alone */
+	static const char one[] = "LATLAB hello h r\nLATLAB start c1\n"
+				  "LATLAB file a.csv 10\n0123456789LATLAB file b.csv 10\n0123456789"
+				  "LATLAB cell c1 ok\nLATLAB done 0\n";
+
+	bytes_max = 15;
+	assert_int_equal(feed(one, sizeof(one) - 1, &s, &out), VM_END_DONE);
+	bytes_max = 0;
+	assert_int_equal(s.status, CELL_ERROR);
+	assert_string_equal(s.reason, "the guest sent more than the 15 a cell of this length may have in its files");
+	assert_int_equal(system(cmd), 0);
+	/* one file message past VM_CELL_FILES_MAX */
+	fp = open_memstream(&many, &len);
+	assert_non_null(fp);
+	fprintf(fp, "LATLAB hello h r\nLATLAB start c1\n");
+	for (int i = 0; i <= VM_CELL_FILES_MAX; i++)
+		fprintf(fp, "LATLAB file f%d 1\nx", i);
+	fprintf(fp, "LATLAB cell c1 ok\nLATLAB done 0\n");
+	fclose(fp);
+	assert_int_equal(feed(many, len, &s, &out), VM_END_DONE);
+	free(many);
+	assert_int_equal(s.status, CELL_ERROR);
+	assert_string_equal(s.reason, "the guest sent more than the 1024 files a cell may have");
+	assert_true(exists("h/r/c1/f1023"));
+	assert_false(exists("h/r/c1/f1024"));
+	/* the tests after find the tree as it was */
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s/h'", tree);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* One table: every verb parses back to itself; other lines are not ours. */
 static void test_verb_table(void **state)
 {
@@ -515,6 +576,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_owed),
 		cmocka_unit_test(test_hello_names),
+		cmocka_unit_test(test_cell_files_bounded),
 		cmocka_unit_test(test_good_stream),
 		cmocka_unit_test(test_truncated_stream),
 		cmocka_unit_test(test_hostile_stream),
