@@ -159,7 +159,11 @@ EOC
 			run timeout 60 "$LATLAB" run n.ini -q
 			[ "$status" -eq 0 ] || run_failed
 		fi
-		[[ "$output" == *"undone what a latlab killed before its end had changed (/run/latlab/undo-$pid.txt)"* ]] || run_failed
+		# undone by this run, or by another latlab on the machine first
+		# (any latlab replays a dead one's journal: seen once, beside a
+		# developer's own runs); either way undone, and only once
+		[[ "$output" == *"undone what a latlab killed before its end had changed (/run/latlab/undo-$pid.txt)"* ]] ||
+			echo "# undo-$pid.txt was replayed by another latlab" >&3
 		[ "$(machine_state)" = "$before" ] || { diff <(echo "$before") <(machine_state); false; }
 		[ ! -e /run/latlab/undo-$pid.txt ]
 		rm -rf "$WORK/out"
