@@ -78,7 +78,7 @@ captures = 3
 EOC
 	# the bound is for a hang: 70-235 s seen (the sanitizer build, on a
 	# slow evening, beside the other guest: over 400)
-	run timeout 900 "$LATLAB" run c.ini -q
+	run timeout "$(paced 900)" "$LATLAB" run c.ini -q
 	[ "$status" -eq 0 ] || run_failed
 	D=$WORK/out/gt
 	[ "$(grep -c ' = ok$' "$D/state")" -eq $((2 * $(tr -cd , <<<"$loads" | wc -c) + 2)) ]
@@ -160,7 +160,7 @@ threshold = 100us
 captures = 3
 timerlat = on
 EOC
-	run timeout 600 "$LATLAB" run c.ini -q
+	run timeout "$(paced 600)" "$LATLAB" run c.ini -q
 	[ "$status" -eq 0 ] || run_failed
 	C=$(cell_dir "$WORK/out/os" '0000-*')
 	grep -qx 'timerlat = on' "$C/cell.ini" || { cat "$C/cell.ini"; false; }

@@ -132,7 +132,7 @@ EOC
 @test "qemu arm64: Debian's arm64 stock and rt kernels under TCG, a cell each (rt with spike captures), compared" {
 	arm64_setup
 	arm_config "stock, rt"
-	run timeout 240 "$LATLAB" run c.ini
+	run timeout "$(paced 240)" "$LATLAB" run c.ini
 	[ "$status" -eq 0 ] || run_failed
 	[[ "$output" == *"booting $KERNELS/arm64/vmlinuz-stock in qemu (arm64, tcg"* ]]
 	[[ "$output" == *"guest rt: [1/1] "* ]]
@@ -160,8 +160,11 @@ EOC
 	run timeout 60 "$LATLAB" compare "$D" -o "$WORK/cmp"
 	[ "$status" -eq 0 ] || run_failed
 	[[ "$output" == *"1 rows compared across 2 kernel variants and hosts (1 trees)"* ]]
-	# TCG on the host's clock: the emulator's pace, no verdict
-	[[ "$output" == *"no verdict: either side's wake-up cannot be judged (emulated; one run each)"* ]] || run_failed
+	# TCG on the host's clock: the emulator's pace, no verdict. The units
+	# are the runs when the two guests' cells met in time, the campaign's
+	# moments when one ended before the other began (a busy host); under
+	# TCG a side may miss periods too
+	[[ "$output" =~ "no verdict: either side's wake-up cannot be judged (emulated"(\+missed)?"; one "(run|campaign)" each"( \(one run each\))?")" ]] || run_failed
 	# the page says which kernels the sides were: their arm64 releases
 	grep -q "<li><b>stock</b>: 6.1.0-[0-9]*-arm64" "$WORK/cmp/index.html" && grep -q "<li><b>rt</b>: 6.1.0-[0-9]*-rt-arm64" "$WORK/cmp/index.html"
 	[ "$(col "$WORK/cmp/compare.csv" verdict_max | sort -u)" = not-comparable ]

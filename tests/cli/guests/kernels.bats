@@ -42,7 +42,7 @@ boot_timeout = 200s
 EOC
 	# --jobs 4: two boots a variant (two jobs each, one a round), so that a
 	# warning each boot repeats is seen said once
-	run timeout 600 "$LATLAB" run --jobs 4 c.ini
+	run timeout "$(paced 600)" "$LATLAB" run --jobs 4 c.ini
 	[ "$status" -eq 0 ] || run_failed
 	D=$WORK/out/k
 	[ "$(grep -c ' = ok$' "$D/state")" -eq 4 ]
@@ -144,7 +144,7 @@ EOC
 	# 0.94x-3.66x"; the same hour with build/static: rt-full lower 424.53x
 	# [210.95x, 527.71x]). The table is a normal build's
 	P=$(static_programs)
-	run timeout 500 "$LATLAB" run m.ini --jobs 2 -q --set campaign.output="$WORK/out" \
+	run timeout "$(paced 500)" "$LATLAB" run m.ini --jobs 2 -q --set campaign.output="$WORK/out" \
 		--set matrix.kernel=rt-full,lazy --set matrix.load=softirq,compact \
 		--set kernel.rt-full.programs="$P" --set kernel.lazy.programs="$P"
 	[ "$status" -eq 0 ] || run_failed

@@ -11,7 +11,7 @@ ROOT=$(cd "$BATS_TEST_DIRNAME/../../.." && pwd)
 
 @test "lava-run: the job boots, runs latlab.yaml, and every cell and metric is a LAVA test case" {
 	command -v lava-run || { echo "no lava-run: make deps installs lava-dispatcher" >&2; false; }
-	run timeout 600 "$ROOT/tools/lava-local.sh" "$WORK/lava" "$KERNELS/vmlinuz-stock"
+	run timeout "$(paced 600)" "$ROOT/tools/lava-local.sh" "$WORK/lava" "$KERNELS/vmlinuz-stock"
 	[ "$status" -eq 0 ] || { echo "$output"; tail -40 "$WORK/lava/job.log"; false; }
 	[[ "$output" == *"latlab.yaml, job and device valid against lava-common's schemas"* ]]
 	[[ "$output" == *"result: lava login-action pass"* ]]

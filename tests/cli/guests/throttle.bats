@@ -34,7 +34,7 @@ image = $KERNELS/vmlinux-stock
 clock = icount
 boot_timeout = 120s
 EOC
-	run timeout 240 "$LATLAB" run --jobs 2 c.ini
+	run timeout "$(paced 240)" "$LATLAB" run --jobs 2 c.ini
 	[ "$status" -eq 0 ] || run_failed
 	D=$WORK/out/thr
 	[ "$(grep -c ' = ok$' "$D/state")" -eq 2 ]

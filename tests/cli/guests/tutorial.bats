@@ -40,7 +40,7 @@ VERDICT='^(none|hackbench|net), loop, threads 1, affinity spread, 1000 µs, prio
 	[[ "$output" =~ estimated\ wall\ time:\ [0-9]+m\ [0-9]+s\ \(2s\ per\ cell\;\ 10\ guest\ boots ]] || run_failed
 	pasted '$ build/latlab plan configs/tutorial.ini' | grep -q '^30 cells: 0 run on this kernel (.*), 30 in qemu, 0 pending$'
 	# step 4: the run (two loads, shared boots, 1 s cells)
-	run timeout 600 "$LATLAB" run t.ini -o "$WORK/out" --set matrix.load=none,net \
+	run timeout "$(paced 600)" "$LATLAB" run t.ini -o "$WORK/out" --set matrix.load=none,net \
 		--set kernel.stock.boots=shared --set kernel.rt.boots=shared --duration 1s
 	[ "$status" -eq 0 ] || run_failed
 	[[ "$output" == *"latlab: guest stock: [1/"*"] 0000-stock-none-loop-t1-aspread-1: ok, response max "*" us, wakeup max "*" us"* ]] || run_failed
@@ -52,8 +52,10 @@ VERDICT='^(none|hackbench|net), loop, threads 1, affinity spread, 1000 µs, prio
 	grep -E '^(none|net), ' <<<"$output" >lines
 	[ "$(wc -l <lines)" -eq 2 ] || run_failed
 	while read -r l; do [[ "$l" =~ $VERDICT ]] || { echo "not the tutorial's shape: $l"; false; }; done <lines
-	# the flood's direction, as the tutorial says it
-	grep -q '^net, .*: response: rt lower worst case: ' lines || run_failed
+	# the flood's direction, as the tutorial says it: on the maxima, or on
+	# a busy host on the tail (the flood's packets reach the guest at the
+	# host's pace; docs/campaigns.md, "What reaches the instruction clock")
+	grep -Eq '^net, .*: response: (rt lower worst case: |no clear difference .*; its tail [^:]*: rt lower, )' lines || run_failed
 	[[ "$output" == *"$WORK/out/tutorial/compare/index.html: 2 rows compared across 2 kernel variants and hosts (1 trees)"* ]] || run_failed
 	pasted '$ build/latlab compare results/tutorial' | grep -E '^(none|hackbench|net), ' >doc
 	[ "$(wc -l <doc)" -eq 3 ]

@@ -24,7 +24,9 @@ run_until_first_cell() {
 
 @test "qemu: SIGKILL of the host latlab takes qemu with it; the next run resumes" {
 	vm_setup
-	DURATION=1s vm_config stock "none, hackbench"
+	# 5 s: the second cell still runs after status below, on a busy host too
+	# (at 1 s it had ended before the kill)
+	DURATION=5s vm_config stock "none, hackbench"
 	run_until_first_cell
 	# the state says which cell the guest measures, as for a cell run here
 	for _ in $(seq 1 300); do

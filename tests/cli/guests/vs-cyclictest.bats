@@ -56,7 +56,7 @@ EOC
 	# is instrumented (SANITIZE, 2026-12-05: 6.1 stock's min 3,698 ns
 	# against cyclictest's 3,436), and it skips mlockall
 	P=$(static_programs)
-	run timeout 600 "$LATLAB" run c.ini --set kernel.stock.programs="$P" \
+	run timeout "$(paced 600)" "$LATLAB" run c.ini --set kernel.stock.programs="$P" \
 		--set kernel.rt.programs="$P" --set kernel.sid.programs="$P"
 	[ "$status" -eq 0 ] || run_failed
 	# stat CELL COLUMN: the wake-up's figure in summary.csv

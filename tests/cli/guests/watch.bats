@@ -55,7 +55,7 @@ settle = 200ms
 type = watch
 command = latload cpu --duration 60s
 EOC
-	run timeout 600 "$LATLAB" run c.ini
+	run timeout "$(paced 600)" "$LATLAB" run c.ini
 	[ "$status" -eq 0 ] || run_failed
 	D=$WORK/out/wa
 	cell() { echo "$D"/*/*/"$1"-*; }
