@@ -33,7 +33,7 @@ command -v hackbench >/dev/null || {
 }
 git clone -q "$here" "$dir" || exit 2
 mkdir -p "$dir/.fresh-cache"
-echo "fresh-check: $(git -C "$dir" log --oneline -1) in $dir, beside a CPU hog and hackbench"
+echo "fresh-check: $(git -C "$dir" log -1 --format='%h %<(60,trunc)%s') in $dir, beside a CPU hog and hackbench"
 
 setsid bash -c 'while :; do :; done' </dev/null >/dev/null 2>&1 &
 hog=$!
