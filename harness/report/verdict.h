@@ -139,6 +139,8 @@ struct pair_verdict {
 	double steal_a, steal_b, steal;
 	/* the boots each side's runs ran in (sysinfo.ini's boot_id); 0 unknown (a run without one) */
 	int boots_a, boots_b;
+	/* TCELL_DEV_ bits: the emulated devices either side's runs' I/O went through */
+	unsigned devices;
 	/*
 	 * What keeps the figures from a verdict (kind V_UNJUDGED): each
 	 * side's runs' reasons on the metric (VR_BITs; VR_STATUS where no

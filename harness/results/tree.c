@@ -226,6 +226,25 @@ static unsigned cell_waits(const struct tcell *c)
 	return m;
 }
 
+/*
+ * The emulated devices a guest cell's I/O went through (TCELL_DEV_
+ * bits): its files on the guest's disk, its IP traffic across the
+ * guest's cards. What they deliver is paced by qemu on the host.
+ */
+static unsigned cell_devices(const struct tcell *c)
+{
+	char v[256];
+	unsigned d = 0;
+
+	if (!c->emulated)
+		return 0;
+	cell_ini_get(c->dir, CELLF_INI, "cell", "files_on", v, sizeof(v));
+	d |= strncmp(v, "/dev/", 5) == 0 ? TCELL_DEV_DISK : 0;
+	cell_ini_get(c->dir, CELLF_INI, "cell", "net_note", v, sizeof(v));
+	d |= strncmp(v, "from eth0", 9) == 0 ? TCELL_DEV_CARDS : 0;
+	return d;
+}
+
 /* What perturbed its figures (vouch.h's VT_ bits), from cell.ini. */
 static unsigned cell_traced(const struct tcell *c)
 {
@@ -255,6 +274,7 @@ static void cell_vouch(struct tcell *c)
 	c->vf.status = cell_status_parse(c->status);
 	c->vf.emulated = c->emulated;
 	c->vf.waits = cell_waits(c);
+	c->devices = cell_devices(c);
 	c->vf.missed_pct = c->missed_pct;
 	c->vf.wake_missed_pct = w ? vouch_wake_missed_pct((double)hist_count_above(w, c->interval),
 							  periods) : 0;

@@ -29,6 +29,10 @@ struct tspike {
 /* an axis's value as cells.csv has it: an affinity list is the longest */
 #define TCELL_AXIS_MAX AXIS_ITEM_MAX
 
+/* A guest cell's I/O through an emulated device (cell.ini's files_on, net_note) */
+#define TCELL_DEV_DISK	1u	/* the guest's disk (/dev/vda) */
+#define TCELL_DEV_CARDS	2u	/* the guest's two cards */
+
 struct tcell {
 	char id[160], release[128], status[16], reason[512];
 	union {
@@ -67,6 +71,7 @@ struct tcell {
 	int64_t elapsed_ns;	/* cell.ini's elapsed_ns: how long it took */
 	int64_t span_ns;	/* how long it measured: elapsed_ns, or at least its periods x interval */
 	int emulated;		/* tcell_emulated's answer, read once */
+	unsigned devices;	/* TCELL_DEV_ bits: the emulated devices its I/O went through */
 	uint64_t overruns, errors, bytes;
 	double missed_pct;	/* the share of its periods the worst thread missed, % */
 	int missed_thread;	/* that thread */

@@ -117,6 +117,28 @@ waits() {
 	[[ "$output" == *"timer, "*": response: "* ]] || run_failed
 }
 
+@test "the instruction clock and a device's load: sides apart in time are said to be reached by the host through the guest's cards or disk" {
+	tree t
+	guest t icount ''
+	run "$LATLAB" compare t --axis load -o c
+	[ "$status" -eq 0 ] || run_failed
+	[ "$(grep -c "apart in time, on an instruction-counted clock the host's moment does not reach$" <<<"$output")" -eq 2 ] || run_failed
+	# the rthog timer runs' traffic across the guest's cards (a net load's
+	# cell.ini), the noise runs' files on its disk
+	ini_cell t '000[678]-rthog-timer' "net_note = from eth0 to the peer behind eth1 (virtio-net, a hub inside qemu): each packet a card's interrupt"
+	ini_cell t '000[345]-none-noise' 'files_on = \/dev\/vda (ext4)'
+	run "$LATLAB" compare t --axis load -o c2
+	[ "$status" -eq 0 ] || run_failed
+	[[ "$output" == *"timer, "*"; apart in time, on an instruction-counted clock the host's moment reaches through the guest's cards alone: qemu's I/O thread on the host paces what it delivers"* ]] || run_failed
+	[[ "$output" == *"noise, "*"; apart in time, on an instruction-counted clock the host's moment reaches through the guest's disk alone: qemu's I/O thread on the host paces what it delivers"* ]] || run_failed
+	[[ "$output" != *"does not reach"* ]] || run_failed
+	# on the host's own disk a cell is no guest's: nothing said of devices
+	tree h
+	ini_cell h '000[345]-none-noise' 'files_on = \/dev\/vda (ext4)'
+	run "$LATLAB" compare h --axis load -o c3
+	[ "$status" -eq 0 ] && [[ "$output" != *"reaches through"* ]] || run_failed
+}
+
 @test "errored runs are left out and said: n counts the rest; a side with none left has no verdict" {
 	tree t
 	status t '000[67]-rthog-timer' error 'load disk: instance 0 did no work over the cell (ops = 0)'
