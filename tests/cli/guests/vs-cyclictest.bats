@@ -7,8 +7,15 @@
 # interval, priority, policy, CPU and duration. The body of the
 # distribution is the same to within 0.1 us of instruction time: p10 and
 # the median (measured: 0-2 ns apart once latlab's two calls between the
-# kernel's return and the clock read were inlined; 15-16 ns before), and
-# on 6.1 stock the minimum (2-4 ns apart in 12 of 12 runs). On rt and sid
+# kernel's return and the clock read were inlined; 15-16 ns before). On
+# 6.1 stock the minimum, one sample, takes one of two values about 220 ns
+# apart in either program (3,434-3,436 or 3,655-3,656 ns): 2-4 ns apart
+# in 12 of 12 runs, and 0 ns in 20 of 20 (2026-12-06, 20 boots beside a
+# CPU hog, hackbench and make test: both 3,655-3,656), but 221 ns on a
+# newcomer's machine (latlab 3,434, cyclictest 3,655) and 262 ns in a
+# sanitizer build (3,698 against 3,436): so it is held within 300 ns, a
+# path that adds more than the two values' gap; p10 and p50 hold the
+# fine bound. On rt and sid
 # the minimum, one sample, moves by 0-200 ns run to run in each program
 # against itself, and the tail (p90 up) is each program's, not its
 # measuring path's: the 4 ms tick meets every fourth period in both, and
@@ -81,6 +88,6 @@ EOC
 		[ "$k" -eq 0 ] || continue
 		a=$(stat $t min_ns) b=$(stat $c min_ns)
 		d=$((a > b ? a - b : b - a))
-		[ "$d" -le 100 ] || { echo "6.1 stock's min: latlab $a ns, cyclictest $b ns: $d ns apart"; false; }
+		[ "$d" -le 300 ] || { echo "6.1 stock's min: latlab $a ns, cyclictest $b ns: $d ns apart"; false; }
 	done
 }
