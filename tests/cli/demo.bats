@@ -17,13 +17,13 @@ demo_config() {	# quick.ini, 1 s cells, its results in $WORK/res
 	demo_config
 	# wake-ups later than 1 ns: every cell fails, on any machine
 	printf '\n[thresholds]\nmax = 1ns\n' >>q.ini
-	run timeout 120 "$ROOT/tools/demo-run.sh" "$LATLAB" q.ini
+	run timeout "$(paced 120)" "$ROOT/tools/demo-run.sh" "$LATLAB" q.ini
 	[ "$status" -eq 0 ] || run_failed
 	[[ "$output" == *"make run: 4 of 4 cells failed their thresholds (at 1ms, 200us; loads: hackbench, none); the first: thread 0 wakeup max = "*" > 1 ns"* ]] || run_failed
 	[ "${lines[-1]}" = "report: $WORK/res/quick/report/index.html" ] || run_failed
 	[ -s "$WORK/res/quick/report/index.html" ]
 	first=$(cat "$WORK/res/quick/campaign.ini")
-	run timeout 120 "$ROOT/tools/demo-run.sh" "$LATLAB" q.ini
+	run timeout "$(paced 120)" "$ROOT/tools/demo-run.sh" "$LATLAB" q.ini
 	[ "$status" -eq 0 ] || run_failed
 	[[ "$output" != *"resuming"* ]] || run_failed
 	[[ "$output" =~ "kept the previous results as $WORK/res/quick."[0-9]{8}-[0-9]{6} ]] || run_failed
@@ -37,7 +37,7 @@ demo_config() {	# quick.ini, 1 s cells, its results in $WORK/res
 	sed -i 's/^interval .*/interval = 200us/; s/^load .*/load = none/' q.ini
 	# any missed period fails (a sleeping thread that misses none passes)
 	printf '\n[thresholds]\nmissed = 0%%\n' >>q.ini
-	run timeout 120 "$ROOT/tools/demo-run.sh" "$LATLAB" q.ini
+	run timeout "$(paced 120)" "$ROOT/tools/demo-run.sh" "$LATLAB" q.ini
 	[ "$status" -eq 0 ] || run_failed
 	if grep -q ' = fail$' "$WORK/res/quick/state"; then
 		[[ "$output" == *"make run: 1 of 1 cells missed more than 0% of their periods at 200us (loads: none): this machine did not keep that period; the report shows how late the wake-ups were"* ]] || run_failed
