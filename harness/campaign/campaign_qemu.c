@@ -595,6 +595,27 @@ out:
  * cp->lock is held throughout but while the initramfs is written and the
  * guest runs (its hooks take it).
  */
+/*
+ * What a cell of variant v may send of its files in all (vm_boot's
+ * cell_bytes_max): 1 GiB (spike captures, logs) and four times the
+ * variant's largest cell's estimate (cp_cell_need), at most 64 blobs.
+ */
+static int64_t cell_files_max(const struct campaign *cp, int v)
+{
+	double most = 0;
+
+	for (int i = 0; i < cp->ncells; i++) {
+		if (cp->cells[i].kernel != v)
+			continue;
+		double need = cp_cell_need(cp, &cp->cells[i]);
+
+		if (need > most)
+			most = need;
+	}
+	most = 1073741824.0 + 4 * most;
+	return most < (double)CHAN_BLOB_MAX * 64 ? (int64_t)most : CHAN_BLOB_MAX * 64;
+}
+
 int cp_run_qemu(struct campaign *cp, int v, struct cp_rounds round)
 {
 	const struct config *cfg = cp->cfg;
@@ -629,6 +650,7 @@ int cp_run_qemu(struct campaign *cp, int v, struct cp_rounds round)
 	vr.config_text = config_text;
 	snprintf(vmdir, sizeof(vmdir), "%s/vm", cp->dir);
 	snprintf(host, sizeof(host), "%.120s-vm", cp->host);
+	const int64_t cell_bytes_max = cell_files_max(cp, v);
 	rc = mkdir_p(vmdir);
 	cp_remove_stale_temps(vmdir);	/* an initramfs of a latlab killed while booting */
 	while (rc == 0 && (cells = pending_ids(cp, v, round, &pending, &first, &writes, &nets)) != NULL) {
@@ -699,23 +721,12 @@ int cp_run_qemu(struct campaign *cp, int v, struct cp_rounds round)
 			break;
 		vm_log_paths(cp, v, console, qlog, sizeof(console));
 		say_boot(cp, v, round, accel, probe, pending, console);
-		/*
-		 * what a cell's files may come to: 1 GiB (spike captures,
-		 * logs) and four times the variant's largest cell's estimate
-		 */
-		double most = 0;
-
-		for (int i = 0; i < cp->ncells; i++)
-			if (cp->cells[i].kernel == v && cp_cell_need(cp, &cp->cells[i]) > most)
-				most = cp_cell_need(cp, &cp->cells[i]);
-		most = 1073741824.0 + 4 * most;
 		struct vm_boot b = {
 			.cfg = cfg, .variant = v, .accel = accel, .kernel = cp_boot_image(cp, v),
 			.initramfs = cpio, .console_log = console, .qemu_log = qlog,
 			.tree = cp->dir, .disk = with_disk ? disk : NULL, .net = with_net,
 			.hostname = host,
-			.cell_bytes_max = most < (double)CHAN_BLOB_MAX * 64 ? (int64_t)most
-									     : CHAN_BLOB_MAX * 64,
+			.cell_bytes_max = cell_bytes_max,
 			.boot_timeout = probe && k->boot_timeout > kvm_probe_ns() ? kvm_probe_ns()
 										   : k->boot_timeout,
 		};

@@ -511,11 +511,11 @@ int verdict_pair(const struct side_runs *a, const struct side_runs *b, double ma
 	v->apart = apart_in(a, b, -1, &v->apart_ns);
 	v->boots_a = boots(a);
 	v->boots_b = boots(b);
-	for (int i = 0; i < a->n; i++)
-		v->devices |= a->run[i]->devices;
-	for (int i = 0; i < b->n; i++)
-		v->devices |= b->run[i]->devices;
 	const struct side_runs *both[] = { a, b };
+
+	for (int s = 0; s < 2; s++)
+		for (int i = 0; i < both[s]->n; i++)
+			v->devices |= both[s]->run[i]->devices;
 
 	v->steal_a = steal_share(&a, 1);
 	v->steal_b = steal_share(&b, 1);

@@ -547,11 +547,14 @@ int vm_initramfs(const struct vm_guest *g, const char *path, char *err,
 	else if (rc)
 		cpio_finish(&a);
 	/* the kernel unpacks concatenated archives (a full disk: the archive's) */
-	if (rc == 0 && k->initrd[0] && (rc = file_append(fp, k->initrd)) != 0)
-		fail_with(err, errlen, rc, rc == -ENOSPC || rc == -EDQUOT ?
-			  "writing the guest's initramfs %s: [kernel.%s] initrd %s: %s" :
-			  "%.0s[kernel.%s] initrd: %s: %s",
-			  path, k->name, k->initrd, strerror(-rc));
+	if (rc == 0 && k->initrd[0] && (rc = file_append(fp, k->initrd)) != 0) {
+		if (rc == -ENOSPC || rc == -EDQUOT)
+			fail_with(err, errlen, rc, "writing the guest's initramfs %s: [kernel.%s] initrd %s: %s",
+				  path, k->name, k->initrd, strerror(-rc));
+		else
+			fail_with(err, errlen, rc, "[kernel.%s] initrd: %s: %s", k->name, k->initrd,
+				  strerror(-rc));
+	}
 	if (fclose(fp) != 0 && rc == 0)
 		rc = fail_with(err, errlen, -errno, "writing the guest's initramfs %s: %s", path,
 			       strerror(errno));
