@@ -1,3 +1,4 @@
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -236,4 +237,10 @@ int file_mount_of(const char *path, char *source, size_t slen, char *fstype, siz
 	}
 	fclose(fp);
 	return best ? 0 : -ENOENT;
+}
+
+int file_dev_modelled(const char *source)
+{
+	return strncmp(source, "/dev/nullb", 10) == 0 &&
+	       isdigit((unsigned char)source[10]);
 }

@@ -57,6 +57,13 @@ void file_ini_value(const char *path, const char *section, const char *key,
 int file_mount_of(const char *path, char *source, size_t slen, char *fstype, size_t flen);
 
 /*
+ * Is a mount's source (file_mount_of's) a modelled disk: the kernel's
+ * null_blk (/dev/nullbN), whose requests a timer of the kernel's own
+ * completes — no device, so a wait for it is the kernel's time on any clock?
+ */
+int file_dev_modelled(const char *source);
+
+/*
  * Append the bytes of the regular file src to out (a FIFO, a device or a
  * directory refused at once: file_open_regular). 0 or -errno (-EIO: a
  * short write).

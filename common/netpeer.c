@@ -26,9 +26,18 @@ int net_peer_get(struct net_peer *p)
 		return -EINVAL;
 	snprintf(p->ns, sizeof(p->ns), "%.*s", (int)(sp - env), env);
 	snprintf(addr, sizeof(addr), "%s", sp + 1);
+	/* a third word: the pair, not a card */
+	char *kind = strchr(addr, ' ');
+
+	if (kind) {
+		*kind++ = '\0';
+		if (strcmp(kind, "veth") != 0)
+			return -EINVAL;
+	}
 	if (inet_pton(AF_INET, addr, &p->addr) != 1)
 		return -EINVAL;
-	p->device = 1;
+	p->device = !kind;
+	p->veth = !!kind;
 	return 0;
 }
 
@@ -36,7 +45,7 @@ int net_peer_socket(const struct net_peer *p, int type)
 {
 	int own, peer, fd, rc;
 
-	if (!p->device) {
+	if (!p->device && !p->veth) {
 		fd = socket(AF_INET, type, 0);
 		return fd < 0 ? -errno : fd;
 	}
@@ -70,9 +79,9 @@ const char *net_peer_name(const struct net_peer *p, char *buf, size_t len)
 {
 	char a[INET_ADDRSTRLEN];
 
-	if (!p->device)
+	if (!p->device && !p->veth)
 		return snprintf(buf, len, "loopback"), buf;
 	inet_ntop(AF_INET, &p->addr, a, sizeof(a));
-	snprintf(buf, len, "device %s", a);
+	snprintf(buf, len, "%s %s", p->veth ? "veth" : "device", a);
 	return buf;
 }

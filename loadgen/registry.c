@@ -14,6 +14,7 @@ extern const struct load_ops load_timer;
 extern const struct load_ops load_external;
 extern const struct load_ops load_rt_hog;
 extern const struct load_ops load_softirq;
+extern const struct load_ops load_echo;
 
 const struct load_ops *const load_registry[] = {
 	&load_hackbench,
@@ -26,6 +27,7 @@ const struct load_ops *const load_registry[] = {
 	&load_external,
 	&load_rt_hog,
 	&load_softirq,
+	&load_echo,
 	NULL,
 };
 

@@ -22,12 +22,14 @@
 # is installed. Does nothing when the images are there already.
 #
 # A guest's disk (docs/campaigns.md, [kernel.NAME] disk) needs the
-# kernel's virtio_pci, virtio_blk and ext4 where they are modules, its
-# network device ([kernel.NAME] net) virtio_net: each
+# kernel's virtio_pci, virtio_blk and ext4 where they are modules, a
+# modelled disk (disk = modelled) null_blk and ext4, its
+# network device ([kernel.NAME] net) virtio_net, a veth pair (net =
+# veth) veth: each
 # is taken from the kernel's own package with what it depends on (its
 # modinfo's depends, resolved here), decompressed, into
-# DIR/modules/RELEASE/, and DIR/modules/RELEASE/disk.list and net.list
-# name them in the order the guest loads them. latlab finds them by the release its
+# DIR/modules/RELEASE/, and DIR/modules/RELEASE/disk.list, nullb.list,
+# net.list and veth.list name them in the order the guest loads them. latlab finds them by the release its
 # image says.
 #
 # Exit status: 0 done, 2 usage or a suite the mirror does not have,
@@ -82,7 +84,7 @@ mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 mkdir -p "$dir"
 if [ -s "$dir/vmlinuz-stock" ] && [ -s "$dir/vmlinuz-rt" ] &&
    { [ "$arch" = amd64 ] || [ -s "$dir/busybox" ]; } &&
-   [ "$(ls "$dir"/modules/*/net.list 2>/dev/null | wc -l)" -ge 2 ]; then
+   [ "$(ls "$dir"/modules/*/veth.list 2>/dev/null | wc -l)" -ge 2 ]; then
 	# images fetched before the ELF kernels were made from them
 	for variant in stock rt; do
 		[ "$arch" != amd64 ] || [ -s "$dir/vmlinux-$variant" ] ||
@@ -168,7 +170,7 @@ fetch_modules() {
 	# a folder a kernel lacks is no error here (keep_modules says what is missing)
 	dpkg-deb --fsys-tarfile "$work/$1.deb" | tar -x -C "$work/$1" --wildcards \
 		'*/kernel/drivers/virtio/*' '*/kernel/drivers/block/*' '*/kernel/fs/ext4/*' \
-		'*/kernel/fs/jbd2/*' '*/kernel/fs/mbcache*' '*/kernel/lib/*' \
+		'*/kernel/fs/jbd2/*' '*/kernel/fs/mbcache*' '*/kernel/fs/configfs/*' '*/kernel/lib/*' \
 		'*/kernel/crypto/*' '*/kernel/drivers/net/*' '*/kernel/net/core/*' 2>/dev/null || true
 }
 
@@ -278,8 +280,11 @@ for variant in stock rt; do
 	rm -rf "$work/modules/$ver"
 	keep_modules "$modtree" "$config" "$work/modules/$ver" disk.list \
 		virtio_pci:VIRTIO_PCI virtio_blk:VIRTIO_BLK crc32c_generic: ext4:EXT4_FS || exit 3
+	keep_modules "$modtree" "$config" "$work/modules/$ver" nullb.list \
+		null_blk:BLK_DEV_NULL_BLK crc32c_generic: ext4:EXT4_FS || exit 3
 	keep_modules "$modtree" "$config" "$work/modules/$ver" net.list \
 		virtio_pci:VIRTIO_PCI virtio_net:VIRTIO_NET || exit 3
+	keep_modules "$modtree" "$config" "$work/modules/$ver" veth.list veth:VETH || exit 3
 	[ "$arch" != amd64 ] || vmlinux "$dir/vmlinuz-$variant.tmp" "$dir/vmlinux-$variant.tmp"
 	rm -rf "$work"/linux-*
 done

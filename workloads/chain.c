@@ -109,6 +109,16 @@ int workload_sends_ip(const struct workload_ops *ops, const void *opts)
 	return net;
 }
 
+const char *workload_net_to(const struct workload_ops *ops, const void *opts)
+{
+	const struct chain_opts *o = opts;
+	const char *to = ops->net_to ? ops->net_to(opts) : NULL;
+
+	for (int i = 0; !to && ops == &workload_chain && i < o->n; i++)
+		to = o->ops[i]->net_to ? o->ops[i]->net_to(o->opts[i]) : NULL;
+	return to;
+}
+
 /* A file one of its steps writes (the first), for a guest's disk. */
 static const char *chain_fs_path(const void *opts)
 {

@@ -24,4 +24,7 @@ extern const struct workload_ops workload_chain;
 /* Does a workload of ops with opts send over IP (ops->net; a chain: a step's)? */
 int workload_sends_ip(const struct workload_ops *ops, const void *opts);
 
+/* The peer elsewhere its traffic goes to (ops->net_to; a chain: a step's), or NULL. */
+const char *workload_net_to(const struct workload_ops *ops, const void *opts);
+
 #endif

@@ -20,6 +20,7 @@ extern const struct workload_ops workload_i2c_read;
 extern const struct workload_ops workload_pi_mutex;
 extern const struct workload_ops workload_noise;
 extern const struct workload_ops workload_mem_touch;
+extern const struct workload_ops workload_compute;
 extern const struct workload_ops workload_plugin;
 extern const struct workload_ops workload_watch;
 extern const struct workload_ops workload_chain;
@@ -41,6 +42,7 @@ const struct workload_ops *const workload_registry[] = {
 	&workload_pi_mutex,
 	&workload_noise,
 	&workload_mem_touch,
+	&workload_compute,
 	&workload_plugin,
 	&workload_chain,
 	&workload_watch,

@@ -4,7 +4,9 @@
  * wakes again; `io` is the round-trip time. One transport per workload:
  *   pipe-rtt    `size` bytes through two pipes
  *   udp-rtt     a `size`-byte datagram over 127.0.0.1, or across a qemu
- *               guest's two network cards (netpeer.h)
+ *               guest's two network cards or veth pair (netpeer.h), or
+ *               to a peer on another machine (`to = ADDR:PORT`: no peer
+ *               of latlab's; `latload echo` answers there)
  *   mq-rtt      a `size`-byte POSIX message through two queues (pmqtest)
  *   sem-rtt     a POSIX semaphore posted each way, futex wake-ups (ptsematest)
  *   signal-rtt  a real-time signal each way, sigtimedwait (sigwaittest)
@@ -54,6 +56,7 @@ struct rtt_opts {
 	int64_t priority;
 	int64_t nice;
 	int64_t timeout;
+	char to[OPT_STR_MAX];	/* udp-rtt: ADDR:PORT of a peer elsewhere, or "" */
 };
 
 /* What both ends see, also across fork: a shared page. */
@@ -89,24 +92,71 @@ struct rtt_state {
 	int fifo, priority, nice;	/* what the peer takes */
 	int status[2];			/* the peer reports its policy here */
 	struct sockaddr_in peer_addr;	/* udp: where the peer listens */
+	int remote;			/* udp: the peer is elsewhere (to =): none started */
 };
 
-static const struct opt rtt_options[] = {
-	{ .key = "peer", .type = OPT_ENUM, .offset = offsetof(struct rtt_opts, peer),
-	  .def = "thread", .help = "the peer is a", .choices = "thread|process" },
-	{ .key = "peer_policy", .type = OPT_ENUM,
-	  .offset = offsetof(struct rtt_opts, policy), .def = "other",
-	  .help = "the peer's scheduling policy", .choices = "other|fifo" },
-	{ .key = "peer_priority", .type = OPT_INT,
-	  .offset = offsetof(struct rtt_opts, priority), .min = 1, .max = 99,
-	  .def = "80", .help = "the peer's SCHED_FIFO priority (peer_policy = fifo)" },
-	{ .key = "peer_nice", .type = OPT_INT, .offset = offsetof(struct rtt_opts, nice),
-	  .min = -20, .max = 19, .def = "0", .help = "the peer's nice (peer_policy = other)" },
-	{ .key = "timeout", .type = OPT_DURATION,
-	  .offset = offsetof(struct rtt_opts, timeout), .min = NS_PER_MS,
-	  .max = 60 * NS_PER_S, .def = "1s", .help = "longest wait for the answer" },
+#define RTT_OPTIONS \
+	{ .key = "peer", .type = OPT_ENUM, .offset = offsetof(struct rtt_opts, peer), \
+	  .def = "thread", .help = "the peer is a", .choices = "thread|process" }, \
+	{ .key = "peer_policy", .type = OPT_ENUM, \
+	  .offset = offsetof(struct rtt_opts, policy), .def = "other", \
+	  .help = "the peer's scheduling policy", .choices = "other|fifo" }, \
+	{ .key = "peer_priority", .type = OPT_INT, \
+	  .offset = offsetof(struct rtt_opts, priority), .min = 1, .max = 99, \
+	  .def = "80", .help = "the peer's SCHED_FIFO priority (peer_policy = fifo)" }, \
+	{ .key = "peer_nice", .type = OPT_INT, .offset = offsetof(struct rtt_opts, nice), \
+	  .min = -20, .max = 19, .def = "0", .help = "the peer's nice (peer_policy = other)" }, \
+	{ .key = "timeout", .type = OPT_DURATION,			\
+	  .offset = offsetof(struct rtt_opts, timeout), .min = NS_PER_MS,	\
+	  .max = 60 * NS_PER_S, .def = "1s", .help = "longest wait for the answer" }
+
+static const struct opt rtt_options[] = { RTT_OPTIONS, { 0 } };
+
+static const struct opt udp_options[] = {
+	RTT_OPTIONS,
+	{ .key = "to", .type = OPT_STRING, .offset = offsetof(struct rtt_opts, to), .def = "",
+	  .help = "ADDR:PORT of a peer on another machine that sends each datagram back (latload echo there; the peer options then do not apply); empty: latlab's own peer" },
 	{ 0 },
 };
+
+/* "ADDR:PORT" (an IPv4 address, a port 1-65535) into *sa: 0 or -EINVAL. */
+static int parse_to(const char *to, struct sockaddr_in *sa)
+{
+	char addr[64], *end;
+	const char *colon = strrchr(to, ':');
+	long port;
+
+	memset(sa, 0, sizeof(*sa));
+	if (!colon || (size_t)(colon - to) >= sizeof(addr))
+		return -EINVAL;
+	snprintf(addr, sizeof(addr), "%.*s", (int)(colon - to), to);
+	port = strtol(colon + 1, &end, 10);
+	if (!colon[1] || *end || port < 1 || port > 65535 ||
+	    inet_pton(AF_INET, addr, &sa->sin_addr) != 1)
+		return -EINVAL;
+	sa->sin_family = AF_INET;
+	sa->sin_port = htons((uint16_t)port);
+	return 0;
+}
+
+static int udp_check(const void *opts, char *err, size_t errlen)
+{
+	const struct rtt_opts *o = opts;
+	struct sockaddr_in sa;
+
+	if (!o->to[0] || parse_to(o->to, &sa) == 0)
+		return 0;
+	snprintf(err, errlen, "udp-rtt: to = '%s': expected ADDR:PORT (an IPv4 address and a port 1-65535, where latload echo answers)",
+		 o->to);
+	return -EINVAL;
+}
+
+static const char *udp_net_to(const void *opts)
+{
+	const struct rtt_opts *o = opts;
+
+	return o->to[0] ? o->to : NULL;
+}
 
 /* An absolute time `ns` from now on `clock`. */
 static struct timespec deadline(clockid_t clock, int64_t ns)
@@ -214,8 +264,17 @@ static int udp_open(struct rtt_state *st)
 	socklen_t len = sizeof(me);
 	struct timeval tv = { 0, PEER_POLL_MS * 1000 };
 	struct net_peer np;
-	int rc = net_peer_get(&np);
+	int rc;
 
+	if (st->remote) {	/* a peer elsewhere: only the worker's socket */
+		st->to_peer = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+		if (st->to_peer < 0)
+			return -errno;
+		st->from_peer = st->to_peer;
+		return connect(st->to_peer, (struct sockaddr *)&st->peer_addr,
+			       sizeof(st->peer_addr)) ? -errno : 0;
+	}
+	rc = net_peer_get(&np);
 	if (rc)
 		return rc;
 	me.sin_addr = np.addr;
@@ -533,6 +592,7 @@ static int rtt_setup(struct workload_ctx *ctx, const struct transport *tp)
 				     "udp-rtt: size %lld is more than a UDP datagram holds (%d)",
 				     (long long)ctx->size, UDP_MAX);
 	}
+	st->remote = udp && o->to[0] && parse_to(o->to, &st->peer_addr) == 0;
 	st->sh = mmap(NULL, sizeof(*st->sh), PROT_READ | PROT_WRITE,
 		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	st->buf = calloc(1, (size_t)ctx->size);
@@ -544,7 +604,7 @@ static int rtt_setup(struct workload_ctx *ctx, const struct transport *tp)
 				     "mq-rtt: a message of %lld bytes is refused (at most /proc/sys/fs/mqueue/msgsize_max bytes)",
 				     (long long)ctx->size);
 	}
-	if (rc == 0)
+	if (rc == 0 && !st->remote)
 		rc = start_peer(ctx, st);
 	if (rc) {
 		if (st->sh != MAP_FAILED)
@@ -599,12 +659,23 @@ static int sig_setup(struct workload_ctx *ctx) { return rtt_setup(ctx, &tp_sig);
 		.run = rtt_run, .teardown = rtt_teardown, \
 	}
 
+const struct workload_ops workload_udp_rtt = {
+	.name = "udp-rtt",
+	.help = "round trip of a `size`-byte UDP datagram to an echo peer on 127.0.0.1, behind a qemu guest's second network card or veth pair, or on another machine (to = ADDR:PORT, latload echo there)",
+	.options = udp_options,
+	.opts_size = sizeof(struct rtt_opts),
+	.check = udp_check,
+	.primary = METRIC_RESPONSE,
+	.net = 1,
+	.net_to = udp_net_to,
+	.setup = udp_setup,
+	.run = rtt_run,
+	.teardown = rtt_teardown,
+};
+
 RTT_WORKLOAD(workload_pipe_rtt, "pipe-rtt",
 	     "round trip of `size` bytes through two pipes to an echo peer (thread or process)",
 	     pipe_setup, 0);
-RTT_WORKLOAD(workload_udp_rtt, "udp-rtt",
-	     "round trip of a `size`-byte UDP datagram to an echo peer on 127.0.0.1, or behind a qemu guest's second network card",
-	     udp_setup, 1);
 RTT_WORKLOAD(workload_mq_rtt, "mq-rtt",
 	     "round trip of a `size`-byte POSIX message through two queues (as pmqtest)",
 	     mq_setup, 0);

@@ -91,6 +91,12 @@ struct workload_ops {
 	/* 1: its traffic goes over IP (a qemu guest's network device, netpeer.h) */
 	int net;
 	/*
+	 * optional: where its traffic goes when the peer is on another
+	 * machine ("ADDR:PORT", udp-rtt's `to`), or NULL for the peer
+	 * latlab starts itself (netpeer.h)
+	 */
+	const char *(*net_to)(const void *opts);
+	/*
 	 * optional: the metrics (METRIC_BITs) whose figures hold a wait for
 	 * a device outside the CPU each period, given the kinds that are
 	 * devices in the cell (`devices`, WAIT_ bits: the disk its files are

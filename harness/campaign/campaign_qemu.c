@@ -655,34 +655,49 @@ int cp_run_qemu(struct campaign *cp, int v, struct cp_rounds round)
 	cp_remove_stale_temps(vmdir);	/* an initramfs of a latlab killed while booting */
 	while (rc == 0 && (cells = pending_ids(cp, v, round, &pending, &first, &writes, &nets)) != NULL) {
 		int probe, accel = choose_accel(cp, k, &probe);
-		/* a disk for a boot whose cells write files (disk = on) */
-		int with_disk = writes && k->disk == DISK_ON;
-		/* two cards for a boot whose cells send over IP (net = device) */
+		/* a disk for a boot whose cells write files (disk = on or modelled) */
+		int with_disk = writes && k->disk != DISK_RAM;
+		/* qemu's: a file on the host behind a virtio-blk card */
+		int with_file = with_disk && k->disk == DISK_ON;
+		/* two cards for a boot whose cells send over IP (net = device), or a veth pair */
 		int with_net = nets && k->net == NET_DEVICE;
+		int with_veth = nets && k->net == NET_VETH;
 		const char *what = "initramfs";
-		struct vm_guest g = { cfg, v, accel, config_text, cells, host, NULL, with_disk,
-				      with_net };
+		struct vm_disk_pack pack = { 0 };
+		struct vm_guest g = {
+			.cfg = cfg, .variant = v, .accel = accel, .config_text = config_text,
+			.cells_text = cells, .hostname = host, .disk = with_disk, .net = with_net,
+			.veth = with_veth,
+		};
 		struct vm_outcome out;
 
 		/* modules = is the user's; else the image's own (plan checked them) */
-		if ((with_disk || with_net) && !k->modules[0] &&
-		    vm_device_modules(k, with_disk ? "disk.list" : "net.list", mods, sizeof(mods),
-				      err, sizeof(err)) == 0)
+		if ((with_disk || with_net || with_veth) && !k->modules[0] &&
+		    vm_device_modules(k, with_disk ? vm_disk_modules(k) : with_net ? "net.list" : "veth.list",
+				      mods, sizeof(mods), err, sizeof(err)) == 0)
 			g.device_modules = mods;
 		snprintf(disk, sizeof(disk), "%s/%s-%d.disk.tmp.%d", vmdir, k->name, round.first,
 			 (int)getpid());
 		if (with_disk) {
-			char size[32];
+			char size[32], t[32];
 
 			units_format_size(k->disk_size, size, sizeof(size));
-			log_info("kernel variant %s: its cells write files: a disk of its own for this boot (virtio-blk, ext4, %s, cache=%s, at " VM_DISK_MOUNT " in the guest; removed after the boot)",
-				 k->name, size, vm_disk_caches[k->disk_cache]);
+			units_format_duration(k->disk_time, t, sizeof(t));
+			if (with_file)
+				log_info("kernel variant %s: its cells write files: a disk of its own for this boot (virtio-blk, ext4, %s, cache=%s, at " VM_DISK_MOUNT " in the guest; removed after the boot)",
+					 k->name, size, vm_disk_caches[k->disk_cache]);
+			else
+				log_info("kernel variant %s: its cells write files: a modelled disk for this boot (null_blk in the guest's memory, each request completed by a timer %s after it is queued, in the guest's own clock, queue depth %lld; ext4, %s, at " VM_DISK_MOUNT ")",
+					 k->name, t, (long long)k->disk_depth, size);
 		} else if (writes) {
 			log_warn("kernel variant %s: disk = ram: its cells' files are in the guest's RAM (no block device, no disk interrupt)",
 				 k->name);
 		}
 		if (with_net)
 			log_info("kernel variant %s: its cells send over IP: two virtio-net cards on a hub inside qemu, the peer behind the second (" VM_NET_PEER ") in a network namespace of its own",
+				 k->name);
+		else if (with_veth)
+			log_info("kernel variant %s: its cells send over IP: a veth pair, the peer behind its twin (" VM_NET_PEER ") in a network namespace of its own (softirqs, no device or its interrupt)",
 				 k->name);
 		else if (nets)
 			log_warn("kernel variant %s: net = loopback: its cells' traffic stays on 127.0.0.1 (softirqs, no network device or its interrupt)",
@@ -698,8 +713,16 @@ int cp_run_qemu(struct campaign *cp, int v, struct cp_rounds round)
 			snprintf(cpio, sizeof(cpio), "%s/%s-%d.initramfs.tmp.%d", vmdir,
 				 k->name, round.first, (int)getpid());
 			pthread_mutex_unlock(&cp->lock);
-			rc = vm_initramfs(&g, cpio, err, sizeof(err));
-			if (rc == 0 && with_disk && (rc = vm_disk_make(disk, k->disk_size, err, sizeof(err))) != 0) {
+			if (with_disk && !with_file) {
+				/* the modelled disk's filesystem goes in the initramfs */
+				rc = vm_disk_pack(disk, k->disk_size, &pack, err, sizeof(err));
+				what = "disk";
+				g.pack = &pack;
+			}
+			if (rc == 0 && (rc = vm_initramfs(&g, cpio, err, sizeof(err))) != 0)
+				what = "initramfs";
+			vm_disk_pack_free(&pack);
+			if (rc == 0 && with_file && (rc = vm_disk_make(disk, k->disk_size, err, sizeof(err))) != 0) {
 				what = "disk";
 				unlink(cpio);
 			}
@@ -724,7 +747,7 @@ int cp_run_qemu(struct campaign *cp, int v, struct cp_rounds round)
 		struct vm_boot b = {
 			.cfg = cfg, .variant = v, .accel = accel, .kernel = cp_boot_image(cp, v),
 			.initramfs = cpio, .console_log = console, .qemu_log = qlog,
-			.tree = cp->dir, .disk = with_disk ? disk : NULL, .net = with_net,
+			.tree = cp->dir, .disk = with_file ? disk : NULL, .net = with_net,
 			.hostname = host,
 			.cell_bytes_max = cell_bytes_max,
 			.boot_timeout = probe && k->boot_timeout > kvm_probe_ns() ? kvm_probe_ns()
@@ -736,7 +759,7 @@ int cp_run_qemu(struct campaign *cp, int v, struct cp_rounds round)
 		pthread_mutex_lock(&cp->lock);
 		booted(cp, v, round, 0);
 		unlink(cpio);
-		if (with_disk)
+		if (with_file)
 			unlink(disk);
 		if (rc) {
 			char why[300];

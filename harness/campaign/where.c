@@ -6,6 +6,7 @@
 #include "argv.h"
 #include "axis_ops.h"
 #include "cell.h"
+#include "chain.h"
 #include "cpulist.h"
 #include "files.h"
 #include "isolate.h"
@@ -144,10 +145,10 @@ int where_cell_net(const struct config *cfg, const struct cell *c)
 }
 
 /*
- * A qemu variant's cell that sends over IP: with net = device, the
- * variant's card modules found (the host) or the peer set up (the
- * guest); loopback is the user's word, said in every output. 0, or
- * -ENODEV with why.
+ * A qemu variant's cell that sends over IP: with net = device or veth,
+ * the variant's card (or veth) modules found (the host) or the peer set
+ * up (the guest); loopback is the user's word, said in every output. 0,
+ * or -ENODEV with why.
  */
 static int net_fits(const struct config *cfg, const struct cell *c, int guest,
 		    char *why, size_t len)
@@ -157,18 +158,37 @@ static int net_fits(const struct config *cfg, const struct cell *c, int guest,
 	struct srcloc nl;
 	struct net_peer np;
 
-	if (k->runner != RUNNER_QEMU || k->net != NET_DEVICE || !where_cell_net(cfg, c))
+	const struct workload_def *wd = &cfg->workload[c->workload];
+	const char *to = workload_net_to(wd->ops, wd->opts);
+
+	if (k->runner == RUNNER_QEMU && to) {
+		char sec[CFG_NAME_MAX + 16];
+
+		snprintf(sec, sizeof(sec), "workload.%s", wd->name);
+		struct srcloc tl = config_key_loc(cfg, sec, "to", wd->loc);
+
+		return fail(why, len, &tl,
+			    "[%s] to = %s: a qemu guest's traffic does not leave qemu (kernel %s): a peer on another machine is measured from the machine itself (runner = host)",
+			    sec, to, k->name);
+	}
+	if (k->runner != RUNNER_QEMU || k->net == NET_LOOPBACK || !where_cell_net(cfg, c))
 		return 0;
+	int veth = k->net == NET_VETH;
+
 	nl = kernel_key_loc(cfg, k, "net");
 	if (guest) {
-		if (net_peer_get(&np) == 0 && np.device)
+		if (net_peer_get(&np) == 0 && (veth ? np.veth : np.device))
 			return 0;
-		return fail(why, len, &nl, "[kernel.%s] net = device: the guest's network did not come up (see the console's \"latlab init\" lines)",
-			    k->name);
+		return fail(why, len, &nl, "[kernel.%s] net = %s: the guest's network did not come up (see the console's \"latlab init\" lines)",
+			    k->name, veth ? "veth" : "device");
 	}
 	if (k->modules[0] ||
-	    vm_device_modules(k, "net.list", dir, sizeof(dir), mw, sizeof(mw)) == 0)
+	    vm_device_modules(k, veth ? "veth.list" : "net.list", dir, sizeof(dir), mw, sizeof(mw)) == 0)
 		return 0;
+	if (veth)
+		return fail(why, len, &nl,
+			    "[kernel.%s] net = veth: %s; or name them in modules =, or net = loopback (said in every output)",
+			    k->name, mw);
 	return fail(why, len, &nl,
 		    "[kernel.%s] net = device (the default: the cell sends over IP): %s; or name them in modules =, or net = loopback (said in every output)",
 		    k->name, mw);
@@ -183,10 +203,11 @@ static int on_guest_disk(const char *path)
 }
 
 /*
- * A qemu variant's cell that writes files: with disk = on, on the disk
- * (a path under VM_DISK_MOUNT, the variant's modules found); disk = ram
- * is the user's word and is said in every output. In the guest: the disk
- * came up. 0, or -ENODEV with why.
+ * A qemu variant's cell that writes files: with disk = on or modelled, on
+ * the disk (a path under VM_DISK_MOUNT, the variant's modules found);
+ * disk = ram is the user's word and is said in every output. In the
+ * guest: the disk came up (/dev/vda, or null_blk's /dev/nullb0). 0, or
+ * -ENODEV with why.
  */
 static int disk_fits(const struct config *cfg, const struct cell *c, int guest,
 		     char *why, size_t len)
@@ -196,7 +217,7 @@ static int disk_fits(const struct config *cfg, const struct cell *c, int guest,
 	struct srcloc def;
 	const char *key, *path = where_cell_files(cfg, c, &key, section, sizeof(section), &def);
 
-	if (!path || k->runner != RUNNER_QEMU || k->disk != DISK_ON)
+	if (!path || k->runner != RUNNER_QEMU || k->disk == DISK_RAM)
 		return 0;
 	struct srcloc kl = config_key_loc(cfg, section, key, def);
 	struct srcloc dl = kernel_key_loc(cfg, k, "disk");
@@ -210,18 +231,25 @@ static int disk_fits(const struct config *cfg, const struct cell *c, int guest,
 	if (guest) {
 		char src[PATH_MAX], type[64];
 
+		int modelled = k->disk == DISK_MODELLED;
+
 		if (file_mount_of(path, src, sizeof(src), type, sizeof(type)) == 0 &&
-		    strncmp(src, "/dev/vd", 7) == 0)
+		    (modelled ? file_dev_modelled(src) : strncmp(src, "/dev/vd", 7) == 0))
 			return 0;
-		return fail(why, len, &dl, "[kernel.%s] disk = on: the guest's disk did not come up (" VM_DISK_MOUNT " is not on /dev/vda: see the console's \"latlab init\" lines)",
-			    k->name);
+		return fail(why, len, &dl, "[kernel.%s] disk = %s: the guest's disk did not come up (" VM_DISK_MOUNT " is not on %s: see the console's \"latlab init\" lines)",
+			    k->name, modelled ? "modelled" : "on", modelled ? "/dev/nullb0" : "/dev/vda");
 	}
 	if (k->modules[0])
 		return 0;	/* the user's modules =: theirs to have the drivers */
-	if (vm_device_modules(k, "disk.list", dir, sizeof(dir), mw, sizeof(mw)) != 0)
+	if (vm_device_modules(k, vm_disk_modules(k), dir, sizeof(dir), mw, sizeof(mw)) != 0) {
+		if (k->disk == DISK_MODELLED)
+			return fail(why, len, &dl,
+				    "[kernel.%s] disk = modelled: %s; or name them in modules =, or disk = ram to measure RAM (said in every output)",
+				    k->name, mw);
 		return fail(why, len, &dl,
 			    "[kernel.%s] disk = on (the default: [%s] writes files): %s; or name them in modules =, or disk = ram to measure RAM (said in every output)",
 			    k->name, section, mw);
+	}
 	return 0;
 }
 

@@ -116,10 +116,12 @@ enum kernel_trace { KTRACE_INHERIT = 0, KTRACE_OFF, KTRACE_SPIKES };
 enum vm_accel { ACCEL_AUTO, ACCEL_KVM, ACCEL_TCG };
 /* a qemu guest's clock: the host's time, or qemu's instruction count */
 enum vm_clock { CLOCK_HOST, CLOCK_ICOUNT };
-/* where a qemu guest's files go: a virtio-blk disk at /var/tmp, or its RAM */
-enum vm_disk { DISK_ON, DISK_RAM };
-/* where a qemu guest's IP traffic goes: across two virtio-net cards, or loopback */
-enum vm_net { NET_DEVICE, NET_LOOPBACK };
+/* where a qemu guest's files go: a virtio-blk disk at /var/tmp, its RAM,
+ * or a null_blk disk in its memory whose service time is a timer of its own */
+enum vm_disk { DISK_ON, DISK_RAM, DISK_MODELLED };
+/* where a qemu guest's IP traffic goes: across two virtio-net cards,
+ * loopback, or a veth pair between two network namespaces */
+enum vm_net { NET_DEVICE, NET_LOOPBACK, NET_VETH };
 /* the guest's disk: where it is mounted, the only place on it */
 #define VM_DISK_MOUNT "/var/tmp"
 /* the guest's two cards: its own address (eth0) and its peer's (eth1) */
@@ -160,8 +162,10 @@ struct kernel_def {
 	int64_t timeout;		/* a cell's time beyond its duration */
 	int trace;			/* enum kernel_trace: [trace] mode for this variant */
 	int disk;			/* enum vm_disk */
-	int64_t disk_size;		/* the disk's size, bytes (a sparse file) */
+	int64_t disk_size;		/* the disk's size, bytes (a sparse file; modelled: its ext4) */
 	int disk_cache;			/* qemu's cache mode: vm_disk_caches[] */
+	int64_t disk_time;		/* disk = modelled: a request's service time, ns */
+	int64_t disk_depth;		/* disk = modelled: the queue's depth */
 	int net;			/* enum vm_net */
 	int settle;			/* 0: the guest waits for its boot to settle (settle.h); 1: off */
 	int boots;			/* clock = icount: 0 rounds share a boot, 1 a boot every round */

@@ -136,6 +136,42 @@ static int check_clock(const struct config *cfg, struct kernel_def *k,
 	return 0;
 }
 
+/*
+ * disk = modelled: null_blk keeps what is written in the guest's memory,
+ * so its filesystem takes a quarter of it unless disk_size says, and at
+ * most half; disk_time and disk_depth are that disk's alone.
+ */
+static int check_disk(const struct config *cfg, struct kernel_def *k,
+		      char *err, size_t errlen)
+{
+	static const char *const own[] = { "disk_time", "disk_depth" };
+	struct srcloc loc;
+
+	if (k->disk != DISK_MODELLED) {
+		for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++) {
+			if (!kernel_key_set(cfg, k, own[i]))
+				continue;
+			loc = config_kernel_loc(cfg, k, own[i]);
+			return cfg_fail(err, errlen, &loc, "[kernel.%s] %s is for disk = modelled",
+					k->name, own[i]);
+		}
+		return 0;
+	}
+	if (!kernel_key_set(cfg, k, "disk_size"))
+		k->disk_size = (k->memory / 4) & ~((1LL << 20) - 1);
+	if (k->disk_size > k->memory / 2) {
+		char size[32], mem[32];
+
+		units_format_size(k->disk_size, size, sizeof(size));
+		units_format_size(k->memory, mem, sizeof(mem));
+		loc = config_kernel_loc(cfg, k, "disk_size");
+		return cfg_fail(err, errlen, &loc,
+				"[kernel.%s] disk = modelled keeps the disk in the guest's memory: disk_size = %s is more than half of memory = %s (a smaller disk_size, or more memory)",
+				k->name, size, mem);
+	}
+	return 0;
+}
+
 static int check_kernel(const struct config *cfg, struct kernel_def *k,
 			char *err, size_t errlen)
 {
@@ -156,6 +192,8 @@ static int check_kernel(const struct config *cfg, struct kernel_def *k,
 	if (k->runner == RUNNER_QEMU && (rc = check_arch(cfg, k, err, errlen)) != 0)
 		return rc;
 	if ((rc = check_clock(cfg, k, err, errlen)) != 0)
+		return rc;
+	if ((rc = check_disk(cfg, k, err, errlen)) != 0)
 		return rc;
 	if (k->numa_nodes > 1 && (k->runner != RUNNER_QEMU || k->numa_nodes > k->cpus)) {
 		loc = config_kernel_loc(cfg, k, "numa_nodes");

@@ -19,10 +19,13 @@ static unsigned cell_devices(const struct config *cfg, const struct cell *c)
 	struct net_peer np;
 	unsigned devices = 0;
 
+	/* RAM, or a modelled disk (null_blk): the kernel's own timer, no device */
 	if (path && file_mount_of(path, src, sizeof(src), type, sizeof(type)) == 0 &&
-	    !figures_in_ram(type))
+	    !figures_in_ram(type) && !file_dev_modelled(src))
 		devices |= WAIT_DISK;
-	if (workload_sends_ip(wd->ops, wd->opts) && net_peer_get(&np) == 0 && np.device)
+	/* a card's, or a peer elsewhere: a real network's time */
+	if (workload_sends_ip(wd->ops, wd->opts) &&
+	    (workload_net_to(wd->ops, wd->opts) || (net_peer_get(&np) == 0 && np.device)))
 		devices |= WAIT_NET;
 	return devices;
 }

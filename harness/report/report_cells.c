@@ -230,7 +230,25 @@ static void fill_cell_page(FILE *fp, void *arg)
 		html_text(fp, commit);
 		fputs(")", fp);
 	}
-	fputs("</td></tr>\n</table>\n", fp);
+	fputs("</td></tr>\n", fp);
+	/* where its I/O went and what a wait for it is, as cell.ini says */
+	static const char *const io[][2] = {
+		{ "files_on", "files on" }, { "files_note", "a file's wait" },
+		{ "net_note", "its IP traffic" },
+	};
+	for (size_t k = 0; k < sizeof(io) / sizeof(io[0]); k++) {
+		char v[512];
+
+		cell_ini_get(c->dir, CELLF_INI, "cell", io[k][0], v, sizeof(v));
+		if (!v[0])
+			continue;
+		fputs("<tr><th class=\"l\">", fp);
+		html_text(fp, io[k][1]);
+		fputs("</th><td class=\"l\">", fp);
+		html_text(fp, v);
+		fputs("</td></tr>\n", fp);
+	}
+	fputs("</table>\n", fp);
 	if (c->measured) {
 		fputs("<h2>Latency (µs, threads merged)</h2>\n<table>\n<tr><th class=\"l\">metric</th>"
 		      "<th>samples</th><th>min</th><th>p50</th><th>p99</th><th>p99.99</th><th>max</th></tr>\n", fp);

@@ -7,6 +7,7 @@
 #include "atomic.h"
 #include "axis_ops.h"
 #include "cellfiles.h"
+#include "chain.h"
 #include "figures.h"
 #include "files.h"
 #include "csvfile.h"
@@ -194,6 +195,28 @@ static void write_shared(FILE *fp, const struct cell_result *res)
 }
 
 /*
+ * A modelled disk's note: its service time and how a request completes,
+ * as the kernel has its null_blk's parameters.
+ */
+static void write_modelled(FILE *fp)
+{
+	static const char *const modes[] = { "at once, in the submitter's context",
+					     "at once, in the block softirq",
+					     "by an hrtimer (a hard interrupt; on PREEMPT_RT, the timer softirq's thread)" };
+	char nsec[32] = "", mode[8] = "";
+	int m;
+
+	file_first_line("/sys/module/null_blk/parameters/completion_nsec", nsec, sizeof(nsec));
+	file_first_line("/sys/module/null_blk/parameters/irqmode", mode, sizeof(mode));
+	m = mode[0] >= '0' && mode[0] <= '2' && !mode[1] ? mode[0] - '0' : -1;
+	fprintf(fp, "files_model = null_blk, completion_nsec %s, irqmode %s\n", nsec[0] ? nsec : "unknown",
+		mode[0] ? mode : "unknown");
+	fprintf(fp, "files_note = a modelled disk (the kernel's null_blk, in memory): each request completed %s%s%s: a wait is the model's time and the kernel's own path, on any clock\n",
+		m >= 0 ? modes[m] : "as its irqmode says", m == 2 ? " after completion_nsec " : "",
+		m == 2 ? nsec : "");
+}
+
+/*
  * Where the cell's files went (a workload's path, a disk load's dir): the
  * filesystem and its device, and a note where that is RAM (a qemu guest
  * with disk = ram, a tmpfs) or where the clock cannot time a device.
@@ -211,6 +234,8 @@ static void write_files_on(FILE *fp, const struct config *cfg, const struct cell
 	fprintf(fp, "files_on = %s (%s)\n", src, type);
 	if (figures_in_ram(type))
 		fprintf(fp, "files_note = in RAM: no block device, its interrupt or its completion in this cell's I/O\n");
+	else if (file_dev_modelled(src))
+		write_modelled(fp);
 	else if (cfg->kernel[c->kernel].clock == CLOCK_ICOUNT)
 		fprintf(fp, "files_note = the device is emulated and the clock counts instructions: while the guest waits for it, the clock jumps to its next timer, so a wait's length is not a device's\n");
 }
@@ -278,12 +303,22 @@ static void write_net(FILE *fp, const struct config *cfg, const struct cell *c)
 	struct net_peer np;
 	char name[64];
 
-	if (!config_cell_sends_ip(&cfg->workload[c->workload], &cfg->load[c->load]))
+	const struct workload_def *wd = &cfg->workload[c->workload];
+	const char *to = workload_net_to(wd->ops, wd->opts);
+
+	if (!config_cell_sends_ip(wd, &cfg->load[c->load]))
 		return;
+	if (to) {	/* the round trip's peer is on another machine */
+		fprintf(fp, "net = to %s\n", to);
+		fprintf(fp, "net_note = to a peer on another machine (latload echo there): the round trip crosses this machine's network stack and device, the wire and the peer's\n");
+		return;
+	}
 	if (net_peer_get(&np) != 0)
 		return;
 	fprintf(fp, "net = %s\n", net_peer_name(&np, name, sizeof(name)));
-	if (np.device)
+	if (np.veth)
+		fprintf(fp, "net_note = from lv0 to the peer behind its veth twin, in a network namespace of its own: softirqs (NET_RX), no device or its interrupt; a round trip is the kernel's own path, on any clock\n");
+	else if (np.device)
 		fprintf(fp, "net_note = from eth0 to the peer behind eth1 (virtio-net, a hub inside qemu): each packet a card's interrupt%s\n",
 			cfg->kernel[c->kernel].clock == CLOCK_ICOUNT ?
 			"; the clock counts instructions, and jumps to its next timer while the guest waits for the card, so a round trip's length is not a network's" : "");

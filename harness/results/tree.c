@@ -239,7 +239,8 @@ static unsigned cell_devices(const struct tcell *c)
 	if (!c->emulated)
 		return 0;
 	cell_ini_get(c->dir, CELLF_INI, "cell", "files_on", v, sizeof(v));
-	d |= strncmp(v, "/dev/", 5) == 0 ? TCELL_DEV_DISK : 0;
+	/* a modelled disk (null_blk) is the guest's own timer: nothing of qemu's */
+	d |= strncmp(v, "/dev/", 5) == 0 && !file_dev_modelled(v) ? TCELL_DEV_DISK : 0;
 	cell_ini_get(c->dir, CELLF_INI, "cell", "net_note", v, sizeof(v));
 	d |= strncmp(v, "from eth0", 9) == 0 ? TCELL_DEV_CARDS : 0;
 	return d;

@@ -1,8 +1,9 @@
 /*
  * A qemu guest's disk ([kernel.NAME] disk = on): the modules its kernel
  * needs for it, found by the release its image says, and the file that
- * backs it, made and formatted on the host for each boot
- * (docs/campaigns.md, "The guest's disk").
+ * backs it, made and formatted on the host for each boot; a modelled disk
+ * (disk = modelled): its filesystem made on the host and packed for the
+ * guest to write onto null_blk (docs/campaigns.md, "The guest's disk").
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -44,9 +45,20 @@ int vm_device_modules(const struct kernel_def *k, const char *list, char *dir, s
 	if (access(path, R_OK) != 0)
 		return fail_with(why, whylen, -ENOENT,
 				 "no %s: the modules of %s that its %s (%s; make kernels fetches them beside Debian's images)",
-				 path, rel, strcmp(list, "net.list") == 0 ? "network cards need" : "disk needs",
-				 strcmp(list, "net.list") == 0 ? "virtio_net" : "virtio_blk, ext4");
+				 path, rel,
+				 strcmp(list, "net.list") == 0	? "network cards need" :
+				 strcmp(list, "veth.list") == 0 ? "veth pair needs" :
+								  "disk needs",
+				 strcmp(list, "net.list") == 0	 ? "virtio_net" :
+				 strcmp(list, "veth.list") == 0	 ? "veth" :
+				 strcmp(list, "nullb.list") == 0 ? "null_blk, ext4" :
+								   "virtio_blk, ext4");
 	return 0;
+}
+
+const char *vm_disk_modules(const struct kernel_def *k)
+{
+	return k->disk == DISK_MODELLED ? "nullb.list" : "disk.list";
 }
 
 /* argv, its output to err's tail: 0, or -EIO with the last line said. */
@@ -92,6 +104,21 @@ static int run_quiet(char *const argv[], char *err, size_t errlen)
 			 WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st), last[0] ? ": " : "", last);
 }
 
+/*
+ * ext4 as Debian's mkfs makes it at path, every inode table and the
+ * journal written now: left lazy, the guest kernel's ext4lazyinit thread
+ * would write them during the measurement. A disk's own features, not
+ * those of mke2fs.conf's "small" type for a filesystem under 512 MiB.
+ */
+static int disk_mkfs(const char *path, char *err, size_t errlen)
+{
+	char *const argv[] = { "mkfs.ext4", "-q", "-F", "-L", "latlab", "-T", "default",
+			       "-b", "4096", "-E", "lazy_itable_init=0,lazy_journal_init=0,nodiscard",
+			       (char *)path, NULL };
+
+	return run_quiet(argv, err, errlen);
+}
+
 int vm_disk_make(const char *path, int64_t size, char *err, size_t errlen)
 {
 	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
@@ -117,20 +144,83 @@ int vm_disk_make(const char *path, int64_t size, char *err, size_t errlen)
 			       strerror(errno));
 	}
 	close(fd);
-	/*
-	 * ext4 as Debian's mkfs makes it, every inode table and the journal
-	 * written now: left lazy, the guest kernel's ext4lazyinit thread
-	 * would write them during the measurement
-	 */
-	char *const argv[] = { "mkfs.ext4", "-q", "-F", "-L", "latlab",
-			       "-E", "lazy_itable_init=0,lazy_journal_init=0,nodiscard",
-			       (char *)path, NULL };
-
 	if (rc == 0)
-		rc = run_quiet(argv, err, errlen);
+		rc = disk_mkfs(path, err, errlen);
 	if (rc)
 		unlink(path);
 	return rc;
+}
+
+/* One 4 KiB block of the image holds nothing but zeros. */
+static int block_zero(const unsigned char *b)
+{
+	for (size_t i = 0; i < VM_DISK_BLOCK; i++)
+		if (b[i])
+			return 0;
+	return 1;
+}
+
+int vm_disk_pack(const char *path, int64_t size, struct vm_disk_pack *p, char *err,
+		 size_t errlen)
+{
+	FILE *data = NULL, *map = NULL;
+	unsigned char *b = malloc(VM_DISK_BLOCK);
+	int64_t run = -1, nrun = 0, blocks = size / VM_DISK_BLOCK;
+	int fd = -1, rc = 0;
+
+	memset(p, 0, sizeof(*p));
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0 || !b) {
+		rc = fail_with(err, errlen, b ? -errno : -ENOMEM, "%s: %s", path,
+			       strerror(b ? errno : ENOMEM));
+		free(b);
+		return rc;
+	}
+	/* sparse: the image is read once and its zeros never leave the host */
+	if (ftruncate(fd, (off_t)size) != 0)
+		rc = fail_with(err, errlen, -errno, "%s: %s", path, strerror(errno));
+	if (rc == 0)
+		rc = disk_mkfs(path, err, errlen);
+	data = rc ? NULL : open_memstream(&p->data, &p->datalen);
+	map = rc ? NULL : open_memstream(&p->map, &p->maplen);
+	if (rc == 0 && (!data || !map))
+		rc = fail_with(err, errlen, -ENOMEM, "out of memory");
+	for (int64_t i = 0; rc == 0 && i <= blocks; i++) {
+		ssize_t got = i < blocks ? pread(fd, b, VM_DISK_BLOCK, (off_t)(i * VM_DISK_BLOCK)) : 0;
+
+		if (got < 0 || (i < blocks && got != VM_DISK_BLOCK)) {
+			rc = fail_with(err, errlen, got < 0 ? -errno : -EIO, "reading %s: %s", path,
+				       got < 0 ? strerror(errno) : "short read");
+			break;
+		}
+		if (i < blocks && !block_zero(b)) {
+			if (run < 0)
+				run = i, nrun = 0;
+			nrun++;
+			fwrite(b, 1, VM_DISK_BLOCK, data);
+			continue;
+		}
+		if (run >= 0)
+			fprintf(map, "%lld %lld\n", (long long)run, (long long)nrun);
+		run = -1;
+	}
+	free(b);
+	close(fd);
+	unlink(path);
+	if (data && fclose(data) != 0 && rc == 0)
+		rc = fail_with(err, errlen, -ENOMEM, "out of memory");
+	if (map && fclose(map) != 0 && rc == 0)
+		rc = fail_with(err, errlen, -ENOMEM, "out of memory");
+	if (rc)
+		vm_disk_pack_free(p);
+	return rc;
+}
+
+void vm_disk_pack_free(struct vm_disk_pack *p)
+{
+	free(p->data);
+	free(p->map);
+	memset(p, 0, sizeof(*p));
 }
 
 int vm_disk_may_pause(const char *path)

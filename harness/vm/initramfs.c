@@ -293,17 +293,57 @@ static int module_next(FILE *fp, char *name, size_t len)
 	return 0;
 }
 
-/* A list's modules loaded, each once (virtio_pci is the disk's and the cards'). */
-static void insmod_script(FILE *fp, const struct vm_guest *g, const char *list)
+/*
+ * A list's modules loaded, each once (virtio_pci is the disk's and the
+ * cards'); the module named own with args (a script's words) after it.
+ */
+static void insmod_script(FILE *fp, const struct vm_guest *g, const char *list,
+			  const char *own, const char *args)
 {
 	FILE *in = module_list(g, list);
 	char name[128];
 
 	while (module_next(in, name, sizeof(name)))
-		fprintf(fp, "[ -d /sys/module/%s ] || insmod /latlab/mod/%s.ko || echo 'latlab init: insmod %s failed' > /dev/kmsg\n",
-			name, name, name);
+		fprintf(fp, "[ -d /sys/module/%s ] || insmod /latlab/mod/%s.ko%s%s || echo 'latlab init: insmod %s failed' > /dev/kmsg\n",
+			name, name, own && strcmp(name, own) == 0 ? " " : "",
+			own && strcmp(name, own) == 0 ? args : "", name);
 	if (in)
 		fclose(in);
+}
+
+/*
+ * The modelled disk (disk = modelled): null_blk, memory-backed, one
+ * device of 4 KiB blocks on one queue, each request completed by its
+ * hrtimer (irqmode 2) disk_time after it is queued — a timer of the
+ * guest's own clock, so that the wait is the model's on any clock. Its
+ * filesystem, made on the host (vm_disk_pack), written onto it block run
+ * by block run, then mounted at VM_DISK_MOUNT; a disk that does not come
+ * up is said, and its cells skipped as the virtio disk's are.
+ */
+static void modelled_script(FILE *fp, const struct vm_guest *g)
+{
+	const struct kernel_def *k = &g->cfg->kernel[g->variant];
+	char args[256];
+	long long gib = (k->disk_size + (1LL << 30) - 1) >> 30;
+
+	snprintf(args, sizeof(args),
+		 "nr_devices=1 queue_mode=2 submit_queues=1 irqmode=2 completion_nsec=%lld hw_queue_depth=%lld memory_backed=1 bs=%d gb=%lld",
+		 (long long)k->disk_time, (long long)k->disk_depth, VM_DISK_BLOCK, gib);
+	insmod_script(fp, g, "nullb.list", "null_blk", args);
+	fprintf(fp, "i=0; while [ ! -b /dev/nullb0 ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done\n"
+		"ok=0; [ -b /dev/nullb0 ] && ok=1; skip=0\n"
+		"while [ $ok = 1 ] && read -r at n; do\n"
+		"\tdd if=/latlab/disk.img of=/dev/nullb0 bs=%d skip=$skip seek=$at count=$n conv=notrunc 2>/dev/null || ok=0\n"
+		"\tskip=$((skip + n))\n"
+		"done < /latlab/disk.map\n"
+		"rm -f /latlab/disk.img\n"
+		"sync\n"
+		"if [ $ok = 1 ] && mount -t ext4 /dev/nullb0 " VM_DISK_MOUNT " > /dev/kmsg 2>&1; then\n"
+		"\techo \"latlab init: the modelled disk /dev/nullb0 (null_blk, ext4; completion_nsec $(cat /sys/module/null_blk/parameters/completion_nsec), irqmode $(cat /sys/module/null_blk/parameters/irqmode)) is mounted at " VM_DISK_MOUNT "\" > /dev/kmsg\n"
+		"else\n"
+		"\techo 'latlab init: the modelled disk did not come up (no /dev/nullb0, its filesystem not written, or it did not mount): its cells are skipped' > /dev/kmsg\n"
+		"fi\n",
+		VM_DISK_BLOCK);
 }
 
 /*
@@ -314,7 +354,7 @@ static void insmod_script(FILE *fp, const struct vm_guest *g, const char *list)
  */
 static void disk_script(FILE *fp, const struct vm_guest *g)
 {
-	insmod_script(fp, g, "disk.list");
+	insmod_script(fp, g, "disk.list", NULL, NULL);
 	fprintf(fp, "i=0; while [ ! -b /dev/vda ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done\n"
 		"if mount -t ext4 /dev/vda " VM_DISK_MOUNT " > /dev/kmsg 2>&1; then\n"
 		"\techo 'latlab init: the disk /dev/vda (ext4) is mounted at " VM_DISK_MOUNT "' > /dev/kmsg\n"
@@ -324,29 +364,61 @@ static void disk_script(FILE *fp, const struct vm_guest *g)
 }
 
 /*
- * The two cards (vm.c: on one hub inside qemu): eth0 here, eth1 moved
- * into the network namespace of a process that only sleeps, where the
- * peers' sockets are made (netpeer.h), so that a packet between them
- * leaves one card and arrives on the other. What came up is said on the
- * console and to latlab (NETPEER_ENV); without it the guest's latlab
- * skips the cells that need it.
+ * The peer's side of the guest's network: the interface $twin moved into
+ * the network namespace of a process that only sleeps, where the peers'
+ * sockets are made (netpeer.h), and $self kept here, so that a packet
+ * between them crosses from one to the other; NETPEER_ENV says where the
+ * peer is (with $kind, "veth", after it for the pair). What came up is
+ * said on the console (said: the network, with $self and $twin in it);
+ * without it (missing) the guest's latlab skips the cells that need it.
  */
-static void net_script(FILE *fp, const struct vm_guest *g)
+static void peer_ns_script(FILE *fp, const char *said, const char *missing)
 {
-	insmod_script(fp, g, "net.list");
-	fprintf(fp, "i=0; while [ ! -e /sys/class/net/eth1 ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done\n"
-		"if [ -e /sys/class/net/eth1 ]; then\n"
+	fprintf(fp, "if [ -n \"$twin\" ] && [ \"$twin\" != \"$self\" ]; then\n"
 		"\tunshare -n sleep 2147483647 &\n"
 		"\tpeer=$!\n"
 		"\ti=0; while [ \"$(readlink /proc/$peer/ns/net)\" = \"$(readlink /proc/self/ns/net)\" ] && [ $i -lt 100 ]; do sleep 0.01; i=$((i + 1)); done\n"
-		"\tip link set eth1 netns $peer\n"
-		"\tnsenter -t $peer -n sh -c 'ip link set lo up; ip addr add " VM_NET_PEER "/24 dev eth1; ip link set eth1 up'\n"
-		"\tip addr add " VM_NET_SELF "/24 dev eth0; ip link set eth0 up\n"
-		"\texport " NETPEER_ENV "=\"/proc/$peer/ns/net " VM_NET_PEER "\"\n"
-		"\techo \"latlab init: the network: eth0 " VM_NET_SELF ", its peer " VM_NET_PEER " behind eth1 in the namespace of pid $peer\" > /dev/kmsg\n"
+		"\tip link set $twin netns $peer\n"
+		"\tnsenter -t $peer -n sh -c \"ip link set lo up; ip addr add " VM_NET_PEER "/24 dev $twin; ip link set $twin up\"\n"
+		"\tip addr add " VM_NET_SELF "/24 dev $self; ip link set $self up\n"
+		"\texport " NETPEER_ENV "=\"/proc/$peer/ns/net " VM_NET_PEER "${kind:+ $kind}\"\n"
+		"\techo \"latlab init: the network: %s in the namespace of pid $peer\" > /dev/kmsg\n"
 		"else\n"
-		"\techo 'latlab init: no second network card (eth1): its cells are skipped' > /dev/kmsg\n"
+		"\techo 'latlab init: %s: its cells are skipped' > /dev/kmsg\n"
+		"fi\n",
+		said, missing);
+}
+
+/*
+ * The two cards (vm.c: on one hub inside qemu): eth0 here, eth1 the
+ * peer's, so that a packet between them leaves one card and arrives on
+ * the other.
+ */
+static void net_script(FILE *fp, const struct vm_guest *g)
+{
+	insmod_script(fp, g, "net.list", NULL, NULL);
+	fprintf(fp, "i=0; while [ ! -e /sys/class/net/eth1 ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done\n"
+		"self=eth0; twin=; kind=; [ -e /sys/class/net/eth1 ] && twin=eth1\n");
+	peer_ns_script(fp, "$self " VM_NET_SELF ", its peer " VM_NET_PEER " behind $twin",
+		       "no second network card (eth1)");
+}
+
+/*
+ * The veth pair (net = veth): lv0 here, its twin the peer's, so that a
+ * packet between them crosses the pair — veth's transmit and the
+ * receiving softirq, no device or its interrupt. busybox's ip names the
+ * twin itself (vethN): found by the link lv0 names.
+ */
+static void veth_script(FILE *fp, const struct vm_guest *g)
+{
+	insmod_script(fp, g, "veth.list", NULL, NULL);
+	fprintf(fp, "self=lv0; twin=; kind=veth\n"
+		"if ip link add name lv0 type veth 2>/dev/null; then\n"
+		"\tpeer_idx=$(cat /sys/class/net/lv0/iflink)\n"
+		"\tfor n in /sys/class/net/*; do [ \"$(cat $n/ifindex)\" = \"$peer_idx\" ] && twin=${n##*/}; done\n"
 		"fi\n");
+	peer_ns_script(fp, "a veth pair, $self " VM_NET_SELF ", its peer " VM_NET_PEER " behind $twin",
+		       "no veth pair (the veth module, or ip link add)");
 }
 
 static char *init_script(const struct vm_guest *g)
@@ -382,16 +454,21 @@ static char *init_script(const struct vm_guest *g)
 		fprintf(fp, "insmod /latlab/modules/%d.ko || echo 'latlab init: insmod %s failed' > /dev/kmsg\n",
 			n, mod);
 	}
-	if (g->disk)
+	if (g->disk && k->disk == DISK_MODELLED)
+		modelled_script(fp, g);
+	else if (g->disk)
 		disk_script(fp, g);
 	if (g->net)
 		net_script(fp, g);
+	if (g->veth)
+		veth_script(fp, g);
 	/* the log goes to the host over the channel; kmsg keeps a copy in
 	 * the console log */
 	fprintf(fp, "/bin/latlab run " VM_CONFIG_PATH " -o /results --guest %s --guest-accel %s --guest-cells /latlab/cells > /dev/kmsg 2>&1\n"
 		"echo \"latlab init: latlab exited with $?\" > /dev/kmsg\n"
 		/* the block device's own count: that the I/O reached it */
 		"[ ! -e /sys/block/vda/stat ] || echo \"latlab init: vda stat $(cat /sys/block/vda/stat)\" > /dev/kmsg\n"
+		"[ ! -e /sys/block/nullb0/stat ] || echo \"latlab init: nullb0 stat $(cat /sys/block/nullb0/stat)\" > /dev/kmsg\n"
 		/* the cards' interrupts: that the traffic crossed them */
 		"grep -E 'virtio[0-9]+-(input|output)' /proc/interrupts | while read -r l; do echo \"latlab init: irq $l\" > /dev/kmsg; done\n"
 		"sync\n"
@@ -498,9 +575,10 @@ int vm_initramfs(const struct vm_guest *g, const char *path, char *err,
 			     word, strerror(-rc));
 	}
 	/* the devices' modules, each once, whichever list names it */
-	const char *lists[2] = { g->disk ? "disk.list" : NULL, g->net ? "net.list" : NULL };
+	const char *lists[3] = { g->disk ? vm_disk_modules(k) : NULL, g->net ? "net.list" : NULL,
+				 g->veth ? "veth.list" : NULL };
 
-	for (int l = 0; rc == 0 && l < 2; l++) {
+	for (int l = 0; rc == 0 && l < 3; l++) {
 		FILE *list = lists[l] ? module_list(g, lists[l]) : NULL;
 
 		if (lists[l] && g->device_modules && !list)
@@ -530,6 +608,11 @@ int vm_initramfs(const struct vm_guest *g, const char *path, char *err,
 	if (rc && a.err)
 		fail_with(err, errlen, a.err, "writing the guest's initramfs %s: %s", path,
 			  strerror(-a.err));
+	/* the modelled disk's filesystem, written onto it at boot */
+	if (rc == 0 && g->pack)
+		rc = cpio_data(&a, "latlab/disk.img", 0644, g->pack->data, g->pack->datalen);
+	if (rc == 0 && g->pack)
+		rc = cpio_data(&a, "latlab/disk.map", 0644, g->pack->map, g->pack->maplen);
 	init = rc ? NULL : init_script(g);
 	if (rc == 0 && !init)
 		rc = fail_with(err, errlen, -ENOMEM, "out of memory");

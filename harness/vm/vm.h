@@ -27,7 +27,9 @@ struct vm_guest {
 	const char *hostname;		/* the guest's */
 	const char *device_modules;	/* the devices' modules' folder (vm_device_modules), or NULL */
 	int disk;			/* a disk is attached: mount it at VM_DISK_MOUNT */
+	const struct vm_disk_pack *pack;	/* disk = modelled: its filesystem (else NULL) */
 	int net;			/* two network cards: a peer behind the second */
+	int veth;			/* a veth pair: a peer behind its twin */
 };
 
 /*
@@ -263,6 +265,33 @@ int vm_device_modules(const struct kernel_def *k, const char *list, char *dir, s
  * (-ENOSPC: the host's disk has not the room; nothing is left at path).
  */
 int vm_disk_make(const char *path, int64_t size, char *err, size_t errlen);
+
+/* The module list a variant's disk needs: disk.list (virtio-blk) or nullb.list (modelled). */
+const char *vm_disk_modules(const struct kernel_def *k);
+
+/* the modelled disk's block size, its image's unit (null_blk's bs) */
+#define VM_DISK_BLOCK 4096
+
+/*
+ * A modelled disk's filesystem packed for the guest: of an ext4 image
+ * (size bytes), the 4 KiB blocks that are not all zero (null_blk reads
+ * zeros where nothing was written), data their bytes in order and map a
+ * line "BLOCK COUNT" a run of them. The guest's /init writes them onto
+ * /dev/nullb0 (initramfs.c).
+ */
+struct vm_disk_pack {
+	char *data, *map;
+	size_t datalen, maplen;
+};
+
+/*
+ * Pack an ext4 of size bytes: made by mkfs.ext4 in a sparse file at path
+ * (which must not exist; removed before return). 0, or a negative errno
+ * with err said (nothing left allocated).
+ */
+int vm_disk_pack(const char *path, int64_t size, struct vm_disk_pack *p, char *err,
+		 size_t errlen);
+void vm_disk_pack_free(struct vm_disk_pack *p);
 
 /*
  * Could qemu have paused the guest of this disk (werror=enospc)? 1 when

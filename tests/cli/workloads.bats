@@ -198,3 +198,68 @@ summary_field() {
 		grep -q 'I/O errors, the first: Connection timed out' "$D/log.txt"
 	done
 }
+
+@test "udp-rtt to = ADDR:PORT: round trips to latload echo on another machine (here: this one's own address), said in cell.ini; nobody there is counted errors; a bad address is exit 2 at its line" {
+	LATLOAD=$(dirname "$LATLAB")/latload
+	# a free port: the kernel's choice for a socket that then closes
+	port=$(python3 -c 'import socket; s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	"$LATLOAD" echo --port "$port" --bind 127.0.0.1 --duration 60s >"$WORK/echo.out" 2>&1 &
+	echo_pid=$!
+	sleep 0.5
+	wl_config "[matrix]" "workload = far" "[workload.far]" "type = udp-rtt" "to = 127.0.0.1:$port" "timeout = 100ms"
+	run timeout 120 "$LATLAB" run c.ini --duration 1s -q
+	kill -TERM "$echo_pid"
+	wait "$echo_pid" || true
+	[ "$status" -eq 0 ] || { echo "$output"; cat "$WORK/echo.out"; false; }
+	D=$(cell_dir "$WORK/out/t" '0000-*')
+	grep -qx "net = to 127.0.0.1:$port" "$D/cell.ini"
+	grep -q '^net_note = to a peer on another machine (latload echo there)' "$D/cell.ini"
+	n=$(summary_field "$D" io samples)
+	e=$(summary_field "$D" io errors)
+	[ "$n" -ge 50 ] && [ "$e" -eq 0 ] || { echo "samples $n errors $e"; cat "$D/log.txt"; false; }
+	# the responder answered what latlab sent, and said so on its way out
+	ops=$(sed -n 's/^latload-result type=echo ops=\([0-9]*\) .*/\1/p' "$WORK/echo.out")
+	[ -n "$ops" ] && [ "$ops" -ge "$n" ] || { cat "$WORK/echo.out"; false; }
+	# no echo there any more: every round trip an error, the first said
+	rm -rf "$WORK/out"
+	run timeout 120 "$LATLAB" run c.ini --duration 500ms -q
+	D=$(cell_dir "$WORK/out/t" '0000-*')
+	e=$(summary_field "$D" wakeup errors)
+	[ "$e" -ge 10 ] || { echo "errors $e"; cat "$D/log.txt"; false; }
+	grep -Eq 'I/O errors, the first: (Connection refused|Connection timed out)' "$D/log.txt"
+	# an address that is not one: exit 2 at the key's line, nothing run
+	rm -rf "$WORK/out"
+	wl_config "[matrix]" "workload = far" "[workload.far]" "type = udp-rtt" "to = 127.0.0.1"
+	run "$LATLAB" run c.ini
+	[ "$status" -eq 2 ] || { echo "$output"; false; }
+	line=$(grep -n '^\[workload.far\]$' c.ini | cut -d: -f1)
+	[[ "$output" == *"c.ini:$line: [workload.far]: udp-rtt: to = '127.0.0.1': expected ADDR:PORT"* ]] || { echo "$output"; false; }
+	[ ! -e "$WORK/out/t" ]
+}
+
+@test "compute: loops = N each period, time = D each period (io at least D), in a chain; neither, both, or D past the period is exit 2" {
+	wl_config "[matrix]" "workload = n, d, loop" \
+		"[workload.n]" "type = compute" "loops = 20000" \
+		"[workload.d]" "type = compute" "time = 100us" \
+		"[workload.loop]" "type = chain" "steps = n, d"
+	run timeout 120 "$LATLAB" run c.ini --duration 500ms -q
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	D=$(cell_dir "$WORK/out/t" '0001-*')
+	[ "$(summary_field "$D" io min_ns)" -ge 100000 ]
+	D=$(cell_dir "$WORK/out/t" '0002-*')
+	[ "$(summary_field "$D" io min_ns)" -ge 100000 ]
+	[ "$(summary_field "$D" io_step2 min_ns)" -ge 100000 ]
+	rm -rf "$WORK/out"
+	# neither; both; a time the 1 ms period cannot hold
+	for bad in "loops = 0|give exactly one of loops" "time = 10us|give exactly one of loops" \
+		   "time = 1ms|every period would be missed"; do
+		key=${bad%%|*} want=${bad#*|}
+		first="loops = 10"
+		[ "$key" != "time = 1ms" ] || first="loops = 0"
+		wl_config "[matrix]" "workload = n" "[workload.n]" "type = compute" "$first" "$key"
+		run "$LATLAB" run c.ini
+		[ "$status" -eq 2 ] || { echo "$key: $output"; false; }
+		[[ "$output" == *"c.ini:"*"$want"* ]] || { echo "$key: $output"; false; }
+		[ ! -e "$WORK/out/t" ]
+	done
+}

@@ -223,6 +223,30 @@ static void test_qemu_options(void **state)
 	assert_int_equal(ia->cpus, 1);
 	config_free(cfg);
 
+	/* the modelled disk: a quarter of memory unless told, 200 µs, depth 64 */
+	memset(cfg, 0, sizeof(*cfg));
+	assert_int_equal(load_text(cfg,
+		"[matrix]\nkernel = m, m1, v\n"
+		"[kernel.m]\nrunner = qemu\nimage = x\ndisk = modelled\n"
+		"[kernel.m1]\nrunner = qemu\nimage = x\ndisk = modelled\nmemory = 1G\ndisk_time = 50us\ndisk_depth = 1\n"
+		"[kernel.v]\nrunner = qemu\nimage = x\n",
+		err, sizeof(err)), 0);
+	const struct kernel_def *m = &cfg->kernel[config_kernel_index(cfg, "m")];
+	const struct kernel_def *m1 = &cfg->kernel[config_kernel_index(cfg, "m1")];
+	const struct kernel_def *v = &cfg->kernel[config_kernel_index(cfg, "v")];
+	assert_int_equal(m->disk, DISK_MODELLED);
+	assert_int_equal(m->disk_size, 128LL << 20);
+	assert_int_equal(m->disk_time, 200000);
+	assert_int_equal(m->disk_depth, 64);
+	assert_int_equal(m1->disk_size, 256LL << 20);
+	assert_int_equal(m1->disk_time, 50000);
+	assert_int_equal(m1->disk_depth, 1);
+	assert_int_equal(v->disk, DISK_ON);
+	assert_int_equal(v->disk_size, 1LL << 30);
+	assert_string_equal(vm_disk_modules(m), "nullb.list");
+	assert_string_equal(vm_disk_modules(v), "disk.list");
+	config_free(cfg);
+
 	/* each bad config names its file:line and what is wrong */
 	static const struct {
 		const char *text, *want;
@@ -254,6 +278,14 @@ static void test_qemu_options(void **state)
 		  ":7: [kernel.rt] clock = icount sets -icount itself" },
 		{ "[matrix]\nkernel = rt\n[kernel.rt]\nrunner = qemu\nimage = x\nclock = icount\nicount_shift = 11\n",
 		  ":7: icount_shift = 11 is out of range" },
+		{ "[matrix]\nkernel = rt\n[kernel.rt]\nrunner = qemu\nimage = x\ndisk = modelled\ndisk_size = 300M\n",
+		  ":7: [kernel.rt] disk = modelled keeps the disk in the guest's memory: disk_size = 300MiB is more than half of memory = 512MiB" },
+		{ "[matrix]\nkernel = rt\n[kernel.rt]\nrunner = qemu\nimage = x\ndisk_time = 1ms\n",
+		  ":6: [kernel.rt] disk_time is for disk = modelled" },
+		{ "[matrix]\nkernel = rt\n[kernel.rt]\nrunner = qemu\nimage = x\ndisk = ram\ndisk_depth = 8\n",
+		  ":7: [kernel.rt] disk_depth is for disk = modelled" },
+		{ "[matrix]\nkernel = rt\n[kernel.rt]\nrunner = qemu\nimage = x\ndisk = modelled\ndisk_time = 1s\n",
+		  ":7: disk_time = 1s is out of range" },
 #if !defined(__aarch64__)	/* an arm64 latlab may run arm64 guests under KVM */
 		{ "[matrix]\nkernel = rt\n[kernel.rt]\nrunner = qemu\nimage = x\naccel = kvm\narch = arm64\nprograms = p\nbusybox = b\n",
 		  ":6: [kernel.rt] arch = arm64 runs under TCG here" },
@@ -448,6 +480,63 @@ static void test_disk_room(void **state)
 	assert_int_equal(rmdir(top), 0);
 }
 
+/*
+ * A modelled disk's filesystem packed: only its blocks that are not all
+ * zero, in runs the map says; written back into a sparse file at their
+ * places they are a filesystem e2fsck finds clean. A path that exists, or
+ * no mkfs.ext4, is refused and said.
+ */
+static void test_disk_pack(void **state)
+{
+	char top[] = "/tmp/latlab-test-pack.XXXXXX", path[96], img[96], cmd[256], err[512];
+	struct vm_disk_pack p;
+	long long at, n, blocks = 0;
+	const int64_t size = 32LL << 20;
+	int fd, consumed;
+
+	(void)state;
+	assert_non_null(mkdtemp(top));
+	snprintf(path, sizeof(path), "%s/fs.tmp", top);
+	if (vm_disk_pack(path, size, &p, err, sizeof(err)) == -ENOENT)
+		skip();	/* no mkfs.ext4 here: said below without one */
+	assert_int_equal(access(path, F_OK), -1);	/* the image is gone */
+	assert_true(p.datalen > 0 && p.datalen % VM_DISK_BLOCK == 0);
+	assert_true(p.datalen < (size_t)size / 8);	/* zeros never leave the host */
+	snprintf(img, sizeof(img), "%s/back.img", top);
+	fd = open(img, O_RDWR | O_CREAT | O_EXCL, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, size), 0);
+	for (const char *m = p.map; sscanf(m, "%lld %lld\n%n", &at, &n, &consumed) == 2; m += consumed) {
+		assert_true(n > 0 && at >= 0 && (at + n) * VM_DISK_BLOCK <= size);
+		assert_int_equal(pwrite(fd, p.data + blocks * VM_DISK_BLOCK, (size_t)n * VM_DISK_BLOCK,
+					at * VM_DISK_BLOCK), n * VM_DISK_BLOCK);
+		blocks += n;
+	}
+	close(fd);
+	assert_int_equal(blocks * VM_DISK_BLOCK, (long long)p.datalen);
+	assert_int_equal(strncmp(p.map, "0 ", 2), 0);	/* the superblock's block first */
+	vm_disk_pack_free(&p);
+	snprintf(cmd, sizeof(cmd), "e2fsck -fn %s >/dev/null 2>&1", img);
+	assert_int_equal(system(cmd), 0);
+	/* the path exists: refused, the file not touched */
+	assert_int_equal(vm_disk_pack(img, size, &p, err, sizeof(err)), -EEXIST);
+	assert_non_null(strstr(err, "File exists"));
+	assert_null(p.data);
+	/* no mkfs.ext4: the package named, nothing left */
+	const char *saved = getenv("PATH");
+	char *old = saved ? strdup(saved) : NULL;
+
+	setenv("PATH", top, 1);
+	assert_int_equal(vm_disk_pack(path, size, &p, err, sizeof(err)), -ENOENT);
+	assert_non_null(strstr(err, "install e2fsprogs"));
+	assert_int_equal(access(path, F_OK), -1);
+	if (old)
+		setenv("PATH", old, 1);
+	free(old);
+	unlink(img);
+	assert_int_equal(rmdir(top), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -458,6 +547,7 @@ int main(void)
 		cmocka_unit_test(test_program_fits),
 		cmocka_unit_test(test_settle_stat),
 		cmocka_unit_test(test_disk_room),
+		cmocka_unit_test(test_disk_pack),
 	};
 
 	return cmocka_run_group_tests_name("vm", tests, NULL, NULL);

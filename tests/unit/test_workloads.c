@@ -7,11 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
+#include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 
 #include "fakefs.h"
 #include "chain.h"
+#include "netpeer.h"
 #include "options.h"
 #include "workload.h"
 
@@ -376,6 +378,108 @@ static void test_rtt(void **state)
 		run_case(&cases[i]);
 }
 
+/*
+ * Where the guest's /init says the peer is (NETPEER_ENV): loopback when
+ * unset, behind a card ("NS ADDR"), behind a veth twin ("NS ADDR veth");
+ * anything else refused. A namespace peer's socket is made in that
+ * namespace: here the caller's own, named by its nsfs file.
+ */
+static void test_net_peer(void **state)
+{
+	struct net_peer p;
+	char name[64];
+	int fd;
+
+	(void)state;
+	unsetenv(NETPEER_ENV);
+	assert_int_equal(net_peer_get(&p), 0);
+	assert_false(p.device || p.veth);
+	assert_string_equal(net_peer_name(&p, name, sizeof(name)), "loopback");
+	setenv(NETPEER_ENV, "/proc/self/ns/net 10.0.2.2", 1);
+	assert_int_equal(net_peer_get(&p), 0);
+	assert_true(p.device && !p.veth);
+	assert_string_equal(net_peer_name(&p, name, sizeof(name)), "device 10.0.2.2");
+	setenv(NETPEER_ENV, "/proc/self/ns/net 10.0.2.2 veth", 1);
+	assert_int_equal(net_peer_get(&p), 0);
+	assert_true(p.veth && !p.device);
+	assert_string_equal(p.ns, "/proc/self/ns/net");
+	assert_string_equal(net_peer_name(&p, name, sizeof(name)), "veth 10.0.2.2");
+	fd = net_peer_socket(&p, SOCK_DGRAM);
+	assert_true(fd >= 0 || fd == -EPERM);	/* setns needs CAP_SYS_ADMIN */
+	if (fd >= 0)
+		close(fd);
+	static const char *const bad[] = {
+		"10.0.2.2", "/proc/self/ns/net", "/proc/self/ns/net 10.0.2.x",
+		"/proc/self/ns/net 10.0.2.2 card", "/proc/self/ns/net 10.0.2.2 veth x",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		setenv(NETPEER_ENV, bad[i], 1);
+		if (net_peer_get(&p) != -EINVAL)
+			fail_msg("'%s' taken", bad[i]);
+	}
+	unsetenv(NETPEER_ENV);
+}
+
+/* opts of type ops, its defaults with key = value set (NULL: none). */
+static void *opts_with(const struct workload_ops *ops, const char *key, const char *value)
+{
+	void *o = calloc(1, ops->opts_size);
+	char err[256];
+
+	assert_non_null(o);
+	opt_defaults(ops->options, o);
+	if (key)
+		assert_int_equal(opt_parse(opt_find(ops->options, key), o, value, err, sizeof(err)), 0);
+	return o;
+}
+
+/*
+ * compute: exactly one of loops and time, time less than the period; a
+ * step of time = D takes at least D, one of loops = N the same work each
+ * cycle (more loops, more time).
+ */
+static void test_compute(void **state)
+{
+	const struct workload_ops *ops = workload_find("compute");
+	const char *key = NULL;
+	char err[256];
+	void *o;
+
+	(void)state;
+	assert_non_null(ops);
+	o = opts_with(ops, NULL, NULL);
+	assert_int_equal(ops->check(o, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "give exactly one of loops = N"));
+	assert_int_equal(opt_parse(opt_find(ops->options, "loops"), o, "100", err, sizeof(err)), 0);
+	assert_int_equal(opt_parse(opt_find(ops->options, "time"), o, "10us", err, sizeof(err)), 0);
+	assert_int_equal(ops->check(o, err, sizeof(err)), -EINVAL);
+	free(o);
+	o = opts_with(ops, "time", "1ms");
+	assert_int_equal(ops->check(o, err, sizeof(err)), 0);
+	assert_int_equal(ops->check_period(o, 1000000, &key, err, sizeof(err)), -EINVAL);
+	assert_string_equal(key, "time");
+	assert_non_null(strstr(err, "every period would be missed"));
+	assert_int_equal(ops->check_period(o, 2000000, &key, err, sizeof(err)), 0);
+	free(o);
+	/* time = 200us: every step at least that long */
+	struct workload_ctx ctx = { 0 };
+
+	ctx.opts = o = opts_with(ops, "time", "200us");
+	for (int i = 0; i < 5; i++) {
+		struct timespec a, b;
+
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		assert_int_equal(ops->run(&ctx), 0);
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		assert_true((b.tv_sec - a.tv_sec) * 1000000000LL + (b.tv_nsec - a.tv_nsec) >= 200000);
+	}
+	free(o);
+	ctx.opts = o = opts_with(ops, "loops", "1000");
+	assert_int_equal(ops->check(o, err, sizeof(err)), 0);
+	assert_int_equal(ops->run(&ctx), 0);
+	free(o);
+}
+
 static void test_i2c_missing_bus(void **state)
 {
 	(void)state;
@@ -412,6 +516,8 @@ int main(void)
 		cmocka_unit_test(test_file_io),
 		cmocka_unit_test(test_dev_read),
 		cmocka_unit_test(test_rtt),
+		cmocka_unit_test(test_net_peer),
+		cmocka_unit_test(test_compute),
 		cmocka_unit_test(test_i2c_missing_bus),
 		cmocka_unit_test(test_pi_mutex),
 	};

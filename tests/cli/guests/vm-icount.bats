@@ -136,3 +136,123 @@ qemu_args = -set drive.latlab-disk.throttling.iops-total=4"
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
 	[[ "$output" == *": timerlat thread: "* ]] || { echo "$output"; false; }
 }
+
+@test "qemu: on a modelled disk (null_blk in the guest) an fdatasync loop keeps its period, its io is the model's time and the kernel's path, judged, and two boots agree" {
+	vm_setup
+	P=$(static_programs)
+	# a 4 KiB write fdatasync'ed each 1 ms period, each request of the
+	# disk completed by the guest's own timer 200 µs after it is queued:
+	# the wait is in the clock's time, so io and response can be judged;
+	# a boot a round, two rounds: the same figures twice
+	DURATION=2s WORKLOADS=fw vm_config stock none "clock = icount
+disk = modelled
+disk_time = 200us
+boots = round
+programs = $P"
+	printf '[campaign]\nrepeat = 2\n[workload.fw]\ntype = file-write\nsync = fdatasync\n[thresholds]\nmissed = off\n' | ini_merge c.ini
+	run timeout "$(paced 300)" "$LATLAB" run c.ini
+	[ "$status" -eq 0 ] || run_failed
+	[[ "$output" == *"kernel variant stock: its cells write files: a modelled disk for this boot (null_blk in the guest's memory, each request completed by a timer 200us after it is queued, in the guest's own clock, queue depth 64; ext4, 128MiB, at /var/tmp)"* ]] || run_failed
+	p50=()
+	for r in 1 2; do
+		console=$WORK/out/v/vm/stock-$r.console.log
+		grep -q 'latlab init: the modelled disk /dev/nullb0 (null_blk, ext4; completion_nsec 200000, irqmode 2) is mounted at /var/tmp' "$console" ||
+			{ grep 'latlab init' "$console"; false; }
+		c=$(cell_dir "$WORK/out/v" "000$((r - 1))-*")
+		grep -qx 'files_on = /dev/nullb0 (ext4)' "$c/cell.ini"
+		grep -qx 'files_model = null_blk, completion_nsec 200000, irqmode 2' "$c/cell.ini"
+		! grep -q '^waits_device' "$c/cell.ini"
+		grep -qx 'io = yes' "$c/cell.ini"
+		grep -qx 'response = yes' "$c/cell.ini"
+		# >= 95 % of 2,000 periods kept; each write's wait at least the
+		# model's and less than the period
+		io=$(grep '^0,[0-9]*,io,' "$c/summary.csv")
+		samples=$(echo "$io" | cut -d, -f4) med=$(echo "$io" | cut -d, -f8)
+		[ "$samples" -ge 1900 ] && [ "$med" -ge 200000 ] && [ "$med" -lt 1000000 ] ||
+			{ echo "samples $samples, io p50 $med ns"; false; }
+		# the device completed the writes (its stat's fifth field)
+		writes=$(sed -n 's/.*latlab init: nullb0 stat *[0-9]* *[0-9]* *[0-9]* *[0-9]* *\([0-9]*\).*/\1/p' "$console")
+		[ -n "$writes" ] && [ "$writes" -ge "$samples" ] || { echo "nullb0 writes '$writes', samples $samples"; false; }
+		p50+=("$med")
+	done
+	# two boots, medians within 2 %
+	awk -v a="${p50[0]}" -v b="${p50[1]}" 'BEGIN { d = a > b ? a - b : b - a; exit !(d <= 0.02 * a) }' ||
+		{ echo "io p50 ${p50[*]}"; false; }
+	# the report's cell page says where the files were and what a wait is
+	run "$LATLAB" report "$WORK/out/v"
+	[ "$status" -eq 0 ] || run_failed
+	grep -q '<th class="l">files on</th><td class="l">/dev/nullb0 (ext4)</td>' "$WORK"/out/v/report/cells/0000-*.html
+	grep -q 'wait</th><td class="l">a modelled disk (the kernel&#39;s null_blk, in memory)' "$WORK"/out/v/report/cells/0000-*.html
+}
+
+@test "qemu: a modelled disk whose modules are not beside the image is refused, the way out said" {
+	vm_setup
+	ln -s "$KERNELS/vmlinux-stock" vmlinux-stock
+	ln -s "$KERNELS/vmlinux-rt" vmlinux-rt
+	rel=$(ls "$KERNELS/modules" | grep -v rt | head -1)
+	# the virtio disk's list is there, the modelled one's not
+	mkdir -p "modules/$rel"
+	cp "$KERNELS/modules/$rel/disk.list" "modules/$rel/"
+	KERNELS=$WORK DURATION=1s WORKLOADS=file-write vm_config stock none "clock = icount
+disk = modelled"
+	run "$LATLAB" run c.ini
+	[ "$status" -eq 2 ] || run_failed
+	line=$(grep -n '^disk = modelled$' c.ini | cut -d: -f1)
+	[[ "$output" == *"c.ini:$line: [kernel.stock] disk = modelled: no $WORK/modules/$rel/nullb.list: the modules of $rel that its disk needs (null_blk, ext4; make kernels fetches them beside Debian's images); or name them in modules =, or disk = ram"* ]] || run_failed
+	[ ! -e "$WORK/out/v" ]
+}
+
+@test "qemu: net = veth: a round trip across a veth pair into the peer's namespace is the kernel's own path, judged, the same in two boots" {
+	vm_setup
+	P=$(static_programs)
+	DURATION=2s WORKLOADS=udp-rtt vm_config stock none "clock = icount
+net = veth
+boots = round
+programs = $P"
+	printf '[campaign]\nrepeat = 2\n[thresholds]\nmissed = off\n' | ini_merge c.ini
+	run timeout "$(paced 300)" "$LATLAB" run c.ini
+	[ "$status" -eq 0 ] || run_failed
+	[[ "$output" == *"kernel variant stock: its cells send over IP: a veth pair, the peer behind its twin (10.0.2.2) in a network namespace of its own (softirqs, no device or its interrupt)"* ]] || run_failed
+	p50=()
+	for r in 1 2; do
+		console=$WORK/out/v/vm/stock-$r.console.log
+		grep -q 'latlab init: the network: a veth pair, lv0 10.0.2.1, its peer 10.0.2.2 behind veth[0-9]* in the namespace of pid' "$console" ||
+			{ grep 'latlab init' "$console"; false; }
+		# no card: qemu was given none
+		! grep -q 'virtio-net' "$WORK/out/v/vm/stock-$r.qemu.log"
+		c=$(cell_dir "$WORK/out/v" "000$((r - 1))-*")
+		grep -qx 'net = veth 10.0.2.2' "$c/cell.ini"
+		grep -q '^net_note = from lv0 to the peer behind its veth twin' "$c/cell.ini"
+		! grep -q '^waits_device' "$c/cell.ini"
+		grep -qx 'response = yes' "$c/cell.ini"
+		io=$(grep '^0,[0-9]*,io,' "$c/summary.csv")
+		samples=$(echo "$io" | cut -d, -f4) med=$(echo "$io" | cut -d, -f8)
+		[ "$samples" -ge 1900 ] && [ "$med" -gt 0 ] && [ "$med" -lt 1000000 ] ||
+			{ echo "samples $samples, io p50 $med ns"; false; }
+		p50+=("$med")
+	done
+	awk -v a="${p50[0]}" -v b="${p50[1]}" 'BEGIN { d = a > b ? a - b : b - a; exit !(d <= 0.02 * a) }' ||
+		{ echo "io p50 ${p50[*]}"; false; }
+	# its modules not beside the image: refused at net's line
+	ln -s "$KERNELS/vmlinux-stock" vmlinux-stock
+	ln -s "$KERNELS/vmlinux-rt" vmlinux-rt
+	rel=$(ls "$KERNELS/modules" | grep -v rt | head -1)
+	mkdir -p "modules/$rel"
+	KERNELS=$WORK DURATION=1s WORKLOADS=udp-rtt vm_config stock none "clock = icount
+net = veth"
+	run "$LATLAB" run c.ini
+	[ "$status" -eq 2 ] || run_failed
+	line=$(grep -n '^net = veth$' c.ini | cut -d: -f1)
+	[[ "$output" == *"c.ini:$line: [kernel.stock] net = veth: no $WORK/modules/$rel/veth.list: the modules of $rel that its veth pair needs (veth; make kernels fetches them beside Debian's images); or name them in modules =, or net = loopback"* ]] || run_failed
+}
+
+@test "qemu: udp-rtt to a peer on another machine is refused in a guest, whose traffic does not leave qemu, at the key's line" {
+	vm_setup
+	DURATION=1s WORKLOADS=far vm_config stock none "clock = icount"
+	printf '[workload.far]\ntype = udp-rtt\nto = 192.0.2.1:7777\n' | ini_merge c.ini
+	run "$LATLAB" run c.ini
+	[ "$status" -eq 2 ] || run_failed
+	line=$(grep -n '^to = 192.0.2.1:7777$' c.ini | cut -d: -f1)
+	[[ "$output" == *"c.ini:$line: [workload.far] to = 192.0.2.1:7777: a qemu guest's traffic does not leave qemu (kernel stock): a peer on another machine is measured from the machine itself (runner = host)"* ]] || run_failed
+	[ ! -e "$WORK/out/v" ]
+}
