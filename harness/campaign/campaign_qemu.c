@@ -224,7 +224,7 @@ static int vm_fail_cell(struct campaign *cp, int i, const struct vm_outcome *out
 	cell_path(dir, sizeof(dir), cp->dir, out->host, out->release, c->id);
 	dir_keep_partial(dir);
 	res.started_real = (int64_t)time(NULL) * NS_PER_S;
-	snprintf(res.reason, sizeof(res.reason), "%.200s; see console.log",
+	snprintf(res.reason, sizeof(res.reason), "%.480s; see console.log",
 		 out->why);
 	rc = mkdir_p(dir);
 	if (rc == 0 && copy_file(console, dir, "console.log") != 0)

@@ -384,6 +384,44 @@ static int kind_of(const struct ratio_ci *r, double margin)
 	return V_NO_DIFFERENCE;
 }
 
+/* Does a run of side s say it was measured by `by`? */
+static int side_has(const struct side_runs *s, const char *by)
+{
+	for (int i = 0; i < s->n; i++)
+		if (strcmp(s->run[i]->measured_by, by) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * Where a run of one side was measured by a latlab that no run of the
+ * other side was: that latlab and one of the other side's, in v->by_a
+ * and by_b (a difference between them may be latlab's, not the
+ * kernels'). A run that does not say leaves them "".
+ */
+static void measured_by(const struct side_runs *a, const struct side_runs *b,
+			struct pair_verdict *v)
+{
+	const struct side_runs *both[] = { a, b };
+
+	v->by_a[0] = v->by_b[0] = '\0';
+	for (int s = 0; s < 2; s++)
+		for (int i = 0; i < both[s]->n; i++)
+			if (!both[s]->run[i]->measured_by[0])
+				return;
+	for (int s = 0; s < 2; s++)
+		for (int i = 0; i < both[s]->n; i++) {
+			const char *by = both[s]->run[i]->measured_by;
+
+			if (side_has(both[!s], by))
+				continue;
+			snprintf(s ? v->by_b : v->by_a, sizeof(v->by_a), "%s", by);
+			snprintf(s ? v->by_a : v->by_b, sizeof(v->by_a), "%s",
+				 both[!s]->run[0]->measured_by);
+			return;
+		}
+}
+
 /* Hours run c measured: its periods, kept and missed, of one thread. */
 static double run_hours(const struct tcell *c)
 {
@@ -516,6 +554,7 @@ int verdict_pair(const struct side_runs *a, const struct side_runs *b, double ma
 	for (int s = 0; s < 2; s++)
 		for (int i = 0; i < both[s]->n; i++)
 			v->devices |= both[s]->run[i]->devices;
+	measured_by(a, b, v);
 
 	v->steal_a = steal_share(&a, 1);
 	v->steal_b = steal_share(&b, 1);
@@ -803,6 +842,11 @@ void verdict_text(const struct pair_verdict *v, const char *a, const char *b,
 	    (v->boots_a < v->na || v->boots_b < v->nb))
 		snprintf(buf + n, len - n, "; the runs as units, though %s's %d ran in %d boot%s and %s's %d in %d: a load that carries history in a boot makes them less than independent (boots = round: a boot a run)",
 			 a, v->na, v->boots_a, v->boots_a == 1 ? "" : "s", b, v->nb, v->boots_b);
+	n = strlen(buf);
+	/* figures of two latlabs: what differs may be latlab's own */
+	if (v->by_a[0])
+		snprintf(buf + n, len - n, "; measured by different latlabs (%s: %s; %s: %s): a difference may be latlab's, not the kernels'",
+			 a, v->by_a, b, v->by_b);
 	append_left(v, a, b, buf, len);
 }
 

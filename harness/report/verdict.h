@@ -142,6 +142,12 @@ struct pair_verdict {
 	/* TCELL_DEV_ bits: the emulated devices either side's runs' I/O went through */
 	unsigned devices;
 	/*
+	 * The latlab that measured each side where the sides' differ (a run
+	 * of one side by a latlab no run of the other side had): "" when
+	 * they agree or a run does not say
+	 */
+	char by_a[96], by_b[96];
+	/*
 	 * What keeps the figures from a verdict (kind V_UNJUDGED): each
 	 * side's runs' reasons on the metric (VR_BITs; VR_STATUS where no
 	 * run is left), the sides' kinds (PV_ bits); a run that has the

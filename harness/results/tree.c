@@ -246,6 +246,20 @@ static unsigned cell_devices(const struct tcell *c)
 	return d;
 }
 
+/* The latlab that measured it, as its sysinfo.ini says: "VERSION (git COMMIT)". */
+static void cell_measured_by(struct tcell *c)
+{
+	char version[40], commit[48];
+
+	cell_ini_get(c->dir, CELLF_SYSINFO, "latlab", "version", version, sizeof(version));
+	cell_ini_get(c->dir, CELLF_SYSINFO, "latlab", "commit", commit, sizeof(commit));
+	c->measured_by[0] = '\0';
+	if (version[0] && commit[0] && strcmp(commit, "none") != 0)
+		snprintf(c->measured_by, sizeof(c->measured_by), "%s (git %s)", version, commit);
+	else if (version[0])
+		snprintf(c->measured_by, sizeof(c->measured_by), "%s", version);
+}
+
 /* What perturbed its figures (vouch.h's VT_ bits), from cell.ini. */
 static unsigned cell_traced(const struct tcell *c)
 {
@@ -276,6 +290,7 @@ static void cell_vouch(struct tcell *c)
 	c->vf.emulated = c->emulated;
 	c->vf.waits = cell_waits(c);
 	c->devices = cell_devices(c);
+	cell_measured_by(c);
 	c->vf.missed_pct = c->missed_pct;
 	c->vf.wake_missed_pct = w ? vouch_wake_missed_pct((double)hist_count_above(w, c->interval),
 							  periods) : 0;

@@ -72,6 +72,7 @@ struct tcell {
 	int64_t span_ns;	/* how long it measured: elapsed_ns, or at least its periods x interval */
 	int emulated;		/* tcell_emulated's answer, read once */
 	unsigned devices;	/* TCELL_DEV_ bits: the emulated devices its I/O went through */
+	char measured_by[96];	/* the latlab that measured it: "VERSION (git COMMIT)", "" unknown */
 	uint64_t overruns, errors, bytes;
 	double missed_pct;	/* the share of its periods the worst thread missed, % */
 	int missed_thread;	/* that thread */

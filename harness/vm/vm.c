@@ -323,6 +323,24 @@ static void last_line(const char *path, char *out, size_t len)
 		fclose(fp);
 }
 
+void vm_hung_context(const struct vm_boot *b, char *out, size_t len)
+{
+	char last[512];
+	size_t n;
+
+	last_line(b->console_log, last, sizeof(last));
+	for (n = 0; last[n] && n < 100; n++)
+		if (last[n] < 0x20 || last[n] > 0x7e || last[n] == '\'')
+			last[n] = '?';
+	last[n] = '\0';
+	snprintf(out, len, "; its devices: %s; its console's last line: %s%.100s%s",
+		 b->disk && b->net ? "a virtio disk and two cards" :
+		 b->disk	  ? "a virtio disk" :
+		 b->net		  ? "two virtio-net cards" :
+				    "none of qemu's",
+		 last[0] ? "'" : "none", last, last[0] ? "'" : "");
+}
+
 int vm_boot(const struct vm_boot *b, const struct vm_hooks *h,
 	    struct vm_outcome *out)
 {
@@ -402,11 +420,14 @@ int vm_boot(const struct vm_boot *b, const struct vm_hooks *h,
 				 b->disk);
 			break;
 		}
+		char context[256];
+
 		units_format_duration(out->running[0] ? o.cell_ns : k->timeout, t, sizeof(t));
+		vm_hung_context(b, context, sizeof(context));
 		snprintf(out->why, sizeof(out->why),
-			 "the guest hung: no word from it for %s%s%s", t,
+			 "the guest hung: no word from it for %s%s%s%s", t,
 			 out->running[0] ? " (duration + timeout)" : " (timeout)",
-			 out->quiet_wall_ns ? ran : "");
+			 out->quiet_wall_ns ? ran : "", context);
 		break;
 	}
 	}

@@ -109,6 +109,15 @@ struct vm_boot {
 };
 
 /*
+ * What a hung guest of boot b had and said last, for its cell's reason
+ * ("; its devices: ...; its console's last line: '...'"): its emulated
+ * devices (those whose waits qemu's I/O thread paces) and its console's
+ * last line — the guest's words, so at most 100 characters, each outside
+ * printable ASCII (and a quote) made '?'.
+ */
+void vm_hung_context(const struct vm_boot *b, char *out, size_t len);
+
+/*
  * Boot b. Returns 0 when qemu could be started (what happened is in
  * *out), or -errno. Free out->sysinfo after.
  */

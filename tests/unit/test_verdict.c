@@ -477,8 +477,29 @@ static void test_tail_outlier(void **state)
 	verdict_text(&v, "quiet", "hog", text, sizeof(text));
 	assert_non_null(strstr(text, "reaches through the guest's disk and cards alone: qemu's I/O thread on the host paces what each delivers"));
 	cells[0][0].devices = cells[1][3].devices = 0;
-	for (int i = 0; i < RUNS; i++)
+	/* figures of two latlabs: said, naming each side's; one latlab, or a run that does not say: nothing */
+	assert_null(strstr(text, "measured by different latlabs"));
+	for (int i = 0; i < RUNS; i++) {
+		snprintf(cells[0][i].measured_by, sizeof(cells[0][i].measured_by), "0.9 (git aaaaaaa)");
+		snprintf(cells[1][i].measured_by, sizeof(cells[1][i].measured_by), "%s",
+			 i == 2 ? "0.9 (git bbbbbbb)" : "0.9 (git aaaaaaa)");
+	}
+	assert_int_equal(verdict_pair(&a, &b, 0, &v), 0);
+	verdict_text(&v, "quiet", "hog", text, sizeof(text));
+	assert_non_null(strstr(text, "; measured by different latlabs (quiet: 0.9 (git aaaaaaa); hog: 0.9 (git bbbbbbb)): a difference may be latlab's, not the kernels'"));
+	snprintf(cells[0][4].measured_by, sizeof(cells[0][4].measured_by), "0.9 (git bbbbbbb)");
+	assert_int_equal(verdict_pair(&a, &b, 0, &v), 0);
+	verdict_text(&v, "quiet", "hog", text, sizeof(text));
+	assert_null(strstr(text, "measured by different latlabs"));	/* each side has both */
+	cells[0][4].measured_by[0] = '\0';
+	snprintf(cells[0][1].measured_by, sizeof(cells[0][1].measured_by), "0.8");
+	assert_int_equal(verdict_pair(&a, &b, 0, &v), 0);
+	verdict_text(&v, "quiet", "hog", text, sizeof(text));
+	assert_null(strstr(text, "measured by different latlabs"));	/* a run that does not say */
+	for (int i = 0; i < RUNS; i++) {
 		cells[0][i].emulated = cells[1][i].emulated = 0;
+		cells[0][i].measured_by[0] = cells[1][i].measured_by[0] = '\0';
+	}
 	/* too few samples for a tail */
 	for (int i = 0; i < RUNS; i++) {
 		run(0, i, 50, 0, 0);

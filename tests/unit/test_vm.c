@@ -537,6 +537,39 @@ static void test_disk_pack(void **state)
 	assert_int_equal(rmdir(top), 0);
 }
 
+/*
+ * A hung guest's context: its devices, and its console's last line with
+ * what a terminal would act on (escapes, newlines) and a quote made '?',
+ * at most 100 characters of it.
+ */
+static void test_hung_context(void **state)
+{
+	char path[] = "/tmp/latlab-test-console.XXXXXX", out[256], want[256];
+	struct vm_boot b = { .console_log = path, .disk = "d", .net = 1 };
+	int fd = mkstemp(path);
+	FILE *fp = fdopen(fd, "w");
+
+	(void)state;
+	assert_non_null(fp);
+	fprintf(fp, "[ 1.0] first\n[ 2.0] it's \033[2Jlast\r\n\n");
+	fclose(fp);
+	vm_hung_context(&b, out, sizeof(out));
+	assert_string_equal(out, "; its devices: a virtio disk and two cards; its console's last line: '[ 2.0] it?s ?[2Jlast?'");
+	fp = fopen(path, "w");
+	for (int i = 0; i < 300; i++)
+		fputc('x', fp);
+	fclose(fp);
+	b.disk = NULL;
+	b.net = 0;
+	vm_hung_context(&b, out, sizeof(out));
+	snprintf(want, sizeof(want), "; its devices: none of qemu's; its console's last line: '%.100s'",
+		 "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");
+	assert_string_equal(out, want);
+	unlink(path);
+	vm_hung_context(&b, out, sizeof(out));
+	assert_string_equal(out, "; its devices: none of qemu's; its console's last line: none");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -548,6 +581,7 @@ int main(void)
 		cmocka_unit_test(test_settle_stat),
 		cmocka_unit_test(test_disk_room),
 		cmocka_unit_test(test_disk_pack),
+		cmocka_unit_test(test_hung_context),
 	};
 
 	return cmocka_run_group_tests_name("vm", tests, NULL, NULL);

@@ -116,6 +116,9 @@ load vm
 	crash=$(cell_dir "$D" '0000-crash-*')
 	grep -q '^reason = the guest hung' "$crash/cell.ini"
 	grep -q 'Kernel panic' "$crash/console.log"
+	# what it had and said last: no device of qemu's here, the panic's line
+	grep -q "^reason = the guest hung: .*; its devices: none of qemu's; its console's last line: '.*'; see console.log" "$crash/cell.ini" ||
+		{ grep '^reason' "$crash/cell.ini"; false; }
 	grep -q '^status = ok' "$(cell_dir "$D" '0001-none-*')/cell.ini"
 	# qemu was stopped, not left running
 	[ -z "$(in_session "$SID")" ]
