@@ -329,6 +329,9 @@ void vm_hung_context(const struct vm_boot *b, char *out, size_t len)
 	size_t n;
 
 	last_line(b->console_log, last, sizeof(last));
+	n = strlen(last);
+	while (n && (last[n - 1] == '\r' || last[n - 1] == ' '))
+		last[--n] = '\0';	/* a serial console's line ends CR LF */
 	for (n = 0; last[n] && n < 100; n++)
 		if (last[n] < 0x20 || last[n] > 0x7e || last[n] == '\'')
 			last[n] = '?';
