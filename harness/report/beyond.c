@@ -244,19 +244,64 @@ static void statistics(const struct tailfit *t, char *how, size_t hlen)
 	}
 }
 
+/*
+ * What a longer run would do for the target (fewer than target a
+ * period), from the estimate where there is one (estimated: its interval
+ * lo..hi): where the interval lies wholly above the target, the target is
+ * missed and no run changes that; wholly below, it is shown; where it
+ * holds the target, how long a run would settle it at the estimate's
+ * upper end — enough periods that a rate of hi would be seen above the
+ * target (its count's 95 % lower bound, by the normal approximation,
+ * above target times the periods: N > z^2 hi / (hi - target)^2). With no
+ * estimate and none later, how long a run with none later would show it
+ * by observation alone (need_periods). Appended to buf at n.
+ */
+static int advice(const struct tailfit *t, int estimated, const char *tgt, double ph, char *buf,
+		  size_t len)
+{
+	char hi[32], hours[32];
+	const double z = 1.96;
+
+	if (estimated && t->lo > t->target)
+		return snprintf(buf, len, "; fewer than %s in 10^9 periods is missed: the interval lies wholly above it, and a longer run would only narrow it", tgt);
+	if (estimated && t->hi < t->target)
+		return snprintf(buf, len, "; fewer than %s in 10^9 periods: shown, the interval lies wholly below it", tgt);
+	if (!t->observed) {
+		int n;
+
+		snprintf(hours, sizeof(hours), "%.3g h", t->need_periods / ph);
+		n = snprintf(buf, len, "; to show fewer than %s in 10^9 periods by observation alone, run %s (%.2g periods, none later)",
+			     tgt, hours, t->need_periods);
+		if (estimated && isfinite(t->hi) && n > 0 && (size_t)n < len) {
+			prob(t->hi * 1e9, hi, sizeof(hi));
+			n += snprintf(buf + n, len - (size_t)n, "; were the truth the estimate's upper end (%s in 10^9), that run would see about %.2g later",
+				      hi, t->hi * t->need_periods);
+		}
+		return n;
+	}
+	if (!estimated || !isfinite(t->hi) || t->hi <= t->target)
+		return 0;
+	double need = z * z * t->hi / ((t->hi - t->target) * (t->hi - t->target));
+
+	prob(t->hi * 1e9, hi, sizeof(hi));
+	snprintf(hours, sizeof(hours), "%.3g h", need / ph);
+	return snprintf(buf, len, "; the interval holds fewer than %s in 10^9 periods: were the truth its upper end (%s in 10^9), a run of %s (%.2g periods) would show the target missed",
+			tgt, hi, hours, need);
+}
+
 void beyond_text(const struct tailfit *t, const char *metric, const char *side,
 		 int64_t interval_ns, int detail, char *buf, size_t len)
 {
 	char d[32], a[32], lo[32], hi[32], ha[32], hlo[32], hhi[32], seen[48], obs[48], tgt[32],
-		hours[32], how[1400];
+		how[1400];
 	double ph = per_hour(interval_ns);
-	int n;
+	int n, estimated = t->status == TF_FIT || t->status == TF_OBSERVED || t->status == TF_REGIME ||
+			   (t->status == TF_MISSED && isfinite(t->p));
 
 	snprintf(d, sizeof(d), "%.4g µs", US(t->deadline_ns));
 	count_words(t->periods, seen, sizeof(seen));
 	count_words((double)t->observed, obs, sizeof(obs));
 	prob(t->target * 1e9, tgt, sizeof(tgt));
-	snprintf(hours, sizeof(hours), "%.3g h", t->need_periods / ph);
 	n = snprintf(buf, len, "%s on %s: ", metric, side);
 	if (t->observed && t->missed && isfinite(t->p)) {
 		char miss[48];
@@ -277,8 +322,7 @@ void beyond_text(const struct tailfit *t, const char *metric, const char *side,
 		n += snprintf(buf + n, len - (size_t)n, "none of %s periods was later than %s", seen, d);
 	if (n < 0 || (size_t)n >= len)
 		return;
-	if (t->status == TF_FIT || t->status == TF_OBSERVED || t->status == TF_REGIME ||
-	    (t->status == TF_MISSED && isfinite(t->p))) {
+	if (estimated) {
 		prob(t->p * 1e9, a, sizeof(a));
 		prob(t->lo * 1e9, lo, sizeof(lo));
 		upper(t->hi, 1e9, hi, sizeof(hi));
@@ -301,10 +345,8 @@ void beyond_text(const struct tailfit *t, const char *metric, const char *side,
 	}
 	if (n < 0 || (size_t)n >= len)
 		return;
-	if (!t->observed && isfinite(ph))
-		n += snprintf(buf + n, len - (size_t)n,
-			      "; to show fewer than %s in 10^9 periods by observation alone, run %s (%.2g periods, none later)",
-			      tgt, hours, t->need_periods);
+	if (isfinite(ph))
+		n += advice(t, estimated, tgt, ph, buf + n, len - (size_t)n);
 	if (n < 0 || (size_t)n >= len || !detail)
 		return;
 	statistics(t, how, sizeof(how));
