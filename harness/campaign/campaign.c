@@ -10,6 +10,7 @@
 #include "hwlat.h"
 #include "log.h"
 #include "reconcile.h"
+#include "rtrights.h"
 #include "tracer.h"
 #include "undo.h"
 #include "worker.h"
@@ -39,10 +40,12 @@ static int choose_policy(struct campaign *cp)
 		cp->env.policy = SCHED_OTHER;
 		return 0;
 	}
+	char why[1200];
+
+	rt_rights_here(prio, why, sizeof(why));
 	log_error("cannot create a SCHED_FIFO thread at priority %d: %s", prio,
 		  strerror(-rc));
-	log_error("run as root, or give this user real-time rights (ulimit -r %d; rtprio in /etc/security/limits.conf; or CAP_SYS_NICE), or pass --allow-non-rt to measure SCHED_OTHER threads instead",
-		  prio);
+	log_error("%s; or pass --allow-non-rt to measure SCHED_OTHER threads instead", why);
 	return -EPERM;
 }
 

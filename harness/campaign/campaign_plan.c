@@ -10,6 +10,7 @@
 #include "exitcodes.h"
 #include "log.h"
 #include "matrix.h"
+#include "rtrights.h"
 #include "worker.h"
 #include "verdict.h"
 #include "vm.h"
@@ -321,8 +322,9 @@ static int plan_preflight(const struct config *cfg, const struct cell *cells, in
 	int rc = worker_probe_policy(SCHED_FIFO, prio);
 
 	if (rc != 0) {
-		fprintf(out, "no SCHED_FIFO thread at priority %d here (%s): run as root or with real-time rights, or run --allow-non-rt to measure SCHED_OTHER threads (exit 3 without it)\n",
-			prio, strerror(-rc));
+		rt_rights_here(prio, why, sizeof(why));
+		fprintf(out, "no SCHED_FIFO thread at priority %d here (%s): %s; or run --allow-non-rt to measure SCHED_OTHER threads (exit 3 without it)\n",
+			prio, strerror(-rc), why);
 		if (status == EXIT_PASS)
 			status = EXIT_RUNTIME;
 	}

@@ -29,6 +29,27 @@ nobody_setup() {
 	[ -z "$(ls -A "$WORK/out")" ]
 }
 
+@test "root in a child cpu cgroup with no real-time budget (RT_GROUP_SCHED, as a container's): plan and run name the cgroup and the fix, exit 3, nothing written" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root"
+	top=/sys/fs/cgroup/cpu
+	[ -e "$top/cpu.rt_runtime_us" ] || skip "no v1 cpu controller with RT_GROUP_SCHED here"
+	cg=$top/latlab-test-$$-$BATS_TEST_NUMBER
+	mkdir "$cg"
+	[ "$(cat "$cg/cpu.rt_runtime_us")" = 0 ]
+	quick_config
+	# a shell of its own moved into it, latlab started from there
+	run sh -c 'echo $$ > "$1/cgroup.procs" && exec "$2" plan c.ini' sh "$cg" "$LATLAB"
+	plan_status=$status plan_out=$output
+	run sh -c 'echo $$ > "$1/cgroup.procs" && exec timeout 60 "$2" run c.ini --duration 200ms' sh "$cg" "$LATLAB"
+	rmdir "$cg" || { sleep 1; rmdir "$cg"; }
+	[ "$plan_status" -eq 3 ] || { echo "$plan_out"; false; }
+	[[ "$plan_out" == *"no SCHED_FIFO thread at priority 90 here (Operation not permitted): its cgroup has no real-time budget: ${cg}/cpu.rt_runtime_us is 0 (this kernel has CONFIG_RT_GROUP_SCHED"*"each cgroup from $top down to $cg (echo 950000 > cpu.rt_runtime_us in each"* ]] || { echo "$plan_out"; false; }
+	[ "$status" -eq 3 ] || run_failed
+	[[ "$output" == *"cannot create a SCHED_FIFO thread at priority 90: Operation not permitted"* ]] || run_failed
+	[[ "$output" == *"its cgroup has no real-time budget: ${cg}/cpu.rt_runtime_us is 0"*"or pass --allow-non-rt"* ]] || run_failed
+	[ ! -e "$WORK/out/t" ]
+}
+
 @test "--allow-non-rt as an unprivileged user measures SCHED_OTHER, marked" {
 	nobody_setup
 	quick_config

@@ -1,0 +1,139 @@
+/*
+ * Why SCHED_FIFO is refused here (harness/measure/rtrights.c), on a /proc
+ * and cgroup trees made for it: no CAP_SYS_NICE and a low RLIMIT_RTPRIO;
+ * a v1 cpu cgroup, or a v2 one, with no real-time budget somewhere along
+ * its path (the topmost such named); none of those (the generic fix, and
+ * 0); the container runtime named with what said so.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "fakefs.h"
+#include "rtrights.h"
+
+#define CAP_ROOT "000001ffffffffff"	/* every capability: CAP_SYS_NICE (23) among them */
+#define CAP_NONE "0000000000000000"
+
+/* A /proc/self of a process with capabilities cap and the cgroup lines cg. */
+static void self(const char *root, const char *cap, const char *cg, const char *mounts)
+{
+	char status[128];
+
+	snprintf(status, sizeof(status), "Name:\tlatlab\nCapEff:\t%s", cap);
+	fakefs_put(root, "proc/self/status", status);
+	fakefs_put(root, "proc/self/cgroup", cg);
+	fakefs_put(root, "proc/self/mountinfo", mounts);
+}
+
+#define MOUNTS_V1 \
+	"30 22 0:27 / /sys/fs/cgroup rw,relatime - tmpfs tmpfs rw,mode=755\n" \
+	"31 30 0:28 / /sys/fs/cgroup/cpu,cpuacct rw,relatime - cgroup cgroup rw,cpu,cpuacct\n" \
+	"33 30 0:30 / /sys/fs/cgroup/cpuset rw,relatime - cgroup cgroup rw,cpuset"
+#define MOUNTS_V2 "30 22 0:27 / /sys/fs/cgroup rw,relatime - cgroup2 cgroup2 rw"
+
+static void test_rights(void **state)
+{
+	char root[64], why[2048];
+
+	(void)state;
+	fakefs_make(root, sizeof(root), "latlab-rtrights");
+	self(root, CAP_NONE, "1:cpu,cpuacct:/\n0::/", MOUNTS_V1);
+	assert_int_equal(rt_rights_why(root, 90, 0, why, sizeof(why)), 1);
+	assert_non_null(strstr(why, "this process has no CAP_SYS_NICE and its RLIMIT_RTPRIO is 0 (ulimit -r), below priority 90: run as root, or ulimit -r 90"));
+	/* the limit allows it: not the rights; nothing else found either */
+	assert_int_equal(rt_rights_why(root, 90, 95, why, sizeof(why)), 0);
+	assert_non_null(strstr(why, "run as root, or give this user real-time rights"));
+	assert_int_equal(fakefs_remove(root), 0);
+}
+
+static void test_budget_v1(void **state)
+{
+	char root[64], why[2048], want[512];
+
+	(void)state;
+	fakefs_make(root, sizeof(root), "latlab-rtrights");
+	self(root, CAP_ROOT, "2:cpuset:/\n1:cpu,cpuacct:/machine.slice/ct\n0::/", MOUNTS_V1);
+	fakefs_put(root, "sys/fs/cgroup/cpu,cpuacct/cpu.rt_runtime_us", "950000");
+	fakefs_put(root, "sys/fs/cgroup/cpu,cpuacct/machine.slice/cpu.rt_runtime_us", "950000");
+	fakefs_put(root, "sys/fs/cgroup/cpu,cpuacct/machine.slice/ct/cpu.rt_runtime_us", "0");
+	assert_int_equal(rt_rights_why(root, 90, 0, why, sizeof(why)), 1);
+	assert_non_null(strstr(why, "its cgroup has no real-time budget: /sys/fs/cgroup/cpu,cpuacct/machine.slice/ct/cpu.rt_runtime_us is 0 (this kernel has CONFIG_RT_GROUP_SCHED"));
+	snprintf(want, sizeof(want), "each cgroup from /sys/fs/cgroup/cpu,cpuacct down to /sys/fs/cgroup/cpu,cpuacct/machine.slice/ct");
+	assert_non_null(strstr(why, want));
+	assert_null(strstr(why, "it runs in"));
+	/* a parent without one: it is named, the first to mend */
+	fakefs_put(root, "sys/fs/cgroup/cpu,cpuacct/machine.slice/cpu.rt_runtime_us", "0");
+	assert_int_equal(rt_rights_why(root, 90, 0, why, sizeof(why)), 1);
+	assert_non_null(strstr(why, ": /sys/fs/cgroup/cpu,cpuacct/machine.slice/cpu.rt_runtime_us is 0"));
+	/* podman's: named, and its flag */
+	fakefs_put(root, "run/.containerenv", "engine=\"podman\"");
+	assert_int_equal(rt_rights_why(root, 90, 0, why, sizeof(why)), 1);
+	assert_non_null(strstr(why, "; it runs in podman (/run/.containerenv): podman run --cpu-rt-runtime=950000"));
+	assert_int_equal(fakefs_remove(root), 0);
+}
+
+static void test_budget_v2(void **state)
+{
+	char root[64], why[2048];
+
+	(void)state;
+	fakefs_make(root, sizeof(root), "latlab-rtrights");
+	self(root, CAP_ROOT, "0::/system.slice/latlab.service", MOUNTS_V2);
+	fakefs_put(root, "sys/fs/cgroup/system.slice/cpu.rt_runtime_us", "950000");
+	fakefs_put(root, "sys/fs/cgroup/system.slice/latlab.service/cpu.rt_runtime_us", "0");
+	assert_int_equal(rt_rights_why(root, 80, 0, why, sizeof(why)), 1);
+	assert_non_null(strstr(why, ": /sys/fs/cgroup/system.slice/latlab.service/cpu.rt_runtime_us is 0"));
+	/* a kernel without RT_GROUP_SCHED has no such file: no cause found */
+	assert_int_equal(fakefs_remove(root), 0);
+	fakefs_make(root, sizeof(root), "latlab-rtrights");
+	self(root, CAP_ROOT, "0::/system.slice/latlab.service", MOUNTS_V2);
+	fakefs_put(root, "sys/fs/cgroup/system.slice/latlab.service/cgroup.procs", "1");
+	assert_int_equal(rt_rights_why(root, 80, 0, why, sizeof(why)), 0);
+	assert_int_equal(fakefs_remove(root), 0);
+}
+
+static void test_container(void **state)
+{
+	char root[64], name[128];
+
+	(void)state;
+	fakefs_make(root, sizeof(root), "latlab-rtrights");
+	self(root, CAP_ROOT, "0::/", MOUNTS_V2);
+	assert_int_equal(rt_container(root, name, sizeof(name)), -ENOENT);
+	fakefs_put(root, "proc/self/cgroup", "0::/kubepods.slice/kubepods-pod1.slice/cri-containerd-ab.scope");
+	assert_int_equal(rt_container(root, name, sizeof(name)), 0);
+	assert_string_equal(name, "a Kubernetes pod (its cgroup's path)");
+	fakefs_put(root, "proc/1/environ", "PATH=/bin");
+	assert_int_equal(rt_container(root, name, sizeof(name)), 0);	/* still the path */
+	FILE *fp;
+	char path[128];
+
+	snprintf(path, sizeof(path), "%s/proc/1/environ", root);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fwrite("PATH=/bin\0container=lxc\0", 1, 24, fp);
+	fclose(fp);
+	assert_int_equal(rt_container(root, name, sizeof(name)), 0);
+	assert_string_equal(name, "lxc (pid 1's container=)");
+	fakefs_put(root, ".dockerenv", "");
+	assert_int_equal(rt_container(root, name, sizeof(name)), 0);
+	assert_string_equal(name, "docker (/.dockerenv)");
+	assert_int_equal(fakefs_remove(root), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rights),
+		cmocka_unit_test(test_budget_v1),
+		cmocka_unit_test(test_budget_v2),
+		cmocka_unit_test(test_container),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
