@@ -34,19 +34,12 @@
 #include "cpulist.h"
 #include "files.h"
 #include "kernel.h"
+#include "throttle.h"
 
 #define RT_RUNTIME "/proc/sys/kernel/sched_rt_runtime_us"
 #define SCHED_DEBUG "/sys/kernel/debug/sched"
 /* the longest a real-time thread may run without blocking while throttling is off */
 #define THROTTLE_NET_US 1000000
-
-/* the hooks with a root, for tests/unit/test_throttle.c (this file has no header) */
-int throttle_check_at(const char *root, const struct kernel_facts *f, int64_t v, char *why,
-		      size_t len);
-int throttle_begin_at(const char *root, const struct kernel_facts *f, int64_t v,
-		      const cpu_set_t *cpus, struct undo *u, char *done, size_t dlen, char *why,
-		      size_t len);
-void throttle_end(void);
 
 static const char *const server_names[] = { "fair_server", "ext_server" };
 

@@ -26,15 +26,8 @@
 #include "fakefs.h"
 #include "files.h"
 #include "kernel.h"
+#include "throttle.h"
 #include "undo.h"
-
-/* throttle.c's hooks with a root (it has no header: axis_ops.h is its face) */
-int throttle_check_at(const char *root, const struct kernel_facts *f, int64_t v, char *why,
-		      size_t len);
-int throttle_begin_at(const char *root, const struct kernel_facts *f, int64_t v,
-		      const cpu_set_t *cpus, struct undo *u, char *done, size_t dlen, char *why,
-		      size_t len);
-void throttle_end(void);
 
 enum { DEFAULT, OFF };
 
