@@ -236,10 +236,8 @@ static int setup_workloads(const struct workload_def *wd,
 		int rc = w->numa ? numa_apply(w->numa) : 0;	/* its buffers under the placement */
 
 		if (rc) {
-			res->status = CELL_ERROR;
-			snprintf(res->reason, sizeof(res->reason),
-				 "memory placement (numa) for thread %d: set_mempolicy: %s", *ready,
-				 strerror(-rc));
+			cell_end_with(res, CELL_ERROR, "memory placement (numa) for thread %d: set_mempolicy: %s", *ready,
+				      strerror(-rc));
 			return rc;
 		}
 		rc = wd->ops->setup ? wd->ops->setup(&w->ctx) : 0;
@@ -320,16 +318,13 @@ static int make_workers(const struct config *cfg, const struct cell *c,
 	int n = place_threads(cfg, c, cpus, &mask);
 
 	if (n < 0) {
-		res->status = CELL_ERROR;
-		snprintf(res->reason, sizeof(res->reason),
-			 "no CPU to place threads on: %s", strerror(-n));
+		cell_end_with(res, CELL_ERROR, "no CPU to place threads on: %s", strerror(-n));
 		cell_log(res, "error: %s", res->reason);
 		return -1;
 	}
 	res->workers = calloc((size_t)n, sizeof(*res->workers));
 	if (!res->workers) {
-		res->status = CELL_ERROR;
-		snprintf(res->reason, sizeof(res->reason), "out of memory");
+		cell_end_with(res, CELL_ERROR, "out of memory");
 		return -1;
 	}
 	res->nthreads = n;
@@ -368,9 +363,8 @@ static int make_workers(const struct config *cfg, const struct cell *c,
 		if (numa->n && numa->v[c->numa] != NUMA_NONE) {
 			if (numa_resolve(NULL, (int)numa->v[c->numa], cfg->numa_node[c->numa], cpus[i],
 					 &w->numa_place, why, sizeof(why)) != 0) {
-				res->status = CELL_ERROR;
-				snprintf(res->reason, sizeof(res->reason), "numa = %.40s: %.200s",
-					 numa->s[c->numa], why);
+				cell_end_with(res, CELL_ERROR, "numa = %.40s: %.200s",
+					      numa->s[c->numa], why);
 				return -1;
 			}
 			w->numa = &w->numa_place;
@@ -431,9 +425,8 @@ static void refused_policy(struct cell_result *res, int started)
 		const struct worker *w = &res->workers[i];
 
 		if (w->join_errno) {
-			res->status = CELL_ERROR;
-			snprintf(res->reason, sizeof(res->reason), "thread %d could not join its cpuset (%.160s): %s",
-				 i, w->cpuset_tasks, strerror(w->join_errno));
+			cell_end_with(res, CELL_ERROR, "thread %d could not join its cpuset (%.160s): %s",
+				      i, w->cpuset_tasks, strerror(w->join_errno));
 			continue;
 		}
 		if (w->wake_errno) {
@@ -441,22 +434,20 @@ static void refused_policy(struct cell_result *res, int started)
 
 			axis_value_format(TAXIS_WAKEUP, w->wakeup, method, sizeof(method));
 			axis_value_format(TAXIS_CLOCK, w->clock, clock, sizeof(clock));
-			res->status = CELL_SKIPPED;
-			snprintf(res->reason, sizeof(res->reason),
-				 "wakeup = %s on clock = %s refused by this kernel: %s%s", method, clock,
-				 strerror(w->wake_errno), w->clock >= WCLOCK_AUX0 ?
-				 " (an auxiliary clock: Linux 6.17 or later with CONFIG_POSIX_AUX_CLOCKS, enabled in /sys/kernel/time/aux_clocks/N/enable)" : "");
+			cell_end_with(res, CELL_SKIPPED, "wakeup = %s on clock = %s refused by this kernel: %s%s", method, clock,
+				      strerror(w->wake_errno), w->clock >= WCLOCK_AUX0 ?
+				      " (an auxiliary clock: Linux 6.17 or later with CONFIG_POSIX_AUX_CLOCKS, enabled in /sys/kernel/time/aux_clocks/N/enable)" : "");
 			continue;
 		}
 		if (!w->start_errno)
 			continue;
-		res->status = CELL_SKIPPED;	/* the kernel or the rights say no: not a failure */
-		snprintf(res->reason, sizeof(res->reason),
-			 "SCHED_DEADLINE (runtime %lld, deadline %lld, period %lld ns) refused: %s%s",
-			 (long long)w->dl_runtime, (long long)w->dl_deadline,
-			 (long long)w->dl_period, strerror(w->start_errno),
-			 w->cpu >= 0 && (w->start_errno == EPERM || w->start_errno == EBUSY) ?
-			 " (a deadline thread pinned to one CPU needs a root domain of its own: isolation = cpuset, or affinity = all)" : "");
+		/* the kernel or the rights say no: not a failure */
+		cell_end_with(res, CELL_SKIPPED,
+			      "SCHED_DEADLINE (runtime %lld, deadline %lld, period %lld ns) refused: %s%s",
+			      (long long)w->dl_runtime, (long long)w->dl_deadline,
+			      (long long)w->dl_period, strerror(w->start_errno),
+			      w->cpu >= 0 && (w->start_errno == EPERM || w->start_errno == EBUSY) ?
+			      " (a deadline thread pinned to one CPU needs a root domain of its own: isolation = cpuset, or affinity = all)" : "");
 	}
 }
 
@@ -476,9 +467,8 @@ static int measure(const struct config *cfg, const struct cell *c,
 	int gate[2];
 
 	if (pipe2(gate, O_CLOEXEC) != 0) {
-		res->status = CELL_ERROR;
-		snprintf(res->reason, sizeof(res->reason), "pipe: %s",
-			 strerror(errno));
+		cell_end_with(res, CELL_ERROR, "pipe: %s",
+			      strerror(errno));
 		return 0;
 	}
 	if (cfg->campaign.samples) {
@@ -488,9 +478,7 @@ static int measure(const struct config *cfg, const struct cell *c,
 			snprintf(res->samples_error, sizeof(res->samples_error),
 				 "%s", strerror(-rc));
 			cell_log(res, "error: samples.bin: %s", strerror(-rc));
-			res->status = CELL_ERROR;
-			snprintf(res->reason, sizeof(res->reason),
-				 "samples.bin: %s", strerror(-rc));
+			cell_end_with(res, CELL_ERROR, "samples.bin: %s", strerror(-rc));
 			close(gate[0]);
 			close(gate[1]);
 			return 0;

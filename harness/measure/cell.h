@@ -135,6 +135,14 @@ int cell_cyclictest_fits(const struct config *cfg, const struct cell *c, char *w
  */
 char *cell_why(const struct cell_result *res, char *buf, size_t len);
 
+/*
+ * The cell's outcome: status (CELL_ERROR, CELL_SKIPPED, CELL_FAIL ...)
+ * and its reason, formatted. Returns -1, what a cell step that stops the
+ * cell returns.
+ */
+int cell_end_with(struct cell_result *res, enum cell_status status, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 /* Append a timestamped line to the cell's log.txt. */
 void cell_log(struct cell_result *res, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -305,9 +305,8 @@ int cell_cyclictest_run(const struct config *cfg, const struct cell *c, struct c
 	posix_spawnattr_destroy(&attr);
 	if (rc) {
 		loadset_stop(&res->loads);
-		res->status = CELL_ERROR;
-		snprintf(res->reason, sizeof(res->reason), "cyclictest: %.200s: %s", program,
-			 strerror(rc));
+		cell_end_with(res, CELL_ERROR, "cyclictest: %.200s: %s", program,
+			      strerror(rc));
 		unlink(outfile);
 		rmdir(tmp);
 		return 0;
@@ -349,8 +348,7 @@ int cell_cyclictest_run(const struct config *cfg, const struct cell *c, struct c
 	}
 	res->workers = calloc((size_t)n, sizeof(*res->workers));
 	if (!res->workers) {
-		res->status = CELL_ERROR;
-		snprintf(res->reason, sizeof(res->reason), "out of memory");
+		cell_end_with(res, CELL_ERROR, "out of memory");
 		goto out;
 	}
 	for (int t = 0; t < n; t++) {

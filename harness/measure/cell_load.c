@@ -71,9 +71,8 @@ int cell_start_load(const struct config *cfg, const struct cell *c,
 		shared_nodes(res);
 		return 0;
 	}
-	res->status = CELL_ERROR;
-	snprintf(res->reason, sizeof(res->reason), "load %s: %s",
-		 cfg->load[c->load].name, err);
+	cell_end_with(res, CELL_ERROR, "load %s: %s",
+		      cfg->load[c->load].name, err);
 	return -1;
 }
 
@@ -89,16 +88,13 @@ void cell_judge_load(const struct config *cfg, const struct cell *c,
 	const char *name = cfg->load[c->load].name;
 
 	if (ls->failed[0]) {
-		res->status = CELL_ERROR;
-		snprintf(res->reason, sizeof(res->reason), "load %s: %.180s", name, ls->failed);
+		cell_end_with(res, CELL_ERROR, "load %s: %.180s", name, ls->failed);
 		return;
 	}
 	for (int i = 0; i < ls->n; i++)
 		if (ls->proc[i].ops == 0) {
-			res->status = CELL_ERROR;
-			snprintf(res->reason, sizeof(res->reason),
-				 "load %s: instance %d did no work over the cell (ops = 0)%s%.120s",
-				 name, i, ls->proc[i].last[0] ? ": " : "", ls->proc[i].last);
+			cell_end_with(res, CELL_ERROR, "load %s: instance %d did no work over the cell (ops = 0)%s%.120s",
+				      name, i, ls->proc[i].last[0] ? ": " : "", ls->proc[i].last);
 			return;
 		}
 }

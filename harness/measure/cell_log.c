@@ -23,3 +23,14 @@ void cell_log(struct cell_result *res, const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', res->log);
 }
+
+int cell_end_with(struct cell_result *res, enum cell_status status, const char *fmt, ...)
+{
+	va_list ap;
+
+	res->status = status;
+	va_start(ap, fmt);
+	vsnprintf(res->reason, sizeof(res->reason), fmt, ap);
+	va_end(ap);
+	return -1;
+}

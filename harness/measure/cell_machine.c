@@ -64,15 +64,13 @@ int cell_machine_begin(const struct config *cfg, const struct cell *c, struct ce
 	}
 	cell_pinned_cpus(res, &measured);
 	if ((rc = undo_open(u, UNDO_DIR, axis_undo_roots())) != 0) {
-		res->status = CELL_ERROR;
-		snprintf(res->reason, sizeof(res->reason), "%s: %s (no journal, so nothing changed)",
-			 UNDO_DIR, strerror(-rc));
+		cell_end_with(res, CELL_ERROR, "%s: %s (no journal, so nothing changed)",
+			      UNDO_DIR, strerror(-rc));
 		return -1;
 	}
 	if (isolation_begin(iso, u, kind, &measured, why, sizeof(why)) != 0) {
-		res->status = CELL_ERROR;
-		snprintf(res->reason, sizeof(res->reason), "isolation = %s: %.200s",
-			 cfg->matrix.isolation.s[c->isolation], why);
+		cell_end_with(res, CELL_ERROR, "isolation = %s: %.200s",
+			      cfg->matrix.isolation.s[c->isolation], why);
 		return -1;
 	}
 	for (int i = 0; i < res->nthreads; i++)
@@ -90,9 +88,8 @@ int cell_machine_begin(const struct config *cfg, const struct cell *c, struct ce
 		m->begun |= 1u << a;
 		if (ops->begin(cfg, c, v, &measured, u, res->axis_done[a], sizeof(res->axis_done[a]),
 			       why, sizeof(why)) != 0) {
-			res->status = CELL_ERROR;
-			snprintf(res->reason, sizeof(res->reason), "%s = %s: %.200s", taxis_name(a),
-				 item, why);
+			cell_end_with(res, CELL_ERROR, "%s = %s: %.200s", taxis_name(a),
+				      item, why);
 			return -1;
 		}
 		if (res->axis_done[a][0])

@@ -44,8 +44,7 @@ static int start_command(const struct watch_opts *o, struct cell_result *res, st
 	posix_spawnattr_t attr;
 
 	if (rc) {
-		res->status = CELL_ERROR;
-		snprintf(res->reason, sizeof(res->reason), "command: %s", strerror(-rc));
+		cell_end_with(res, CELL_ERROR, "command: %s", strerror(-rc));
 		return -1;
 	}
 	posix_spawnattr_init(&attr);
@@ -54,8 +53,7 @@ static int start_command(const struct watch_opts *o, struct cell_result *res, st
 	rc = posix_spawnp(&t->pid, argv[0], NULL, &attr, argv, environ);
 	posix_spawnattr_destroy(&attr);
 	if (rc) {
-		res->status = CELL_ERROR;
-		snprintf(res->reason, sizeof(res->reason), "command %.100s: %s", argv[0], strerror(rc));
+		cell_end_with(res, CELL_ERROR, "command %.100s: %s", argv[0], strerror(rc));
 		free(argv);
 		return -1;
 	}
@@ -120,9 +118,8 @@ static int list_threads(const struct watch_opts *o, pid_t pid, struct cell_resul
 	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
 	d = opendir(path);
 	if (!d) {
-		res->status = CELL_ERROR;
-		snprintf(res->reason, sizeof(res->reason), "pid %d: %s (it ended before it was watched)",
-			 (int)pid, strerror(errno));
+		cell_end_with(res, CELL_ERROR, "pid %d: %s (it ended before it was watched)",
+			      (int)pid, strerror(errno));
 		return -1;
 	}
 	while ((e = readdir(d))) {
@@ -154,9 +151,8 @@ static int list_threads(const struct watch_opts *o, pid_t pid, struct cell_resul
 				 (int)pid, res->watch_unwatched, max, max);
 	}
 	if (n < (nwant > 0 ? nwant : 1)) {
-		res->status = CELL_ERROR;
-		snprintf(res->reason, sizeof(res->reason), "pid %d has %s", (int)pid,
-			 nwant ? "not every thread named by tid" : "no thread");
+		cell_end_with(res, CELL_ERROR, "pid %d has %s", (int)pid,
+			      nwant ? "not every thread named by tid" : "no thread");
 		return -1;
 	}
 	return n;
@@ -252,8 +248,7 @@ int cell_watch_run(const struct config *cfg, const struct cell *c, const struct 
 	} else {
 		t.pid = (pid_t)o->pid;
 		if (o->comm[0] && (t.pid = watch_find_comm(o->comm, why, sizeof(why))) < 0) {
-			res->status = CELL_ERROR;
-			snprintf(res->reason, sizeof(res->reason), "%.250s", why);
+			cell_end_with(res, CELL_ERROR, "%.250s", why);
 			return 0;
 		}
 	}
@@ -265,8 +260,7 @@ int cell_watch_run(const struct config *cfg, const struct cell *c, const struct 
 	    cell_start_load(cfg, c, res) != 0 ||
 	    watch_open(&w, w.method, tids, n, why, sizeof(why)) != 0) {
 		if (res->status == CELL_OK) {	/* the load's failure is said already */
-			res->status = CELL_ERROR;
-			snprintf(res->reason, sizeof(res->reason), "watch: %.230s", why);
+			cell_end_with(res, CELL_ERROR, "watch: %.230s", why);
 			snprintf(res->watch, sizeof(res->watch), "off: %.240s", why);
 		}
 		loadset_stop(&res->loads);
@@ -285,10 +279,8 @@ int cell_watch_run(const struct config *cfg, const struct cell *c, const struct 
 		cell_log(res, "warning: watch: pid %d ended %.1f s into the cell; what was measured until then is kept",
 			 (int)t.pid, (double)res->elapsed_ns / 1e9);
 	if (fill_threads(res, &w, comms) == 0 && res->status == CELL_OK && !sig) {
-		res->status = CELL_ERROR;
-		snprintf(res->reason, sizeof(res->reason),
-			 "none of the %d watched threads woke in %.1f s (a thread that never sleeps has no wake-up latency)",
-			 n, (double)res->elapsed_ns / 1e9);
+		cell_end_with(res, CELL_ERROR, "none of the %d watched threads woke in %.1f s (a thread that never sleeps has no wake-up latency)",
+			      n, (double)res->elapsed_ns / 1e9);
 	}
 	if (sig)
 		res->status = CELL_INTERRUPTED;

@@ -159,11 +159,9 @@ void cell_check_thresholds(const struct config *cfg, const struct cell *c,
 			some |= worker_has_metric(w, m) && w->hist[m].count > 0;
 		if (some)
 			continue;
-		res->status = CELL_ERROR;
-		snprintf(res->reason, sizeof(res->reason),
-			 "thread %d measured nothing: 0 samples, %llu errors%s%s", i,
-			 (unsigned long long)w->errors, w->first_errno ? " (the first: " : "",
-			 w->first_errno ? strerror(w->first_errno) : "");
+		cell_end_with(res, CELL_ERROR, "thread %d measured nothing: 0 samples, %llu errors%s%s", i,
+			      (unsigned long long)w->errors, w->first_errno ? " (the first: " : "",
+			      w->first_errno ? strerror(w->first_errno) : "");
 		if (w->first_errno)
 			strncat(res->reason, ")", sizeof(res->reason) - strlen(res->reason) - 1);
 		return;
