@@ -162,7 +162,7 @@ stock_with_modules() {
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
 	# each after what it needs; crc32c_generic, which the kernel lacks, left out
 	[ "$(tr '\n' ' ' <"$WORK/k/modules/9.1.0-arm64/disk.list")" = "virtio_ring virtio_pci virtio_blk crc16 jbd2 ext4 " ]
-	[ "$(ls "$WORK/k/modules/9.1.0-arm64" | tr '\n' ' ')" = "crc16.ko disk.list ext4.ko jbd2.ko net.list nullb.list virtio_blk.ko virtio_pci.ko virtio_ring.ko " ]
+	[ "$(ls "$WORK/k/modules/9.1.0-arm64" | tr '\n' ' ')" = "crc16.ko disk.list ext4.ko jbd2.ko net.list nullb.list veth.list virtio_blk.ko virtio_pci.ko virtio_ring.ko " ]
 	# the modelled disk's: null_blk, which this config does not have as a module, left out
 	[ "$(tr '\n' ' ' <"$WORK/k/modules/9.1.0-arm64/nullb.list")" = "crc16 jbd2 ext4 " ]
 	# ext4 a module, but not in the package: refused, nothing written
