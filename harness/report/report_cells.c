@@ -200,23 +200,35 @@ static void fill_cell_page(FILE *fp, void *arg)
 		html_text(fp, c->reason);
 	}
 	fputs("</td></tr>\n", fp);
-	const char *const axes[][2] = {
-		{ "kernel", c->kernel }, { "host", c->host }, { "release", c->release },
-		{ "load", c->load }, { "workload", c->workload }, { "threads", c->threads },
-		{ "affinity", c->affinity }, { "policy", c->policy },
-		{ "dma_latency µs", c->dma_latency }, { "why (worst capture)", c->why },
+	/* every axis of the table, as the cell has it (a duration in µs), then the run's own */
+	for (int a = 0; a < TAXIS_COUNT; a++) {
+		char v[64];
+		int dur = axis_defs[a].kind == AXK_DURATION;
+
+		if (dur)
+			snprintf(v, sizeof(v), "%.0f", US(c->num[a]));
+		fprintf(fp, "<tr><th class=\"l\">%s%s</th><td class=\"l\">", taxis_name(a),
+			dur ? " µs" : axis_defs[a].kind == AXK_MICROS ? " µs" : "");
+		html_text(fp, dur ? v : c->ax[a]);
+		fputs("</td></tr>\n", fp);
+		if (a == TAXIS_HOST) {	/* the host's kernel beside it */
+			fputs("<tr><th class=\"l\">release</th><td class=\"l\">", fp);
+			html_text(fp, c->release);
+			fputs("</td></tr>\n", fp);
+		}
+	}
+	const char *const more[][2] = {
+		{ "why (worst capture)", c->why },
 		{ "interference", c->interference },
 	};
-	for (size_t k = 0; k < sizeof(axes) / sizeof(axes[0]); k++) {
+	for (size_t k = 0; k < sizeof(more) / sizeof(more[0]); k++) {
 		fputs("<tr><th class=\"l\">", fp);
-		html_text(fp, axes[k][0]);
+		html_text(fp, more[k][0]);
 		fputs("</th><td class=\"l\">", fp);
-		html_text(fp, axes[k][1]);
+		html_text(fp, more[k][1]);
 		fputs("</td></tr>\n", fp);
 	}
-	fprintf(fp, "<tr><th class=\"l\">interval µs, priority, size, repeat</th>"
-		"<td class=\"l\">%.0f, %lld, %lld, %lld</td></tr>\n",
-		US(c->interval), (long long)c->priority, (long long)c->size,
+	fprintf(fp, "<tr><th class=\"l\">repeat</th><td class=\"l\">%lld</td></tr>\n",
 		(long long)c->repeat);
 	/* the latlab that measured it (sysinfo.ini), as it said itself */
 	char version[64], commit[64];
