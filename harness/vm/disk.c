@@ -66,9 +66,18 @@ static int run_quiet(char *const argv[], char *err, size_t errlen)
 {
 	char out[] = "/tmp/latlab-mkfs.XXXXXX", last[256] = "";
 	posix_spawn_file_actions_t fa;
-	int fd = mkostemp(out, O_CLOEXEC), st = 0, rc;
+	char found[PATH_MAX];
+	int fd, st = 0, rc;
 	pid_t pid;
 
+	/*
+	 * looked up first: where the spawn is emulated (qemu-user's) a
+	 * program not found is a child that exits 127, not ENOENT
+	 */
+	if (path_lookup(argv[0], found, sizeof(found)) != 0)
+		return fail_with(err, errlen, -ENOENT, "%s: %s (install e2fsprogs: make deps)",
+				 argv[0], strerror(ENOENT));
+	fd = mkostemp(out, O_CLOEXEC);
 	if (fd < 0)
 		return fail_with(err, errlen, -errno, "%s: %s", out, strerror(errno));
 	unlink(out);
