@@ -16,8 +16,13 @@
  * body's 1e-12 quantile) and how many of those were still fitted.
  * A law "A|B" draws the first half of the runs (rounded up) from A and
  * the rest from B: runs that drift between two laws (the truth is their
- * mixture by runs). Deterministic: the seeds are the replicate numbers.
- *   build/bench/tail_coverage [REPS] [RUNS] [SAMPLES] [LAW...]  (LAW: those laws only)
+ * mixture by runs). Each run's samples are also counted in WINDOWS
+ * windows of its time, as timeline.csv has them (2: a 20 s run at 1 kHz
+ * with the default 10 s window), for the within-run test of bursts; the
+ * "bursts" column says in how many fits it found them (WINDOWS 0: none,
+ * the test off, as a tree without timeline.csv).
+ * Deterministic: the seeds are the replicate numbers.
+ *   build/bench/tail_coverage [REPS] [RUNS] [SAMPLES] [WINDOWS] [LAW...]  (LAW: those laws only)
  */
 #include <math.h>
 #include <stdint.h>
@@ -97,30 +102,41 @@ int main(int argc, char **argv)
 		"weibull:10us,3us,0.7",
 		/* runs that drift: half of them twice as wide */
 		"exp:20us,3us|exp:20us,6us",
+		/* late periods in bursts within runs: each draw repeated */
+		"exp:20us,3us+bursts:3",
+		"exp:20us,3us+bursts:10",
+		"gpd:10us,5us,0.2+bursts:10",
+		"lognormal:20us,0.2,0.02,20us,0.1+bursts:10",
 	};
 	static const double truths[] = { 1e-7, 1e-9 };
 	int reps = argc > 1 ? atoi(argv[1]) : 200, runs = argc > 2 ? atoi(argv[2]) : 5;
-	int samples = argc > 3 ? atoi(argv[3]) : 20000;
+	int samples = argc > 3 ? atoi(argv[3]) : 20000, windows = argc > 4 ? atoi(argv[4]) : 2;
 	struct hist *h[MAX_RUNS];
+	uint64_t (*count[MAX_RUNS])[TL_BINS];
+	struct tailfit_blocks blocks[MAX_RUNS];
 	double *width = malloc((size_t)reps * sizeof(*width));
 	double *under = malloc((size_t)reps * sizeof(*under));
 
-	if (reps < 1 || runs < 1 || runs > MAX_RUNS || samples < 1 || !width || !under)
+	if (reps < 1 || runs < 1 || runs > MAX_RUNS || samples < 1 || windows < 0 || !width || !under)
 		return 2;
-	for (int i = 0; i < runs; i++)
-		if (!(h[i] = malloc(sizeof(*h[i]))))
+	for (int i = 0; i < runs; i++) {
+		h[i] = malloc(sizeof(*h[i]));
+		count[i] = malloc((size_t)(windows + 1) * sizeof(*count[i]));
+		if (!h[i] || !count[i])
 			return 2;
-	printf("tail_coverage: %d campaigns a setting, %d runs of %d periods each\n", reps, runs, samples);
+	}
+	printf("tail_coverage: %d campaigns a setting, %d runs of %d periods each, %d windows a run\n",
+	       reps, runs, samples, windows);
 	printf("%-36s %-6s %-9s %5s %-22s %s\n", "law", "true p", "D", "fits", "covered (95 % Wilson)",
 	       "refused: clustered drift rejected few; upper bound / true p (median); lower bound / true p (median); lower bound 0;"
-	       " regime: n, count's interval covers; far below; saw the spikes: n, fitted");
+	       " regime: n, count's interval covers; far below; saw the spikes: n, fitted; bursts");
 	for (size_t l = 0; l < sizeof(laws) / sizeof(laws[0]); l++) {
 		struct setting st = { .runs = runs, .split = runs };
 		char err[256], text[256];
 		const char *bar = strchr(laws[l], '|');
-		int asked = argc <= 4;
+		int asked = argc <= 5;
 
-		for (int a = 4; a < argc; a++)
+		for (int a = 5; a < argc; a++)
 			asked |= strcmp(argv[a], laws[l]) == 0;
 		if (!asked)
 			continue;
@@ -135,7 +151,7 @@ int main(int argc, char **argv)
 		for (size_t t = 0; t < sizeof(truths) / sizeof(truths[0]); t++) {
 			double d = solve_sf(&st, truths[t]), truth = setting_sf(&st, floor(d));
 			int fits = 0, covered = 0, atzero = 0, regime = 0, regime_covered = 0, far = 0;
-			int refused[TF_DRIFT + 1] = { 0 }, saw = 0, saw_fit = 0;
+			int refused[TF_DRIFT + 1] = { 0 }, saw = 0, saw_fit = 0, burst = 0;
 			/* a campaign "saw" the spikes when a sample lies beyond the body's 1e-12 */
 			struct setting body = st;
 
@@ -148,11 +164,18 @@ int main(int argc, char **argv)
 
 				for (int i = 0; i < runs; i++) {
 					hist_init(h[i]);
-					synth_hist(&st.law[i >= st.split], &rng, samples, h[i]);
+					memset(count[i], 0, (size_t)windows * sizeof(*count[i]));
+					synth_blocks(&st.law[i >= st.split], &rng, samples, windows, h[i],
+						     count[i]);
+					blocks[i] = (struct tailfit_blocks){ windows, count[i] };
 				}
-				if (tailfit((const struct hist *const *)h, runs, (int64_t)floor(d), 0,
-					    &fit) != 0)
+				struct tailfit_in in = { .run = (const struct hist *const *)h,
+							 .blocks = windows ? blocks : NULL, .n = runs,
+							 .deadline_ns = (int64_t)floor(d) };
+
+				if (tailfit_runs(&in, &fit) != 0)
 					return 2;
+				burst += fit.status == TF_FIT && fit.burst_p < TAILFIT_CLUSTER_P;
 				int seen = 0;
 
 				for (int i = 0; i < runs; i++)
@@ -181,17 +204,19 @@ int main(int argc, char **argv)
 			qsort(width, (size_t)fits, sizeof(*width), cmp_double);
 			qsort(under, (size_t)fits, sizeof(*under), cmp_double);
 			printf("%-36s %-6.0e %6.0f us %5d %5.1f %% [%4.1f, %5.1f] %4d %4d %4d %4d; %8.3gx; %8.2gx; %d;"
-			       " %d, %d; %d; %d, %d\n",
+			       " %d, %d; %d; %d, %d; %d\n",
 			       laws[l], truths[t], d / 1000, fits, fits ? 100.0 * covered / fits : 0,
 			       100 * lo, 100 * hi, refused[TF_CLUSTERED], refused[TF_DRIFT],
 			       refused[TF_REJECTED], refused[TF_FEW], fits ? width[fits / 2] : NAN,
 			       fits ? under[fits / 2] : NAN,
-			       atzero, regime, regime_covered, far, saw, saw_fit);
+			       atzero, regime, regime_covered, far, saw, saw_fit, burst);
 			fflush(stdout);
 		}
 	}
-	for (int i = 0; i < runs; i++)
+	for (int i = 0; i < runs; i++) {
 		free(h[i]);
+		free(count[i]);
+	}
 	free(width);
 	free(under);
 	return 0;

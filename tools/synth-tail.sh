@@ -9,7 +9,9 @@
 # its hist.csv rows, summary.csv row and cells.csv row of the wake-up,
 # computed as a cell computes them (build/latsynth), no missed period.
 # VALUE@N=LAW draws N wake-ups a run for that value instead of SAMPLES
-# (runs of different lengths).
+# (runs of different lengths). Each run's draws are also counted in
+# SYNTH_WINDOWS windows of 10 s (default 2), its timeline.csv's wake-up
+# rows replaced by them (for the within-run test of bursts).
 # The other metrics stay the template's; samples.bin and the spike
 # captures (spikes.csv, trace-N.*), which no longer match, are removed. Exit 2 on bad input, the reason on stderr.
 set -eu
@@ -47,10 +49,17 @@ awk -F, -v axis="$axis" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 : >"$tmp/new"
 while read -r dir value index cpu cell; do
 	[ -n "${law[$value]+x}" ] || { echo "synth-tail: no law for $axis = $value (cell $cell)" >&2; exit 2; }
-	"$synth" "${law[$value]}" "${count[$value]}" "$((seed + index))" >"$tmp/draw"
+	"$synth" "${law[$value]}" "${count[$value]}" "$((seed + index))" "${SYNTH_WINDOWS:-2}" >"$tmp/draw"
 	d=$out/$dir
+	# timeline.csv: the wake-up's windows replaced
+	{
+		echo t_s,thread,metric,bin,lo_ns,hi_ns,count
+		[ ! -f "$d/timeline.csv" ] || awk -F, 'NR > 1 && $3 != "wakeup"' "$d/timeline.csv"
+		sed -n 's/^timeline,//p' "$tmp/draw"
+	} >"$tmp/t"
+	mv "$tmp/t" "$d/timeline.csv"
 	# hist.csv: the wake-up's buckets replaced
-	awk -F, -v OFS=, -v cpu="$cpu" 'NR == FNR { if ($1 != "summary") { $2 = cpu; b[++n] = $0 }; next }
+	awk -F, -v OFS=, -v cpu="$cpu" 'NR == FNR { if ($1 == "timeline") next; if ($1 != "summary") { $2 = cpu; b[++n] = $0 }; next }
 		FNR == 1 || $3 != "wakeup" { print }
 		END { for (i = 1; i <= n; i++) print b[i] }' "$tmp/draw" "$d/hist.csv" >"$tmp/h"
 	mv "$tmp/h" "$d/hist.csv"

@@ -67,26 +67,32 @@ int beyond_start(struct beyond *b, const struct rows *m, const char *const *labe
 		struct side_runs s = rows_runs(m, gr->row, gr->side);
 		const struct hist **h = calloc((size_t)s.n + 1, sizeof(*h));
 		uint64_t *missed = calloc((size_t)s.n + 1, sizeof(*missed));
-
-		if (!h || !missed) {
-			free(h);
-			free(missed);
-			return -ENOMEM;
-		}
+		struct tailfit_blocks *blocks = calloc((size_t)s.n + 1, sizeof(*blocks));
+		int rc = h && missed && blocks ? 0 : -ENOMEM;
 		/*
 		 * a missed period is a deadline missed (the corrected wake-up
 		 * holds them already) — where the run can vouch for it
 		 */
 		unsigned unvouched = 0;
 
-		for (int i = 0; i < s.n; i++) {
+		for (int i = 0; rc == 0 && i < s.n; i++) {
+			uint64_t (*count)[TL_BINS];
+
 			h[i] = verdict_run_hist(&s, s.run[i]);
 			missed[i] = s.metric == METRIC_WAKEUP_CORRECTED ? 0 : s.run[i]->overruns;
 			if (missed[i] && !vouch_misses_count(&s.run[i]->vf))
 				unvouched = MISSES_UNVOUCHED;
+			rc = tcell_blocks(s.run[i], s.metric, &count);
+			blocks[i] = (struct tailfit_blocks){ rc > 0 ? rc : 0, count };
+			rc = rc < 0 ? rc : 0;
 		}
-		int rc = tailfit_missed(h, missed, s.n, b->deadline_ns,
-					b->deadline_ns < group_interval(gr), b->target, &b->fit[g]);
+		struct tailfit_in in = { .run = h, .missed = missed, .blocks = blocks, .n = s.n,
+					 .deadline_ns = b->deadline_ns,
+					 .late = b->deadline_ns < group_interval(gr), .target = b->target,
+					 .threads = s.n ? s.run[0]->nthreads : 1 };
+
+		if (rc == 0)
+			rc = tailfit_runs(&in, &b->fit[g]);
 
 		/*
 		 * missed periods are counted above; a figure of another pace is
@@ -99,6 +105,9 @@ int beyond_start(struct beyond *b, const struct rows *m, const char *const *labe
 		if (!b->why[g])
 			b->why[g] = unvouched;
 
+		for (int i = 0; blocks && i < s.n; i++)
+			free((void *)blocks[i].count);
+		free(blocks);
 		free(h);
 		free(missed);
 		if (rc == -ENOMEM)
@@ -188,6 +197,13 @@ static void statistics(const struct tailfit *t, char *how, size_t hlen)
 		snprintf(how, hlen,
 			 "extrapolated beyond the runs, not measured (%s of %s periods above the deadline; a generalized Pareto tail above %s: %s samples, shape %.2f, fit p %.2f, runs' dispersion %.1f; it allows the runs' largest values, p %.2g, and cannot see a regime rarer than they reached: one of under 1 in %s periods would not show)",
 			 obs, seen, u, k, t->xi, t->gof_p, t->dispersion, t->extreme_p, seen);
+		if (t->burst_p < TAILFIT_CLUSTER_P) {
+			size_t at = strlen(how);
+
+			snprintf(how + at, hlen - at,
+				 "; bursts within runs: the runs' windows' counts above %.1f µs have dispersion %.1f (p %.2g, %d windows), which widens the interval",
+				 US(t->burst_ns), t->burst, t->burst_p, t->burst_windows);
+		}
 		if (isfinite(t->lo_light)) {
 			size_t at = strlen(how);
 
@@ -259,8 +275,11 @@ static void statistics(const struct tailfit *t, char *how, size_t hlen)
 static int advice(const struct tailfit *t, int estimated, const char *tgt, double ph, char *buf,
 		  size_t len)
 {
-	char hi[32], hours[32];
+	char hi[32], hours[32], threads[48] = "";
 	const double z = 1.96;
+
+	if (t->threads > 1)
+		snprintf(threads, sizeof(threads), " of its %d threads", t->threads);
 
 	if (estimated && t->lo > t->target)
 		return snprintf(buf, len, "; fewer than %s in 10^9 periods is missed: the interval lies wholly above it, and a longer run would only narrow it", tgt);
@@ -269,9 +288,9 @@ static int advice(const struct tailfit *t, int estimated, const char *tgt, doubl
 	if (!t->observed) {
 		int n;
 
-		snprintf(hours, sizeof(hours), "%.3g h", t->need_periods / ph);
-		n = snprintf(buf, len, "; to show fewer than %s in 10^9 periods by observation alone, run %s (%.2g periods, none later)",
-			     tgt, hours, t->need_periods);
+		snprintf(hours, sizeof(hours), "%.3g h", t->need_periods / ph / t->threads);
+		n = snprintf(buf, len, "; to show fewer than %s in 10^9 periods by observation alone, run %s (%.2g periods%s, none later)",
+			     tgt, hours, t->need_periods, threads);
 		if (estimated && isfinite(t->hi) && n > 0 && (size_t)n < len) {
 			prob(t->hi * 1e9, hi, sizeof(hi));
 			n += snprintf(buf + n, len - (size_t)n, "; were the truth the estimate's upper end (%s in 10^9), that run would see about %.2g later",
@@ -281,12 +300,14 @@ static int advice(const struct tailfit *t, int estimated, const char *tgt, doubl
 	}
 	if (!estimated || !isfinite(t->hi) || t->hi <= t->target)
 		return 0;
-	double need = z * z * t->hi / ((t->hi - t->target) * (t->hi - t->target));
+	/* a count of bursts varies by their size more than one of single periods */
+	double need = z * z * t->hi * (t->burst_p < TAILFIT_CLUSTER_P ? t->burst : 1) /
+		      ((t->hi - t->target) * (t->hi - t->target));
 
 	prob(t->hi * 1e9, hi, sizeof(hi));
-	snprintf(hours, sizeof(hours), "%.3g h", need / ph);
-	return snprintf(buf, len, "; the interval holds fewer than %s in 10^9 periods: were the truth its upper end (%s in 10^9), a run of %s (%.2g periods) would show the target missed",
-			tgt, hi, hours, need);
+	snprintf(hours, sizeof(hours), "%.3g h", need / ph / t->threads);
+	return snprintf(buf, len, "; the interval holds fewer than %s in 10^9 periods: were the truth its upper end (%s in 10^9), a run of %s (%.2g periods%s) would show the target missed",
+			tgt, hi, hours, need, threads);
 }
 
 void beyond_text(const struct tailfit *t, const char *metric, const char *side,
@@ -343,6 +364,9 @@ void beyond_text(const struct tailfit *t, const char *metric, const char *side,
 	} else {
 		n += snprintf(buf + n, len - (size_t)n, "; no estimate beyond the runs: %s", why_not(t->status));
 	}
+	if (estimated && t->burst_p < TAILFIT_CLUSTER_P && n > 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n, "; late periods come in bursts within runs (about %.0f at a time): the interval is widened for them, and a run to show none must be as much longer",
+			      t->burst);
 	if (n < 0 || (size_t)n >= len)
 		return;
 	if (isfinite(ph))
@@ -409,7 +433,8 @@ void beyond_fill_csv(FILE *fp, void *arg)
 	csvw_header(&w, "row,side,metric,interval_ns,deadline_ns,status,runs,periods,observed,"
 			"threshold_ns,exceedances,shape,scale_ns,gof_p,dispersion,cluster_p,"
 			"p,p_lo,p_hi,per_hour,per_hour_lo,per_hour_hi,target,need_periods,need_hours,"
-			"extreme_ns,extreme_seen,extreme_expected,extreme_p,body_dispersion,p_lo_light,missed");
+			"extreme_ns,extreme_seen,extreme_expected,extreme_p,body_dispersion,p_lo_light,missed,"
+			"burst,burst_p,burst_ns,burst_windows,widen");
 	for (int g = 0; b->fit && g < b->m->ngroups; g++) {
 		const struct rows_group *gr = &b->m->group[g];
 		const struct tailfit *t = &b->fit[g];
@@ -442,7 +467,7 @@ void beyond_fill_csv(FILE *fp, void *arg)
 		num(&w, t->hi * ph);
 		num(&w, t->target);
 		num(&w, t->need_periods);
-		num(&w, t->need_periods / ph);
+		num(&w, t->need_periods / ph / t->threads);
 		csvw_int(&w, t->extreme_ns);
 		csvw_int(&w, (int64_t)t->extreme_seen);
 		num(&w, t->extreme_expected);
@@ -450,6 +475,11 @@ void beyond_fill_csv(FILE *fp, void *arg)
 		num(&w, t->body_dispersion);
 		num(&w, t->lo_light);
 		csvw_int(&w, (int64_t)t->missed);
+		num(&w, t->burst);
+		num(&w, t->burst_p);
+		csvw_int(&w, t->burst_ns);
+		csvw_int(&w, t->burst_windows);
+		num(&w, t->widen);
 		csvw_end(&w);
 	}
 }

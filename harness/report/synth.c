@@ -7,6 +7,7 @@
 #include "hist.h"
 #include "synth.h"
 #include "tailfit.h"
+#include "timeline.h"
 #include "units.h"
 
 #define MAX_ARGS 5
@@ -57,10 +58,29 @@ double synth_draw(const struct synth_law *law, struct synth_rng *r)
 	return x > 0 ? x : 0;
 }
 
+void synth_blocks(const struct synth_law *law, struct synth_rng *r, long long n, int nblocks,
+		  struct hist *h, uint64_t (*block)[TL_BINS])
+{
+	long long left = 0;
+	double x = 0;
+
+	for (long long i = 0; i < n; i++) {
+		if (left == 0) {	/* a new draw, repeated burst times */
+			x = synth_draw(law, r);
+			left = law->burst > 1 ? law->burst : 1;
+		}
+		left--;
+		long long ns = llround(x);
+
+		hist_add(h, ns);
+		if (nblocks > 0)
+			block[i * nblocks / n][timeline_bin(ns)]++;
+	}
+}
+
 void synth_hist(const struct synth_law *law, struct synth_rng *r, long long n, struct hist *h)
 {
-	for (long long i = 0; i < n; i++)
-		hist_add(h, llround(synth_draw(law, r)));
+	synth_blocks(law, r, n, 0, h, NULL);
 }
 
 static double sf_base(const struct synth_law *l, double x)
@@ -125,7 +145,7 @@ int synth_parse(const char *text, struct synth_law *law, char *err, size_t len)
 	static const int exp_dur[] = { 1, 1 }, gpd_dur[] = { 1, 1, 0 },
 			 ln_dur[] = { 1, 0, 0, 1, 0 }, spike_dur[] = { 0, 0 };
 	char head[256];
-	const char *plus = strstr(text, "+spikes:");
+	const char *plus = strchr(text, '+');
 	double v[MAX_ARGS];
 	int n;
 
@@ -174,15 +194,33 @@ int synth_parse(const char *text, struct synth_law *law, char *err, size_t len)
 		snprintf(err, len, "'%s': XI in [-0.5, 2], S >= 0, W in [0, 1]", head);
 		return -EINVAL;
 	}
-	if (plus) {
-		n = args(plus + 8, spike_dur, 2, v, err, len);
-		if (n == -EINVAL)
-			return n;
-		if (n != 2 || v[0] < 0 || v[0] > 1 || v[1] < 1) {
-			snprintf(err, len, "'%s': spikes:P,F with P in [0, 1] and F >= 1", plus + 1);
+	for (const char *at = plus; at; at = strchr(at + 1, '+')) {
+		const char *next = strchr(at + 1, '+');
+		char m[64];
+
+		snprintf(m, sizeof(m), "%.*s", next ? (int)(next - at) : (int)strlen(at), at);
+		if (strncmp(m, "+spikes:", 8) == 0) {
+			n = args(m + 8, spike_dur, 2, v, err, len);
+			if (n == -EINVAL)
+				return n;
+			if (n != 2 || v[0] < 0 || v[0] > 1 || v[1] < 1) {
+				snprintf(err, len, "'%s': spikes:P,F with P in [0, 1] and F >= 1", m + 1);
+				return -EINVAL;
+			}
+			law->spike_p = v[0], law->spike_f = v[1];
+		} else if (strncmp(m, "+bursts:", 8) == 0) {
+			n = args(m + 8, spike_dur, 1, v, err, len);
+			if (n == -EINVAL)
+				return n;
+			if (n != 1 || v[0] < 1 || v[0] > 1e6 || v[0] != floor(v[0])) {
+				snprintf(err, len, "'%s': bursts:L with L a whole number from 1", m + 1);
+				return -EINVAL;
+			}
+			law->burst = (int)v[0];
+		} else {
+			snprintf(err, len, "'%s': not a modifier (+spikes:P,F, +bursts:L)", m);
 			return -EINVAL;
 		}
-		law->spike_p = v[0], law->spike_f = v[1];
 	}
 	return 0;
 }

@@ -15,6 +15,9 @@
  *                                  with a Pareto tail
  *   LAW+spikes:P,F                 with probability P a sample is F times
  *                                  larger (rare 10x spikes)
+ *   LAW+bursts:L                   each draw repeated L times in a row:
+ *                                  the same law, its exceedances in
+ *                                  bursts of L (an extremal index 1/L)
  *
  * durations with their unit (10us), XI, K, S, W, P and F plain numbers.
  */
@@ -22,6 +25,8 @@
 #define LATLAB_SYNTH_H
 
 #include <stdint.h>
+
+#include "timeline.h"
 
 enum synth_kind { SYNTH_EXP, SYNTH_GPD, SYNTH_LOGNORMAL, SYNTH_WEIBULL };
 
@@ -32,6 +37,7 @@ struct synth_law {
 	double median, s;		/* the lognormal's: ns, log-sd */
 	double w;			/* the lognormal's share of Pareto tail */
 	double spike_p, spike_f;	/* spikes: probability, factor (0: none) */
+	int burst;			/* bursts: each draw's repeats (0 or 1: none) */
 };
 
 /* Parse text into law. 0, or -EINVAL with the reason in err. */
@@ -51,6 +57,15 @@ double synth_draw(const struct synth_law *law, struct synth_rng *r);
 struct hist;
 /* n draws added to h, each rounded to the ns, as a cell's thread would add them. */
 void synth_hist(const struct synth_law *law, struct synth_rng *r, long long n, struct hist *h);
+
+/*
+ * n draws in time order added to h and, with nblocks > 0, to the run's
+ * windows: block[j][b] counts window j's draws in timeline bin b
+ * (timeline.h), the n draws split evenly over the nblocks windows, as
+ * timeline.csv has a run's samples.
+ */
+void synth_blocks(const struct synth_law *law, struct synth_rng *r, long long n, int nblocks,
+		  struct hist *h, uint64_t (*block)[TL_BINS]);
 
 /* P(X > x) under the law, exactly. */
 double synth_sf(const struct synth_law *law, double x);

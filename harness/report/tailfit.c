@@ -5,6 +5,7 @@
 
 #include "stats.h"
 #include "tailfit.h"
+#include "timeline.h"
 
 #define MAX_GROUPS 128		/* the likelihood's groups of exceedances, at most */
 #define GOF_GROUPS 10		/* the goodness-of-fit test's, at most (each >= 10 samples) */
@@ -188,8 +189,13 @@ static void group_above(const struct hist *h, int first, int64_t u, uint64_t lea
 	}
 }
 
-/* Pearson's chi-square goodness of fit of the GPD to the exceedances, in groups of equal counts. */
-static double gof_p(const struct hist *h, int first, int64_t u, uint64_t k, double sigma, double xi)
+/*
+ * Pearson's chi-square goodness of fit of the GPD to the exceedances, in
+ * groups of equal counts; divided by disp (>= 1), the dispersion of
+ * exceedances that come in bursts, as their counts vary that much more.
+ */
+static double gof_p(const struct hist *h, int first, int64_t u, uint64_t k, double sigma, double xi,
+		    double disp)
 {
 	struct groups g;
 	int want = (int)(k / 10 < GOF_GROUPS ? k / 10 : GOF_GROUPS);
@@ -207,7 +213,7 @@ static double gof_p(const struct hist *h, int first, int64_t u, uint64_t k, doub
 			return 0;
 		chi += (g.c[i] - e) * (g.c[i] - e) / e;
 	}
-	return stats_chi2_sf(chi, g.n - 3);
+	return stats_chi2_sf(chi / disp, g.n - 3);
 }
 
 /* The profile of P(X > D): the likelihood with P(X > u) and the fit tied to theta. */
@@ -302,24 +308,111 @@ static double dispersion_above(const struct hist *const *run, int n, int64_t ns,
 	return d;
 }
 
-/* The count above D, per period, with its Poisson interval widened by the runs' dispersion. */
-static void observed_rate(const struct hist *const *run, int n, struct tailfit *t)
+/*
+ * Do the samples at or above `level` come in bursts within runs? Each
+ * run's windows' counts at or above the timeline edge at or below level,
+ * against the run's own rate times each window's samples: Pearson's
+ * chi-square over the degrees of freedom (each run's windows less one),
+ * the windows merged, f at a time, until they hold TAILFIT_BURST_MIN
+ * above on average. Into t's burst, burst_p (NAN: untested: no windows,
+ * none above, or one merged window a run), burst_ns and burst_windows.
+ */
+static void within_runs(const struct tailfit_blocks *b, int n, int64_t level, struct tailfit *t)
 {
-	t->dispersion = dispersion_above(run, n, t->deadline_ns + 1, &t->cluster_p);
+	int bin = timeline_bin(level), windows = 0;	/* its lower edge at or below level */
+	double above = 0, chi = 0, df = 0;
+
+	t->burst = 1;
+	t->burst_p = NAN;
+	t->burst_ns = bin ? timeline_lo(bin) : 0;
+	t->burst_windows = 0;
+	for (int i = 0; b && i < n; i++) {
+		windows += b[i].n;
+		for (int w = 0; w < b[i].n; w++)
+			for (int k = bin; k < TL_BINS; k++)
+				above += (double)b[i].count[w][k];
+	}
+	if (!(above > 0))
+		return;
+	int f = (int)ceil(TAILFIT_BURST_MIN * windows / above);
+
+	f = f < 1 ? 1 : f;
+	for (int i = 0; i < n; i++) {
+		double run_above = 0, run_all = 0;
+		int merged = (b[i].n + f - 1) / f;
+
+		for (int w = 0; w < b[i].n; w++)
+			for (int k = 0; k < TL_BINS; k++) {
+				run_all += (double)b[i].count[w][k];
+				run_above += k >= bin ? (double)b[i].count[w][k] : 0;
+			}
+		if (merged < 2 || !(run_above > 0))
+			continue;
+		for (int m = 0; m < merged; m++) {
+			double c = 0, all = 0;
+
+			for (int w = m * f; w < (m + 1) * f && w < b[i].n; w++)
+				for (int k = 0; k < TL_BINS; k++) {
+					all += (double)b[i].count[w][k];
+					c += k >= bin ? (double)b[i].count[w][k] : 0;
+				}
+			double e = run_above * all / run_all;
+
+			if (e > 0)
+				chi += (c - e) * (c - e) / e;
+		}
+		df += merged - 1;
+		t->burst_windows += merged;
+	}
+	if (df < 1)
+		return;
+	t->burst = chi / df > 1 ? chi / df : 1;
+	t->burst_p = stats_chi2_sf(chi, df);
+}
+
+/* Were bursts within runs seen? */
+static int bursts(const struct tailfit *t)
+{
+	return t->burst_p < TAILFIT_CLUSTER_P;
+}
+
+/*
+ * The runs' dispersion at ns beside the bursts within them: both into t,
+ * the interval's divisor (widen) the larger. The runs' own is judged
+ * beyond the windows' (its chi-square divided by theirs, which is 1
+ * without bursts or windows); the chance that remains is returned.
+ */
+static double dispersions(const struct hist *const *run, const struct tailfit_blocks *blocks, int n,
+			  int64_t ns, struct tailfit *t)
+{
+	t->dispersion = dispersion_above(run, n, ns, &t->cluster_p);
+	within_runs(blocks, n, ns, t);
+	t->widen = t->dispersion > t->burst ? t->dispersion : t->burst;
+	if (t->burst <= 1 || n < 2)
+		return t->cluster_p;
+	return stats_chi2_sf(t->dispersion * (n - 1) / t->burst, n - 1);
+}
+
+/* The count above D, per period, with its Poisson interval widened by the runs' dispersion or bursts. */
+static void observed_rate(const struct hist *const *run, const struct tailfit_blocks *blocks, int n,
+			  struct tailfit *t)
+{
+	dispersions(run, blocks, n, t->deadline_ns + 1, t);
 	t->p = (double)t->observed / t->periods;
-	stats_rate_ci((double)t->observed, t->periods, t->dispersion, TAILFIT_CONF, &t->lo, &t->hi);
+	stats_rate_ci((double)t->observed, t->periods, t->widen, TAILFIT_CONF, &t->lo, &t->hi);
 }
 
 /*
  * Does the fit allow the runs' own largest values? At each of the highest
  * levels reached (a bucket's lower edge, so its samples are at or above
- * it), the chance under the fit of as many samples there or higher; the
- * least, times the levels looked at, into t->extreme_p with its level.
+ * it), the chance under the fit of as many samples there or higher (of
+ * as many bursts, where the runs' windows show bursts); the least, times
+ * the levels looked at, into t->extreme_p with its level.
  */
 static void check_extremes(const struct hist *all, struct tailfit *t)
 {
 	uint64_t seen = 0;
-	double worst = 1;
+	double worst = 1, size = bursts(t) ? t->burst : 1;
 	int levels = 0;
 
 	for (int i = HIST_BUCKETS; i >= 0 && levels < TAILFIT_EXTREME_LEVELS; i--) {
@@ -335,7 +428,8 @@ static void check_extremes(const struct hist *all, struct tailfit *t)
 		seen += c;
 		levels++;
 		double e = (double)t->k * tailfit_gpd_sf((double)(lo - t->u_ns), t->sigma_ns, t->xi);
-		double p = stats_poisson_at_least(e, (long long)seen);
+		/* in bursts, their count is the Poisson one: of e / size, and at least seen / size */
+		double p = stats_poisson_at_least(e / size, (long long)ceil((double)seen / size));
 
 		if (p < worst || levels == 1) {
 			worst = p;
@@ -352,8 +446,11 @@ static void check_extremes(const struct hist *all, struct tailfit *t)
  * whose fit passes the goodness-of-fit test, tried from the lowest up.
  * out's status TF_FIT with u, k, the fit and its p; TF_REJECTED with the
  * last one tried; TF_FEW when there was none to try. g: the last groups.
+ * The test allows for the dispersion of the runs' windows above u (the
+ * bursts', 1 when there are none), as the interval does.
  */
-static void choose_threshold(const struct hist *all, struct groups *g, struct tailfit *out)
+static void choose_threshold(const struct hist *all, const struct tailfit_blocks *blocks, int n,
+			     struct groups *g, struct tailfit *out)
 {
 	static const uint64_t ks[] = { 2000, 1000, 500, 250, 100, TAILFIT_MIN_EXCEED };
 	int tried = 0;
@@ -382,7 +479,8 @@ static void choose_threshold(const struct hist *all, struct groups *g, struct ta
 		out->k = acc + all->overflow;
 		group_above(all, first, u, (out->k + MAX_GROUPS - 1) / MAX_GROUPS, g);
 		fit_gpd(g, &out->sigma_ns, &out->xi);
-		out->gof_p = gof_p(all, first, u, out->k, out->sigma_ns, out->xi);
+		within_runs(blocks, n, u, out);
+		out->gof_p = gof_p(all, first, u, out->k, out->sigma_ns, out->xi, out->burst);
 		out->status = TF_REJECTED;
 		if (out->gof_p >= TAILFIT_GOF_P) {
 			out->status = TF_FIT;
@@ -412,24 +510,35 @@ static void light_end(const struct groups *g, struct tailfit *out, double pu)
 	double top = pr.k * log(pu) + (pr.n - pr.k) * log1p(-pu) + ll;
 	double p = pu * exp(-pr.d / sigma);
 
-	out->lo_light = p > 1e-300 ? profile_end(&pr, p, top, out->dispersion, 0, pu, 0) : 0;
+	out->lo_light = p > 1e-300 ? profile_end(&pr, p, top, out->widen, 0, pu, 0) : 0;
 	if (out->lo_light < out->lo)
 		out->lo = out->lo_light;
 }
 
-int tailfit_missed(const struct hist *const *run, const uint64_t *missed, int n,
-		   int64_t deadline_ns, int late, double target, struct tailfit *out)
+static int fit(const struct hist *const *run, const struct tailfit_blocks *blocks, int n,
+	       int64_t deadline_ns, double target, struct tailfit *out);
+
+static int runs(const struct tailfit_in *in, struct tailfit *out);
+
+int tailfit_runs(const struct tailfit_in *in, struct tailfit *out)
+{
+	int rc = runs(in, out);
+
+	out->threads = in->threads > 1 ? in->threads : 1;
+	return rc;
+}
+
+static int runs(const struct tailfit_in *in, struct tailfit *out)
 {
 	uint64_t all = 0;
+	int n = in->n;
 
-	for (int i = 0; missed && i < n; i++)
-		all += missed[i];
-	if (!all)
-		return tailfit(run, n, deadline_ns, target, out);
-	if (!late) {	/* how late past the period: not known */
-		int rc = tailfit(run, n, deadline_ns, target, out);
+	for (int i = 0; in->missed && i < n; i++)
+		all += in->missed[i];
+	if (!all || !in->late) {
+		int rc = fit(in->run, in->blocks, n, in->deadline_ns, in->target, out);
 
-		if (rc == 0 && out->status != TF_NO_DATA) {
+		if (all && rc == 0 && out->status != TF_NO_DATA) {	/* how late past the period: not known */
 			out->missed = all;
 			out->status = TF_MISSED;
 			out->p = out->lo = out->hi = NAN;
@@ -443,21 +552,22 @@ int tailfit_missed(const struct hist *const *run, const uint64_t *missed, int n,
 	int rc = copy && with ? 0 : -ENOMEM;
 
 	for (int i = 0; rc == 0 && i < n; i++) {
-		copy[i] = *run[i];
-		copy[i].overflow += missed[i];
-		copy[i].count += missed[i];
-		if (missed[i] && copy[i].max < HIST_RANGE_NS)
+		copy[i] = *in->run[i];
+		copy[i].overflow += in->missed[i];
+		copy[i].count += in->missed[i];
+		if (in->missed[i] && copy[i].max < HIST_RANGE_NS)
 			copy[i].max = HIST_RANGE_NS;
 		with[i] = &copy[i];
 	}
 	if (rc == 0)
-		rc = tailfit(with, n, deadline_ns, target, out);
+		rc = fit(with, in->blocks, n, in->deadline_ns, in->target, out);
 	if (rc == 0 && out->status != TF_NO_DATA) {
 		out->missed = all;
 		out->status = TF_MISSED;
 		out->p = out->lo = out->hi = NAN;
 		out->xi = out->sigma_ns = out->gof_p = NAN;
-		observed_rate(with, n, out);
+		/* the windows do not hold the missed periods: their bursts untested */
+		observed_rate(with, NULL, n, out);
 	}
 	free(copy);
 	free(with);
@@ -467,16 +577,23 @@ int tailfit_missed(const struct hist *const *run, const uint64_t *missed, int n,
 int tailfit(const struct hist *const *run, int n, int64_t deadline_ns, double target,
 	    struct tailfit *out)
 {
+	return fit(run, NULL, n, deadline_ns, target, out);
+}
+
+static int fit(const struct hist *const *run, const struct tailfit_blocks *blocks, int n,
+	       int64_t deadline_ns, double target, struct tailfit *out)
+{
 	struct hist *all;
 	struct groups *g;
 
 	memset(out, 0, sizeof(*out));
 	out->p = out->lo = out->hi = out->xi = out->sigma_ns = out->gof_p = NAN;
-	out->dispersion = out->body_dispersion = 1;
-	out->cluster_p = out->extreme_expected = out->lo_light = NAN;
+	out->dispersion = out->body_dispersion = out->burst = out->widen = 1;
+	out->cluster_p = out->extreme_expected = out->lo_light = out->burst_p = NAN;
 	out->extreme_p = 1;
 	out->deadline_ns = deadline_ns;
 	out->runs = n;
+	out->threads = 1;
 	out->target = target > 0 ? target : TAILFIT_TARGET;
 	if (deadline_ns <= 0 || !(out->target < 1) || target < 0)
 		return -EINVAL;
@@ -499,24 +616,23 @@ int tailfit(const struct hist *const *run, int n, int64_t deadline_ns, double ta
 		goto done;
 	if (out->observed >= TAILFIT_MIN_EXCEED) {
 		out->status = TF_OBSERVED;
-		observed_rate(run, n, out);
+		observed_rate(run, blocks, n, out);
 		goto done;
 	}
-	choose_threshold(all, g, out);
+	choose_threshold(all, blocks, n, g, out);
 	if (out->status != TF_FIT)
 		goto done;
 	check_extremes(all, out);
 	if (out->extreme_p < TAILFIT_EXTREME_P) {	/* the count, never the body's law */
 		out->status = TF_REGIME;
-		observed_rate(run, n, out);
+		observed_rate(run, blocks, n, out);
 		goto done;
 	}
 	if (n < 2) {
 		out->status = TF_ONE_RUN;
 		goto done;
 	}
-	out->dispersion = dispersion_above(run, n, out->u_ns, &out->cluster_p);
-	if (out->cluster_p < TAILFIT_CLUSTER_P) {
+	if (dispersions(run, blocks, n, out->u_ns, out) < TAILFIT_CLUSTER_P) {
 		double body_p;
 
 		out->body_dispersion = dispersion_above(run, n, hist_percentile(all, 50) + 1, &body_p);
@@ -525,7 +641,7 @@ int tailfit(const struct hist *const *run, int n, int64_t deadline_ns, double ta
 	}
 	if (deadline_ns < out->u_ns) {	/* within the data, if few */
 		out->status = TF_OBSERVED;
-		observed_rate(run, n, out);
+		observed_rate(run, blocks, n, out);
 		goto done;
 	}
 	/* the estimate and its profile-likelihood interval */
@@ -539,11 +655,13 @@ int tailfit(const struct hist *const *run, int n, int64_t deadline_ns, double ta
 	double from = out->p > 1e-300 ? out->p : 1e-300;
 
 	out->lo = out->p > 1e-300 ?
-		  profile_end(&pr, from, top, out->dispersion, 0, pu, out->xi) : 0;
-	out->hi = profile_end(&pr, from, top, out->dispersion, 1, pu, out->xi);
+		  profile_end(&pr, from, top, out->widen, 0, pu, out->xi) : 0;
+	out->hi = profile_end(&pr, from, top, out->widen, 1, pu, out->xi);
 	if (out->xi > 0)
 		light_end(g, out, pu);
 done:
+	if (bursts(out))	/* a run with none later must hold that many bursts' worth */
+		out->need_periods *= out->burst;
 	free(all);
 	free(g);
 	return 0;

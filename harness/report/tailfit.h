@@ -23,7 +23,16 @@
  *   the interval (the log-likelihood divided by it, as quasi-Poisson).
  *   Where the runs' counts above their median are over-dispersed too, the
  *   runs differ in their body as well: drift between laws, not clusters;
- * - two runs at least (one cannot show how its exceedances cluster).
+ * - two runs at least (one cannot show how its exceedances cluster);
+ * - the exceedances independent within runs, where the runs' windows are
+ *   known (timeline.csv): each run's windows' counts above the level
+ *   tested against the run's own rate (Pearson's chi-square, windows
+ *   merged until they hold TAILFIT_BURST_MIN above on average). Bursts
+ *   (p < TAILFIT_CLUSTER_P) do not stop the estimate: their dispersion,
+ *   the bursts' mean size for bursts of one size, widens the interval
+ *   as the runs' does (the larger of the two), the runs' own dispersion
+ *   is judged beyond it, and "how long to run" counts bursts, not
+ *   periods (a run must be longer by the bursts' size to show none).
  *
  * The interval is the profile-likelihood one of P(X > D) = P(X > u) *
  * P(X > D | X > u), the binomial count above u and the generalized
@@ -36,6 +45,7 @@
 #include <stdint.h>
 
 #include "hist.h"
+#include "timeline.h"
 
 #define TAILFIT_MIN_EXCEED 50	/* samples above the threshold a fit needs */
 #define TAILFIT_GOF_P 0.20	/* a fit whose chi-square p is below this is rejected */
@@ -43,6 +53,7 @@
 #define TAILFIT_CONF 0.95	/* of the interval, and of the bound by observation */
 #define TAILFIT_TARGET 1e-9	/* the level "how long to run" bounds by default, per period */
 #define TAILFIT_EXTREME_LEVELS 10	/* the highest levels reached that the fit must allow */
+#define TAILFIT_BURST_MIN 5	/* samples above the level a merged window holds on average */
 #define TAILFIT_EXTREME_P 0.001	/* their chance under the fit (corrected for the levels): below, refused */
 
 enum tailfit_status {
@@ -62,6 +73,7 @@ struct tailfit {
 	int status;
 	int64_t deadline_ns;
 	int runs;
+	int threads;		/* each run's threads (tailfit_in's; 1 at least): a period is that many samples */
 	double periods;		/* samples of all runs (each thread's periods) */
 	uint64_t observed;	/* of them above D */
 	int64_t u_ns;		/* the threshold chosen (or the last one tried) */
@@ -71,6 +83,12 @@ struct tailfit {
 	double dispersion;	/* the runs' counts above u: variance / mean (Pearson), >= 1 */
 	double cluster_p;	/* the chance of so much dispersion were they independent */
 	double body_dispersion;	/* of the runs' counts above their median (where clustered) */
+	/* within runs: their windows' counts above burst_ns (variance / mean, >= 1) */
+	double burst;
+	double burst_p;		/* its chance were they independent; NAN: not tested */
+	int64_t burst_ns;	/* the level: the timeline edge at or below the threshold or D */
+	int burst_windows;	/* the merged windows tested */
+	double widen;		/* the log-likelihood's divisor: the larger of dispersion and burst */
 	/* the level reached that the fit allows least: samples at or above it, the fit's expectation */
 	int64_t extreme_ns;
 	uint64_t extreme_seen;
@@ -91,6 +109,15 @@ struct tailfit {
 };
 
 /*
+ * A run's samples over time, threads merged: per window (timeline.csv's),
+ * its count in each timeline bin (timeline.h).
+ */
+struct tailfit_blocks {
+	int n;
+	const uint64_t (*count)[TL_BINS];
+};
+
+/*
  * Fit the tail of n runs' histograms (run[i], i < n; each run's samples,
  * threads merged) for the deadline D = deadline_ns (> 0). target: the
  * per-period probability "how long to run" should bound (0: the default).
@@ -102,16 +129,30 @@ int tailfit(const struct hist *const *run, int n, int64_t deadline_ns, double ta
 	    struct tailfit *out);
 
 /*
- * tailfit with the periods each run missed (missed[i], NULL for none). A
- * period that never ran missed its own end: with `late` (a deadline below
- * the period) each is counted above D and among the periods, and the
- * count is the answer; else (D at or past the period) how late it would
- * have been is not known, and there is no answer. Either way the tail is
- * never extrapolated where one was missed (TF_MISSED): the law of the
- * periods that ran says nothing of those that did not.
+ * What tailfit_runs fits: n runs, each its histogram (run[i]), the
+ * periods it missed (missed[i]; NULL for none) and its windows
+ * (blocks[i]; NULL, or n 0, for none: within-run bursts not tested).
+ *
+ * A period that never ran missed its own end: with `late` (a deadline
+ * below the period) each is counted above D and among the periods, and
+ * the count is the answer; else (D at or past the period) how late it
+ * would have been is not known, and there is no answer. Either way the
+ * tail is never extrapolated where one was missed (TF_MISSED): the law of
+ * the periods that ran says nothing of those that did not.
  */
-int tailfit_missed(const struct hist *const *run, const uint64_t *missed, int n,
-		   int64_t deadline_ns, int late, double target, struct tailfit *out);
+struct tailfit_in {
+	const struct hist *const *run;
+	const uint64_t *missed;
+	const struct tailfit_blocks *blocks;
+	int n;
+	int64_t deadline_ns;
+	int late;
+	double target;
+	int threads;	/* each run's measuring threads (0: one); the runs' samples are theirs merged */
+};
+
+/* tailfit of all that in says; its return values. */
+int tailfit_runs(const struct tailfit_in *in, struct tailfit *out);
 
 /* A status in a few words ("extrapolated", "too few above any threshold"...). */
 const char *tailfit_status_text(int status);

@@ -450,9 +450,12 @@ static int mark_bad(struct tree *t, struct tcell *c, const char *why)
 	}
 	free(c->spikes);
 	free(c->runmax);
+	free(c->tl);
 	c->wakeup = c->response = NULL;
 	c->spikes = NULL;
 	c->runmax = NULL;
+	c->tl = NULL;
+	c->ntl = 0;
 	c->nsec = 0;
 	c->nspikes = c->traced = 0;
 	c->measured = 0;
@@ -583,6 +586,7 @@ void tree_free(struct tree *t)
 			free(t->cell[i].metric[m]);
 		free(t->cell[i].spikes);
 		free(t->cell[i].runmax);
+		free(t->cell[i].tl);
 	}
 	free(t->cell);
 	memset(t, 0, sizeof(*t));

@@ -12,6 +12,7 @@
 #include "axis.h"
 #include "csvfile.h"
 #include "hist.h"
+#include "timeline.h"
 #include "metric.h"
 #include "model.h"
 #include "options.h"
@@ -32,6 +33,12 @@ struct tspike {
 /* A guest cell's I/O through an emulated device (cell.ini's files_on, net_note) */
 #define TCELL_DEV_DISK	1u	/* the guest's disk (/dev/vda) */
 #define TCELL_DEV_CARDS	2u	/* the guest's two cards */
+
+/* A timeline.csv row: window (0 the first), metric (enum metric), bin (timeline.h), count. */
+struct tl_row {
+	int window, metric, bin;
+	uint64_t count;
+};
 
 struct tcell {
 	char id[160], release[128], status[16], reason[512];
@@ -91,6 +98,8 @@ struct tcell {
 	/* timeline.csv: its windows and their length (s); 0 without it */
 	int timeline_windows;
 	int64_t timeline_window;
+	struct tl_row *tl;	/* its rows, ntl of them, owned (tcell_blocks reads them) */
+	int ntl;
 	/* interference.csv: per measured CPU its top sources, in words ("" if none) */
 	char interference[512];
 	/*
@@ -169,5 +178,13 @@ int tcell_emulated(const struct tcell *c);
 
 /* The kinds of any cells of the tree, or'ed. */
 int tree_emulated(const struct tree *t);
+
+/*
+ * c's timeline of one metric, threads merged: *count (allocated, the
+ * caller frees it) holds per window its samples in each timeline bin.
+ * Returns the windows (0, *count NULL: no timeline of that metric), or
+ * -ENOMEM.
+ */
+int tcell_blocks(const struct tcell *c, int metric, uint64_t (**count)[TL_BINS]);
 
 #endif

@@ -148,6 +148,8 @@ static int read_timeline(struct tcell *c, char *err, size_t len)
 	if (rc)
 		return rc == 1 ? 0 : rc;
 	rc = tr_has_columns(&t, TIMELINE_COLUMNS, err, len);
+	if (rc == 0 && !(c->tl = calloc((size_t)t.nrows + 1, sizeof(*c->tl))))
+		rc = -ENOMEM;
 	for (int r = 1; rc == 0 && r < t.nrows; r++) {
 		rc = tr_row_ints(&t, r, "t_s,thread,bin,lo_ns,hi_ns,count", err, len);
 		if (rc)
@@ -155,10 +157,11 @@ static int read_timeline(struct tcell *c, char *err, size_t len)
 		int64_t s = csv_table_checked(&t, r, "t_s"), bin = csv_table_checked(&t, r, "bin");
 
 		if (s < 0 || s > 7 * 24 * 3600 || bin < 0 || bin >= 100 ||
+		    csv_table_checked(&t, r, "count") < 0 ||
 		    metric_parse(tr_field(&t, r, "metric")) < 0) {
-			snprintf(err, len, "%s:%d: t_s %lld, metric '%.20s', bin %lld: not a window's bin",
+			snprintf(err, len, "%s:%d: t_s %lld, metric '%.20s', bin %lld, count %lld: not a window's bin",
 				 t.path, t.line[r], (long long)s, tr_field(&t, r, "metric"),
-				 (long long)bin);
+				 (long long)bin, (long long)csv_table_checked(&t, r, "count"));
 			rc = -EINVAL;
 			break;
 		}
@@ -169,11 +172,36 @@ static int read_timeline(struct tcell *c, char *err, size_t len)
 			c->timeline_windows += s > last;
 			last = s > last ? s : last;
 		}
+		if (bin < TL_BINS)
+			c->tl[c->ntl++] = (struct tl_row){
+				.window = c->timeline_windows - 1,
+				.metric = metric_parse(tr_field(&t, r, "metric")),
+				.bin = (int)bin,
+				.count = (uint64_t)csv_table_checked(&t, r, "count"),
+			};
 	}
 	csv_table_free(&t);
 	if (rc == 0 && c->timeline_windows == 1)
 		c->timeline_window = 0;
 	return rc;
+}
+
+int tcell_blocks(const struct tcell *c, int metric, uint64_t (**count)[TL_BINS])
+{
+	int windows = 0;
+
+	*count = NULL;
+	for (int i = 0; i < c->ntl; i++)
+		if (c->tl[i].metric == metric && c->tl[i].window >= windows)
+			windows = c->tl[i].window + 1;
+	if (!windows)
+		return 0;
+	if (!(*count = calloc((size_t)windows, sizeof(**count))))
+		return -ENOMEM;
+	for (int i = 0; i < c->ntl; i++)
+		if (c->tl[i].metric == metric)
+			(*count)[c->tl[i].window][c->tl[i].bin] += c->tl[i].count;
+	return windows;
 }
 
 /*

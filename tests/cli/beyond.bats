@@ -44,7 +44,7 @@ field() {
 	[[ "$line" != *"Pareto"* ]] || { echo "$line"; false; }
 	grep -q 'Statistics: extrapolated beyond the runs, not measured (0 of 60,000 periods above the deadline; a generalized Pareto tail above ' "$WORK/c/index.html"
 	B="$WORK/c/beyond.csv"
-	head -1 "$B" | grep -q '^row,side,metric,interval_ns,deadline_ns,status,runs,periods,observed,threshold_ns,exceedances,shape,scale_ns,gof_p,dispersion,cluster_p,p,p_lo,p_hi,per_hour,per_hour_lo,per_hour_hi,target,need_periods,need_hours,extreme_ns,extreme_seen,extreme_expected,extreme_p,body_dispersion,p_lo_light,missed$'
+	head -1 "$B" | grep -q '^row,side,metric,interval_ns,deadline_ns,status,runs,periods,observed,threshold_ns,exceedances,shape,scale_ns,gof_p,dispersion,cluster_p,p,p_lo,p_hi,per_hour,per_hour_lo,per_hour_hi,target,need_periods,need_hours,extreme_ns,extreme_seen,extreme_expected,extreme_p,body_dispersion,p_lo_light,missed,burst,burst_p,burst_ns,burst_windows,widen$'
 	[ "$(field "$B" rthog status)" = fit ]
 	[ "$(field "$B" none status)" = fit ]
 	awk -v lo="$(field "$B" rthog p_lo)" -v hi="$(field "$B" rthog p_hi)" 'BEGIN { exit !(lo <= 3.15e-6 && 3.15e-6 <= hi && hi < 1e-4) }'
@@ -82,6 +82,32 @@ field() {
 	# the side without spikes is extrapolated, and says what it cannot see
 	[ "$(field "$B" none status)" = fit ]
 	[[ "$output" == *"on none: "*"(blind to a delay rarer than 1 in 60,000 periods)"* ]] || run_failed
+}
+
+@test "compare --deadline: late periods in bursts within runs, seen in the runs' timeline.csv, widen the interval and lengthen the run asked for" {
+	# each draw repeated 10 times (exp:20us,3us+bursts:10): the same law,
+	# its late periods ten at a time; timeline.csv has each run's 2 windows
+	"$SYNTH" "$FIX" "$WORK/t" load 20000 4 none=exp:20us,3us rthog=exp:20us,3us+bursts:10
+	run "$LATLAB" compare "$WORK/t" --axis load --deadline 60us -o "$WORK/c"
+	[ "$status" -eq 0 ] || run_failed
+	B="$WORK/c/beyond.csv"
+	line=$(grep 'timer, .*: wake-up on rthog: ' <<<"$output")
+	[[ "$line" == *"; late periods come in bursts within runs (about "*" at a time): the interval is widened for them, and a run to show none must be as much longer"* ]] || { echo "$line"; false; }
+	[[ "$(grep 'timer, .*: wake-up on none: ' <<<"$output")" != *burst* ]] || run_failed
+	grep -q 'bursts within runs: the runs.* windows.* counts above .* µs have dispersion .*, which widens the interval' "$WORK/c/index.html"
+	awk -v p="$(field "$B" rthog burst_p)" -v b="$(field "$B" rthog burst)" -v w="$(field "$B" rthog widen)" \
+		'BEGIN { exit !(p < 0.01 && b > 4 && b < 25 && w >= b) }' || { cat "$B"; false; }
+	awk -v p="$(field "$B" none burst_p)" 'BEGIN { exit !(p >= 0.01) }' || { cat "$B"; false; }
+	# the run asked for counts bursts: longer by their dispersion
+	awk -v a="$(field "$B" rthog need_periods)" -v n="$(field "$B" none need_periods)" -v b="$(field "$B" rthog burst)" \
+		'BEGIN { r = a / n / b; exit !(r > 0.999 && r < 1.001) }' || { cat "$B"; false; }
+	# the truth, exp(-40 / 3) = 1.6e-6 a period, inside the widened interval
+	awk -v lo="$(field "$B" rthog p_lo)" -v hi="$(field "$B" rthog p_hi)" 'BEGIN { exit !(lo <= 1.62e-6 && 1.62e-6 <= hi) }' || { cat "$B"; false; }
+	# a timeline row that is not one: the cell's files said damaged, where
+	f=$(find "$WORK/t" -name timeline.csv | sort | head -1)
+	sed -i '2s/,[0-9]*$/,-3/' "$f"
+	run "$LATLAB" compare "$WORK/t" --axis load --deadline 60us -o "$WORK/c2"
+	[[ "$output" == *"timeline.csv:2: "*"count -3: not a window's bin"* ]] || run_failed
 }
 
 @test "report and history --deadline; the campaign's [thresholds] max is the deadline when none is given" {

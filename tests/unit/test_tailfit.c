@@ -64,6 +64,15 @@ static void fit(int n, int64_t deadline, struct tailfit *t)
 	assert_int_equal(tailfit((const struct hist *const *)runs, n, deadline, 0, t), 0);
 }
 
+/* The first five runs with the periods each missed, D late (below the period) or not. */
+static int fit_missed(const uint64_t *missed, int64_t deadline, int late, struct tailfit *t)
+{
+	struct tailfit_in in = { .run = (const struct hist *const *)runs, .missed = missed, .n = 5,
+				 .deadline_ns = deadline, .late = late };
+
+	return tailfit_runs(&in, t);
+}
+
 /* GPD and exponential tails, each far beyond the runs: the truth in the interval. */
 static void test_extrapolates(void **state)
 {
@@ -251,7 +260,6 @@ static void test_second_regime(void **state)
 	assert_true(t.p == 0 && t.lo == 0);
 	assert_true(t.hi > 3e-5 && t.hi < 4.5e-5);
 	beyond_text(&t, "wake-up", "rt", 1000000, 0, text, sizeof(text));
-	print_message("%s\n", text);
 	assert_non_null(strstr(text, "wake-up on rt: none of 100,002 periods was later than"));
 	assert_non_null(strstr(text, "a second kind of delay"));
 	assert_non_null(strstr(text, "per 10^9 periods [0,"));
@@ -267,6 +275,115 @@ static void test_second_regime(void **state)
 	assert_true(t.lo < 2e-5 && 2e-5 < t.hi);
 }
 
+/* Runs drawn with each run's draws counted in `windows` windows: fitted with them. */
+static uint64_t window_count[RUNS][20][TL_BINS];
+
+static void fit_windows(const char *law_text, int windows, uint64_t seed, int64_t deadline,
+			int with, struct tailfit *t)
+{
+	struct synth_law law;
+	struct synth_rng r = { seed };
+	struct tailfit_blocks blocks[RUNS];
+	char err[256];
+
+	assert_int_equal(synth_parse(law_text, &law, err, sizeof(err)), 0);
+	memset(window_count, 0, sizeof(window_count));
+	for (int i = 0; i < RUNS; i++) {
+		hist_init(runs[i]);
+		synth_blocks(&law, &r, 20000, windows, runs[i], window_count[i]);
+		blocks[i] = (struct tailfit_blocks){ windows, window_count[i] };
+	}
+	struct tailfit_in in = { .run = (const struct hist *const *)runs, .n = RUNS,
+				 .blocks = with ? blocks : NULL, .deadline_ns = deadline };
+
+	assert_int_equal(tailfit_runs(&in, t), 0);
+}
+
+/*
+ * Late periods in bursts within runs (each draw repeated 10 times): the
+ * runs' windows show them, the fit allows for them (widened by their
+ * dispersion) and still holds the truth, and a run to show none is as
+ * much longer; independent draws in the same windows show none; without
+ * windows, nothing is tested.
+ */
+static void test_bursts(void **state)
+{
+	struct synth_law law;
+	struct tailfit t;
+	char err[256], text[4096];
+	/* exp:20us,3us above 68 us: exp(-48 / 3) = 1.1e-7 a period */
+	const double truth = exp(-48.0 / 3);
+
+	(void)state;
+	fit_windows("exp:20us,3us+bursts:10", 2, 3, 68000, 1, &t);
+	assert_int_equal(t.status, TF_FIT);
+	assert_true(t.burst_p < TAILFIT_CLUSTER_P);
+	assert_true(t.burst > 4 && t.burst < 25);
+	assert_true(t.widen >= t.burst);
+	assert_true(t.burst_windows >= 2 * RUNS && t.burst_ns > 0 && t.burst_ns <= t.u_ns);
+	assert_true(t.lo <= truth && truth <= t.hi);
+	assert_true(fabs(t.need_periods - 2995732273.6 * t.burst) < 1e3 * t.burst);
+	beyond_text(&t, "wake-up", "rt", 1000000, 1, text, sizeof(text));
+	assert_non_null(strstr(text, "; late periods come in bursts within runs (about "));
+	assert_non_null(strstr(text, "; bursts within runs: the runs' windows' counts above "));
+	/* more windows: the same answer, the bursts as plain */
+	fit_windows("exp:20us,3us+bursts:10", 20, 3, 68000, 1, &t);
+	assert_true(t.burst_p < TAILFIT_CLUSTER_P && t.burst > 4);
+	/* without the windows: not tested */
+	fit_windows("exp:20us,3us+bursts:10", 2, 3, 68000, 0, &t);
+	assert_true(isnan(t.burst_p) && t.burst == 1);
+	/* independent draws: no bursts, and the run asked for is the plain one */
+	fit_windows("exp:20us,3us", 20, 3, 68000, 1, &t);
+	assert_int_equal(t.status, TF_FIT);
+	assert_true(t.burst_p >= TAILFIT_CLUSTER_P);
+	assert_true(fabs(t.need_periods - 2995732273.6) < 1e3);
+	beyond_text(&t, "wake-up", "rt", 1000000, 1, text, sizeof(text));
+	assert_null(strstr(text, "bursts"));
+	/* each draw repeated: 100 draws in 10 windows, each window one draw ten times */
+	assert_int_equal(synth_parse("exp:20us,3us+bursts:10", &law, err, sizeof(err)), 0);
+	assert_int_equal(law.burst, 10);
+	struct synth_rng r = { 1 };
+
+	memset(window_count, 0, sizeof(window_count));
+	hist_init(runs[0]);
+	synth_blocks(&law, &r, 100, 10, runs[0], window_count[0]);
+	assert_int_equal(runs[0]->count, 100);
+	for (int w = 0; w < 10; w++) {
+		int bins = 0;
+
+		for (int b = 0; b < TL_BINS; b++)
+			if (window_count[0][w][b])
+				bins++, assert_int_equal(window_count[0][w][b], 10);
+		assert_int_equal(bins, 1);
+	}
+	/* both modifiers, in either order */
+	assert_int_equal(synth_parse("exp:20us,3us+bursts:3+spikes:0.001,10", &law, err, sizeof(err)), 0);
+	assert_true(law.burst == 3 && law.spike_p == 0.001 && law.spike_f == 10);
+	assert_int_equal(synth_parse("exp:20us,3us+spikes:0.001,10+bursts:3", &law, err, sizeof(err)), 0);
+	assert_true(law.burst == 3 && law.spike_p == 0.001 && law.spike_f == 10);
+}
+
+/* Two threads a run: the same periods to show the target, in half the hours (an interval that holds it). */
+static void test_threads(void **state)
+{
+	struct tailfit t;
+	char text[4096];
+	struct tailfit_in in = { .run = (const struct hist *const *)runs, .n = RUNS,
+				 .deadline_ns = 500000, .threads = 2 };
+
+	(void)state;
+	draw("gpd:10us,5us,0.2", RUNS, 20000, 1);
+	assert_int_equal(tailfit_runs(&in, &t), 0);
+	assert_int_equal(t.threads, 2);
+	beyond_text(&t, "wake-up", "rt", 1000000, 0, text, sizeof(text));
+	assert_non_null(strstr(text, "run 416 h (3e+09 periods of its 2 threads, none later)"));
+	in.threads = 0;
+	assert_int_equal(tailfit_runs(&in, &t), 0);
+	assert_int_equal(t.threads, 1);
+	beyond_text(&t, "wake-up", "rt", 1000000, 0, text, sizeof(text));
+	assert_non_null(strstr(text, "run 832 h (3e+09 periods, none later)"));
+}
+
 /* Bad input; the observation rule; the laws' text. */
 /*
  * Missed periods never ran: each counted above the deadline and among the
@@ -280,11 +397,11 @@ static void test_missed(void **state)
 
 	(void)state;
 	draw("exp:20us,3us", 5, 20000, 7);
-	assert_int_equal(tailfit_missed((const struct hist *const *)runs, missed, 5, 80000, 1, 0, &t), 0);
+	assert_int_equal(fit_missed(missed, 80000, 1, &t), 0);
 	assert_int_equal(t.status, TF_FIT);
 	assert_int_equal(t.missed, 0);
 	missed[2] = 3;
-	assert_int_equal(tailfit_missed((const struct hist *const *)runs, missed, 5, 80000, 1, 0, &t), 0);
+	assert_int_equal(fit_missed(missed, 80000, 1, &t), 0);
 	assert_int_equal(t.status, TF_MISSED);
 	assert_int_equal(t.missed, 3);
 	assert_true(t.observed >= 3);
@@ -292,7 +409,7 @@ static void test_missed(void **state)
 	assert_true(t.p > 0 && t.lo > 0 && t.hi > t.p);
 	assert_string_equal(tailfit_keyword(t.status), "missed");
 	/* a deadline past the period: how late they were is not known, no answer */
-	assert_int_equal(tailfit_missed((const struct hist *const *)runs, missed, 5, 3600000000000LL, 0, 0, &t), 0);
+	assert_int_equal(fit_missed(missed, 3600000000000LL, 0, &t), 0);
 	assert_int_equal(t.status, TF_MISSED);
 	assert_int_equal(t.observed, 0);
 	assert_true(isnan(t.p));
@@ -319,6 +436,8 @@ static void test_input(void **state)
 	assert_true(tailfit_gpd_sf(11, 5, -0.5) == 0);
 	static const char *const bad[] = { "exp:20us", "gpd:1us,2us", "gpd:1us,2us,3", "normal:1us",
 					   "exp:20,3us", "exp:20us,3us+spikes:2,10",
+					   "exp:20us,3us+bursts:0", "exp:20us,3us+bursts:2.5",
+					   "exp:20us,3us+storm:1", "exp:20us,3us+bursts:",
 					   "lognormal:20us,0.2,0.1" };
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		err[0] = 0;
@@ -339,6 +458,8 @@ int main(void)
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_second_regime),
 		cmocka_unit_test(test_missed),
+		cmocka_unit_test(test_bursts),
+		cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_input),
 	};
 
