@@ -20,7 +20,11 @@
  * windows of its time, as timeline.csv has them (2: a 20 s run at 1 kHz
  * with the default 10 s window), for the within-run test of bursts; the
  * "bursts" column says in how many fits it found them (WINDOWS 0: none,
- * the test off, as a tree without timeline.csv).
+ * the test off, as a tree without timeline.csv). Then the advice
+ * (tailfit_advice and its plan) with the target ten times the truth and
+ * a tenth of it: how often it says at once that the target is shown or
+ * missed (and wrongly), and how often it is right, the plan's run counted
+ * by its chance of settling it right (docs/report.md).
  * Deterministic: the seeds are the replicate numbers.
  *   build/bench/tail_coverage [REPS] [RUNS] [SAMPLES] [WINDOWS] [LAW...]  (LAW: those laws only)
  */
@@ -31,6 +35,7 @@
 #include <string.h>
 
 #include "hist.h"
+#include "stats.h"
 #include "synth.h"
 #include "tailfit.h"
 
@@ -81,6 +86,47 @@ static void wilson(int k, int n, double *lo, double *hi)
 	*hi = n ? c + h : 1;
 }
 
+/*
+ * The advice at two targets: ten times the truth (the plan should show it
+ * met) and a tenth of it (should show it missed). Per side: said at once
+ * (shown, or missed), said wrongly at once, and the plan's run's chance
+ * of settling it right, summed over campaigns. True late periods come in
+ * bursts of L (1: single); the plan counts bursts where it saw them
+ * (its words: "at most 1 burst"), late periods where not.
+ */
+struct advice_tally {
+	int right_now, wrong_now;
+	double plan;
+};
+
+static double poisson_at_most(double lambda, long long k)
+{
+	return k < 0 ? 0 : 1 - stats_poisson_at_least(lambda, k + 1);
+}
+
+static void judge_advice(const struct tailfit *fit, double truth, int L, struct advice_tally *met,
+			 struct advice_tally *missed)
+{
+	struct tailfit f = *fit;
+	/* the bursts a run holds, counted as bursts where it saw them, else as their periods */
+	int per = fit->burst_p < TAILFIT_CLUSTER_P ? 1 : L;
+
+	tailfit_retarget(&f, truth * TAILFIT_PLAN_MARGIN);	/* the truth a tenth of the target */
+	switch (tailfit_advice(&f)) {
+	case TA_SHOWN: met->right_now++; met->plan += 1; break;
+	case TA_MISSED: met->wrong_now++; break;
+	default: met->plan += poisson_at_most(f.plan_periods * truth / L, f.plan_most / per);
+	}
+	tailfit_retarget(&f, truth / TAILFIT_PLAN_MARGIN);	/* ten times the target */
+	switch (tailfit_advice(&f)) {
+	case TA_MISSED: missed->right_now++; missed->plan += 1; break;
+	case TA_SHOWN: missed->wrong_now++; break;
+	default:
+		missed->plan += stats_poisson_at_least(f.plan_periods * truth / L,
+						       (f.plan_missed + per - 1) / per);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	static const char *const laws[] = {
@@ -129,7 +175,9 @@ int main(int argc, char **argv)
 	       reps, runs, samples, windows);
 	printf("%-36s %-6s %-9s %5s %-22s %s\n", "law", "true p", "D", "fits", "covered (95 % Wilson)",
 	       "refused: clustered drift rejected few; upper bound / true p (median); lower bound / true p (median); lower bound 0;"
-	       " regime: n, count's interval covers; far below; saw the spikes: n, fitted; bursts");
+	       " regime: n, count's interval covers; far below; saw the spikes: n, fitted; bursts;"
+	       " truth a tenth of the target: shown at once, missed (wrongly), the advice right %;"
+	       " ten times: missed at once, shown (wrongly), the advice right %");
 	for (size_t l = 0; l < sizeof(laws) / sizeof(laws[0]); l++) {
 		struct setting st = { .runs = runs, .split = runs };
 		char err[256], text[256];
@@ -152,6 +200,8 @@ int main(int argc, char **argv)
 			double d = solve_sf(&st, truths[t]), truth = setting_sf(&st, floor(d));
 			int fits = 0, covered = 0, atzero = 0, regime = 0, regime_covered = 0, far = 0;
 			int refused[TF_DRIFT + 1] = { 0 }, saw = 0, saw_fit = 0, burst = 0;
+			struct advice_tally met = { 0 }, missed = { 0 };
+			int L = st.law[0].burst > 1 ? st.law[0].burst : 1;
 			/* a campaign "saw" the spikes when a sample lies beyond the body's 1e-12 */
 			struct setting body = st;
 
@@ -176,6 +226,7 @@ int main(int argc, char **argv)
 				if (tailfit_runs(&in, &fit) != 0)
 					return 2;
 				burst += fit.status == TF_FIT && fit.burst_p < TAILFIT_CLUSTER_P;
+				judge_advice(&fit, truth, L, &met, &missed);
 				int seen = 0;
 
 				for (int i = 0; i < runs; i++)
@@ -204,12 +255,14 @@ int main(int argc, char **argv)
 			qsort(width, (size_t)fits, sizeof(*width), cmp_double);
 			qsort(under, (size_t)fits, sizeof(*under), cmp_double);
 			printf("%-36s %-6.0e %6.0f us %5d %5.1f %% [%4.1f, %5.1f] %4d %4d %4d %4d; %8.3gx; %8.2gx; %d;"
-			       " %d, %d; %d; %d, %d; %d\n",
+			       " %d, %d; %d; %d, %d; %d; %d, %d, %.1f %%; %d, %d, %.1f %%\n",
 			       laws[l], truths[t], d / 1000, fits, fits ? 100.0 * covered / fits : 0,
 			       100 * lo, 100 * hi, refused[TF_CLUSTERED], refused[TF_DRIFT],
 			       refused[TF_REJECTED], refused[TF_FEW], fits ? width[fits / 2] : NAN,
 			       fits ? under[fits / 2] : NAN,
-			       atzero, regime, regime_covered, far, saw, saw_fit, burst);
+			       atzero, regime, regime_covered, far, saw, saw_fit, burst, met.right_now,
+			       met.wrong_now, 100 * met.plan / reps, missed.right_now, missed.wrong_now,
+			       100 * missed.plan / reps);
 			fflush(stdout);
 		}
 	}

@@ -261,53 +261,69 @@ static void statistics(const struct tailfit *t, char *how, size_t hlen)
 }
 
 /*
+ * The run that settles the target either way (tailfit_retarget's plan):
+ * how long, and the counts that show it met or missed. Appended to buf.
+ */
+static int plan(const struct tailfit *t, const char *tgt, double ph, const char *threads,
+		char *buf, size_t len)
+{
+	char hours[32], most[64], missed[64];
+	int bursty = t->burst_p < TAILFIT_CLUSTER_P;
+
+	snprintf(hours, sizeof(hours), "%.3g h", t->plan_periods / ph / t->threads);
+	snprintf(most, sizeof(most), "%d %s", t->plan_most,
+		 bursty ? (t->plan_most == 1 ? "burst" : "bursts") : "later");
+	snprintf(missed, sizeof(missed), "%d %s", t->plan_missed, bursty ? "bursts" : "later");
+	return snprintf(buf, len, "; a run that settles it: %s (%.2g periods%s): at most %s shows fewer than %s in 10^9 periods, %s or more show it missed (it shows the target at least 9 times in 10 where the truth is a tenth of it)",
+			hours, t->plan_periods, threads, most, tgt, missed);
+}
+
+/*
  * What a longer run would do for the target (fewer than target a
  * period), from the estimate where there is one (estimated: its interval
  * lo..hi): where the interval lies wholly above the target, the target is
- * missed and no run changes that; wholly below, it is shown; where it
- * holds the target, how long a run would settle it at the estimate's
- * upper end — enough periods that a rate of hi would be seen above the
- * target (its count's 95 % lower bound, by the normal approximation,
- * above target times the periods: N > z^2 hi / (hi - target)^2). With no
- * estimate and none later, how long a run with none later would show it
- * by observation alone (need_periods). Appended to buf at n.
+ * missed and no run changes that; wholly below, it is shown. Where it
+ * holds the target (or there is no estimate): with none later, how long
+ * a run with none later would show it by observation alone
+ * (need_periods) and what it would see at the estimate's upper end; with
+ * some later, how long a run would settle it at the estimate's upper end
+ * — enough periods that a rate of hi would be seen above the target (its
+ * count's 95 % lower bound, by the normal approximation, above target
+ * times the periods: N > z^2 hi / (hi - target)^2); then, in every such
+ * case, the plan: a run that settles it either way. Appended to buf.
  */
-static int advice(const struct tailfit *t, int estimated, const char *tgt, double ph, char *buf,
-		  size_t len)
+static int advice(const struct tailfit *t, const char *tgt, double ph, char *buf, size_t len)
 {
 	char hi[32], hours[32], threads[48] = "";
 	const double z = 1.96;
+	int n = 0, estimated = tailfit_estimated(t);
 
 	if (t->threads > 1)
 		snprintf(threads, sizeof(threads), " of its %d threads", t->threads);
-
-	if (estimated && t->lo > t->target)
+	if (tailfit_advice(t) == TA_MISSED)
 		return snprintf(buf, len, "; fewer than %s in 10^9 periods is missed: the interval lies wholly above it, and a longer run would only narrow it", tgt);
-	if (estimated && t->hi < t->target)
+	if (tailfit_advice(t) == TA_SHOWN)
 		return snprintf(buf, len, "; fewer than %s in 10^9 periods: shown, the interval lies wholly below it", tgt);
+	prob(t->hi * 1e9, hi, sizeof(hi));
 	if (!t->observed) {
-		int n;
-
 		snprintf(hours, sizeof(hours), "%.3g h", t->need_periods / ph / t->threads);
 		n = snprintf(buf, len, "; to show fewer than %s in 10^9 periods by observation alone, run %s (%.2g periods%s, none later)",
 			     tgt, hours, t->need_periods, threads);
-		if (estimated && isfinite(t->hi) && n > 0 && (size_t)n < len) {
-			prob(t->hi * 1e9, hi, sizeof(hi));
+		if (estimated && isfinite(t->hi) && n > 0 && (size_t)n < len)
 			n += snprintf(buf + n, len - (size_t)n, "; were the truth the estimate's upper end (%s in 10^9), that run would see about %.2g later",
 				      hi, t->hi * t->need_periods);
-		}
-		return n;
-	}
-	if (!estimated || !isfinite(t->hi) || t->hi <= t->target)
-		return 0;
-	/* a count of bursts varies by their size more than one of single periods */
-	double need = z * z * t->hi * (t->burst_p < TAILFIT_CLUSTER_P ? t->burst : 1) /
-		      ((t->hi - t->target) * (t->hi - t->target));
+	} else if (estimated && isfinite(t->hi) && t->hi > t->target) {
+		/* a count of bursts varies by their size more than one of single periods */
+		double need = z * z * t->hi * (t->burst_p < TAILFIT_CLUSTER_P ? t->burst : 1) /
+			      ((t->hi - t->target) * (t->hi - t->target));
 
-	prob(t->hi * 1e9, hi, sizeof(hi));
-	snprintf(hours, sizeof(hours), "%.3g h", need / ph / t->threads);
-	return snprintf(buf, len, "; the interval holds fewer than %s in 10^9 periods: were the truth its upper end (%s in 10^9), a run of %s (%.2g periods%s) would show the target missed",
-			tgt, hi, hours, need, threads);
+		snprintf(hours, sizeof(hours), "%.3g h", need / ph / t->threads);
+		n = snprintf(buf, len, "; the interval holds fewer than %s in 10^9 periods: were the truth its upper end (%s in 10^9), a run of %s (%.2g periods%s) would show the target missed",
+			     tgt, hi, hours, need, threads);
+	}
+	if (n >= 0 && (size_t)n < len)
+		n += plan(t, tgt, ph, threads, buf + n, len - (size_t)n);
+	return n;
 }
 
 void beyond_text(const struct tailfit *t, const char *metric, const char *side,
@@ -316,8 +332,7 @@ void beyond_text(const struct tailfit *t, const char *metric, const char *side,
 	char d[32], a[32], lo[32], hi[32], ha[32], hlo[32], hhi[32], seen[48], obs[48], tgt[32],
 		how[1400];
 	double ph = per_hour(interval_ns);
-	int n, estimated = t->status == TF_FIT || t->status == TF_OBSERVED || t->status == TF_REGIME ||
-			   (t->status == TF_MISSED && isfinite(t->p));
+	int n, estimated = tailfit_estimated(t);
 
 	snprintf(d, sizeof(d), "%.4g µs", US(t->deadline_ns));
 	count_words(t->periods, seen, sizeof(seen));
@@ -370,7 +385,7 @@ void beyond_text(const struct tailfit *t, const char *metric, const char *side,
 	if (n < 0 || (size_t)n >= len)
 		return;
 	if (isfinite(ph))
-		n += advice(t, estimated, tgt, ph, buf + n, len - (size_t)n);
+		n += advice(t, tgt, ph, buf + n, len - (size_t)n);
 	if (n < 0 || (size_t)n >= len || !detail)
 		return;
 	statistics(t, how, sizeof(how));
@@ -434,7 +449,7 @@ void beyond_fill_csv(FILE *fp, void *arg)
 			"threshold_ns,exceedances,shape,scale_ns,gof_p,dispersion,cluster_p,"
 			"p,p_lo,p_hi,per_hour,per_hour_lo,per_hour_hi,target,need_periods,need_hours,"
 			"extreme_ns,extreme_seen,extreme_expected,extreme_p,body_dispersion,p_lo_light,missed,"
-			"burst,burst_p,burst_ns,burst_windows,widen");
+			"burst,burst_p,burst_ns,burst_windows,widen,plan_periods,plan_hours,plan_most,plan_missed");
 	for (int g = 0; b->fit && g < b->m->ngroups; g++) {
 		const struct rows_group *gr = &b->m->group[g];
 		const struct tailfit *t = &b->fit[g];
@@ -480,6 +495,10 @@ void beyond_fill_csv(FILE *fp, void *arg)
 		csvw_int(&w, t->burst_ns);
 		csvw_int(&w, t->burst_windows);
 		num(&w, t->widen);
+		num(&w, t->plan_periods);
+		num(&w, t->plan_periods / ph / t->threads);
+		csvw_int(&w, t->plan_most);
+		csvw_int(&w, t->plan_missed);
 		csvw_end(&w);
 	}
 }

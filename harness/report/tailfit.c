@@ -597,8 +597,6 @@ static int fit(const struct hist *const *run, const struct tailfit_blocks *block
 	out->target = target > 0 ? target : TAILFIT_TARGET;
 	if (deadline_ns <= 0 || !(out->target < 1) || target < 0)
 		return -EINVAL;
-	/* with none above D in m periods, P < target at TAILFIT_CONF when m >= -ln(1 - conf) / target */
-	out->need_periods = -log(1 - TAILFIT_CONF) / out->target;
 	all = malloc(sizeof(*all));
 	g = malloc(sizeof(*g));
 	if (!all || !g) {
@@ -660,11 +658,49 @@ static int fit(const struct hist *const *run, const struct tailfit_blocks *block
 	if (out->xi > 0)
 		light_end(g, out, pu);
 done:
-	if (bursts(out))	/* a run with none later must hold that many bursts' worth */
-		out->need_periods *= out->burst;
+	tailfit_retarget(out, out->target);
 	free(all);
 	free(g);
 	return 0;
+}
+
+int tailfit_estimated(const struct tailfit *t)
+{
+	return t->status == TF_FIT || t->status == TF_OBSERVED || t->status == TF_REGIME ||
+	       (t->status == TF_MISSED && isfinite(t->p));
+}
+
+int tailfit_advice(const struct tailfit *t)
+{
+	if (tailfit_estimated(t) && t->lo > t->target)
+		return TA_MISSED;
+	if (tailfit_estimated(t) && t->hi < t->target)
+		return TA_SHOWN;
+	return TA_RUN;
+}
+
+void tailfit_retarget(struct tailfit *t, double target)
+{
+	/* late periods in bursts: a run counts bursts, not periods */
+	double size = bursts(t) ? t->burst : 1, lo, hi, c;
+
+	t->target = target;
+	/* with none above D in m periods, P < target at TAILFIT_CONF when m >= -ln(1 - conf) / target */
+	t->need_periods = -log(1 - TAILFIT_CONF) / target * size;
+	/* the plan: the fewest allowed whose run shows a tenth of the target often enough */
+	for (t->plan_most = 0;; t->plan_most++) {
+		stats_poisson_ci(t->plan_most, 2 * TAILFIT_CONF - 1, &lo, &hi);
+		c = hi;		/* the one-sided bound: a run of c / target allows plan_most */
+		if (stats_poisson_at_least(c / TAILFIT_PLAN_MARGIN, t->plan_most + 1) <=
+		    1 - TAILFIT_PLAN_SUCCESS)
+			break;
+	}
+	t->plan_periods = c / target * size;
+	for (t->plan_missed = t->plan_most + 1;; t->plan_missed++) {
+		stats_poisson_ci(t->plan_missed, 2 * TAILFIT_CONF - 1, &lo, &hi);
+		if (lo > c)
+			break;
+	}
 }
 
 const char *tailfit_status_text(int status)

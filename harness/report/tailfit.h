@@ -52,6 +52,8 @@
 #define TAILFIT_CLUSTER_P 0.01	/* runs' counts above u more dispersed than this: clustered */
 #define TAILFIT_CONF 0.95	/* of the interval, and of the bound by observation */
 #define TAILFIT_TARGET 1e-9	/* the level "how long to run" bounds by default, per period */
+#define TAILFIT_PLAN_MARGIN 10	/* the plan shows the target where the truth is this many times below */
+#define TAILFIT_PLAN_SUCCESS 0.9	/* with at least this probability */
 #define TAILFIT_EXTREME_LEVELS 10	/* the highest levels reached that the fit must allow */
 #define TAILFIT_BURST_MIN 5	/* samples above the level a merged window holds on average */
 #define TAILFIT_EXTREME_P 0.001	/* their chance under the fit (corrected for the levels): below, refused */
@@ -106,7 +108,35 @@ struct tailfit {
 	uint64_t missed;	/* periods that never ran, in periods and observed (tailfit_missed) */
 	double target;		/* the level to bound by observation alone, per period */
 	double need_periods;	/* periods with none above D that bound P below target */
+	/*
+	 * The run that settles the target either way (tailfit_retarget):
+	 * plan_periods long; at most plan_most bursts above D show P below
+	 * target, plan_missed or more show it above (each at TAILFIT_CONF,
+	 * one-sided); it shows the target where the truth is a tenth of it
+	 * with probability TAILFIT_PLAN_SUCCESS at least. A burst is one
+	 * late period, or `burst` of them where the runs show bursts.
+	 */
+	double plan_periods;
+	int plan_most, plan_missed;
 };
+
+/* Is there a number, p with its interval, estimated or counted (not a refusal)? */
+int tailfit_estimated(const struct tailfit *t);
+
+enum tailfit_advice {
+	TA_MISSED,	/* the interval lies wholly above the target */
+	TA_SHOWN,	/* wholly below */
+	TA_RUN,		/* it holds it, or there is none: the plan's run settles it */
+};
+
+/* What the estimate says of the target. */
+int tailfit_advice(const struct tailfit *t);
+
+/*
+ * Set t's target and what follows from it (need_periods and the plan),
+ * as tailfit does for its own: for a second target without a second fit.
+ */
+void tailfit_retarget(struct tailfit *t, double target);
 
 /*
  * A run's samples over time, threads merged: per window (timeline.csv's),
