@@ -147,30 +147,69 @@ FILE *file_fopen_regular(const char *path, long long max, char *err, size_t len)
 	return fp;
 }
 
-void file_ini_value(const char *path, const char *section, const char *key,
-		    char *out, size_t len)
+/* Each line of [section] of an INI file latlab wrote, to fn until it returns nonzero. */
+static void ini_each(const char *path, const char *section, int (*fn)(const char *line, void *arg),
+		     void *arg)
 {
 	char line[4096], cur[64] = "", err[PATH_MAX + 128];
-	size_t klen = strlen(key);
 	FILE *fp = file_fopen_regular(path, 1 << 20, err, sizeof(err));
 
-	out[0] = '\0';
 	if (!fp)
 		return;
 	while (fgets(line, sizeof(line), fp)) {
 		line[strcspn(line, "\n")] = '\0';
-		if (line[0] == '[') {
-			snprintf(cur, sizeof(cur), "%.*s", (int)strcspn(line + 1, "]"),
-				 line + 1);
-			continue;
-		}
-		if (strcmp(cur, section) == 0 && strncmp(line, key, klen) == 0 &&
-		    strncmp(line + klen, " = ", 3) == 0) {
-			snprintf(out, len, "%s", line + klen + 3);
+		if (line[0] == '[')
+			snprintf(cur, sizeof(cur), "%.*s", (int)strcspn(line + 1, "]"), line + 1);
+		else if (strcmp(cur, section) == 0 && fn(line, arg))
 			break;
-		}
 	}
 	fclose(fp);
+}
+
+struct ini_out {
+	const char *key;
+	char *out;
+	size_t len, n;
+};
+
+static int ini_key(const char *line, void *arg)
+{
+	struct ini_out *o = arg;
+	size_t klen = strlen(o->key);
+
+	if (strncmp(line, o->key, klen) != 0 || strncmp(line + klen, " = ", 3) != 0)
+		return 0;
+	snprintf(o->out, o->len, "%s", line + klen + 3);
+	return 1;
+}
+
+static int ini_join(const char *line, void *arg)
+{
+	struct ini_out *o = arg;
+	int w;
+
+	if (!strstr(line, " = "))
+		return 0;
+	w = snprintf(o->out + o->n, o->len - o->n, "%s%s", o->n ? ", " : "", line);
+	o->n = w < 0 ? o->n : o->n + (size_t)w < o->len ? o->n + (size_t)w : o->len - 1;
+	return o->n + 1 >= o->len;	/* full */
+}
+
+void file_ini_value(const char *path, const char *section, const char *key,
+		    char *out, size_t len)
+{
+	struct ini_out o = { .key = key, .out = out, .len = len };
+
+	out[0] = '\0';
+	ini_each(path, section, ini_key, &o);
+}
+
+void file_ini_section(const char *path, const char *section, char *out, size_t len)
+{
+	struct ini_out o = { .out = out, .len = len };
+
+	out[0] = '\0';
+	ini_each(path, section, ini_join, &o);
 }
 
 /* A mountinfo field's octal escapes (\040 for a space) undone in place. */

@@ -49,6 +49,13 @@ void file_ini_value(const char *path, const char *section, const char *key,
 		    char *out, size_t len);
 
 /*
+ * The whole of [section] of such a file, its "key = value" lines joined
+ * by ", " ("type = softirq, connections = 1024"), into out (cut at len);
+ * "" when the file or the section is not there.
+ */
+void file_ini_section(const char *path, const char *section, char *out, size_t len);
+
+/*
  * The filesystem an absolute path is on, from /proc/self/mountinfo: the
  * mount whose point is the path's longest leading directory, its source
  * ("/dev/vda", "rootfs", "tmpfs") and type ("ext4"). Nothing is opened

@@ -132,22 +132,26 @@ void config_write_ini(FILE *fp, const struct config *cfg)
 		fprintf(fp, "\n[kernel.%s]\n", cfg->kernel[i].name);
 		opt_write_ini(fp, kernel_options, &cfg->kernel[i]);
 	}
-	for (int i = 0; i < cfg->nloads; i++) {
-		const struct load_def *l = &cfg->load[i];
+	for (int i = 0; i < cfg->nloads; i++)
+		config_write_load(fp, &cfg->load[i]);
+	for (int i = 0; i < cfg->nworkloads; i++)
+		config_write_workload(fp, &cfg->workload[i]);
+}
 
-		fprintf(fp, "\n[load.%s]\n", l->name);
-		opt_write_ini(fp, load_options, l);
-		if (l->ops)
-			opt_write_ini(fp, l->ops->options, l->opts);
-	}
-	for (int i = 0; i < cfg->nworkloads; i++) {
-		const struct workload_def *w = &cfg->workload[i];
+void config_write_load(FILE *fp, const struct load_def *l)
+{
+	fprintf(fp, "\n[load.%s]\n", l->name);
+	opt_write_ini(fp, load_options, l);
+	if (l->ops)
+		opt_write_ini(fp, l->ops->options, l->opts);
+}
 
-		fprintf(fp, "\n[workload.%s]\ntype = %s\n", w->name, w->type);
-		opt_write_ini(fp, w->ops->options, w->opts);
-		if (w->ops->echo)
-			w->ops->echo(fp, w->opts);
-	}
+void config_write_workload(FILE *fp, const struct workload_def *w)
+{
+	fprintf(fp, "\n[workload.%s]\ntype = %s\n", w->name, w->type);
+	opt_write_ini(fp, w->ops->options, w->opts);
+	if (w->ops->echo)	/* a plugin's own keys */
+		w->ops->echo(fp, w->opts);
 }
 
 uint64_t config_hash(const struct config *cfg)

@@ -315,6 +315,10 @@ void config_free(struct config *cfg);
 /* The resolved config (every default filled) as INI text. */
 void config_write_ini(FILE *fp, const struct config *cfg);
 
+/* One [load.NAME] or [workload.NAME] section as config_write_ini writes it (cell.ini has its cell's). */
+void config_write_load(FILE *fp, const struct load_def *l);
+void config_write_workload(FILE *fp, const struct workload_def *w);
+
 /* FNV-1a of config_write_ini()'s text: same config, same hash. */
 uint64_t config_hash(const struct config *cfg);
 

@@ -384,42 +384,73 @@ static int kind_of(const struct ratio_ci *r, double margin)
 	return V_NO_DIFFERENCE;
 }
 
-/* Does a run of side s say it was measured by `by`? */
-static int side_has(const struct side_runs *s, const char *by)
+/* What a run says of how it was measured: which latlab, its load's settings. */
+typedef const char *(*run_fact)(const struct tcell *c);
+
+static const char *fact_latlab(const struct tcell *c)
+{
+	return c->measured_by;
+}
+
+static const char *fact_load(const struct tcell *c)
+{
+	return c->load_settings;
+}
+
+/* Does a run of side s say `value`? */
+static int side_has(const struct side_runs *s, run_fact fact, const char *value)
 {
 	for (int i = 0; i < s->n; i++)
-		if (strcmp(s->run[i]->measured_by, by) == 0)
+		if (strcmp(fact(s->run[i]), value) == 0)
 			return 1;
 	return 0;
 }
 
 /*
- * Where a run of one side was measured by a latlab that no run of the
- * other side was: that latlab and one of the other side's, in v->by_a
- * and by_b (a difference between them may be latlab's, not the
- * kernels'). A run that does not say leaves them "".
+ * Where a run of one side says a fact that no run of the other side says:
+ * it and one of the other side's, in fa and fb (len each). A run that
+ * does not say leaves them "".
  */
-static void measured_by(const struct side_runs *a, const struct side_runs *b,
-			struct pair_verdict *v)
+static void sides_differ(const struct side_runs *a, const struct side_runs *b, run_fact fact,
+			 char *fa, char *fb, size_t len)
 {
 	const struct side_runs *both[] = { a, b };
 
-	v->by_a[0] = v->by_b[0] = '\0';
+	fa[0] = fb[0] = '\0';
 	for (int s = 0; s < 2; s++)
 		for (int i = 0; i < both[s]->n; i++)
-			if (!both[s]->run[i]->measured_by[0])
+			if (!fact(both[s]->run[i])[0])
 				return;
 	for (int s = 0; s < 2; s++)
 		for (int i = 0; i < both[s]->n; i++) {
-			const char *by = both[s]->run[i]->measured_by;
+			const char *value = fact(both[s]->run[i]);
 
-			if (side_has(both[!s], by))
+			if (side_has(both[!s], fact, value))
 				continue;
-			snprintf(s ? v->by_b : v->by_a, sizeof(v->by_a), "%s", by);
-			snprintf(s ? v->by_a : v->by_b, sizeof(v->by_a), "%s",
-				 both[!s]->run[0]->measured_by);
+			snprintf(s ? fb : fa, len, "%s", value);
+			snprintf(s ? fa : fb, len, "%s", fact(both[!s]->run[0]));
 			return;
 		}
+}
+
+/*
+ * The latlab that measured each side where they differ (a difference
+ * between them may be latlab's, not the kernels'), and the settings of a
+ * load both sides ran under one name where they differ (a side of
+ * another load, an axis of loads, is not asked).
+ */
+static void provenance(const struct side_runs *a, const struct side_runs *b,
+		       struct pair_verdict *v)
+{
+	sides_differ(a, b, fact_latlab, v->by_a, v->by_b, sizeof(v->by_a));
+	v->load_a[0] = v->load_b[0] = '\0';
+	if (!a->n || !b->n)
+		return;
+	for (int s = 0; s < 2; s++)
+		for (int i = 0; i < (s ? b : a)->n; i++)
+			if (strcmp((s ? b : a)->run[i]->load, a->run[0]->load) != 0)
+				return;
+	sides_differ(a, b, fact_load, v->load_a, v->load_b, sizeof(v->load_a));
 }
 
 /* Hours run c measured: its periods, kept and missed, of one thread. */
@@ -554,7 +585,7 @@ int verdict_pair(const struct side_runs *a, const struct side_runs *b, double ma
 	for (int s = 0; s < 2; s++)
 		for (int i = 0; i < both[s]->n; i++)
 			v->devices |= both[s]->run[i]->devices;
-	measured_by(a, b, v);
+	provenance(a, b, v);
 
 	v->steal_a = steal_share(&a, 1);
 	v->steal_b = steal_share(&b, 1);
@@ -847,6 +878,11 @@ void verdict_text(const struct pair_verdict *v, const char *a, const char *b,
 	if (v->by_a[0])
 		snprintf(buf + n, len - n, "; measured by different latlabs (%s: %s; %s: %s): a difference may be latlab's, not the kernels'",
 			 a, v->by_a, b, v->by_b);
+	n = strlen(buf);
+	/* one load, two settings: what differs may be the load */
+	if (v->load_a[0])
+		snprintf(buf + n, len - n, "; under the same load with other settings (%s: %s; %s: %s): a difference may be the load's, not the kernels'",
+			 a, v->load_a, b, v->load_b);
 	append_left(v, a, b, buf, len);
 }
 

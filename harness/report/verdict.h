@@ -147,6 +147,8 @@ struct pair_verdict {
 	 * they agree or a run does not say
 	 */
 	char by_a[96], by_b[96];
+	/* the settings of the load both sides ran, where they differ: "" otherwise */
+	char load_a[512], load_b[512];
 	/*
 	 * What keeps the figures from a verdict (kind V_UNJUDGED): each
 	 * side's runs' reasons on the metric (VR_BITs; VR_STATUS where no

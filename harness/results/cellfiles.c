@@ -430,10 +430,8 @@ static void write_cell_ini(FILE *fp, const struct config *cfg,
 			(unsigned long long)res->samples_written,
 			(unsigned long long)res->samples_dropped);
 	write_figures(fp, cfg, c, si, res);
-	fprintf(fp, "\n[workload.%s]\ntype = %s\n", wd->name, wd->type);
-	opt_write_ini(fp, wd->ops->options, wd->opts);
-	if (wd->ops->echo)	/* a plugin's own keys, as campaign.ini has them */
-		wd->ops->echo(fp, wd->opts);
+	config_write_workload(fp, wd);
+	config_write_load(fp, &cfg->load[c->load]);
 }
 
 static void write_spikes(FILE *fp, const struct cell_result *res)

@@ -260,6 +260,17 @@ static void cell_measured_by(struct tcell *c)
 		snprintf(c->measured_by, sizeof(c->measured_by), "%s", version);
 }
 
+/* Its load's settings as its cell.ini has them (since 2026-12-06): "" where it has none. */
+static void cell_load_settings(struct tcell *c)
+{
+	char path[PATH_MAX], section[TCELL_AXIS_MAX + 8];
+
+	c->load_settings[0] = '\0';
+	snprintf(section, sizeof(section), "load.%s", c->load);
+	if (cell_file_path(path, sizeof(path), c->dir, CELLF_INI) == 0)
+		file_ini_section(path, section, c->load_settings, sizeof(c->load_settings));
+}
+
 /* What perturbed its figures (vouch.h's VT_ bits), from cell.ini. */
 static unsigned cell_traced(const struct tcell *c)
 {
@@ -291,6 +302,7 @@ static void cell_vouch(struct tcell *c)
 	c->vf.waits = cell_waits(c);
 	c->devices = cell_devices(c);
 	cell_measured_by(c);
+	cell_load_settings(c);
 	c->vf.missed_pct = c->missed_pct;
 	c->vf.wake_missed_pct = w ? vouch_wake_missed_pct((double)hist_count_above(w, c->interval),
 							  periods) : 0;

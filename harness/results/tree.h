@@ -80,6 +80,7 @@ struct tcell {
 	int emulated;		/* tcell_emulated's answer, read once */
 	unsigned devices;	/* TCELL_DEV_ bits: the emulated devices its I/O went through */
 	char measured_by[96];	/* the latlab that measured it: "VERSION (git COMMIT)", "" unknown */
+	char load_settings[512];	/* cell.ini's [load.NAME], "key = value, ..."; "" before it was written */
 	uint64_t overruns, errors, bytes;
 	double missed_pct;	/* the share of its periods the worst thread missed, % */
 	int missed_thread;	/* that thread */

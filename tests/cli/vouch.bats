@@ -221,3 +221,29 @@ waits() {
 	[[ "$output" == *"3 of 12 cells measured nothing: 3 skipped"* ]] || run_failed
 	grep -q 'id="unmeasured"' t/report/index.html
 }
+
+# load_section TREE TEXT: TEXT as the [load.NAME] section of every cell's
+# cell.ini in TREE (as latlab writes it since 2026-12-06), NAME the cell's load
+load_section() {
+	local f
+	for f in "$1"/vm/*/*/cell.ini; do
+		printf '\n[load.%s]\n%s\n' "$(awk -F' = ' '$1 == "load" { print $2; exit }' "$f")" "$2" >>"$f"
+	done
+}
+
+@test "compare across trees: the same load run with other settings is said, with both; the same settings, or none recorded, say nothing" {
+	tree t1
+	tree t2
+	run "$LATLAB" compare t1 t2 -o c0
+	[ "$status" -eq 0 ] && [[ "$output" != *"other settings"* ]] || run_failed
+	load_section t1 $'cpus = all\ninstances = 1'
+	load_section t2 $'cpus = all\ninstances = 1'
+	run "$LATLAB" compare t1 t2 -o c1
+	[ "$status" -eq 0 ] && [[ "$output" != *"other settings"* ]] || run_failed
+	tree t3
+	load_section t3 $'cpus = all\ninstances = 2'
+	run "$LATLAB" compare t1 t3 -o c2
+	[ "$status" -eq 0 ] || run_failed
+	line=$(grep '^rthog, timer' <<<"$output")
+	[[ "$line" == *"; under the same load with other settings (running@vm:6.18.44-fc-v669#1: cpus = all, instances = 1; running@vm:6.18.44-fc-v669#2: cpus = all, instances = 2): a difference may be the load's, not the kernels'"* ]] || { echo "$line"; false; }
+}

@@ -496,9 +496,32 @@ static void test_tail_outlier(void **state)
 	assert_int_equal(verdict_pair(&a, &b, 0, &v), 0);
 	verdict_text(&v, "quiet", "hog", text, sizeof(text));
 	assert_null(strstr(text, "measured by different latlabs"));	/* a run that does not say */
+	/* one load, other settings: said; the same settings, or two loads (an axis of loads): nothing */
+	for (int i = 0; i < RUNS; i++) {
+		cells[0][i].measured_by[0] = cells[1][i].measured_by[0] = '\0';
+		snprintf(cells[0][i].load, sizeof(cells[0][i].load), "softirq");
+		snprintf(cells[1][i].load, sizeof(cells[1][i].load), "softirq");
+		snprintf(cells[0][i].load_settings, sizeof(cells[0][i].load_settings),
+			 "type = softirq, connections = 1024");
+		snprintf(cells[1][i].load_settings, sizeof(cells[1][i].load_settings),
+			 "type = softirq, connections = 1024");
+	}
+	assert_int_equal(verdict_pair(&a, &b, 0, &v), 0);
+	verdict_text(&v, "quiet", "hog", text, sizeof(text));
+	assert_null(strstr(text, "under the same load with other settings"));
+	snprintf(cells[1][0].load_settings, sizeof(cells[1][0].load_settings),
+		 "type = softirq, connections = 256");
+	assert_int_equal(verdict_pair(&a, &b, 0, &v), 0);
+	verdict_text(&v, "quiet", "hog", text, sizeof(text));
+	assert_non_null(strstr(text, "; under the same load with other settings (quiet: type = softirq, connections = 1024; hog: type = softirq, connections = 256): a difference may be the load's, not the kernels'"));
+	snprintf(cells[1][0].load, sizeof(cells[1][0].load), "storm");
+	assert_int_equal(verdict_pair(&a, &b, 0, &v), 0);
+	verdict_text(&v, "quiet", "hog", text, sizeof(text));
+	assert_null(strstr(text, "under the same load with other settings"));
 	for (int i = 0; i < RUNS; i++) {
 		cells[0][i].emulated = cells[1][i].emulated = 0;
-		cells[0][i].measured_by[0] = cells[1][i].measured_by[0] = '\0';
+		cells[0][i].load[0] = cells[1][i].load[0] = '\0';
+		cells[0][i].load_settings[0] = cells[1][i].load_settings[0] = '\0';
 	}
 	/* too few samples for a tail */
 	for (int i = 0; i < RUNS; i++) {
