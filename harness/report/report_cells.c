@@ -230,19 +230,15 @@ static void fill_cell_page(FILE *fp, void *arg)
 	}
 	fprintf(fp, "<tr><th class=\"l\">repeat</th><td class=\"l\">%lld</td></tr>\n",
 		(long long)c->repeat);
-	/* the latlab that measured it (sysinfo.ini), as it said itself */
-	char version[64], commit[64];
-
-	cell_ini_get(c->dir, CELLF_SYSINFO, "latlab", "version", version, sizeof(version));
-	cell_ini_get(c->dir, CELLF_SYSINFO, "latlab", "commit", commit, sizeof(commit));
+	/* the latlab that measured it (sysinfo.ini), and its load as it ran (cell.ini) */
 	fputs("<tr><th class=\"l\">measured by latlab</th><td class=\"l\">", fp);
-	html_text(fp, version[0] ? version : "unknown");
-	if (commit[0] && strcmp(commit, "none") != 0) {
-		fputs(" (git ", fp);
-		html_text(fp, commit);
-		fputs(")", fp);
-	}
+	html_text(fp, c->measured_by[0] ? c->measured_by : "unknown");
 	fputs("</td></tr>\n", fp);
+	if (c->load_settings[0]) {
+		fputs("<tr><th class=\"l\">its load's settings</th><td class=\"l\">", fp);
+		html_text(fp, c->load_settings);
+		fputs("</td></tr>\n", fp);
+	}
 	/* where its I/O went and what a wait for it is, as cell.ini says */
 	static const char *const io[][2] = {
 		{ "files_on", "files on" }, { "files_note", "a file's wait" },
