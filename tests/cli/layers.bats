@@ -2,7 +2,9 @@
 # lane: readers (tests/run.sh: where this file runs, and beside what)
 # The map of the code keeps itself true: tools/layers.sh (the floors, in
 # one list) fails on a header included from a floor above, and on a
-# result file named outside model/ and results/.
+# result file named outside model/ and results/; tools/arch-check.sh on a
+# folder or file docs/architecture.md does not name, or names but the tree
+# has not.
 
 load helper
 
@@ -124,4 +126,27 @@ copy_src() {
 	run timeout 120 env LATLAB="$LATLAB" "$WORK/repo/tests/run.sh" guests
 	[ "$status" -eq 0 ] || run_failed
 	[ "$(cat "$SEEN")" = "SCHED_OTHER|SCHED_OTHER|SCHED_OTHER" ] || { cat "$SEEN"; run_failed; }
+}
+
+@test "docs/architecture.md names every folder and file of the tree, and only those (tools/arch-check.sh)" {
+	run "$ROOT/tools/arch-check.sh" "$ROOT"
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[ -z "$output" ]
+	# a copy with a file the map does not name, a row naming one that is gone, a folder unnamed
+	mkdir "$WORK/src"
+	cp -r "$ROOT/docs" "$ROOT/harness" "$ROOT/common" "$WORK/src/"
+	mkdir "$WORK/src/.hidden"	# not the map's: hidden
+	touch "$WORK/src/harness/report/newpage.c"
+	rm "$WORK/src/harness/vm/cpio.h"
+	mkdir "$WORK/src/harness/gpu"
+	run "$ROOT/tools/arch-check.sh" "$WORK/src"
+	[ "$status" -eq 1 ] || { echo "$output"; false; }
+	[[ "$output" == *"report/: harness/report/newpage.c is not named"* ]] || { echo "$output"; false; }
+	[[ "$output" == *"vm/: cpio.h is named but not in harness/vm/"* ]] || { echo "$output"; false; }
+	[[ "$output" == *"map: harness/gpu/ is not named"* ]] || { echo "$output"; false; }
+	# the map's other paths are not in the copy: each said
+	[[ "$output" == *"map: loadgen/ does not exist"* ]] || { echo "$output"; false; }
+	[[ "$output" != *".hidden"* ]] || { echo "$output"; false; }
+	run "$ROOT/tools/arch-check.sh" "$WORK/nothing"
+	[ "$status" -eq 2 ] && [[ "$output" == *"has no docs/architecture.md"* ]] || run_failed
 }
