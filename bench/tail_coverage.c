@@ -127,6 +127,89 @@ static void judge_advice(const struct tailfit *fit, double truth, int L, struct 
 	}
 }
 
+/* What every setting shares: the sizes asked for, the runs' buffers. */
+struct bench {
+	int reps, runs, samples, windows;
+	struct hist *h[MAX_RUNS];
+	uint64_t (*count[MAX_RUNS])[TL_BINS];
+	struct tailfit_blocks blocks[MAX_RUNS];
+	double *width, *under;	/* per fit: its upper and lower end over the truth */
+};
+
+/* One line of the table: law (the l-th, st) with D where the truth is `want`. 0 or -1. */
+static int one_deadline(struct bench *b, const struct setting *st, const char *law, size_t l,
+			double want)
+{
+	double d = solve_sf(st, want), truth = setting_sf(st, floor(d));
+	int fits = 0, covered = 0, atzero = 0, regime = 0, regime_covered = 0, far = 0;
+	int refused[TF_DRIFT + 1] = { 0 }, saw = 0, saw_fit = 0, burst = 0;
+	struct advice_tally met = { 0 }, missed = { 0 };
+	int L = st->law[0].burst > 1 ? st->law[0].burst : 1;
+	/* a campaign "saw" the spikes when a sample lies beyond the body's 1e-12 */
+	struct setting body = *st;
+
+	body.law[0].spike_p = body.law[1].spike_p = 0;
+	double beyond = st->law[0].spike_p > 0 ? solve_sf(&body, 1e-12) : INFINITY;
+
+	for (int r = 0; r < b->reps; r++) {
+		struct synth_rng rng = { (uint64_t)r * 7919 + l * 104729 };
+		struct tailfit fit;
+
+		for (int i = 0; i < b->runs; i++) {
+			hist_init(b->h[i]);
+			memset(b->count[i], 0, (size_t)b->windows * sizeof(*b->count[i]));
+			synth_blocks(&st->law[i >= st->split], &rng, b->samples, b->windows,
+				     b->h[i], b->count[i]);
+			b->blocks[i] = (struct tailfit_blocks){ b->windows, b->count[i] };
+		}
+		struct tailfit_in in = { .run = (const struct hist *const *)b->h,
+					 .blocks = b->windows ? b->blocks : NULL, .n = b->runs,
+					 .deadline_ns = (int64_t)floor(d) };
+
+		if (tailfit_runs(&in, &fit) != 0)
+			return -1;
+		burst += fit.status == TF_FIT && fit.burst_p < TAILFIT_CLUSTER_P;
+		judge_advice(&fit, truth, L, &met, &missed);
+		int seen = 0;
+
+		for (int i = 0; i < b->runs; i++)
+			seen |= (double)b->h[i]->max > beyond;
+		saw += seen;
+		saw_fit += seen && fit.status == TF_FIT;
+		if (fit.status == TF_FIT || fit.status == TF_REGIME)
+			far += fit.hi < truth && truth - fit.hi > fit.hi - fit.lo;
+		if (fit.status == TF_REGIME) {
+			regime++;
+			regime_covered += fit.lo <= truth && truth <= fit.hi;
+			continue;
+		}
+		if (fit.status != TF_FIT) {
+			refused[fit.status]++;
+			continue;
+		}
+		b->under[fits] = fit.lo / truth;
+		b->width[fits++] = fit.hi / truth;
+		atzero += fit.lo == 0;
+		covered += fit.lo <= truth && truth <= fit.hi;
+	}
+	double lo, hi;
+
+	wilson(covered, fits, &lo, &hi);
+	qsort(b->width, (size_t)fits, sizeof(*b->width), cmp_double);
+	qsort(b->under, (size_t)fits, sizeof(*b->under), cmp_double);
+	printf("%-36s %-6.0e %6.0f us %5d %5.1f %% [%4.1f, %5.1f] %4d %4d %4d %4d; %8.3gx; %8.2gx; %d;"
+	       " %d, %d; %d; %d, %d; %d; %d, %d, %.1f %%; %d, %d, %.1f %%\n",
+	       law, want, d / 1000, fits, fits ? 100.0 * covered / fits : 0,
+	       100 * lo, 100 * hi, refused[TF_CLUSTERED], refused[TF_DRIFT],
+	       refused[TF_REJECTED], refused[TF_FEW], fits ? b->width[fits / 2] : NAN,
+	       fits ? b->under[fits / 2] : NAN,
+	       atzero, regime, regime_covered, far, saw, saw_fit, burst, met.right_now,
+	       met.wrong_now, 100 * met.plan / b->reps, missed.right_now, missed.wrong_now,
+	       100 * missed.plan / b->reps);
+	fflush(stdout);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const char *const laws[] = {
@@ -155,31 +238,32 @@ int main(int argc, char **argv)
 		"lognormal:20us,0.2,0.02,20us,0.1+bursts:10",
 	};
 	static const double truths[] = { 1e-7, 1e-9 };
-	int reps = argc > 1 ? atoi(argv[1]) : 200, runs = argc > 2 ? atoi(argv[2]) : 5;
-	int samples = argc > 3 ? atoi(argv[3]) : 20000, windows = argc > 4 ? atoi(argv[4]) : 2;
-	struct hist *h[MAX_RUNS];
-	uint64_t (*count[MAX_RUNS])[TL_BINS];
-	struct tailfit_blocks blocks[MAX_RUNS];
-	double *width = malloc((size_t)reps * sizeof(*width));
-	double *under = malloc((size_t)reps * sizeof(*under));
+	struct bench b = {
+		.reps = argc > 1 ? atoi(argv[1]) : 200, .runs = argc > 2 ? atoi(argv[2]) : 5,
+		.samples = argc > 3 ? atoi(argv[3]) : 20000, .windows = argc > 4 ? atoi(argv[4]) : 2,
+	};
 
-	if (reps < 1 || runs < 1 || runs > MAX_RUNS || samples < 1 || windows < 0 || !width || !under)
+	if (b.reps < 1 || b.runs < 1 || b.runs > MAX_RUNS || b.samples < 1 || b.windows < 0)
 		return 2;
-	for (int i = 0; i < runs; i++) {
-		h[i] = malloc(sizeof(*h[i]));
-		count[i] = malloc((size_t)(windows + 1) * sizeof(*count[i]));
-		if (!h[i] || !count[i])
+	b.width = malloc((size_t)b.reps * sizeof(*b.width));
+	b.under = malloc((size_t)b.reps * sizeof(*b.under));
+	if (!b.width || !b.under)
+		return 2;
+	for (int i = 0; i < b.runs; i++) {
+		b.h[i] = malloc(sizeof(*b.h[i]));
+		b.count[i] = malloc((size_t)(b.windows + 1) * sizeof(*b.count[i]));
+		if (!b.h[i] || !b.count[i])
 			return 2;
 	}
 	printf("tail_coverage: %d campaigns a setting, %d runs of %d periods each, %d windows a run\n",
-	       reps, runs, samples, windows);
+	       b.reps, b.runs, b.samples, b.windows);
 	printf("%-36s %-6s %-9s %5s %-22s %s\n", "law", "true p", "D", "fits", "covered (95 % Wilson)",
 	       "refused: clustered drift rejected few; upper bound / true p (median); lower bound / true p (median); lower bound 0;"
 	       " regime: n, count's interval covers; far below; saw the spikes: n, fitted; bursts;"
 	       " truth a tenth of the target: shown at once, missed (wrongly), the advice right %;"
 	       " ten times: missed at once, shown (wrongly), the advice right %");
 	for (size_t l = 0; l < sizeof(laws) / sizeof(laws[0]); l++) {
-		struct setting st = { .runs = runs, .split = runs };
+		struct setting st = { .runs = b.runs, .split = b.runs };
 		char err[256], text[256];
 		const char *bar = strchr(laws[l], '|');
 		int asked = argc <= 5;
@@ -195,82 +279,16 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		if (bar)
-			st.split = (runs + 1) / 2;
-		for (size_t t = 0; t < sizeof(truths) / sizeof(truths[0]); t++) {
-			double d = solve_sf(&st, truths[t]), truth = setting_sf(&st, floor(d));
-			int fits = 0, covered = 0, atzero = 0, regime = 0, regime_covered = 0, far = 0;
-			int refused[TF_DRIFT + 1] = { 0 }, saw = 0, saw_fit = 0, burst = 0;
-			struct advice_tally met = { 0 }, missed = { 0 };
-			int L = st.law[0].burst > 1 ? st.law[0].burst : 1;
-			/* a campaign "saw" the spikes when a sample lies beyond the body's 1e-12 */
-			struct setting body = st;
-
-			body.law[0].spike_p = body.law[1].spike_p = 0;
-			double beyond = st.law[0].spike_p > 0 ? solve_sf(&body, 1e-12) : INFINITY;
-
-			for (int r = 0; r < reps; r++) {
-				struct synth_rng rng = { (uint64_t)r * 7919 + l * 104729 };
-				struct tailfit fit;
-
-				for (int i = 0; i < runs; i++) {
-					hist_init(h[i]);
-					memset(count[i], 0, (size_t)windows * sizeof(*count[i]));
-					synth_blocks(&st.law[i >= st.split], &rng, samples, windows, h[i],
-						     count[i]);
-					blocks[i] = (struct tailfit_blocks){ windows, count[i] };
-				}
-				struct tailfit_in in = { .run = (const struct hist *const *)h,
-							 .blocks = windows ? blocks : NULL, .n = runs,
-							 .deadline_ns = (int64_t)floor(d) };
-
-				if (tailfit_runs(&in, &fit) != 0)
-					return 2;
-				burst += fit.status == TF_FIT && fit.burst_p < TAILFIT_CLUSTER_P;
-				judge_advice(&fit, truth, L, &met, &missed);
-				int seen = 0;
-
-				for (int i = 0; i < runs; i++)
-					seen |= (double)h[i]->max > beyond;
-				saw += seen;
-				saw_fit += seen && fit.status == TF_FIT;
-				if (fit.status == TF_FIT || fit.status == TF_REGIME)
-					far += fit.hi < truth && truth - fit.hi > fit.hi - fit.lo;
-				if (fit.status == TF_REGIME) {
-					regime++;
-					regime_covered += fit.lo <= truth && truth <= fit.hi;
-					continue;
-				}
-				if (fit.status != TF_FIT) {
-					refused[fit.status]++;
-					continue;
-				}
-				under[fits] = fit.lo / truth;
-				width[fits++] = fit.hi / truth;
-				atzero += fit.lo == 0;
-				covered += fit.lo <= truth && truth <= fit.hi;
-			}
-			double lo, hi;
-
-			wilson(covered, fits, &lo, &hi);
-			qsort(width, (size_t)fits, sizeof(*width), cmp_double);
-			qsort(under, (size_t)fits, sizeof(*under), cmp_double);
-			printf("%-36s %-6.0e %6.0f us %5d %5.1f %% [%4.1f, %5.1f] %4d %4d %4d %4d; %8.3gx; %8.2gx; %d;"
-			       " %d, %d; %d; %d, %d; %d; %d, %d, %.1f %%; %d, %d, %.1f %%\n",
-			       laws[l], truths[t], d / 1000, fits, fits ? 100.0 * covered / fits : 0,
-			       100 * lo, 100 * hi, refused[TF_CLUSTERED], refused[TF_DRIFT],
-			       refused[TF_REJECTED], refused[TF_FEW], fits ? width[fits / 2] : NAN,
-			       fits ? under[fits / 2] : NAN,
-			       atzero, regime, regime_covered, far, saw, saw_fit, burst, met.right_now,
-			       met.wrong_now, 100 * met.plan / reps, missed.right_now, missed.wrong_now,
-			       100 * missed.plan / reps);
-			fflush(stdout);
-		}
+			st.split = (b.runs + 1) / 2;
+		for (size_t t = 0; t < sizeof(truths) / sizeof(truths[0]); t++)
+			if (one_deadline(&b, &st, laws[l], l, truths[t]) != 0)
+				return 2;
 	}
-	for (int i = 0; i < runs; i++) {
-		free(h[i]);
-		free(count[i]);
+	for (int i = 0; i < b.runs; i++) {
+		free(b.h[i]);
+		free(b.count[i]);
 	}
-	free(width);
-	free(under);
+	free(b.width);
+	free(b.under);
 	return 0;
 }

@@ -140,10 +140,48 @@ static int args(const char *s, const int *dur, int want, double *v, char *err, s
 	return n;
 }
 
+/* The "+spikes:P,F" and "+bursts:L" after a law, from its first '+', into law. */
+static int modifiers(const char *plus, struct synth_law *law, char *err, size_t len)
+{
+	static const int spike_dur[] = { 0, 0 };
+	double v[MAX_ARGS];
+	int n;
+
+	for (const char *at = plus; at; at = strchr(at + 1, '+')) {
+		const char *next = strchr(at + 1, '+');
+		char m[64];
+
+		snprintf(m, sizeof(m), "%.*s", next ? (int)(next - at) : (int)strlen(at), at);
+		if (strncmp(m, "+spikes:", 8) == 0) {
+			n = args(m + 8, spike_dur, 2, v, err, len);
+			if (n == -EINVAL)
+				return n;
+			if (n != 2 || v[0] < 0 || v[0] > 1 || v[1] < 1) {
+				snprintf(err, len, "'%s': spikes:P,F with P in [0, 1] and F >= 1", m + 1);
+				return -EINVAL;
+			}
+			law->spike_p = v[0], law->spike_f = v[1];
+		} else if (strncmp(m, "+bursts:", 8) == 0) {
+			n = args(m + 8, spike_dur, 1, v, err, len);
+			if (n == -EINVAL)
+				return n;
+			if (n != 1 || v[0] < 1 || v[0] > 1e6 || v[0] != floor(v[0])) {
+				snprintf(err, len, "'%s': bursts:L with L a whole number from 1", m + 1);
+				return -EINVAL;
+			}
+			law->burst = (int)v[0];
+		} else {
+			snprintf(err, len, "'%s': not a modifier (+spikes:P,F, +bursts:L)", m);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 int synth_parse(const char *text, struct synth_law *law, char *err, size_t len)
 {
 	static const int exp_dur[] = { 1, 1 }, gpd_dur[] = { 1, 1, 0 },
-			 ln_dur[] = { 1, 0, 0, 1, 0 }, spike_dur[] = { 0, 0 };
+			 ln_dur[] = { 1, 0, 0, 1, 0 };
 	char head[256];
 	const char *plus = strchr(text, '+');
 	double v[MAX_ARGS];
@@ -194,33 +232,5 @@ int synth_parse(const char *text, struct synth_law *law, char *err, size_t len)
 		snprintf(err, len, "'%s': XI in [-0.5, 2], S >= 0, W in [0, 1]", head);
 		return -EINVAL;
 	}
-	for (const char *at = plus; at; at = strchr(at + 1, '+')) {
-		const char *next = strchr(at + 1, '+');
-		char m[64];
-
-		snprintf(m, sizeof(m), "%.*s", next ? (int)(next - at) : (int)strlen(at), at);
-		if (strncmp(m, "+spikes:", 8) == 0) {
-			n = args(m + 8, spike_dur, 2, v, err, len);
-			if (n == -EINVAL)
-				return n;
-			if (n != 2 || v[0] < 0 || v[0] > 1 || v[1] < 1) {
-				snprintf(err, len, "'%s': spikes:P,F with P in [0, 1] and F >= 1", m + 1);
-				return -EINVAL;
-			}
-			law->spike_p = v[0], law->spike_f = v[1];
-		} else if (strncmp(m, "+bursts:", 8) == 0) {
-			n = args(m + 8, spike_dur, 1, v, err, len);
-			if (n == -EINVAL)
-				return n;
-			if (n != 1 || v[0] < 1 || v[0] > 1e6 || v[0] != floor(v[0])) {
-				snprintf(err, len, "'%s': bursts:L with L a whole number from 1", m + 1);
-				return -EINVAL;
-			}
-			law->burst = (int)v[0];
-		} else {
-			snprintf(err, len, "'%s': not a modifier (+spikes:P,F, +bursts:L)", m);
-			return -EINVAL;
-		}
-	}
-	return 0;
+	return plus ? modifiers(plus, law, err, len) : 0;
 }
