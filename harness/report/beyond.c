@@ -274,8 +274,8 @@ static int plan(const struct tailfit *t, const char *tgt, double ph, const char 
 	snprintf(most, sizeof(most), "%d %s", t->plan_most,
 		 bursty ? (t->plan_most == 1 ? "burst" : "bursts") : "later");
 	snprintf(missed, sizeof(missed), "%d %s", t->plan_missed, bursty ? "bursts" : "later");
-	return snprintf(buf, len, "; a run that settles it: %s (%.2g periods%s): at most %s shows fewer than %s in 10^9 periods, %s or more show it missed (it shows the target at least 9 times in 10 where the truth is a tenth of it)",
-			hours, t->plan_periods, threads, most, tgt, missed);
+	return snprintf(buf, len, "; a run that settles it: %s (%.2g periods%s): at most %s show fewer than %s in 10^9 periods, %s or more show it missed (were the truth a tenth of the target, it shows the target %.0f %% of the time or more)",
+			hours, t->plan_periods, threads, most, tgt, missed, 100 * TAILFIT_PLAN_SUCCESS);
 }
 
 /*

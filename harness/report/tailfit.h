@@ -53,7 +53,7 @@
 #define TAILFIT_CONF 0.95	/* of the interval, and of the bound by observation */
 #define TAILFIT_TARGET 1e-9	/* the level "how long to run" bounds by default, per period */
 #define TAILFIT_PLAN_MARGIN 10	/* the plan shows the target where the truth is this many times below */
-#define TAILFIT_PLAN_SUCCESS 0.9	/* with at least this probability */
+#define TAILFIT_PLAN_SUCCESS 0.95	/* with at least this probability */
 #define TAILFIT_EXTREME_LEVELS 10	/* the highest levels reached that the fit must allow */
 #define TAILFIT_BURST_MIN 5	/* samples above the level a merged window holds on average */
 #define TAILFIT_EXTREME_P 0.001	/* their chance under the fit (corrected for the levels): below, refused */

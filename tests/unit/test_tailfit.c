@@ -377,7 +377,7 @@ static void test_threads(void **state)
 	assert_int_equal(t.threads, 2);
 	beyond_text(&t, "wake-up", "rt", 1000000, 0, text, sizeof(text));
 	assert_non_null(strstr(text, "run 416 h (3e+09 periods of its 2 threads, none later)"));
-	assert_non_null(strstr(text, "a run that settles it: 659 h (4.7e+09 periods of its 2 threads): at most 1 later"));
+	assert_non_null(strstr(text, "a run that settles it: 874 h (6.3e+09 periods of its 2 threads): at most 2 later show"));
 	assert_int_equal(tailfit_advice(&t), TA_RUN);
 	tailfit_retarget(&t, 1e-3);	/* far above the interval: shown */
 	assert_int_equal(tailfit_advice(&t), TA_SHOWN);
@@ -436,16 +436,16 @@ static void test_input(void **state)
 	/* none above D in -ln(0.05) / 1e-6 = 2.996e6 periods bounds P below 1e-6 */
 	assert_true(fabs(t.need_periods - 2995732.27) < 1);
 	/*
-	 * the plan: at most 1 in 4.744e6 periods (1's one-sided 95 % upper
-	 * bound) shows it, 9.2 % of the time failing at a tenth of it (the
-	 * rule of three's 0 would fail 26 %); 10 or more (lower bound 5.43)
-	 * show it missed, 9 (4.70) do not
+	 * the plan: at most 2 in 6.296e6 periods (2's one-sided 95 % upper
+	 * bound) show it, failing 2.6 % of the time at a tenth of it (at most
+	 * 1 in 4.74e6 would fail 8.2 %, the rule of three's none 26 %); 12
+	 * or more (lower bound 6.92) show it missed, 11 (6.17) do not
 	 */
-	assert_int_equal(t.plan_most, 1);
-	assert_int_equal(t.plan_missed, 10);
-	assert_true(fabs(t.plan_periods - 4743865) < 10);
+	assert_int_equal(t.plan_most, 2);
+	assert_int_equal(t.plan_missed, 12);
+	assert_true(fabs(t.plan_periods - 6295794) < 10);
 	tailfit_retarget(&t, 1e-9);
-	assert_true(fabs(t.plan_periods - 4743865e3) < 1e4 && fabs(t.need_periods - 2995732273.6) < 1);
+	assert_true(fabs(t.plan_periods - 6295794e3) < 1e4 && fabs(t.need_periods - 2995732273.6) < 1);
 	assert_int_equal(tailfit_advice(&t), TA_MISSED);	/* every period above 1 us */
 	assert_true(fabs(tailfit_gpd_sf(0, 5, 0.3) - 1) < 1e-15);
 	assert_true(fabs(tailfit_gpd_sf(10, 5, 0) - exp(-2)) < 1e-15);
