@@ -15,6 +15,8 @@ failed=0
 # each failure again at the end (its first 40 lines), where a log cut to
 # its head and tail still shows it: CI kept neither end of one in 3
 recap=$(mktemp /tmp/latlab-recap.XXXXXX)
+# shellcheck source=pace.sh
+. tests/pace.sh
 
 # unit_dir DIR LABEL [RUNNER...]: every test_* of DIR, run by RUNNER
 unit_dir() {
@@ -110,7 +112,8 @@ lane_start() {
 	lane_last=
 	[ -n "${files// /}" ] || return 0	# a lane of no file is no run
 	# shellcheck disable=SC2086 # a lane is a list of files
-	setsid "$@" timeout 1800 bats --tap --timing $files >"$alongside_out.lane$lane_n" 2>&1 &
+	# a lane's bound for a hang: 30 min on a quiet host, up to 2 h on a busy one
+	setsid "$@" timeout "$(paced 1800)" bats --tap --timing $files >"$alongside_out.lane$lane_n" 2>&1 &
 	lane_pid[lane_n]=$!	# and its session's id
 	lane_label[lane_n]=$label
 	lane_pids="$lane_pids $!"
@@ -175,7 +178,7 @@ alongside() {
 		[ -e "$f" ] && [ "$(lane_of "$f")" = alongside ] || continue	# said by lanes_check
 		[ -n "$first" ] || while ! [ -e "$alongside_out.built" ]; do sleep 0.2; done
 		first=
-		timeout 1800 bats --tap --timing "$f" >"$alongside_out.${f##*/}" 2>&1 &
+		timeout "$(paced 1800)" bats --tap --timing "$f" >"$alongside_out.${f##*/}" 2>&1 &
 		pids="$pids $!"
 	done
 	for f in $pids; do
@@ -298,7 +301,7 @@ if [ "$what" = all ] || [ "$what" = cli ]; then
 	# 14 min 51 s here on 2026-12-01 and was cut at the old 900 s;
 	# --timing: each test's time on its line, to see where the suite goes
 	if [ ${#judges[@]} -gt 0 ]; then
-		out=$(timeout 1800 bats --tap --timing "${judges[@]}" 2>&1)
+		out=$(timeout "$(paced 1800)" bats --tap --timing "${judges[@]}" 2>&1)
 		tap_count "bats (judges)" $? "$out"
 	fi
 	echo "== command-line tests (bats), three lanes: the host's other measurements, its readers, and ${THIRD// /, } beside them; the instruction-clock guests at idle priority [at ${SECONDS} s]"

@@ -74,7 +74,7 @@ copy_src() {
 
 @test "tests/run.sh places each bats file in the lane its header declares, and fails on a file that declares none" {
 	mkdir -p "$WORK/repo/tests/cli"
-	cp "$BATS_TEST_DIRNAME/../run.sh" "$WORK/repo/tests/run.sh"
+	cp "$BATS_TEST_DIRNAME/../run.sh" "$BATS_TEST_DIRNAME/../pace.sh" "$WORK/repo/tests/"
 	cp "$BATS_TEST_DIRNAME/helper.bash" "$WORK/repo/tests/cli/"
 	printf '#!/usr/bin/env bats\n# lane: readers (here)\n@test "placed" { true; }\n' >"$WORK/repo/tests/cli/placed.bats"
 	printf '#!/usr/bin/env bats\n# no lane said\n@test "unplaced" { true; }\n' >"$WORK/repo/tests/cli/unplaced.bats"
@@ -96,7 +96,7 @@ copy_src() {
 # again once the guests-a file has run, while a reader holds the host lanes
 @test "tests/run.sh starts the instruction-clock guests at SCHED_IDLE beside the host lanes, back to SCHED_OTHER before the host-clock guests" {
 	mkdir -p "$WORK/repo/tests/cli/guests"
-	cp "$BATS_TEST_DIRNAME/../run.sh" "$WORK/repo/tests/run.sh"
+	cp "$BATS_TEST_DIRNAME/../run.sh" "$BATS_TEST_DIRNAME/../pace.sh" "$WORK/repo/tests/"
 	cp "$BATS_TEST_DIRNAME/helper.bash" "$WORK/repo/tests/cli/"
 	export MARK=$WORK/host-clock-ran SEEN=$WORK/policies HELD=$WORK/icount-began
 	# (each file's @test not at a line's start: bats would take it for this file's)
