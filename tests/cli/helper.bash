@@ -173,6 +173,13 @@ run_session() {
 # run_failed: what a failed `run` printed, then the tail of every guest
 # console under $WORK (a guest that hung or panicked says why there);
 # returns 1, so `[ "$status" -eq 0 ] || run_failed` fails the test
+# ini_key FILE SECTION KEY: KEY's value in [SECTION] of FILE (cell.ini has a
+# key of one name in several sections: [cell]'s cpus, [load.NAME]'s cpus)
+ini_key() {
+	awk -v s="[$2]" -v k="$3" '/^\[/ { in_s = $0 == s; next }
+		in_s && index($0, k " = ") == 1 { print substr($0, length(k) + 4); exit }' "$1"
+}
+
 run_failed() {
 	local f
 

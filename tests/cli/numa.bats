@@ -57,7 +57,7 @@ EOF
 	D=$(cell_dir "$WORK/out/n" '0001-near-timer-t1-anode0-1')
 	grep -qx 'affinity = node:0' "$D/cell.ini"
 	# the measured thread on the node's first CPU, the load on all of them
-	cpu=$(sed -n 's/^cpus = //p' "$D/cell.ini")
+	cpu=$(ini_key "$D/cell.ini" cell cpus)
 	[ "$cpu" = "${n0%%[-,]*}" ] || { echo "thread on $cpu, node 0 is $n0"; false; }
 	[ "$(col "$D/load.csv" cpus)" = "$n0" ]
 	# the shape: nodes, each one's CPUs, memory and distances
