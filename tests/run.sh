@@ -191,7 +191,7 @@ alongside() {
 # the first file starts beside the cross build, the others after it: one
 # CPU each (two guests and a compile on two CPUs made each 1.5x slower)
 if [ "$what" = all ]; then
-	setsid bash -c "$(declare -f lane_of alongside); alongside_out=$alongside_out; alongside" &
+	setsid bash -c "$(declare -f lane_of alongside paced); alongside_out=$alongside_out; alongside" &
 	alongside_pid=$!
 fi
 

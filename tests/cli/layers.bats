@@ -84,6 +84,13 @@ copy_src() {
 	[[ "$output" == *"bats (readers: placed)"* ]] || run_failed
 	[[ "$output" != *"unplaced"*"ok 1 unplaced"* ]] || run_failed
 	[ "${lines[-1]}" = "1 passed, 1 failed" ] || run_failed
+	# the alongside files run in a shell of their own (all): it has what they need (paced)
+	mkdir "$WORK/repo/tests/cli/alongside"
+	printf '#!/usr/bin/env bats\n# lane: alongside (here)\n@test "along" { true; }\n' >"$WORK/repo/tests/cli/alongside/along.bats"
+	rm "$WORK/repo/tests/cli/unplaced.bats"
+	run timeout 120 env LATLAB="$LATLAB" UNIT_DIR="$WORK/none" "$WORK/repo/tests/run.sh" all
+	[[ "$output" == *"bats (alongside): 1 passed, 0 failed"* ]] || run_failed
+	[ "${lines[-1]}" = "2 passed, 0 failed" ] || run_failed
 	# every file of this suite declares one
 	for f in "$BATS_TEST_DIRNAME"/*.bats "$BATS_TEST_DIRNAME"/*/*.bats; do
 		grep -Eq '^# lane: (judges|measures|readers|third|guests-a|guests-icount|alongside) ' "$f" || { echo "$f"; false; }
