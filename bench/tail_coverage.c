@@ -109,7 +109,7 @@ static void judge_advice(const struct tailfit *fit, double truth, int L, struct 
 {
 	struct tailfit f = *fit;
 	/* the bursts a run holds, counted as bursts where it saw them, else as their periods */
-	int per = fit->burst_p < TAILFIT_CLUSTER_P ? 1 : L;
+	int per = tailfit_bursts(fit) ? 1 : L;
 
 	tailfit_retarget(&f, truth * TAILFIT_PLAN_MARGIN);	/* the truth a tenth of the target */
 	switch (tailfit_advice(&f)) {
@@ -168,7 +168,7 @@ static int one_deadline(struct bench *b, const struct setting *st, const char *l
 
 		if (tailfit_runs(&in, &fit) != 0)
 			return -1;
-		burst += fit.status == TF_FIT && fit.burst_p < TAILFIT_CLUSTER_P;
+		burst += fit.status == TF_FIT && tailfit_bursts(&fit);
 		judge_advice(&fit, truth, L, &met, &missed);
 		int seen = 0;
 

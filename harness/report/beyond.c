@@ -197,7 +197,7 @@ static void statistics(const struct tailfit *t, char *how, size_t hlen)
 		snprintf(how, hlen,
 			 "extrapolated beyond the runs, not measured (%s of %s periods above the deadline; a generalized Pareto tail above %s: %s samples, shape %.2f, fit p %.2f, runs' dispersion %.1f; it allows the runs' largest values, p %.2g, and cannot see a regime rarer than they reached: one of under 1 in %s periods would not show)",
 			 obs, seen, u, k, t->xi, t->gof_p, t->dispersion, t->extreme_p, seen);
-		if (t->burst_p < TAILFIT_CLUSTER_P) {
+		if (tailfit_bursts(t)) {
 			size_t at = strlen(how);
 
 			snprintf(how + at, hlen - at,
@@ -268,7 +268,7 @@ static int plan(const struct tailfit *t, const char *tgt, double ph, const char 
 		char *buf, size_t len)
 {
 	char hours[32], most[64], missed[64];
-	int bursty = t->burst_p < TAILFIT_CLUSTER_P;
+	int bursty = tailfit_bursts(t);
 
 	snprintf(hours, sizeof(hours), "%.3g h", t->plan_periods / ph / t->threads);
 	snprintf(most, sizeof(most), "%d %s", t->plan_most,
@@ -314,7 +314,7 @@ static int advice(const struct tailfit *t, const char *tgt, double ph, char *buf
 				      hi, t->hi * t->need_periods);
 	} else if (estimated && isfinite(t->hi) && t->hi > t->target) {
 		/* a count of bursts varies by their size more than one of single periods */
-		double need = z * z * t->hi * (t->burst_p < TAILFIT_CLUSTER_P ? t->burst : 1) /
+		double need = z * z * t->hi * (tailfit_bursts(t) ? t->burst : 1) /
 			      ((t->hi - t->target) * (t->hi - t->target));
 
 		snprintf(hours, sizeof(hours), "%.3g h", need / ph / t->threads);
@@ -379,7 +379,7 @@ void beyond_text(const struct tailfit *t, const char *metric, const char *side,
 	} else {
 		n += snprintf(buf + n, len - (size_t)n, "; no estimate beyond the runs: %s", why_not(t->status));
 	}
-	if (estimated && t->burst_p < TAILFIT_CLUSTER_P && n > 0 && (size_t)n < len)
+	if (estimated && tailfit_bursts(t) && n > 0 && (size_t)n < len)
 		n += snprintf(buf + n, len - (size_t)n, "; late periods come in bursts within runs (about %.0f at a time): the interval is widened for them, and a run to show none must be as much longer",
 			      t->burst);
 	if (n < 0 || (size_t)n >= len)

@@ -370,8 +370,7 @@ static void within_runs(const struct tailfit_blocks *b, int n, int64_t level, st
 	t->burst_p = stats_chi2_sf(chi, df);
 }
 
-/* Were bursts within runs seen? */
-static int bursts(const struct tailfit *t)
+int tailfit_bursts(const struct tailfit *t)
 {
 	return t->burst_p < TAILFIT_CLUSTER_P;
 }
@@ -412,7 +411,7 @@ static void observed_rate(const struct hist *const *run, const struct tailfit_bl
 static void check_extremes(const struct hist *all, struct tailfit *t)
 {
 	uint64_t seen = 0;
-	double worst = 1, size = bursts(t) ? t->burst : 1;
+	double worst = 1, size = tailfit_bursts(t) ? t->burst : 1;
 	int levels = 0;
 
 	for (int i = HIST_BUCKETS; i >= 0 && levels < TAILFIT_EXTREME_LEVELS; i--) {
@@ -682,7 +681,7 @@ int tailfit_advice(const struct tailfit *t)
 void tailfit_retarget(struct tailfit *t, double target)
 {
 	/* late periods in bursts: a run counts bursts, not periods */
-	double size = bursts(t) ? t->burst : 1, lo, hi, c;
+	double size = tailfit_bursts(t) ? t->burst : 1, lo, hi, c;
 
 	t->target = target;
 	/* with none above D in m periods, P < target at TAILFIT_CONF when m >= -ln(1 - conf) / target */

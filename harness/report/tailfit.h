@@ -120,6 +120,9 @@ struct tailfit {
 	int plan_most, plan_missed;
 };
 
+/* Were bursts within runs seen (their test's p below TAILFIT_CLUSTER_P)? */
+int tailfit_bursts(const struct tailfit *t);
+
 /* Is there a number, p with its interval, estimated or counted (not a refusal)? */
 int tailfit_estimated(const struct tailfit *t);
 
