@@ -231,6 +231,9 @@ int main(int argc, char **argv)
 		"weibull:10us,3us,0.7",
 		/* runs that drift: half of them twice as wide */
 		"exp:20us,3us|exp:20us,6us",
+		/* a timer tick every 4th period: 15 us later (a body of two modes), 5 us */
+		"exp:20us,3us+tick:4,15us",
+		"gpd:10us,5us,0.2+tick:4,5us",
 		/* late periods in bursts within runs: each draw repeated */
 		"exp:20us,3us+bursts:3",
 		"exp:20us,3us+bursts:10",

@@ -274,8 +274,16 @@ static int plan(const struct tailfit *t, const char *tgt, double ph, const char 
 	snprintf(most, sizeof(most), "%d %s", t->plan_most,
 		 bursty ? (t->plan_most == 1 ? "burst" : "bursts") : "later");
 	snprintf(missed, sizeof(missed), "%d %s", t->plan_missed, bursty ? "bursts" : "later");
-	return snprintf(buf, len, "; a run that settles it: %s (%.2g periods%s): at most %s show fewer than %s in 10^9 periods, %s or more show it missed (were the truth a tenth of the target, it shows the target %.0f %% of the time or more)",
-			hours, t->plan_periods, threads, most, tgt, missed, 100 * TAILFIT_PLAN_SUCCESS);
+	int n = snprintf(buf, len, "; a run that settles it: %s (%.2g periods%s): at most %s show fewer than %s in 10^9 periods, %s or more show it missed (were the truth a tenth of the target, it shows the target %.0f %% of the time or more)",
+			 hours, t->plan_periods, threads, most, tgt, missed, 100 * TAILFIT_PLAN_SUCCESS);
+
+	/* bursts of a few periods hide in a run's few windows: the plan would count them as single periods */
+	if (!bursty && t->run_windows > 0 && t->run_windows < TAILFIT_BURST_WINDOWS && n > 0 &&
+	    (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n,
+			      "; the runs' %d timeline windows each could not show bursts of a few late periods, which would make it fail more often: windows of a tenth of a run would (docs/report.md)",
+			      t->run_windows);
+	return n;
 }
 
 /*

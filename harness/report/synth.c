@@ -70,7 +70,8 @@ void synth_blocks(const struct synth_law *law, struct synth_rng *r, long long n,
 			left = law->burst > 1 ? law->burst : 1;
 		}
 		left--;
-		long long ns = llround(x);
+		int ticked = law->tick_every > 0 && i % law->tick_every == law->tick_every - 1;
+		long long ns = llround(ticked ? x + law->tick_ns : x);
 
 		hist_add(h, ns);
 		if (nblocks > 0)
@@ -106,6 +107,12 @@ double synth_sf(const struct synth_law *law, double x)
 
 	if (law->spike_p > 0)
 		sf = (1 - law->spike_p) * sf + law->spike_p * sf_base(law, x / law->spike_f);
+	if (law->tick_every > 0) {	/* a period taken at random: a tick's with 1/N */
+		struct synth_law untick = *law;
+
+		untick.tick_every = 0;
+		sf += (synth_sf(&untick, x - law->tick_ns) - sf) / law->tick_every;
+	}
 	return sf;
 }
 
@@ -140,10 +147,10 @@ static int args(const char *s, const int *dur, int want, double *v, char *err, s
 	return n;
 }
 
-/* The "+spikes:P,F" and "+bursts:L" after a law, from its first '+', into law. */
+/* The "+spikes:P,F", "+bursts:L" and "+tick:N,EXTRA" after a law, from its first '+', into law. */
 static int modifiers(const char *plus, struct synth_law *law, char *err, size_t len)
 {
-	static const int spike_dur[] = { 0, 0 };
+	static const int spike_dur[] = { 0, 0 }, tick_dur[] = { 0, 1 };
 	double v[MAX_ARGS];
 	int n;
 
@@ -170,8 +177,18 @@ static int modifiers(const char *plus, struct synth_law *law, char *err, size_t 
 				return -EINVAL;
 			}
 			law->burst = (int)v[0];
+		} else if (strncmp(m, "+tick:", 6) == 0) {
+			n = args(m + 6, tick_dur, 2, v, err, len);
+			if (n == -EINVAL)
+				return n;
+			if (n != 2 || v[0] < 2 || v[0] > 1e6 || v[0] != floor(v[0])) {
+				snprintf(err, len, "'%s': tick:N,EXTRA with N a whole number from 2 and EXTRA a duration (15us)",
+					 m + 1);
+				return -EINVAL;
+			}
+			law->tick_every = (int)v[0], law->tick_ns = v[1];
 		} else {
-			snprintf(err, len, "'%s': not a modifier (+spikes:P,F, +bursts:L)", m);
+			snprintf(err, len, "'%s': not a modifier (+spikes:P,F, +bursts:L, +tick:N,EXTRA)", m);
 			return -EINVAL;
 		}
 	}

@@ -18,6 +18,11 @@
  *   LAW+bursts:L                   each draw repeated L times in a row:
  *                                  the same law, its exceedances in
  *                                  bursts of L (an extremal index 1/L)
+ *   LAW+tick:N,EXTRA               every Nth period EXTRA later: a timer
+ *                                  tick's handler in the wake-up (with
+ *                                  EXTRA beyond the body's width, a body
+ *                                  of two modes); in time order only, so
+ *                                  synth_draw has no tick
  *
  * durations with their unit (10us), XI, K, S, W, P and F plain numbers.
  */
@@ -38,6 +43,8 @@ struct synth_law {
 	double w;			/* the lognormal's share of Pareto tail */
 	double spike_p, spike_f;	/* spikes: probability, factor (0: none) */
 	int burst;			/* bursts: each draw's repeats (0 or 1: none) */
+	int tick_every;			/* tick: every Nth period (0: none) ... */
+	double tick_ns;			/* ... this much later */
 };
 
 /* Parse text into law. 0, or -EINVAL with the reason in err. */
@@ -51,7 +58,7 @@ struct synth_rng {
 /* A uniform draw in (0, 1). */
 double synth_uniform(struct synth_rng *r);
 
-/* One latency in ns (>= 0). */
+/* One latency in ns (>= 0), without the tick (it needs the period's place). */
 double synth_draw(const struct synth_law *law, struct synth_rng *r);
 
 struct hist;

@@ -315,7 +315,8 @@ static double dispersion_above(const struct hist *const *run, int n, int64_t ns,
  * chi-square over the degrees of freedom (each run's windows less one),
  * the windows merged, f at a time, until they hold TAILFIT_BURST_MIN
  * above on average. Into t's burst, burst_p (NAN: untested: no windows,
- * none above, or one merged window a run), burst_ns and burst_windows.
+ * none above, or one merged window a run), burst_ns, burst_windows and
+ * run_windows.
  */
 static void within_runs(const struct tailfit_blocks *b, int n, int64_t level, struct tailfit *t)
 {
@@ -326,8 +327,11 @@ static void within_runs(const struct tailfit_blocks *b, int n, int64_t level, st
 	t->burst_p = NAN;
 	t->burst_ns = bin ? timeline_lo(bin) : 0;
 	t->burst_windows = 0;
+	t->run_windows = 0;
 	for (int i = 0; b && i < n; i++) {
 		windows += b[i].n;
+		if (i == 0 || b[i].n < t->run_windows)
+			t->run_windows = b[i].n;
 		for (int w = 0; w < b[i].n; w++)
 			for (int k = bin; k < TL_BINS; k++)
 				above += (double)b[i].count[w][k];

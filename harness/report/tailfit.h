@@ -56,6 +56,7 @@
 #define TAILFIT_PLAN_SUCCESS 0.95	/* with at least this probability */
 #define TAILFIT_EXTREME_LEVELS 10	/* the highest levels reached that the fit must allow */
 #define TAILFIT_BURST_MIN 5	/* samples above the level a merged window holds on average */
+#define TAILFIT_BURST_WINDOWS 10	/* windows a run needs to see bursts of a few periods (docs/report.md) */
 #define TAILFIT_EXTREME_P 0.001	/* their chance under the fit (corrected for the levels): below, refused */
 
 enum tailfit_status {
@@ -90,6 +91,7 @@ struct tailfit {
 	double burst_p;		/* its chance were they independent; NAN: not tested */
 	int64_t burst_ns;	/* the level: the timeline edge at or below the threshold or D */
 	int burst_windows;	/* the merged windows tested */
+	int run_windows;	/* the fewest windows a run has (0: none, not tested) */
 	double widen;		/* the log-likelihood's divisor: the larger of dispersion and burst */
 	/* the level reached that the fit allows least: samples at or above it, the fit's expectation */
 	int64_t extreme_ns;

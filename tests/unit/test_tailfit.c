@@ -339,6 +339,18 @@ static void test_bursts(void **state)
 	assert_true(fabs(t.need_periods - 2995732273.6) < 1e3);
 	beyond_text(&t, "wake-up", "rt", 1000000, 1, text, sizeof(text));
 	assert_null(strstr(text, "bursts"));
+	/* a plan (the target at the truth) from runs of 20 windows: no word on windows; of 2: said */
+	tailfit_retarget(&t, truth);
+	assert_int_equal(tailfit_advice(&t), TA_RUN);
+	beyond_text(&t, "wake-up", "rt", 1000000, 1, text, sizeof(text));
+	assert_non_null(strstr(text, "; a run that settles it: "));
+	assert_null(strstr(text, "timeline windows"));
+	fit_windows("exp:20us,3us", 2, 3, 68000, 1, &t);
+	assert_true(t.run_windows == 2 && !tailfit_bursts(&t));
+	tailfit_retarget(&t, truth);
+	assert_int_equal(tailfit_advice(&t), TA_RUN);
+	beyond_text(&t, "wake-up", "rt", 1000000, 1, text, sizeof(text));
+	assert_non_null(strstr(text, "; the runs' 2 timeline windows each could not show bursts of a few late periods"));
 	/* each draw repeated: 100 draws in 10 windows, each window one draw ten times */
 	assert_int_equal(synth_parse("exp:20us,3us+bursts:10", &law, err, sizeof(err)), 0);
 	assert_int_equal(law.burst, 10);
@@ -361,6 +373,40 @@ static void test_bursts(void **state)
 	assert_true(law.burst == 3 && law.spike_p == 0.001 && law.spike_f == 10);
 	assert_int_equal(synth_parse("exp:20us,3us+spikes:0.001,10+bursts:3", &law, err, sizeof(err)), 0);
 	assert_true(law.burst == 3 && law.spike_p == 0.001 && law.spike_f == 10);
+}
+
+/*
+ * A timer tick every 4th period, 15 us (a body of two modes, 20 and
+ * 35 us): the 4th, 8th ... period of each run is the later mode, and the
+ * tail beyond the runs is still inside the interval.
+ */
+static void test_tick(void **state)
+{
+	struct synth_law law;
+	struct synth_rng r = { 7 };
+	struct tailfit t;
+	char err[128];
+
+	(void)state;
+	/* with a tick of 1 ms, a window of one period says which periods had it */
+	assert_int_equal(synth_parse("exp:20us,3us+tick:4,1ms", &law, err, sizeof(err)), 0);
+	memset(window_count, 0, sizeof(window_count));
+	hist_init(runs[0]);
+	synth_blocks(&law, &r, 8, 8, runs[0], window_count[0]);
+	for (int w = 0; w < 8; w++)
+		for (int b = 0; b < TL_BINS; b++)
+			if (window_count[0][w][b])
+				assert_int_equal(b >= timeline_bin(1000000), w % 4 == 3);
+	assert_int_equal(synth_parse("exp:20us,3us+tick:4,15us", &law, err, sizeof(err)), 0);
+	draw("exp:20us,3us+tick:4,15us", RUNS, 20000, 91);
+	fit(RUNS, 110000, &t);
+	double truth = synth_sf(&law, 110000);
+
+	print_message("tick D=110us: p %.3g [%.3g, %.3g] truth %.3g status %d\n", t.p, t.lo, t.hi, truth,
+		      t.status);
+	assert_int_equal(t.status, TF_FIT);
+	assert_true(t.observed == 0);
+	assert_true(t.lo <= truth && truth <= t.hi);
 }
 
 /* Two threads a run: the same periods to show the target, in half the hours (an interval that holds it). */
@@ -455,7 +501,9 @@ static void test_input(void **state)
 					   "exp:20,3us", "exp:20us,3us+spikes:2,10",
 					   "exp:20us,3us+bursts:0", "exp:20us,3us+bursts:2.5",
 					   "exp:20us,3us+storm:1", "exp:20us,3us+bursts:",
-					   "lognormal:20us,0.2,0.1" };
+					   "lognormal:20us,0.2,0.1", "exp:20us,3us+tick:1,15us",
+					   "exp:20us,3us+tick:4", "exp:20us,3us+tick:4,15",
+					   "exp:20us,3us+tick:4.5,15us" };
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		err[0] = 0;
 		assert_int_equal(synth_parse(bad[i], &law, err, sizeof(err)), -EINVAL);
@@ -464,6 +512,11 @@ static void test_input(void **state)
 	assert_int_equal(synth_parse("exp:20us,3us+spikes:0.001,10", &law, err, sizeof(err)), 0);
 	/* the spikes' share of the tail: 0.001 of them 10x, from at or below LOC */
 	assert_true(fabs(synth_sf(&law, 100000) - (0.999 * exp(-80.0 / 3) + 0.001)) < 1e-9);
+	/* a tick every 4th period, 15 us: a quarter of the periods shifted */
+	assert_int_equal(synth_parse("exp:20us,3us+tick:4,15us", &law, err, sizeof(err)), 0);
+	assert_true(law.tick_every == 4 && law.tick_ns == 15000);
+	assert_true(fabs(synth_sf(&law, 50000) - (0.75 * exp(-10.0) + 0.25 * exp(-5.0))) < 1e-12);
+	assert_true(fabs(synth_sf(&law, 30000) - (0.75 * exp(-10.0 / 3) + 0.25)) < 1e-12);
 }
 
 int main(void)
@@ -471,6 +524,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_extrapolates),
 		cmocka_unit_test(test_weibull_tail),
+		cmocka_unit_test(test_tick),
 		cmocka_unit_test(test_observed),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_second_regime),
