@@ -16,8 +16,12 @@ ROOT=$(cd "$BATS_TEST_DIRNAME/../../.." && pwd)
 	[[ "$output" == *"latlab.yaml, job and device valid against lava-common's schemas"* ]]
 	[[ "$output" == *"result: lava login-action pass"* ]]
 	[[ "$output" == *"result: lava job pass"* ]]
-	# quick.ini: 4 cells of the timer workload, 3 metrics each
-	[ "$(grep -c '^result: 0_latlab 000[0-3]-.*-\(wakeup\|io\|response\)-max pass [0-9.]* us$' <<<"$output")" -eq 12 ]
+	# quick.ini: 4 cells of the timer workload, 3 metrics each, each a test
+	# case with its measurement; pass or fail is the TCG guest's timing on
+	# this host (a busy one missed quick.ini's thresholds: the fresh check
+	# of 3bb5339), not what this test judges
+	[ "$(grep -c '^result: 0_latlab 000[0-3]-.*-\(wakeup\|io\|response\)-max \(pass\|fail\) [0-9.]* us$' <<<"$output")" -eq 12 ] ||
+		run_failed
 	# what LAVA saw was what latlab printed, in the guest
 	grep -q '"hostname = latlab-lava"' "$WORK/lava/job.log"
 	grep -q 'LAVA_SIGNAL_TESTCASE TEST_CASE_ID=0000-none-timer-' "$WORK/lava/job.log"
