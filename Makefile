@@ -97,7 +97,7 @@ DEB_PACKAGES := gcc make pkg-config libinih-dev libcsv-dev libnuma-dev \
 	libjansson-dev libtracefs-dev libtraceevent-dev zlib1g-dev libcmocka-dev bats rt-tests gnuplot-nox procps \
 	util-linux hostname chromium qemu-system-x86 busybox-static strace poppler-utils \
 	lava-dispatcher cpio trace-cmd rtla libtracecmd-dev xz-utils zstd kmod e2fsprogs dpkg-dev debhelper lintian \
-	libbpf-dev libelf-dev clang bpftool $(CROSS_PACKAGES)
+	libbpf-dev libelf-dev clang bpftool mmdebstrap grub-pc-bin fdisk qemu-utils $(CROSS_PACKAGES)
 
 COMMON_SRC := $(wildcard common/*.c)
 WORKLOAD_SRC := $(wildcard workloads/*.c)
@@ -119,7 +119,7 @@ NPROC := $(shell nproc 2>/dev/null || echo 1)
 JOBS = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC))
 
 .PHONY: kernels-stable kernels-arm64 kernels-sid all deps deps-cross run test unit unit-bins cli install clean bench deb dist FORCE \
-	kernels demo-kernels demo-arm64 lava-local fuzz static cross reference
+	kernels demo-kernels demo-arm64 lava-local fuzz static cross reference machine overnight
 .SECONDARY:
 
 all: $(LATLAB) $(LATLOAD) $(PLUGINS)
@@ -405,6 +405,16 @@ deb: deps
 		>build/deb/lintian.txt 2>&1; rc=$$?; grep -v 'root privileges' build/deb/lintian.txt; \
 		[ $$rc -eq 0 ] || { echo "make deb: lintian found errors"; exit 1; }
 	@ls build/deb/latlab_$(VERSION)_*.deb
+
+# A whole Debian 12 machine on a disk image (tools/debian-machine.sh:
+# systemd, GRUB, the stock and PREEMPT_RT kernels, this tree's .deb),
+# cached by its inputs' digest; and the overnight campaign in it, booted
+# under qemu, rebooting between the kernels (bench/overnight.sh;
+# docs/campaigns.md, "The overnight campaign in a whole Debian machine")
+machine: deb
+	@tools/debian-machine.sh build/deb/latlab_$(VERSION)_amd64.deb
+overnight: all deb
+	@bench/overnight.sh
 
 # Static tarballs for boards: latlab-VERSION-ARCH-static.tar.xz for amd64,
 # arm64 and armhf in build/dist (the static builds of make static and
