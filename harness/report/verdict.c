@@ -434,6 +434,24 @@ static void sides_differ(const struct side_runs *a, const struct side_runs *b, r
 }
 
 /*
+ * Two runs of s that say different facts: their values into fx and fy
+ * (len each). 1, or 0 when its runs agree or a run does not say.
+ */
+static int side_mixed(const struct side_runs *s, run_fact fact, char *fx, char *fy, size_t len)
+{
+	for (int i = 0; i < s->n; i++)
+		if (!fact(s->run[i])[0])
+			return 0;
+	for (int i = 1; i < s->n; i++)
+		if (strcmp(fact(s->run[i]), fact(s->run[0])) != 0) {
+			snprintf(fx, len, "%s", fact(s->run[0]));
+			snprintf(fy, len, "%s", fact(s->run[i]));
+			return 1;
+		}
+	return 0;
+}
+
+/*
  * The latlab that measured each side where they differ (a difference
  * between them may be latlab's, not the kernels'), and the settings of a
  * load both sides ran under one name where they differ (a side of
@@ -443,6 +461,13 @@ static void provenance(const struct side_runs *a, const struct side_runs *b,
 		       struct pair_verdict *v)
 {
 	sides_differ(a, b, fact_latlab, v->by_a, v->by_b, sizeof(v->by_a));
+	v->mix_x[0] = v->mix_y[0] = '\0';
+	v->mix_sides = 0;
+	if (!v->by_a[0]) {	/* each side's runs of both latlabs, or of one: within a side */
+		v->mix_sides = side_mixed(a, fact_latlab, v->mix_x, v->mix_y, sizeof(v->mix_x));
+		if (side_mixed(b, fact_latlab, v->mix_x, v->mix_y, sizeof(v->mix_x)))
+			v->mix_sides |= 2;
+	}
 	v->load_a[0] = v->load_b[0] = '\0';
 	if (!a->n || !b->n)
 		return;
@@ -878,6 +903,12 @@ void verdict_text(const struct pair_verdict *v, const char *a, const char *b,
 	if (v->by_a[0])
 		snprintf(buf + n, len - n, "; measured by different latlabs (%s: %s; %s: %s): a difference may be latlab's, not the kernels'",
 			 a, v->by_a, b, v->by_b);
+	n = strlen(buf);
+	/* one side's runs of two latlabs, pooled: a shift between them is in its spread */
+	if (v->mix_sides)
+		snprintf(buf + n, len - n, "; %s%s runs came from different latlabs (%s; %s), pooled as one side",
+			 v->mix_sides == 3 ? "each side's" : v->mix_sides == 1 ? a : b,
+			 v->mix_sides == 3 ? "" : "'s", v->mix_x, v->mix_y);
 	n = strlen(buf);
 	/* one load, two settings: what differs may be the load */
 	if (v->load_a[0])

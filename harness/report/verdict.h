@@ -147,6 +147,13 @@ struct pair_verdict {
 	 * they agree or a run does not say
 	 */
 	char by_a[96], by_b[96];
+	/*
+	 * Where the sides do not differ so, the runs within a side that did:
+	 * two of its latlabs (mix_x, mix_y; "" none) and which side had them
+	 * (mix_sides: bit 0 a, bit 1 b)
+	 */
+	char mix_x[96], mix_y[96];
+	int mix_sides;
 	/* the settings of the load both sides ran, where they differ: "" otherwise */
 	char load_a[512], load_b[512];
 	/*

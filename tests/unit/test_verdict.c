@@ -490,12 +490,19 @@ static void test_tail_outlier(void **state)
 	snprintf(cells[0][4].measured_by, sizeof(cells[0][4].measured_by), "0.9 (git bbbbbbb)");
 	assert_int_equal(verdict_pair(&a, &b, 0, &v), 0);
 	verdict_text(&v, "quiet", "hog", text, sizeof(text));
-	assert_null(strstr(text, "measured by different latlabs"));	/* each side has both */
+	assert_null(strstr(text, "measured by different latlabs"));	/* each side has both ... */
+	/* ... pooled within each side: said */
+	assert_non_null(strstr(text, "; each side's runs came from different latlabs (0.9 (git aaaaaaa); 0.9 (git bbbbbbb)), pooled as one side"));
 	cells[0][4].measured_by[0] = '\0';
 	snprintf(cells[0][1].measured_by, sizeof(cells[0][1].measured_by), "0.8");
 	assert_int_equal(verdict_pair(&a, &b, 0, &v), 0);
 	verdict_text(&v, "quiet", "hog", text, sizeof(text));
 	assert_null(strstr(text, "measured by different latlabs"));	/* a run that does not say */
+	assert_non_null(strstr(text, "; hog's runs came from different latlabs (0.9 (git aaaaaaa); 0.9 (git bbbbbbb)), pooled as one side"));
+	cells[1][2].measured_by[0] = '\0';
+	assert_int_equal(verdict_pair(&a, &b, 0, &v), 0);
+	verdict_text(&v, "quiet", "hog", text, sizeof(text));
+	assert_null(strstr(text, "different latlabs"));	/* each side's runs of one latlab, or not said */
 	/* one load, other settings: said; the same settings, or two loads (an axis of loads): nothing */
 	for (int i = 0; i < RUNS; i++) {
 		cells[0][i].measured_by[0] = cells[1][i].measured_by[0] = '\0';
