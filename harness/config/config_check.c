@@ -219,7 +219,7 @@ static int check_kernel(const struct config *cfg, struct kernel_def *k,
 	if (kernel_match_check(k->match) != 0) {
 		loc = config_kernel_loc(cfg, k, "match");
 		return cfg_fail(err, errlen, &loc,
-				"match = '%s': expected [!]preempt:MODEL (rt, rt+full, rt+lazy, rt+laziest, full, lazy, laziest, voluntary, none, dynamic), [!]release:GLOB or any",
+				"match = '%s': expected one or more terms, blank-separated, each [!]preempt:MODEL (rt, rt+full, rt+lazy, rt+laziest, full, lazy, laziest, voluntary, none, dynamic), [!]release:GLOB, [!]cmdline:GLOB or any",
 				k->match);
 	}
 	return 0;

@@ -128,7 +128,7 @@ const struct opt baseline_options[] = {
 
 const struct opt kernel_options[] = {
 	ROW("match", OPT_STRING, OFF(struct kernel_def, match), 0, 0, NULL,
-	  "how to recognise it: [!]preempt:MODEL, [!]release:GLOB or any",
+	  "how to recognise it: one or more terms, all of which must hold: [!]preempt:MODEL, [!]release:GLOB, [!]cmdline:GLOB (a word of /proc/cmdline) or any",
 	  NULL, 0),
 	ROW("reboot", OPT_STRING, OFF(struct kernel_def, reboot), 0, 0, "",
 	  "argv that boots this variant (used only with --reboot)", NULL, 0),

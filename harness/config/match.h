@@ -13,14 +13,18 @@ struct kernel_info {
 	char model[16];
 	int dynamic;		/* PREEMPT_DYNAMIC: model chosen at boot */
 	char source[160];	/* what said the model: debugfs, the command line, a config file */
+	char cmdline[2048];	/* /proc/cmdline, as booted (x86 allows 2048) */
 };
 
 /*
- * `match` syntax: [!]any | [!]preempt:MODEL | [!]release:GLOB, where MODEL
- * is a model of struct kernel_info (rt+full, rt+lazy, rt+laziest, rt,
- * full, lazy, laziest, voluntary, none) or dynamic. preempt:rt is every
- * PREEMPT_RT kernel, whatever its dynamic mode; the others are that model
- * alone. 0 if well-formed, else -EINVAL.
+ * `match` syntax: one or more terms, blank-separated, all of which must
+ * hold; a term is [!]any | [!]preempt:MODEL | [!]release:GLOB |
+ * [!]cmdline:GLOB, where MODEL is a model of struct kernel_info (rt+full,
+ * rt+lazy, rt+laziest, rt, full, lazy, laziest, voluntary, none) or
+ * dynamic, and cmdline:GLOB holds when a word of the command line fits
+ * GLOB (a variant booted with other parameters: cmdline:isolcpus=*).
+ * preempt:rt is every PREEMPT_RT kernel, whatever its dynamic mode; the
+ * others are that model alone. 0 if well-formed, else -EINVAL.
  */
 int kernel_match_check(const char *match);
 

@@ -202,7 +202,7 @@ static void *private_debugfs(void *arg)
 
 void kernel_facts_read(const char *root, struct kernel_facts *f)
 {
-	char path[PATH_MAX], cmdline[4096];
+	char path[PATH_MAX];
 	struct stat st;
 	pthread_t t;
 
@@ -213,9 +213,9 @@ void kernel_facts_read(const char *root, struct kernel_facts *f)
 			f->version, sizeof(f->version));
 	file_first_line(at(root, "/sys/kernel/realtime", path, sizeof(path)),
 			f->realtime, sizeof(f->realtime));
-	if (file_first_line(at(root, "/proc/cmdline", path, sizeof(path)), cmdline,
-			    sizeof(cmdline)) == 0)
-		cmdline_word(cmdline, "preempt", f->cmdline_preempt, sizeof(f->cmdline_preempt));
+	if (file_first_line(at(root, "/proc/cmdline", path, sizeof(path)), f->cmdline,
+			    sizeof(f->cmdline)) == 0)
+		cmdline_word(f->cmdline, "preempt", f->cmdline_preempt, sizeof(f->cmdline_preempt));
 	f->rt_runtime_us = first_number(at(root, "/proc/sys/kernel/sched_rt_runtime_us", path,
 					   sizeof(path)));
 	f->rt_period_us = first_number(at(root, "/proc/sys/kernel/sched_rt_period_us", path,
@@ -394,7 +394,12 @@ void kernel_info_of(const struct kernel_facts *f, struct kernel_info *k)
 	 */
 	const char *fake_rel = getenv("LATLAB_FAKE_KERNEL_RELEASE");
 	const char *fake_model = getenv("LATLAB_FAKE_KERNEL_PREEMPT");
+	const char *fake_cmdline = getenv("LATLAB_FAKE_KERNEL_CMDLINE");
+
+	snprintf(k->cmdline, sizeof(k->cmdline), "%s", f->cmdline);
 	if (fake_rel && *fake_rel) {
+		if (fake_cmdline)
+			snprintf(k->cmdline, sizeof(k->cmdline), "%s", fake_cmdline);
 		snprintf(k->release, sizeof(k->release), "%s", fake_rel);
 		snprintf(k->version, sizeof(k->version), "(LATLAB_FAKE_KERNEL_RELEASE)");
 		snprintf(k->model, sizeof(k->model), "%s",

@@ -35,6 +35,7 @@ struct kernel_facts {
 	char release[128];		/* /proc/sys/kernel/osrelease: uname -r */
 	char version[256];		/* /proc/sys/kernel/version: uname -v */
 	char realtime[8];		/* /sys/kernel/realtime */
+	char cmdline[2048];		/* /proc/cmdline */
 	char cmdline_preempt[24];	/* preempt= on /proc/cmdline */
 	char preempt[128];		/* debugfs sched/preempt: "none voluntary (full) lazy" */
 	char debugfs_why[160];		/* why sched/preempt was not read */

@@ -247,6 +247,29 @@ reboot = $WORK/fake-reboot $1
 EOC
 }
 
+@test "variants of one kernel by its command line: match = preempt:rt cmdline:isolcpus=* (terms, all of which hold)" {
+	quick_config
+	printf '[kernel.rt]\nmatch = preempt:rt !cmdline:isolcpus=*\n[kernel.rt-isol]\nmatch = preempt:rt cmdline:isolcpus=*\n[matrix]\nkernel = rt, rt-isol\n' | ini_merge c.ini
+	LATLAB_FAKE_KERNEL_RELEASE=fake-rt LATLAB_FAKE_KERNEL_PREEMPT=rt \
+		LATLAB_FAKE_KERNEL_CMDLINE="root=/dev/vda1 isolcpus=1 quiet" \
+		run timeout 60 "$LATLAB" run c.ini --duration 300ms -q
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	run "$LATLAB" status "$WORK/out/t"
+	[[ "$output" =~ rt\ +no\ +0\ +0\ +0\ +0\ +1 ]] || { echo "$output"; false; }
+	[[ "$output" =~ rt-isol\ +no\ +1\ +0 ]]	# status itself runs on this kernel
+	# the same kernel booted without the parameter runs the other
+	LATLAB_FAKE_KERNEL_RELEASE=fake-rt LATLAB_FAKE_KERNEL_PREEMPT=rt \
+		LATLAB_FAKE_KERNEL_CMDLINE="root=/dev/vda1 quiet" \
+		run timeout 60 "$LATLAB" run c.ini --duration 300ms -q
+	[ "$status" -eq 0 ]
+	[ "$(grep -c ' = ok$' "$WORK/out/t/state")" -eq 2 ]
+	# a term that is none of the kinds: file:line
+	printf '[kernel.rt-isol]\nmatch = preempt:rt isolcpus=1\n' | ini_merge c.ini
+	run "$LATLAB" run c.ini --restart
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"c.ini:"*"match = 'preempt:rt isolcpus=1': expected one or more terms"*"[!]cmdline:GLOB"* ]] || { echo "$output"; false; }
+}
+
 @test "--reboot: the whole two-kernel cycle, with a fake reboot" {
 	two_kernels fake-rt1
 	run timeout 120 "$LATLAB" run "$WORK/c.ini" --reboot

@@ -292,9 +292,10 @@ static void test_ring(void **state)
 
 static void test_kernel_match(void **state)
 {
-	struct kernel_info rt = { .release = "6.6.0-rt15", .model = "rt" };
+	struct kernel_info rt = { .release = "6.6.0-rt15", .model = "rt",
+				  .cmdline = "BOOT_IMAGE=/vmlinuz root=/dev/vda1 isolcpus=1 quiet" };
 	struct kernel_info dyn = { .release = "6.18.44", .model = "full",
-				   .dynamic = 1 };
+				   .dynamic = 1, .cmdline = "root=/dev/vda1 ro" };
 	static const struct {
 		const char *match;
 		int rt, dyn;
@@ -306,6 +307,17 @@ static void test_kernel_match(void **state)
 		{ "preempt:dynamic", 0, 1 },
 		{ "release:*-rt*", 1, 0 },
 		{ "!release:6.18.*", 1, 0 },
+		/* a word of the command line, never a part of one */
+		{ "cmdline:isolcpus=*", 1, 0 },
+		{ "!cmdline:isolcpus=*", 0, 1 },
+		{ "cmdline:root=/dev/vda1", 1, 1 },
+		{ "cmdline:vda1", 0, 0 },
+		{ "cmdline:ro", 0, 1 },
+		/* terms: every one must hold */
+		{ "preempt:rt cmdline:isolcpus=1", 1, 0 },
+		{ "preempt:rt  !cmdline:isolcpus=*", 0, 0 },
+		{ "any\t!preempt:rt cmdline:root=*", 0, 1 },
+		{ " release:6.* ", 1, 1 },
 	};
 
 	(void)state;
@@ -318,6 +330,11 @@ static void test_kernel_match(void **state)
 	assert_int_equal(kernel_match_check("preempt:"), -EINVAL);
 	assert_int_equal(kernel_match_check("release:"), -EINVAL);
 	assert_int_equal(kernel_match_check("uname:x"), -EINVAL);
+	assert_int_equal(kernel_match_check("cmdline:"), -EINVAL);
+	assert_int_equal(kernel_match_check(""), -EINVAL);
+	assert_int_equal(kernel_match_check("   "), -EINVAL);
+	assert_int_equal(kernel_match_check("preempt:rt bogus"), -EINVAL);
+	assert_int_equal(kernel_match_check("preempt:rt !"), -EINVAL);
 	assert_string_equal(kernel_builtin_match("stock"), "!preempt:rt");
 	assert_null(kernel_builtin_match("other"));
 }
