@@ -1,8 +1,11 @@
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "argv.h"
@@ -92,4 +95,35 @@ int argv_runnable(const char *cmd, char *err, size_t len)
 			 strchr(argv[0], '/') ? strerror(-rc) : "not found on PATH");
 	free(argv);
 	return rc;
+}
+
+int argv_run(char *const argv[], int quiet)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		sigset_t none;
+
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		if (quiet) {
+			int null = open("/dev/null", O_WRONLY);
+
+			if (null >= 0) {
+				dup2(null, STDOUT_FILENO);
+				dup2(null, STDERR_FILENO);
+			}
+		}
+		execvp(argv[0], argv);
+		if (!quiet)
+			fprintf(stderr, "latlab: cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : WIFSIGNALED(st) ? ARGV_SIGNALLED + WTERMSIG(st) : -EINTR;
 }

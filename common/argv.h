@@ -26,4 +26,13 @@ int argv_runnable(const char *cmd, char *err, size_t len);
 /* The program of `cmd` (its first word) into word. 0, or argv_split's -errno. */
 int argv_first(const char *cmd, char *word, size_t len);
 
+/*
+ * Run argv (on PATH, no shell) with no signal blocked, and wait for it;
+ * quiet: its output to /dev/null. Its exit status (127: it could not be
+ * started), ARGV_SIGNALLED + N when signal N ended it, or -errno from
+ * fork or wait.
+ */
+int argv_run(char *const argv[], int quiet);
+#define ARGV_SIGNALLED 256
+
 #endif

@@ -12,6 +12,7 @@
 #include "atomic.h"
 #include "campaign_run.h"
 #include "exitcodes.h"
+#include "kexec.h"
 #include "ledger.h"
 #include "log.h"
 #include "where.h"
@@ -66,32 +67,28 @@ static const char *resume_env(void)
 	return env && *env ? env : RESUME_ENV;
 }
 
+/* LATLAB_KEXEC_ROOT, the tests' own: where /boot is for reboot = kexec. */
+static const char *kexec_root(void)
+{
+	const char *env = getenv("LATLAB_KEXEC_ROOT");
+
+	return env ? env : "";
+}
+
 /* systemctl VERB the unit, quietly: 0, or why not in why. */
 static int systemctl(const char *verb, char *why, size_t len)
 {
 	char *const argv[] = { "systemctl", "--quiet", (char *)verb, RESUME_UNIT, NULL };
-	pid_t pid = fork();
-	int st;
+	int st = argv_run(argv, 1);
 
-	if (pid < 0)
-		return fail_with(why, len, -errno, "fork: %s", strerror(errno));
-	if (pid == 0) {
-		int null = open("/dev/null", O_WRONLY);
-
-		if (null >= 0) {
-			dup2(null, STDOUT_FILENO);
-			dup2(null, STDERR_FILENO);
-		}
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st))
-		return fail_with(why, len, -EIO, "systemctl %s %s did not finish", verb, RESUME_UNIT);
-	if (WEXITSTATUS(st) == 127)
+	if (st < 0 || st >= ARGV_SIGNALLED)
+		return fail_with(why, len, st < 0 ? st : -EINTR, "systemctl %s %s did not finish%s%s",
+				 verb, RESUME_UNIT, st < 0 ? ": " : " (a signal ended it)",
+				 st < 0 ? strerror(-st) : "");
+	if (st == 127)
 		return fail_with(why, len, -ENOENT, "no systemctl on PATH");
-	if (WEXITSTATUS(st) != 0)
-		return fail_with(why, len, -EIO, "systemctl %s %s: exit %d", verb, RESUME_UNIT,
-				 WEXITSTATUS(st));
+	if (st != 0)
+		return fail_with(why, len, -EIO, "systemctl %s %s: exit %d", verb, RESUME_UNIT, st);
 	return 0;
 }
 
@@ -150,6 +147,22 @@ int cp_reboot_check(const struct config *cfg, const char *output, char *why, siz
 				output, cfg->campaign.name, bad < 0x20 || bad == 0x7f ? "a control character" : "'",
 				bad < 0x20 || bad == 0x7f ? ' ' : bad, bad < 0x20 || bad == 0x7f ? "" : "'", path),
 		       -EINVAL;
+	/* reboot = kexec: a kernel in /boot for it now, not at 3 a.m. */
+	for (int v = 0; v < cfg->nkernels; v++) {
+		struct kernel_info k;
+		char rel[128], kwhy[768];
+
+		if (!kexec_is(cfg->kernel[v].reboot))
+			continue;
+		if (argv_runnable(KEXEC_REBOOT, kwhy, sizeof(kwhy)) != 0)
+			return snprintf(why, len, "--reboot: [kernel.%s] reboot = kexec: no kexec on PATH (apt-get install kexec-tools)",
+					cfg->kernel[v].name), -ENOENT;
+		kernel_info_read(&k);
+		if (kexec_pick(kexec_root(), cfg->kernel[v].match, k.cmdline, rel, sizeof(rel), kwhy,
+			       sizeof(kwhy)) != 0)
+			return snprintf(why, len, "--reboot: [kernel.%s] reboot = kexec: %s",
+					cfg->kernel[v].name, kwhy), -ENOENT;
+	}
 	/* another campaign's armed unit, mid-cycle: not taken over */
 	if (!realpath(output, abs))
 		snprintf(abs, sizeof(abs), "%s", output);
@@ -263,15 +276,36 @@ static void resume_disarm(const struct campaign *cp)
 }
 
 /*
+ * reboot = kexec: variant v's kernel loaded, then systemd asked to boot
+ * it. systemctl kexec's argv_run status, or -1 (said).
+ */
+static int reboot_kexec(const struct campaign *cp, int v)
+{
+	const struct kernel_def *kd = &cp->cfg->kernel[v];
+	char rel[128], why[768];
+	char *const argv[] = { "systemctl", "kexec", NULL };
+
+	if (kexec_pick(kexec_root(), kd->match, cp->kernel.cmdline, rel, sizeof(rel), why,
+		       sizeof(why)) != 0 ||
+	    kexec_load(kexec_root(), rel, why, sizeof(why)) != 0) {
+		log_error("[kernel.%s] reboot = kexec: %s", kd->name, why);
+		return -1;
+	}
+	log_info("kexec: %s loaded for kernel variant %s, with this command line", rel, kd->name);
+	return argv_run(argv, 0);
+}
+
+/*
  * --reboot: when nothing is left for this kernel, boot the first variant
- * with pending cells, a `reboot =` argv and attempts left. The intent goes
- * to the state file first (synced), then the argv runs (no shell).
+ * with pending cells, a `reboot =` and attempts left. The intent goes to
+ * the state file first (synced), then the reboot: its argv (no shell),
+ * or kexec.
  */
 int cp_reboot_next(struct campaign *cp)
 {
 	const struct config *cfg = cp->cfg;
-	char **argv;
-	int argc, v, st, rc;
+	char **argv = NULL;
+	int argc, v, rc;
 
 	for (v = 0; v < cfg->nkernels; v++) {
 		int pending = 0;
@@ -297,7 +331,9 @@ int cp_reboot_next(struct campaign *cp)
 		log_error("%s/state: writing it before the reboot: %s", cp->dir, strerror(-rc));
 		return EXIT_RUNTIME;
 	}
-	if (argv_split(cfg->kernel[v].reboot, &argv, &argc)) {
+	int kexec = kexec_is(cfg->kernel[v].reboot);
+
+	if (!kexec && argv_split(cfg->kernel[v].reboot, &argv, &argc)) {
 		log_error("[kernel.%s] reboot: not a command", cfg->kernel[v].name);
 		return EXIT_RUNTIME;
 	}
@@ -308,23 +344,23 @@ int cp_reboot_next(struct campaign *cp)
 	/* nothing is written after this: the latlab after the boot may lock */
 	close(cp->lock_fd);
 	cp->lock_fd = -1;
-	pid_t pid = fork();
-	if (pid == 0) {
-		sigset_t none;
-
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		execvp(argv[0], argv);
-		fprintf(stderr, "latlab: cannot run %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
+	rc = kexec ? reboot_kexec(cp, v) : argv_run(argv, 0);
 	free(argv);
-	if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) ||
-	    WEXITSTATUS(st) != 0) {
+	/*
+	 * A reboot under systemd stops this unit's processes: the command
+	 * (systemctl, still waiting) or latlab itself may get SIGTERM while
+	 * the machine goes down, as was asked — not a failure.
+	 */
+	if (rc == ARGV_SIGNALLED + SIGTERM || rc == ARGV_SIGNALLED + SIGKILL ||
+	    rc == ARGV_SIGNALLED + SIGHUP || (rc != 0 && cp_signalled(cp))) {
+		log_info("the reboot command for kernel variant %s was ended by a signal: the machine is going down, as asked",
+			 cfg->kernel[v].name);
+		return EXIT_PASS;
+	}
+	if (rc != 0) {
 		log_error("the reboot command for kernel variant %s failed", cfg->kernel[v].name);
 		return EXIT_RUNTIME;
 	}
 	log_info("the reboot command returned (a real reboot does not come back here)");
 	return EXIT_PASS;
 }
-

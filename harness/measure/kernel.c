@@ -89,10 +89,10 @@ static void config_line(struct kernel_facts *f, const char *line)
 /*
  * The kernel's config: /boot/config-RELEASE (Debian up to trixie, most
  * distributions), /usr/lib/modules/RELEASE/config (Debian since forky),
- * or /proc/config.gz (CONFIG_IKCONFIG_PROC: many boards). gzip reads a
- * plain file as it is.
+ * or, for the running kernel, /proc/config.gz (CONFIG_IKCONFIG_PROC: many
+ * boards). gzip reads a plain file as it is.
  */
-static void read_config(const char *root, struct kernel_facts *f)
+static void read_config(const char *root, struct kernel_facts *f, int running)
 {
 	char rel[3][160], path[PATH_MAX], line[256];
 
@@ -100,7 +100,7 @@ static void read_config(const char *root, struct kernel_facts *f)
 	snprintf(rel[1], sizeof(rel[1]), "/usr/lib/modules/%s/config", f->release);
 	snprintf(rel[2], sizeof(rel[2]), "/proc/config.gz");
 	f->config_rt = f->config_dynamic = -1;
-	for (size_t i = 0; i < 3; i++) {
+	for (size_t i = 0; i < (running ? 3u : 2u); i++) {
 		at(root, rel[i], path, sizeof(path));
 		gzFile gz = f->release[0] || i == 2 ? gzopen(path, "rbe") : NULL;
 
@@ -220,7 +220,7 @@ void kernel_facts_read(const char *root, struct kernel_facts *f)
 					   sizeof(path)));
 	f->rt_period_us = first_number(at(root, "/proc/sys/kernel/sched_rt_period_us", path,
 					  sizeof(path)));
-	read_config(root, f);
+	read_config(root, f, 1);
 	at(root, DEBUGFS "/sched", path, sizeof(path));
 	if (stat(path, &st) == 0 || root[0]) {
 		read_debugfs(at(root, DEBUGFS, path, sizeof(path)), f);
@@ -408,6 +408,22 @@ void kernel_info_of(const struct kernel_facts *f, struct kernel_info *k)
 		return;
 	}
 	kernel_model(f, k);
+}
+
+int kernel_info_installed(const char *root, const char *release, const char *cmdline,
+			  struct kernel_info *k)
+{
+	struct kernel_facts f;
+
+	memset(&f, 0, sizeof(f));
+	snprintf(f.release, sizeof(f.release), "%s", release);
+	snprintf(f.cmdline, sizeof(f.cmdline), "%s", cmdline);
+	cmdline_word(f.cmdline, "preempt", f.cmdline_preempt, sizeof(f.cmdline_preempt));
+	read_config(root, &f, 0);
+	memset(k, 0, sizeof(*k));
+	kernel_model(&f, k);
+	snprintf(k->cmdline, sizeof(k->cmdline), "%s", f.cmdline);
+	return f.config_from[0] ? 0 : -ENOENT;
 }
 
 void kernel_info_read(struct kernel_info *k)

@@ -82,6 +82,15 @@ void kernel_servers_text(const struct kernel_servers *s, char *buf, size_t len);
  */
 void kernel_info_of(const struct kernel_facts *f, struct kernel_info *k);
 
+/*
+ * A kernel installed as release under root ("" for this machine), as it
+ * would be when booted with cmdline: its model from its config alone
+ * (/boot/config-RELEASE or /usr/lib/modules/RELEASE/config). 0, or
+ * -ENOENT when it has no config (k's model then unknown).
+ */
+int kernel_info_installed(const char *root, const char *release, const char *cmdline,
+			  struct kernel_info *k);
+
 /* kernel_facts_read("") and kernel_info_of. */
 void kernel_info_read(struct kernel_info *k);
 

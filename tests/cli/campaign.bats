@@ -341,6 +341,83 @@ LATLAB_OUTPUT=/tmp/evil" "$WORK/a\\b" "$WORK/q\"uote" "$WORK/blank "; do
 	grep -q ',skipped,kernel variant rt did not come up after 2 reboots,' "$WORK/out/t/cells.csv"
 }
 
+# kexec_boot: a /boot of three kernels (stock 6.1.0-40 and -41, rt
+# 6.1.0-41-rt) under $WORK/root, and a fake kexec and systemctl: kexec -l
+# is logged, systemctl kexec "boots" what was loaded by starting latlab
+# again under its release, as the resume unit would
+kexec_boot() {
+	fake_systemctl
+	mkdir -p "$WORK/root/boot"
+	for r in 6.1.0-40-amd64 6.1.0-41-amd64 6.1.0-41-rt-amd64; do
+		: >"$WORK/root/boot/vmlinuz-$r"
+		: >"$WORK/root/boot/initrd.img-$r"
+		printf 'CONFIG_PREEMPT_VOLUNTARY=y\nCONFIG_PREEMPT_DYNAMIC=y\n' >"$WORK/root/boot/config-$r"
+	done
+	printf 'CONFIG_PREEMPT_RT=y\n' >"$WORK/root/boot/config-6.1.0-41-rt-amd64"
+	cat >"$WORK/bin/kexec" <<EOS
+#!/bin/sh
+echo "kexec \$*" >>"$WORK/kexec.log"
+echo "\$2" >"$WORK/loaded"
+EOS
+	cat >"$WORK/bin/systemctl" <<EOS
+#!/bin/sh
+echo "\$*" >>"$WORK/systemctl.log"
+[ "\$1" = kexec ] || exit 0
+rel=\$(basename "\$(cat "$WORK/loaded")" | sed 's/^vmlinuz-//')
+echo "boot \$rel" >>"$WORK/boots"
+. "\$LATLAB_RESUME_ENV"
+LATLAB_FAKE_KERNEL_RELEASE="\$rel" LATLAB_FAKE_KERNEL_PREEMPT=\$(case \$rel in *-rt-*) echo rt;; *) echo voluntary;; esac) \
+	exec "$LATLAB" run "\$LATLAB_CONFIG" -o "\$LATLAB_OUTPUT" --reboot
+EOS
+	chmod +x "$WORK/bin/kexec" "$WORK/bin/systemctl"
+	export LATLAB_KEXEC_ROOT="$WORK/root"
+	quick_config
+	ini_merge c.ini <<EOC
+[campaign]
+duration = 300ms
+[matrix]
+kernel = stock, rt
+[kernel.stock]
+match = !preempt:rt
+reboot = kexec
+[kernel.rt]
+match = preempt:rt
+reboot = kexec
+EOC
+}
+
+@test "reboot = kexec: the variant's newest kernel in /boot loaded with this command line, systemctl kexec, the cycle done" {
+	kexec_boot
+	LATLAB_FAKE_KERNEL_RELEASE=6.1.0-40-amd64 LATLAB_FAKE_KERNEL_PREEMPT=voluntary \
+		run timeout 120 "$LATLAB" run "$WORK/c.ini" --reboot
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[[ "$output" == *"rebooting into kernel variant rt (attempt 1): kexec"* ]]
+	[[ "$output" == *"kexec: 6.1.0-41-rt-amd64 loaded for kernel variant rt, with this command line"* ]]
+	[[ "$output" == *"booted into kernel variant rt (6.1.0-41-rt-amd64), as planned"* ]] || { echo "$output"; false; }
+	[ "$(cat "$WORK/kexec.log")" = "kexec -l $WORK/root/boot/vmlinuz-6.1.0-41-rt-amd64 --initrd=$WORK/root/boot/initrd.img-6.1.0-41-rt-amd64 --reuse-cmdline" ]
+	[ "$(cat "$WORK/boots")" = "boot 6.1.0-41-rt-amd64" ]
+	[ "$(grep -c ' = ok$' "$WORK/out/t/state")" -eq 2 ]
+	grep -q -- '--quiet disable latlab-resume.service' "$WORK/systemctl.log"
+}
+
+@test "reboot = kexec refused before the run: no kernel in /boot fits, or no kexec" {
+	kexec_boot
+	rm "$WORK/root/boot/vmlinuz-6.1.0-41-rt-amd64"
+	LATLAB_FAKE_KERNEL_RELEASE=6.1.0-40-amd64 LATLAB_FAKE_KERNEL_PREEMPT=voluntary \
+		run timeout 60 "$LATLAB" run "$WORK/c.ini" --reboot
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--reboot: [kernel.rt] reboot = kexec: no kernel in $WORK/root/boot fits match = 'preempt:rt' when booted with this command line (kexec reuses it); there: "*"6.1.0-40-amd64 (voluntary)"* ]] || { echo "$output"; false; }
+	[ ! -e "$WORK/out/t/state" ]
+	# a kernel with no config cannot be told: said, never picked
+	rm "$WORK/root/boot/config-6.1.0-40-amd64"
+	run timeout 60 "$LATLAB" run "$WORK/c.ini" --reboot
+	[[ "$output" == *"6.1.0-40-amd64 (no config)"* ]]
+	rm "$WORK/bin/kexec"
+	PATH="$WORK/bin:/usr/bin:/bin" run timeout 60 "$LATLAB" run "$WORK/c.ini" --reboot
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"reboot = kexec: no kexec on PATH (apt-get install kexec-tools)"* ]] || { echo "$output"; false; }
+}
+
 @test "--reboot with a reboot command that fails: exit 3, the intent recorded" {
 	fake_systemctl
 	quick_config
@@ -352,6 +429,24 @@ LATLAB_OUTPUT=/tmp/evil" "$WORK/a\\b" "$WORK/q\"uote" "$WORK/blank "; do
 	# without --reboot the pending variant just stays pending
 	run timeout 60 "$LATLAB" run c.ini --duration 200ms
 	[ "$status" -eq 0 ]
+}
+
+@test "--reboot: a reboot command ended by SIGTERM is the machine going down (systemd stops the unit's processes), not a failure" {
+	fake_systemctl
+	quick_config
+	# what the shutdown does to a grub-reboot script's systemctl still waiting
+	printf '#!/bin/sh\nkill -TERM $$\nsleep 5\n' >"$WORK/reboot-killed"
+	chmod +x "$WORK/reboot-killed"
+	printf '[matrix]\nkernel = running, other\n[kernel.other]\nmatch = release:nope\nreboot = %s\n' "$WORK/reboot-killed" | ini_merge c.ini
+	run timeout 60 "$LATLAB" run c.ini --reboot --duration 200ms
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[[ "$output" == *"the reboot command for kernel variant other was ended by a signal: the machine is going down, as asked"* ]]
+	grep -q '^reboot_to = other$' "$WORK/out/t/state"
+	# another signal is still a failure
+	printf '#!/bin/sh\nkill -SEGV $$\n' >"$WORK/reboot-killed"
+	run timeout 60 "$LATLAB" run c.ini --reboot --duration 200ms
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"the reboot command for kernel variant other failed"* ]]
 }
 
 @test "board farms: with lava-test-case on PATH every cell and metric is reported" {

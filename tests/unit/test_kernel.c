@@ -16,7 +16,11 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "kernel.h"
+#include "kexec.h"
 
 #define FIXTURES "tests/fixtures/kernels/"
 
@@ -220,10 +224,73 @@ static void test_nothing(void **state)
 	assert_int_equal(kernel_throttle_words(&f, text, sizeof(text)), 0);
 }
 
+static void put(const char *root, const char *name, const char *text)
+{
+	char path[512];
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/boot/%s", root, name);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs(text, fp);
+	fclose(fp);
+}
+
+/*
+ * reboot = kexec's choice: the newest kernel in /boot (version order, not
+ * the bytes': -10 after -9) that fits the match as it would boot with this
+ * command line; one with no config is never taken, and said.
+ */
+static void test_kexec_pick(void **state)
+{
+	static const char *const dyn = "CONFIG_PREEMPT_VOLUNTARY=y\nCONFIG_PREEMPT_DYNAMIC=y\n";
+	char root[] = "/tmp/latlab-kexec.XXXXXX", boot[64], rel[128], why[1024];
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	snprintf(boot, sizeof(boot), "%s/boot", root);
+	assert_int_equal(mkdir(boot, 0755), 0);
+	put(root, "vmlinuz-6.1.0-9-amd64", "");
+	put(root, "config-6.1.0-9-amd64", dyn);
+	put(root, "vmlinuz-6.1.0-10-amd64", "");
+	put(root, "config-6.1.0-10-amd64", dyn);
+	put(root, "vmlinuz-6.1.0-10-rt-amd64", "");
+	put(root, "config-6.1.0-10-rt-amd64", "CONFIG_PREEMPT_RT=y\n");
+	put(root, "vmlinuz-6.1.0-11-amd64", "");	/* no config */
+	put(root, "config-6.1.0-9-rt-amd64", "CONFIG_PREEMPT_RT=y\n");	/* no kernel */
+
+	assert_int_equal(kexec_pick(root, "!preempt:rt", "root=/dev/vda1", rel, sizeof(rel), why,
+				    sizeof(why)), 0);
+	assert_string_equal(rel, "6.1.0-10-amd64");
+	assert_int_equal(kexec_pick(root, "preempt:rt", "root=/dev/vda1", rel, sizeof(rel), why,
+				    sizeof(why)), 0);
+	assert_string_equal(rel, "6.1.0-10-rt-amd64");
+	/* the command line it boots with decides a dynamic kernel's model */
+	assert_int_equal(kexec_pick(root, "preempt:full", "root=/dev/vda1 preempt=full", rel,
+				    sizeof(rel), why, sizeof(why)), 0);
+	assert_string_equal(rel, "6.1.0-10-amd64");
+	assert_int_equal(kexec_pick(root, "preempt:full", "root=/dev/vda1", rel, sizeof(rel), why,
+				    sizeof(why)), -ENOENT);
+	assert_non_null(strstr(why, "no kernel in "));
+	assert_non_null(strstr(why, "6.1.0-11-amd64 (no config)"));
+	assert_non_null(strstr(why, "6.1.0-10-rt-amd64 (rt)"));
+	assert_null(strstr(why, "6.1.0-9-rt-amd64"));
+	assert_int_equal(kexec_pick(root, "preempt:rt cmdline:isolcpus=*", "root=/dev/vda1", rel,
+				    sizeof(rel), why, sizeof(why)), -ENOENT);
+	assert_int_equal(kexec_pick("/nonexistent", "any", "", rel, sizeof(rel), why, sizeof(why)),
+			 -ENOENT);
+	assert_non_null(strstr(why, "/nonexistent/boot: "));
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_captured),
+		cmocka_unit_test(test_kexec_pick),
 		cmocka_unit_test(test_match),
 		cmocka_unit_test(test_rules),
 		cmocka_unit_test(test_throttle),
