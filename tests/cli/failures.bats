@@ -101,7 +101,7 @@ interrupt() {
 	interrupt TERM
 }
 
-@test "a full disk is exit 3 with a clear message, earlier files intact" {
+@test "a full disk is exit 3 with a clear message, earlier files intact; room made, the same command finishes the campaign" {
 	[ "$(id -u)" -eq 0 ] || skip "needs root to mount a tmpfs"
 	mkdir "$WORK/full"
 	mount -t tmpfs -o size=96k tmpfs "$WORK/full" || skip "cannot mount tmpfs"
@@ -118,6 +118,15 @@ interrupt() {
 		[ -e "$f" ] || continue
 		[ "$(head -1 "$f" | cut -d, -f1)" = thread ]
 	done
+	# room made (as a user deletes what filled the disk): the same
+	# command finishes the campaign, the cells done before kept
+	done_before=$(grep -c ' = ok$' "$WORK/full/t/state" || true)
+	mount -o remount,size=16m "$WORK/full"
+	run timeout 60 "$LATLAB" run c.ini -o "$WORK/full" --duration 300ms
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[ "$done_before" -eq 0 ] || [[ "$output" == *"resuming campaign t in $WORK/full/t: $done_before of 4 cells already done"* ]]
+	[ "$(grep -c ' = ok$' "$WORK/full/t/state")" -eq 4 ]
+	umount "$WORK/full"	# (teardown's too, when a line above fails)
 }
 
 @test "a read-only output directory is exit 3 before measuring" {
