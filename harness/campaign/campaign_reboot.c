@@ -305,7 +305,7 @@ int cp_reboot_next(struct campaign *cp)
 {
 	const struct config *cfg = cp->cfg;
 	char **argv = NULL;
-	int argc, v, rc;
+	int argc, v, rc, gave_up = 0;
 
 	for (v = 0; v < cfg->nkernels; v++) {
 		int pending = 0;
@@ -314,10 +314,21 @@ int cp_reboot_next(struct campaign *cp)
 			continue;
 		for (int i = 0; i < cp->ncells; i++)
 			pending += cp->cells[i].kernel == v && !cp_done(cp->lg.status[i]);
-		if (pending && cfg->kernel[v].reboot[0] &&
-		    cp->lg.boot_tries[v] < cfg->campaign.boot_attempts)
+		if (!pending || !cfg->kernel[v].reboot[0])
+			continue;
+		if (cp->lg.boot_tries[v] < cfg->campaign.boot_attempts)
 			break;
+		/* it came up (else cp_after_reboot gave it up) but went down mid-cell */
+		char why[256];
+
+		snprintf(why, sizeof(why), "kernel variant %s was booted %d times and went down before its cells were done (a power cut or a crash mid-cell: see the cells' .partial-N)",
+			 cfg->kernel[v].name, cp->lg.boot_tries[v]);
+		log_error("%s: its cells are given up", why);
+		cp_give_up_variant(cp, v, why);
+		gave_up = 1;
 	}
+	if (gave_up && (rc = cp_write(cp)) != 0)
+		log_error("%s/state: %s", cp->dir, strerror(-rc));
 	if (v == cfg->nkernels) {
 		log_info("--reboot: no other kernel variant to boot: the campaign is as done as it can be here");
 		resume_disarm(cp);

@@ -242,7 +242,7 @@ EOC
 	[ -s "$WORK/root/opt/ll/share/man/man1/latlab.1" ]
 	[ -x "$WORK/root/opt/ll/bin/latload" ]
 	[ -s "$WORK/root/opt/ll/share/latlab/plots/hist.gp" ]
-	grep -q '^ExecStart=/opt/ll/bin/latlab run ${LATLAB_CONFIG} -o ${LATLAB_OUTPUT} --reboot -q$' \
+	grep -q '^ExecStart=/opt/ll/bin/latlab run ${LATLAB_CONFIG} -o ${LATLAB_OUTPUT} --reboot$' \
 		"$WORK/root/lib/systemd/system/latlab-resume.service"
 	# a campaign whose cells fail their thresholds (exit 1) is not a failed unit
 	grep -q '^SuccessExitStatus=1$' "$WORK/root/lib/systemd/system/latlab-resume.service"

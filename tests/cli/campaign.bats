@@ -386,6 +386,31 @@ reboot = kexec
 EOC
 }
 
+@test "--reboot into a kernel that goes down mid-cell each time: booted boot_attempts times, then its cells given up with the reason" {
+	fake_systemctl
+	# the "boot" of rt: latlab resumes there and the machine goes down
+	# (SIGKILL) two seconds in, mid-cell; then the default kernel again
+	cat >"$WORK/boot-rt-dies" <<EOS
+#!/bin/sh
+echo boot >>"$WORK/boots"
+. "\$LATLAB_RESUME_ENV"
+LATLAB_FAKE_KERNEL_RELEASE=fake-rt1 timeout -s KILL 2 "$LATLAB" run "\$LATLAB_CONFIG" -o "\$LATLAB_OUTPUT" --reboot
+exit 0
+EOS
+	chmod +x "$WORK/boot-rt-dies"
+	quick_config
+	printf '[campaign]\nduration = 3s\n[matrix]\nkernel = stock, rt\n[kernel.stock]\nmatch = !release:fake-rt*\n[kernel.rt]\nmatch = release:fake-rt*\nreboot = %s\n' "$WORK/boot-rt-dies" | ini_merge c.ini
+	for boot in 1 2 3; do
+		run timeout 120 "$LATLAB" run "$WORK/c.ini" --reboot
+		[ "$status" -eq 0 ] || { echo "$output"; false; }
+	done
+	[ "$(wc -l <"$WORK/boots")" -eq 2 ]
+	[[ "$output" == *"kernel variant rt was booted 2 times and went down before its cells were done (a power cut or a crash mid-cell: see the cells' .partial-N): its cells are given up"* ]]
+	grep -q '^0001-rt-none-timer-t1-aspread-1 = skipped$' "$WORK/out/t/state"
+	grep -q ',skipped,kernel variant rt was booted 2 times and went down before its cells were done' "$WORK/out/t/cells.csv"
+	[[ "$output" == *"resume unit disarmed"* ]]
+}
+
 @test "reboot = kexec: the variant's newest kernel in /boot loaded with this command line, systemctl kexec, the cycle done" {
 	kexec_boot
 	LATLAB_FAKE_KERNEL_RELEASE=6.1.0-40-amd64 LATLAB_FAKE_KERNEL_PREEMPT=voluntary \
