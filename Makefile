@@ -407,13 +407,19 @@ deb: deps
 	@ls build/deb/latlab_$(VERSION)_*.deb
 
 # A whole Debian 12 machine on a disk image (tools/debian-machine.sh:
-# systemd, GRUB, the stock and PREEMPT_RT kernels, this tree's .deb),
-# cached by its inputs' digest; and the overnight campaign in it, booted
-# under qemu, rebooting between the kernels (bench/overnight.sh;
-# docs/campaigns.md, "The overnight campaign in a whole Debian machine")
-machine: deb
+# systemd, GRUB, the stock and PREEMPT_RT kernels, kexec-tools, what this
+# tree's .deb depends on), cached by its inputs' digest; and the
+# overnight campaign in it, booted under qemu, the .deb installed by dpkg,
+# rebooting between the kernels by GRUB and by kexec, a GRUB entry that
+# does not boot and a power cut on the way (bench/overnight.sh;
+# docs/campaigns.md, "The overnight campaign in a whole Debian machine").
+# .ci/run runs make overnight after make test.
+machine: deps
+	@$(MAKE) --no-print-directory deb
 	@tools/debian-machine.sh build/deb/latlab_$(VERSION)_amd64.deb
-overnight: all deb
+overnight: deps
+	@$(MAKE) --no-print-directory $(JOBS) all
+	@$(MAKE) --no-print-directory deb
 	@bench/overnight.sh
 
 # Static tarballs for boards: latlab-VERSION-ARCH-static.tar.xz for amd64,

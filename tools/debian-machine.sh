@@ -7,18 +7,20 @@
 # Built from Debian's own packages with mmdebstrap, from the apt sources
 # this machine is configured with (nothing else is downloaded): systemd,
 # GRUB on the disk (BIOS), Debian 12's stock and PREEMPT_RT kernels as
-# installed packages, rt-tests, and latlab's own .deb (DEB, `make deb`)
-# installed by dpkg as a user's would be. The image is cached under
-# $LATLAB_MACHINES (default ${XDG_CACHE_HOME:-~/.cache}/latlab/machines)
+# installed packages, rt-tests, kexec-tools, and what latlab's .deb (DEB,
+# `make deb`) depends on. latlab itself is not in the image: each job
+# brings its .deb and the machine installs it with dpkg, as a user's is,
+# so a new build of latlab does not cost a new image. The image is cached
+# under $LATLAB_MACHINES (default ${XDG_CACHE_HOME:-~/.cache}/latlab/machines)
 # by the digest of its inputs — this script, the packages' candidate
-# versions, the .deb's bytes — so a second run reuses it.
+# versions, the .deb's Depends — so a second run reuses it.
 #
 # The machine runs a job at boot: a second disk that holds a tar with
-# job.sh is unpacked into /run/latlab-job and job.sh run by
-# latlab-machine-job.service, once per job (its digest is kept in
-# /var/lib/latlab-machine); the console says "latlab-machine: job
-# started on RELEASE" and "latlab-machine: job exit N".
-# tools/debian-machine-run.sh boots it.
+# job.sh (and any *.deb, installed first with dpkg -i) is unpacked into
+# /run/latlab-job and job.sh run by latlab-machine-job.service, once per
+# job (its digest is kept in /var/lib/latlab-machine); the console says
+# "latlab-machine: job started on RELEASE" and "latlab-machine: job exit
+# N". tools/debian-machine-run.sh boots it.
 #
 # Prints the image's path. Exit: 0; 1 when the build fails (its log
 # named); 2 for a bad use or a missing tool.
@@ -40,12 +42,14 @@ done
 [ "$(id -u)" = 0 ] || { echo "debian-machine: run as root (mmdebstrap's root mode)" >&2; exit 2; }
 
 suite=bookworm
-packages="systemd-sysv udev kmod e2fsprogs procps linux-image-amd64 linux-image-rt-amd64 grub-pc rt-tests"
+# latlab's own dependencies, from its .deb (the first of each alternative)
+depends=$(dpkg-deb -f "$deb" Depends | tr ',' '\n' | sed 's/|.*//; s/(.*)//; s/[[:space:]]//g' | grep . | tr '\n' ' ')
+packages="systemd-sysv dbus udev kmod e2fsprogs procps linux-image-amd64 linux-image-rt-amd64 grub-pc rt-tests kexec-tools $depends"
 size=4G
 
-# the inputs' digest: this script, each package's candidate version, the .deb
+# the inputs' digest: this script, each package's candidate version
 versions=$(apt-cache policy $packages | awk '/^[^ ]/ { p = $1 } /Candidate:/ { print p, $2 }')
-digest=$( { cat "$0"; echo "$suite $size"; echo "$versions"; sha256sum <"$deb"; } | sha256sum | cut -c1-16)
+digest=$( { cat "$0"; echo "$suite $size"; echo "$versions"; } | sha256sum | cut -c1-16)
 [ -n "$digest_only" ] && { echo "$digest"; exit 0; }
 cache=${LATLAB_MACHINES:-${XDG_CACHE_HOME:-$HOME/.cache}/latlab/machines}
 img=$cache/debian-$suite-$digest.img
@@ -70,7 +74,7 @@ echo "debian-machine: building $img (the log: $log)" >&2
 r=$cache/debian-$suite-$digest.root
 if ! [ -e "$r/.complete" ]; then
 	rm -rf "$r" && mkdir "$r" || exit 2
-	mmdebstrap --variant=apt --include="$(echo "$packages" | tr ' ' ',')" --include="$deb" \
+	mmdebstrap --variant=apt --include="$(echo $packages | tr ' ' ',')" \
 		--hook-dir=/usr/share/mmdebstrap/hooks/file-mirror-automount \
 		--essential-hook='mkdir -p "$1/etc/initramfs-tools/conf.d" &&
 			echo MODULES=list >"$1/etc/initramfs-tools/conf.d/latlab-machine" &&
@@ -89,11 +93,17 @@ cat >"$r/usr/local/sbin/latlab-machine-job" <<'JOB'
 #!/bin/sh
 # the job on the second disk (a tar with job.sh), once per job
 [ -b /dev/vdb ] || exit 0
-sum=$(head -c 1048576 /dev/vdb | sha256sum | cut -c1-16)
+sum=$(sha256sum </dev/vdb | cut -c1-16)
 [ -e "/var/lib/latlab-machine/done-$sum" ] && exit 0
 mkdir -p /run/latlab-job && tar -xf /dev/vdb -C /run/latlab-job 2>/dev/null || exit 0
 [ -f /run/latlab-job/job.sh ] || exit 0
 touch "/var/lib/latlab-machine/done-$sum"
+for deb in /run/latlab-job/*.deb; do
+	[ -f "$deb" ] || continue
+	dpkg -i "$deb" >/run/latlab-job/dpkg.log 2>&1 &&
+		echo "latlab-machine: installed $(dpkg-deb -f "$deb" Package) $(dpkg-deb -f "$deb" Version)" >/dev/ttyS0 ||
+		{ echo "latlab-machine: dpkg -i $(basename "$deb") failed" >/dev/ttyS0; cat /run/latlab-job/dpkg.log >/dev/ttyS0; exit 1; }
+done
 echo "latlab-machine: job started on $(uname -r)" >/dev/ttyS0
 sh /run/latlab-job/job.sh >/run/latlab-job/out.log 2>&1
 rc=$?
@@ -110,39 +120,29 @@ grub-install --target=i386-pc /dev/vda && update-grub &&
 systemctl poweroff --no-block
 FIRST
 chmod 755 "$r/usr/local/sbin/latlab-machine-job" "$r/usr/local/sbin/latlab-machine-firstboot"
-cat >"$r/etc/systemd/system/latlab-machine-job.service" <<'UNIT'
+# unit NAME DESCRIPTION CONDITION: the machine's own oneshot, enabled,
+# after the disks are there
+unit() {
+	cat >"$r/etc/systemd/system/latlab-machine-$1.service" <<UNIT
 [Unit]
-Description=latlab-machine: the job on the second disk
+Description=latlab-machine: $2
+ConditionKernelCommandLine=$3
 After=local-fs.target systemd-udev-settle.service
 Wants=systemd-udev-settle.service
-ConditionKernelCommandLine=!latlab-machine.firstboot
 
 [Service]
 Type=oneshot
-ExecStart=/usr/local/sbin/latlab-machine-job
+ExecStart=/usr/local/sbin/latlab-machine-$1
 StandardOutput=journal+console
 
 [Install]
 WantedBy=multi-user.target
 UNIT
-cat >"$r/etc/systemd/system/latlab-machine-firstboot.service" <<'UNIT'
-[Unit]
-Description=latlab-machine: GRUB onto the disk, at the first boot
-ConditionKernelCommandLine=latlab-machine.firstboot
-After=local-fs.target
-
-[Service]
-Type=oneshot
-ExecStart=/usr/local/sbin/latlab-machine-firstboot
-StandardOutput=journal+console
-
-[Install]
-WantedBy=multi-user.target
-UNIT
-for u in job firstboot; do
-	ln -sf "/etc/systemd/system/latlab-machine-$u.service" \
-		"$r/etc/systemd/system/multi-user.target.wants/latlab-machine-$u.service"
-done
+	ln -sf "/etc/systemd/system/latlab-machine-$1.service" \
+		"$r/etc/systemd/system/multi-user.target.wants/latlab-machine-$1.service"
+}
+unit job "the job on the second disk" '!latlab-machine.firstboot'
+unit firstboot "GRUB onto the disk, at the first boot" latlab-machine.firstboot
 install -d "$r/etc/systemd/system/serial-getty@ttyS0.service.d"
 printf '[Service]\nExecStart=\nExecStart=-/sbin/agetty --autologin root --keep-baud 115200 %%I $TERM\n' \
 	>"$r/etc/systemd/system/serial-getty@ttyS0.service.d/autologin.conf"
@@ -179,8 +179,8 @@ timeout -k 10 1800 qemu-system-x86_64 -machine pc -accel tcg -smp 1 -m 1024 \
 cat "$work/firstboot.log" >>"$log"
 grep -q 'latlab-machine: GRUB installed' "$work/firstboot.log" || fail "the first boot did not install GRUB"
 
-chroot "$r" dpkg-query -W -f '${Package} ${Version}\n' latlab linux-image-amd64 \
-	linux-image-rt-amd64 rt-tests systemd grub-pc >"$cache/debian-$suite-$digest.packages"
+chroot "$r" dpkg-query -W -f '${Package} ${Version}\n' linux-image-amd64 \
+	linux-image-rt-amd64 rt-tests kexec-tools systemd grub-pc >"$cache/debian-$suite-$digest.packages"
 mv "$work/disk.img" "$img" || fail "could not keep the image"
 rm -rf "$r"
 echo "debian-machine: built in $((SECONDS - start)) s, $(du -h "$img" | cut -f1) on disk ($size sparse)" >&2

@@ -1,14 +1,25 @@
 #!/bin/sh
 # A Debian machine's job (tools/debian-machine-run.sh): the overnight
-# campaign as docs/campaigns.md tells a user to run it — two kernel
-# variants, `reboot =` scripts that use grub-reboot, `latlab run
-# --reboot` started by hand on the first kernel; the resume unit does the
-# rest. A unit of the job's own (latlab-machine-collect) waits, at each
-# later boot, for the resume unit to finish; once latlab has disarmed it,
-# it brings the tree and the boots' record back on the third disk and
+# campaign as docs/campaigns.md tells a user to run it — kernel variants
+# with `reboot =` scripts that use grub-reboot, `latlab run --reboot`
+# started by hand on the first kernel; the resume unit does the rest —
+# and two of the faults a night brings:
+# - a variant whose entry does not boot: rt-broken, the rt kernel with a
+#   root that is not there (it panics; panic=5 reboots; GRUB boots the
+#   default, stock), told from rt by `cmdline:latlab.broken`;
+# - the power cut mid-cell: at the first rt boot, once a cell of rt is
+#   running and has written its first checkpoint, latlab-machine-cut says
+#   "cut the power now" on the console and the host kills qemu
+#   (MACHINE_CUT_ON in bench/overnight.sh).
+# A unit of the job's own (latlab-machine-collect) waits, at each later
+# boot, for the resume unit to finish; once latlab has disarmed it, it
+# brings the tree and the boots' record back on the third disk and
 # powers the machine off.
 set -u
 out=/var/lib/latlab
+# the package as dpkg -i left it (the machine installed it before this job)
+echo "$(systemctl is-enabled latlab-resume.service 2>&1); resume.env: $(ls /etc/latlab/resume.env 2>&1)" \
+	>/var/lib/latlab-machine/at-install
 ver_rt=$(ls /boot | sed -n 's/^vmlinuz-\(.*-rt-amd64\)$/\1/p' | sort -V | tail -1)
 ver_stock=$(ls /boot | sed -n 's/^vmlinuz-\(.*-amd64\)$/\1/p' | grep -v -- -rt- | sort -V | tail -1)
 entry() {
@@ -20,28 +31,115 @@ for v in stock rt; do
 	printf '#!/bin/sh\ngrub-reboot '\''%s'\'' && exec reboot\n' "$(entry "$ver")" >/usr/local/sbin/boot-$v
 	chmod 755 /usr/local/sbin/boot-$v
 done
+# the entry that does not boot: GRUB reads custom.cfg (41_custom) as it is
+cat >/boot/grub/custom.cfg <<CFG
+menuentry 'latlab-machine: rt with a root that is not there' --id latlab-rt-broken {
+	insmod part_msdos
+	insmod ext2
+	search --no-floppy --fs-uuid --set=root $(findmnt -no UUID /)
+	linux /boot/vmlinuz-$ver_rt root=/dev/latlab-not-there ro console=ttyS0,115200 panic=5 latlab.broken
+}
+CFG
+printf '#!/bin/sh\ngrub-reboot latlab-rt-broken && exec reboot\n' >/usr/local/sbin/boot-rt-broken
+chmod 755 /usr/local/sbin/boot-rt-broken
+# the reboot method (the file method beside job.sh): grub (grub-reboot,
+# and the variant that does not boot) or kexec (latlab's reboot = kexec)
+method=$(cat "$(dirname "$0")/method" 2>/dev/null || echo grub)
+if [ "$method" = kexec ]; then
+	kernels="stock, rt" reboot_stock=kexec reboot_rt=kexec broken=
+else
+	kernels="stock, rt, rt-broken" reboot_stock=/usr/local/sbin/boot-stock
+	reboot_rt=/usr/local/sbin/boot-rt
+	broken='
+; an entry that does not boot: the rt kernel with a root that is not there
+[kernel.rt-broken]
+match = preempt:rt cmdline:latlab.broken
+reboot = /usr/local/sbin/boot-rt-broken'
+fi
+echo "$method" >/var/lib/latlab-machine/method
+# unit NAME TYPE DESCRIPTION AFTER: the job's own unit latlab-machine-NAME
+unit() {
+	cat >"/etc/systemd/system/latlab-machine-$1.service" <<UNIT
+[Unit]
+Description=latlab-machine: $3
+${4:+After=$4}
+
+[Service]
+Type=$2
+ExecStart=/usr/local/sbin/latlab-machine-$1
+
+[Install]
+WantedBy=multi-user.target
+UNIT
+}
 mkdir -p /root
-cat >/root/overnight.ini <<'INI'
-; the overnight campaign of docs/campaigns.md, short: two kernels, a reboot between
+cat >/root/overnight.ini <<INI
+; the overnight campaign of docs/campaigns.md, short: kernels, reboots between
 [campaign]
 name = overnight
-duration = 3s
+duration = 4s
 repeat = 2
+; what a cell has measured so far, kept every second (a power cut loses no more)
+checkpoint = 1s
 
 [matrix]
-kernel = stock, rt
+kernel = $kernels
 threads = 1
 interval = 1ms
 load = none
 
 [kernel.stock]
 match = !preempt:rt
-reboot = /usr/local/sbin/boot-stock
+reboot = $reboot_stock
 
 [kernel.rt]
 match = preempt:rt
-reboot = /usr/local/sbin/boot-rt
+reboot = $reboot_rt
+$broken
 INI
+cat >/usr/local/sbin/latlab-machine-cut <<'SH'
+#!/bin/sh
+# at the first boot of rt: once a cell of rt is running, the power is cut
+# (by the host, which reads the console)
+case $(uname -r) in *-rt-*) ;; *) exit 0 ;; esac
+grep -qw latlab.broken /proc/cmdline && exit 0
+[ -e /var/lib/latlab-machine/cut ] && exit 0
+for i in $(seq 3000); do
+	last=$(tail -n 1 /var/lib/latlab/overnight/state 2>/dev/null)
+	case $last in
+	[0-9]*-rt-none-*" = running")
+		cell=${last%% = running}
+		# once its first checkpoint is written: data a power cut must not lose
+		if grep -qs '^status = partial' /var/lib/latlab/overnight/*/*-rt-amd64/"$cell"/cell.ini; then
+			echo "$cell" >/var/lib/latlab-machine/cut
+			sync
+			echo "latlab-machine: cut the power now (cell $cell, after its checkpoint)" >/dev/ttyS0
+			exit 0
+		fi
+	esac
+	sleep 0.2
+done
+SH
+chmod 755 /usr/local/sbin/latlab-machine-cut
+unit cut simple "the power cut, once, mid-cell" ""
+cat >/usr/local/sbin/latlab-machine-twice <<'SH'
+#!/bin/sh
+# at the rt boot after the power cut, once a cell runs: the unit started
+# again, and latlab run by hand on the same campaign, as a user might
+case $(uname -r) in *-rt-*) ;; *) exit 0 ;; esac
+[ -e /var/lib/latlab-machine/cut ] && ! [ -e /var/lib/latlab-machine/twice ] || exit 0
+for i in $(seq 3000); do
+	tail -n 1 /var/lib/latlab/overnight/state 2>/dev/null | grep -q ' = running$' && break
+	sleep 0.2
+done
+{
+	echo "the unit, started again: $(systemctl start --no-block latlab-resume.service 2>&1; echo "exit $?")"
+	latlab run /root/overnight.ini -o /var/lib/latlab --reboot -q 2>&1
+	echo "latlab by hand: exit $?"
+} >/var/lib/latlab-machine/twice
+SH
+chmod 755 /usr/local/sbin/latlab-machine-twice
+unit twice simple "the unit started twice, and latlab by hand beside it" ""
 cat >/usr/local/sbin/latlab-machine-collect <<'SH'
 #!/bin/sh
 # at each boot after the first: once latlab has disarmed its resume unit,
@@ -54,31 +152,44 @@ if ! [ -e /var/lib/latlab-machine/disarmed ]; then
 fi
 {
 	echo "collected on: $(uname -r)"
+	echo "resume unit at install: $(cat /var/lib/latlab-machine/at-install)"
+	echo "power cut during: $(cat /var/lib/latlab-machine/cut 2>/dev/null)"
+	sed 's/^/started twice: /' /var/lib/latlab-machine/twice 2>/dev/null
 	echo "resume unit: $(systemctl is-enabled latlab-resume.service 2>&1)"
 	journalctl --list-boots --no-pager
+	asked= at= method=$(cat /var/lib/latlab-machine/method)
+	# span BOOT [FILTER]: the first and last moments of its journal's lines
+	span() {
+		which=$1
+		shift
+		journalctl -b "$which" "$@" --no-pager -o short-unix | grep '^[0-9]' |
+			awk 'NR == 1 { a = $1 } { z = $1 } END { printf "%.1f to %.1f", a, z }'
+	}
 	for b in $(journalctl --list-boots --no-pager | awk 'NR > 1 { print $1 }'); do
 		echo "== boot $b: $(journalctl -b "$b" -k --no-pager -o cat | grep -m1 'Linux version' | cut -d' ' -f3)"
+		# its journal's first and last moments, the unit's start and end (the host's time: TCG's RTC)
+		echo "journal: $(span "$b") s; latlab-resume: $(span "$b" -u latlab-resume) s"
+		journalctl -b "$b" -t latlab-job --no-pager -o cat | sed 's/^/(by hand) /'
 		journalctl -b "$b" -u latlab-resume --no-pager -o cat
 		echo "latlab-resume ran: $(journalctl -b "$b" -u latlab-resume --no-pager -o cat | grep -c 'Starting latlab-resume')"
+		# a reboot latlab asked for, from its words to the next boot's, as planned
+		came=$(journalctl -b "$b" --no-pager -o short-unix | grep -m1 "booted into kernel variant $asked (.*), as planned")
+		[ -n "$asked" ] && [ -n "$came" ] &&
+			echo "$came $at $asked" | awk -v m="$method" '{ printf "reboot into %s by %s: %.1f s\n", $NF, m, $1 - $(NF - 1) }' >>/var/lib/latlab/reboots.txt
+		last=$(journalctl -b "$b" --no-pager -o short-unix | grep 'rebooting into kernel variant' | tail -n 1)
+		asked=$(echo "$last" | sed -n 's/.*rebooting into kernel variant \([^ ]*\) .*/\1/p')
+		at=${last%% *}
 	done
 } >/var/lib/latlab/boots.txt 2>&1
 tar -C /var/lib -cf /dev/vdc latlab
 systemctl poweroff --no-block
 SH
 chmod 755 /usr/local/sbin/latlab-machine-collect
-cat >/etc/systemd/system/latlab-machine-collect.service <<'UNIT'
-[Unit]
-Description=latlab-machine: bring the campaign back once latlab has disarmed its unit
-After=latlab-resume.service multi-user.target
-
-[Service]
-Type=oneshot
-ExecStart=/usr/local/sbin/latlab-machine-collect
-
-[Install]
-WantedBy=multi-user.target
-UNIT
+unit collect oneshot "bring the campaign back once latlab has disarmed its unit" \
+	"latlab-resume.service multi-user.target"
 mkdir -p "$out" /var/log/journal && journalctl --flush
-systemctl enable latlab-machine-collect.service
-# the first kernel, by hand: the rest is latlab's unit
-latlab run /root/overnight.ini -o "$out" --reboot
+systemctl enable latlab-machine-collect.service latlab-machine-cut.service \
+	latlab-machine-twice.service
+# the first kernel, by hand (its words to the journal, as the unit's): the
+# rest is latlab's unit
+latlab run /root/overnight.ini -o "$out" --reboot 2>&1 | systemd-cat -t latlab-job
