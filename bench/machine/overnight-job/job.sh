@@ -163,12 +163,12 @@ fi
 		which=$1
 		shift
 		journalctl -b "$which" "$@" --no-pager -o short-unix | grep '^[0-9]' |
-			awk 'NR == 1 { a = $1 } { z = $1 } END { printf "%.1f to %.1f", a, z }'
+			awk 'NR == 1 { a = $1 } { z = $1 } END { if (NR) printf "%.1f to %.1f s", a, z; else printf "none" }'
 	}
 	for b in $(journalctl --list-boots --no-pager | awk 'NR > 1 { print $1 }'); do
 		echo "== boot $b: $(journalctl -b "$b" -k --no-pager -o cat | grep -m1 'Linux version' | cut -d' ' -f3)"
 		# its journal's first and last moments, the unit's start and end (the host's time: TCG's RTC)
-		echo "journal: $(span "$b") s; latlab-resume: $(span "$b" -u latlab-resume) s"
+		echo "journal: $(span "$b"); latlab-resume: $(span "$b" -u latlab-resume)"
 		journalctl -b "$b" -t latlab-job --no-pager -o cat | sed 's/^/(by hand) /'
 		journalctl -b "$b" -u latlab-resume --no-pager -o cat
 		echo "latlab-resume ran: $(journalctl -b "$b" -u latlab-resume --no-pager -o cat | grep -c 'Starting latlab-resume')"
