@@ -461,12 +461,13 @@ static void provenance(const struct side_runs *a, const struct side_runs *b,
 		       struct pair_verdict *v)
 {
 	sides_differ(a, b, fact_latlab, v->by_a, v->by_b, sizeof(v->by_a));
-	v->mix_x[0] = v->mix_y[0] = '\0';
 	v->mix_sides = 0;
-	if (!v->by_a[0]) {	/* each side's runs of both latlabs, or of one: within a side */
-		v->mix_sides = side_mixed(a, fact_latlab, v->mix_x, v->mix_y, sizeof(v->mix_x));
-		if (side_mixed(b, fact_latlab, v->mix_x, v->mix_y, sizeof(v->mix_x)))
-			v->mix_sides |= 2;
+	for (int s = 0; s < 2; s++) {
+		v->mix_x[s][0] = v->mix_y[s][0] = '\0';
+		/* each side's runs of both latlabs, or of one: within a side */
+		if (!v->by_a[0] && side_mixed(s ? b : a, fact_latlab, v->mix_x[s], v->mix_y[s],
+					      sizeof(v->mix_x[s])))
+			v->mix_sides |= 1 << s;
 	}
 	v->load_a[0] = v->load_b[0] = '\0';
 	if (!a->n || !b->n)
@@ -905,10 +906,19 @@ void verdict_text(const struct pair_verdict *v, const char *a, const char *b,
 			 a, v->by_a, b, v->by_b);
 	n = strlen(buf);
 	/* one side's runs of two latlabs, pooled: a shift between them is in its spread */
-	if (v->mix_sides)
+	/* both sides mixed: one pair said once, two pairs (in either order) each */
+	if (v->mix_sides == 3 &&
+	    !(strcmp(v->mix_x[0], v->mix_x[1]) == 0 && strcmp(v->mix_y[0], v->mix_y[1]) == 0) &&
+	    !(strcmp(v->mix_x[0], v->mix_y[1]) == 0 && strcmp(v->mix_y[0], v->mix_x[1]) == 0))
+		snprintf(buf + n, len - n, "; each side's runs came from different latlabs (%s: %s and %s; %s: %s and %s), each pooled as one side",
+			 a, v->mix_x[0], v->mix_y[0], b, v->mix_x[1], v->mix_y[1]);
+	else if (v->mix_sides) {
+		int s = v->mix_sides == 2;
+
 		snprintf(buf + n, len - n, "; %s%s runs came from different latlabs (%s; %s), pooled as one side",
-			 v->mix_sides == 3 ? "each side's" : v->mix_sides == 1 ? a : b,
-			 v->mix_sides == 3 ? "" : "'s", v->mix_x, v->mix_y);
+			 v->mix_sides == 3 ? "each side's" : s ? b : a,
+			 v->mix_sides == 3 ? "" : "'s", v->mix_x[s], v->mix_y[s]);
+	}
 	n = strlen(buf);
 	/* one load, two settings: what differs may be the load */
 	if (v->load_a[0])

@@ -149,10 +149,10 @@ struct pair_verdict {
 	char by_a[96], by_b[96];
 	/*
 	 * Where the sides do not differ so, the runs within a side that did:
-	 * two of its latlabs (mix_x, mix_y; "" none) and which side had them
-	 * (mix_sides: bit 0 a, bit 1 b)
+	 * two of side s's latlabs (mix_x[s], mix_y[s]; s 0 a, 1 b; "" none)
+	 * and which sides had them (mix_sides: bit 0 a, bit 1 b)
 	 */
-	char mix_x[96], mix_y[96];
+	char mix_x[2][96], mix_y[2][96];
 	int mix_sides;
 	/* the settings of the load both sides ran, where they differ: "" otherwise */
 	char load_a[512], load_b[512];

@@ -493,6 +493,16 @@ static void test_tail_outlier(void **state)
 	assert_null(strstr(text, "measured by different latlabs"));	/* each side has both ... */
 	/* ... pooled within each side: said */
 	assert_non_null(strstr(text, "; each side's runs came from different latlabs (0.9 (git aaaaaaa); 0.9 (git bbbbbbb)), pooled as one side"));
+	/* each side of the same three latlabs, its first two another pair: each side's said */
+	snprintf(cells[0][2].measured_by, sizeof(cells[0][2].measured_by), "0.9 (git bbbbbbb)");
+	snprintf(cells[0][4].measured_by, sizeof(cells[0][4].measured_by), "0.9 (git ccccccc)");
+	snprintf(cells[1][1].measured_by, sizeof(cells[1][1].measured_by), "0.9 (git ccccccc)");
+	assert_int_equal(verdict_pair(&a, &b, 0, &v), 0);
+	verdict_text(&v, "quiet", "hog", text, sizeof(text));
+	assert_null(strstr(text, "measured by different latlabs"));
+	assert_non_null(strstr(text, "; each side's runs came from different latlabs (quiet: 0.9 (git aaaaaaa) and 0.9 (git bbbbbbb); hog: 0.9 (git aaaaaaa) and 0.9 (git ccccccc)), each pooled as one side"));
+	snprintf(cells[0][2].measured_by, sizeof(cells[0][2].measured_by), "0.9 (git aaaaaaa)");
+	snprintf(cells[1][1].measured_by, sizeof(cells[1][1].measured_by), "0.9 (git aaaaaaa)");
 	cells[0][4].measured_by[0] = '\0';
 	snprintf(cells[0][1].measured_by, sizeof(cells[0][1].measured_by), "0.8");
 	assert_int_equal(verdict_pair(&a, &b, 0, &v), 0);
