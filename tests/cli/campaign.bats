@@ -14,7 +14,9 @@ three_cells() {
 	three_cells
 	"$LATLAB" run c.ini --duration 2s -q >"$WORK/log" 2>&1 &
 	pid=$!
-	sleep 3		# inside the second cell
+	# inside the second cell, a second into it
+	state_says "$WORK/out/t/state" "0001-none-null-t1-aspread-1 = running"
+	sleep 1
 	kill -INT $pid
 	wait $pid && st=0 || st=$?
 	[ "$st" -eq 130 ]
@@ -40,7 +42,8 @@ three_cells() {
 	three_cells
 	"$LATLAB" run c.ini --duration 2s -q >"$WORK/log" 2>&1 &
 	pid=$!
-	sleep 3
+	state_says "$WORK/out/t/state" "0001-none-null-t1-aspread-1 = running"
+	sleep 1
 	kill -KILL $pid
 	wait $pid || true
 	grep -q '^0001-none-null-t1-aspread-1 = running$' "$WORK/out/t/state"
@@ -60,7 +63,7 @@ three_cells() {
 	mkdir "$WORK/here" && cd "$WORK/here"
 	"$LATLAB" run ../c.ini --duration 2s -q >"$WORK/log" 2>&1 &
 	pid=$!
-	sleep 3
+	state_says "$WORK/here/rel/t/state" "0001-none-null-t1-aspread-1 = running"
 	kill -INT $pid
 	wait $pid || true
 	cd /
@@ -531,7 +534,11 @@ EOC
 	printf '[campaign]\ncheckpoint = 1s\n[matrix]\nthreads = 2\n' | ini_merge c.ini
 	"$LATLAB" run c.ini --duration 4s -q >"$WORK/log" 2>&1 &
 	pid=$!
-	sleep 2.9
+	# once its first checkpoint is written, not after a sleep a busy machine outruns
+	for ((i = 0; i < 600; i++)); do
+		grep -qsx 'status = partial' "$WORK"/out/t/*/*/0000-none-timer-t2-aspread-1/cell.ini && break
+		sleep 0.1
+	done
 	kill -KILL $pid
 	wait $pid || true
 	D=$(cell_dir "$WORK/out/t" 0000-none-timer-t2-aspread-1)

@@ -70,12 +70,13 @@ nobody_setup() {
 	grep -q '^policy = fifo$' "$WORK"/out/t/*/*/0000*/cell.ini
 }
 
-# interrupt SIGNAL: a 30 s cell stopped after 1.5 s
+# interrupt SIGNAL: a 30 s cell stopped 1.5 s after it started
 interrupt() {
 	quick_config
 	printf '[matrix]\nworkload = timer, null\n' | ini_merge c.ini
 	"$LATLAB" run c.ini --duration 30s -q >"$WORK/log" 2>&1 &
 	pid=$!
+	state_says "$WORK/out/t/state" "0000-none-timer-t1-aspread-1 = running"
 	sleep 1.5
 	kill -"$1" "$pid"
 	local t0=$SECONDS

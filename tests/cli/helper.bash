@@ -19,6 +19,19 @@ teardown() {
 	rm -rf "$WORK"
 }
 
+# state_says STATE LINE [SECONDS]: wait (default 60 s) until a line of a
+# campaign's state file is LINE ("0001-... = running"): what a test that
+# interrupts a cell waits for, rather than a sleep a busy machine outruns
+state_says() {
+	local i
+	for ((i = 0; i < ${3:-60} * 10; i++)); do
+		grep -qxF -- "$2" "$1" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	echo "state_says: $1 never said '$2'" >&2
+	return 1
+}
+
 # is_png FILE, is_svg FILE: a figure of non-trivial size
 is_png() {
 	[ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] &&
