@@ -293,7 +293,8 @@ killed_run() {
 	load_config "type = hackbench" "groups = 2"
 	setsid "$LATLAB" run c.ini --duration 30s -q >"$WORK/log" 2>&1 &
 	pid=$!
-	sleep 2
+	state_says "$WORK/out/t/state" "0000-l-timer-t1-aspread-1 = running"
+	sleep 1.5
 	kill -INT "$pid"
 	wait "$pid" && st=0 || st=$?
 	[ "$st" -eq 130 ]
