@@ -194,6 +194,36 @@ static void hwlat_setup(struct campaign *cp)
 }
 
 /*
+ * Cell i's record of boots that ended while it ran: the state's, and one
+ * more when the state says it was running and was written in another
+ * boot (a crash, a power cut, a watchdog: not latlab killed in this one).
+ * A cell the machine went down under boot_attempts times is given up —
+ * skipped, with the reason — so that a cell that brings the kernel down
+ * is not rerun at every boot all night.
+ */
+static void went_down(struct campaign *cp, const struct prior *prior, int i,
+		      enum cell_status st)
+{
+	const char *id = cp->cells[i].id;
+	long long limit = cp->cfg->campaign.boot_attempts;
+	char why[256];
+
+	cp->lg.went_down[i] = prior_went_down(prior, id);
+	if (st != CELL_RUNNING || !prior->boot_id[0] || !cp->lg.boot_id[0] ||
+	    strcmp(prior->boot_id, cp->lg.boot_id) == 0)
+		return;
+	if (++cp->lg.went_down[i] < limit) {
+		log_warn("the machine went down while cell %s ran (%d of %lld times): it runs again, its data so far kept beside",
+			 id, cp->lg.went_down[i], limit);
+		return;
+	}
+	snprintf(why, sizeof(why), "the machine went down while this cell ran, %d times (a crash, a power cut or a watchdog): given up; its data so far is in its directory",
+		 cp->lg.went_down[i]);
+	log_error("%s: %s", id, why);
+	cp_skip(cp, i, why);
+}
+
+/*
  * The campaign directory under its lock: new, or resumed (the cells an
  * earlier run finished kept with their rows), then campaign.ini and the
  * ledger written. An exit status.
@@ -236,6 +266,8 @@ static int open_campaign(struct campaign *cp)
 		const char *id = cp->cells[i].id;
 		enum cell_status st = resuming ? prior_status(&prior, id) : CELL_PENDING;
 
+		if (resuming)
+			went_down(cp, &prior, i, st);
 		if (cp_done(st) && (cp->lg.rows[i] = reconcile_rows(cfg, cp->dir, &prior, &cp->cells[i], st))) {
 			cp->lg.status[i] = st;
 			cp->lg.reason[i] = strdup(prior_reason(&prior, id));
@@ -243,7 +275,8 @@ static int open_campaign(struct campaign *cp)
 			kept++;
 			continue;
 		}
-		cp->lg.rows[i] = cp_rows(cp, &cp->cells[i], CELL_PENDING, NULL);
+		if (!cp->lg.rows[i])	/* (went_down's give-up has its rows) */
+			cp->lg.rows[i] = cp_rows(cp, &cp->cells[i], CELL_PENDING, NULL);
 	}
 	if (resuming) {
 		snprintf(cp->lg.reboot_to, sizeof(cp->lg.reboot_to), "%s", prior.reboot_to);

@@ -13,6 +13,7 @@
 #include "cellread.h"
 #include "csvfile.h"
 #include "junit.h"
+#include "files.h"
 #include "ledger.h"
 #include "version.h"
 #include "log.h"
@@ -268,6 +269,11 @@ static void fill_state(FILE *fp, void *arg)
 		if (lg->boot_tries[v])
 			fprintf(fp, "boot_tries.%s = %d\n", lg->cfg->kernel[v].name,
 				lg->boot_tries[v]);
+	if (lg->boot_id[0])
+		fprintf(fp, "boot_id = %s\n", lg->boot_id);
+	for (int i = 0; i < lg->ncells; i++)
+		if (lg->went_down && lg->went_down[i])
+			fprintf(fp, "went_down.%s = %d\n", lg->cells[i].id, lg->went_down[i]);
 	for (int i = 0; i < lg->ncells; i++)
 		fprintf(fp, "%s = %s\n", lg->cells[i].id,
 			cell_status_name(lg->status[i]));
@@ -389,7 +395,9 @@ int ledger_init(struct ledger *lg, const struct config *cfg,
 	lg->rows = calloc((size_t)ncells + 1, sizeof(*lg->rows));
 	lg->reason = calloc((size_t)ncells + 1, sizeof(*lg->reason));
 	lg->status = calloc((size_t)ncells + 1, sizeof(*lg->status));
-	if (lg->rows && lg->reason && lg->status)
+	lg->went_down = calloc((size_t)ncells + 1, sizeof(*lg->went_down));
+	ledger_boot_id(lg->boot_id, sizeof(lg->boot_id));
+	if (lg->rows && lg->reason && lg->status && lg->went_down)
 		return 0;
 	ledger_free(lg);
 	return -ENOMEM;
@@ -404,8 +412,22 @@ void ledger_free(struct ledger *lg)
 	free(lg->rows);
 	free(lg->reason);
 	free(lg->status);
+	free(lg->went_down);
 	lg->rows = lg->reason = NULL;
 	lg->status = NULL;
+	lg->went_down = NULL;
+}
+
+void ledger_boot_id(char *buf, size_t len)
+{
+	const char *fake = getenv("LATLAB_FAKE_BOOT_ID");	/* the tests' own */
+
+	buf[0] = '\0';
+	if (fake && *fake)
+		snprintf(buf, len, "%s", fake);
+	else
+		file_first_line("/proc/sys/kernel/random/boot_id", buf, len);
+	buf[strcspn(buf, " \t\n")] = '\0';
 }
 
 static void fill_config(FILE *fp, void *arg)

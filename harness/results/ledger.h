@@ -26,6 +26,8 @@ struct ledger {
 	enum cell_status *status;
 	char reboot_to[64];		/* the variant a reboot is meant to reach */
 	int boot_tries[CFG_DEFS_MAX];	/* per cfg->kernel index */
+	char boot_id[40];		/* this boot's (ledger_init), kept in the state */
+	int *went_down;			/* per cell: boots that ended while it ran */
 	int appended;			/* state lines since the last whole write */
 	int64_t written_ns;		/* CLOCK_MONOTONIC of the last whole write */
 };
@@ -34,6 +36,14 @@ struct ledger {
 #define LEDGER_EVERY_NS (10LL * 1000000000LL)
 /* …and no later than this (ns). */
 #define LEDGER_STALE_NS (300LL * 1000000000LL)
+
+/*
+ * This boot's id (/proc/sys/kernel/random/boot_id; LATLAB_FAKE_BOOT_ID
+ * for the tests), "" where unreadable. The state keeps the boot_id of
+ * the latlab that wrote it: a cell still running in a state written in
+ * another boot was running when the machine went down.
+ */
+void ledger_boot_id(char *buf, size_t len);
 
 /* Every cell pending, no rows yet. 0 or -ENOMEM. */
 int ledger_init(struct ledger *lg, const struct config *cfg,

@@ -43,8 +43,23 @@ int prior_read(const char *dir, struct prior *p, char *err, size_t errlen)
 		}
 		if (sscanf(line, "reboot_to = %63s", p->reboot_to) == 1)
 			continue;
-		int tries;
-		char variant[64];
+		if (sscanf(line, "boot_id = %39s", p->boot_id) == 1)
+			continue;
+		int tries, n;
+		char variant[64], id[CELL_ID_MAX];
+		if (sscanf(line, "went_down.%159[^ ] = %d", id, &n) == 2) {
+			struct prior_down *d = realloc(p->down, (size_t)(p->ndown + 1) * sizeof(*d));
+
+			if (!d) {
+				fclose(fp);
+				prior_free(p);
+				return -ENOMEM;
+			}
+			p->down = d;
+			snprintf(d[p->ndown].id, sizeof(d[0].id), "%s", id);
+			d[p->ndown++].n = n;
+			continue;
+		}
 		if (sscanf(line, "boot_tries.%63[^ ] = %d", variant, &tries) == 2) {
 			if (p->nboots < PRIOR_MAX_VARIANTS) {
 				snprintf(p->boot[p->nboots].variant,
@@ -85,8 +100,19 @@ int prior_read(const char *dir, struct prior *p, char *err, size_t errlen)
 	return 0;
 }
 
+int prior_went_down(const struct prior *p, const char *id)
+{
+	int n = 0;
+
+	for (int i = 0; i < p->ndown; i++)	/* a later line wins */
+		if (strcmp(p->down[i].id, id) == 0)
+			n = p->down[i].n;
+	return n;
+}
+
 void prior_free(struct prior *p)
 {
+	free(p->down);
 	free(p->cell);
 	free(p->last);
 	free(p->by_id);

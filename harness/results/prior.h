@@ -27,6 +27,12 @@ struct prior {
 		char variant[64];
 		int tries;	/* reboots into it so far */
 	} boot[PRIOR_MAX_VARIANTS];
+	char boot_id[40];	/* the boot of the latlab that last wrote it whole */
+	struct prior_down {
+		char id[CELL_ID_MAX];
+		int n;		/* boots that ended while the cell ran */
+	} *down;
+	int ndown;
 	int n;
 	struct prior_cell *cell;
 	struct csv_table rows;	/* cells.csv (empty if missing) */
@@ -54,6 +60,9 @@ struct prior {
 int prior_read(const char *dir, struct prior *p, char *err, size_t errlen);
 
 void prior_free(struct prior *p);
+
+/* The boots that ended while cell `id` ran, as recorded (0 if none). */
+int prior_went_down(const struct prior *p, const char *id);
 
 /* The status recorded for `id` (CELL_PENDING if none). */
 enum cell_status prior_status(const struct prior *p, const char *id);

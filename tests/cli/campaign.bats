@@ -57,6 +57,44 @@ three_cells() {
 	[ -z "$(find "$WORK/out" -name '*.tmp.*')" ]
 }
 
+# killed_in BOOT CELL: latlab run under boot id BOOT (LATLAB_FAKE_BOOT_ID),
+# SIGKILLed once CELL runs: the machine going down mid-cell, or latlab
+# killed in the same boot; its words in $WORK/log.BOOT
+killed_in() {
+	LATLAB_FAKE_BOOT_ID=$1 "$LATLAB" run c.ini --duration 2s -q >"$WORK/log.$1" 2>&1 &
+	local pid=$!
+	state_says "$WORK/out/t/state" "$2 = running"
+	sleep 0.5
+	{ kill -KILL $pid; wait $pid; } 2>/dev/null || true
+}
+
+@test "a cell the machine goes down under boot_attempts times is given up, said; latlab killed in one boot does not count" {
+	three_cells
+	killed_in boot-a 0001-none-null-t1-aspread-1
+	grep -qx 'boot_id = boot-a' "$WORK/out/t/state"
+	# the same boot: latlab was killed, the machine did not go down
+	killed_in boot-a 0001-none-null-t1-aspread-1
+	! grep -q 'went down' "$WORK/log.boot-a"
+	! grep -q '^went_down' "$WORK/out/t/state"
+	# another boot finds it running: once
+	killed_in boot-b 0001-none-null-t1-aspread-1
+	grep -q 'warning: the machine went down while cell 0001-none-null-t1-aspread-1 ran (1 of 2 times): it runs again, its data so far kept beside' "$WORK/log.boot-b"
+	grep -qx 'went_down.0001-none-null-t1-aspread-1 = 1' "$WORK/out/t/state"
+	# and again: given up, with the reason; the rest of the campaign runs
+	LATLAB_FAKE_BOOT_ID=boot-c run timeout 60 "$LATLAB" run c.ini --duration 2s
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[[ "$output" == *"error: 0001-none-null-t1-aspread-1: the machine went down while this cell ran, 2 times (a crash, a power cut or a watchdog): given up"* ]]
+	grep -qx '0001-none-null-t1-aspread-1 = skipped' "$WORK/out/t/state"
+	grep -qx 'went_down.0001-none-null-t1-aspread-1 = 2' "$WORK/out/t/state"
+	grep -q ',skipped,"the machine went down while this cell ran, 2 times (a crash, a power cut or a watchdog): given up' "$WORK/out/t/cells.csv"
+	[ "$(grep -c ' = ok$' "$WORK/out/t/state")" -eq 2 ]
+	# a later run keeps it given up
+	LATLAB_FAKE_BOOT_ID=boot-d run timeout 60 "$LATLAB" run c.ini --duration 2s
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"2 of 3 cells already done"* || "$output" == *"3 of 3 cells already done"* ]]
+	grep -qx '0001-none-null-t1-aspread-1 = skipped' "$WORK/out/t/state"
+}
+
 @test "status's resume command works from any directory, for a campaign whose output is relative" {
 	three_cells
 	sed -i "s|^output = .*|output = rel|" c.ini
