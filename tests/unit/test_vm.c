@@ -259,7 +259,7 @@ static void test_qemu_options(void **state)
 		  ":6: qemu_args = '-name \"open': an unclosed quote" },
 		/* qemu_args that split well do not excuse a bad match */
 		{ "[matrix]\nkernel = rt\n[kernel.rt]\nrunner = qemu\nimage = x\nqemu_args = -icount shift=auto\nmatch = preempt:fast\n",
-		  ":7: match = 'preempt:fast': expected [!]preempt:" },
+		  ":7: match = 'preempt:fast': expected one or more terms, blank-separated, each [!]preempt:" },
 		{ "[matrix]\nkernel = rt\n[kernel.rt]\nrunner = qemu\nimage = x\narch = riscv64\n",
 		  ":6: arch = 'riscv64': expected one of x86_64|arm64" },
 		{ "[matrix]\nkernel = rt\n[kernel.rt]\nrunner = qemu\nimage = x\narch = arm64\nbusybox = b\n",
