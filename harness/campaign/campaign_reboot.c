@@ -1,11 +1,9 @@
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "argv.h"
@@ -148,8 +146,9 @@ int cp_reboot_check(const struct config *cfg, const char *output, char *why, siz
 				bad < 0x20 || bad == 0x7f ? ' ' : bad, bad < 0x20 || bad == 0x7f ? "" : "'", path),
 		       -EINVAL;
 	/* reboot = kexec: a kernel in /boot for it now, not at 3 a.m. */
+	struct kernel_info k = { .release = "" };
+
 	for (int v = 0; v < cfg->nkernels; v++) {
-		struct kernel_info k;
 		char rel[128], kwhy[768];
 
 		if (!kexec_is(cfg->kernel[v].reboot))
@@ -157,7 +156,8 @@ int cp_reboot_check(const struct config *cfg, const char *output, char *why, siz
 		if (argv_runnable(KEXEC_REBOOT, kwhy, sizeof(kwhy)) != 0)
 			return snprintf(why, len, "--reboot: [kernel.%s] reboot = kexec: no kexec on PATH (apt-get install kexec-tools)",
 					cfg->kernel[v].name), -ENOENT;
-		kernel_info_read(&k);
+		if (!k.release[0])	/* the running kernel, read once */
+			kernel_info_read(&k);
 		if (kexec_pick(kexec_root(), cfg->kernel[v].match, k.cmdline, rel, sizeof(rel), kwhy,
 			       sizeof(kwhy)) != 0)
 			return snprintf(why, len, "--reboot: [kernel.%s] reboot = kexec: %s",
