@@ -504,18 +504,22 @@ int cp_run_here(struct campaign *cp, int i, int nth, int run_n, int lava)
 		fputs("\r\033[K", stderr);	/* the per-cell line replaces it */
 
 	cell_check_thresholds(cp->cfg, c, &res, cp_emulated(cp, c));
-	rc = res.nthreads || res.status != CELL_OK
+	int written = res.nthreads || res.status != CELL_OK
 		? cell_write(cp->cfg, c, &cp->env, &cp->si, &res, dir)
 		: 0;
-	cp->lg.status[i] = res.status;
+	/* files not all written (a full disk): not done, whatever it measured */
+	cp->lg.status[i] = written ? CELL_PENDING : res.status;
 	free(cp->lg.reason[i]);
 	cp->lg.reason[i] = strdup(res.reason);
 	cp_brief(&cp->brief[i], &res);
 	free(cp->lg.rows[i]);
-	cp->lg.rows[i] = cp_rows(cp, c, res.status, &res);
-	if (rc == 0)
-		rc = ledger_progress(&cp->lg, cp->dir, i);
-	cp_progress(c, &res, cp->cfg->workload[c->workload].ops->primary, nth, run_n);
+	cp->lg.rows[i] = cp_rows(cp, c, cp->lg.status[i], &res);
+	rc = written ? written : ledger_progress(&cp->lg, cp->dir, i);
+	if (!written)
+		cp_progress(c, &res, cp->cfg->workload[c->workload].ops->primary, nth, run_n);
+	else	/* the state still says running: it runs anew */
+		log_error("[%d/%d] %s: measured, but its files could not all be written (%s): it runs anew when the campaign resumes, what it wrote kept beside",
+			  nth, run_n, c->id, strerror(-written));
 	if (cp->mode->cell_ended)
 		cp->mode->cell_ended(cp, i, dir);
 	if (lava)

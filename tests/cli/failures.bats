@@ -130,6 +130,35 @@ interrupt() {
 	umount "$WORK/full"	# (teardown's too, when a line above fails)
 }
 
+@test "the disk filled while a cell measures: the cell is not called done, exit 3; room made, it runs anew" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to mount a tmpfs"
+	mkdir "$WORK/full"
+	mount -t tmpfs -o size=16m tmpfs "$WORK/full" || skip "cannot mount tmpfs"
+	quick_config
+	printf '[campaign]\nduration = 3s\n' | ini_merge c.ini
+	"$LATLAB" run c.ini -o "$WORK/full" >"$WORK/run.log" 2>&1 &
+	local pid=$! id= i=0 rc=0
+	while [ -z "$id" ] && [ $((i++)) -lt 600 ]; do
+		id=$(sed -n 's/ = running$//p' "$WORK/full/t/state" 2>/dev/null | head -1)
+		[ -n "$id" ] || sleep 0.1
+	done
+	[ -n "$id" ]
+	# the disk fills to its last block while the cell measures
+	dd if=/dev/zero of="$WORK/full/ballast" bs=64k 2>/dev/null || true
+	wait $pid || rc=$?
+	[ $rc -eq 3 ] || { cat "$WORK/run.log"; false; }
+	grep -q "\] $id: measured, but its files could not all be written (No space left on device): it runs anew when the campaign resumes" "$WORK/run.log"
+	# not said done: not ok in the console, not in the state
+	! grep -q "\] $id: ok" "$WORK/run.log"
+	[ "$(grep "^$id = " "$WORK/full/t/state" | tail -1)" = "$id = running" ]
+	[ -z "$(find "$WORK/full" -name '*.tmp.*')" ]
+	rm "$WORK/full/ballast"
+	run timeout 60 "$LATLAB" run c.ini -o "$WORK/full"
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[ "$(grep "^$id = " "$WORK/full/t/state" | tail -1)" = "$id = ok" ]
+	umount "$WORK/full"
+}
+
 @test "a read-only output directory is exit 3 before measuring" {
 	[ "$(id -u)" -eq 0 ] || skip "needs root to mount"
 	mkdir -p "$WORK/ro"
