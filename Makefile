@@ -13,6 +13,7 @@
 #   make CROSS=aarch64-linux-gnu-   for arm64 (arm-linux-gnueabihf-: armhf),
 #                   in build/TRIPLET/, against build/sysroot/TRIPLET
 #   make static     latlab and latload linked statically, in $(BUILD)/static/
+#   make image      latlab's container image (localhost/latlab:VERSION) from the static build
 #   make deps-cross both architectures' libraries, qemu-user for their programs
 
 PREFIX ?= /usr/local
@@ -97,7 +98,7 @@ DEB_PACKAGES := gcc make pkg-config libinih-dev libcsv-dev libnuma-dev \
 	libjansson-dev libtracefs-dev libtraceevent-dev zlib1g-dev libcmocka-dev bats rt-tests gnuplot-nox procps \
 	util-linux hostname chromium qemu-system-x86 busybox-static strace poppler-utils \
 	lava-dispatcher cpio trace-cmd rtla libtracecmd-dev xz-utils zstd kmod e2fsprogs dpkg-dev debhelper lintian \
-	libbpf-dev libelf-dev clang bpftool mmdebstrap grub-pc-bin fdisk qemu-utils $(CROSS_PACKAGES)
+	libbpf-dev libelf-dev clang bpftool mmdebstrap grub-pc-bin fdisk qemu-utils podman runc catatonit $(CROSS_PACKAGES)
 
 COMMON_SRC := $(wildcard common/*.c)
 WORKLOAD_SRC := $(wildcard workloads/*.c)
@@ -119,7 +120,7 @@ NPROC := $(shell nproc 2>/dev/null || echo 1)
 JOBS = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC))
 
 .PHONY: kernels-stable kernels-arm64 kernels-sid all deps deps-cross run test unit unit-bins cli install clean bench deb dist FORCE \
-	kernels demo-kernels demo-arm64 lava-local fuzz static cross reference machine overnight
+	kernels demo-kernels demo-arm64 lava-local fuzz static cross reference machine overnight image
 .SECONDARY:
 
 all: $(LATLAB) $(LATLOAD) $(PLUGINS)
@@ -421,6 +422,12 @@ overnight: deps
 	@$(MAKE) --no-print-directory $(JOBS) all
 	@$(MAKE) --no-print-directory deb
 	@bench/overnight.sh
+
+# latlab's container image, made here from the static build (nothing is
+# pulled; tools/container-image.sh, docs/containers.md): podman's own store
+image: deps
+	@$(MAKE) -s --no-print-directory SANITIZE= static
+	@tools/container-image.sh $(BUILD)/static/latlab $(BUILD)/static/latload
 
 # Static tarballs for boards: latlab-VERSION-ARCH-static.tar.xz for amd64,
 # arm64 and armhf in build/dist (the static builds of make static and

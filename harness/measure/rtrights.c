@@ -9,6 +9,7 @@
 #include "files.h"
 #include "rtrights.h"
 
+#define CAP_IPC_LOCK_BIT 14
 #define CAP_SYS_NICE_BIT 23
 
 /* root + rel into out. */
@@ -32,6 +33,34 @@ static int has_word(const char *list, const char *word)
 	return 0;
 }
 
+/*
+ * Is / the whole of a filesystem of its own (mount root "/", not an
+ * overlay)? 1, 0, or -1 when mountinfo does not say. A container's root
+ * is an overlay or a folder of the host's filesystem; a machine made
+ * from a container's image keeps its /.dockerenv on a disk of its own.
+ */
+static int root_whole_fs(const char *root)
+{
+	char path[PATH_MAX], line[4096];
+	int whole = -1;
+	FILE *fp;
+
+	under(root, "/proc/self/mountinfo", path, sizeof(path));
+	if ((fp = fopen(path, "re")) == NULL)
+		return -1;
+	while (fgets(line, sizeof(line), fp)) {
+		char mroot[PATH_MAX], point[PATH_MAX], type[64];
+		const char *dash = strstr(line, " - ");
+
+		if (dash && sscanf(line, "%*s %*s %*s %4095s %4095s", mroot, point) == 2 &&
+		    strcmp(point, "/") == 0 && sscanf(dash + 3, "%63s", type) == 1)
+			whole = strcmp(mroot, "/") == 0 && strstr(type, "overlay") == NULL &&
+				strcmp(type, "aufs") != 0;	/* the last mount on / wins */
+	}
+	fclose(fp);
+	return whole;
+}
+
 int rt_container(const char *root, char *name, size_t len)
 {
 	static const struct {
@@ -48,7 +77,7 @@ int rt_container(const char *root, char *name, size_t len)
 	if (access(path, F_OK) == 0)
 		return snprintf(name, len, "podman (/run/.containerenv)"), 0;
 	under(root, "/.dockerenv", path, sizeof(path));
-	if (access(path, F_OK) == 0)
+	if (access(path, F_OK) == 0 && root_whole_fs(root) != 1)
 		return snprintf(name, len, "docker (/.dockerenv)"), 0;
 	/* pid 1's environment: container=podman, docker, lxc, systemd-nspawn */
 	under(root, "/proc/1/environ", path, sizeof(path));
@@ -74,8 +103,8 @@ int rt_container(const char *root, char *name, size_t len)
 	return -ENOENT;
 }
 
-/* CapEff holds CAP_SYS_NICE (1), not (0), or -1 unknown. */
-static int has_sys_nice(const char *root)
+/* CapEff holds capability bit (1), not (0), or -1 unknown. */
+static int has_cap(const char *root, int bit)
 {
 	char path[PATH_MAX], line[256];
 	unsigned long long eff;
@@ -87,17 +116,21 @@ static int has_sys_nice(const char *root)
 		return -1;
 	while (fgets(line, sizeof(line), fp))
 		if (sscanf(line, "CapEff: %llx", &eff) == 1)
-			rc = (int)((eff >> CAP_SYS_NICE_BIT) & 1);
+			rc = (int)((eff >> bit) & 1);
 	fclose(fp);
 	return rc;
 }
 
 /*
  * This process's cgroup of the hierarchy that has the cpu controller
- * (v1's cpu, or v2's unified one): its folder under root into dir and
- * the mount's folder into top. 0, or -ENOENT.
+ * (v1's cpu, or v2's unified one): its folder under root into dir, the
+ * mount's folder into top, and whether that mount shows the hierarchy's
+ * root (*whole 1) or only a cgroup of it (0: a container's, its own
+ * cgroup at the mount's top); its path in the hierarchy (/proc/self/cgroup's,
+ * as the host names it) into name. 0, or -ENOENT.
  */
-static int cpu_cgroup(const char *root, char *dir, size_t dlen, char *top, size_t tlen)
+static int cpu_cgroup(const char *root, char *dir, size_t dlen, char *top, size_t tlen,
+		      int *whole, char *name, size_t nlen)
 {
 	char path[PATH_MAX], line[4096], cg[PATH_MAX] = "", v2[PATH_MAX] = "";
 	FILE *fp;
@@ -140,8 +173,10 @@ static int cpu_cgroup(const char *root, char *dir, size_t dlen, char *top, size_
 		const char *rel = want_v2 ? v2 : cg;
 		size_t n = strlen(mroot);
 
+		snprintf(name, nlen, "%s", rel);
 		/* the path as the mount shows it: below the mount's own root */
-		if (strcmp(mroot, "/") != 0 && strncmp(rel, mroot, n) == 0)
+		*whole = strcmp(mroot, "/") == 0;
+		if (!*whole && strncmp(rel, mroot, n) == 0)
 			rel += n;
 		snprintf(top, tlen, "%s%s", root, point);
 		snprintf(dir, dlen, "%s%s%s", root, point, strcmp(rel, "/") == 0 ? "" : rel);
@@ -154,9 +189,11 @@ static int cpu_cgroup(const char *root, char *dir, size_t dlen, char *top, size_
 /*
  * From the mount down to dir, the first cgroup whose cpu.rt_runtime_us
  * is 0, into at (its folder): 1 found, 0 none (or no such file: a kernel
- * without RT_GROUP_SCHED).
+ * without RT_GROUP_SCHED). The mount's own folder is looked at only
+ * where it is not the hierarchy's root (whole 0: a container's own
+ * cgroup); the root's budget is the machine's.
  */
-static int zero_budget(const char *top, const char *dir, char *at, size_t len)
+static int zero_budget(const char *top, const char *dir, int whole, char *at, size_t len)
 {
 	char cur[PATH_MAX], file[PATH_MAX + 32], v[64];
 	size_t n = strlen(top);
@@ -165,7 +202,7 @@ static int zero_budget(const char *top, const char *dir, char *at, size_t len)
 	for (const char *p = dir + n; ; p++) {
 		if (*p == '/' || *p == '\0') {
 			snprintf(cur, sizeof(cur), "%.*s", (int)(p - dir), dir);
-			if (strlen(cur) > n) {	/* the root's budget is the machine's */
+			if (strlen(cur) > n || !whole) {
 				snprintf(file, sizeof(file), "%s/cpu.rt_runtime_us", cur);
 				if (file_first_line(file, v, sizeof(v)) == 0 && strcmp(v, "0") == 0) {
 					snprintf(at, len, "%s", cur);
@@ -190,7 +227,7 @@ static int is(const char *name, const char *word)
 static const char *container_fix(const char *name)
 {
 	if (is(name, "podman"))
-		return ": podman run --cpu-rt-runtime=950000 --cap-add=SYS_NICE --ulimit rtprio=99 gives the container a budget (its parents' first)";
+		return ": podman run --cpu-rt-runtime=950000 --cap-add=SYS_NICE,IPC_LOCK gives the container a budget (its parents' first)";
 	if (is(name, "docker"))
 		return ": docker run --cpu-rt-runtime=950000 --cap-add=SYS_NICE --ulimit rtprio=99, with dockerd --cpu-rt-runtime giving the parent its budget";
 	if (is(name, "a Kubernetes pod"))
@@ -200,8 +237,8 @@ static const char *container_fix(const char *name)
 
 int rt_rights_why(const char *root, int prio, long long rtprio_limit, char *why, size_t len)
 {
-	char dir[PATH_MAX], top[PATH_MAX], at[PATH_MAX], ct[64] = "";
-	int nice = has_sys_nice(root), n;
+	char dir[PATH_MAX], top[PATH_MAX], at[PATH_MAX], cg[PATH_MAX], ct[64] = "";
+	int nice = has_cap(root, CAP_SYS_NICE_BIT), n, whole = 1;
 	int in_ct = rt_container(root, ct, sizeof(ct)) == 0;
 
 	if (nice == 0 && rtprio_limit < prio) {
@@ -210,11 +247,24 @@ int rt_rights_why(const char *root, int prio, long long rtprio_limit, char *why,
 		if (in_ct && n > 0 && (size_t)n < len)
 			snprintf(why + n, len - (size_t)n, "; it runs in %s%s", ct,
 				 is(ct, "podman") || is(ct, "docker") ?
-				 " (--cap-add=SYS_NICE --ulimit rtprio=99)" : "");
+				 " (--cap-add=SYS_NICE,IPC_LOCK)" : "");
 		return 1;
 	}
-	if (cpu_cgroup(root, dir, sizeof(dir), top, sizeof(top)) == 0 &&
-	    zero_budget(top, dir, at, sizeof(at))) {
+	int found = cpu_cgroup(root, dir, sizeof(dir), top, sizeof(top), &whole, cg, sizeof(cg)) == 0 &&
+		    zero_budget(top, dir, whole, at, sizeof(at));
+
+	if (found && !whole && strcmp(at, top) == 0) {
+		/* only the container's own cgroup is seen: its parents are the host's */
+		const char *slash = strrchr(cg, '/');
+		int plen = slash && slash != cg ? (int)(slash - cg) : 1;
+
+		n = snprintf(why, len, "its cgroup has no real-time budget: %s/cpu.rt_runtime_us is 0 — the container's own cgroup, %s on the host (this kernel has CONFIG_RT_GROUP_SCHED: a child cgroup gets no real-time time unless given some, and SCHED_FIFO is refused even to root); it is given one from the host, its parent %.*s first (a parent's budget must hold its children's)",
+			     at + strlen(root), cg, plen, cg);
+		if (in_ct && n > 0 && (size_t)n < len)
+			snprintf(why + n, len - (size_t)n, "; it runs in %s%s", ct, container_fix(ct));
+		return 1;
+	}
+	if (found) {
 		n = snprintf(why, len, "its cgroup has no real-time budget: %s/cpu.rt_runtime_us is 0 (this kernel has CONFIG_RT_GROUP_SCHED: a child cgroup gets no real-time time unless given some, and SCHED_FIFO is refused even to root); give it one, each cgroup from %s down to %s (echo 950000 > cpu.rt_runtime_us in each: a parent's must hold its children's), or run latlab from the root cpu cgroup",
 			     at + strlen(root), top + strlen(root), dir + strlen(root));
 		if (in_ct && n > 0 && (size_t)n < len)
@@ -235,4 +285,25 @@ int rt_rights_here(int prio, char *why, size_t len)
 	getrlimit(RLIMIT_RTPRIO, &rl);
 	return rt_rights_why("", prio, rl.rlim_cur == RLIM_INFINITY ? 99 : (long long)rl.rlim_cur,
 			     why, len);
+}
+
+void rt_facts_read(const char *root, struct rt_facts *f)
+{
+	char dir[PATH_MAX], top[PATH_MAX], file[PATH_MAX + 32];
+	int whole = 1;
+
+	memset(f, 0, sizeof(*f));
+	if (rt_container(root, f->container, sizeof(f->container)) != 0)
+		snprintf(f->container, sizeof(f->container), "none");
+	f->sys_nice = has_cap(root, CAP_SYS_NICE_BIT);
+	f->ipc_lock = has_cap(root, CAP_IPC_LOCK_BIT);
+	if (cpu_cgroup(root, dir, sizeof(dir), top, sizeof(top), &whole, f->cgroup,
+		       sizeof(f->cgroup)) != 0) {
+		snprintf(f->cgroup, sizeof(f->cgroup), "unknown");
+		snprintf(f->rt_runtime_us, sizeof(f->rt_runtime_us), "unknown");
+		return;
+	}
+	snprintf(file, sizeof(file), "%s/cpu.rt_runtime_us", dir);
+	if (file_first_line(file, f->rt_runtime_us, sizeof(f->rt_runtime_us)) != 0)
+		snprintf(f->rt_runtime_us, sizeof(f->rt_runtime_us), "none (no RT_GROUP_SCHED)");
 }

@@ -12,6 +12,7 @@
 #ifndef LATLAB_RTRIGHTS_H
 #define LATLAB_RTRIGHTS_H
 
+#include <limits.h>
 #include <stddef.h>
 
 /*
@@ -20,8 +21,10 @@
  * container=, a cgroup path of kubepods, libpod, docker, crio or
  * containerd), into name with what said so ("podman (/run/.containerenv)",
  * "docker (/.dockerenv)", "a Kubernetes pod (its cgroup's path)",
- * "lxc (pid 1's container=)"); 0, or -ENOENT for none. A sign, not a
- * proof: an image made from a container's keeps its /.dockerenv.
+ * "lxc (pid 1's container=)"); 0, or -ENOENT for none. Signs, not
+ * proofs: /.dockerenv counts only where / is not the whole of a
+ * filesystem of its own (a machine made from a container's image keeps
+ * the file on its own disk).
  */
 int rt_container(const char *root, char *name, size_t len);
 
@@ -37,5 +40,22 @@ int rt_rights_why(const char *root, int prio, long long rtprio_limit, char *why,
 
 /* The same for this process on this machine (its RLIMIT_RTPRIO, /). */
 int rt_rights_here(int prio, char *why, size_t len);
+
+/*
+ * Where this process runs, as sysinfo.ini's [rights] says it: the
+ * container runtime (rt_container's, or "none"), its cpu cgroup's path
+ * in the hierarchy (as the host names it, from /proc/self/cgroup) and
+ * that cgroup's cpu.rt_runtime_us ("none (no RT_GROUP_SCHED)" where the
+ * kernel has no such file), and whether CapEff holds CAP_SYS_NICE and
+ * CAP_IPC_LOCK (1, 0; -1 unknown). Never fails: "unknown" for what
+ * cannot be read.
+ */
+struct rt_facts {
+	char container[64];
+	char cgroup[PATH_MAX];
+	char rt_runtime_us[40];
+	int sys_nice, ipc_lock;
+};
+void rt_facts_read(const char *root, struct rt_facts *f);
 
 #endif

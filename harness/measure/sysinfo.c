@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -10,6 +11,7 @@
 #include "files.h"
 #include "kernel.h"
 #include "log.h"
+#include "rtrights.h"
 #include "sysinfo.h"
 #include "version.h"
 
@@ -270,6 +272,32 @@ static void collect_sched(struct sysinfo *si, const struct kernel_facts *f)
 	sysinfo_add(si, "sched", "runs_long", "%s", text);
 }
 
+/*
+ * [rights]: where latlab runs and what it may do there — a container
+ * runtime, its cpu cgroup and that cgroup's real-time budget, the
+ * capabilities a measurement needs and RLIMIT_RTPRIO. What "host against
+ * container" differs in, beside the figures.
+ */
+static void collect_rights(struct sysinfo *si)
+{
+	static const char *const yn[] = { "unknown", "no", "yes" };
+	struct rt_facts f;
+	struct rlimit rl = { 0 };
+
+	rt_facts_read("", &f);
+	sysinfo_add(si, "rights", "container", "%s", f.container);
+	sysinfo_add(si, "rights", "cpu_cgroup", "%s", f.cgroup);
+	sysinfo_add(si, "rights", "cpu_rt_runtime_us", "%s", f.rt_runtime_us);
+	sysinfo_add(si, "rights", "cap_sys_nice", "%s", yn[f.sys_nice + 1]);
+	sysinfo_add(si, "rights", "cap_ipc_lock", "%s", yn[f.ipc_lock + 1]);
+	if (getrlimit(RLIMIT_RTPRIO, &rl) != 0)
+		sysinfo_add(si, "rights", "rlimit_rtprio", "unknown");
+	else if (rl.rlim_cur == RLIM_INFINITY)
+		sysinfo_add(si, "rights", "rlimit_rtprio", "unlimited");
+	else
+		sysinfo_add(si, "rights", "rlimit_rtprio", "%llu", (unsigned long long)rl.rlim_cur);
+}
+
 void sysinfo_collect(struct sysinfo *si, const char *cmdline)
 {
 	char host[256] = "unknown";
@@ -290,6 +318,7 @@ void sysinfo_collect(struct sysinfo *si, const char *cmdline)
 	collect_kernel(si, &f);
 	collect_cpu(si);
 	collect_sched(si, &f);
+	collect_rights(si);
 }
 
 const char *sysinfo_get(const struct sysinfo *si, const char *section,

@@ -3,7 +3,8 @@
  * and cgroup trees made for it: no CAP_SYS_NICE and a low RLIMIT_RTPRIO;
  * a v1 cpu cgroup, or a v2 one, with no real-time budget somewhere along
  * its path (the topmost such named); none of those (the generic fix, and
- * 0); the container runtime named with what said so.
+ * 0); the container runtime named with what said so; inside a
+ * container, where only its own cgroup is seen; the facts [rights] says.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -125,6 +126,60 @@ static void test_container(void **state)
 	assert_int_equal(rt_container(root, name, sizeof(name)), 0);
 	assert_string_equal(name, "docker (/.dockerenv)");
 	assert_int_equal(fakefs_remove(root), 0);
+	/* /.dockerenv on a root that is a disk of its own: a machine made from an image */
+	fakefs_make(root, sizeof(root), "latlab-rtrights");
+	self(root, CAP_ROOT, "1:cpu,cpuacct:/\n0::/",
+	     "27 1 254:0 / / rw,relatime - ext4 /dev/vda rw\n" MOUNTS_V1);
+	fakefs_put(root, ".dockerenv", "");
+	assert_int_equal(rt_container(root, name, sizeof(name)), -ENOENT);
+	/* on an overlay, as docker's root is: docker */
+	fakefs_put(root, "proc/self/mountinfo",
+		   "400 300 0:50 / / rw,relatime - overlay overlay rw,lowerdir=/l\n" MOUNTS_V1);
+	assert_int_equal(rt_container(root, name, sizeof(name)), 0);
+	assert_string_equal(name, "docker (/.dockerenv)");
+	assert_int_equal(fakefs_remove(root), 0);
+}
+
+/*
+ * Inside a podman container on cgroup v1: the cpu hierarchy is mounted
+ * at the container's own cgroup (mount root /libpod_parent/libpod-ab),
+ * whose budget is 0; its parents are not seen. The facts [rights] says.
+ */
+static void test_inside_container(void **state)
+{
+	char root[64], why[2048];
+	struct rt_facts f;
+
+	(void)state;
+	fakefs_make(root, sizeof(root), "latlab-rtrights");
+	self(root, CAP_ROOT, "5:cpu,cpuacct:/libpod_parent/libpod-ab\n0::/",
+	     "600 500 0:50 / / rw - overlay overlay rw\n"
+	     "610 600 0:28 /libpod_parent/libpod-ab /sys/fs/cgroup/cpu,cpuacct ro - cgroup cgroup rw,cpu,cpuacct");
+	fakefs_put(root, "run/.containerenv", "engine=\"podman\"");
+	fakefs_put(root, "sys/fs/cgroup/cpu,cpuacct/cpu.rt_runtime_us", "0");
+	assert_int_equal(rt_rights_why(root, 90, 0, why, sizeof(why)), 1);
+	assert_non_null(strstr(why, "its cgroup has no real-time budget: /sys/fs/cgroup/cpu,cpuacct/cpu.rt_runtime_us is 0 — the container's own cgroup, /libpod_parent/libpod-ab on the host"));
+	assert_non_null(strstr(why, "its parent /libpod_parent first"));
+	assert_non_null(strstr(why, "; it runs in podman (/run/.containerenv): podman run --cpu-rt-runtime=950000 --cap-add=SYS_NICE,IPC_LOCK"));
+	rt_facts_read(root, &f);
+	assert_string_equal(f.container, "podman (/run/.containerenv)");
+	assert_string_equal(f.cgroup, "/libpod_parent/libpod-ab");
+	assert_string_equal(f.rt_runtime_us, "0");
+	assert_int_equal(f.sys_nice, 1);
+	assert_int_equal(f.ipc_lock, 1);
+	/* given a budget: no cause found there */
+	fakefs_put(root, "sys/fs/cgroup/cpu,cpuacct/cpu.rt_runtime_us", "100000");
+	assert_int_equal(rt_rights_why(root, 90, 0, why, sizeof(why)), 0);
+	rt_facts_read(root, &f);
+	assert_string_equal(f.rt_runtime_us, "100000");
+	/* no CAP_SYS_NICE nor CAP_IPC_LOCK (podman's default set); a kernel without RT_GROUP_SCHED */
+	self(root, CAP_NONE, "0::/", MOUNTS_V2);
+	rt_facts_read(root, &f);
+	assert_int_equal(f.sys_nice, 0);
+	assert_int_equal(f.ipc_lock, 0);
+	assert_string_equal(f.cgroup, "/");
+	assert_string_equal(f.rt_runtime_us, "none (no RT_GROUP_SCHED)");
+	assert_int_equal(fakefs_remove(root), 0);
 }
 
 int main(void)
@@ -134,6 +189,7 @@ int main(void)
 		cmocka_unit_test(test_budget_v1),
 		cmocka_unit_test(test_budget_v2),
 		cmocka_unit_test(test_container),
+		cmocka_unit_test(test_inside_container),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
