@@ -10,22 +10,10 @@
 
 load helper
 
-# podman's settings for this file: runc (Debian 12's crun refuses a
-# hybrid cgroup tree, this VM's: "cgroups in hybrid mode not supported"),
-# ulimits within the caller's hard limits (podman's defaults are above
-# them where the caller lacks CAP_SYS_RESOURCE, and runc's setrlimit
-# fails), vfs storage
+# podman_env: a store of this file's own (tools/podman-env.sh)
+source "$BATS_TEST_DIRNAME/../../tools/podman-env.sh"
 ct_env() {
-	local d=$BATS_FILE_TMPDIR/podman hn
-	hn=$(ulimit -Hn)
-	[ "$hn" = unlimited ] && hn=1048576
-	export CONTAINERS_STORAGE_CONF=$d/storage.conf CONTAINERS_CONF=$d/containers.conf
-	[ -e "$d/containers.conf" ] && return 0
-	mkdir -p "$d"
-	printf '[storage]\ndriver = "vfs"\ngraphroot = "%s/storage"\nrunroot = "%s/run"\n' \
-		"$d" "$d" >"$d/storage.conf"
-	printf '[containers]\ndefault_ulimits = ["nofile=%s:%s", "nproc=4096:4096"]\nnetns = "none"\n[engine]\nruntime = "runc"\ntmp_dir = "%s/tmp"\nevents_logger = "none"\n' \
-		"$hn" "$hn" "$d" >"$d/containers.conf"
+	podman_env "$BATS_FILE_TMPDIR/podman"
 }
 
 setup_file() {
@@ -59,19 +47,7 @@ teardown() {
 	cd /
 	rm -rf "$WORK"
 	[ -n "${CG:-}" ] || return 0
-	# the parent podman made in every hierarchy, and its conmon's child
-	local d i
-	for i in 1 2 3 4 5 6 7 8 9 10; do
-		for d in /sys/fs/cgroup/*/latlab-bats-$$ /sys/fs/cgroup/latlab-bats-$$; do
-			[ -d "$d" ] || continue
-			[ ! -d "$d/conmon" ] || rmdir "$d/conmon" 2>/dev/null
-			rmdir "$d" 2>/dev/null
-		done
-		ls -d /sys/fs/cgroup/*/latlab-bats-$$ /sys/fs/cgroup/latlab-bats-$$ >/dev/null 2>&1 || return 0
-		sleep 0.5
-	done
-	echo "teardown: cgroups latlab-bats-$$ left" >&2
-	return 1
+	podman_rt_parent_remove "latlab-bats-$$" || { echo "teardown: cgroups latlab-bats-$$ left" >&2; return 1; }
 }
 
 # the v1 cpu hierarchy's folder when this kernel has RT_GROUP_SCHED, else ""
@@ -124,12 +100,9 @@ ct_run() {
 
 @test "with the rights and a budget, latlab measures SCHED_FIFO in a container and says where it ran" {
 	local budget=()
-	if CG=$(rt_group_sched) && [ -n "$CG" ]; then
-		# a parent of this test's own, given a budget its container's fits in
-		CG=$CG/latlab-bats-$$
-		mkdir "$CG" && echo 200000 >"$CG/cpu.rt_runtime_us"
-		budget=(--cgroup-parent "/latlab-bats-$$" --cpu-rt-runtime 100000)
-	fi
+	# a parent of this test's own, given a budget its container's fits in
+	CG=$(podman_rt_parent "latlab-bats-$$")
+	[ -z "$CG" ] || budget=(--cgroup-parent "/latlab-bats-$$" --cpu-rt-runtime 100000)
 	run ct_run --cap-add SYS_NICE,IPC_LOCK "${budget[@]}" "$IMAGE" run /c.ini -o /results
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
 	local si
