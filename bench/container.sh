@@ -68,7 +68,7 @@ side() {	# side host|container ROUND
 	if [ "$1" = host ]; then
 		"$latlab" run "$out/c.ini" -o "$dir" -q >"$dir.log" 2>&1
 	else
-		podman run --rm --hostname latlab-container --cap-add SYS_NICE,IPC_LOCK "${budget[@]}" \
+		podman run --rm --pull never --hostname latlab-container --cap-add SYS_NICE,IPC_LOCK "${budget[@]}" \
 			-v "$out/c.ini:/c.ini:ro" -v "$dir:/results" "$image" run /c.ini -o /results -q \
 			>"$dir.log" 2>&1
 	fi

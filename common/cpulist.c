@@ -154,3 +154,19 @@ void cpulist_online(cpu_set_t *set)
 	for (long c = 0; c < n && c < CPU_SETSIZE; c++)
 		CPU_SET((size_t)c, set);
 }
+
+void cpulist_usable(cpu_set_t *set)
+{
+	static cpu_set_t at_start;
+	static int known;	/* 1: at_start read; -1: the kernel would not say */
+	cpu_set_t online;
+
+	if (!known)
+		known = sched_getaffinity(0, sizeof(at_start), &at_start) == 0 &&
+			CPU_COUNT(&at_start) > 0 ? 1 : -1;
+	cpulist_online(&online);
+	if (known > 0)
+		CPU_AND(set, &online, &at_start);
+	if (known < 0 || CPU_COUNT(set) == 0)
+		*set = online;
+}

@@ -47,4 +47,12 @@ int cpulist_nodes(const char *root, cpu_set_t *nodes);
 /* CPUs online now (sysfs, falling back to sysconf). Never fails. */
 void cpulist_online(cpu_set_t *set);
 
+/*
+ * The online CPUs this process may run on: those of the affinity it had
+ * the first time this was asked (a container's --cpuset-cpus, taskset,
+ * a cgroup's cpuset.cpus), not what a cell's housekeeping later set.
+ * The online CPUs where the kernel would not say. Never fails.
+ */
+void cpulist_usable(cpu_set_t *set);
+
 #endif

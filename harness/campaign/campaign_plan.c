@@ -293,6 +293,22 @@ static void plan_repeat(const struct config *cfg, int n, FILE *out)
 			r, r, r, need);
 }
 
+/* Where latlab may run on fewer CPUs than are online (a container's cpuset): said. */
+static void plan_usable(FILE *out)
+{
+	cpu_set_t online, usable;
+	char on[256], us[256];
+
+	cpulist_online(&online);
+	cpulist_usable(&usable);
+	if (CPU_EQUAL(&online, &usable))
+		return;
+	cpulist_format(&online, on, sizeof(on));
+	cpulist_format(&usable, us, sizeof(us));
+	fprintf(out, "latlab may run on CPUs %s of the online %s (its affinity: a container's --cpuset-cpus, taskset, or a cgroup's cpuset.cpus): affinity = spread and all place threads there, and a CPU outside them is refused\n",
+		us, on);
+}
+
 /*
  * What run checks before it writes anything, that where_fits did not:
  * each qemu variant's image and programs, the baseline, SCHED_FIFO. A
@@ -405,6 +421,8 @@ int campaign_plan(const struct config *cfg, const char *output, int jobs, FILE *
 	fprintf(out, "\n%d cells: %d run on this kernel (%s, preempt %s%s), %d in qemu, %d pending\n",
 		n, count[WHERE_HERE], k.release, k.model, k.dynamic ? ", dynamic" : "",
 		count[WHERE_QEMU], count[WHERE_OTHER]);
+	if (count[WHERE_HERE])
+		plan_usable(out);
 	misfit = plan_misfits(cfg, cells, n, whys, out);
 	int stacked = where_stacked_cells(cfg, cells, n, why, sizeof(why));
 	if (stacked)

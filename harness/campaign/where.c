@@ -278,6 +278,27 @@ static int in_initrd(const char *initrd, const char *prog)
 	return vm_initrd_find(initrd, list, n, found, sizeof(found)) == 0;
 }
 
+/*
+ * Why CPU cpu, which a config names, is not one latlab has: not online
+ * (on the machine, or in the guest), or online but outside the CPUs this
+ * latlab may run on (have: its affinity, a container's cpuset). Into buf.
+ */
+static const char *absent(int cpu, const cpu_set_t *online, const cpu_set_t *have,
+			  const char *machine, char *buf, size_t len)
+{
+	char list[256];
+
+	if (CPU_ISSET(cpu, online)) {
+		cpulist_format(have, list, sizeof(list));
+		snprintf(buf, len, "CPU %d is online but latlab may not run there: it may run on CPUs %s only (its affinity: a container's --cpuset-cpus, taskset, or a cgroup's cpuset.cpus)",
+			 cpu, list);
+	} else {
+		cpulist_format(online, list, sizeof(list));
+		snprintf(buf, len, "CPU %d is not online%s (online: %s)", cpu, machine, list);
+	}
+	return buf;
+}
+
 int where_fits(const struct config *cfg, const struct cell *c, int guest,
 	       char *why, size_t len)
 {
@@ -286,17 +307,20 @@ int where_fits(const struct config *cfg, const struct cell *c, int guest,
 	const struct kernel_def *k = &cfg->kernel[c->kernel];
 	int local = guest || k->runner == RUNNER_HOST;
 	const char *machine = local ? "" : " in the guest";
-	cpu_set_t have, want;
-	char on[256];
+	cpu_set_t have, want, online;
+	char on[256], ab[512];
 	int cpu;
 
-	if (local) {
-		cpulist_online(&have);
+	if (local) {	/* the CPUs this latlab may run on (a container's cpuset) */
+		cpulist_usable(&have);
+		cpulist_online(&online);
 	} else {
 		CPU_ZERO(&have);
 		for (cpu = 0; cpu < k->cpus && cpu < CPU_SETSIZE; cpu++)
 			CPU_SET(cpu, &have);
 	}
+	if (!local)
+		online = have;
 	cpulist_format(&have, on, sizeof(on));
 	if (ax->v[c->affinity] == AFF_ISOLATED && local &&
 	    (cpulist_read_file("/sys/devices/system/cpu/isolated", &want) != 0 ||
@@ -309,16 +333,14 @@ int where_fits(const struct config *cfg, const struct cell *c, int guest,
 		return fail(why, len, &ax->loc, "affinity '%s': %s", ax->s[c->affinity],
 			    nodes_have(cfg, c, local, on, sizeof(on)));
 	if (pl->kind == AFF_LIST && (cpu = missing_cpu(&pl->cpus, &have)) >= 0)
-		return fail(why, len, &ax->loc,
-			    "affinity '%s': CPU %d is not online%s (online: %s)",
-			    ax->s[c->affinity], cpu, machine, on);
+		return fail(why, len, &ax->loc, "affinity '%s': %s", ax->s[c->affinity],
+			    absent(cpu, &online, &have, machine, ab, sizeof(ab)));
 	if (l->place.kind == AFF_NODE && node_missing(cfg, c, local, l->place.node, &want))
 		return fail(why, len, &l->cpus_loc, "[load.%s] cpus = '%s': %s", l->name, l->cpus,
 			    nodes_have(cfg, c, local, on, sizeof(on)));
 	if (l->place.kind == AFF_LIST && (cpu = missing_cpu(&l->place.cpus, &have)) >= 0)
-		return fail(why, len, &l->cpus_loc,
-			    "[load.%s] cpus = '%s': CPU %d is not online%s (online: %s)",
-			    l->name, l->cpus, cpu, machine, on);
+		return fail(why, len, &l->cpus_loc, "[load.%s] cpus = '%s': %s", l->name, l->cpus,
+			    absent(cpu, &online, &have, machine, ab, sizeof(ab)));
 	/* every CPU a thread may use, for the axes' checks (isolation's, idle's, ...) */
 	cpu_set_t pinned, used;
 	int threads = local && axis_ops_checks(cfg, c) ? place_cpus(cfg, c, &pinned, &used) : 0;
@@ -326,8 +348,8 @@ int where_fits(const struct config *cfg, const struct cell *c, int guest,
 	if (CPU_COUNT(&cfg->housekeeping) && (cpu = missing_cpu(&cfg->housekeeping, &have)) >= 0) {
 		struct srcloc hl = config_key_loc(cfg, "campaign", "housekeeping", ax->loc);
 
-		return fail(why, len, &hl, "housekeeping = '%s': CPU %d is not online%s (online: %s)",
-			    cfg->campaign.housekeeping, cpu, machine, on);
+		return fail(why, len, &hl, "housekeeping = '%s': %s", cfg->campaign.housekeeping,
+			    absent(cpu, &online, &have, machine, ab, sizeof(ab)));
 	}
 	for (int a = 0; a < TAXIS_COUNT; a++) {
 		const struct axis_ops *ops = axis_hooks[a];

@@ -322,7 +322,7 @@ static int place(struct loadset *ls, const cpu_set_t *measured, char *err,
 	cpu_set_t set;
 	int64_t n;
 
-	cpulist_online(&set);
+	cpulist_usable(&set);	/* those latlab may run on (a container's cpuset) */
 	switch (def->place.kind) {
 	case AFF_HOUSEKEEPING:
 		for (int c = 0; c < CPU_SETSIZE; c++)

@@ -14,8 +14,8 @@ static int threads_on(const struct config *cfg, const struct cell *c, const cpu_
 
 	if (on)
 		online = *on;
-	else
-		cpulist_online(&online);
+	else	/* this machine's: those latlab may run on (a container's cpuset) */
+		cpulist_usable(&online);
 	if (on && (kind == AFF_ISOLATED || kind == AFF_NODE))
 		return -ENODEV;	/* only that machine's files say */
 	switch (kind) {

@@ -91,6 +91,24 @@ check_bad() {
 	[[ "$output" == *"nope.ini: No such file or directory"* ]]
 }
 
+@test "latlab given fewer CPUs than are online (taskset, a container's cpuset): plan says so, a CPU outside them is refused, spread places threads within" {
+	[ "$(nproc --all)" -ge 2 ] || skip "needs two CPUs"
+	printf '[campaign]\nname = few\nduration = 200ms\noutput = %s/out\n[matrix]\naffinity = 0, 1\n' "$WORK" >few.ini
+	run taskset -c 1 "$LATLAB" plan few.ini
+	[ "$status" -eq 2 ] || { echo "$output"; false; }
+	[[ "$output" == *"latlab may run on CPUs 1 of the online 0-"* ]]
+	[[ "$output" == *"few.ini:6: affinity '0': CPU 0 is online but latlab may not run there: it may run on CPUs 1 only (its affinity: a container's --cpuset-cpus, taskset, or a cgroup's cpuset.cpus)"* ]]
+	[[ "$output" == *"0001-none-timer-t1-a1-1"*" here"* ]]
+	# spread, on the one CPU it has: measured there, not refused at run
+	printf '[campaign]\nname = few\nduration = 200ms\noutput = %s/out\n[matrix]\naffinity = spread\n[thresholds]\nmissed = off\n' "$WORK" >spread.ini
+	run taskset -c 1 "$LATLAB" run spread.ini -q
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	grep -qx 'cpus = 1' out/few/*/*/*/cell.ini
+	# unrestricted, no such line
+	run "$LATLAB" plan spread.ini
+	[[ "$output" != *"latlab may run on CPUs"* ]]
+}
+
 @test "a config for a bigger machine: plan prints it, marks what cannot run here and exits 2 as run does; status reads its tree" {
 	printf '[campaign]\nname = big\nduration = 100ms\noutput = %s/out\n[matrix]\naffinity = 0, 7\n' "$WORK" >big.ini
 	run "$LATLAB" plan big.ini

@@ -59,7 +59,7 @@ rt_group_sched() {
 }
 
 ct_run() {
-	podman run --rm --network none -v "$WORK/c.ini:/c.ini:ro" -v "$WORK/results:/results" "$@"
+	podman run --rm --pull never --network none -v "$WORK/c.ini:/c.ini:ro" -v "$WORK/results:/results" "$@"
 }
 
 @test "make image: latlab's static build in an image made here, reused for the same build" {
@@ -89,6 +89,11 @@ ct_run() {
 	run ct_run "$IMAGE" run /c.ini -o /results
 	[ "$status" -eq 3 ]
 	[ -z "$(ls results)" ]
+	# the container's cpuset: plan says which CPUs latlab has
+	if [ "$(nproc --all)" -ge 2 ]; then
+		run ct_run --cpuset-cpus 1 "$IMAGE" plan /c.ini
+		[[ "$output" == *"latlab may run on CPUs 1 of the online 0-"*"(its affinity: a container's --cpuset-cpus"* ]]
+	fi
 	# CAP_SYS_NICE given, and a kernel with RT_GROUP_SCHED: the
 	# container's cgroup has no budget, named as the host names it
 	[ -n "$(rt_group_sched)" ] || return 0

@@ -289,6 +289,30 @@ static void test_mount_of(void **state)
 	assert_int_equal(file_mount_of("proc/x", src, sizeof(src), type, sizeof(type)), -EINVAL);
 }
 
+/*
+ * The CPUs latlab may run on: the affinity it had when first asked (a
+ * container's cpuset, taskset), not what it set later for a cell's
+ * housekeeping. The only test of this process that asks.
+ */
+static void test_cpulist_usable(void **state)
+{
+	cpu_set_t online, all, one, got;
+
+	(void)state;
+	cpulist_online(&online);
+	if (CPU_COUNT(&online) < 2 || sched_getaffinity(0, sizeof(all), &all) != 0)
+		skip();
+	CPU_ZERO(&one);
+	CPU_SET(cpulist_nth(&online, 1), &one);
+	if (sched_setaffinity(0, sizeof(one), &one) != 0)
+		skip();
+	cpulist_usable(&got);
+	assert_true(CPU_EQUAL(&got, &one));
+	assert_int_equal(sched_setaffinity(0, sizeof(all), &all), 0);
+	cpulist_usable(&got);	/* still the first answer */
+	assert_true(CPU_EQUAL(&got, &one));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -301,6 +325,7 @@ int main(void)
 		cmocka_unit_test(test_cpulists),
 		cmocka_unit_test(test_cpulist_nth_and_online),
 		cmocka_unit_test(test_cpulist_nodes),
+		cmocka_unit_test(test_cpulist_usable),
 	};
 
 	return cmocka_run_group_tests_name("units", tests, NULL, NULL);
