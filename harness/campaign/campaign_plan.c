@@ -1,7 +1,9 @@
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "campaign_run.h"
 #include "chain.h"
@@ -293,6 +295,31 @@ static void plan_repeat(const struct config *cfg, int n, FILE *out)
 			r, r, r, need);
 }
 
+/*
+ * dma_latency holds /dev/cpu_dma_latency (its default, 0, too): where the
+ * device cannot be opened (a container without it), said once — each
+ * cell then runs with the C-states as the system leaves them, and its
+ * cell.ini says `dma_latency = not held`.
+ */
+static void plan_dma(const struct config *cfg, FILE *out)
+{
+	const struct axis *ax = &cfg->matrix.dma_latency;
+	int holds = !ax->n;	/* the default, 0, holds it */
+	int fd;
+
+	for (int i = 0; i < ax->n; i++)
+		holds |= ax->v[i] >= 0;
+	if (!holds)
+		return;
+	fd = open("/dev/cpu_dma_latency", O_WRONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		close(fd);
+		return;
+	}
+	fprintf(out, "dma_latency: /dev/cpu_dma_latency: %s: C-states not held, each cell.ini says dma_latency = not held (in a container: podman run --device /dev/cpu_dma_latency)\n",
+		strerror(errno));
+}
+
 /* Where latlab may run on fewer CPUs than are online (a container's cpuset): said. */
 static void plan_usable(FILE *out)
 {
@@ -421,8 +448,10 @@ int campaign_plan(const struct config *cfg, const char *output, int jobs, FILE *
 	fprintf(out, "\n%d cells: %d run on this kernel (%s, preempt %s%s), %d in qemu, %d pending\n",
 		n, count[WHERE_HERE], k.release, k.model, k.dynamic ? ", dynamic" : "",
 		count[WHERE_QEMU], count[WHERE_OTHER]);
-	if (count[WHERE_HERE])
+	if (count[WHERE_HERE]) {
 		plan_usable(out);
+		plan_dma(cfg, out);
+	}
 	misfit = plan_misfits(cfg, cells, n, whys, out);
 	int stacked = where_stacked_cells(cfg, cells, n, why, sizeof(why));
 	if (stacked)

@@ -164,8 +164,9 @@ static int check_into(int kind, const cpu_set_t *measured, struct isolation *iso
 	if (isolation_root(iso->root, sizeof(iso->root), &iso->version, why, len) != 0)
 		return -ENODEV;
 	if (access(iso->root, W_OK) != 0)
-		return snprintf(why, len, "%s: %s (making cpusets needs root)", iso->root,
-				strerror(errno)), -ENODEV;
+		return snprintf(why, len, "%s: %s (%s)", iso->root, strerror(errno),
+				errno == EROFS ? "a container's cgroups are read-only: isolate from the host"
+					       : "making cpusets needs root"), -ENODEV;
 	if (scan_others(iso->root, iso->version, measured, iso->others, sizeof(iso->others), why, len))
 		return -ENODEV;
 	if (kind == ISO_CPUSET_IRQS && access(IRQ_DIR "/default_smp_affinity", W_OK) != 0)

@@ -103,6 +103,17 @@ ct_run() {
 	[[ "$output" == *"podman run --cpu-rt-runtime=950000 --cap-add=SYS_NICE,IPC_LOCK"* ]]
 }
 
+@test "in a container, the axes that need /proc/sys, cgroups or a device are refused or said at plan time, with the reason" {
+	printf '[matrix]\nisolation = none, cpuset\nthrottle = default, off\n' | ini_merge c.ini
+	run ct_run --cap-add SYS_NICE,IPC_LOCK "$IMAGE" plan /c.ini
+	[ "$status" -eq 2 ] || [ "$status" -eq 3 ]
+	[[ "$output" == *"throttle = off: /proc/sys/kernel/sched_rt_runtime_us cannot be written: Read-only file system"* ]]
+	[[ "$output" == *"isolation = cpuset: /sys/fs/cgroup/cpuset: Read-only file system (a container's cgroups are read-only: isolate from the host)"* ]]
+	# the default dma_latency (0) cannot be held without the device: said once
+	[[ "$output" == *"dma_latency: /dev/cpu_dma_latency: No such file or directory: C-states not held, each cell.ini says dma_latency = not held (in a container: podman run --device /dev/cpu_dma_latency)"* ]]
+	[[ "$output" == *"0000-"*" here"* ]]
+}
+
 @test "with the rights and a budget, latlab measures SCHED_FIFO in a container and says where it ran" {
 	local budget=()
 	# a parent of this test's own, given a budget its container's fits in
