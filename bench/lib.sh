@@ -81,3 +81,17 @@ sign_test() {
 			p = n ? 2 * p / 2 ^ n : 1; if (p > 1) p = 1
 			printf "above %d of %d (%d tied), p %.3g\n", k, n, t + 0, p }'
 }
+
+# campaign NAME [SECTION.KEY=VALUE...]: `latlab run $tmp/base.ini` quiet
+# as campaign NAME with those --set (and $CAMPAIGN_ARGS, e.g. --jobs 2),
+# its output in $tmp/NAME.log; an exit other than 0 said, and carried
+# on (the rows it wrote are read as they are). Uses $LATLAB and $tmp.
+campaign() {
+	local name=$1 sets=() s
+	shift
+	for s in "$@"; do sets+=(--set "$s"); done
+	# shellcheck disable=SC2086 # CAMPAIGN_ARGS: words
+	"$LATLAB" run "$tmp/base.ini" -q ${CAMPAIGN_ARGS:-} --set campaign.name="$name" "${sets[@]}" \
+		>"$tmp/$name.log" 2>&1 ||
+		echo "# $name: latlab exited $? (see below): carrying on" >&2
+}

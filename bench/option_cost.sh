@@ -21,6 +21,7 @@
 # on every run of the same kernel, latlab and qemu.
 set -eu
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 LATLAB=${LATLAB:-$PWD/build/latlab}
 KERNELS=${KERNELS:-$PWD/kernels}
 RUNS=${RUNS:-5}
@@ -55,15 +56,7 @@ path = $tmp/empty.so
 missed = off
 EOC
 
-# campaign NAME SET...: the base config with --set SET... as campaign NAME
-campaign() {
-	local name=$1 sets=() s
-	shift
-	for s in "$@"; do sets+=(--set "$s"); done
-	"$LATLAB" run "$tmp/base.ini" -q --set campaign.name="$name" "${sets[@]}" >"$tmp/$name.log" 2>&1 ||
-		echo "# $name: latlab exited $? (see below): carrying on" >&2
-}
-
+# campaign NAME SET... (bench/lib.sh): the base config with --set SET... as campaign NAME
 # rows CAMPAIGN COLUMN: "value p50_ns max_ns" of each run's wakeup row,
 # by the value of cells.csv's COLUMN (or the campaign's name)
 rows() {

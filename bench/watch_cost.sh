@@ -15,6 +15,7 @@
 #   KERNELS=kernels bench/watch_cost.sh      (RUNS=5 DURATION=2s LOADS=none)
 set -eu
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 LATLAB=${LATLAB:-$PWD/build/latlab}
 KERNELS=${KERNELS:-$PWD/kernels}
 RUNS=${RUNS:-5}
@@ -54,15 +55,8 @@ boot_timeout = 120s
 missed = off
 EOC
 
-# campaign NAME SET...: the base config with --set SET... as campaign NAME
-campaign() {
-	local name=$1 sets=() s
-	shift
-	for s in "$@"; do sets+=(--set "$s"); done
-	"$LATLAB" run "$tmp/base.ini" -q --jobs 2 --set campaign.name="$name" "${sets[@]}" >"$tmp/$name.log" 2>&1 ||
-		echo "# $name: latlab exited $? (see below): carrying on" >&2
-}
-
+# campaign (bench/lib.sh): the base config as campaign NAME, guests two at a time
+CAMPAIGN_ARGS="--jobs 2"
 loads=$(tr ' ' , <<<"${LOADS:-none}")
 campaign off trace.watch=off matrix.load="$loads"
 campaign bpf trace.watch=bpf matrix.load="$loads"
