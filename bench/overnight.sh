@@ -12,13 +12,17 @@
 #   GRUB boots the default) and the power cut in the middle of an rt cell
 #   (qemu killed, then powered on again);
 # - kexec: `reboot = kexec` (latlab loads the variant's kernel from /boot
-#   and asks systemd to kexec it), the same power cut on the way.
+#   and asks systemd to kexec it), the same power cut on the way, and the
+#   campaign's disk full.
 #
-# At the rt boot after the cut, the unit is started again while it runs
-# and latlab run by hand on the same campaign. Then this script checks
+# At the rt boot after the cut, the grub night starts the unit again
+# while it runs and latlab run by hand on the same campaign; the kexec
+# night, whose campaign has a 64 MiB filesystem of its own, fills it in
+# the middle of a cell (latlab stops, exit 3), then makes room and starts
+# the unit again, as a user would in the morning. Then this script checks
 # what a user would: each variant's cells ran on its kernel, or were given
 # up with the reason; the cut cell was rerun, its partial data kept; the
-# second latlab refused; the boots; the unit disabled at install and
+# second latlab refused (grub), the full disk survived (kexec); the boots; the unit disabled at install and
 # disarmed at the end; and `latlab report` and `latlab compare` read the
 # tree. Last, the time of each reboot latlab asked for (its "rebooting
 # into" to the next boot's "booted into", on the machine's journal), by
@@ -83,12 +87,29 @@ night() {
 		ls -d "$tree"/*/*-rt-amd64/"$cut.partial-1" &&
 		grep -q "^status = partial" "$tree"/*/*-rt-amd64/"$cut.partial-1"/cell.ini &&
 		grep -Eq "^status = (ok|fail)" "$tree"/*/*-rt-amd64/"$cut"/cell.ini'
-	check "latlab started by hand beside the unit's was refused (exit 3), the campaign left to the unit" eval '
-		grep -q "^started twice: latlab: error: campaign overnight in /var/lib/latlab is being run by another latlab (pid [0-9]*)" "$boots_txt" &&
-		grep -q "^started twice: latlab by hand: exit 3$" "$boots_txt"'
-	check "the unit started again while it ran: one run of it a boot" eval '
-		grep -q "^started twice: the unit, started again: exit 0$" "$boots_txt" &&
-		! grep -q "^latlab-resume ran: [2-9]" "$boots_txt"'
+	local failed=0
+	if [ "$method" = grub ]; then
+		check "latlab started by hand beside the unit's was refused (exit 3), the campaign left to the unit" eval '
+			grep -q "^started twice: latlab: error: campaign overnight in /var/lib/latlab is being run by another latlab (pid [0-9]*)" "$boots_txt" &&
+			grep -q "^started twice: latlab by hand: exit 3$" "$boots_txt"'
+		check "the unit started again while it ran: one run of it a boot" eval '
+			grep -q "^started twice: the unit, started again: exit 0$" "$boots_txt" &&
+			! grep -q "^latlab-resume ran: [2-9]" "$boots_txt"'
+	else
+		failed=1
+		check "the campaign's disk filled mid-cell: $(sed -n 's/^disk full: filled during: //p' "$boots_txt")" \
+			grep -q "^disk full: filled during: [0-9]*-rt-.* = running$" "$boots_txt"
+		check "latlab stopped there, exit 3, the unit failed (the only failure of the night)" eval '
+			grep -q "^disk full: latlab-resume: failed, exit-code, exit 3$" "$boots_txt" &&
+			[ "$(grep -c "Failed with result" "$boots_txt")" -eq 1 ]'
+		check "latlab said why (No space left on device, or too little room for a cell)" \
+			grep -Eq "No space left on device|MiB free under /var/lib/latlab" "$boots_txt"
+		check "no file was left half-written" grep -q "^disk full: half-written files: 0$" "$boots_txt"
+		check "room made, the unit started again finished the campaign" eval '
+			grep -Eq "^disk full: latlab-resume again: success, exit [01]$" "$boots_txt" &&
+			[ "$(grep -c "^latlab-resume ran: 2$" "$boots_txt")" -eq 1 ] &&
+			! grep -q "^latlab-resume ran: [3-9]" "$boots_txt"'
+	fi
 	check "the unit disarmed" grep -q '^resume unit: disabled' "$boots_txt"
 	# the boots that reached the journal after the image's first (GRUB's
 	# install), by their kernels' kinds: stock (the job's), rt (cut: its
@@ -101,8 +122,8 @@ night() {
 	[ "$method" = grub ] && want='^stock (rt )?stock rt stock stock stock $'
 	check "the machine booted $want: $(boots)" eval '[[ "$(boots)" =~ $want ]]'
 	check "the last boot started no latlab" eval '[ "$(tail -n 1 "$boots_txt")" = "latlab-resume ran: 0" ]'
-	check "the unit's runs succeeded (cells that fail thresholds are findings: SuccessExitStatus=1)" \
-		eval '! grep -q "Failed with result" "$boots_txt"'
+	check "the unit's runs succeeded but the full disk's (cells that fail thresholds are findings: SuccessExitStatus=1)" \
+		eval '[ "$(grep -c "Failed with result" "$boots_txt")" -eq $failed ]'
 	check "latlab report reads the tree" "$latlab" report "$tree"
 	check "latlab compare reads it, stock against rt" eval '"$latlab" compare "$tree" >"$n/compare.txt" 2>&1 && grep -q "across [0-9] kernel variants" "$n/compare.txt"'
 	cp "$boots_txt" "$n/" 2>/dev/null

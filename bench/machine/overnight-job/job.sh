@@ -11,6 +11,10 @@
 #   running and has written its first checkpoint, latlab-machine-cut says
 #   "cut the power now" on the console and the host kills qemu
 #   (MACHINE_CUT_ON in bench/overnight.sh).
+# At the rt boot after the cut, the grub night starts the unit twice and
+# latlab by hand beside it (latlab-machine-twice); the kexec night, whose
+# campaign has a small filesystem of its own, fills it mid-cell, then
+# makes room and starts the unit again (latlab-machine-full).
 # A unit of the job's own (latlab-machine-collect) waits, at each later
 # boot, for the resume unit to finish; once latlab has disarmed it, it
 # brings the tree and the boots' record back on the third disk and
@@ -47,6 +51,12 @@ chmod 755 /usr/local/sbin/boot-rt-broken
 method=$(cat "$(dirname "$0")/method" 2>/dev/null || echo grub)
 if [ "$method" = kexec ]; then
 	kernels="stock, rt" reboot_stock=kexec reboot_rt=kexec broken=
+	# the campaign on a filesystem of its own (a data partition: a loop
+	# file here), small, so that the full disk fills it and not the
+	# journal's
+	truncate -s 64M /var/lib/latlab.fs && mkfs.ext4 -q -F /var/lib/latlab.fs &&
+		mkdir -p "$out" && echo "/var/lib/latlab.fs $out ext4 loop 0 0" >>/etc/fstab &&
+		mount "$out" || { echo "no filesystem for the campaign"; exit 1; }
 else
 	kernels="stock, rt, rt-broken" reboot_stock=/usr/local/sbin/boot-stock
 	reboot_rt=/usr/local/sbin/boot-rt
@@ -122,16 +132,33 @@ done
 SH
 chmod 755 /usr/local/sbin/latlab-machine-cut
 unit cut simple "the power cut, once, mid-cell" ""
+# what the faults after the cut share (sourced)
+mkdir -p /usr/local/lib
+cat >/usr/local/lib/latlab-machine.sh <<'SH'
+# after_cut NIGHT FAULT: is this night NIGHT's rt boot after the power
+# cut, with FAULT not done yet?
+after_cut() {
+	[ "$(cat /var/lib/latlab-machine/method)" = "$1" ] || return 1
+	case $(uname -r) in *-rt-*) ;; *) return 1 ;; esac
+	[ -e /var/lib/latlab-machine/cut ] && ! [ -e "/var/lib/latlab-machine/$2" ]
+}
+# wait_running: until the campaign's state says a cell runs (10 min at most)
+wait_running() {
+	for i in $(seq 3000); do
+		tail -n 1 /var/lib/latlab/overnight/state 2>/dev/null | grep -q ' = running$' && return 0
+		sleep 0.2
+	done
+	return 1
+}
+SH
 cat >/usr/local/sbin/latlab-machine-twice <<'SH'
 #!/bin/sh
-# at the rt boot after the power cut, once a cell runs: the unit started
-# again, and latlab run by hand on the same campaign, as a user might
-case $(uname -r) in *-rt-*) ;; *) exit 0 ;; esac
-[ -e /var/lib/latlab-machine/cut ] && ! [ -e /var/lib/latlab-machine/twice ] || exit 0
-for i in $(seq 3000); do
-	tail -n 1 /var/lib/latlab/overnight/state 2>/dev/null | grep -q ' = running$' && break
-	sleep 0.2
-done
+# grub night, at the rt boot after the power cut, once a cell runs: the
+# unit started again, and latlab run by hand on the same campaign, as a
+# user might
+. /usr/local/lib/latlab-machine.sh
+after_cut grub twice || exit 0
+wait_running
 {
 	echo "the unit, started again: $(systemctl start --no-block latlab-resume.service 2>&1; echo "exit $?")"
 	latlab run /root/overnight.ini -o /var/lib/latlab --reboot -q 2>&1
@@ -140,6 +167,37 @@ done
 SH
 chmod 755 /usr/local/sbin/latlab-machine-twice
 unit twice simple "the unit started twice, and latlab by hand beside it" ""
+cat >/usr/local/sbin/latlab-machine-full <<'SH'
+#!/bin/sh
+# kexec night, at the rt boot after the power cut, once a cell of the
+# unit's latlab runs: the campaign's filesystem filled to the last block;
+# once the unit has ended, room made (the ballast removed) and the unit
+# started again, as a user who finds it in the morning does
+. /usr/local/lib/latlab-machine.sh
+after_cut kexec full || exit 0
+wait_running
+state() { systemctl show -p ActiveState --value latlab-resume.service; }
+{
+	echo "filled during: $(tail -n 1 /var/lib/latlab/overnight/state)"
+	dd if=/dev/zero of=/var/lib/latlab/ballast bs=64k 2>&1 | tail -n 1
+	sync
+	echo "free: $(df --output=avail -k /var/lib/latlab | tail -n 1) KiB"
+	for i in $(seq 3000); do
+		case $(state) in active | activating | deactivating) sleep 0.2 ;; *) break ;; esac
+	done
+	echo "latlab-resume: $(state), $(systemctl show -p Result --value latlab-resume.service), exit $(systemctl show -p ExecMainStatus --value latlab-resume.service)"
+	echo "half-written files: $(find /var/lib/latlab -name '*.tmp.*' | wc -l)"
+	rm -f /var/lib/latlab/ballast
+	sync
+	echo "room made: $(df --output=avail -k /var/lib/latlab | tail -n 1) KiB free; the unit started again"
+	systemctl start latlab-resume.service
+	echo "latlab-resume again: $(systemctl show -p Result --value latlab-resume.service), exit $(systemctl show -p ExecMainStatus --value latlab-resume.service)"
+} >/var/lib/latlab-machine/full 2>&1
+# the collector ran when the unit first ended (still armed: nothing to do)
+systemctl start --no-block latlab-machine-collect.service
+SH
+chmod 755 /usr/local/sbin/latlab-machine-full
+unit full simple "the campaign's disk full mid-cell, then room made" ""
 cat >/usr/local/sbin/latlab-machine-collect <<'SH'
 #!/bin/sh
 # at each boot after the first: once latlab has disarmed its resume unit,
@@ -155,6 +213,7 @@ fi
 	echo "resume unit at install: $(cat /var/lib/latlab-machine/at-install)"
 	echo "power cut during: $(cat /var/lib/latlab-machine/cut 2>/dev/null)"
 	sed 's/^/started twice: /' /var/lib/latlab-machine/twice 2>/dev/null
+	sed 's/^/disk full: /' /var/lib/latlab-machine/full 2>/dev/null
 	echo "resume unit: $(systemctl is-enabled latlab-resume.service 2>&1)"
 	journalctl --list-boots --no-pager
 	asked= at= method=$(cat /var/lib/latlab-machine/method)
@@ -189,7 +248,7 @@ unit collect oneshot "bring the campaign back once latlab has disarmed its unit"
 	"latlab-resume.service multi-user.target"
 mkdir -p "$out" /var/log/journal && journalctl --flush
 systemctl enable latlab-machine-collect.service latlab-machine-cut.service \
-	latlab-machine-twice.service
+	latlab-machine-twice.service latlab-machine-full.service
 # the first kernel, by hand (its words to the journal, as the unit's): the
 # rest is latlab's unit
 latlab run /root/overnight.ini -o "$out" --reboot 2>&1 | systemd-cat -t latlab-job
