@@ -280,15 +280,21 @@ static int in_initrd(const char *initrd, const char *prog)
 
 /*
  * Why CPU cpu, which a config names, is not one latlab has: not online
- * (on the machine, or in the guest), or online but outside the CPUs this
+ * (on the machine, or in the guest), held by another cpuset for itself
+ * (another latlab's isolation), or online but outside the CPUs this
  * latlab may run on (have: its affinity, a container's cpuset). Into buf.
  */
 static const char *absent(int cpu, const cpu_set_t *online, const cpu_set_t *have,
 			  const char *machine, char *buf, size_t len)
 {
 	char list[256];
+	cpu_set_t one;
 
-	if (CPU_ISSET(cpu, online)) {
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	if (CPU_ISSET(cpu, online) && isolation_holder(&one, buf, len)) {
+		return buf;	/* another latlab's isolation, named */
+	} else if (CPU_ISSET(cpu, online)) {
 		cpulist_format(have, list, sizeof(list));
 		snprintf(buf, len, "CPU %d is online but latlab may not run there: it may run on CPUs %s only (its affinity: a container's --cpuset-cpus, taskset, or a cgroup's cpuset.cpus)",
 			 cpu, list);

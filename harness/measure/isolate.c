@@ -143,6 +143,16 @@ static int scan_others(const char *root, int version, const cpu_set_t *measured,
 	return found;
 }
 
+int isolation_holder(const cpu_set_t *cpus, char *who, size_t len)
+{
+	char root[PATH_MAX], others[1024], why[256];
+	int version;
+
+	if (isolation_root(root, sizeof(root), &version, why, sizeof(why)) != 0)
+		return 0;
+	return scan_others(root, version, cpus, others, sizeof(others), who, len);
+}
+
 /*
  * isolation_check's questions, its answers kept in iso: the housekeeping
  * CPUs, the hierarchy and its version, the other cpusets on a measured CPU.

@@ -62,6 +62,13 @@ int isolation_root(char *root, size_t len, int *version, char *why, size_t wlen)
 int isolation_check(int kind, const cpu_set_t *measured, char *why, size_t len);
 
 /*
+ * Is a CPU of cpus held by a cpuset for itself (v1 exclusive, v2 a
+ * partition: another latlab's isolation, or a killed one's)? 1 with
+ * "CPU N is in the exclusive cpuset PATH (whose)" in who, else 0.
+ */
+int isolation_holder(const cpu_set_t *cpus, char *who, size_t len);
+
+/*
  * The cpusets made, the root's balancing off, the interrupts moved (cpuset+irqs) — each change
  * journalled in u first. 0, or -errno with the reason in why (what was
  * done is in u, for undo_finish). ISO_NONE does nothing.
