@@ -17,7 +17,10 @@ result_ops() {
 	for t in cpu memory disk fork net timer; do
 		run timeout 20 "$LATLOAD" "$t" --duration 300ms
 		[ "$status" -eq 0 ] || { echo "$t: $output"; false; }
-		[[ "$output" =~ ^latload-result\ type=$t\ ops=[0-9]+\ seconds=0\.[3-9][0-9]*\ ops_per_s= ]] || { echo "$output"; false; }
+		# seconds: at least the 300 ms asked (net's took 1.064 s beside a
+		# hog and hackbench: the end is the host's to keep, not judged here)
+		[[ "$output" =~ ^latload-result\ type=$t\ ops=[0-9]+\ seconds=([0-9]+\.[0-9]+)\ ops_per_s= ]] || { echo "$output"; false; }
+		awk -v s="${BASH_REMATCH[1]}" 'BEGIN { exit !(s >= 0.3) }' || { echo "$output"; false; }
 		[ "$(result_ops "$output")" -gt 0 ] || { echo "$t: $output"; false; }
 	done
 	for v in "memory --mode fault" "net --proto tcp" "cpu --method float" \
