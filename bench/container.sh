@@ -30,12 +30,14 @@ rm -rf "$out" && mkdir -p "$out" || exit 2
 podman_env "$out/podman"
 image=$("$here/tools/container-image.sh" "$static/latlab" "$static/latload") || exit 2
 parent=latlab-bench-$$
+libpod_was=$(podman_default_parent_before)
 budget=()
 [ -n "$(podman_rt_parent "$parent")" ] && budget=(--cgroup-parent "/$parent" --cpu-rt-runtime 100000)
 cleanup() {
 	podman rm -a -f >/dev/null 2>&1
 	podman rmi -a -f >/dev/null 2>&1
-	podman_rt_parent_remove "$parent"
+	podman_parent_remove "$parent"
+	podman_default_parent_after "$libpod_was"
 	rm -rf "$out/podman"
 }
 trap 'cleanup; exit 130' INT TERM

@@ -35,19 +35,34 @@ podman_rt_parent() {
 	done
 }
 
-# podman_rt_parent_remove NAME: that parent, as podman made it in every
-# hierarchy (with its conmon's child), removed once nothing runs there.
-# 0, or 1 when some is left after 5 s.
-podman_rt_parent_remove() {
+# podman_parent_remove NAME: a parent cgroup, as podman made it in every
+# hierarchy (with its conmon's child, and a pod's, which kube play --down
+# leaves in name=systemd's), removed once nothing runs there: rmdir
+# removes only an empty cgroup. 0, or 1 when some is left after 5 s.
+podman_parent_remove() {
 	local d i
 	for i in 1 2 3 4 5 6 7 8 9 10; do
 		for d in /sys/fs/cgroup/*/"$1" /sys/fs/cgroup/"$1"; do
 			[ -d "$d" ] || continue
-			[ ! -d "$d/conmon" ] || rmdir "$d/conmon" 2>/dev/null
-			rmdir "$d" 2>/dev/null
+			find "$d" -depth -type d -exec rmdir {} + 2>/dev/null
 		done
 		ls -d /sys/fs/cgroup/*/"$1" /sys/fs/cgroup/"$1" >/dev/null 2>&1 || return 0
 		sleep 0.5
 	done
 	return 1
+}
+
+# podman_default_parent_before / podman_default_parent_after WAS: podman
+# (cgroupfs) makes /libpod_parent, with a conmon child, in every
+# hierarchy the first time a container runs outside a --cgroup-parent,
+# and leaves it: an empty cpuset of every CPU, beside which no exclusive
+# cpuset can be made (isolation = cpuset then fails "another cpuset
+# holds it"). _before prints 1 when it is there already (someone's:
+# kept), _after removes it when it was not.
+podman_default_parent_before() {
+	[ -d /sys/fs/cgroup/cpuset/libpod_parent ] || [ -d /sys/fs/cgroup/libpod_parent ] && echo 1
+	return 0
+}
+podman_default_parent_after() {
+	[ -n "$1" ] || podman_parent_remove libpod_parent
 }

@@ -20,6 +20,8 @@ setup_file() {
 	command -v podman >/dev/null && command -v runc >/dev/null ||
 		{ echo "no podman or runc (make deps installs them)" >&3; return 1; }
 	ct_env
+	LIBPOD_PARENT_WAS=$(podman_default_parent_before)
+	export LIBPOD_PARENT_WAS
 	static=$(dirname "$LATLAB")/static
 	IMAGE=$("$BATS_TEST_DIRNAME/../../tools/container-image.sh" "$static/latlab" "$static/latload")
 	export IMAGE
@@ -31,6 +33,9 @@ teardown_file() {
 	podman pod rm -a -f >/dev/null 2>&1
 	podman rmi -a -f >/dev/null 2>&1
 	rm -rf "$BATS_FILE_TMPDIR/podman" 2>/dev/null || true
+	# no cgroup of podman's left behind (it would hold every CPU from isolation)
+	podman_default_parent_after "${LIBPOD_PARENT_WAS:-}" ||
+		{ echo "teardown_file: /libpod_parent left" >&2; return 1; }
 }
 
 setup() {
@@ -47,7 +52,7 @@ teardown() {
 	cd /
 	rm -rf "$WORK"
 	[ -n "${CG:-}" ] || return 0
-	podman_rt_parent_remove "latlab-bats-$$" || { echo "teardown: cgroups latlab-bats-$$ left" >&2; return 1; }
+	podman_parent_remove "latlab-bats-$$" || { echo "teardown: cgroups latlab-bats-$$ left" >&2; return 1; }
 }
 
 # the v1 cpu hierarchy's folder when this kernel has RT_GROUP_SCHED, else ""
