@@ -1,6 +1,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,15 +156,21 @@ void cpulist_online(cpu_set_t *set)
 		CPU_SET((size_t)c, set);
 }
 
+static cpu_set_t at_start;
+static int known;	/* 1: at_start read; -1: the kernel would not say */
+
+static void read_at_start(void)
+{
+	known = sched_getaffinity(0, sizeof(at_start), &at_start) == 0 &&
+		CPU_COUNT(&at_start) > 0 ? 1 : -1;
+}
+
 void cpulist_usable(cpu_set_t *set)
 {
-	static cpu_set_t at_start;
-	static int known;	/* 1: at_start read; -1: the kernel would not say */
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	cpu_set_t online;
 
-	if (!known)
-		known = sched_getaffinity(0, sizeof(at_start), &at_start) == 0 &&
-			CPU_COUNT(&at_start) > 0 ? 1 : -1;
+	pthread_once(&once, read_at_start);	/* the first caller's, whichever thread */
 	cpulist_online(&online);
 	if (known > 0)
 		CPU_AND(set, &online, &at_start);
