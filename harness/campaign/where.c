@@ -292,9 +292,9 @@ static const char *absent(int cpu, const cpu_set_t *online, const cpu_set_t *hav
 
 	CPU_ZERO(&one);
 	CPU_SET(cpu, &one);
-	if (CPU_ISSET(cpu, online) && isolation_holder(&one, buf, len)) {
+	if (CPU_ISSET(cpu, online) && isolation_holder(&one, buf, len))
 		return buf;	/* another latlab's isolation, named */
-	} else if (CPU_ISSET(cpu, online)) {
+	if (CPU_ISSET(cpu, online)) {
 		cpulist_format(have, list, sizeof(list));
 		snprintf(buf, len, "CPU %d is online but latlab may not run there: it may run on CPUs %s only (its affinity: a container's --cpuset-cpus, taskset, or a cgroup's cpuset.cpus)",
 			 cpu, list);
@@ -320,13 +320,12 @@ int where_fits(const struct config *cfg, const struct cell *c, int guest,
 	if (local) {	/* the CPUs this latlab may run on (a container's cpuset) */
 		cpulist_usable(&have);
 		cpulist_online(&online);
-	} else {
+	} else {	/* the guest's, all online */
 		CPU_ZERO(&have);
 		for (cpu = 0; cpu < k->cpus && cpu < CPU_SETSIZE; cpu++)
 			CPU_SET(cpu, &have);
-	}
-	if (!local)
 		online = have;
+	}
 	cpulist_format(&have, on, sizeof(on));
 	if (ax->v[c->affinity] == AFF_ISOLATED && local &&
 	    (cpulist_read_file("/sys/devices/system/cpu/isolated", &want) != 0 ||
