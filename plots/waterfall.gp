@@ -11,6 +11,8 @@ load lib
 set datafile separator whitespace
 set logscale x
 set logscale z
+# counts of 1 everywhere (a short run) leave no z range to autoscale: from below 1
+set zrange [0.8:*]
 set xyplane 0
 set view 60, 30
 set title title noenhanced
