@@ -102,10 +102,15 @@ interrupt() {
 	interrupt TERM
 }
 
-@test "a full disk is exit 3 with a clear message, earlier files intact; room made, the same command finishes the campaign" {
+# small_disk SIZE: $WORK/full, a tmpfs of SIZE (teardown unmounts it)
+small_disk() {
 	[ "$(id -u)" -eq 0 ] || skip "needs root to mount a tmpfs"
 	mkdir "$WORK/full"
-	mount -t tmpfs -o size=96k tmpfs "$WORK/full" || skip "cannot mount tmpfs"
+	mount -t tmpfs -o size="$1" tmpfs "$WORK/full" || skip "cannot mount tmpfs"
+}
+
+@test "a full disk is exit 3 with a clear message, earlier files intact; room made, the same command finishes the campaign" {
+	small_disk 96k
 	quick_config
 	printf '[matrix]\nworkload = timer, null\nthreads = 1, 2\n' | ini_merge c.ini
 	run timeout 60 "$LATLAB" run c.ini -o "$WORK/full" --duration 300ms
@@ -131,9 +136,7 @@ interrupt() {
 }
 
 @test "the disk filled while a cell measures: the cell is not called done, exit 3; room made, it runs anew" {
-	[ "$(id -u)" -eq 0 ] || skip "needs root to mount a tmpfs"
-	mkdir "$WORK/full"
-	mount -t tmpfs -o size=16m tmpfs "$WORK/full" || skip "cannot mount tmpfs"
+	small_disk 16m
 	quick_config
 	printf '[campaign]\nduration = 3s\n' | ini_merge c.ini
 	"$LATLAB" run c.ini -o "$WORK/full" >"$WORK/run.log" 2>&1 &
