@@ -71,7 +71,7 @@ settle = off"
 	# host's time, which the guest's clock (sleep=off) jumps through —
 	# how far depends on how much CPU the host gives qemu: 42-96 s of it
 	# beside a fresh check (n 5), where 4 operations a second gave 8.6 s
-	# once (the fresh check of f490145) and 11-70 s (n 7);
+	# once (the fresh check of f490145) and 11-70 s (n 6) in this session;
 	# a step that blocks for good is killed once the host's clock (the
 	# guest's RTC) agrees (run_apart, the CI failure of 2026-12-05)
 	cat >block.c <<EOC
