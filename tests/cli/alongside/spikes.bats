@@ -86,11 +86,15 @@ EOC
 	caps() { awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		{ print $c["culprit_kind"], $c["culprit"], $c["softirq_ns"], $c["complete"] }' "$1/spikes.csv"; }
 	# measured here: kernel work 98-181 us late, every capture the loop's
-	# cat or sh in the kernel (SCHED_OTHER, not preempted at preempt=none)
+	# cat or sh in the kernel (SCHED_OTHER, not preempted at preempt=none);
+	# or "exe" (a fresh check of 03532a0: exe:103 beside cat:100, 64 us):
+	# the guest's busybox-static runs its applets by exec'ing
+	# /proc/self/exe, and until the applet names itself the exec's kernel
+	# work carries that comm — the loop's own process, not another's
 	K=$(cell_dir "$D" '*-none-kwork-*')
 	[ "$(caps "$K" | wc -l)" -ge 1 ] || { cat "$K/spikes.csv"; false; }
 	caps "$K" | while read -r kind who soft complete; do
-		[ "$kind" = blocking ] && [ "$complete" = 1 ] && [[ "$who" =~ ^(cat|sh):[0-9]+$ ]] || { cat "$K/spikes.csv"; false; }
+		[ "$kind" = blocking ] && [ "$complete" = 1 ] && [[ "$who" =~ ^(cat|sh|exe):[0-9]+$ ]] || { cat "$K/spikes.csv"; false; }
 	done
 	# the parts add up to the latency (the tolerance: none)
 	awk -F, 'NR > 1 { s = 0; for (i = 6; i <= 13; i++) s += $i; if (s != $5) exit 1 }' "$K/spikes.csv"
