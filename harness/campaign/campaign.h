@@ -17,10 +17,12 @@ struct run_opts {
 	int quiet;
 	int jobs;		/* --jobs: instruction-clock guests side by side; 0: per CPU */
 	const char *cmdline;
-	/* set only in a latlab virtual machine, by the init latlab writes */
+	/* set only in a latlab virtual machine, by the init latlab writes, or
+	 * in a container, by the latlab that starts it (runner = container) */
 	const char *guest;	/* --guest: the kernel variant this guest is */
 	const char *guest_accel;	/* --guest-accel: kvm or tcg */
 	const char *guest_cells;	/* --guest-cells: a file of cell ids */
+	const char *guest_channel;	/* --guest-channel: a container's descriptor for the channel */
 };
 
 /* Run the campaign; returns the exit status (docs/exit-status.md). */

@@ -62,13 +62,22 @@ int cp_guest_setup(struct campaign *cp)
 	int rc;
 	FILE *fp;
 
-	/* the init latlab writes starts it; port writes elsewhere go who knows where */
-	if (getppid() != 1) {
+	if (ro->guest_channel) {
+		/* a container's: the pipe its engine handed in */
+		char *end;
+		long fd = strtol(ro->guest_channel, &end, 10);
+
+		rc = *end || end == ro->guest_channel || fd < 0 || fd > 1024 ? -EBADF : guest_open_fd((int)fd);
+		if (rc) {
+			log_error("--guest-channel %s: not an open descriptor: --guest-channel is for the latlab that runs in a container latlab starts",
+				  ro->guest_channel);
+			return EXIT_USAGE;
+		}
+	} else if (getppid() != 1) {
+		/* the init latlab writes starts it; port writes elsewhere go who knows where */
 		log_error("--guest is for the latlab that the init of a latlab virtual machine starts, not for a shell");
 		return EXIT_USAGE;
-	}
-	rc = guest_open();
-	if (rc) {
+	} else if ((rc = guest_open()) != 0) {
 		log_error("--guest: no channel to a host (I/O port 0x%x: %s): --guest is for the latlab that runs inside a latlab virtual machine",
 			  GUEST_PORT, strerror(-rc));
 		return EXIT_RUNTIME;
@@ -98,7 +107,9 @@ int cp_guest_setup(struct campaign *cp)
 			cp->guest.want[i] = 1;
 	}
 	fclose(fp);
-	if (cp->cfg->kernel[cp->guest.v].settle == 0)
+	/* a container has no boot of its own to wait for */
+	if (cp->cfg->kernel[cp->guest.v].runner == RUNNER_QEMU &&
+	    cp->cfg->kernel[cp->guest.v].settle == 0)
 		wait_for_boot(cp);
 	return EXIT_PASS;
 }
@@ -111,6 +122,13 @@ void cp_guest_sysinfo(struct campaign *cp)
 	size_t len = 0;
 	FILE *fp;
 
+	if (cp->cfg->kernel[cp->guest.v].runner == RUNNER_CONTAINER) {
+		sysinfo_add(&cp->si, "vm", "runner", "container");
+		sysinfo_add(&cp->si, "vm", "variant", "%s", cp->ro->guest);
+		sysinfo_add(&cp->si, "vm", "engine", "podman");
+		sysinfo_add(&cp->si, "vm", "image", "%s", cp->cfg->kernel[cp->guest.v].image);
+		goto send;
+	}
 	sysinfo_add(&cp->si, "vm", "runner", "qemu");
 	sysinfo_add(&cp->si, "vm", "variant", "%s", cp->ro->guest);
 	sysinfo_add(&cp->si, "vm", "accel", "%s", accel);
@@ -133,6 +151,7 @@ void cp_guest_sysinfo(struct campaign *cp)
 	} else if (strcmp(accel, "kvm") != 0)
 		sysinfo_warn(&cp->si, "qemu without KVM (accel = %s): the CPU is emulated, so absolute latencies are emulation-bound; only the comparison between kernel variants measured the same way means anything",
 			     accel);
+send:
 	fp = open_memstream(&text, &len);
 	if (!fp)
 		return;

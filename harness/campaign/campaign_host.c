@@ -129,8 +129,8 @@ static int host_runs_here(const struct campaign *cp, const struct cell *c)
 }
 
 /*
- * A qemu variant's cells run in its guests (campaign_qemu.c), the others
- * here. An instruction-clock guest takes several rounds a boot, all
+ * A qemu variant's cells run in its guests (campaign_qemu.c), a container
+ * variant's in its containers (campaign_container.c), the others here. An instruction-clock guest takes several rounds a boot, all
  * queued at the first round to run beside others (cp_boot_at,
  * campaign_pool.c); one on the host's clock boots a round at a time,
  * alone, once those are done.
@@ -139,7 +139,7 @@ static int host_elsewhere(struct campaign *cp, int v, int round, int *rc)
 {
 	const struct config *cfg = cp->cfg;
 
-	if (where_variant(cfg, v, &cp->kernel) != WHERE_QEMU)
+	if (!where_guest(where_variant(cfg, v, &cp->kernel)))
 		return 0;
 	*rc = EXIT_PASS;
 	for (int b = 0; b < cp_boots_at(cfg, v, round, cp->qemu.jobs); b++) {
@@ -197,10 +197,10 @@ static int host_traces(const struct campaign *cp, int v)
 	return cp->cfg->kernel[v].runner == RUNNER_HOST;
 }
 
-/* A pending cell of a qemu variant is this latlab's to run too. */
+/* A pending cell of a qemu or container variant is this latlab's to run too. */
 static int host_left_here(const struct campaign *cp, const struct cell *c)
 {
-	return where_runs(cp->cfg, c, &cp->kernel) == WHERE_QEMU;
+	return where_guest(where_runs(cp->cfg, c, &cp->kernel));
 }
 
 const struct cp_mode cp_host_mode = {

@@ -394,7 +394,7 @@ int campaign_plan(const struct config *cfg, const char *output, int jobs, FILE *
 	status = plan_tree(&cfg, output, &ext, &prior, &have, said);
 	fclose(said);
 
-	int n = matrix_expand(cfg, &cells), count[3] = { 0 }, misfit;
+	int n = matrix_expand(cfg, &cells), count[WHERE_COUNT] = { 0 }, misfit;
 	char est[32], dur[32], why[PATH_MAX + 512];
 	char **whys;
 
@@ -445,9 +445,12 @@ int campaign_plan(const struct config *cfg, const char *output, int jobs, FILE *
 			     est, sizeof(est));
 	free(left);
 	units_format_duration(cfg->campaign.duration, dur, sizeof(dur));
-	fprintf(out, "\n%d cells: %d run on this kernel (%s, preempt %s%s), %d in qemu, %d pending\n",
+	fprintf(out, "\n%d cells: %d run on this kernel (%s, preempt %s%s), %d in qemu, ",
 		n, count[WHERE_HERE], k.release, k.model, k.dynamic ? ", dynamic" : "",
-		count[WHERE_QEMU], count[WHERE_OTHER]);
+		count[WHERE_QEMU]);
+	if (count[WHERE_CONTAINER])
+		fprintf(out, "%d in a container, ", count[WHERE_CONTAINER]);
+	fprintf(out, "%d pending\n", count[WHERE_OTHER]);
 	if (count[WHERE_HERE]) {
 		plan_usable(out);
 		plan_dma(cfg, out);
@@ -593,18 +596,18 @@ int campaign_status(const char *dir, FILE *out)
 			}
 		}
 		fprintf(out, "%-12s %-9s", cfg->kernel[v].name,
-			w == WHERE_QEMU ? "qemu" : here ? "yes" : "no");
+			w == WHERE_QEMU ? "qemu" : w == WHERE_CONTAINER ? "container" : here ? "yes" : "no");
 		for (int c = 0; c < NCOL; c++)
 			fprintf(out, " %8d", count[c]);
 		fputc('\n', out);
-		vms += w == WHERE_QEMU;
+		vms |= (w == WHERE_QEMU) | (w == WHERE_CONTAINER) << 1;
 	}
 	char how[320] = "";
 	units_format_elapsed(left ? plan_estimate(cfg, cells, n, left, &k, 0, how, sizeof(how)) : 0,
 			     est, sizeof(est));
 	free(left);
 	fprintf(out, "\n%d cells left on this kernel%s (%s): about %s%s%s%s\n", left_here,
-		vms ? " and in qemu" : "",
+		vms == 1 ? " and in qemu" : vms == 2 ? " and in containers" : vms ? " and in qemu and containers" : "",
 		k.release, est, how[0] ? " (" : "", how, how[0] ? ")" : "");
 	if (next) {
 		/* from anywhere: the tree's config, and its output (the tree's parent) */

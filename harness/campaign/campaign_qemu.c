@@ -10,6 +10,7 @@
 #include "atomic.h"
 #include "campaign_run.h"
 #include "cellfiles.h"
+#include "container.h"
 #include "estimate.h"
 #include "exitcodes.h"
 #include "files.h"
@@ -361,8 +362,10 @@ static int vm_after_boot(struct campaign *cp, int v, struct cp_rounds round,
 			  (long long)cfg->campaign.boot_attempts, console);
 		if (cp->lg.boot_tries[v] < cfg->campaign.boot_attempts)
 			return cp_write(cp);
-		snprintf(why, sizeof(why), "kernel variant %s did not run in qemu after %d boots: %.500s",
-			 name, cp->lg.boot_tries[v], out->why);
+		snprintf(why, sizeof(why), "kernel variant %s did not run %s after %d %s: %.500s",
+			 name, cfg->kernel[v].runner == RUNNER_CONTAINER ? "in a container" : "in qemu",
+			 cp->lg.boot_tries[v],
+			 cfg->kernel[v].runner == RUNNER_CONTAINER ? "containers" : "boots", out->why);
 		*status = EXIT_RUNTIME;
 		return vm_give_up(cp, v, why);
 	}
@@ -370,8 +373,8 @@ static int vm_after_boot(struct campaign *cp, int v, struct cp_rounds round,
 	char *left = out->done ? pending_ids(cp, v, round, &n, &first, &writes, &nets) : NULL;
 	if (left) {
 		free(left);
-		snprintf(why, sizeof(why), "the guest of kernel variant %s finished without running it (see %s)",
-			 name, console);
+		snprintf(why, sizeof(why), "the %s of kernel variant %s finished without running it (see %s)",
+			 cfg->kernel[v].runner == RUNNER_CONTAINER ? "container" : "guest", name, console);
 		*status = EXIT_RUNTIME;
 		return vm_give_up(cp, v, why);
 	}
@@ -564,11 +567,13 @@ static void say_left(struct campaign *cp, int v, struct cp_rounds round,
 				left[i] = EST_BOOTED;
 		}
 	}
+	const char *boot = cp->cfg->kernel[v].runner == RUNNER_CONTAINER ? "container" : "boot";
+
 	rounds_words(cp, round, 0, of, sizeof(of));
 	if (out->hello)
 		snprintf(up, sizeof(up), " (%.1f s to latlab in it)", out->up_ns / 1e9);
 	if (done == cp->ncells) {
-		log_info("kernel variant %s: its boot%s took %.1f s%s; all %d cells done", name, of,
+		log_info("kernel variant %s: its %s%s took %.1f s%s; all %d cells done", name, boot, of,
 			 out->wall_ns / 1e9, up, done);
 		goto out;
 	}
@@ -577,8 +582,8 @@ static void say_left(struct campaign *cp, int v, struct cp_rounds round,
 	struct est_input in = { cp->cfg, cp->cells, cp->ncells, left, &cp->kernel, keys,
 				cp->qemu.jobs };
 	units_format_elapsed(est_campaign(&in, &said), rest, sizeof(rest));
-	log_info("kernel variant %s: its boot%s took %.1f s%s; %d of %d cells done, about %s left",
-		 name, of, out->wall_ns / 1e9, up, done, cp->ncells, rest);
+	log_info("kernel variant %s: its %s%s took %.1f s%s; %d of %d cells done, about %s left",
+		 name, boot, of, out->wall_ns / 1e9, up, done, cp->ncells, rest);
 out:
 	free(left);
 	free(keys);
@@ -616,17 +621,129 @@ static int64_t cell_files_max(const struct campaign *cp, int v)
 	return most < (double)CHAN_BLOB_MAX * 64 ? (int64_t)most : CHAN_BLOB_MAX * 64;
 }
 
-int cp_run_qemu(struct campaign *cp, int v, struct cp_rounds round)
+/* The resolved config a guest or a container is given (malloc'ed), or NULL. */
+static char *guest_config(const struct config *cfg)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&text, &len);
+
+	if (!fp)
+		return NULL;
+	config_write_ini(fp, cfg);
+	if (fclose(fp) != 0) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+/*
+ * Every pending cell of container variant v (of the rounds `round`): a
+ * podman run of them, again after a container that died, until each is
+ * done or the variant given up (boot_attempts runs that ran nothing),
+ * as a qemu variant's boots (docs/containers.md).
+ */
+static int run_container(struct campaign *cp, int v, struct cp_rounds round)
 {
 	const struct config *cfg = cp->cfg;
 	const struct kernel_def *k = &cfg->kernel[v];
 	struct vm_run vr = { cp, v, EXIT_PASS, 0, 0, NULL };
 	struct vm_hooks hooks = { &vr, vm_started, vm_finished, vm_stop, vm_said };
+	char vmdir[PATH_MAX + 8], log[PATH_MAX + 80], unused[PATH_MAX + 80], host[160],
+	     why[600], of[48];
+	char *config_text, *cells;
+	int rc, pending, first, writes, nets;
+
+	pthread_mutex_lock(&cp->lock);
+	/* nothing left of it (given up at an earlier round): nothing to check or say */
+	cells = pending_ids(cp, v, round, &pending, &first, &writes, &nets);
+	int any = cells != NULL;
+
+	free(cells);
+	if (!any) {
+		pthread_mutex_unlock(&cp->lock);
+		return EXIT_PASS;
+	}
+	if (path_lookup("podman", log, sizeof(log)) != 0) {
+		rc = vm_give_up(cp, v, "podman is not on PATH (apt-get install podman; make deps installs it)");
+		pthread_mutex_unlock(&cp->lock);
+		return rc ? rc : EXIT_RUNTIME;
+	}
+	if (ct_image_present(k->image, why, sizeof(why)) != 0) {
+		rc = vm_give_up(cp, v, why);
+		pthread_mutex_unlock(&cp->lock);
+		return rc ? rc : EXIT_RUNTIME;
+	}
+	if (!(config_text = guest_config(cfg))) {
+		pthread_mutex_unlock(&cp->lock);
+		return -ENOMEM;
+	}
+	vr.config_text = config_text;
+	snprintf(vmdir, sizeof(vmdir), "%s/vm", cp->dir);
+	snprintf(host, sizeof(host), "%.120s-ct", cp->host);
+	rc = mkdir_p(vmdir);
+	while (rc == 0 && (cells = pending_ids(cp, v, round, &pending, &first, &writes, &nets)) != NULL) {
+		struct vm_outcome out;
+
+		rc = cp_signalled(cp) ? EXIT_INTERRUPTED : cp_check_space(cp, &cp->cells[first]);
+		if (rc) {
+			free(cells);
+			break;
+		}
+		/* NAME-N.console.log: the container's log, podman's with it */
+		vm_log_paths(cp, v, log, unused, sizeof(log));
+		unlink(unused);
+		rounds_words(cp, round, 1, of, sizeof(of));
+		char budget[96] = "";
+
+		if (ct_rt_hierarchy(why, sizeof(why)) == 0)
+			snprintf(budget, sizeof(budget), ", a real-time budget of %lld ms a second",
+				 (long long)(k->rt_runtime / NS_PER_MS));
+		log_info("kernel variant %s: starting %s in podman (this machine's kernel%s) for %d cells%s; its log: %s",
+			 k->name, k->image, budget, pending, of, log);
+		struct ct_boot b = {
+			.cfg = cfg, .variant = v, .config_text = config_text, .cells_text = cells,
+			.log = log, .tree = cp->dir, .hostname = host,
+			.cell_bytes_max = cell_files_max(cp, v),
+		};
+		booted(cp, v, round, 1);
+		pthread_mutex_unlock(&cp->lock);
+		rc = ct_boot(&b, &hooks, &out);
+		pthread_mutex_lock(&cp->lock);
+		booted(cp, v, round, 0);
+		free(cells);
+		if (rc) {
+			snprintf(why, sizeof(why), "cannot start podman: %s", strerror(-rc));
+			vr.status = EXIT_RUNTIME;
+			rc = vm_give_up(cp, v, why);
+			break;
+		}
+		if (out.hello_note[0])
+			log_warn("kernel variant %s: the container's %s", k->name, out.hello_note);
+		rc = after_boot(cp, v, round, &vr, 0, &out, log);
+		if (rc == 0)
+			say_left(cp, v, round, &out);
+		free(out.sysinfo);
+	}
+	pthread_mutex_unlock(&cp->lock);
+	free(config_text);
+	return rc ? rc : vr.status;
+}
+
+int cp_run_qemu(struct campaign *cp, int v, struct cp_rounds round)
+{
+	const struct config *cfg = cp->cfg;
+	const struct kernel_def *k = &cfg->kernel[v];
+
+	if (k->runner == RUNNER_CONTAINER)
+		return run_container(cp, v, round);
+	struct vm_run vr = { cp, v, EXIT_PASS, 0, 0, NULL };
+	struct vm_hooks hooks = { &vr, vm_started, vm_finished, vm_stop, vm_said };
 	char vmdir[PATH_MAX + 8], cpio[PATH_MAX + 80], console[PATH_MAX + 80],
 	     qlog[PATH_MAX + 80], err[512], host[160], qemu[PATH_MAX];
-	char *config_text = NULL, *cells;
+	char *config_text, *cells;
 	char disk[PATH_MAX + 80], mods[PATH_MAX];
-	size_t config_len = 0;
 	int rc, pending, first, writes, nets;
 
 	pthread_mutex_lock(&cp->lock);
@@ -640,13 +757,10 @@ int cp_run_qemu(struct campaign *cp, int v, struct cp_rounds round)
 		pthread_mutex_unlock(&cp->lock);
 		return rc ? rc : EXIT_RUNTIME;
 	}
-	FILE *fp = open_memstream(&config_text, &config_len);
-	if (!fp) {
+	if (!(config_text = guest_config(cfg))) {
 		pthread_mutex_unlock(&cp->lock);
 		return -ENOMEM;
 	}
-	config_write_ini(fp, cfg);
-	fclose(fp);
 	vr.config_text = config_text;
 	snprintf(vmdir, sizeof(vmdir), "%s/vm", cp->dir);
 	snprintf(host, sizeof(host), "%.120s-vm", cp->host);

@@ -27,6 +27,8 @@ enum where where_variant(const struct config *cfg, int v,
 
 	if (kd->runner == RUNNER_QEMU)
 		return WHERE_QEMU;
+	if (kd->runner == RUNNER_CONTAINER)
+		return WHERE_CONTAINER;
 	return kernel_matches(kd->match, k) ? WHERE_HERE : WHERE_OTHER;
 }
 
@@ -38,7 +40,7 @@ enum where where_runs(const struct config *cfg, const struct cell *c,
 
 const char *where_name(enum where w)
 {
-	static const char *const names[] = { "here", "qemu", "pending (other kernel)" };
+	static const char *const names[] = { "here", "qemu", "pending (other kernel)", "container" };
 
 	return names[w];
 }
@@ -311,7 +313,7 @@ int where_fits(const struct config *cfg, const struct cell *c, int guest,
 	const struct axis *ax = &cfg->matrix.affinity;
 	const struct load_def *l = &cfg->load[c->load];
 	const struct kernel_def *k = &cfg->kernel[c->kernel];
-	int local = guest || k->runner == RUNNER_HOST;
+	int local = guest || k->runner != RUNNER_QEMU;	/* a container has this machine's CPUs */
 	const char *machine = local ? "" : " in the guest";
 	cpu_set_t have, want, online;
 	char on[256], ab[512];
@@ -598,7 +600,7 @@ int where_stacked_cells(const struct config *cfg, const struct cell *cells, int 
 	int stacked = 0;
 
 	for (int i = 0; i < n; i++)
-		if (cfg->kernel[cells[i].kernel].runner == RUNNER_HOST &&
+		if (cfg->kernel[cells[i].kernel].runner != RUNNER_QEMU &&
 		    where_stacked(cfg, &cells[i], one, sizeof(one)) && !stacked++)
 			snprintf(why, len, "%s", one);
 	return stacked;

@@ -19,7 +19,15 @@ enum where {
 	WHERE_HERE,		/* a host variant whose match = fits this kernel */
 	WHERE_QEMU,		/* runner = qemu: in a guest this latlab boots */
 	WHERE_OTHER,		/* a host variant of another kernel: pending */
+	WHERE_CONTAINER,	/* runner = container: in a container this latlab starts */
+	WHERE_COUNT,
 };
+
+/* A guest this latlab starts (qemu or a container) runs w's cells. */
+static inline int where_guest(enum where w)
+{
+	return w == WHERE_QEMU || w == WHERE_CONTAINER;
+}
 
 /* Where kernel variant v's cells run for a host latlab running kernel k. */
 enum where where_variant(const struct config *cfg, int v,
@@ -29,7 +37,7 @@ enum where where_variant(const struct config *cfg, int v,
 enum where where_runs(const struct config *cfg, const struct cell *c,
 		      const struct kernel_info *k);
 
-/* "here", "qemu" or "pending (other kernel)": plan's runs column. */
+/* "here", "qemu", "container" or "pending (other kernel)": plan's runs column. */
 const char *where_name(enum where w);
 
 /*

@@ -34,7 +34,7 @@ struct cfg_args {
 	int jobs;		/* --jobs: instruction-clock guests side by side; 0: per CPU */
 	char duration_set[96];	/* --duration D as "campaign.duration=D" */
 	/* inside a latlab VM only: the guest's init passes these */
-	const char *guest, *guest_accel, *guest_cells;
+	const char *guest, *guest_accel, *guest_cells, *guest_channel;
 };
 
 static int add_set(const char *arg, void *field)
@@ -91,6 +91,8 @@ const struct cli_opt run_cli[] = {
 	{ "guest", 0, "NAME", CLI_TEXT, A(guest), NULL, NULL },
 	{ "guest-accel", 0, "ACCEL", CLI_TEXT, A(guest_accel), NULL, NULL },
 	{ "guest-cells", 0, "LIST", CLI_TEXT, A(guest_cells), NULL, NULL },
+	/* and the latlab that starts a container (campaign_container.c) */
+	{ "guest-channel", 0, "FD", CLI_TEXT, A(guest_channel), NULL, NULL },
 	{ NULL, 0, NULL, CLI_FLAG, 0, NULL, NULL },
 };
 #undef A
@@ -108,6 +110,7 @@ static int run_body(const struct config *cfg, const struct cfg_args *a)
 		.guest = a->guest,
 		.guest_accel = a->guest_accel,
 		.guest_cells = a->guest_cells,
+		.guest_channel = a->guest_channel,
 	};
 
 	log_set_quiet(a->quiet);

@@ -111,7 +111,7 @@ struct trace_opts {
 	int watch;		/* 0 off; the kernel's histograms of the threads (trace/watch.h): 1 auto, 2 bpf, 3 hist */
 };
 
-enum kernel_runner { RUNNER_HOST, RUNNER_QEMU };
+enum kernel_runner { RUNNER_HOST, RUNNER_QEMU, RUNNER_CONTAINER };
 enum kernel_trace { KTRACE_INHERIT = 0, KTRACE_OFF, KTRACE_SPIKES };
 enum vm_accel { ACCEL_AUTO, ACCEL_KVM, ACCEL_TCG };
 /* a qemu guest's clock: the host's time, or qemu's instruction count */
@@ -150,6 +150,9 @@ struct kernel_def {
 	char initrd[OPT_STR_MAX];	/* a cpio archive appended to latlab's */
 	char append[OPT_STR_MAX];	/* kernel command line additions */
 	char qemu_args[OPT_STR_MAX];	/* more qemu arguments (argv words) */
+	/* runner = container (docs/containers.md); image = names its image */
+	char container_args[OPT_STR_MAX];	/* more `podman run` arguments (argv words) */
+	int64_t rt_runtime;		/* its cgroup's real-time budget a second, ns (RT_GROUP_SCHED) */
 	int arch;			/* enum vm_arch_id */
 	char programs[OPT_STR_MAX];	/* latlab and latload for arch ("": latlab's own) */
 	char busybox[OPT_STR_MAX];	/* a static busybox for arch ("": the host's) */

@@ -12,6 +12,7 @@
 #include "load_ops.h"
 #include "match.h"
 #include "units.h"
+#include "version.h"
 
 /* "NN%" of the period or a duration into *s. 0, or -EINVAL. */
 static int dl_spec_parse(const char *spec, struct dl_spec *s)
@@ -172,6 +173,33 @@ static int check_disk(const struct config *cfg, struct kernel_def *k,
 	return 0;
 }
 
+/*
+ * runner = container: its container_args argv words; they and the image
+ * are podman's to check (a word that is not an option of its is podman's
+ * error, in the boot's log). container_args on another runner is refused
+ * rather than ignored.
+ */
+static int check_container(const struct config *cfg, const struct kernel_def *k,
+			   char *err, size_t errlen)
+{
+	struct srcloc loc = config_kernel_loc(cfg, k, "container_args");
+	char **words;
+	int nwords;
+
+	if (!k->container_args[0])
+		return 0;
+	if (k->runner != RUNNER_CONTAINER)
+		return cfg_fail(err, errlen, &loc,
+				"[kernel.%s] container_args are podman's: they need runner = container",
+				k->name);
+	if (argv_split(k->container_args, &words, &nwords) != 0)
+		return cfg_fail(err, errlen, &loc,
+				"container_args = '%s': an unclosed quote or a trailing backslash",
+				k->container_args);
+	free(words);
+	return 0;
+}
+
 static int check_kernel(const struct config *cfg, struct kernel_def *k,
 			char *err, size_t errlen)
 {
@@ -179,6 +207,11 @@ static int check_kernel(const struct config *cfg, struct kernel_def *k,
 	char **words;
 	int nwords, rc;
 
+	if (!k->match[0] && k->runner == RUNNER_CONTAINER)
+		/* a container runs on this machine's kernel, whatever it is */
+		snprintf(k->match, sizeof(k->match), "any");
+	if (!k->image[0] && k->runner == RUNNER_CONTAINER)
+		snprintf(k->image, sizeof(k->image), "localhost/latlab:%s", LATLAB_VERSION);
 	if (!k->match[0] && k->runner == RUNNER_QEMU)
 		/* the guest checks what it booted against it */
 		snprintf(k->match, sizeof(k->match), "%s",
@@ -214,6 +247,8 @@ static int check_kernel(const struct config *cfg, struct kernel_def *k,
 		}
 		free(words);
 	}
+	if ((rc = check_container(cfg, k, err, errlen)) != 0)
+		return rc;
 	if (!k->match[0])
 		return cfg_fail(err, errlen, &k->loc, "[kernel.%s] has no 'match ='", k->name);
 	if (kernel_match_check(k->match) != 0) {

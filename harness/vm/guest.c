@@ -22,9 +22,8 @@
 /* Log lines may come from any thread; a message is never split. */
 static pthread_mutex_t channel_lock = PTHREAD_MUTEX_INITIALIZER;
 static int channel_open;
-#ifndef HAVE_PORTS
-static int channel_fd = -1;	/* the PCI serial port's tty */
-#endif
+/* the PCI serial port's tty, or a container's descriptor; -1: x86's port */
+static int channel_fd = -1;
 
 /* The first line of DIR/NAME (a sysfs attribute) into buf: 0 or -errno. */
 static int read_word(const char *dir, const char *name, char *buf, size_t len)
@@ -103,6 +102,15 @@ static int open_port(void)
 }
 #endif
 
+int guest_open_fd(int fd)
+{
+	if (fd < 0 || fcntl(fd, F_GETFD) < 0)
+		return -EBADF;
+	channel_fd = fd;
+	channel_open = 1;
+	return 0;
+}
+
 int guest_open(void)
 {
 #if defined(HAVE_PORTS)
@@ -119,22 +127,9 @@ int guest_open(void)
 #endif
 }
 
-static void put(const void *data, size_t len)
+/* len bytes to a descriptor: a write that fails ends it (the host then sees a stream cut short) */
+static void put_fd(const void *data, size_t len)
 {
-	if (!channel_open)
-		return;
-#if defined(HAVE_PORTS)
-	/*
-	 * rep outsb, saying that it reads memory: <sys/io.h>'s outsb does
-	 * not, and the compiler then drops stores into a buffer "nobody reads"
-	 * (a line's newline went missing that way).
-	 */
-	__asm__ __volatile__("cld; rep outsb"
-			     : "+S"(data), "+c"(len)
-			     : "d"((unsigned short)GUEST_PORT)
-			     : "memory");
-#else
-	/* a write that fails ends it: the host then sees a stream cut short */
 	while (len > 0) {
 		ssize_t n = write(channel_fd, data, len);
 
@@ -145,6 +140,26 @@ static void put(const void *data, size_t len)
 		data = (const char *)data + n;
 		len -= (size_t)n;
 	}
+}
+
+static void put(const void *data, size_t len)
+{
+	if (!channel_open)
+		return;
+	if (channel_fd >= 0) {
+		put_fd(data, len);
+		return;
+	}
+#if defined(HAVE_PORTS)
+	/*
+	 * rep outsb, saying that it reads memory: <sys/io.h>'s outsb does
+	 * not, and the compiler then drops stores into a buffer "nobody reads"
+	 * (a line's newline went missing that way).
+	 */
+	__asm__ __volatile__("cld; rep outsb"
+			     : "+S"(data), "+c"(len)
+			     : "d"((unsigned short)GUEST_PORT)
+			     : "memory");
 #endif
 }
 

@@ -7,7 +7,9 @@
  * machine's PCI bus, driven by the kernel's built-in 8250_pci and written
  * raw through its tty. Either device only carries bytes out: nothing on
  * it lets the guest reach the host (docs/boards.md, "The guest is
- * untrusted"). What is said on it is channel.h's.
+ * untrusted"). In a container (runner = container) the channel is a pipe
+ * its engine hands in, read by the host with the same rules. What is said
+ * on it is channel.h's.
  */
 #ifndef LATLAB_GUEST_H
 #define LATLAB_GUEST_H
@@ -25,6 +27,11 @@
 
 /* 0, or -errno (not root, no such port or device). */
 int guest_open(void);
+/*
+ * The channel on an open descriptor instead: a container's latlab writes
+ * it to the pipe its engine passed in (runner = container). 0, or -EBADF.
+ */
+int guest_open_fd(int fd);
 /*
  * The tty name (e.g. "ttyS0") of qemu's pci-serial among the PCI devices
  * of pci_devices (/sys/bus/pci/devices): 0, or -ENODEV.

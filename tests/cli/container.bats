@@ -188,3 +188,122 @@ ct_run() {
 	run "$BATS_TEST_DIRNAME/../../deploy/kubernetes/job-pod.sh"
 	[ "$status" -eq 2 ]
 }
+
+# a campaign of a host variant and a container variant (runner = container)
+ct_campaign() {
+	cat >c.ini <<EOC
+[campaign]
+name = hc
+duration = 1s
+repeat = ${1:-1}
+
+[matrix]
+kernel = host, ct
+threads = 1
+interval = 1ms
+load = none
+
+[kernel.host]
+match = any
+
+[kernel.ct]
+runner = container
+image = $IMAGE
+
+[thresholds]
+missed = off
+EOC
+}
+
+@test "runner = container: a host and a container variant in one campaign, rounds alternating; the container's cells come back over the channel, its cgroup and files removed; compare calls or declines with an interval" {
+	ct_campaign 5
+	run timeout "$(paced 300)" "$LATLAB" run c.ini -o out
+	[ "$status" -eq 0 ] || run_failed
+	[[ "$output" == *"kernel variant ct: starting $IMAGE in podman (this machine's kernel"*"for 1 cells of round 1 of 5; its log: out/hc/vm/ct-1.console.log"* ]] || run_failed
+	[ "$(grep -c ' = ok$' out/hc/state)" -eq 10 ]
+	# the container's cells, in the tree under its own host name
+	local si
+	for si in out/hc/*-ct/*/*-ct-none-*/sysinfo.ini; do
+		grep -qx 'runner = container' "$si"
+		grep -qx "image = $IMAGE" "$si"
+		grep -qx 'container = podman (/run/.containerenv)' "$si"
+		grep -qx 'cap_sys_nice = yes' "$si"
+		grep -qx 'policy = fifo' "$(dirname "$si")/cell.ini"
+		if [ -n "$(rt_group_sched)" ]; then
+			grep -qx 'cpu_rt_runtime_us = 100000' "$si"
+			grep -Eqx 'cpu_cgroup = /latlab-[0-9]+-[0-9]+/libpod-[0-9a-f]+' "$si"
+		fi
+	done
+	[ "$(ls -d out/hc/*-ct/*/*-ct-none-* | wc -l)" -eq 5 ]
+	# what it was given, in its log; nothing of it left behind
+	head -n 1 out/hc/vm/ct-1.console.log | grep -q '^# podman command: podman .*run --rm --pull never --network none --cap-add SYS_NICE,IPC_LOCK --preserve-fds 1 '
+	local parent stage
+	parent=$(head -n 1 out/hc/vm/ct-1.console.log | sed -n 's/.* --name \(latlab-[0-9]*-[0-9]*\) .*/\1/p')
+	stage=$(head -n 1 out/hc/vm/ct-1.console.log | sed -n 's/.*source=\([^,]*\),.*/\1/p')
+	[ -n "$parent" ] && [ -n "$stage" ]
+	! ls -d /sys/fs/cgroup/*/"$parent" /sys/fs/cgroup/"$parent" 2>/dev/null
+	[ ! -e "$stage" ]
+	[ -z "$(podman ps -a -q)" ]
+	# host against container: a verdict with its interval, or none with why
+	run "$LATLAB" compare out/hc
+	[ "$status" -eq 0 ] || run_failed
+	[[ "$output" =~ wake-up:\ (host|ct)\ lower|wake-up:\ no\ clear\ difference\ \(host/ct\ [0-9.]+x-[0-9.]+x,\ 5\ runs\ each\) ]] || run_failed
+	# plan names where the cells run
+	run "$LATLAB" plan c.ini -o plan
+	[[ "$output" =~ [0-9]+-ct-none-timer-t1-aspread-1\ +ct\ +container ]] || run_failed
+	[[ "$output" == *"5 in a container"* ]] || run_failed
+}
+
+@test "runner = container: no image, a podman that refuses, container_args elsewhere: each said, the host's cells kept" {
+	ct_campaign
+	# latlab never pulls: an image not in the store gives the variant up, said once
+	sed -i 's|^image = .*|image = localhost/latlab:none|; s/^repeat = 1/repeat = 2/' c.ini
+	run timeout 120 "$LATLAB" run c.ini -o out
+	[ "$status" -eq 3 ] || run_failed
+	[ "$(grep -c 'error: kernel variant ct: no image localhost/latlab:none in podman.s store: latlab never pulls one (make image builds' <<<"$output")" -eq 1 ] || run_failed
+	[ "$(grep -Ec '^[0-9]+-host-.* = ok$' out/hc/state)" -eq 2 ]
+	[ "$(grep -Ec '^[0-9]+-ct-.* = skipped$' out/hc/state)" -eq 2 ]
+	# podman refuses a flag: the container never starts, boot_attempts times
+	ct_campaign
+	printf '[kernel.ct]\ncontainer_args = --no-such-flag\n' | ini_merge c.ini
+	run timeout 120 "$LATLAB" run c.ini -o out2
+	[ "$status" -eq 3 ] || run_failed
+	[[ "$output" == *"kernel variant ct did not run in a container after 2 containers: the container ended before latlab started in it (podman exit 125): Error: unknown flag: --no-such-flag"* ]] || run_failed
+	# container_args on a host variant: the config's error, at its line
+	ct_campaign
+	printf '[kernel.host]\ncontainer_args = --cpuset-cpus 1\n' | ini_merge c.ini
+	run "$LATLAB" plan c.ini
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"c.ini:$(grep -n '^container_args' c.ini | cut -d: -f1): [kernel.host] container_args are podman's: they need runner = container"* ]] || run_failed
+}
+
+@test "runner = container: the container is not trusted: a file it names outside its cell is dropped, the cell an error, nothing written outside the tree" {
+	# an image whose latlab is a script saying what it likes on the channel
+	local root=$WORK/hroot
+	mkdir -p "$root/bin" "$root/usr/bin"
+	cp /bin/busybox "$root/bin/busybox"
+	cat >"$root/usr/bin/latlab" <<'EOS'
+#!/bin/busybox sh
+cell=$(/bin/busybox head -n 1 /latlab/cells)
+{
+	printf 'LATLAB hello %s 6.0.0-hostile\n' "$(/bin/busybox hostname)"
+	printf 'LATLAB start %s\n' "$cell"
+	printf 'LATLAB file ../../../../../../../../../tmp/latlab-bats-pwned 5\nhello'
+	printf 'LATLAB cell %s ok\n' "$cell"
+	printf 'LATLAB done 0\n'
+} >&3
+EOS
+	chmod 755 "$root/usr/bin/latlab"
+	tar -C "$root" -cf "$WORK/h.tar" .
+	podman import -q --change 'ENTRYPOINT ["/usr/bin/latlab"]' "$WORK/h.tar" localhost/latlab-hostile:1 >/dev/null
+	ct_campaign
+	sed -i 's|^image = .*|image = localhost/latlab-hostile:1|' c.ini
+	rm -f /tmp/latlab-bats-pwned
+	run timeout 120 "$LATLAB" run c.ini -o out
+	[ "$status" -eq 3 ] || run_failed
+	[[ "$output" == *"0001-ct-none-timer-t1-aspread-1: the guest said ok, but sent no files"* ]] || run_failed
+	[ ! -e /tmp/latlab-bats-pwned ]
+	grep -Eq '^0001-ct-.* = error$' out/hc/state
+	[ -z "$(find "$WORK" -name latlab-bats-pwned)" ]
+	podman rmi -f localhost/latlab-hostile:1 >/dev/null
+}

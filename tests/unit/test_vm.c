@@ -19,8 +19,11 @@
 #include <cmocka.h>
 
 #include "config.h"
+#include "container.h"
 #include "cpio.h"
+#include "guest.h"
 #include "settle.h"
+#include "version.h"
 #include "vm.h"
 
 struct entry {
@@ -570,6 +573,82 @@ static void test_hung_context(void **state)
 	assert_string_equal(out, "; its devices: none of qemu's; its console's last line: none");
 }
 
+/* runner = container: its defaults, podman's argv, and the channel on a descriptor */
+static void test_container(void **state)
+{
+	struct config *cfg = calloc(1, sizeof(*cfg));
+	struct ct_words w;
+	char err[512];
+
+	(void)state;
+	assert_non_null(cfg);
+	assert_int_equal(load_text(cfg,
+		"[matrix]\nkernel = ct, mine\n"
+		"[kernel.ct]\nrunner = container\n"
+		"[kernel.mine]\nrunner = container\nimage = localhost/x:1\nrt_runtime = 200ms\n"
+		"container_args = --cpuset-cpus 1 --label \"a b\"\n", err, sizeof(err)), 0);
+	const struct kernel_def *ct = &cfg->kernel[config_kernel_index(cfg, "ct")];
+	/* this machine's kernel, whatever it is; latlab's own image */
+	assert_string_equal(ct->match, "any");
+	assert_string_equal(ct->image, "localhost/latlab:" LATLAB_VERSION);
+	assert_int_equal(ct->rt_runtime, 100 * 1000000LL);
+	struct ct_boot b = { .cfg = cfg, .variant = config_kernel_index(cfg, "mine"), .hostname = "h-ct" };
+	const char **argv = ct_run_argv(&b, "latlab-1-1", "latlab-1-1", "/tmp/latlab-ct.x", &w);
+	char line[4096] = "";
+
+	assert_non_null(argv);
+	for (int i = 0; argv[i]; i++)
+		snprintf(line + strlen(line), sizeof(line) - strlen(line), "%s%s", i ? " " : "", argv[i]);
+	assert_string_equal(line,
+		"podman --cgroup-manager cgroupfs run --rm --pull never --network none "
+		"--cap-add SYS_NICE,IPC_LOCK --preserve-fds 1 --name latlab-1-1 --hostname h-ct "
+		"--mount type=bind,source=/tmp/latlab-ct.x,target=/latlab,readonly "
+		"--cgroup-parent /latlab-1-1 --cpu-rt-runtime 200000 "
+		"--cpuset-cpus 1 --label a b localhost/x:1 "
+		"run /latlab/config.ini -o /results --guest-cells /latlab/cells --guest-channel 3 --guest mine");
+	free(argv);
+	free(w.extra);
+	/* no parent (no RT_GROUP_SCHED): no cgroup options, podman's own manager */
+	b.variant = config_kernel_index(cfg, "ct");
+	argv = ct_run_argv(&b, "latlab-1-2", "", "/tmp/s", &w);
+	assert_non_null(argv);
+	assert_string_equal(argv[1], "run");
+	for (int i = 0; argv[i]; i++) {
+		assert_string_not_equal(argv[i], "--cgroup-parent");
+		assert_string_not_equal(argv[i], "--cpu-rt-runtime");
+	}
+	free(argv);
+	free(w.extra);
+	config_free(cfg);
+
+	/* container_args are podman's: refused on another runner, at their line */
+	memset(cfg, 0, sizeof(*cfg));
+	assert_int_not_equal(load_text(cfg, "[matrix]\nkernel = h\n[kernel.h]\nmatch = any\ncontainer_args = -x\n",
+				       err, sizeof(err)), 0);
+	assert_non_null(strstr(err, ":5: [kernel.h] container_args are podman's: they need runner = container"));
+	config_free(cfg);
+	memset(cfg, 0, sizeof(*cfg));
+	assert_int_not_equal(load_text(cfg, "[matrix]\nkernel = c\n[kernel.c]\nrunner = container\ncontainer_args = \"-x\n",
+				       err, sizeof(err)), 0);
+	assert_non_null(strstr(err, "container_args = '\"-x': an unclosed quote"));
+	config_free(cfg);
+	free(cfg);
+
+	/* the channel on a pipe: a line as the host reads it; a closed fd refused */
+	int p[2];
+	char buf[128] = "";
+
+	assert_int_equal(pipe(p), 0);
+	assert_int_equal(guest_open_fd(-1), -EBADF);
+	assert_int_equal(guest_open_fd(1000), -EBADF);
+	assert_int_equal(guest_open_fd(p[1]), 0);
+	guest_say(CHAN_LOG, "hello %d", 1);
+	assert_true(read(p[0], buf, sizeof(buf) - 1) > 0);
+	assert_string_equal(buf, "LATLAB log hello 1\n");
+	close(p[0]);
+	close(p[1]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -582,6 +661,7 @@ int main(void)
 		cmocka_unit_test(test_disk_room),
 		cmocka_unit_test(test_disk_pack),
 		cmocka_unit_test(test_hung_context),
+		cmocka_unit_test(test_container),
 	};
 
 	return cmocka_run_group_tests_name("vm", tests, NULL, NULL);
