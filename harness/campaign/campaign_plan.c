@@ -7,9 +7,11 @@
 
 #include "campaign_run.h"
 #include "chain.h"
+#include "container.h"
 #include "cpulist.h"
 #include "estimate.h"
 #include "exitcodes.h"
+#include "files.h"
 #include "log.h"
 #include "matrix.h"
 #include "rtrights.h"
@@ -341,6 +343,31 @@ static void plan_usable(FILE *out)
  * each qemu variant's image and programs, the baseline, SCHED_FIFO. A
  * line each; the exit status run would give.
  */
+/*
+ * A container variant: podman and its image here (run gives it up
+ * without them, exit 3), and the budget latlab will give it. 0, or -1.
+ */
+static int plan_container(const struct kernel_def *k, FILE *out)
+{
+	char why[512], dir[64];
+
+	if (path_lookup("podman", why, sizeof(why)) != 0) {
+		fprintf(out, "kernel variant %s: podman is not on PATH (apt-get install podman): its cells would be skipped (exit 3)\n",
+			k->name);
+		return -1;
+	}
+	if (ct_image_present(k->image, why, sizeof(why)) != 0) {
+		fprintf(out, "kernel variant %s: %s: its cells would be skipped (exit 3)\n", k->name, why);
+		return -1;
+	}
+	if (ct_rt_hierarchy(dir, sizeof(dir)) == 0)
+		fprintf(out, "kernel variant %s: in podman, image %s; a real-time budget of %lld ms a second (RT_GROUP_SCHED: a parent cgroup latlab makes in %s, removed after)\n",
+			k->name, k->image, (long long)(k->rt_runtime / NS_PER_MS), dir);
+	else
+		fprintf(out, "kernel variant %s: in podman, image %s\n", k->name, k->image);
+	return 0;
+}
+
 static int plan_preflight(const struct config *cfg, const struct cell *cells, int n,
 			  const char *output, FILE *out)
 {
@@ -350,6 +377,11 @@ static int plan_preflight(const struct config *cfg, const struct cell *cells, in
 	for (int i = 0; i < n; i++) {
 		const struct kernel_def *k = &cfg->kernel[cells[i].kernel];
 
+		if (k->runner == RUNNER_CONTAINER && !seen[cells[i].kernel]++) {
+			if (plan_container(k, out) != 0 && status == EXIT_PASS)
+				status = EXIT_RUNTIME;
+			continue;
+		}
 		if (k->runner != RUNNER_QEMU || seen[cells[i].kernel]++)
 			continue;
 		if (where_guest_files(cfg, k, why, sizeof(why)) != 0) {

@@ -252,6 +252,7 @@ EOC
 	run "$LATLAB" plan c.ini -o plan
 	[[ "$output" =~ [0-9]+-ct-none-timer-t1-aspread-1\ +ct\ +container ]] || run_failed
 	[[ "$output" == *"5 in a container"* ]] || run_failed
+	[[ "$output" == *"kernel variant ct: in podman, image $IMAGE"* ]] || run_failed
 }
 
 @test "runner = container: no image, a podman that refuses, container_args elsewhere: each said, the host's cells kept" {
@@ -263,6 +264,10 @@ EOC
 	[ "$(grep -c 'error: kernel variant ct: no image localhost/latlab:none in podman.s store: latlab never pulls one (make image builds' <<<"$output")" -eq 1 ] || run_failed
 	[ "$(grep -Ec '^[0-9]+-host-.* = ok$' out/hc/state)" -eq 2 ]
 	[ "$(grep -Ec '^[0-9]+-ct-.* = skipped$' out/hc/state)" -eq 2 ]
+	# and plan says so before any run: exit 3 as run's
+	run "$LATLAB" plan c.ini -o plan
+	[ "$status" -eq 3 ] || run_failed
+	[[ "$output" == *"kernel variant ct: no image localhost/latlab:none in podman's store"*"its cells would be skipped (exit 3)"* ]] || run_failed
 	# podman refuses a flag: the container never starts, boot_attempts times
 	ct_campaign
 	printf '[kernel.ct]\ncontainer_args = --no-such-flag\n' | ini_merge c.ini
