@@ -38,6 +38,8 @@ static int64_t plan_estimate(const struct config *cfg, const struct cell *cells,
 	for (int v = 0; keys && v < cfg->nkernels; v++)
 		if (cfg->kernel[v].runner == RUNNER_QEMU)
 			keys[v] = vm_file_key(cfg->kernel[v].image);
+		else if (cfg->kernel[v].runner == RUNNER_CONTAINER)
+			keys[v] = ct_image_key(cfg->kernel[v].image);
 	struct est_input in = { cfg, cells, n, left, k, keys, cp_pool_jobs(cfg, jobs) };
 	int64_t ns = est_campaign(&in, &said);
 

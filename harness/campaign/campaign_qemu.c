@@ -464,9 +464,11 @@ static int after_boot(struct campaign *cp, int v, struct cp_rounds round, struct
 	return vm_after_boot(cp, v, round, out, console, &vr->status);
 }
 
-/* The content key of variant v's image = (0: not known). */
+/* The key of variant v's image = (its content; a container's, its name; 0: not known). */
 uint64_t cp_image_key(const struct campaign *cp, int v)
 {
+	if (cp->cfg->kernel[v].runner == RUNNER_CONTAINER)
+		return ct_image_key(cp->cfg->kernel[v].image);
 	return cp->qemu.image ? cp->qemu.image[v].key : 0;
 }
 
@@ -721,6 +723,8 @@ static int run_container(struct campaign *cp, int v, struct cp_rounds round)
 		}
 		if (out.hello_note[0])
 			log_warn("kernel variant %s: the container's %s", k->name, out.hello_note);
+		if (out.hello && out.done)
+			est_record_boot(k, cp_image_key(cp, v), out.up_ns, out.down_ns);
 		rc = after_boot(cp, v, round, &vr, 0, &out, log);
 		if (rc == 0)
 			say_left(cp, v, round, &out);

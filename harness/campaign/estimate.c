@@ -45,7 +45,8 @@ static void est_path(char *buf, size_t len)
 static void est_variant_key(const struct kernel_def *k, uint64_t image_key, char *buf,
 			    size_t len)
 {
-	const char *mode = k->clock == CLOCK_ICOUNT ? "icount"
+	const char *mode = k->runner == RUNNER_CONTAINER ? "container"
+			   : k->clock == CLOCK_ICOUNT ? "icount"
 			   : k->accel == ACCEL_KVM ? "kvm" : k->accel == ACCEL_TCG ? "tcg" : "auto";
 
 	snprintf(buf, len, "%016llx %s %lld", (unsigned long long)image_key, mode,
@@ -345,7 +346,7 @@ int64_t est_campaign(const struct est_input *in, struct est_said *said)
 	memset(said, 0, sizeof(*said));
 	est_costs_read(&costs);
 	for (int v = 0; key && v < cfg->nkernels; v++)
-		if (cfg->kernel[v].runner == RUNNER_QEMU)
+		if (cfg->kernel[v].runner != RUNNER_HOST)
 			est_variant_key(&cfg->kernel[v], in->image_key ? in->image_key[v] : 0,
 					key[v], sizeof(key[v]));
 	for (int r = 1; r <= rounds; r++) {

@@ -99,6 +99,17 @@ const char **ct_run_argv(const struct ct_boot *b, const char *name, const char *
 	return argv;
 }
 
+uint64_t ct_image_key(const char *image)
+{
+	static const char kind[] = "podman:";
+	uint64_t key = vm_image_key((const unsigned char *)kind, sizeof(kind) - 1);
+
+	/* the name folded in after its kind, as one more FNV-1a run */
+	for (const unsigned char *p = (const unsigned char *)image; *p; p++)
+		key = (key ^ *p) * 0x100000001b3ULL;
+	return key ? key : 1;
+}
+
 int ct_image_present(const char *image, char *why, size_t len)
 {
 	char *const argv[] = { "podman", "image", "exists", (char *)image, NULL };

@@ -63,6 +63,12 @@ int ct_rt_hierarchy(char *dir, size_t len);
 int ct_boot(const struct ct_boot *b, const struct vm_hooks *hooks, struct vm_outcome *out);
 
 /*
+ * The key estimate.c keeps a container variant's costs under: its image's
+ * name (not its content: podman's to know), never 0.
+ */
+uint64_t ct_image_key(const char *image);
+
+/*
  * Is image in podman's store? 0; -ENOENT (said in why: latlab never
  * pulls); -ENOEXEC when podman cannot be run.
  */
