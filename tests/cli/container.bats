@@ -253,6 +253,8 @@ EOC
 	[[ "$output" =~ [0-9]+-ct-none-timer-t1-aspread-1\ +ct\ +container ]] || run_failed
 	[[ "$output" == *"5 in a container"* ]] || run_failed
 	[[ "$output" == *"kernel variant ct: in podman, image $IMAGE"* ]] || run_failed
+	# the containers' starts were kept for the estimate, as a guest's boots
+	[[ "$output" == *"5 guest boots as measured here"* ]] || run_failed
 }
 
 @test "runner = container: no image, a podman that refuses, container_args elsewhere: each said, the host's cells kept" {
