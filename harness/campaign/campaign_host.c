@@ -79,6 +79,9 @@ static int preflight(struct campaign *cp)
 	int stacked = where_stacked_cells(cfg, cp->cells, cp->ncells, why, sizeof(why));
 	if (stacked)
 		log_warn("%s%s", why, stacked > 1 ? " (and so in more cells)" : "");
+	int smt = where_smt_cells(cfg, cp->cells, cp->ncells, why, sizeof(why));
+	if (smt)
+		log_warn("%s%s", why, smt > 1 ? " (and so in more cells)" : "");
 	rc = cp_check_baseline(cfg, cp->ro->output ? cp->ro->output : cfg->campaign.output, why,
 			       sizeof(why));
 	if (rc != 0) {

@@ -493,6 +493,9 @@ int campaign_plan(const struct config *cfg, const char *output, int jobs, FILE *
 	int stacked = where_stacked_cells(cfg, cells, n, why, sizeof(why));
 	if (stacked)
 		fprintf(out, "warning: %s%s\n", why, stacked > 1 ? " (and so in more cells)" : "");
+	int smt = where_smt_cells(cfg, cells, n, why, sizeof(why));
+	if (smt)
+		fprintf(out, "warning: %s%s\n", why, smt > 1 ? " (and so in more cells)" : "");
 	int checks = plan_preflight(cfg, cells, n, output, out);
 
 	fputs(tree_said ? tree_said : "", out);

@@ -605,3 +605,78 @@ int where_stacked_cells(const struct config *cfg, const struct cell *cells, int 
 			snprintf(why, len, "%s", one);
 	return stacked;
 }
+
+/* What latlab runs on CPU s beside cell c's measured CPUs, in words. */
+static void sibling_use(const struct config *cfg, const struct cell *c, int s,
+			const cpu_set_t *pinned, char *out, size_t len)
+{
+	const struct load_def *l = &cfg->load[c->load];
+	cpu_set_t usable, node;
+	int load = 0;
+
+	cpulist_usable(&usable);
+	if (l->ops && CPU_ISSET(s, &usable)) {
+		switch (l->place.kind) {
+		case AFF_HOUSEKEEPING:
+			load = !CPU_ISSET(s, pinned);
+			break;
+		case AFF_NODE:
+			load = cpulist_node(NULL, l->place.node, &node) == 0 && CPU_ISSET(s, &node);
+			break;
+		case AFF_LIST:
+			load = CPU_ISSET(s, &l->place.cpus);
+			break;
+		default:
+			load = 1;
+		}
+	}
+	if (load)
+		snprintf(out, len, "the load %.64s runs there", l->name);
+	else if (CPU_COUNT(&cfg->housekeeping) && CPU_ISSET(s, &cfg->housekeeping))
+		snprintf(out, len, "latlab's housekeeping runs there (housekeeping = %.120s)",
+			 cfg->campaign.housekeeping);
+	else
+		snprintf(out, len, "latlab puts nothing of its own there");
+}
+
+int where_smt(const struct config *cfg, const struct cell *c, const char *sysroot,
+	      char *why, size_t len)
+{
+	cpu_set_t pinned, used;
+
+	if (place_cpus(cfg, c, &pinned, &used) <= 0)
+		return 0;
+	for (int m = 0; m < CPU_SETSIZE; m++) {
+		char path[PATH_MAX], use[256];
+		cpu_set_t sib;
+
+		if (!CPU_ISSET(m, &pinned))
+			continue;
+		snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list",
+			 sysroot, m);
+		if (cpulist_read_file(path, &sib) != 0)
+			continue;
+		for (int s = 0; s < CPU_SETSIZE; s++) {
+			if (s == m || !CPU_ISSET(s, &sib) || CPU_ISSET(s, &pinned))
+				continue;
+			sibling_use(cfg, c, s, &pinned, use, sizeof(use));
+			snprintf(why, len, "%s: its measured CPU %d shares a core with CPU %d (SMT siblings), which it does not measure: %s — the two share the core's pipeline and caches",
+				 c->id, m, s, use);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int where_smt_cells(const struct config *cfg, const struct cell *cells, int n,
+		    char *why, size_t len)
+{
+	char one[1024];
+	int found = 0;
+
+	for (int i = 0; i < n; i++)
+		if (cfg->kernel[cells[i].kernel].runner != RUNNER_QEMU &&
+		    where_smt(cfg, &cells[i], "", one, sizeof(one)) && !found++)
+			snprintf(why, len, "%s", one);
+	return found;
+}

@@ -56,6 +56,22 @@ const char *where_name(enum where w);
 int where_stacked(const struct config *cfg, const struct cell *c, char *why,
 		  size_t len);
 
+/*
+ * A warning, not a refusal: a measured thread of c pinned to a CPU whose
+ * SMT sibling (the same core's other hardware thread) is not measured,
+ * named with what latlab runs there — the cell's load, its housekeeping,
+ * or nothing of its own: the two share the core's pipeline and caches.
+ * sysroot: "" for this machine (tests: a scratch root holding
+ * sys/devices/system/cpu/cpuN/topology/thread_siblings_list). 1 with the
+ * words in why, else 0 (no SMT, no pinned thread, every sibling measured).
+ */
+int where_smt(const struct config *cfg, const struct cell *c, const char *sysroot,
+	      char *why, size_t len);
+
+/* How many of cells (those run on this host or in its containers) have such a sibling; why of the first. */
+int where_smt_cells(const struct config *cfg, const struct cell *cells, int n,
+		    char *why, size_t len);
+
 /* How many of cells (those run on this host) stack threads; why of the first. */
 int where_stacked_cells(const struct config *cfg, const struct cell *cells, int n,
 			char *why, size_t len);

@@ -12,11 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <unistd.h>
 
 #include "config.h"
 #include "cpulist.h"
 #include "matrix.h"
 #include "where.h"
+#include "fakefs.h"
 
 static struct config *load(const char *const *sets, int n)
 {
@@ -130,9 +132,80 @@ static void test_runs(void **state)
 	assert_int_equal(where_runs(cfg, &cells[0], &rt), WHERE_OTHER);
 	assert_int_equal(where_runs(cfg, &cells[2], &rt), WHERE_QEMU);
 	assert_string_equal(where_name(WHERE_OTHER), "pending (other kernel)");
+	assert_string_equal(where_name(WHERE_CONTAINER), "container");
 	free(cells);
 	config_free(cfg);
 	free(cfg);
+}
+
+/* where_smt on a scratch /sys: CPUs 0 and 1 one core's two threads, or two cores */
+static const char *smt_case(const char *root, const char *const *sets, int n, char *why, size_t len)
+{
+	struct config *cfg = load(sets, n);
+	struct cell *cells;
+	int cells_n = matrix_expand(cfg, &cells), found;
+
+	assert_true(cells_n >= 1);
+	why[0] = '\0';
+	found = where_smt(cfg, &cells[0], root, why, len);
+	free(cells);
+	config_free(cfg);
+	free(cfg);
+	return found ? why : NULL;
+}
+
+static void test_smt(void **state)
+{
+	char root[64], why[1024];
+	const char *w;
+	cpu_set_t usable;
+
+	(void)state;
+	cpulist_usable(&usable);
+	if (!CPU_ISSET(0, &usable) || !CPU_ISSET(1, &usable))
+		skip();		/* needs CPUs 0 and 1 to place threads on */
+	fakefs_make(root, sizeof(root), "latlab-test-smt");
+	fakefs_put(root, "sys/devices/system/cpu/cpu0/topology/thread_siblings_list", "0-1");
+	fakefs_put(root, "sys/devices/system/cpu/cpu1/topology/thread_siblings_list", "0-1");
+	{
+		/* the measured CPU 1's sibling runs the load */
+		const char *sets[] = { "matrix.threads=1", "matrix.affinity=1", "matrix.load=hb",
+				       "load.hb.type=cpu" };
+		w = smt_case(root, sets, 4, why, sizeof(why));
+		assert_non_null(w);
+		assert_non_null(strstr(w, ": its measured CPU 1 shares a core with CPU 0 (SMT siblings), which it does not measure: the load hb runs there"));
+	}
+	{
+		/* a load kept to CPU 1 leaves the sibling to housekeeping, said */
+		const char *sets[] = { "matrix.threads=1", "matrix.affinity=1", "matrix.load=hb",
+				       "load.hb.type=cpu", "load.hb.cpus=1", "campaign.housekeeping=0" };
+		w = smt_case(root, sets, 6, why, sizeof(why));
+		assert_non_null(w);
+		assert_non_null(strstr(w, "CPU 0 (SMT siblings), which it does not measure: latlab's housekeeping runs there (housekeeping = 0)"));
+	}
+	{
+		const char *sets[] = { "matrix.threads=1", "matrix.affinity=1", "matrix.load=none" };
+		w = smt_case(root, sets, 3, why, sizeof(why));
+		assert_non_null(w);
+		assert_non_null(strstr(w, "latlab puts nothing of its own there"));
+	}
+	{
+		/* both siblings measured, or threads not pinned: nothing to say */
+		const char *both[] = { "matrix.threads=2", "matrix.affinity=0-1", "matrix.load=none" };
+		const char *all[] = { "matrix.threads=1", "matrix.affinity=all", "matrix.load=none" };
+
+		assert_null(smt_case(root, both, 3, why, sizeof(why)));
+		assert_null(smt_case(root, all, 3, why, sizeof(why)));
+	}
+	/* two cores: no sibling */
+	fakefs_put(root, "sys/devices/system/cpu/cpu0/topology/thread_siblings_list", "0");
+	fakefs_put(root, "sys/devices/system/cpu/cpu1/topology/thread_siblings_list", "1");
+	{
+		const char *sets[] = { "matrix.threads=1", "matrix.affinity=1", "matrix.load=hb",
+				       "load.hb.type=cpu" };
+		assert_null(smt_case(root, sets, 4, why, sizeof(why)));
+	}
+	fakefs_remove(root);
 }
 
 int main(void)
@@ -141,6 +214,7 @@ int main(void)
 		cmocka_unit_test(test_fits),
 		cmocka_unit_test(test_preflight),
 		cmocka_unit_test(test_runs),
+		cmocka_unit_test(test_smt),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
