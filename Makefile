@@ -422,6 +422,7 @@ overnight: deps
 	@$(MAKE) --no-print-directory $(JOBS) all
 	@$(MAKE) --no-print-directory deb
 	@bench/overnight.sh
+	@bench/smt.sh
 
 # latlab's container image, made here from the static build (nothing is
 # pulled; tools/container-image.sh, docs/containers.md): podman's own store

@@ -13,7 +13,9 @@
 #
 # qemu on TCG (this project's /dev/kvm is a nested KVM that Debian's
 # kernels hang under, docs/campaigns.md), SMP ($MACHINE_SMP, default
-# "2"; "cores=1,threads=2" gives two SMT siblings), $MACHINE_MEMORY MiB
+# "2"; "2,sockets=1,cores=1,threads=2" gives two SMT siblings, with a
+# $MACHINE_CPU that has them: qemu's default AMD model under TCG does not
+# — "max" does), $MACHINE_MEMORY MiB
 # (default 2048). The machine reboots inside qemu as a board does;
 # the run ends when it powers off, or after SECONDS (default 1800).
 # With MACHINE_CUT_ON=TEXT, the power is cut the first time the console
@@ -44,7 +46,7 @@ rm -f "$out/out.img" && truncate -s 256M "$out/out.img" || exit 2
 # (qemu killed, nothing flushed) and the machine powered on again
 cut=${MACHINE_CUT_ON:-}
 boot() {
-	qemu-system-x86_64 -machine pc -accel tcg \
+	qemu-system-x86_64 -machine pc -accel tcg ${MACHINE_CPU:+-cpu "$MACHINE_CPU"} \
 		-smp "${MACHINE_SMP:-2}" -m "${MACHINE_MEMORY:-2048}" \
 		-drive file="$out/disk.qcow2",if=virtio,format=qcow2 \
 		-drive file="$out/job.tar",if=virtio,format=raw \
