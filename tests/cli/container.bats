@@ -314,3 +314,27 @@ EOS
 	[ -z "$(find "$WORK" -name latlab-bats-pwned)" ]
 	podman rmi -f localhost/latlab-hostile:1 >/dev/null
 }
+
+@test "runner = container: SIGINT while a container measures stops it, the cell pending again, nothing of it left; the resume measures it" {
+	ct_campaign
+	sed -i 's/^kernel = host, ct/kernel = ct/; s/^duration = 1s/duration = 5s/' c.ini
+	setsid "$LATLAB" run c.ini -o out >run.out 2>&1 &
+	local pid=$! i
+	# until the container's latlab has started its cell
+	for i in $(seq 300); do grep -q ' = running$' out/hc/state 2>/dev/null && break; sleep 0.1; done
+	grep -q ' = running$' out/hc/state || { cat run.out; false; }
+	kill -INT $pid
+	local rc=0
+	wait $pid || rc=$?
+	[ "$rc" -eq 130 ] || { cat run.out; false; }
+	grep -Eq '^0000-.* = (pending|interrupted)$' out/hc/state || { cat out/hc/state; false; }
+	local parent
+	parent=$(head -n 1 out/hc/vm/ct-1.console.log | sed -n 's/.* --name \(latlab-[0-9]*-[0-9]*\) .*/\1/p')
+	[ -n "$parent" ]
+	[ -z "$(podman ps -a -q)" ]
+	! ls -d /sys/fs/cgroup/*/"$parent" /sys/fs/cgroup/"$parent" 2>/dev/null
+	# the same command resumes it: measured in a new container
+	run timeout 120 "$LATLAB" run c.ini -o out
+	[ "$status" -eq 0 ] || run_failed
+	grep -Eq '^0000-.* = ok$' out/hc/state
+}
