@@ -196,6 +196,7 @@ ini_key() {
 run_failed() {
 	local f
 
+	echo "(exit status $status)"
 	echo "$output"
 	find "$WORK" -name '*.console.log' 2>/dev/null | while read -r f; do
 		echo "== $f (last 40 lines)"
