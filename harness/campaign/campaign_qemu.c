@@ -693,9 +693,9 @@ static int run_container(struct campaign *cp, int v, struct cp_rounds round)
 			free(cells);
 			break;
 		}
-		/* NAME-N.console.log: the container's log, podman's with it */
+		/* NAME-N.console.log: the container's log, podman's with it (the
+		 * qemu.log name beside it is not made, nor used) */
 		vm_log_paths(cp, v, log, unused, sizeof(log));
-		unlink(unused);
 		rounds_words(cp, round, 1, of, sizeof(of));
 		char budget[96] = "";
 
