@@ -470,6 +470,8 @@ static void provenance(const struct side_runs *a, const struct side_runs *b,
 			v->mix_sides |= 1 << s;
 	}
 	v->load_a[0] = v->load_b[0] = '\0';
+	v->load_mix_x[0] = v->load_mix_y[0] = '\0';
+	v->load_mix_sides = 0;
 	if (!a->n || !b->n)
 		return;
 	for (int s = 0; s < 2; s++)
@@ -477,6 +479,18 @@ static void provenance(const struct side_runs *a, const struct side_runs *b,
 			if (strcmp((s ? b : a)->run[i]->load, a->run[0]->load) != 0)
 				return;
 	sides_differ(a, b, fact_load, v->load_a, v->load_b, sizeof(v->load_a));
+	if (v->load_a[0])
+		return;
+	/* each side's runs under both settings, or one side's: within a side */
+	for (int s = 1; s >= 0; s--) {
+		char x[sizeof(v->load_mix_x)], y[sizeof(v->load_mix_y)];
+
+		if (!side_mixed(s ? b : a, fact_load, x, y, sizeof(x)))
+			continue;
+		v->load_mix_sides |= 1 << s;
+		snprintf(v->load_mix_x, sizeof(v->load_mix_x), "%s", x);
+		snprintf(v->load_mix_y, sizeof(v->load_mix_y), "%s", y);
+	}
 }
 
 /* Hours run c measured: its periods, kept and missed, of one thread. */
@@ -924,6 +938,12 @@ void verdict_text(const struct pair_verdict *v, const char *a, const char *b,
 	if (v->load_a[0])
 		snprintf(buf + n, len - n, "; under the same load with other settings (%s: %s; %s: %s): a difference may be the load's, not the kernels'",
 			 a, v->load_a, b, v->load_b);
+	n = strlen(buf);
+	/* one side's runs under two settings of its load, pooled: a shift between them is in its spread */
+	if (v->load_mix_sides)
+		snprintf(buf + n, len - n, "; %s%s runs ran the load with other settings (%s; %s), pooled as one side",
+			 v->load_mix_sides == 3 ? "each side's" : v->load_mix_sides == 2 ? b : a,
+			 v->load_mix_sides == 3 ? "" : "'s", v->load_mix_x, v->load_mix_y);
 	append_left(v, a, b, buf, len);
 }
 

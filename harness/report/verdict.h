@@ -157,6 +157,14 @@ struct pair_verdict {
 	/* the settings of the load both sides ran, where they differ: "" otherwise */
 	char load_a[512], load_b[512];
 	/*
+	 * Where the sides do not differ so, two settings of the load within
+	 * a side's runs (load_mix_x, load_mix_y: "" none) and the sides that
+	 * had two (load_mix_sides: bit 0 a, bit 1 b; the pair is a's where
+	 * both did)
+	 */
+	char load_mix_x[512], load_mix_y[512];
+	int load_mix_sides;
+	/*
 	 * What keeps the figures from a verdict (kind V_UNJUDGED): each
 	 * side's runs' reasons on the metric (VR_BITs; VR_STATUS where no
 	 * run is left), the sides' kinds (PV_ bits); a run that has the

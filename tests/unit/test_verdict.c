@@ -531,10 +531,41 @@ static void test_tail_outlier(void **state)
 	assert_int_equal(verdict_pair(&a, &b, 0, &v), 0);
 	verdict_text(&v, "quiet", "hog", text, sizeof(text));
 	assert_non_null(strstr(text, "; under the same load with other settings (quiet: type = softirq, connections = 1024; hog: type = softirq, connections = 256): a difference may be the load's, not the kernels'"));
+	assert_null(strstr(text, "ran the load with other settings"));
+	/* both settings on each side: not a difference between them, but each side's pooled runs said */
+	snprintf(cells[0][3].load_settings, sizeof(cells[0][3].load_settings),
+		 "type = softirq, connections = 256");
+	assert_int_equal(verdict_pair(&a, &b, 0, &v), 0);
+	verdict_text(&v, "quiet", "hog", text, sizeof(text));
+	assert_null(strstr(text, "under the same load with other settings"));
+	assert_non_null(strstr(text, "; each side's runs ran the load with other settings (type = softirq, connections = 1024; type = softirq, connections = 256), pooled as one side"));
+	/* one side's runs under two settings beside another side's that do not all say: that side named */
+	cells[0][1].load_settings[0] = '\0';
+	assert_int_equal(verdict_pair(&a, &b, 0, &v), 0);
+	verdict_text(&v, "quiet", "hog", text, sizeof(text));
+	assert_null(strstr(text, "under the same load with other settings"));
+	assert_non_null(strstr(text, "; hog's runs ran the load with other settings (type = softirq, connections = 256; type = softirq, connections = 1024), pooled as one side"));
+	/* a side of one setting and a side of two differ between them: that said, not the pooling */
+	snprintf(cells[0][1].load_settings, sizeof(cells[0][1].load_settings),
+		 "type = softirq, connections = 1024");
+	snprintf(cells[0][3].load_settings, sizeof(cells[0][3].load_settings),
+		 "type = softirq, connections = 1024");
+	assert_int_equal(verdict_pair(&a, &b, 0, &v), 0);
+	verdict_text(&v, "quiet", "hog", text, sizeof(text));
+	assert_non_null(strstr(text, "; under the same load with other settings (quiet: type = softirq, connections = 1024; hog: type = softirq, connections = 256)"));
+	assert_null(strstr(text, "ran the load with other settings"));
+	/* a run of each side that does not say its settings (an older tree): nothing */
+	cells[0][1].load_settings[0] = cells[1][1].load_settings[0] = '\0';
+	assert_int_equal(verdict_pair(&a, &b, 0, &v), 0);
+	verdict_text(&v, "quiet", "hog", text, sizeof(text));
+	assert_null(strstr(text, "other settings"));
+	snprintf(cells[1][0].load_settings, sizeof(cells[1][0].load_settings),
+		 "type = softirq, connections = 256");
 	snprintf(cells[1][0].load, sizeof(cells[1][0].load), "storm");
 	assert_int_equal(verdict_pair(&a, &b, 0, &v), 0);
 	verdict_text(&v, "quiet", "hog", text, sizeof(text));
 	assert_null(strstr(text, "under the same load with other settings"));
+	assert_null(strstr(text, "ran the load with other settings"));
 	for (int i = 0; i < RUNS; i++) {
 		cells[0][i].emulated = cells[1][i].emulated = 0;
 		cells[0][i].load[0] = cells[1][i].load[0] = '\0';
