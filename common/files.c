@@ -30,6 +30,24 @@ int file_first_line(const char *path, char *buf, size_t len)
 	return 0;
 }
 
+void file_last_line(const char *path, const char *prefer, char *out, size_t len)
+{
+	char line[512];
+	FILE *fp = fopen(path, "re");
+	int preferred = 0;
+
+	out[0] = '\0';
+	while (fp && fgets(line, sizeof(line), fp)) {
+		int is = prefer && strncmp(line, prefer, strlen(prefer)) == 0;
+
+		if (line[strspn(line, " \t\n")] && line[0] != '#' && (is || !preferred))
+			snprintf(out, len, "%.*s", (int)strcspn(line, "\n"), line);
+		preferred |= is;
+	}
+	if (fp)
+		fclose(fp);
+}
+
 int file_write_string(const char *path, const char *value)
 {
 	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);

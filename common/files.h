@@ -12,6 +12,14 @@
 int file_first_line(const char *path, char *buf, size_t len);
 
 /*
+ * A log's last line that says something, for an error message: the last
+ * that is not blank and does not start with '#' (a note of latlab's own),
+ * or, where prefer is given, the last that starts with it if any does
+ * (podman's "Error: "). Without its newline, cut to len; "" when none.
+ */
+void file_last_line(const char *path, const char *prefer, char *out, size_t len);
+
+/*
  * `value` written to path in one write() (opened as `echo -n value > path`
  * opens it): how sysfs, procfs and cgroup files take a setting. 0 or -errno.
  */

@@ -308,23 +308,10 @@ static int stop_podman(pid_t pid, const char *name, int64_t grace_ns)
 	return st;
 }
 
-/* podman's last "Error:" line in its log, else the last line, for an error message. */
+/* podman's last "Error:" line in its log, else its last line, for an error message. */
 static void log_last(const char *path, char *out, size_t len)
 {
-	char line[512];
-	FILE *fp = fopen(path, "re");
-	int error = 0;
-
-	out[0] = '\0';
-	while (fp && fgets(line, sizeof(line), fp)) {
-		int is_error = strncmp(line, "Error: ", 7) == 0;
-
-		if (line[strspn(line, " \t\n")] && (is_error || !error))
-			snprintf(out, len, "%.*s", (int)strcspn(line, "\n"), line);
-		error |= is_error;
-	}
-	if (fp)
-		fclose(fp);
+	file_last_line(path, "Error: ", out, len);
 	for (char *p = out; *p; p++)
 		if ((unsigned char)*p < 0x20 || *p == 0x7f)
 			*p = '?';

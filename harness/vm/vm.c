@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "argv.h"
+#include "files.h"
 #include "log.h"
 #include "units.h"
 #include "vm.h"
@@ -310,25 +311,12 @@ static int stop_qemu(pid_t pid, int64_t grace_ns)
 }
 
 /* The last line of a small log file, for an error message. */
-static void last_line(const char *path, char *out, size_t len)
-{
-	char line[512];
-	FILE *fp = fopen(path, "re");
-
-	out[0] = '\0';
-	while (fp && fgets(line, sizeof(line), fp))
-		if (line[strspn(line, " \t\n")] && line[0] != '#')
-			snprintf(out, len, "%.*s", (int)strcspn(line, "\n"), line);
-	if (fp)
-		fclose(fp);
-}
-
 void vm_hung_context(const struct vm_boot *b, char *out, size_t len)
 {
 	char last[512];
 	size_t n;
 
-	last_line(b->console_log, last, sizeof(last));
+	file_last_line(b->console_log, NULL, last, sizeof(last));
 	n = strlen(last);
 	while (n && (last[n - 1] == '\r' || last[n - 1] == ' '))
 		last[--n] = '\0';	/* a serial console's line ends CR LF */
@@ -387,7 +375,7 @@ int vm_boot(const struct vm_boot *b, const struct vm_hooks *h,
 
 		/* qemu ended on its own: a panic (panic=-1 and -no-reboot),
 		 * a triple fault, or qemu refused */
-		last_line(b->qemu_log, last, sizeof(last));
+		file_last_line(b->qemu_log, NULL, last, sizeof(last));
 		snprintf(out->why, sizeof(out->why), "the guest stopped%s%s%s",
 			 out->hello ? "" : " before latlab started in it",
 			 last[0] ? ": qemu: " : " (kernel panic? see the console log)",

@@ -354,6 +354,21 @@ static void test_files(void **state)
 	assert_string_equal(buf, "");
 	assert_int_equal(file_first_line("/nonexistent/x", buf, sizeof(buf)), -ENOENT);
 	assert_string_equal(buf, "");
+	/* a log's last line that says something: no blank one, no note of latlab's ('#') */
+	assert_int_equal(afile_write(dir, "log", fill_text,
+				     "# podman command: podman run\nError: unknown flag: --x\nsee --help\n  \n# after\n"), 0);
+	snprintf(path, sizeof(path), "%s/log", dir);
+	file_last_line(path, NULL, buf, sizeof(buf));
+	assert_string_equal(buf, "see --help");
+	/* the preferred kind, where one is there; else the last */
+	file_last_line(path, "Error: ", buf, sizeof(buf));
+	assert_string_equal(buf, "Error: unknown flag: --x");
+	file_last_line(path, "Warning: ", buf, sizeof(buf));
+	assert_string_equal(buf, "see --help");
+	file_last_line(path, NULL, buf, 6);	/* cut to its room */
+	assert_string_equal(buf, "see -");
+	file_last_line("/nonexistent/x", "Error: ", buf, sizeof(buf));
+	assert_string_equal(buf, "");
 	/* the test binary's own directory holds the test binary */
 	assert_int_equal(self_dir(buf, sizeof(buf)), 0);
 	strncat(buf, "/test_results", sizeof(buf) - strlen(buf) - 1);
