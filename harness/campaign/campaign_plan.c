@@ -362,11 +362,13 @@ static int plan_container(const struct kernel_def *k, FILE *out)
 		fprintf(out, "kernel variant %s: %s: its cells would be skipped (exit 3)\n", k->name, why);
 		return -1;
 	}
+	fprintf(out, "kernel variant %s: in podman, image %s", k->name, k->image);
 	if (ct_rt_hierarchy(dir, sizeof(dir)) == 0)
-		fprintf(out, "kernel variant %s: in podman, image %s; a real-time budget of %lld ms a second (RT_GROUP_SCHED: a parent cgroup latlab makes in %s, removed after)\n",
-			k->name, k->image, (long long)(k->rt_runtime / NS_PER_MS), dir);
-	else
-		fprintf(out, "kernel variant %s: in podman, image %s\n", k->name, k->image);
+		fprintf(out, "; a real-time budget of %lld ms a second (RT_GROUP_SCHED: a parent cgroup latlab makes in %s, removed after)",
+			(long long)(k->rt_runtime / NS_PER_MS), dir);
+	if (k->load_in == LOAD_IN_HOST)
+		fprintf(out, "; its cells' loads on this machine, outside the container (load_in = host): a container a cell");
+	fputc('\n', out);
 	return 0;
 }
 

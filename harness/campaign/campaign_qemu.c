@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -14,10 +15,26 @@
 #include "estimate.h"
 #include "exitcodes.h"
 #include "files.h"
+#include "load.h"
 #include "log.h"
+#include "place.h"
 #include "units.h"
 #include "vm.h"
 #include "where.h"
+
+/*
+ * A container's load_in = host: its one cell's load on this machine,
+ * outside it, from before the container starts until the container says
+ * the cell ended; its lines kept for the container's log.
+ */
+struct ct_outside {
+	struct loadset ls;
+	int cell;		/* the cell it runs beside */
+	int stopped;		/* stopped, its work counted */
+	FILE *lines;		/* its lines (a memstream over text) */
+	char *text;
+	size_t len;
+};
 
 struct vm_run {
 	struct campaign *cp;
@@ -26,6 +43,7 @@ struct vm_run {
 	int rc;			/* a failed write of the state: -errno */
 	int64_t started;	/* when the guest started its cell (units_now_ns) */
 	const char *config_text;	/* the guest's copy of the config (its FILE:LINEs mapped back) */
+	struct ct_outside *outside;	/* a container's load on the host; NULL none */
 };
 
 /* text from the guest, its "/latlab/config.ini:N" said at the user's FILE:LINE */
@@ -44,6 +62,93 @@ static int vm_cell_index(const struct vm_run *vr, const char *id)
 
 	return i >= 0 && vr->cp->cells[i].kernel == vr->v &&
 	       !cp_done(vr->cp->lg.status[i]) ? i : -1;
+}
+
+/* The load's lines, for the container's log. */
+static void outside_line(void *arg, const char *line)
+{
+	struct ct_outside *o = arg;
+
+	if (o->lines)
+		fprintf(o->lines, "%s\n", line);
+}
+
+/*
+ * Cell i's load on this machine, kept off the CPUs its threads are pinned
+ * to here (the container's CPUs are the host's): 0 started (or none to
+ * start), or -errno with why (len).
+ */
+static int outside_start(const struct campaign *cp, int i, struct ct_outside *o,
+			 char *why, size_t len)
+{
+	const struct cell *c = &cp->cells[i];
+	const struct load_def *l = &cp->cfg->load[c->load];
+	cpu_set_t pinned, used;
+	char err[256];
+	int rc;
+
+	memset(o, 0, sizeof(*o));
+	loadset_init(&o->ls);
+	o->cell = i;
+	o->lines = open_memstream(&o->text, &o->len);
+	if (place_cpus(cp->cfg, c, &pinned, &used) < 0)
+		CPU_ZERO(&pinned);
+	rc = loadset_start(&o->ls, l, &pinned, outside_line, o, err, sizeof(err));
+	if (rc)
+		snprintf(why, len, "load %s on the host, outside the container (load_in = host): %s",
+			 l->name, err);
+	return rc;
+}
+
+/* The load stopped and its work counted (once). */
+static void outside_stop(struct ct_outside *o)
+{
+	if (o->stopped)
+		return;
+	loadset_stop(&o->ls);
+	o->stopped = 1;
+}
+
+/*
+ * Did the stopped load fail to run while the cell measured (an instance
+ * that failed, or did no work)? 1 with why (len), as cell_judge_load says
+ * it of a cell's own load; 0.
+ */
+static int outside_failed(const struct ct_outside *o, char *why, size_t len)
+{
+	const struct loadset *ls = &o->ls;
+
+	if (!ls->def || !ls->def->ops)
+		return 0;
+	if (ls->failed[0]) {
+		snprintf(why, len, "load %s on the host, outside the container: %.180s", ls->def->name,
+			 ls->failed);
+		return 1;
+	}
+	for (int k = 0; k < ls->n; k++)
+		if (ls->proc[k].ops == 0) {
+			snprintf(why, len, "load %s on the host, outside the container: instance %d did no work over the cell (ops = 0)%s%.120s",
+				 ls->def->name, k, ls->proc[k].last[0] ? ": " : "", ls->proc[k].last);
+			return 1;
+		}
+	return 0;
+}
+
+/* The load stopped and freed, its lines after the container's own in its log. */
+static void outside_end(struct ct_outside *o, const char *log)
+{
+	outside_stop(o);
+	loadset_free(&o->ls);
+	if (o->lines)
+		fclose(o->lines);
+	FILE *fp = log && o->text && o->len ? fopen(log, "ae") : NULL;
+
+	if (fp) {
+		fprintf(fp, "# the load on the host, outside the container (load_in = host):\n%s", o->text);
+		fclose(fp);
+	}
+	free(o->text);
+	memset(o, 0, sizeof(*o));
 }
 
 /*
@@ -85,6 +190,15 @@ static int vm_finished_locked(struct vm_run *vr, const struct vm_cell *vc)
 		free(rows);
 		rows = NULL;
 	}
+	/* its load, on the host, stopped (vm_finished): it must have run, as in a cell of the host's */
+	if (vr->outside && vr->outside->cell == i &&
+	    (cp->lg.status[i] == CELL_OK || cp->lg.status[i] == CELL_FAIL) &&
+	    outside_failed(vr->outside, res.reason, sizeof(res.reason))) {
+		cp->lg.status[i] = CELL_ERROR;
+		log_error("%s: %s", vc->id, res.reason);
+		free(rows);
+		rows = NULL;
+	}
 	if (!rows)
 		rows = ledger_rows(cp->cfg, &cp->cells[i], cp->lg.status[i], &res,
 				   vc->host, vc->release, cp->env.policy);
@@ -113,6 +227,10 @@ static int vm_finished(void *arg, const struct vm_cell *vc)
 {
 	struct vm_run *vr = arg;
 
+	/* a container's load on the host: its cell over, stopped (a grace
+	 * period: outside the lock) before the cell is judged */
+	if (vr->outside)
+		outside_stop(vr->outside);
 	pthread_mutex_lock(&vr->cp->lock);
 	int rc = vm_finished_locked(vr, vc);
 	pthread_mutex_unlock(&vr->cp->lock);
@@ -335,6 +453,22 @@ static int vm_give_up(struct campaign *cp, int v, const char *why)
 	log_error("kernel variant %s: %s", cp->cfg->kernel[v].name, why);
 	cp_give_up_variant(cp, v, why);
 	return cp_write(cp);
+}
+
+/* vm_give_up, as the status a runner returns: EXIT_RUNTIME, or -errno. */
+static int give_up_status(struct campaign *cp, int v, const char *why)
+{
+	int rc = vm_give_up(cp, v, why);
+
+	return rc ? rc : EXIT_RUNTIME;
+}
+
+/* A runner's program (qemu, podman) on PATH: 0, or the variant given up with why (give_up_status). */
+static int need_program(struct campaign *cp, int v, const char *program, const char *why)
+{
+	char path[PATH_MAX];
+
+	return path_lookup(program, path, sizeof(path)) == 0 ? 0 : give_up_status(cp, v, why);
 }
 
 /*
@@ -641,6 +775,33 @@ static char *guest_config(const struct config *cfg)
 }
 
 /*
+ * Cell i, whose load could not start on the host: an error before it had
+ * a directory (as a guest's that failed so), folded into *status. 0 or
+ * -errno.
+ */
+static int outside_error(struct campaign *cp, int i, const char *host, const char *why,
+			 int *status)
+{
+	struct cell_result res = { .status = CELL_ERROR };
+	struct utsname u;
+
+	if (uname(&u) != 0)
+		snprintf(u.release, sizeof(u.release), "unknown");
+	snprintf(res.reason, sizeof(res.reason), "%.500s", why);
+	log_error("%s: %s", cp->cells[i].id, why);
+	cp->lg.status[i] = CELL_ERROR;
+	free(cp->lg.reason[i]);
+	cp->lg.reason[i] = strdup(why);
+	free(cp->lg.rows[i]);
+	cp->lg.rows[i] = ledger_rows(cp->cfg, &cp->cells[i], CELL_ERROR, &res, host, u.release,
+				     cp->env.policy);
+	cp_fold(status, CELL_ERROR);
+	int rc = ledger_progress(&cp->lg, cp->dir, i);
+
+	return rc ? rc : cp_write(cp);
+}
+
+/*
  * Every pending cell of container variant v (of the rounds `round`): a
  * podman run of them, again after a container that died, until each is
  * done or the variant given up (boot_attempts runs that ran nothing),
@@ -650,7 +811,7 @@ static int run_container(struct campaign *cp, int v, struct cp_rounds round)
 {
 	const struct config *cfg = cp->cfg;
 	const struct kernel_def *k = &cfg->kernel[v];
-	struct vm_run vr = { cp, v, EXIT_PASS, 0, 0, NULL };
+	struct vm_run vr = { .cp = cp, .v = v, .status = EXIT_PASS };
 	struct vm_hooks hooks = { &vr, vm_started, vm_finished, vm_stop, vm_said };
 	char vmdir[PATH_MAX + 8], log[PATH_MAX + 80], unused[PATH_MAX + 80], host[160],
 	     why[600], of[48];
@@ -667,15 +828,15 @@ static int run_container(struct campaign *cp, int v, struct cp_rounds round)
 		pthread_mutex_unlock(&cp->lock);
 		return EXIT_PASS;
 	}
-	if (path_lookup("podman", log, sizeof(log)) != 0) {
-		rc = vm_give_up(cp, v, "podman is not on PATH (apt-get install podman; make deps installs it)");
-		pthread_mutex_unlock(&cp->lock);
-		return rc ? rc : EXIT_RUNTIME;
-	}
-	if (ct_image_present(k->image, why, sizeof(why)) != 0) {
-		rc = vm_give_up(cp, v, why);
-		pthread_mutex_unlock(&cp->lock);
-		return rc ? rc : EXIT_RUNTIME;
+	/* podman and the image at the variant's first start, not every round's (a podman process) */
+	if (cp_said_once(cp, v, "podman and its image checked")) {
+		rc = need_program(cp, v, "podman", "podman is not on PATH (apt-get install podman; make deps installs it)");
+		if (rc == 0 && ct_image_present(k->image, why, sizeof(why)) != 0)
+			rc = give_up_status(cp, v, why);
+		if (rc) {
+			pthread_mutex_unlock(&cp->lock);
+			return rc;
+		}
 	}
 	if (!(config_text = guest_config(cfg))) {
 		pthread_mutex_unlock(&cp->lock);
@@ -687,32 +848,52 @@ static int run_container(struct campaign *cp, int v, struct cp_rounds round)
 	rc = mkdir_p(vmdir);
 	while (rc == 0 && (cells = pending_ids(cp, v, round, &pending, &first, &writes, &nets)) != NULL) {
 		struct vm_outcome out;
+		struct ct_outside outside;
+		const struct load_def *l = &cfg->load[cp->cells[first].load];
+		/* load_in = host: a container a cell, its load here around it */
+		int here = config_load_outside(k, l);
 
 		rc = cp_signalled(cp) ? EXIT_INTERRUPTED : cp_check_space(cp, &cp->cells[first]);
 		if (rc) {
 			free(cells);
 			break;
 		}
+		if (k->load_in == LOAD_IN_HOST) {
+			cells[strcspn(cells, "\n") + 1] = '\0';
+			pending = 1;
+		}
+		if (here && outside_start(cp, first, &outside, why, sizeof(why)) != 0) {
+			outside_end(&outside, NULL);
+			free(cells);
+			rc = outside_error(cp, first, host, why, &vr.status);
+			continue;
+		}
 		/* NAME-N.console.log: the container's log, podman's with it (the
 		 * qemu.log name beside it is not made, nor used) */
 		vm_log_paths(cp, v, log, unused, sizeof(log));
 		rounds_words(cp, round, 1, of, sizeof(of));
-		char budget[96] = "";
+		char budget[96] = "", beside[CFG_NAME_MAX + 64] = "";
 
 		if (ct_rt_hierarchy(why, sizeof(why)) == 0)
 			snprintf(budget, sizeof(budget), ", a real-time budget of %lld ms a second",
 				 (long long)(k->rt_runtime / NS_PER_MS));
-		log_info("kernel variant %s: starting %s in podman (this machine's kernel%s) for %d cells%s; its log: %s",
-			 k->name, k->image, budget, pending, of, log);
+		if (here)
+			snprintf(beside, sizeof(beside), ", load %s on the host outside it", l->name);
+		log_info("kernel variant %s: starting %s in podman (this machine's kernel%s%s) for %d cells%s; its log: %s",
+			 k->name, k->image, budget, beside, pending, of, log);
 		struct ct_boot b = {
 			.cfg = cfg, .variant = v, .config_text = config_text, .cells_text = cells,
 			.log = log, .tree = cp->dir, .hostname = host,
 			.cell_bytes_max = cell_files_max(cp, v),
 		};
+		vr.outside = here ? &outside : NULL;
 		booted(cp, v, round, 1);
 		pthread_mutex_unlock(&cp->lock);
 		rc = ct_boot(&b, &hooks, &out);
+		if (here)
+			outside_end(&outside, log);
 		pthread_mutex_lock(&cp->lock);
+		vr.outside = NULL;
 		booted(cp, v, round, 0);
 		free(cells);
 		if (rc) {
@@ -742,24 +923,21 @@ int cp_run_qemu(struct campaign *cp, int v, struct cp_rounds round)
 
 	if (k->runner == RUNNER_CONTAINER)
 		return run_container(cp, v, round);
-	struct vm_run vr = { cp, v, EXIT_PASS, 0, 0, NULL };
+	struct vm_run vr = { .cp = cp, .v = v, .status = EXIT_PASS };
 	struct vm_hooks hooks = { &vr, vm_started, vm_finished, vm_stop, vm_said };
 	char vmdir[PATH_MAX + 8], cpio[PATH_MAX + 80], console[PATH_MAX + 80],
-	     qlog[PATH_MAX + 80], err[512], host[160], qemu[PATH_MAX];
+	     qlog[PATH_MAX + 80], err[512], host[160];
 	char *config_text, *cells;
 	char disk[PATH_MAX + 80], mods[PATH_MAX];
 	int rc, pending, first, writes, nets;
 
 	pthread_mutex_lock(&cp->lock);
 	const struct vm_arch *arch = vm_arch(k);
-	if (path_lookup(arch->qemu, qemu, sizeof(qemu)) != 0) {
-		char why[200];
-
-		snprintf(why, sizeof(why), "%s is not on PATH (install %s: make deps)",
-			 arch->qemu, arch->package);
-		rc = vm_give_up(cp, v, why);
+	snprintf(err, sizeof(err), "%s is not on PATH (install %s: make deps)", arch->qemu,
+		 arch->package);
+	if ((rc = need_program(cp, v, arch->qemu, err)) != 0) {
 		pthread_mutex_unlock(&cp->lock);
-		return rc ? rc : EXIT_RUNTIME;
+		return rc;
 	}
 	if (!(config_text = guest_config(cfg))) {
 		pthread_mutex_unlock(&cp->lock);

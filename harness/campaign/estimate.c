@@ -395,13 +395,15 @@ int64_t est_campaign(const struct est_input *in, struct est_said *said)
 				int how = EST_GUESSED;
 				int64_t boot = key ? est_cost(&costs, key[v], NULL, &how) : 0;
 
-				/* a boot already under way has only its cells left */
-				if (unbooted) {
-					said->boots++;
-					said->boots_measured += how == EST_MEASURED;
-					said->boots_like += how == EST_LIKE;
-					cost += how == EST_GUESSED ? VM_BOOT_NS : boot;
-				}
+				/* a boot already under way has only its cells left; a
+				 * container whose load runs on the host, one a cell */
+				int starts = k->runner == RUNNER_CONTAINER && k->load_in == LOAD_IN_HOST
+						     ? unbooted : unbooted > 0;
+
+				said->boots += starts;
+				said->boots_measured += how == EST_MEASURED ? starts : 0;
+				said->boots_like += how == EST_LIKE ? starts : 0;
+				cost += (long double)starts * (how == EST_GUESSED ? VM_BOOT_NS : boot);
 				if (icount && jobs > 1)
 					lanes_take(lane, jobs, cost);
 				else

@@ -122,6 +122,9 @@ enum vm_disk { DISK_ON, DISK_RAM, DISK_MODELLED };
 /* where a qemu guest's IP traffic goes: across two virtio-net cards,
  * loopback, or a veth pair between two network namespaces */
 enum vm_net { NET_DEVICE, NET_LOOPBACK, NET_VETH };
+/* where a container variant's cells' load runs: beside them in the
+ * container, or on the host outside it (a neighbour's load) */
+enum ct_load_in { LOAD_IN_CONTAINER, LOAD_IN_HOST };
 /* the guest's disk: where it is mounted, the only place on it */
 #define VM_DISK_MOUNT "/var/tmp"
 /* the guest's two cards: its own address (eth0) and its peer's (eth1) */
@@ -153,6 +156,7 @@ struct kernel_def {
 	/* runner = container (docs/containers.md); image = names its image */
 	char container_args[OPT_STR_MAX];	/* more `podman run` arguments (argv words) */
 	int64_t rt_runtime;		/* its cgroup's real-time budget a second, ns (RT_GROUP_SCHED) */
+	int load_in;			/* enum ct_load_in */
 	int arch;			/* enum vm_arch_id */
 	char programs[OPT_STR_MAX];	/* latlab and latload for arch ("": latlab's own) */
 	char busybox[OPT_STR_MAX];	/* a static busybox for arch ("": the host's) */
@@ -338,6 +342,13 @@ int config_workload_index(const struct config *cfg, const char *name);
  */
 const char *config_cell_files(const struct workload_def *wd, const struct load_def *l,
 			      int *of_load);
+
+/*
+ * Does load l of a cell of variant k run outside it, on the host (a
+ * container's load_in = host)? Then the container's latlab neither starts
+ * nor judges it: the host's does (campaign_qemu.c).
+ */
+int config_load_outside(const struct kernel_def *k, const struct load_def *l);
 
 /* Does such a cell send over IP (its workload, a chain's step, its load)? */
 int config_cell_sends_ip(const struct workload_def *wd, const struct load_def *l);

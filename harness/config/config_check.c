@@ -176,16 +176,21 @@ static int check_disk(const struct config *cfg, struct kernel_def *k,
 /*
  * runner = container: its container_args argv words; they and the image
  * are podman's to check (a word that is not an option of its is podman's
- * error, in the boot's log). container_args on another runner is refused
- * rather than ignored.
+ * error, in the boot's log). container_args or load_in on another runner
+ * is refused rather than ignored.
  */
 static int check_container(const struct config *cfg, const struct kernel_def *k,
 			   char *err, size_t errlen)
 {
-	struct srcloc loc = config_kernel_loc(cfg, k, "container_args");
+	struct srcloc loc = config_kernel_loc(cfg, k, "load_in");
 	char **words;
 	int nwords;
 
+	if (k->load_in != LOAD_IN_CONTAINER && k->runner != RUNNER_CONTAINER)
+		return cfg_fail(err, errlen, &loc,
+				"[kernel.%s] load_in says where a container's load runs: it needs runner = container",
+				k->name);
+	loc = config_kernel_loc(cfg, k, "container_args");
 	if (!k->container_args[0])
 		return 0;
 	if (k->runner != RUNNER_CONTAINER)

@@ -61,6 +61,11 @@ const char *config_cell_files(const struct workload_def *wd, const struct load_d
 	return load ? l->ops->fs_path(l->opts) : path;
 }
 
+int config_load_outside(const struct kernel_def *k, const struct load_def *l)
+{
+	return k->runner == RUNNER_CONTAINER && k->load_in == LOAD_IN_HOST && l->ops;
+}
+
 int config_cell_sends_ip(const struct workload_def *wd, const struct load_def *l)
 {
 	return workload_sends_ip(wd->ops, wd->opts) || (l->ops && l->ops->net);

@@ -339,6 +339,8 @@ static void write_cell_ini(FILE *fp, const struct config *cfg,
 	fprintf(fp, "kernel = %s\nload = %s\nworkload = %s\nmetric = %s\n",
 		cfg->kernel[c->kernel].name, cfg->load[c->load].name, wd->name,
 		metric_name(wd->ops->primary));
+	if (config_load_outside(&cfg->kernel[c->kernel], &cfg->load[c->load]))
+		fprintf(fp, "load_in = host (outside the container: the host's latlab ran the load and judged it)\n");
 	fprintf(fp, "threads = %d\naffinity = %s\ncpus = ", res->nthreads,
 		cfg->matrix.affinity.s[c->affinity]);
 	for (int i = 0; i < res->nthreads; i++)

@@ -338,3 +338,47 @@ EOS
 	[ "$status" -eq 0 ] || run_failed
 	grep -Eq '^0000-.* = ok$' out/hc/state
 }
+
+@test "runner = container, load_in = host: each cell's load runs on this machine outside its container, a container a cell; a load that did no work there makes the cell an error" {
+	ct_campaign 2
+	sed -i 's/^load = none/load = none, hb/' c.ini
+	printf '[kernel.ct]\nload_in = host\n\n[load.hb]\ntype = hackbench\n' | ini_merge c.ini
+	run "$LATLAB" plan c.ini -o plan
+	[ "$status" -eq 0 ] || run_failed
+	[[ "$output" == *"kernel variant ct: in podman, image $IMAGE"*"; its cells' loads on this machine, outside the container (load_in = host): a container a cell"* ]] || run_failed
+	run timeout "$(paced 300)" "$LATLAB" run c.ini -o out
+	[ "$status" -eq 0 ] || run_failed
+	[ "$(grep -c ' = ok$' out/hc/state)" -eq 8 ]
+	# a container a cell: four, each of one cell; the loaded ones say their load
+	[ "$(grep -c "kernel variant ct: starting $IMAGE in podman (this machine's kernel.*) for 1 cells of round [12] of 2" <<<"$output")" -eq 4 ] || run_failed
+	[ "$(grep -c "kernel variant ct: starting .*, load hb on the host outside it) for 1 cells" <<<"$output")" -eq 2 ] || run_failed
+	local d log n=0
+	for d in out/hc/*-ct/*/*-ct-hb-*; do
+		n=$((n + 1))
+		grep -qx 'load = hb' "$d/cell.ini"
+		grep -q '^load_in = host (outside the container' "$d/cell.ini"
+		grep -q 'load hb runs on the host, outside this container (load_in = host): not started here' "$d/log.txt"
+	done
+	[ "$n" -eq 2 ]
+	# the host's cells of hb ran it themselves: no load_in line
+	for d in out/hc/*/*/*-host-hb-*; do
+		! grep -q '^load_in' "$d/cell.ini"
+	done
+	# the load's own lines, after the container's, in its log
+	n=0
+	for log in out/hc/vm/ct-*.console.log; do
+		grep -q '^# the load on the host, outside the container (load_in = host):' "$log" || continue
+		n=$((n + 1))
+		grep -q 'load hb: .*latload hackbench ready and started' "$log"
+	done
+	[ "$n" -eq 2 ]
+	[ -z "$(podman ps -a -q)" ]
+	# a load that does no work on the host (a sleep: no CPU time): the container's cell is an error
+	sed -i 's/^load = none, hb/load = idle/; s/^kernel = host, ct/kernel = ct/; s/^repeat = 2/repeat = 1/' c.ini
+	printf '[load.idle]\ntype = external\ncommand = sleep 60\n' | ini_merge c.ini
+	run timeout "$(paced 120)" "$LATLAB" run c.ini -o out2
+	[ "$status" -eq 3 ] || run_failed
+	[[ "$output" == *"-ct-idle-"*": load idle on the host, outside the container: instance 0 did no work over the cell (ops = 0)"* ]] || run_failed
+	grep -Eq '^0000-ct-idle-.* = error$' out2/hc/state
+	grep -q 'did no work over the cell' out2/hc/cells.csv
+}

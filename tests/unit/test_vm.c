@@ -632,6 +632,45 @@ static void test_container(void **state)
 				       err, sizeof(err)), 0);
 	assert_non_null(strstr(err, "container_args = '\"-x': an unclosed quote"));
 	config_free(cfg);
+	/* load_in: a container's word, refused on another runner at its line; the loads it moves */
+	memset(cfg, 0, sizeof(*cfg));
+	assert_int_not_equal(load_text(cfg, "[matrix]\nkernel = h\n[kernel.h]\nmatch = any\nload_in = host\n",
+				       err, sizeof(err)), 0);
+	assert_non_null(strstr(err, ":5: [kernel.h] load_in says where a container's load runs: it needs runner = container"));
+	config_free(cfg);
+	memset(cfg, 0, sizeof(*cfg));
+	assert_int_not_equal(load_text(cfg, "[matrix]\nkernel = c\n[kernel.c]\nrunner = container\nload_in = outside\n",
+				       err, sizeof(err)), 0);
+	assert_non_null(strstr(err, ":5:"));
+	assert_non_null(strstr(err, "container|host"));
+	config_free(cfg);
+	memset(cfg, 0, sizeof(*cfg));
+	assert_int_equal(load_text(cfg, "[matrix]\nkernel = c, d\nload = none, hb\n"
+				   "[kernel.c]\nrunner = container\nload_in = host\n"
+				   "[kernel.d]\nrunner = container\n[load.hb]\ntype = hackbench\n",
+				   err, sizeof(err)), 0);
+	const struct kernel_def *kc = &cfg->kernel[config_kernel_index(cfg, "c")];
+	const struct kernel_def *kd = &cfg->kernel[config_kernel_index(cfg, "d")];
+	const struct load_def *hb = &cfg->load[config_load_index(cfg, "hb")];
+	const struct load_def *none = &cfg->load[config_load_index(cfg, "none")];
+
+	assert_int_equal(kd->load_in, LOAD_IN_CONTAINER);
+	assert_true(config_load_outside(kc, hb));
+	assert_false(config_load_outside(kc, none));	/* nothing to run outside */
+	assert_false(config_load_outside(kd, hb));
+	/* the resolved config the container is given says it: its latlab leaves the load alone */
+	char *text = NULL;
+	size_t tlen = 0;
+	FILE *fp = open_memstream(&text, &tlen);
+
+	assert_non_null(fp);
+	config_write_ini(fp, cfg);
+	fclose(fp);
+	assert_non_null(strstr(text, "load_in = host"));
+	/* once: d's default is not echoed (older configs' hash unchanged) */
+	assert_null(strstr(strstr(text, "load_in = host") + 1, "load_in"));
+	free(text);
+	config_free(cfg);
 	free(cfg);
 
 	/* the channel on a pipe: a line as the host reads it; a closed fd refused */
