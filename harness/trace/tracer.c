@@ -520,6 +520,7 @@ static int write_trace(const char *dir, const struct collect *c,
 	return tracetxt_write(dir, &t);
 }
 
+#ifdef HAVE_TRACECMD
 /* trace-cmd, or LATLAB_TRACE_CMD's program (the tests point it elsewhere) */
 static const char *trace_cmd(void)
 {
@@ -566,7 +567,6 @@ static void reenable(const struct tracer *t)
 		tracefs_event_enable(t->inst, t->enabled[i].sys, t->enabled[i].ev);
 }
 
-#ifdef HAVE_TRACECMD
 static int dat_one(struct tracecmd_input *h, struct tep_record *r, int cpu, void *arg)
 {
 	struct collect *c = arg;
