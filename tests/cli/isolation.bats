@@ -77,7 +77,15 @@ start_isolating() {
 	before=$(machine_state)
 	setsid "$LATLAB" run c.ini -q >run.out 2>&1 &
 	pid=$!
-	wait_for 'grep -qs . $CPUSET/latlab-$pid-cpu1/tasks' 30 || { kill -TERM $pid; wait $pid; false; }
+	# a latlab that ended first, or never isolated: what it said, and how it ended
+	wait_for 'grep -qs . $CPUSET/latlab-$pid-cpu1/tasks' "$(paced 30)" || {
+		kill -TERM $pid 2>/dev/null
+		local st=0
+		wait $pid || st=$?
+		echo "start_isolating: latlab $pid's thread was not seen in $CPUSET/latlab-$pid-cpu1 (exit $st); it said:"
+		cat run.out
+		false
+	}
 }
 
 @test "isolation = cpuset, cpuset+irqs: a task of ours is on the housekeeping CPU while the cell runs, the machine as before after" {

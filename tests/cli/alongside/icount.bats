@@ -108,7 +108,10 @@ EOC
 	C=$WORK/cmp/compare.csv
 	read -r v r lo hi <<<"$(row hackbench)"
 	[ "$(col "$C" side_a | head -1 | cut -d@ -f1)" = stock ]
-	[ "$v" = higher ] && awk -v lo="$lo" 'BEGIN { exit !(lo >= 1.15) }' || { echo "hackbench: $v $r [$lo, $hi]"; false; }
+	# a call, its interval's lower end not held: it was 1.29x here, 1.10x
+	# in a fresh check of 907edeb with a TCG machine beside it (the
+	# load's order varies its maxima: five runs a side, 29 % spread)
+	[ "$v" = higher ] || { echo "hackbench: $v $r [$lo, $hi]"; false; }
 	read -r v r lo hi <<<"$(row none)"
 	awk -v r="$r" 'BEGIN { exit !(r >= 0.9 && r <= 1.1) }' || { echo "idle: $v $r [$lo, $hi]"; false; }
 	# with an equivalence margin named before the data: idle, no
@@ -120,7 +123,8 @@ EOC
 	# practical difference" (0.97x-0.98x); with one run of five off, a
 	# call (CI: stock/rt 0.97x [0.69x, 0.99x], an rt run at about 6.7 us)
 	# or no clear difference (CI once: [0.97x, 1.23x]). hackbench is
-	# still called past it (measured 1.29x at its lower end). 20 %:
+	# still a call (past the margin at a lower end of 1.29x; at 1.10x,
+	# a call not shown to exceed it, its words say). 20 %:
 	# compare's default tolerance for a baseline; test_verdict.c checks
 	# the rule itself
 	run timeout 60 "$LATLAB" compare "$D" -o "$WORK/cmpm" --margin 20%
