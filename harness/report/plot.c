@@ -410,15 +410,21 @@ int plot_drawn(const char *outbase)
 }
 
 /* A figure that failed: said, its files removed (none is half there). */
-static void figure_failed(struct plotter *p, int j, const char *why)
+/* Figure j's files, an earlier run's too: nothing links a figure not drawn now. */
+static void figure_remove(const struct plotter *p, int j)
 {
 	char path[PATH_MAX + 8];
 
-	log_error("%s", why);
 	for (int f = 0; f < FMTS; f++) {
 		snprintf(path, sizeof(path), "%s.%s", p->queue[j].outbase, exts[f]);
 		unlink(path);
 	}
+}
+
+static void figure_failed(struct plotter *p, int j, const char *why)
+{
+	log_error("%s", why);
+	figure_remove(p, j);
 	p->failed++;
 }
 
@@ -482,8 +488,14 @@ int plot_flush(struct plotter *p, char *err, size_t errlen)
 			int r = gnuplot_read(p, &g[i], why, sizeof(why));
 
 			if (r == -ENOENT) {
+				/* no gnuplot at all: every figure lost, said once; the
+				 * pages (and compare's verdicts) go on without them */
+				log_error("%s: no figure is drawn; the pages are written without them", why);
 				snprintf(err, errlen, "%s", why);
-				rc = r;
+				for (int j = 0; j < p->nqueue; j++)
+					figure_remove(p, j);
+				p->failed += p->nqueue;
+				done = p->nqueue;
 				break;
 			}
 			if (r < 0) {

@@ -51,9 +51,10 @@ int plot_temp(struct plotter *p, const char *path);
  * A message that is not a warning, or an output file missing or empty (a
  * full disk), fails the figure: it is said on stderr, its files removed,
  * p->failed counted, and the other figures are still drawn. Then the
- * temporary files go. 0; -EIO when a figure failed (err: the first one's
- * message; pages leave it out: plot_drawn); or -errno, nothing more drawn
- * (gnuplot could not be started or run: -ENOENT, err says so).
+ * temporary files go. No gnuplot on PATH fails every figure, said once.
+ * 0; -EIO when a figure failed (err: the first one's message; pages leave
+ * it out: plot_drawn); or -errno, nothing more drawn (a pipe or a process
+ * that could not be made, err says so).
  */
 int plot_flush(struct plotter *p, char *err, size_t errlen);
 

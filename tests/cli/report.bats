@@ -119,12 +119,30 @@ setup_file() {
 	grep -q 'fig/hist-' "$WORK/stock/report/cells/"*.html
 }
 
-@test "report without gnuplot on PATH: exit 3 that says so, no page" {
-	cp -r "$FIXTURES/compare/stock" "$WORK/stock"
+@test "report and compare without gnuplot on PATH: exit 3 that says so once; the pages and the verdicts without figures, none of an earlier run's linked" {
+	cp -r "$FIXTURES/compare/stock" "$FIXTURES/compare/rt" "$WORK/"
+	# an earlier report's figures, which must not be linked from the new page
+	run timeout 60 "$LATLAB" report "$WORK/stock"
+	[ "$status" -eq 0 ] || run_failed
+	ls "$WORK"/stock/report/fig/*.svg >/dev/null
 	mkdir "$WORK/bin"
 	PATH="$WORK/bin" run "$LATLAB" report "$WORK/stock"
-	[ "$status" -eq 3 ] && [[ "$output" == *"cannot run gnuplot: No such file or directory (install gnuplot-nox)"* ]] || { echo "$output"; false; }
-	[ ! -e "$WORK/stock/report/index.html" ]
+	[ "$status" -eq 3 ] || run_failed
+	[ "$(grep -c 'cannot run gnuplot: No such file or directory (install gnuplot-nox): no figure is drawn; the pages are written without them' <<<"$output")" -eq 1 ] || run_failed
+	[ -s "$WORK/stock/report/index.html" ]
+	! grep -q 'fig/[^"]*\.svg' "$WORK/stock/report/index.html"
+	! ls "$WORK"/stock/report/fig/*.svg 2>/dev/null
+	grep -l 'stock' "$WORK"/stock/report/cells/*.html >/dev/null
+	# compare: its verdicts printed and written, as with gnuplot
+	run timeout 60 "$LATLAB" compare "$WORK/stock" "$WORK/rt" -o "$WORK/cmp-with"
+	[ "$status" -eq 0 ] || run_failed
+	with=$(grep -E 'wake-up: ' <<<"$output")
+	PATH="$WORK/bin" run "$LATLAB" compare "$WORK/stock" "$WORK/rt" -o "$WORK/cmp"
+	[ "$status" -eq 3 ] || run_failed
+	[[ "$output" == *"cannot run gnuplot: No such file or directory (install gnuplot-nox): no figure is drawn"* ]] || run_failed
+	[ -n "$with" ] && [ "$(grep -E 'wake-up: ' <<<"$output")" = "$with" ] || run_failed
+	[ -s "$WORK/cmp/compare.csv" ] && [ -s "$WORK/cmp/index.html" ]
+	! grep -q 'fig/compare-[0-9]*\.svg' "$WORK/cmp/index.html"
 }
 
 @test "report of something that is not a results tree is exit 2" {
