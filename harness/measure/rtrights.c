@@ -306,4 +306,10 @@ void rt_facts_read(const char *root, struct rt_facts *f)
 	snprintf(file, sizeof(file), "%s/cpu.rt_runtime_us", dir);
 	if (file_first_line(file, f->rt_runtime_us, sizeof(f->rt_runtime_us)) != 0)
 		snprintf(f->rt_runtime_us, sizeof(f->rt_runtime_us), "none (no RT_GROUP_SCHED)");
+	/* a container is never in the machine's root cgroup: "/" is its cgroup
+	 * namespace's root (cgroup v2's default), whose name on the host is not
+	 * seen from inside */
+	if (strcmp(f->container, "none") != 0 && strcmp(f->cgroup, "/") == 0)
+		snprintf(f->cgroup, sizeof(f->cgroup),
+			 "/ (the root of the container's own cgroup namespace: the host names it otherwise)");
 }

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "fakefs.h"
@@ -177,8 +178,17 @@ static void test_inside_container(void **state)
 	rt_facts_read(root, &f);
 	assert_int_equal(f.sys_nice, 0);
 	assert_int_equal(f.ipc_lock, 0);
-	assert_string_equal(f.cgroup, "/");
+	/* in a container, "/" is its cgroup namespace's root, not the machine's: said */
+	assert_string_equal(f.cgroup, "/ (the root of the container's own cgroup namespace: the host names it otherwise)");
 	assert_string_equal(f.rt_runtime_us, "none (no RT_GROUP_SCHED)");
+	/* the machine itself at its root cgroup: "/" as it is */
+	char env[PATH_MAX];
+
+	snprintf(env, sizeof(env), "%s/run/.containerenv", root);
+	assert_int_equal(unlink(env), 0);
+	rt_facts_read(root, &f);
+	assert_string_equal(f.container, "none");
+	assert_string_equal(f.cgroup, "/");
 	assert_int_equal(fakefs_remove(root), 0);
 }
 
