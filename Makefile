@@ -422,6 +422,7 @@ overnight: deps
 	@$(MAKE) --no-print-directory $(JOBS) all
 	@$(MAKE) --no-print-directory deb
 	@bench/overnight.sh
+	@$(MAKE) -s --no-print-directory SANITIZE= static
 	@bench/smt.sh
 
 # latlab's container image, made here from the static build (nothing is

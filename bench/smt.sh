@@ -8,9 +8,19 @@
 # a service, with the measured thread on CPU 1 and CPU 0 its sibling.
 # Each check is said either way.
 #
-# Needs build/deb/latlab_*.deb (make deb); the machine's image is built
-# once and cached (tools/debian-machine.sh, LATLAB_MACHINES). OUT
-# (default build/smt) is replaced.
+# Then podman in the same machine (cgroup v2, systemd's cgroup manager,
+# no RT_GROUP_SCHED): latlab plan in a container without the rights (the
+# diagnosis) and with them, and a campaign of a host and a container
+# variant (runner = container) run as a systemd service. The machine's
+# image has no podman: its .debs (and what they need that the image
+# lacks, found from the image's own dpkg status) are downloaded here with
+# apt-get from this machine's sources and brought with the job, with
+# latlab's static build and tools/container-image.sh to make its image
+# there as make image does here.
+#
+# Needs build/deb/latlab_*.deb (make deb) and build/static (make static);
+# the machine's image is built once and cached (tools/debian-machine.sh,
+# LATLAB_MACHINES). OUT (default build/smt) is replaced.
 #
 # Exit: 0 when every check held; 1 when one did not; 2 for what is
 # missing or a machine that did not run.
@@ -21,11 +31,30 @@ out=$(realpath -m "${1:-$here/build/smt}")
 deb=$(ls "$here"/build/deb/latlab_*_amd64.deb 2>/dev/null | head -1)
 [ -n "$deb" ] || { echo "smt: no build/deb/latlab_*.deb (make deb)" >&2; exit 2; }
 img=$("$here/tools/debian-machine.sh" "$deb") || exit 2
+for p in latlab latload; do
+	[ -x "$here/build/static/$p" ] || { echo "smt: no build/static/$p (make static)" >&2; exit 2; }
+done
 rm -rf "$out" && mkdir -p "$out" || exit 2
 start=$SECONDS
+# the job: smt-job, podman's .debs the image lacks, latlab's static build
+job=$out/job
+cp -r "$here/bench/machine/smt-job" "$job" && mkdir -p "$job/podman-debs/partial" "$job/static" &&
+	cp "$here/build/static/latlab" "$here/build/static/latload" "$job/static/" &&
+	cp "$here/tools/container-image.sh" "$job/" || exit 2
+mnt=$(mktemp -d) || exit 2
+mount -o ro,loop,noload,offset=$((2048 * 512)) "$img" "$mnt" &&
+	cp "$mnt/var/lib/dpkg/status" "$out/machine-status"
+umount "$mnt" 2>/dev/null
+rmdir "$mnt"
+[ -s "$out/machine-status" ] || { echo "smt: cannot read the machine's dpkg status from $img" >&2; exit 2; }
+apt-get -q -o Dir::State::status="$out/machine-status" -o Dir::Cache::archives="$job/podman-debs" \
+	-o Debug::NoLocking=1 --download-only --no-install-recommends -y install podman \
+	>"$out/apt.log" 2>&1 || { echo "smt: apt-get could not fetch podman's .debs for the machine (its log: $out/apt.log)" >&2; exit 2; }
+rm -rf "$job/podman-debs/partial" "$job/podman-debs/lock"
+echo "smt: podman and $(($(ls "$job"/podman-debs/*.deb | wc -l) - 1)) packages it needs, for the machine ($(du -sh "$job/podman-debs" | cut -f1))"
 echo "smt: booting $img with two SMT siblings (TCG; the console: $out/machine/console.log)"
 MACHINE_CPU="qemu64,vendor=GenuineIntel" MACHINE_SMP="2,sockets=1,cores=1,threads=2" MACHINE_DEB=$deb \
-	"$here/tools/debian-machine-run.sh" "$img" "$here/bench/machine/smt-job" "$out/machine" \
+	"$here/tools/debian-machine-run.sh" "$img" "$job" "$out/machine" \
 	"${SMT_SECONDS:-1800}" || { echo "smt: the machine did not power off in time"; exit 2; }
 echo "smt: the machine powered off after $((SECONDS - start)) s"
 b=$out/machine/back/back
@@ -51,5 +80,23 @@ check "the cells name the service's cgroup, and no RT_GROUP_SCHED on Debian's ke
 		grep -qx "cpu_cgroup = /system.slice/latlab-smt-run.service" "$s" &&
 		grep -qx "cpu_rt_runtime_us = none (no RT_GROUP_SCHED)" "$s" || exit 1; done' sh "$b"
 check "sysinfo says SMT is active" grep -q '^w[0-9]* = SMT is active' "$b"/tree/*/*/0000-*/sysinfo.ini
+# podman in the machine
+c=$b/ct
+check "podman in the machine: cgroup v2, systemd's cgroup manager, latlab's image made there" \
+	sh -c 'grep -qx "cgroup version: v2" "$1/facts.txt" && grep -qx "cgroup manager: systemd" "$1/facts.txt" &&
+		grep -q "^image: localhost/latlab:" "$1/facts.txt"' sh "$c"
+check "plan in a container without the rights names podman and CAP_SYS_NICE, exit 3" \
+	sh -c 'grep -q "runs in podman (/run/.containerenv)" "$1/plan-bare.txt" && grep -q "CAP_SYS_NICE" "$1/plan-bare.txt" &&
+		grep -qx "exit 3" "$1/plan-bare.txt"' sh "$c"
+check "plan in a container with SYS_NICE and IPC_LOCK, exit 0" grep -qx "exit 0" "$c/plan-caps.txt"
+check "a host and a container variant as a systemd service: every cell ok, exit 0" \
+	sh -c 'grep -qx "exit 0" "$1/run-exit.txt" && [ "$(grep -c " = ok$" "$1/tree/state")" -eq 4 ]' sh "$c"
+check "the container's cells: runner = container, its cgroup its own namespace's root (v2), SCHED_FIFO" \
+	sh -c 'n=0; for s in "$1"/tree/*-ct/*/*/sysinfo.ini; do n=$((n + 1))
+		grep -qx "runner = container" "$s" &&
+		grep -qx "cpu_cgroup = / (the root of the container.s own cgroup namespace: the host names it otherwise)" "$s" &&
+		grep -qx "cap_sys_nice = yes" "$s" && grep -qx "policy = fifo" "$(dirname "$s")/cell.ini" || exit 1
+		done; [ $n -eq 2 ]' sh "$c"
+check "latlab compare reads the campaign: host against ct" grep -q "wake-up:" "$c/compare.txt"
 echo "smt: $((SECONDS - start)) s; $fails check(s) failed"
 [ $fails -eq 0 ]

@@ -32,12 +32,15 @@ summary_field() {
 		e=$(summary_field "$d" wakeup errors)
 		b=$(summary_field "$d" wakeup bytes)
 		bps=$(summary_field "$d" wakeup bytes_per_s)
-		# a floor that says the cell ran its periods, not how fast: a
-		# SCHED_OTHER peer process waits for a CPU behind the suite's
-		# other lanes (123 and 173 of 500 seen in a clean clone); an
-		# fdatasync waits for the disk, which a busy machine shares (46
-		# of 500 beside a CPU hog and hackbench: 10 ms a write)
-		case $d in *pi-none*) min=1 ;; *fw-sync*) min=10 ;; *) min=50 ;; esac
+		# a floor that says the cell ran its periods, not how fast (the
+		# host's timing is the judges' lane's): a SCHED_OTHER peer
+		# process waits for a CPU behind the suite's other lanes (123
+		# and 173 of 500 seen in a clean clone); an fdatasync waits for
+		# the disk, which a busy machine shares (46 of 500 beside a CPU
+		# hog and hackbench: 10 ms a write); pipe-rtt's FIFO thread peer
+		# made 40 of 500 in a fresh check of 907edeb with a TCG machine
+		# beside it
+		case $d in *pi-none*) min=1 ;; *) min=10 ;; esac
 		[ "$n" -ge "$min" ] && [ "$e" -eq 0 ] && [ "$b" -gt 0 ] && [ "$bps" -gt 0 ] \
 			|| { echo "$d: samples $n errors $e bytes $b bps $bps"; cat "$d/log.txt"; false; }
 	done

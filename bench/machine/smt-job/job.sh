@@ -3,7 +3,8 @@
 # booted with two SMT siblings (-smp 2,sockets=1,cores=1,threads=2) and
 # cgroup v2 as systemd sets it up: what latlab says of the measured CPU's
 # sibling, at a shell and as a systemd service, and a campaign measured
-# as a service. Everything it brings back is under /run/latlab-job/back,
+# as a service; then podman there: plan in a container without and with
+# the rights, and a host and a container variant run as a service. Everything it brings back is under /run/latlab-job/back,
 # written to the third disk (vdc) at the end.
 back=/run/latlab-job/back
 mkdir -p "$back"
@@ -45,5 +46,70 @@ systemd-run --wait --collect --quiet --unit latlab-smt-run \
 	latlab run /root/smt.ini -o /root/o-service
 echo "exit $?" >>"$back/service-run-exit.txt"
 cp -r /root/o-service/smt "$back/tree" 2>/dev/null
+
+# podman in the machine: its .debs came with the job (podman-debs/, one
+# dpkg -i so that their order is dpkg's); latlab's image made here from
+# the static build, as make image does
+ct=$back/ct
+mkdir -p "$ct"
+dpkg -i /run/latlab-job/podman-debs/*.deb >"$ct/dpkg.log" 2>&1
+echo "dpkg exit $?" >>"$ct/dpkg.log"
+# (/run is noexec: the programs are copied where they may run)
+mkdir -p /root/static && cp /run/latlab-job/static/latlab /run/latlab-job/static/latload /root/static/
+image=$(sh /run/latlab-job/container-image.sh /root/static/latlab /root/static/latload 2>"$ct/image.log")
+{
+	echo "podman: $(podman --version 2>&1)"
+	echo "cgroup manager: $(podman info --format '{{.Host.CgroupManager}}' 2>&1)"
+	echo "cgroup version: $(podman info --format '{{.Host.CgroupsVersion}}' 2>&1)"
+	echo "image: $image"
+} >"$ct/facts.txt"
+cat >/root/ct.ini <<EOF
+[campaign]
+name = ct
+duration = 2s
+
+[matrix]
+threads = 1
+affinity = 1
+load = none
+
+[thresholds]
+missed = off
+EOF
+# without the rights a measurement needs: the diagnosis
+podman run --rm --network none -v /root/ct.ini:/c.ini:ro "$image" plan /c.ini >"$ct/plan-bare.txt" 2>&1
+echo "exit $?" >>"$ct/plan-bare.txt"
+podman run --rm --network none --cap-add SYS_NICE,IPC_LOCK -v /root/ct.ini:/c.ini:ro "$image" \
+	plan /c.ini >"$ct/plan-caps.txt" 2>&1
+echo "exit $?" >>"$ct/plan-caps.txt"
+# latlab's container runner, as a systemd service: host against container
+cat >/root/hc.ini <<EOF
+[campaign]
+name = hc
+duration = 2s
+repeat = 2
+
+[matrix]
+kernel = host, ct
+threads = 1
+affinity = 1
+load = none
+
+[kernel.host]
+match = any
+
+[kernel.ct]
+runner = container
+image = $image
+
+[thresholds]
+missed = off
+EOF
+systemd-run --wait --collect --quiet --unit latlab-ct-run \
+	-p StandardOutput="file:$ct/run.txt" -p StandardError="file:$ct/run.txt" \
+	latlab run /root/hc.ini -o /root/o-hc
+echo "exit $?" >"$ct/run-exit.txt"
+latlab compare /root/o-hc/hc >"$ct/compare.txt" 2>&1
+cp -r /root/o-hc/hc "$ct/tree" 2>/dev/null
 tar -C /run/latlab-job -cf /dev/vdc back
 systemctl poweroff --no-block
