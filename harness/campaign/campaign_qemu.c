@@ -44,6 +44,7 @@ struct vm_run {
 	int64_t started;	/* when the guest started its cell (units_now_ns) */
 	const char *config_text;	/* the guest's copy of the config (its FILE:LINEs mapped back) */
 	struct ct_outside *outside;	/* a container's load on the host; NULL none */
+	int only;		/* the one cell a container was given (load_in = host), or -1: its round's */
 };
 
 /* text from the guest, its "/latlab/config.ini:N" said at the user's FILE:LINE */
@@ -477,7 +478,7 @@ static int need_program(struct campaign *cp, int v, const char *program, const c
  * boot_attempts; a guest that finished with cells left cannot run them.
  * Folds into *status; 0 or -errno.
  */
-static int vm_after_boot(struct campaign *cp, int v, struct cp_rounds round,
+static int vm_after_boot(struct campaign *cp, int v, struct cp_rounds round, int only,
 			 const struct vm_outcome *out, const char *console, int *status)
 {
 	const struct config *cfg = cp->cfg;
@@ -505,6 +506,12 @@ static int vm_after_boot(struct campaign *cp, int v, struct cp_rounds round,
 	}
 	int writes, nets;
 	char *left = out->done ? pending_ids(cp, v, round, &n, &first, &writes, &nets) : NULL;
+	/* a container of one cell that ran it leaves the round's others to the next */
+	if (left && only >= 0 &&
+	    (cp_done(cp->lg.status[only]) || cp->lg.status[only] == CELL_ERROR)) {
+		free(left);
+		left = NULL;
+	}
 	if (left) {
 		free(left);
 		snprintf(why, sizeof(why), "the %s of kernel variant %s finished without running it (see %s)",
@@ -595,7 +602,7 @@ static int after_boot(struct campaign *cp, int v, struct cp_rounds round, struct
 		log_info("accel = auto: KVM works");
 		cp->qemu.kvm = 1;
 	}
-	return vm_after_boot(cp, v, round, out, console, &vr->status);
+	return vm_after_boot(cp, v, round, vr->only, out, console, &vr->status);
 }
 
 /* The key of variant v's image = (its content; a container's, its name; 0: not known). */
@@ -811,7 +818,7 @@ static int run_container(struct campaign *cp, int v, struct cp_rounds round)
 {
 	const struct config *cfg = cp->cfg;
 	const struct kernel_def *k = &cfg->kernel[v];
-	struct vm_run vr = { .cp = cp, .v = v, .status = EXIT_PASS };
+	struct vm_run vr = { .cp = cp, .v = v, .status = EXIT_PASS, .only = -1 };
 	struct vm_hooks hooks = { &vr, vm_started, vm_finished, vm_stop, vm_said };
 	char vmdir[PATH_MAX + 8], log[PATH_MAX + 80], unused[PATH_MAX + 80], host[160],
 	     why[600], of[48];
@@ -858,9 +865,11 @@ static int run_container(struct campaign *cp, int v, struct cp_rounds round)
 			free(cells);
 			break;
 		}
+		vr.only = -1;
 		if (k->load_in == LOAD_IN_HOST) {
 			cells[strcspn(cells, "\n") + 1] = '\0';
 			pending = 1;
+			vr.only = first;
 		}
 		if (here && outside_start(cp, first, &outside, why, sizeof(why)) != 0) {
 			outside_end(&outside, NULL);
@@ -923,7 +932,7 @@ int cp_run_qemu(struct campaign *cp, int v, struct cp_rounds round)
 
 	if (k->runner == RUNNER_CONTAINER)
 		return run_container(cp, v, round);
-	struct vm_run vr = { .cp = cp, .v = v, .status = EXIT_PASS };
+	struct vm_run vr = { .cp = cp, .v = v, .status = EXIT_PASS, .only = -1 };
 	struct vm_hooks hooks = { &vr, vm_started, vm_finished, vm_stop, vm_said };
 	char vmdir[PATH_MAX + 8], cpio[PATH_MAX + 80], console[PATH_MAX + 80],
 	     qlog[PATH_MAX + 80], err[512], host[160];

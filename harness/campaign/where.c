@@ -378,8 +378,10 @@ int where_fits(const struct config *cfg, const struct cell *c, int guest,
 			return fail(why, len, &tloc, "[trace] mode = spikes%s: %s",
 				    guest ? " in the guest" : "", tw);
 	}
-	if (local && l->ops && def_preflight(cfg, l->ops->preflight, l->opts, "load", l->name, l->loc,
-					     machine, why, len) != 0)
+	/* a container's load that runs on the host (load_in = host): the host checks it, not the container */
+	if (local && l->ops && !(guest && config_load_outside(k, l)) &&
+	    def_preflight(cfg, l->ops->preflight, l->opts, "load", l->name, l->loc, machine, why,
+			  len) != 0)
 		return -ENODEV;
 	const struct workload_def *wd = &cfg->workload[c->workload];
 

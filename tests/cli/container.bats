@@ -378,7 +378,7 @@ EOS
 	printf '[load.idle]\ntype = external\ncommand = sleep 60\n' | ini_merge c.ini
 	run timeout "$(paced 120)" "$LATLAB" run c.ini -o out2
 	[ "$status" -eq 3 ] || run_failed
-	[[ "$output" == *"-ct-idle-"*": load idle on the host, outside the container: instance 0 did no work over the cell (ops = 0)"* ]] || run_failed
-	grep -Eq '^0000-ct-idle-.* = error$' out2/hc/state
+	[[ "$output" == *"0000-idle-"*": load idle on the host, outside the container: instance 0 did no work over the cell (ops = 0)"* ]] || run_failed
+	grep -Eq "^0000-idle-.* = error$" out2/hc/state
 	grep -q 'did no work over the cell' out2/hc/cells.csv
 }
