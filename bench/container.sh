@@ -15,6 +15,14 @@
 # build/bench-container) is replaced. ROUND_SECONDS (default 10) is a
 # cell's duration.
 #
+# SETTINGS=1 asks what the container's settings cost instead: four
+# container variants beside each other, the thread pinned to CPU 1 in
+# all — ct (latlab's defaults: no cpuset, a 100 ms budget), ct-cpuset
+# (--cpuset-cpus 1: the container confined to the measured CPU, its own
+# load with it), ct-budget (rt_runtime = 950ms) and ct-out (load_in =
+# host: the load on the host, outside the container) — compared pair by
+# pair (SETTINGS_KERNELS: a list of some of them).
+#
 # Exit: 0 when every cell ran and compare read them; 1 when one did not;
 # 2 for what is missing (podman, the static build).
 set -u
@@ -37,6 +45,25 @@ cleanup() {
 }
 trap 'cleanup; exit 130' INT TERM
 
+kernels="host, ct" affinity=spread variants="[kernel.host]
+match = any"
+if [ "${SETTINGS:-0}" = 1 ]; then
+	kernels=${SETTINGS_KERNELS:-ct, ct-cpuset, ct-budget, ct-out} affinity=1
+	variants="[kernel.ct-cpuset]
+runner = container
+image = $image
+container_args = --cpuset-cpus 1
+
+[kernel.ct-budget]
+runner = container
+image = $image
+rt_runtime = 950ms
+
+[kernel.ct-out]
+runner = container
+image = $image
+load_in = host"
+fi
 cat >"$out/c.ini" <<END
 ; bench/container.sh: the loop on the host and in a container
 [campaign]
@@ -46,15 +73,15 @@ repeat = $rounds
 order = shuffled
 
 [matrix]
-kernel = host, ct
+kernel = $kernels
 load = none, hackbench
 workload = timer
 threads = 1
+affinity = $affinity
 interval = 1ms
 priority = 90
 
-[kernel.host]
-match = any
+$variants
 
 [kernel.ct]
 runner = container
@@ -76,7 +103,7 @@ rc=$?
 si=$(ls "$out"/ct/*-ct/*/*/sysinfo.ini 2>/dev/null | head -1)
 where=
 [ -n "$si" ] && where="$(sed -n 's/^container = //p' "$si"), budget $(sed -n 's/^cpu_rt_runtime_us = //p' "$si") us"
-echo "bench/container: $rounds rounds of host and container, ${ROUND_SECONDS:-10} s a cell, $((SECONDS - start)) s; the container: $where"
+echo "bench/container: $rounds rounds of $kernels, ${ROUND_SECONDS:-10} s a cell, $((SECONDS - start)) s; the container: $where"
 "$latlab" compare "$out/ct" -o "$out/compare" >"$out/compare.txt" 2>&1 || fails=1
 cat "$out/compare.txt"
 # each side's wake-up p50 and maximum of every run, per load (us)

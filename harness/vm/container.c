@@ -195,7 +195,15 @@ static int parent_make(const struct kernel_def *k, const char *name, char *why, 
 	}
 	snprintf(path, sizeof(path), "%s/%.96s/cpu.rt_runtime_us", dir, name);
 	snprintf(us, sizeof(us), "%lld", (long long)(k->rt_runtime / 1000));
-	rc = file_write_string(path, us);
+	/*
+	 * The budget of a cgroup just removed (the last container's parent)
+	 * is given back when the kernel takes the group offline, a moment
+	 * after its rmdir: until then a budget that needs it is refused
+	 * (EINVAL; seen with 950 ms after a container of 100 ms). Asked again
+	 * for up to 3 s.
+	 */
+	for (int tries = 0; (rc = file_write_string(path, us)) == -EINVAL && tries < 30; tries++)
+		usleep(100000);
 	if (rc) {
 		snprintf(why, len, "cannot give the container's parent cgroup %.120s a real-time budget of %s us a second: %s (RT_GROUP_SCHED: the budgets of the root's children add up to at most its own; a smaller rt_runtime, or another cgroup's budget freed)",
 			 path, us, strerror(-rc));

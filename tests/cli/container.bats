@@ -382,3 +382,16 @@ EOS
 	grep -Eq "^0000-idle-.* = error$" out2/hc/state
 	grep -q 'did no work over the cell' out2/hc/cells.csv
 }
+
+@test "runner = container: a budget the kernel gives back a moment after the last container's parent is removed is waited for, not refused" {
+	[ -n "$(rt_group_sched)" ] || skip "no RT_GROUP_SCHED: no budget to give"
+	# 100 ms, then 950 ms: the root's whole budget, free only once the
+	# first parent's is given back (RCU, after its rmdir: 20-30 ms here)
+	ct_campaign
+	sed -i 's/^kernel = host, ct/kernel = ct, big/' c.ini
+	printf '[kernel.big]\nrunner = container\nimage = %s\nrt_runtime = 950ms\n' "$IMAGE" | ini_merge c.ini
+	run timeout "$(paced 120)" "$LATLAB" run c.ini -o out
+	[ "$status" -eq 0 ] || run_failed
+	[ "$(grep -c ' = ok$' out/hc/state)" -eq 2 ]
+	grep -qx 'cpu_rt_runtime_us = 950000' out/hc/*-ct/*/*-big-*/sysinfo.ini
+}
