@@ -101,6 +101,7 @@ static void test_missed_are_late(void **state)
 	const char *late[] = { "thresholds.missed=off", "thresholds.max=2ms" };
 	m = load(late, 2);
 	assert_int_equal(judged(m, 1000, 5, 0, why, sizeof(why)), CELL_OK);
+	release(m);
 	release(p);
 }
 
