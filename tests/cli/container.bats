@@ -398,3 +398,20 @@ EOS
 	[ "$(grep -c ' = ok$' out/hc/state)" -eq 2 ]
 	grep -qx 'cpu_rt_runtime_us = 950000' out/hc/*-ct/*/*-big-*/sysinfo.ini
 }
+
+@test "runner = container, load_in = host: a load that cannot start on the host makes each such cell an error, said, and no container is started for it" {
+	ct_campaign 2
+	sed -i 's/^kernel = host, ct/kernel = ct/' c.ini
+	printf '[kernel.ct]\nload_in = host\n\n[load.hb]\ntype = hackbench\n' | ini_merge c.ini
+	sed -i 's/^load = none/load = hb/' c.ini
+	# a latlab with no latload beside it or on PATH: the host cannot start the load
+	mkdir bin
+	cp "$LATLAB" bin/latlab
+	run timeout "$(paced 120)" env PATH=/usr/sbin:/usr/bin:/sbin:/bin bin/latlab run c.ini -o out
+	[ "$status" -eq 3 ] || run_failed
+	[[ "$output" == *"0000-hb-"*": load hb on the host, outside the container (load_in = host): latload not found beside latlab or on PATH"* ]] || run_failed
+	[ "$(grep -c ' = error$' out/hc/state)" -eq 2 ]
+	# no container was started for a cell whose load could not run
+	[ ! -e out/hc/vm/ct-1.console.log ]
+	grep -q 'load hb on the host, outside the container (load_in = host): latload not found' out/hc/cells.csv
+}
