@@ -61,8 +61,19 @@ three_cells() {
 # SIGKILLed once CELL runs: the machine going down mid-cell, or latlab
 # killed in the same boot; its words in $WORK/log.BOOT
 killed_in() {
+	local was i
+	was=$(stat -c %i "$WORK/out/t/state" 2>/dev/null) || was=none
 	LATLAB_FAKE_BOOT_ID=$1 "$LATLAB" run c.ini --duration 2s -q >"$WORK/log.$1" 2>&1 &
 	local pid=$!
+	# this run's own word that CELL runs: the state written anew (another
+	# file: the whole state is replaced, then lines appended) and saying
+	# so. The last run's, killed while CELL ran, says it too: a fresh
+	# check of 8d63c34 killed this run before it had written anything
+	for ((i = 0; i < 600; i++)); do
+		[ "$(stat -c %i "$WORK/out/t/state" 2>/dev/null)" != "$was" ] &&
+			grep -qxF -- "$2 = running" "$WORK/out/t/state" && break
+		sleep 0.1
+	done
 	state_says "$WORK/out/t/state" "$2 = running"
 	sleep 0.5
 	{ kill -KILL $pid; wait $pid; } 2>/dev/null || true
