@@ -20,8 +20,16 @@ ROOT=$(cd "$BATS_TEST_DIRNAME/../../.." && pwd)
 	# case with its measurement; pass or fail is the TCG guest's timing on
 	# this host (a busy one missed quick.ini's thresholds: the fresh check
 	# of 3bb5339), not what this test judges
-	[ "$(grep -c '^result: 0_latlab 000[0-3]-.*-\(wakeup\|io\|response\)-max \(pass\|fail\) [0-9.]* us$' <<<"$output")" -eq 12 ] ||
-		run_failed
+	# A cell latlab could not measure is one test case that fails, with no
+	# measurement: the fresh check of 8d63c34 had its hackbench cell so
+	# (the TCG guest on a host busy with a hog, hackbench and other
+	# guests); what this test holds is that every cell reached LAVA
+	local n m
+	for n in 0 1 2 3; do
+		m=$(grep -c "^result: 0_latlab 000$n-.*-\(wakeup\|io\|response\)-max \(pass\|fail\) [0-9.]* us$" <<<"$output") || true
+		[ "$m" -eq 3 ] || { [ "$m" -eq 0 ] && grep -q "^result: 0_latlab 000$n-[^ ]* fail$" <<<"$output"; } ||
+			run_failed
+	done
 	# what LAVA saw was what latlab printed, in the guest
 	grep -q '"hostname = latlab-lava"' "$WORK/lava/job.log"
 	grep -q 'LAVA_SIGNAL_TESTCASE TEST_CASE_ID=0000-none-timer-' "$WORK/lava/job.log"
