@@ -23,13 +23,12 @@
 #include "where.h"
 
 /*
- * A container's load_in = host: its one cell's load on this machine,
- * outside it, from before the container starts until the container says
- * the cell ended; its lines kept for the container's log.
+ * A container's load_in = host: its one cell's (vm_run's only) load on
+ * this machine, outside it, from before the container starts until the
+ * container says the cell ended; its lines kept for the container's log.
  */
 struct ct_outside {
 	struct loadset ls;
-	int cell;		/* the cell it runs beside */
 	int stopped;		/* stopped, its work counted */
 	FILE *lines;		/* its lines (a memstream over text) */
 	char *text;
@@ -90,7 +89,6 @@ static int outside_start(const struct campaign *cp, int i, struct ct_outside *o,
 
 	memset(o, 0, sizeof(*o));
 	loadset_init(&o->ls);
-	o->cell = i;
 	o->lines = open_memstream(&o->text, &o->len);
 	if (place_cpus(cp->cfg, c, &pinned, &used) < 0)
 		CPU_ZERO(&pinned);
@@ -110,29 +108,15 @@ static void outside_stop(struct ct_outside *o)
 	o->stopped = 1;
 }
 
-/*
- * Did the stopped load fail to run while the cell measured (an instance
- * that failed, or did no work)? 1 with why (len), as cell_judge_load says
- * it of a cell's own load; 0.
- */
+/* Did the stopped load fail to run while the cell measured? 1 with why (len), as cell_judge_load says it; 0. */
 static int outside_failed(const struct ct_outside *o, char *why, size_t len)
 {
-	const struct loadset *ls = &o->ls;
+	char w[320];
 
-	if (!ls->def || !ls->def->ops)
+	if (!o->ls.def || !loadset_judge(&o->ls, w, sizeof(w)))
 		return 0;
-	if (ls->failed[0]) {
-		snprintf(why, len, "load %s on the host, outside the container: %.180s", ls->def->name,
-			 ls->failed);
-		return 1;
-	}
-	for (int k = 0; k < ls->n; k++)
-		if (ls->proc[k].ops == 0) {
-			snprintf(why, len, "load %s on the host, outside the container: instance %d did no work over the cell (ops = 0)%s%.120s",
-				 ls->def->name, k, ls->proc[k].last[0] ? ": " : "", ls->proc[k].last);
-			return 1;
-		}
-	return 0;
+	snprintf(why, len, "load %s on the host, outside the container: %s", o->ls.def->name, w);
+	return 1;
 }
 
 /* The load stopped and freed, its lines after the container's own in its log. */
@@ -192,7 +176,7 @@ static int vm_finished_locked(struct vm_run *vr, const struct vm_cell *vc)
 		rows = NULL;
 	}
 	/* its load, on the host, stopped (vm_finished): it must have run, as in a cell of the host's */
-	if (vr->outside && vr->outside->cell == i &&
+	if (vr->outside && vr->only == i &&
 	    (cp->lg.status[i] == CELL_OK || cp->lg.status[i] == CELL_FAIL) &&
 	    outside_failed(vr->outside, res.reason, sizeof(res.reason))) {
 		cp->lg.status[i] = CELL_ERROR;

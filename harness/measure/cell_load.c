@@ -90,21 +90,12 @@ int cell_start_load(const struct config *cfg, const struct cell *c,
 void cell_judge_load(const struct config *cfg, const struct cell *c,
 		     struct cell_result *res)
 {
-	const struct loadset *ls = &res->loads;
-	const char *name = cfg->load[c->load].name;
+	char why[320];
 
 	if (config_load_outside(&cfg->kernel[c->kernel], &cfg->load[c->load]))
 		return;
-	if (ls->failed[0]) {
-		cell_end_with(res, CELL_ERROR, "load %s: %.180s", name, ls->failed);
-		return;
-	}
-	for (int i = 0; i < ls->n; i++)
-		if (ls->proc[i].ops == 0) {
-			cell_end_with(res, CELL_ERROR, "load %s: instance %d did no work over the cell (ops = 0)%s%.120s",
-				      name, i, ls->proc[i].last[0] ? ": " : "", ls->proc[i].last);
-			return;
-		}
+	if (loadset_judge(&res->loads, why, sizeof(why)))
+		cell_end_with(res, CELL_ERROR, "load %s: %s", cfg->load[c->load].name, why);
 }
 
 

@@ -425,6 +425,21 @@ static int wait_ready(struct loadset *ls, int want, char *err, size_t errlen)
 	return 0;
 }
 
+int loadset_judge(const struct loadset *ls, char *why, size_t len)
+{
+	if (ls->failed[0]) {
+		snprintf(why, len, "%.180s", ls->failed);
+		return 1;
+	}
+	for (int i = 0; i < ls->n; i++)
+		if (ls->proc[i].ops == 0) {
+			snprintf(why, len, "instance %d did no work over the cell (ops = 0)%s%.120s", i,
+				 ls->proc[i].last[0] ? ": " : "", ls->proc[i].last);
+			return 1;
+		}
+	return 0;
+}
+
 void loadset_init(struct loadset *ls)
 {
 	memset(ls, 0, sizeof(*ls));

@@ -69,6 +69,13 @@ int loadset_start(struct loadset *ls, const struct load_def *def,
 /* Restart instances that ended early; call while measuring. */
 void loadset_poll(struct loadset *ls);
 
+/*
+ * Did the load, stopped, fail to run while it was measured beside: an
+ * instance that failed, or one that did no work over it? 1 with why (len:
+ * what follows "load NAME: "), or 0.
+ */
+int loadset_judge(const struct loadset *ls, char *why, size_t len);
+
 /* SIGTERM, grace period, SIGKILL; reap every instance, read its result. */
 void loadset_stop(struct loadset *ls);
 
