@@ -71,6 +71,6 @@ const struct workload_ops workload_cyclictest = {
 	.check_period = cyclictest_check_period,
 	.preflight = cyclictest_preflight,
 	.carries = cyclictest_carries,
-	.cyclictest = 1,
+	.kind = WORKLOAD_CYCLICTEST,
 	.primary = METRIC_WAKEUP,
 };

@@ -62,11 +62,14 @@ int workload_registry_check(const struct workload_ops *const *reg)
 {
 	for (int i = 0; reg[i]; i++) {
 		const struct workload_ops *w = reg[i];
+		const char *broken = !w->name ? "has no name" :
+				     w->kind < 0 || w->kind >= WORKLOAD_KINDS ? "has a kind latlab does not know" :
+				     w->kind == WORKLOAD_THREADS && !w->run ? "has no run()" :
+				     w->kind != WORKLOAD_THREADS && w->run ? "has a run() its kind of cell never calls" :
+				     NULL;
 
-		if (!w->name || (!w->run && !w->watch && !w->cyclictest)) {
-			log_error("workload descriptor %d (%s) has no %s", i,
-				  w->name ? w->name : "?",
-				  w->name ? "run()" : "name");
+		if (broken) {
+			log_error("workload descriptor %d (%s) %s", i, w->name ? w->name : "?", broken);
 			return -EINVAL;
 		}
 		if (w->metrics & (METRICS_CORE | ~(METRIC_BIT(METRIC_COUNT) - 1))) {

@@ -177,7 +177,7 @@ const struct workload_ops workload_watch = {
 	.check = watch_check,
 	.preflight = watch_preflight,
 	.carries = watch_carries,
-	.watch = 1,
+	.kind = WORKLOAD_WATCH,
 	.metrics = METRIC_BIT(METRIC_WATCH_TIMER) | METRIC_BIT(METRIC_WATCH_SCHED),
 	.primary = METRIC_WATCH_TIMER,
 };

@@ -40,6 +40,9 @@ struct workload_ctx {
 	unsigned metrics;
 };
 
+/* What a cell of a workload runs (workload_ops.kind). */
+enum workload_kind { WORKLOAD_THREADS, WORKLOAD_CYCLICTEST, WORKLOAD_WATCH, WORKLOAD_KINDS };
+
 struct workload_ops {
 	const char *name;
 	const char *help;
@@ -116,19 +119,15 @@ struct workload_ops {
 	 */
 	int primary;
 	/*
-	 * 1: it measures another program's threads through the kernel
-	 * (watch.c); its cell is harness/measure/cell_watch.c's, and it has
-	 * no setup, run or teardown
+	 * What a cell of it runs (harness/measure/cell_kind.h, each kind's
+	 * behaviour): latlab's measured threads calling run() each period
+	 * (WORKLOAD_THREADS, the default), rt-tests' cyclictest
+	 * (cyclictest.c) or another program's threads watched through the
+	 * kernel (watch.c); those two have no setup, run or teardown
 	 */
-	int watch;
-	/*
-	 * 1: it runs rt-tests' cyclictest for the cell (cyclictest.c); its
-	 * cell is harness/measure/cell_cyclictest.c's, no setup, run or
-	 * teardown
-	 */
-	int cyclictest;
+	enum workload_kind kind;
 	int (*setup)(struct workload_ctx *ctx);		/* optional */
-	int64_t (*run)(struct workload_ctx *ctx);	/* required, but for watch and cyclictest */
+	int64_t (*run)(struct workload_ctx *ctx);	/* required for WORKLOAD_THREADS, absent otherwise */
 	void (*teardown)(struct workload_ctx *ctx);	/* optional */
 };
 

@@ -259,7 +259,7 @@ static void plan_watch(const struct config *cfg, FILE *out)
 		const struct workload_def *wd = &cfg->workload[i];
 		const struct watch_opts *o = wd->opts;
 
-		if (!wd->ops->watch || !axis_has_item(&cfg->matrix.workload, wd->name) ||
+		if (wd->ops != &workload_watch || !axis_has_item(&cfg->matrix.workload, wd->name) ||
 		    watch_check(o->method, &chosen, why, sizeof(why)) != 0)
 			continue;
 		fprintf(out, "[workload.%s] type = watch: through %s on this machine (method = %s)%s\n",

@@ -6,6 +6,7 @@
 #include "argv.h"
 #include "axis_ops.h"
 #include "cell.h"
+#include "cell_kind.h"
 #include "chain.h"
 #include "cpulist.h"
 #include "files.h"
@@ -358,6 +359,14 @@ int where_fits(const struct config *cfg, const struct cell *c, int guest,
 		return fail(why, len, &hl, "housekeeping = '%s': %s", cfg->campaign.housekeeping,
 			    absent(cpu, &online, &have, machine, ab, sizeof(ab)));
 	}
+	/* a program's threads are its own: never run without what the cell names */
+	const struct workload_def *wd = &cfg->workload[c->workload];
+	const struct cell_kind *kind = cell_kind_of(wd->ops);
+	char kw[512];
+	int refused = cell_kind_refuses(kind, cfg, c, kw, sizeof(kw));
+
+	if (refused >= 0)
+		return fail(why, len, &cfg->matrix.ax[refused].loc, "%s", kw);
 	for (int a = 0; a < TAXIS_COUNT; a++) {
 		const struct axis_ops *ops = axis_hooks[a];
 		const struct axis *hx = &cfg->matrix.ax[a];
@@ -383,7 +392,6 @@ int where_fits(const struct config *cfg, const struct cell *c, int guest,
 	    def_preflight(cfg, l->ops->preflight, l->opts, "load", l->name, l->loc, machine, why,
 			  len) != 0)
 		return -ENODEV;
-	const struct workload_def *wd = &cfg->workload[c->workload];
 
 	/* a workload that loads an object (a plugin, a chain's plugin step) */
 	const char *so = wd->ops->loads ? wd->ops->loads(wd->opts) : NULL;
@@ -438,42 +446,23 @@ int where_fits(const struct config *cfg, const struct cell *c, int guest,
 				return fail(why, len, &at, "[%s] %s = %s: %s: %s: the guest of kernel %s cannot run it",
 					    section, key, cmd, path, vm_program_misfit(rc, vm_arch(k), pw, sizeof(pw)), k->name);
 		}
-	} else if (!local && wd->ops->preflight && !wd->ops->watch && !wd->ops->loads) {
-		/* watch's is the guest's to ask; a chain's steps are asked in the guest */
+	} else if (!local && wd->ops->preflight && !kind->guest_preflights && !wd->ops->loads) {
+		/* a chain's steps are asked in the guest */
 		struct srcloc kl = config_key_loc(cfg, "matrix", "workload", wd->loc);
 
 		return fail(why, len, &kl, "workload %s (type = %s) runs on this machine only: a qemu guest (kernel %s) has no copy of what it loads",
 			    wd->name, wd->ops->name, k->name);
 	}
-	if (wd->ops->watch && axis_ops_first_set(cfg, c) >= 0) {
-		/* a program's threads are its own: never run without what the cell names */
-		int a = axis_ops_first_set(cfg, c);
-		const struct axis *x = &cfg->matrix.ax[a];
+	if (kind->fits) {	/* the kernel first (a watch's method), then the program */
+		char fw[1024];
+		struct srcloc at = wd->loc;
 
-		return fail(why, len, &x->loc, "%s = %s: latlab does that for its own threads, not for a watched program's (workload %s, type = watch)",
-			    taxis_name(a), x->n ? x->s[c->ax[a]] : "", wd->name);
-	}
-	if (local && wd->ops->watch) {	/* the kernel first: BPF or histogram triggers; then the program */
-		const struct watch_opts *wo = wd->opts;
-		char section[CFG_NAME_MAX + 16], ww[512];
-
-		snprintf(section, sizeof(section), "workload.%s", wd->name);
-		struct srcloc at = config_key_loc(cfg, section, "method",
-						  config_key_loc(cfg, section, "type", wd->loc));
-
-		if (watch_check(wo->method, NULL, ww, sizeof(ww)) != 0)
-			return fail(why, len, &at, "[%s] type = watch: %s%s", section, ww, machine);
+		if (kind->fits(cfg, c, local, &at, fw, sizeof(fw)) != 0)
+			return fail(why, len, &at, "%s", fw);
 	}
 	if (local && def_preflight(cfg, wd->ops->preflight, wd->opts, "workload", wd->name, wd->loc,
 				   machine, why, len) != 0)
 		return -ENODEV;
-	if (wd->ops->cyclictest) {
-		char cw[512];
-		struct srcloc at = config_key_loc(cfg, "matrix", "workload", wd->loc);
-
-		if (cell_cyclictest_fits(cfg, c, cw, sizeof(cw)) != 0)
-			return fail(why, len, &at, "workload %s (type = cyclictest): %s", wd->name, cw);
-	}
 	if ((guest || !local) && disk_fits(cfg, c, guest, why, len) != 0)
 		return -ENODEV;
 	if ((guest || !local) && net_fits(cfg, c, guest, why, len) != 0)

@@ -594,11 +594,7 @@ int resolve_chains(struct config *cfg, char *err, size_t errlen)
 			if (sd->ops == &workload_chain)
 				return cfg_fail(err, errlen, &sl, "[%s] steps: '%s' is a chain: chains do not nest",
 						section, name);
-			if (sd->ops->watch)
-				return cfg_fail(err, errlen, &sl,
-						"[%s] steps: '%s' watches another program's threads: not a step of latlab's",
-						section, name);
-			/* a kind of cell of its own (cyclictest's program): no step a period runs */
+			/* a kind of cell of its own (cyclictest, a watched program): no step a period runs */
 			if (!sd->ops->run)
 				return cfg_fail(err, errlen, &sl,
 						"[%s] steps: '%s' (type = %s) is a cell of its own, not a step a period runs",

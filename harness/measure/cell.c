@@ -553,34 +553,15 @@ static int measure(const struct config *cfg, const struct cell *c,
 	return sig;
 }
 
-int cell_run(const struct config *cfg, const struct cell *c,
-	     const struct run_env *env, const char *dir,
-	     struct cell_result *res)
+int cell_threads_run(const struct config *cfg, const struct cell *c,
+		     const struct run_env *env, const char *dir, struct cell_result *res)
 {
+	const struct workload_def *wd = &cfg->workload[c->workload];
 	struct machine m;
 	struct watch wt;
-
-	const struct workload_def *wd = &cfg->workload[c->workload];
 	_Atomic int stop = 0;
 	int ready = 0, sig = 0, dma, watch_ready = 0;
 
-	memset(res, 0, sizeof(*res));
-	loadset_init(&res->loads);
-	res->log = open_memstream(&res->logbuf, &res->loglen);
-	res->started_real = clock_ns(CLOCK_REALTIME);
-	res->timeline_ns = cfg->campaign.timeline;
-	if (wd->ops->watch) {	/* a program's threads, not latlab's */
-		cell_log(res, "cell %s: workload %s (type = watch), load %s", c->id, wd->name,
-			 cfg->load[c->load].name);
-		sig = cell_watch_run(cfg, c, env, res);
-		goto out_log;
-	}
-	if (wd->ops->cyclictest) {	/* rt-tests' cyclictest, not latlab's threads */
-		cell_log(res, "cell %s: workload %s (type = cyclictest), load %s", c->id, wd->name,
-			 cfg->load[c->load].name);
-		sig = cell_cyclictest_run(cfg, c, res);
-		goto out_log;
-	}
 	cell_log(res, "cell %s: workload %s, load %s, interval %lld ns, priority %lld, %s",
 		 c->id, wd->name, cfg->load[c->load].name,
 		 (long long)c->interval, (long long)c->priority,
@@ -613,10 +594,6 @@ out_teardown:
 	teardown_workloads(wd, res, ready);
 out_undo:
 	cell_machine_end(res, c->id, &m);
-out_log:
-	if (res->status != CELL_OK)
-		cell_log(res, "%s: %s", cell_status_name(res->status),
-			 res->reason[0] ? res->reason : "signal");
 	return sig;
 }
 

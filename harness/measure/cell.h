@@ -122,14 +122,6 @@ int cell_run(const struct config *cfg, const struct cell *c,
 void cell_result_free(struct cell_result *res);
 
 /*
- * Can cyclictest take cell c (type = cyclictest): its policy, wake-up,
- * clock, interval and duration, and no axis that would change the
- * machine for latlab's threads (isolation, idle, throttle, numa: not
- * applied to cyclictest's)? 0, or -EINVAL with why.
- */
-int cell_cyclictest_fits(const struct config *cfg, const struct cell *c, char *why, size_t len);
-
-/*
  * The cell's "why": the culprit of its worst complete capture as
  * "KIND: NAME", into buf ("" when there is none). Returns buf.
  */

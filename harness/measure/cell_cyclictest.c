@@ -20,7 +20,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "axis_ops.h"
 #include "cell_parts.h"
 #include "cyclictest_opts.h"
 #include "files.h"
@@ -250,7 +249,8 @@ static void stop_cyclictest(pid_t pid, int *status, int *done)
 	}
 }
 
-int cell_cyclictest_run(const struct config *cfg, const struct cell *c, struct cell_result *res)
+int cell_cyclictest_run(const struct config *cfg, const struct cell *c,
+			const struct run_env *env, const char *dir, struct cell_result *res)
 {
 	const struct cyclictest_opts *o = cfg->workload[c->workload].opts;
 	int cpus[CPU_SETSIZE];
@@ -265,6 +265,10 @@ int cell_cyclictest_run(const struct config *cfg, const struct cell *c, struct c
 	pid_t pid;
 	int n, rc, sig = 0, status = 0, done = 0;
 
+	(void)env;	/* cyclictest sets its own policy: -p, --policy */
+	(void)dir;
+	cell_log(res, "cell %s: workload %s (type = cyclictest), load %s", c->id,
+		 cfg->workload[c->workload].name, cfg->load[c->load].name);
 	res->status = CELL_ERROR;
 	n = place_threads(cfg, c, cpus, &mask);
 	if (n < 1 || n > CT_THREADS_MAX) {
@@ -378,23 +382,23 @@ out:
 	return 0;
 }
 
-int cell_cyclictest_fits(const struct config *cfg, const struct cell *c, char *why, size_t len)
+int cell_cyclictest_fits(const struct config *cfg, const struct cell *c, int local,
+			 struct srcloc *at, char *why, size_t len)
 {
 	static const int unpinned[1] = { -1 };
+	const struct workload_def *wd = &cfg->workload[c->workload];
 	struct ct_args *a = malloc(sizeof(*a));
+	char cw[400];
 	int rc;
 
+	(void)local;	/* what cyclictest takes is the same everywhere */
 	if (!a)
 		return snprintf(why, len, "out of memory"), -ENOMEM;
-	rc = cyclictest_args(cfg, c, "cyclictest", unpinned, 1, "/tmp/h", a, why, len);
+	rc = cyclictest_args(cfg, c, "cyclictest", unpinned, 1, "/tmp/h", a, cw, sizeof(cw));
 	free(a);
-	if (rc)
-		return rc;
-	int ax = axis_ops_first_set(cfg, c);
-	const struct axis *x = ax >= 0 ? &cfg->matrix.ax[ax] : NULL;
-
-	if (x)
-		return snprintf(why, len, "%s = %s: latlab does that for its own threads, not for cyclictest's",
-				taxis_name(ax), x->n ? x->s[c->ax[ax]] : ""), -EINVAL;
-	return 0;
+	if (rc) {
+		*at = config_key_loc(cfg, "matrix", "workload", wd->loc);
+		snprintf(why, len, "workload %s (type = cyclictest): %s", wd->name, cw);
+	}
+	return rc;
 }

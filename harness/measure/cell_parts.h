@@ -72,12 +72,35 @@ int cell_wait_signal(struct cell_result *res, int64_t ns, int *sig);
 /* Poll the cell's load: 1 when it has failed, said in log.txt once (*said). */
 int cell_load_failed(struct cell_result *res, int *said);
 
-/* A cell of type = watch (cell_watch.c): a program's threads. Nonzero if a signal ended it. */
+/*
+ * Each kind of cell's run (cell_kind.h): latlab's measured threads
+ * (cell.c), a program's threads (type = watch, cell_watch.c), rt-tests'
+ * cyclictest (type = cyclictest, cell_cyclictest.c). Nonzero if a
+ * signal ended the cell.
+ */
+int cell_threads_run(const struct config *cfg, const struct cell *c, const struct run_env *env,
+		     const char *dir, struct cell_result *res);
 int cell_watch_run(const struct config *cfg, const struct cell *c, const struct run_env *env,
-		   struct cell_result *res);
+		   const char *dir, struct cell_result *res);
+int cell_cyclictest_run(const struct config *cfg, const struct cell *c,
+			const struct run_env *env, const char *dir, struct cell_result *res);
 
-/* A cell of type = cyclictest (cell_cyclictest.c). Nonzero if a signal ended it. */
-int cell_cyclictest_run(const struct config *cfg, const struct cell *c, struct cell_result *res);
+/*
+ * Can cyclictest take cell c (type = cyclictest): its policy, wake-up,
+ * clock, interval and duration? 0, or -EINVAL with why and *at ([matrix]
+ * workload's line). The machine's axes are its kind's to refuse
+ * (cell_kind_refuses).
+ */
+int cell_cyclictest_fits(const struct config *cfg, const struct cell *c, int local,
+			 struct srcloc *at, char *why, size_t len);
+
+/*
+ * Can this machine watch (type = watch, local: where the cell runs here):
+ * its method (BPF, or histogram triggers) on this kernel? 0, or -EINVAL
+ * with why and *at ([workload.X] method or type). A guest asks its own.
+ */
+int cell_watch_fits(const struct config *cfg, const struct cell *c, int local,
+		    struct srcloc *at, char *why, size_t len);
 
 /* cyclictest's command line for cell c (argv[0] program), NULL-terminated. */
 #define CT_ARGS_MAX 32

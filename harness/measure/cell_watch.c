@@ -228,8 +228,25 @@ static int fill_threads(struct cell_result *res, struct watch *w, char (*comms)[
 	return n;
 }
 
+int cell_watch_fits(const struct config *cfg, const struct cell *c, int local,
+		    struct srcloc *at, char *why, size_t len)
+{
+	const struct workload_def *wd = &cfg->workload[c->workload];
+	const struct watch_opts *wo = wd->opts;
+	char section[CFG_NAME_MAX + 16], ww[512];
+
+	if (!local)	/* the kernel first: BPF or histogram triggers, asked by the guest of its own */
+		return 0;
+	if (watch_check(wo->method, NULL, ww, sizeof(ww)) == 0)
+		return 0;
+	snprintf(section, sizeof(section), "workload.%s", wd->name);
+	*at = config_key_loc(cfg, section, "method", config_key_loc(cfg, section, "type", wd->loc));
+	snprintf(why, len, "[%s] type = watch: %s", section, ww);
+	return -EINVAL;
+}
+
 int cell_watch_run(const struct config *cfg, const struct cell *c, const struct run_env *env,
-		   struct cell_result *res)
+		   const char *dir, struct cell_result *res)
 {
 	const struct watch_opts *o = cfg->workload[c->workload].opts;
 	struct target t = { 0 };
@@ -238,6 +255,9 @@ int cell_watch_run(const struct config *cfg, const struct cell *c, const struct 
 	char comms[WATCH_MAX_THREADS][16];
 	char why[512];
 
+	(void)dir;	/* the kernel's histograms: no trace of latlab's */
+	cell_log(res, "cell %s: workload %s (type = watch), load %s", c->id,
+		 cfg->workload[c->workload].name, cfg->load[c->load].name);
 	res->status = CELL_OK;
 	if (o->command[0]) {
 		if (start_command(o, res, &t) != 0)

@@ -90,7 +90,7 @@ EOC
 	}
 	try "adc, lgger" "[workload.loop] steps: 'lgger' is neither a workload type nor a [workload.lgger] section"
 	try "adc, loop" "[workload.loop] steps: 'loop' is this chain itself"
-	try "adc, peek" "[workload.loop] steps: 'peek' watches another program's threads: not a step of latlab's"
+	try "adc, peek" "[workload.loop] steps: 'peek' (type = watch) is a cell of its own, not a step a period runs"
 	try "timer, null, timer, null, timer" "[workload.loop] steps: more than 4"
 	try " , " "[workload.loop] steps: no workload named"
 	chain_config "adc, inner"

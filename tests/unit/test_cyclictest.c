@@ -83,7 +83,9 @@ static void command_lines(void **state)
 		assert_null(a->argv[a->n]);
 		joined(a, line, sizeof(line));
 		assert_string_equal(line, cases[i].want);
-		assert_int_equal(cell_cyclictest_fits(cfg, &cells[0], why, sizeof(why)), 0);
+		struct srcloc at = { 0 };
+
+		assert_int_equal(cell_cyclictest_fits(cfg, &cells[0], 1, &at, why, sizeof(why)), 0);
 		free(cells);
 		config_free(cfg);
 		free(cfg);
@@ -105,12 +107,8 @@ static void refusals(void **state)
 		  "clock = tai: cyclictest has monotonic and realtime (-c) only" },
 		{ { "matrix.workload=cyclictest", "campaign.duration=1500ms" },
 		  "duration = 1500 ms: cyclictest's is whole seconds (-D)" },
-		{ { "matrix.workload=cyclictest", "matrix.idle=poll" },
-		  "idle = poll: latlab does that for its own threads, not for cyclictest's" },
-		{ { "matrix.workload=cyclictest", "matrix.throttle=off" },
-		  "throttle = off: latlab does that for its own threads, not for cyclictest's" },
 	};
-	char why[256];
+	char why[512];
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -119,9 +117,16 @@ static void refusals(void **state)
 		struct cell *cells;
 
 		assert_true(matrix_expand(cfg, &cells) >= 1);
+		struct srcloc at = { 0 };
+		char want[400];
+
 		why[0] = '\0';
-		assert_int_equal(cell_cyclictest_fits(cfg, &cells[0], why, sizeof(why)), -EINVAL);
-		assert_string_equal(why, cases[i].want);
+		assert_int_equal(cell_cyclictest_fits(cfg, &cells[0], 0, &at, why, sizeof(why)), -EINVAL);
+		snprintf(want, sizeof(want), "workload cyclictest (type = cyclictest): %s", cases[i].want);
+		assert_string_equal(why, want);
+		/* said at [matrix] workload's line */
+		assert_non_null(at.file);
+		assert_int_equal(at.line, cfg->matrix.workload.loc.line);
 		free(cells);
 		config_free(cfg);
 		free(cfg);

@@ -40,8 +40,10 @@ static void test_registry_valid(void **state)
 }
 
 /*
- * Start-up refuses a descriptor without run(), a name, a unique name, or
- * with a primary metric it does not record.
+ * Start-up refuses a descriptor without run(), a name, a unique name, a
+ * kind it knows, with a run() its kind never calls (a cell of another
+ * program's threads), or with a primary metric it does not record; a
+ * kind of its own with no run() is one.
  */
 static void test_registry_rejects(void **state)
 {
@@ -59,9 +61,16 @@ static void test_registry_rejects(void **state)
 	static const struct workload_ops both = { .name = "b", .run = ok_run,
 						  .metrics = METRIC_BIT(METRIC_NOISE_MAX),
 						  .primary = METRIC_NOISE_MAX };
-	const struct workload_ops *good[] = { &a, &both, NULL };
+	static const struct workload_ops other = { .name = "c", .kind = WORKLOAD_CYCLICTEST };
+	static const struct workload_ops other_run = { .name = "c", .kind = WORKLOAD_WATCH,
+						       .run = ok_run };
+	static const struct workload_ops unknown = { .name = "u", .kind = WORKLOAD_KINDS,
+						     .run = ok_run };
+	const struct workload_ops *good[] = { &a, &both, &other, NULL };
 	const struct workload_ops *bad4[] = { &own, NULL };
 	const struct workload_ops *bad5[] = { &wild, NULL };
+	const struct workload_ops *bad6[] = { &other_run, NULL };
+	const struct workload_ops *bad7[] = { &unknown, NULL };
 
 	(void)state;
 	assert_int_equal(workload_registry_check(bad1), -EINVAL);
@@ -69,6 +78,8 @@ static void test_registry_rejects(void **state)
 	assert_int_equal(workload_registry_check(bad3), -EINVAL);
 	assert_int_equal(workload_registry_check(bad4), -EINVAL);
 	assert_int_equal(workload_registry_check(bad5), -EINVAL);
+	assert_int_equal(workload_registry_check(bad6), -EINVAL);
+	assert_int_equal(workload_registry_check(bad7), -EINVAL);
 	assert_int_equal(workload_registry_check(good), 0);
 }
 
