@@ -68,10 +68,10 @@ const struct opt campaign_options[] = {
 };
 
 /* [matrix]: each axis's option, from its row in model/axes.h (the host has none) */
-#define AXIS(e, m, plural, column, kind, id, always, idmax, missing, hidden, title, label, wd, \
-	     t, lo, hi, d, v, f, h)						\
-	{ .key = #m, .type = (t), .offset = OFF(struct matrix_opts, m), .min = (lo),	\
-	  .max = (hi), .def = (d), .help = (h), .words = (v), .flags = (f) },
+#define AXIS_IS(...)
+#define AXIS_OPTION(...) __VA_ARGS__
+#define AXIS(e, m, is, option, values) \
+	{ .key = #m, .offset = OFF(struct matrix_opts, m), .words = (values), option },
 #define READER_AXIS(e, m, ...)
 
 const struct opt matrix_options[] = {
@@ -80,6 +80,8 @@ const struct opt matrix_options[] = {
 };
 #undef READER_AXIS
 #undef AXIS
+#undef AXIS_OPTION
+#undef AXIS_IS
 
 #define THR(f, help) ROW(#f, OPT_DURATION, OFF(struct threshold_opts, f), \
 	0, 24 * 3600 * NS_PER_S, NULL, help, NULL, OPT_OPTIONAL)

@@ -5,17 +5,15 @@
 
 /* The table, from axes.h's rows (each row's option is config/config_options.c's). */
 const struct axis_def axis_defs[TAXIS_COUNT] = {
-#define AXIS(e, m, plural, column, kind, id, always, idmax, missing, hidden, title, label, words, \
-	     type, lo, hi, d, values, ...)					\
-	[TAXIS_##e] = { #m, plural, column, kind, id, always, idmax, missing, hidden, title,	\
-			label, words, values },
-#define READER_AXIS(e, m, plural, column, kind, id, always, idmax, missing, hidden, title,	\
-		    label, words)						\
-	[TAXIS_##e] = { #m, plural, column, kind, id, always, idmax, missing, hidden, title,	\
-			label, words, NULL },
+#define AXIS_IS(...) __VA_ARGS__
+#define AXIS_OPTION(...)
+#define AXIS(e, m, is, option, words) [TAXIS_##e] = { .name = #m, is, .values = (words) },
+#define READER_AXIS(e, m, is) [TAXIS_##e] = { .name = #m, is },
 #include "axes.h"
 #undef READER_AXIS
 #undef AXIS
+#undef AXIS_OPTION
+#undef AXIS_IS
 };
 
 const char *policy_name(int policy)

@@ -29,6 +29,10 @@
 #undef READER_AXIS
 #undef AXIS
 
+/* An axis's part of a cell's id at most (axes.h's .id_max): a word's, and a number's or a name's. */
+#define AXIS_ID_WORD 17
+#define AXIS_ID_LONG 63
+
 /*
  * An axis row's words (axes.h): a table of struct opt_word, its end
  * added; a word, and a numbered one ("deepest:N": N 0 to max).
@@ -84,7 +88,7 @@ struct axis_def {
 	 * "%sus"); NULL: the axis's own words (kernel, host).
 	 */
 	const char *title, *label;
-	int words;		/* its place in a row's words (report/words.c) */
+	int words_at;		/* its place in a row's words (report/words.c); -1: none */
 	const struct opt_word *values;	/* the words it takes, or NULL (options.h) */
 };
 

@@ -360,7 +360,7 @@ void tcell_row_words_omit(const struct tcell *c, unsigned omit, int terse, char 
 		for (int a = 0; a < TAXIS_COUNT && u < len; a++) {
 			char part[TAXIS_VALUE_MAX];
 
-			if (axis_defs[a].words != place || !SHOWN(a))
+			if (axis_defs[a].words_at != place || !SHOWN(a))
 				continue;
 			if (words_of[a])
 				words_of[a](&s, part, sizeof(part));
