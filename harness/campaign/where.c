@@ -330,7 +330,7 @@ int where_fits(const struct config *cfg, const struct cell *c, int guest,
 		online = have;
 	}
 	cpulist_format(&have, on, sizeof(on));
-	if (ax->v[c->affinity] == AFF_ISOLATED && local &&
+	if (cell_axis_value(cfg, c, TAXIS_AFFINITY) == AFF_ISOLATED && local &&
 	    (cpulist_read_file("/sys/devices/system/cpu/isolated", &want) != 0 ||
 	     CPU_COUNT(&want) == 0))
 		return fail(why, len, &ax->loc,

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "matrix.h"
 #include "units.h"
 
@@ -224,4 +225,21 @@ void matrix_run_order(const struct config *cfg, const struct cell *cells, int n,
 			}
 		}
 	}
+}
+
+int64_t cell_axis_value(const struct config *cfg, const struct cell *c, int a)
+{
+	const struct axis *x = &cfg->matrix.ax[a];
+	const struct opt *o;
+
+	if (axis_defs[a].kind != AXK_ITEM)
+		return c->ax[a];
+	if (x->n)
+		return x->v[c->ax[a]];
+	/* [matrix] without the axis: its option's default word */
+	o = opt_find(matrix_options, axis_defs[a].name);
+	for (const struct opt_word *w = axis_defs[a].values; o && o->def && w && w->word; w++)
+		if (strcmp(w->word, o->def) == 0)
+			return w->value;
+	return 0;
 }

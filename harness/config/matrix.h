@@ -50,6 +50,19 @@ void cell_axis_text(const struct config *cfg, const struct cell *c, int a, int i
 		    size_t len);
 
 /*
+ * Cell c's typed value on axis a: the number a numeric axis holds (ns,
+ * bytes, a count, enum cell_policy), and for an axis of items (AXK_ITEM:
+ * affinity, numa, wakeup, clock, isolation, idle, throttle) its item's
+ * value (AFF_SPREAD, WAKE_TIMERFD, ISO_CPUSET, ...), its option's default
+ * where [matrix] does not give the axis. A cell keeps an item's index,
+ * not its value, because the item as written ("0-1+3", "node:1",
+ * "deepest:2") is what its id and cells.csv say, and an affinity's or
+ * numa's item carries more than its value (cfg->place[], numa_node[]):
+ * read the value here, never as cfg->matrix.X.v[c->X].
+ */
+int64_t cell_axis_value(const struct config *cfg, const struct cell *c, int a);
+
+/*
  * Expand cfg into *cells (malloc'ed, caller frees). Returns the number of
  * cells or -E2BIG when the product exceeds MATRIX_MAX_CELLS.
  */

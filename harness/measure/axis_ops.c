@@ -12,9 +12,7 @@ const struct axis_ops *const axis_hooks[TAXIS_COUNT] = {
 
 int64_t axis_ops_value(const struct config *cfg, const struct cell *c, int a)
 {
-	const struct axis *ax = &cfg->matrix.ax[a];
-
-	return ax->n ? ax->v[c->ax[a]] : axis_hooks[a]->as_is;
+	return cfg->matrix.ax[a].n ? cell_axis_value(cfg, c, a) : axis_hooks[a]->as_is;
 }
 
 /* Does a hooked axis of c have a value other than its as_is, and a begin (else a check)? */

@@ -9,8 +9,10 @@
  * next latlab after SIGKILL), and cell.ini records what was done
  * (results/cellfiles.c) — no code outside its file names the axis.
  *
- * Isolation's check is a hook (isolate.c), but its change is bound into
- * the cell's life (the loads swept into the housekeeping cpuset after
+ * Each begin says its phase (enum axis_phase): before the cpusets are
+ * built, after them, or after the cell's load starts. Isolation's check
+ * is a hook (isolate.c), but its change is what the phases are ordered
+ * around (the cpusets; the loads swept into the housekeeping cpuset after
  * they start, each thread's cpuset said in cell.ini): cell_machine.c
  * calls isolation_begin by name. numa has a check and no begin: each
  * thread is placed as it starts (cell.c, numa_place.c).
@@ -24,6 +26,19 @@
 
 #include "matrix.h"
 #include "undo.h"
+
+/*
+ * When a cell's begin runs, in the cell's order: every phase comes after
+ * the threads are placed (each knows its CPU: the `cpus` begin is given).
+ */
+enum axis_phase {
+	/* before the cpusets are built: what changes the CPUs the machine has (its cpusets must not hold them) */
+	AXIS_BEFORE_ISOLATION = 1,
+	/* the cpusets built, latlab's own threads on the housekeeping CPUs: a setting of the measured CPUs */
+	AXIS_AFTER_ISOLATION,
+	/* the cell's load started (and swept into the housekeeping cpuset): what acts on the load's tasks */
+	AXIS_AFTER_LOAD,
+};
 
 struct axis_ops {
 	/*
@@ -47,6 +62,8 @@ struct axis_ops {
 	int (*begin)(const struct config *cfg, const struct cell *c, int64_t v,
 		     const cpu_set_t *cpus, struct undo *u, char *done, size_t dlen, char *why,
 		     size_t len);
+	/* when begin runs (required with a begin) */
+	enum axis_phase phase;
 	/*
 	 * What begin changed that the journal cannot hold (a limit of
 	 * latlab's own process, gone with it), undone after the cell; the

@@ -342,8 +342,8 @@ static int make_workers(const struct config *cfg, const struct cell *c,
 		w->dl_yield = w->policy == SCHED_DEADLINE &&
 			      cfg->campaign.dl_wait == DL_WAIT_YIELD;
 		w->interval_ns = c->interval;
-		w->wakeup = (int)cfg->matrix.wakeup.v[c->wakeup];
-		w->clock = (int)cfg->matrix.clock.v[c->clock];
+		w->wakeup = (int)cell_axis_value(cfg, c, TAXIS_WAKEUP);
+		w->clock = (int)cell_axis_value(cfg, c, TAXIS_CLOCK);
 		w->corrected = cfg->campaign.corrected;
 		w->duration_ns = cfg->campaign.duration;
 		w->ops = wd->ops;
@@ -360,8 +360,8 @@ static int make_workers(const struct config *cfg, const struct cell *c,
 		const struct axis *numa = &cfg->matrix.numa;
 		char why[256];
 
-		if (numa->n && numa->v[c->numa] != NUMA_NONE) {
-			if (numa_resolve(NULL, (int)numa->v[c->numa], cfg->numa_node[c->numa], cpus[i],
+		if (cell_axis_value(cfg, c, TAXIS_NUMA) != NUMA_NONE) {
+			if (numa_resolve(NULL, (int)cell_axis_value(cfg, c, TAXIS_NUMA), cfg->numa_node[c->numa], cpus[i],
 					 &w->numa_place, why, sizeof(why)) != 0) {
 				cell_end_with(res, CELL_ERROR, "numa = %.40s: %.200s",
 					      numa->s[c->numa], why);
@@ -580,7 +580,12 @@ int cell_threads_run(const struct config *cfg, const struct cell *c,
 			watch_free(&wt);
 		goto out_teardown;
 	}
-	isolation_sweep(&m.iso);	/* the loads to the housekeeping CPUs too */
+	if (cell_machine_loaded(cfg, c, res, &m) != 0) {
+		if (watch_ready)
+			watch_free(&wt);
+		loadset_stop(&res->loads);
+		goto out_teardown;
+	}
 	dma = dma_latency_hold(res, c->dma_latency);
 	sig = measure(cfg, c, env, dir, res, &stop, watch_ready ? &wt : NULL);
 	if (watch_ready)	/* what measure did not use (an early return): freed */

@@ -52,9 +52,8 @@ int cyclictest_args(const struct config *cfg, const struct cell *c, const char *
 		    size_t len)
 {
 	const struct cyclictest_opts *o = cfg->workload[c->workload].opts;
-	const struct axis *wake = &cfg->matrix.wakeup, *clk = &cfg->matrix.clock;
-	int wakeup = wake->n ? (int)wake->v[c->wakeup] : WAKE_ABS;
-	int clock = clk->n ? (int)clk->v[c->clock] : WCLOCK_MONOTONIC;
+	int wakeup = (int)cell_axis_value(cfg, c, TAXIS_WAKEUP);
+	int clock = (int)cell_axis_value(cfg, c, TAXIS_CLOCK);
 	char list[1024];
 	size_t used = 0;
 
@@ -63,10 +62,10 @@ int cyclictest_args(const struct config *cfg, const struct cell *c, const char *
 		return snprintf(why, len, "policy = deadline: cyclictest has none (rt-tests' cyclicdeadline is another program)"), -EINVAL;
 	if (wakeup != WAKE_ABS && wakeup != WAKE_REL && wakeup != WAKE_POSIX_TIMER)
 		return snprintf(why, len, "wakeup = %s: cyclictest sleeps with clock_nanosleep (abs, rel: -r) or a POSIX timer (-x) only",
-				wake->s[c->wakeup]), -EINVAL;
+				cfg->matrix.wakeup.s[c->wakeup]), -EINVAL;
 	if (clock != WCLOCK_MONOTONIC && clock != WCLOCK_REALTIME)
 		return snprintf(why, len, "clock = %s: cyclictest has monotonic and realtime (-c) only",
-				clk->s[c->clock]), -EINVAL;
+				cfg->matrix.clock.s[c->clock]), -EINVAL;
 	if (c->interval % 1000)
 		return snprintf(why, len, "interval = %lld ns: cyclictest's is whole microseconds (-i)",
 				(long long)c->interval), -EINVAL;

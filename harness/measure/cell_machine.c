@@ -46,12 +46,39 @@ static void own_cpus_set(const struct config *cfg, struct cell_result *res,
 	cell_log(res, "latlab's own threads on CPUs %s", res->housekeeping);
 }
 
+/* Each hooked axis of c whose begin runs in phase, on the CPUs the threads use. 0, or -1 (the cell an error). */
+static int begin_phase(const struct config *cfg, const struct cell *c, struct cell_result *res,
+		       struct machine *m, enum axis_phase phase)
+{
+	cpu_set_t measured;
+	char why[PATH_MAX + 128];
+
+	cell_measured_cpus(res, &measured);	/* the unpinned threads' CPUs too */
+	for (int a = 0; a < TAXIS_COUNT; a++) {
+		const struct axis_ops *ops = axis_hooks[a];
+		int64_t v = ops ? axis_ops_value(cfg, c, a) : 0;
+		const char *item = ops && cfg->matrix.ax[a].n ? cfg->matrix.ax[a].s[c->ax[a]] : "";
+
+		if (!ops || !ops->begin || ops->phase != phase || v == ops->as_is)
+			continue;
+		m->begun |= 1u << a;
+		if (ops->begin(cfg, c, v, &measured, &m->undo, res->axis_done[a],
+			       sizeof(res->axis_done[a]), why, sizeof(why)) != 0) {
+			cell_end_with(res, CELL_ERROR, "%s = %s: %.200s", taxis_name(a), item, why);
+			return -1;
+		}
+		if (res->axis_done[a][0])
+			cell_log(res, "%s = %s: %s", taxis_name(a), item, res->axis_done[a]);
+	}
+	return 0;
+}
+
 int cell_machine_begin(const struct config *cfg, const struct cell *c, struct cell_result *res,
 		       struct machine *m)
 {
 	struct isolation *iso = &m->iso;
 	struct undo *u = &m->undo;
-	int kind = (int)cfg->matrix.isolation.v[c->isolation];
+	int kind = (int)cell_axis_value(cfg, c, TAXIS_ISOLATION);
 	cpu_set_t measured;
 	char why[PATH_MAX + 128];
 	int rc;
@@ -62,12 +89,14 @@ int cell_machine_begin(const struct config *cfg, const struct cell *c, struct ce
 		own_cpus_set(cfg, res, m);
 		return 0;
 	}
-	cell_pinned_cpus(res, &measured);
 	if ((rc = undo_open(u, UNDO_DIR, axis_undo_roots())) != 0) {
 		cell_end_with(res, CELL_ERROR, "%s: %s (no journal, so nothing changed)",
 			      UNDO_DIR, strerror(-rc));
 		return -1;
 	}
+	if (begin_phase(cfg, c, res, m, AXIS_BEFORE_ISOLATION) != 0)
+		return -1;
+	cell_pinned_cpus(res, &measured);
 	if (isolation_begin(iso, u, kind, &measured, why, sizeof(why)) != 0) {
 		cell_end_with(res, CELL_ERROR, "isolation = %s: %.200s",
 			      cfg->matrix.isolation.s[c->isolation], why);
@@ -77,25 +106,14 @@ int cell_machine_begin(const struct config *cfg, const struct cell *c, struct ce
 		isolation_cpu_tasks(iso, res->workers[i].cpu, res->workers[i].cpuset_tasks,
 				    sizeof(res->workers[i].cpuset_tasks));
 	own_cpus_set(cfg, res, m);
-	cell_measured_cpus(res, &measured);	/* the unpinned threads' CPUs too */
-	for (int a = 0; a < TAXIS_COUNT; a++) {
-		const struct axis_ops *ops = axis_hooks[a];
-		int64_t v = ops ? axis_ops_value(cfg, c, a) : 0;
-		const char *item = ops && cfg->matrix.ax[a].n ? cfg->matrix.ax[a].s[c->ax[a]] : "";
+	return begin_phase(cfg, c, res, m, AXIS_AFTER_ISOLATION);
+}
 
-		if (!ops || !ops->begin || v == ops->as_is)
-			continue;
-		m->begun |= 1u << a;
-		if (ops->begin(cfg, c, v, &measured, u, res->axis_done[a], sizeof(res->axis_done[a]),
-			       why, sizeof(why)) != 0) {
-			cell_end_with(res, CELL_ERROR, "%s = %s: %.200s", taxis_name(a),
-				      item, why);
-			return -1;
-		}
-		if (res->axis_done[a][0])
-			cell_log(res, "%s = %s: %s", taxis_name(a), item, res->axis_done[a]);
-	}
-	return 0;
+int cell_machine_loaded(const struct config *cfg, const struct cell *c, struct cell_result *res,
+			struct machine *m)
+{
+	isolation_sweep(&m->iso);	/* the loads to the housekeeping CPUs too */
+	return begin_phase(cfg, c, res, m, AXIS_AFTER_LOAD);
 }
 
 void cell_machine_end(struct cell_result *res, const char *id, struct machine *m)

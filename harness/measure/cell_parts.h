@@ -165,7 +165,15 @@ struct machine {
 int cell_machine_begin(const struct config *cfg, const struct cell *c, struct cell_result *res,
 		       struct machine *m);
 
-/* Everything _begin changed, undone; what could not be, said in the log and cell.ini. */
+/*
+ * After the cell's load started: the loads swept into the housekeeping
+ * cpuset, and the axes whose begin acts on them (AXIS_AFTER_LOAD). 0, or
+ * -1 with the cell an error.
+ */
+int cell_machine_loaded(const struct config *cfg, const struct cell *c, struct cell_result *res,
+			struct machine *m);
+
+/* Everything _begin and _loaded changed, undone; what could not be, said in the log and cell.ini. */
 void cell_machine_end(struct cell_result *res, const char *id, struct machine *m);
 
 /* What interfered over the cell: the counters' deltas on the measured CPUs since before. */

@@ -147,6 +147,7 @@ static int axis_begin(const struct config *cfg, const struct cell *c, int64_t v,
 const struct axis_ops idle_axis_ops = {
 	.check = axis_check,
 	.begin = axis_begin,
+	.phase = AXIS_AFTER_ISOLATION,
 	.as_is = IDLE_ANY,
 	.done_key = "idle_done",
 };

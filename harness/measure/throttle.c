@@ -199,6 +199,7 @@ static const char *const roots[] = { RT_RUNTIME, SCHED_DEBUG "/", NULL };
 const struct axis_ops throttle_axis_ops = {
 	.check = check,
 	.begin = begin,
+	.phase = AXIS_AFTER_ISOLATION,
 	.end = throttle_end,
 	.as_is = THROTTLE_DEFAULT,
 	.roots = roots,

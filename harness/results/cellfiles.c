@@ -166,7 +166,7 @@ static void write_numa(FILE *fp, const struct config *cfg, const struct cell *c,
 	const struct axis *numa = &cfg->matrix.numa;
 	int ok = 1, checked = 0;
 
-	if (!numa->n || numa->v[c->numa] == NUMA_NONE)
+	if (cell_axis_value(cfg, c, TAXIS_NUMA) == NUMA_NONE)
 		return;
 	fprintf(fp, "numa = %s\n", numa->s[c->numa]);
 	for (int i = 0; i < res->nthreads; i++) {

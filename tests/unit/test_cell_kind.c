@@ -128,11 +128,39 @@ static void kinds_of_workloads(void **state)
 	assert_string_equal(cell_kind_of(workload_find("timer"))->name, "threads");
 }
 
+/*
+ * Every hook that changes the machine says when (a phase the cell runs:
+ * cell_machine.c), names what it did in cell.ini, and takes words; a
+ * check alone (numa, isolation's) has no phase to say.
+ */
+static void hooks_have_phases(void **state)
+{
+	int begins = 0;
+
+	(void)state;
+	for (int a = 0; a < TAXIS_COUNT; a++) {
+		const struct axis_ops *ops = axis_hooks[a];
+
+		if (!ops)
+			continue;
+		assert_non_null(axis_defs[a].values);
+		if (!ops->begin) {
+			assert_int_equal(ops->phase, 0);
+			continue;
+		}
+		assert_true(ops->phase >= AXIS_BEFORE_ISOLATION && ops->phase <= AXIS_AFTER_LOAD);
+		assert_non_null(ops->done_key);
+		begins++;
+	}
+	assert_true(begins >= 2);	/* idle, throttle */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(kinds_by_axes),
 		cmocka_unit_test(kinds_of_workloads),
+		cmocka_unit_test(hooks_have_phases),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
