@@ -80,6 +80,14 @@ struct axis_ops {
 
 extern const struct axis_ops *const axis_hooks[TAXIS_COUNT];
 
+/*
+ * The directory a hook's sysfs and procfs paths are under: "" for this
+ * machine; a directory laid out as it for a unit test, which sets it and
+ * calls the hooks through axis_hooks as a cell does (tests/unit/fakefs.h)
+ * — so that an axis's file needs no header of its own to be tested.
+ */
+extern const char *axis_root;
+
 /* Hooked axis a's value for cell c: its item's typed value (as_is where [matrix] has none). */
 int64_t axis_ops_value(const struct config *cfg, const struct cell *c, int a);
 
