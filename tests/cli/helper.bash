@@ -60,6 +60,19 @@ col() {
 		c { print $c }' "$1"
 }
 
+# The matrix's axes in the table's order, from latlab list's [matrix]
+# section, so that a test that names them all changes with no new axis:
+# matrix_axes every key; row_axes every one but the kernel (a row's);
+# row_columns their compare.csv and history.csv columns, comma-joined
+# (the interval's column is interval_ns, its value's unit); row_words
+# their names as a message lists them ("load, workload, ...").
+matrix_axes() {
+	"$LATLAB" list | awk '/^\[/ { m = ($0 == "[matrix]"); next } m && /^  [a-z_]+ / { print $1 }'
+}
+row_axes() { matrix_axes | grep -vx kernel; }
+row_columns() { row_axes | sed 's/^interval$/interval_ns/' | paste -sd, -; }
+row_words() { row_axes | paste -sd, - | sed 's/,/, /g'; }
+
 # chain_steps SUMMARY N: a chain's summary.csv has io_step1..N and no
 # more, each with io's samples, and per thread the steps' mean times
 # add up to no more than io's (each period's io holds its steps)

@@ -26,7 +26,7 @@ EOC
 	[[ "$output" == *"$WORK/out/odd (campaign odd) has none of the rows the other trees share: left out"* ]] || { echo "$output"; false; }
 	[[ "$output" == *"$WORK/h/index.html: 1 rows over 3 points from 4 trees"* ]]
 	C="$WORK/h/history.csv"
-	[ "$(head -1 "$C")" = "load,workload,threads,affinity,interval_ns,priority,size,policy,dma_latency,numa,wakeup,clock,isolation,idle,throttle,point,tree,kernel,host,kernel_release,started,n,max_median_ns,max_lo_ns,max_hi_ns,p99.99_median_ns,metric" ]
+	[ "$(head -1 "$C")" = "$(row_columns),point,tree,kernel,host,kernel_release,started,n,max_median_ns,max_lo_ns,max_hi_ns,p99.99_median_ns,metric" ]
 	[ "$(col "$C" metric | sort -u)" = wakeup ]
 	# in campaign time order, whatever the order given
 	[ "$(col "$C" tree | tr '\n' ' ')" = "$WORK/out/n1 $WORK/out/n2 $WORK/out/n3 " ]
@@ -59,7 +59,7 @@ EOC
 	run "$LATLAB" history "$WORK/out/n1" -o "$WORK/h"
 	[ "$status" -eq 2 ] && [[ "$output" == *"history needs two trees or more"* ]] || { echo "$output"; false; }
 	run "$LATLAB" history "$WORK/out/n1" "$WORK/out/odd" -o "$WORK/h"
-	[ "$status" -eq 2 ] && [[ "$output" == *"no row (the same load, workload, threads, affinity, interval, priority, size, policy, dma_latency, numa, wakeup, clock, isolation, idle, throttle) was measured in two of these trees"* ]] || { echo "$output"; false; }
+	[ "$status" -eq 2 ] && [[ "$output" == *"no row (the same $(row_words)) was measured in two of these trees"* ]] || { echo "$output"; false; }
 	[ ! -e "$WORK/h/index.html" ]
 	run "$LATLAB" history "$WORK/out/n1" "$WORK"
 	[ "$status" -eq 2 ] && [[ "$output" == *"(not a latlab results directory)"* ]]

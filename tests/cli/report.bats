@@ -182,7 +182,9 @@ setup_file() {
 	# compare.csv: the same numbers, a line per threshold, judged on the
 	# timer's own metric; every metric's verdict beside it
 	C="$WORK/cmp/compare.csv"
-	[ "$(head -1 "$C" | tr "," "\n" | wc -l)" -eq 150 ]	# 15 row axes (throttle the last), then the figures
+	# the row axes (from latlab list), then the figures: 135 columns
+	[ "$(head -1 "$C" | cut -d, -f1-"$(row_axes | wc -l)")" = "$(row_columns)" ]
+	[ "$(head -1 "$C" | tr "," "\n" | wc -l)" -eq $(($(row_axes | wc -l) + 135)) ]
 	[ "$(col "$C" metric | sort -u)" = wakeup ]
 	[ "$(col "$C" wakeup_median_a_ns | sort -u)" = 1403254 ]
 	[ -n "$(col "$C" response_median_a_ns | sort -u)" ] && [ -n "$(col "$C" io_ratio | sort -u)" ]
