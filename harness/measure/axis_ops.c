@@ -10,8 +10,6 @@ const struct axis_ops *const axis_hooks[TAXIS_COUNT] = {
 	[TAXIS_THROTTLE] = &throttle_axis_ops,
 };
 
-const char *axis_root = "";
-
 int64_t axis_ops_value(const struct config *cfg, const struct cell *c, int a)
 {
 	return cfg->matrix.ax[a].n ? cell_axis_value(cfg, c, a) : axis_hooks[a]->as_is;

@@ -85,6 +85,7 @@ extern const struct axis_ops *const axis_hooks[TAXIS_COUNT];
  * machine; a directory laid out as it for a unit test, which sets it and
  * calls the hooks through axis_hooks as a cell does (tests/unit/fakefs.h)
  * — so that an axis's file needs no header of its own to be tested.
+ * Defined in axis_root.c.
  */
 extern const char *axis_root;
 
