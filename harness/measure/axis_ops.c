@@ -1,13 +1,15 @@
 #include "axis_ops.h"
 
 /* each axis's hooks, in its own file */
-extern const struct axis_ops idle_axis_ops, isolation_axis_ops, numa_axis_ops, throttle_axis_ops;
+extern const struct axis_ops idle_axis_ops, isolation_axis_ops, numa_axis_ops, throttle_axis_ops,
+	smt_axis_ops;
 
 const struct axis_ops *const axis_hooks[TAXIS_COUNT] = {
 	[TAXIS_NUMA] = &numa_axis_ops,
 	[TAXIS_ISOLATION] = &isolation_axis_ops,
 	[TAXIS_IDLE] = &idle_axis_ops,
 	[TAXIS_THROTTLE] = &throttle_axis_ops,
+	[TAXIS_SMT] = &smt_axis_ops,
 };
 
 int64_t axis_ops_value(const struct config *cfg, const struct cell *c, int a)

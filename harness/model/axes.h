@@ -57,6 +57,8 @@ enum isolation_kind { ISO_NONE, ISO_CPUSET, ISO_CPUSET_IRQS };
 enum numa_kind { NUMA_NONE, NUMA_LOCAL, NUMA_REMOTE, NUMA_INTERLEAVE, NUMA_NODE };
 /* throttle: RT throttling as the machine has it, or off for the cell (measure/throttle.c) */
 enum throttle_kind { THROTTLE_DEFAULT, THROTTLE_OFF };
+/* smt: the measured CPUs' SMT siblings as they are, or offline for the cell (measure/smt.c) */
+enum smt_kind { SMT_ON, SMT_OFF };
 #endif
 
 AXIS(KERNEL, kernel,
@@ -191,3 +193,11 @@ AXIS(THROTTLE, throttle,
 		 .help = "what the kernel keeps back from real-time threads for the cell, set back after it; refused where the servers cannot be set (a kernel in lockdown)"),
      AXIS_WORDS(AXIS_WORD("default", THROTTLE_DEFAULT, "as the machine has it"),
 		AXIS_WORD("off", THROTTLE_OFF, "RT throttling unlimited, sched_rt_runtime_us = -1, and on kernels with deadline servers, 6.12+, no runtime for the fair and ext servers on the measured CPUs; while off, a real-time thread latlab or a load starts that runs 1 s without blocking gets SIGXCPU, which ends its process: RLIMIT_RTTIME")))
+AXIS(SMT, smt,
+     AXIS_IS(.plural = "SMT settings", .column = "smt", .kind = AXK_ITEM, .id = "S",
+	     .id_max = AXIS_ID_WORD, .missing = "on", .hidden = "on", .title = "smt %s",
+	     .label = "smt %s", .words_at = 16),
+     AXIS_OPTION(.type = OPT_AXIS_CHOICE, .def = "on", .flags = OPT_ECHO_SET,
+		 .help = "the measured CPUs' SMT siblings (the other hardware threads of their cores) for the cell; needs pinned threads, one a core, on a machine with SMT"),
+     AXIS_WORDS(AXIS_WORD("on", SMT_ON, "as the machine has them"),
+		AXIS_WORD("off", SMT_OFF, "each measured CPU's siblings taken offline (cpuN/online = 0) before the cpusets are built, brought back after the cell through the journal, even after a SIGKILL")))

@@ -6,7 +6,9 @@
 # captures, samples.bin in a) and, in expected/, every reader's output of
 # them. A reorganisation must leave them byte for byte the same; a change of
 # output on purpose makes expected/ anew (outputs.sh) in the same commit, so
-# its diff shows what users will read differently (last: a cell page's
+# its diff shows what users will read differently (last: the smt axis's
+# column in compare.csv and history.csv and its row on a cell page, `on`
+# in these trees; before: a cell page's
 # every axis of the table, wakeup to throttle, one row each, where it
 # listed a hand-picked eight; before: compare.csv's
 # left_a, left_b and not_comparable, and its rates above a threshold below
