@@ -308,65 +308,82 @@ static const char *absent(int cpu, const cpu_set_t *online, const cpu_set_t *hav
 	return buf;
 }
 
-int where_fits(const struct config *cfg, const struct cell *c, int guest,
-	       char *why, size_t len)
+/*
+ * The CPUs cell c names, on the machine that runs it (local: this one or
+ * a container's; else the guest's k->cpus): its affinity's, its load's
+ * and [campaign] housekeeping's. 0, or -ENODEV with why; *have the CPUs
+ * latlab may run on there.
+ */
+static int cpus_fit(const struct config *cfg, const struct cell *c, int local, cpu_set_t *have,
+		    char *why, size_t len)
 {
 	const struct axis *ax = &cfg->matrix.affinity;
 	const struct load_def *l = &cfg->load[c->load];
 	const struct kernel_def *k = &cfg->kernel[c->kernel];
-	int local = guest || k->runner != RUNNER_QEMU;	/* a container has this machine's CPUs */
+	const struct placement *pl = &cfg->place[c->affinity];
 	const char *machine = local ? "" : " in the guest";
-	cpu_set_t have, want, online;
+	cpu_set_t want, online;
 	char on[256], ab[512];
 	int cpu;
 
 	if (local) {	/* the CPUs this latlab may run on (a container's cpuset) */
-		cpulist_usable(&have);
+		cpulist_usable(have);
 		cpulist_online(&online);
 	} else {	/* the guest's, all online */
-		CPU_ZERO(&have);
+		CPU_ZERO(have);
 		for (cpu = 0; cpu < k->cpus && cpu < CPU_SETSIZE; cpu++)
-			CPU_SET(cpu, &have);
-		online = have;
+			CPU_SET(cpu, have);
+		online = *have;
 	}
-	cpulist_format(&have, on, sizeof(on));
+	cpulist_format(have, on, sizeof(on));
 	if (cell_axis_value(cfg, c, TAXIS_AFFINITY) == AFF_ISOLATED && local &&
 	    (cpulist_read_file("/sys/devices/system/cpu/isolated", &want) != 0 ||
 	     CPU_COUNT(&want) == 0))
 		return fail(why, len, &ax->loc,
 			    "affinity = isolated, but no CPU is isolated (boot with isolcpus=)");
-	const struct placement *pl = &cfg->place[c->affinity];
-
 	if (pl->kind == AFF_NODE && node_missing(cfg, c, local, pl->node, &want))
 		return fail(why, len, &ax->loc, "affinity '%s': %s", ax->s[c->affinity],
 			    nodes_have(cfg, c, local, on, sizeof(on)));
-	if (pl->kind == AFF_LIST && (cpu = missing_cpu(&pl->cpus, &have)) >= 0)
+	if (pl->kind == AFF_LIST && (cpu = missing_cpu(&pl->cpus, have)) >= 0)
 		return fail(why, len, &ax->loc, "affinity '%s': %s", ax->s[c->affinity],
-			    absent(cpu, &online, &have, machine, ab, sizeof(ab)));
+			    absent(cpu, &online, have, machine, ab, sizeof(ab)));
 	if (l->place.kind == AFF_NODE && node_missing(cfg, c, local, l->place.node, &want))
 		return fail(why, len, &l->cpus_loc, "[load.%s] cpus = '%s': %s", l->name, l->cpus,
 			    nodes_have(cfg, c, local, on, sizeof(on)));
-	if (l->place.kind == AFF_LIST && (cpu = missing_cpu(&l->place.cpus, &have)) >= 0)
+	if (l->place.kind == AFF_LIST && (cpu = missing_cpu(&l->place.cpus, have)) >= 0)
 		return fail(why, len, &l->cpus_loc, "[load.%s] cpus = '%s': %s", l->name, l->cpus,
-			    absent(cpu, &online, &have, machine, ab, sizeof(ab)));
-	/* every CPU a thread may use, for the axes' checks (isolation's, idle's, ...) */
-	cpu_set_t pinned, used;
-	int threads = local && axis_ops_checks(cfg, c) ? place_cpus(cfg, c, &pinned, &used) : 0;
-
-	if (CPU_COUNT(&cfg->housekeeping) && (cpu = missing_cpu(&cfg->housekeeping, &have)) >= 0) {
+			    absent(cpu, &online, have, machine, ab, sizeof(ab)));
+	if (CPU_COUNT(&cfg->housekeeping) && (cpu = missing_cpu(&cfg->housekeeping, have)) >= 0) {
 		struct srcloc hl = config_key_loc(cfg, "campaign", "housekeeping", ax->loc);
 
 		return fail(why, len, &hl, "housekeeping = '%s': %s", cfg->campaign.housekeeping,
-			    absent(cpu, &online, &have, machine, ab, sizeof(ab)));
+			    absent(cpu, &online, have, machine, ab, sizeof(ab)));
 	}
-	/* a program's threads are its own: never run without what the cell names */
-	const struct workload_def *wd = &cfg->workload[c->workload];
-	const struct cell_kind *kind = cell_kind_of(wd->ops);
+	return 0;
+}
+
+/*
+ * What cell c asks of the machine beyond its CPUs: its kind's refusal of
+ * an axis it does not apply, each hooked axis's check (on every CPU a
+ * thread may use, here; the config alone for a guest's), and the tracer
+ * [trace] mode = spikes needs. 0, or -ENODEV with why.
+ */
+static int axes_fit(const struct config *cfg, const struct cell *c, int guest, int local,
+		    char *why, size_t len)
+{
+	const struct kernel_def *k = &cfg->kernel[c->kernel];
+	const char *machine = local ? "" : " in the guest";
+	cpu_set_t pinned, used;
 	char kw[512];
-	int refused = cell_kind_refuses(kind, cfg, c, kw, sizeof(kw));
+	/* a program's threads are its own: never run without what the cell names */
+	int refused = cell_kind_refuses(cell_kind_of(cfg->workload[c->workload].ops), cfg, c, kw,
+					sizeof(kw));
 
 	if (refused >= 0)
 		return fail(why, len, &cfg->matrix.ax[refused].loc, "%s", kw);
+	/* every CPU a thread may use, for the axes' checks (isolation's, idle's, ...) */
+	int threads = local && axis_ops_checks(cfg, c) ? place_cpus(cfg, c, &pinned, &used) : 0;
+
 	for (int a = 0; a < TAXIS_COUNT; a++) {
 		const struct axis_ops *ops = axis_hooks[a];
 		const struct axis *hx = &cfg->matrix.ax[a];
@@ -387,11 +404,22 @@ int where_fits(const struct config *cfg, const struct cell *c, int guest,
 			return fail(why, len, &tloc, "[trace] mode = spikes%s: %s",
 				    guest ? " in the guest" : "", tw);
 	}
-	/* a container's load that runs on the host (load_in = host): the host checks it, not the container */
-	if (local && l->ops && !(guest && config_load_outside(k, l)) &&
-	    def_preflight(cfg, l->ops->preflight, l->opts, "load", l->name, l->loc, machine, why,
-			  len) != 0)
-		return -ENODEV;
+	return 0;
+}
+
+/*
+ * What cell c's workload needs of the machine that runs it: a qemu
+ * guest is given the object it loads or the program it runs (one the
+ * guest can load or run), its kind's own needs (cyclictest's options, a
+ * watch's method), and its preflight here. 0, or -ENODEV with why.
+ */
+static int workload_fits(const struct config *cfg, const struct cell *c, int local,
+			 char *why, size_t len)
+{
+	const struct kernel_def *k = &cfg->kernel[c->kernel];
+	const struct workload_def *wd = &cfg->workload[c->workload];
+	const struct cell_kind *kind = cell_kind_of(wd->ops);
+	const char *machine = local ? "" : " in the guest";
 
 	/* a workload that loads an object (a plugin, a chain's plugin step) */
 	const char *so = wd->ops->loads ? wd->ops->loads(wd->opts) : NULL;
@@ -463,11 +491,34 @@ int where_fits(const struct config *cfg, const struct cell *c, int guest,
 	if (local && def_preflight(cfg, wd->ops->preflight, wd->opts, "workload", wd->name, wd->loc,
 				   machine, why, len) != 0)
 		return -ENODEV;
+	return 0;
+}
+
+int where_fits(const struct config *cfg, const struct cell *c, int guest,
+	       char *why, size_t len)
+{
+	const struct load_def *l = &cfg->load[c->load];
+	const struct kernel_def *k = &cfg->kernel[c->kernel];
+	int local = guest || k->runner != RUNNER_QEMU;	/* a container has this machine's CPUs */
+	const char *machine = local ? "" : " in the guest";
+	cpu_set_t have;
+
+	if (cpus_fit(cfg, c, local, &have, why, len) != 0 ||
+	    axes_fit(cfg, c, guest, local, why, len) != 0)
+		return -ENODEV;
+	/* a container's load that runs on the host (load_in = host): the host checks it, not the container */
+	if (local && l->ops && !(guest && config_load_outside(k, l)) &&
+	    def_preflight(cfg, l->ops->preflight, l->opts, "load", l->name, l->loc, machine, why,
+			  len) != 0)
+		return -ENODEV;
+	if (workload_fits(cfg, c, local, why, len) != 0)
+		return -ENODEV;
 	if ((guest || !local) && disk_fits(cfg, c, guest, why, len) != 0)
 		return -ENODEV;
 	if ((guest || !local) && net_fits(cfg, c, guest, why, len) != 0)
 		return -ENODEV;
 	int64_t workers = load_workers(l->ops, l->opts) * CPU_COUNT(&have);
+
 	if (l->ops && !l->ninstances && workers > LOAD_MAX_WORKERS)
 		return fail(why, len, &l->loc,
 			    "[load.%s] instances = per-cpu: %d CPUs x %lld workers each: at most %d in all",
