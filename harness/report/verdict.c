@@ -798,23 +798,12 @@ void verdict_unjudged_text(const struct pair_verdict *v, const char *a, const ch
 	append_left(v, a, b, buf, len);
 }
 
-void verdict_text(const struct pair_verdict *v, const char *a, const char *b,
-		  char *buf, size_t len)
+/* The call on the maxima (runs: "5 runs each" and the like), into buf. */
+static void call_text(const struct pair_verdict *v, const char *a, const char *b, char *runs,
+		      size_t rlen, char *buf, size_t len)
 {
 	const struct ratio_ci *r = &v->max;
-	char runs[160];
 	int between = v->design == VD_CAMPAIGNS;
-
-	if (v->kind == V_UNJUDGED) {
-		verdict_unjudged_text(v, a, b, buf, len);
-		return;
-	}
-	runs_text(v, runs, sizeof(runs));
-	if (v->zero) {
-		snprintf(buf, len, "%s: no ratio (%s/%s): a run's maximum is 0 ns, nothing above zero to compare",
-			 runs, a, b);
-		return;
-	}
 	char ci[128], lo[32], hi[32], q[32], need[96];
 
 	verdict_ratio_str(r->lo, v->margin, lo, sizeof(lo));
@@ -846,7 +835,7 @@ void verdict_text(const struct pair_verdict *v, const char *a, const char *b,
 				 v->apart == 1 ? "ran apart" : "in different campaigns", runs,
 				 v->apart == 1 ? " across time" : "", a, b, q, STATS_T_MIN_DF + 2);
 		else {
-			count_text(v->na, v->nb, "run", runs, sizeof(runs));
+			count_text(v->na, v->nb, "run", runs, rlen);
 			verdict_runs_needed(v->na, v->nb, need, sizeof(need));
 			if (v->na < 3 || v->nb < 3)
 				snprintf(buf, len, "%s: too few to call (%s/%s %sx; 3 runs each at least: %s)",
@@ -856,6 +845,14 @@ void verdict_text(const struct pair_verdict *v, const char *a, const char *b,
 					 runs, a, b, q, v->na, v->nb, need);
 		}
 	}
+}
+
+/* What the margin and the tail add to the call, appended to buf. */
+static void append_margin_tail(const struct pair_verdict *v, const char *a, const char *b,
+			       char *buf, size_t len)
+{
+	const struct ratio_ci *r = &v->max;
+	char ci[128], lo[32], hi[32];
 	size_t n = strlen(buf);
 	const struct ratio_ci *t = &v->tail;
 
@@ -888,6 +885,18 @@ void verdict_text(const struct pair_verdict *v, const char *a, const char *b,
 		snprintf(buf + n, len - n, "; its tail: too few samples or runs to judge");
 	}
 	n = strlen(buf);
+}
+
+/*
+ * What the figures may hold besides the kernels, appended to buf: a
+ * hypervisor's stalls, the host's moment, shared boots, two latlabs, a
+ * load's settings, runs left out.
+ */
+static void append_provenance(const struct pair_verdict *v, const char *a, const char *b,
+			      char *buf, size_t len)
+{
+	size_t n = strlen(buf);
+
 	/* no difference seen where a VM's stalls may be as large as what is compared: say so */
 	if (v->kind == V_NO_DIFFERENCE && v->kind_tail != V_LOWER && v->kind_tail != V_HIGHER &&
 	    v->steal >= VERDICT_STEAL_NOTE)
@@ -945,6 +954,26 @@ void verdict_text(const struct pair_verdict *v, const char *a, const char *b,
 			 v->load_mix_sides == 3 ? "each side's" : v->load_mix_sides == 2 ? b : a,
 			 v->load_mix_sides == 3 ? "" : "'s", v->load_mix_x, v->load_mix_y);
 	append_left(v, a, b, buf, len);
+}
+
+void verdict_text(const struct pair_verdict *v, const char *a, const char *b,
+		  char *buf, size_t len)
+{
+	char runs[160];
+
+	if (v->kind == V_UNJUDGED) {
+		verdict_unjudged_text(v, a, b, buf, len);
+		return;
+	}
+	runs_text(v, runs, sizeof(runs));
+	if (v->zero) {
+		snprintf(buf, len, "%s: no ratio (%s/%s): a run's maximum is 0 ns, nothing above zero to compare",
+			 runs, a, b);
+		return;
+	}
+	call_text(v, a, b, runs, sizeof(runs), buf, len);
+	append_margin_tail(v, a, b, buf, len);
+	append_provenance(v, a, b, buf, len);
 }
 
 void verdict_line(const struct pair_verdict *v, const char *a, const char *b, int sides,
