@@ -909,6 +909,89 @@ static int run_container(struct campaign *cp, int v, struct cp_rounds round)
 	return rc ? rc : vr.status;
 }
 
+/* What a boot of a variant is given for its cells. */
+struct boot_devs {
+	int writes, nets;	/* its cells write files; send over IP */
+	int disk;		/* a disk (disk = on or modelled) */
+	int file;		/* qemu's: a file on the host behind a virtio-blk card */
+	int net;		/* two cards on a hub (net = device) */
+	int veth;		/* a veth pair (net = veth) */
+};
+
+static struct boot_devs boot_devs(const struct kernel_def *k, int writes, int nets)
+{
+	struct boot_devs d = { .writes = writes, .nets = nets };
+
+	d.disk = writes && k->disk != DISK_RAM;
+	d.file = d.disk && k->disk == DISK_ON;
+	d.net = nets && k->net == NET_DEVICE;
+	d.veth = nets && k->net == NET_VETH;
+	return d;
+}
+
+/* Said before a boot: the devices it is given, or what its cells go without. */
+static void say_devices(const struct kernel_def *k, const struct boot_devs *d)
+{
+	if (d->disk) {
+		char size[32], t[32];
+
+		units_format_size(k->disk_size, size, sizeof(size));
+		units_format_duration(k->disk_time, t, sizeof(t));
+		if (d->file)
+			log_info("kernel variant %s: its cells write files: a disk of its own for this boot (virtio-blk, ext4, %s, cache=%s, at " VM_DISK_MOUNT " in the guest; removed after the boot)",
+				 k->name, size, vm_disk_caches[k->disk_cache]);
+		else
+			log_info("kernel variant %s: its cells write files: a modelled disk for this boot (null_blk in the guest's memory, each request completed by a timer %s after it is queued, in the guest's own clock, queue depth %lld; ext4, %s, at " VM_DISK_MOUNT ")",
+				 k->name, t, (long long)k->disk_depth, size);
+	} else if (d->writes) {
+		log_warn("kernel variant %s: disk = ram: its cells' files are in the guest's RAM (no block device, no disk interrupt)",
+			 k->name);
+	}
+	if (d->net)
+		log_info("kernel variant %s: its cells send over IP: two virtio-net cards on a hub inside qemu, the peer behind the second (" VM_NET_PEER ") in a network namespace of its own",
+			 k->name);
+	else if (d->veth)
+		log_info("kernel variant %s: its cells send over IP: a veth pair, the peer behind its twin (" VM_NET_PEER ") in a network namespace of its own (softirqs, no device or its interrupt)",
+			 k->name);
+	else if (d->nets)
+		log_warn("kernel variant %s: net = loopback: its cells' traffic stays on 127.0.0.1 (softirqs, no network device or its interrupt)",
+			 k->name);
+	/* latlab does not know what they do: a device or netdev of their own */
+	if (k->qemu_args[0])
+		log_info("kernel variant %s: qemu_args adds %s to qemu's command (the first line of vm/%s-N.qemu.log: the whole command)",
+			 k->name, k->qemu_args, k->name);
+}
+
+/*
+ * A boot's files, made outside the campaign's lock: its initramfs at
+ * cpio and its disk — a file at disk, or a modelled one whose filesystem
+ * goes in the initramfs. 0, or -errno with what could not be made in
+ * *what and why in err (nothing of it left behind).
+ */
+static int boot_files(const struct kernel_def *k, struct vm_guest *g, const struct boot_devs *d,
+		      const char *cpio, const char *disk, const char **what, char *err,
+		      size_t len)
+{
+	struct vm_disk_pack pack = { 0 };
+	int rc = 0;
+
+	*what = "initramfs";
+	if (d->disk && !d->file) {
+		rc = vm_disk_pack(disk, k->disk_size, &pack, err, len);
+		*what = "disk";
+		g->pack = &pack;
+	}
+	if (rc == 0 && (rc = vm_initramfs(g, cpio, err, len)) != 0)
+		*what = "initramfs";
+	vm_disk_pack_free(&pack);
+	g->pack = NULL;
+	if (rc == 0 && d->file && (rc = vm_disk_make(disk, k->disk_size, err, len)) != 0) {
+		*what = "disk";
+		unlink(cpio);
+	}
+	return rc;
+}
+
 int cp_run_qemu(struct campaign *cp, int v, struct cp_rounds round)
 {
 	const struct config *cfg = cp->cfg;
@@ -944,77 +1027,30 @@ int cp_run_qemu(struct campaign *cp, int v, struct cp_rounds round)
 	cp_remove_stale_temps(vmdir);	/* an initramfs of a latlab killed while booting */
 	while (rc == 0 && (cells = pending_ids(cp, v, round, &pending, &first, &writes, &nets)) != NULL) {
 		int probe, accel = choose_accel(cp, k, &probe);
-		/* a disk for a boot whose cells write files (disk = on or modelled) */
-		int with_disk = writes && k->disk != DISK_RAM;
-		/* qemu's: a file on the host behind a virtio-blk card */
-		int with_file = with_disk && k->disk == DISK_ON;
-		/* two cards for a boot whose cells send over IP (net = device), or a veth pair */
-		int with_net = nets && k->net == NET_DEVICE;
-		int with_veth = nets && k->net == NET_VETH;
+		const struct boot_devs d = boot_devs(k, writes, nets);
 		const char *what = "initramfs";
-		struct vm_disk_pack pack = { 0 };
 		struct vm_guest g = {
 			.cfg = cfg, .variant = v, .accel = accel, .config_text = config_text,
-			.cells_text = cells, .hostname = host, .disk = with_disk, .net = with_net,
-			.veth = with_veth,
+			.cells_text = cells, .hostname = host, .disk = d.disk, .net = d.net,
+			.veth = d.veth,
 		};
 		struct vm_outcome out;
 
 		/* modules = is the user's; else the image's own (plan checked them) */
-		if ((with_disk || with_net || with_veth) && !k->modules[0] &&
-		    vm_device_modules(k, with_disk ? vm_disk_modules(k) : with_net ? "net.list" : "veth.list",
+		if ((d.disk || d.net || d.veth) && !k->modules[0] &&
+		    vm_device_modules(k, d.disk ? vm_disk_modules(k) : d.net ? "net.list" : "veth.list",
 				      mods, sizeof(mods), err, sizeof(err)) == 0)
 			g.device_modules = mods;
 		snprintf(disk, sizeof(disk), "%s/%s-%d.disk.tmp.%d", vmdir, k->name, round.first,
 			 (int)getpid());
-		if (with_disk) {
-			char size[32], t[32];
-
-			units_format_size(k->disk_size, size, sizeof(size));
-			units_format_duration(k->disk_time, t, sizeof(t));
-			if (with_file)
-				log_info("kernel variant %s: its cells write files: a disk of its own for this boot (virtio-blk, ext4, %s, cache=%s, at " VM_DISK_MOUNT " in the guest; removed after the boot)",
-					 k->name, size, vm_disk_caches[k->disk_cache]);
-			else
-				log_info("kernel variant %s: its cells write files: a modelled disk for this boot (null_blk in the guest's memory, each request completed by a timer %s after it is queued, in the guest's own clock, queue depth %lld; ext4, %s, at " VM_DISK_MOUNT ")",
-					 k->name, t, (long long)k->disk_depth, size);
-		} else if (writes) {
-			log_warn("kernel variant %s: disk = ram: its cells' files are in the guest's RAM (no block device, no disk interrupt)",
-				 k->name);
-		}
-		if (with_net)
-			log_info("kernel variant %s: its cells send over IP: two virtio-net cards on a hub inside qemu, the peer behind the second (" VM_NET_PEER ") in a network namespace of its own",
-				 k->name);
-		else if (with_veth)
-			log_info("kernel variant %s: its cells send over IP: a veth pair, the peer behind its twin (" VM_NET_PEER ") in a network namespace of its own (softirqs, no device or its interrupt)",
-				 k->name);
-		else if (nets)
-			log_warn("kernel variant %s: net = loopback: its cells' traffic stays on 127.0.0.1 (softirqs, no network device or its interrupt)",
-				 k->name);
-		/* latlab does not know what they do: a device or netdev of their own */
-		if (k->qemu_args[0])
-			log_info("kernel variant %s: qemu_args adds %s to qemu's command (the first line of vm/%s-N.qemu.log: the whole command)",
-				 k->name, k->qemu_args, k->name);
-
+		say_devices(k, &d);
 		rc = cp_signalled(cp) ? EXIT_INTERRUPTED : cp_check_space(cp, &cp->cells[first]);
 		if (rc == 0) {
 			/* one a boot: a variant's boots may run side by side */
 			snprintf(cpio, sizeof(cpio), "%s/%s-%d.initramfs.tmp.%d", vmdir,
 				 k->name, round.first, (int)getpid());
 			pthread_mutex_unlock(&cp->lock);
-			if (with_disk && !with_file) {
-				/* the modelled disk's filesystem goes in the initramfs */
-				rc = vm_disk_pack(disk, k->disk_size, &pack, err, sizeof(err));
-				what = "disk";
-				g.pack = &pack;
-			}
-			if (rc == 0 && (rc = vm_initramfs(&g, cpio, err, sizeof(err))) != 0)
-				what = "initramfs";
-			vm_disk_pack_free(&pack);
-			if (rc == 0 && with_file && (rc = vm_disk_make(disk, k->disk_size, err, sizeof(err))) != 0) {
-				what = "disk";
-				unlink(cpio);
-			}
+			rc = boot_files(k, &g, &d, cpio, disk, &what, err, sizeof(err));
 			pthread_mutex_lock(&cp->lock);
 			if (rc == -ENOSPC || rc == -EDQUOT) {
 				log_error("%s", err);	/* the host's disk: stop, give nothing up */
@@ -1036,7 +1072,7 @@ int cp_run_qemu(struct campaign *cp, int v, struct cp_rounds round)
 		struct vm_boot b = {
 			.cfg = cfg, .variant = v, .accel = accel, .kernel = cp_boot_image(cp, v),
 			.initramfs = cpio, .console_log = console, .qemu_log = qlog,
-			.tree = cp->dir, .disk = with_file ? disk : NULL, .net = with_net,
+			.tree = cp->dir, .disk = d.file ? disk : NULL, .net = d.net,
 			.hostname = host,
 			.cell_bytes_max = cell_bytes_max,
 			.boot_timeout = probe && k->boot_timeout > kvm_probe_ns() ? kvm_probe_ns()
@@ -1048,7 +1084,7 @@ int cp_run_qemu(struct campaign *cp, int v, struct cp_rounds round)
 		pthread_mutex_lock(&cp->lock);
 		booted(cp, v, round, 0);
 		unlink(cpio);
-		if (with_file)
+		if (d.file)
 			unlink(disk);
 		if (rc) {
 			char why[300];
