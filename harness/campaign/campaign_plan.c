@@ -410,6 +410,84 @@ static int plan_preflight(const struct config *cfg, const struct cell *cells, in
 	return status;
 }
 
+/*
+ * Each cell's line (its id, variant, and where it runs or that it cannot
+ * run here), the reason a cell cannot in whys[i] (strdup'ed), the cells
+ * that can counted by where in count[].
+ */
+static void plan_cells(const struct config *cfg, const struct cell *cells, int n,
+		       const struct kernel_info *k, char **whys, int *count, FILE *out)
+{
+	char why[PATH_MAX + 512];
+
+	fprintf(out, "%-44s %-8s %s\n", "cell", "kernel", "runs");
+	for (int i = 0; i < n; i++) {
+		enum where w = where_runs(cfg, &cells[i], k);
+		int fits = where_fits(cfg, &cells[i], 0, why, sizeof(why)) == 0;
+
+		if (!fits)
+			whys[i] = strdup(why);
+		else
+			count[w]++;
+		fprintf(out, "%-44s %-8s %s\n", cells[i].id,
+			cfg->kernel[cells[i].kernel].name,
+			fits ? where_name(w) : "cannot run here");
+	}
+}
+
+/* What a policy of the matrix does with the priority axis and a pinned thread. */
+static void plan_policies(const struct config *cfg, FILE *out)
+{
+	for (int i = 0; i < cfg->matrix.policy.n; i++) {
+		int p = (int)cfg->matrix.policy.v[i];
+
+		if (p == POL_DEADLINE || p == POL_OTHER)
+			fprintf(out, "policy %s: the priority axis does not apply to its cells (ignored)\n",
+				policy_name(p));
+		if (p == POL_DEADLINE && strcmp(cfg->matrix.affinity.s[0], "all") != 0 &&
+		    cfg->matrix.isolation.v[0] == ISO_NONE)
+			fprintf(out, "policy deadline: a thread pinned to one CPU is refused by the kernel without a root domain of its own (skipped where isolation = none): isolation = cpuset, or affinity = all\n");
+	}
+}
+
+/* The order the runs go in ([campaign] order), and the shuffle's seed. */
+static void plan_order(const struct config *cfg, FILE *out)
+{
+	if (cfg->campaign.repeat > 1 && cfg->campaign.order == ORDER_BLOCKED)
+		fprintf(out, "run order: blocked: the matrix's order, each cell's %lld repeats back to back\n",
+			(long long)cfg->campaign.repeat);
+	else if (cfg->campaign.repeat > 1)
+		fprintf(out, "run order: %s: %lld rounds, each every cell once%s (a qemu variant on the host's clock boots once a round, instruction-clock guests boot once for several rounds unless boots = round; host variants that need a reboot one after the other)\n",
+			cfg->campaign.order == ORDER_SHUFFLED ? "shuffled" : "interleaved",
+			(long long)cfg->campaign.repeat,
+			cfg->campaign.order == ORDER_SHUFFLED ? ", in a random order" : ", in the matrix's order");
+	if (cfg->campaign.repeat > 1 && cfg->campaign.order == ORDER_SHUFFLED)
+		fprintf(out, "seed: %llu%s\n", (unsigned long long)matrix_order_seed(cfg),
+			cfg->campaign.seed ? "" : " (from the config: [campaign] seed = N picks another)");
+}
+
+/*
+ * The wall time of the cells that fit and are not done in the tree run
+ * would resume (prior, when have), into est; how it was reckoned in how.
+ * The done cells counted in *done.
+ */
+static void plan_time(const struct config *cfg, const struct cell *cells, int n, char **whys,
+		      const struct prior *prior, int have, const struct kernel_info *k, int jobs,
+		      int *done, char *est, size_t elen, char *how, size_t hlen)
+{
+	unsigned char *left = calloc((size_t)n + 1, 1);
+
+	for (int i = 0; left && i < n; i++) {
+		int was = have && cp_done(prior_status(prior, cells[i].id));
+
+		left[i] = !whys[i] && !was;
+		*done += was;
+	}
+	units_format_elapsed(left ? plan_estimate(cfg, cells, n, left, k, jobs, how, hlen) : 0,
+			     est, elen);
+	free(left);
+}
+
 int campaign_plan(const struct config *cfg, const char *output, int jobs, FILE *out)
 {
 	struct kernel_info k;
@@ -453,33 +531,12 @@ int campaign_plan(const struct config *cfg, const char *output, int jobs, FILE *
 		return EXIT_RUNTIME;
 	}
 	kernel_info_read(&k);
-	fprintf(out, "%-44s %-8s %s\n", "cell", "kernel", "runs");
-	for (int i = 0; i < n; i++) {
-		enum where w = where_runs(cfg, &cells[i], &k);
-		int fits = where_fits(cfg, &cells[i], 0, why, sizeof(why)) == 0;
-
-		if (!fits)
-			whys[i] = strdup(why);
-		else
-			count[w]++;
-		fprintf(out, "%-44s %-8s %s\n", cells[i].id,
-			cfg->kernel[cells[i].kernel].name,
-			fits ? where_name(w) : "cannot run here");
-	}
+	plan_cells(cfg, cells, n, &k, whys, count, out);
 	/* the cells that fit, with the boots that run them */
-	unsigned char *left = calloc((size_t)n + 1, 1);
 	char how[320] = "";
 
-	for (int i = 0; left && i < n; i++) {
-		int was = have && cp_done(prior_status(&prior, cells[i].id));
-
-		left[i] = !whys[i] && !was;
-		done += was;
-	}
-
-	units_format_elapsed(left ? plan_estimate(cfg, cells, n, left, &k, jobs, how, sizeof(how)) : 0,
-			     est, sizeof(est));
-	free(left);
+	plan_time(cfg, cells, n, whys, &prior, have, &k, jobs, &done, est, sizeof(est), how,
+		  sizeof(how));
 	units_format_duration(cfg->campaign.duration, dur, sizeof(dur));
 	fprintf(out, "\n%d cells: %d run on this kernel (%s, preempt %s%s), %d in qemu, ",
 		n, count[WHERE_HERE], k.release, k.model, k.dynamic ? ", dynamic" : "",
@@ -508,31 +565,12 @@ int campaign_plan(const struct config *cfg, const char *output, int jobs, FILE *
 		status = EXIT_USAGE;
 	if (status == EXIT_PASS || (checks != EXIT_PASS && checks < status))
 		status = checks;	/* a usage error (2) said before a runtime one (3) */
-	for (int i = 0; i < cfg->matrix.policy.n; i++) {
-		int p = (int)cfg->matrix.policy.v[i];
-
-		if (p == POL_DEADLINE || p == POL_OTHER)
-			fprintf(out, "policy %s: the priority axis does not apply to its cells (ignored)\n",
-				policy_name(p));
-		if (p == POL_DEADLINE && strcmp(cfg->matrix.affinity.s[0], "all") != 0 &&
-		    cfg->matrix.isolation.v[0] == ISO_NONE)
-			fprintf(out, "policy deadline: a thread pinned to one CPU is refused by the kernel without a root domain of its own (skipped where isolation = none): isolation = cpuset, or affinity = all\n");
-	}
+	plan_policies(cfg, out);
 	plan_watch(cfg, out);
 	plan_nodes(cfg, out);
 	plan_unused(cfg, out);
 	plan_repeat(cfg, n, out);
-	if (cfg->campaign.repeat > 1 && cfg->campaign.order == ORDER_BLOCKED)
-		fprintf(out, "run order: blocked: the matrix's order, each cell's %lld repeats back to back\n",
-			(long long)cfg->campaign.repeat);
-	else if (cfg->campaign.repeat > 1)
-		fprintf(out, "run order: %s: %lld rounds, each every cell once%s (a qemu variant on the host's clock boots once a round, instruction-clock guests boot once for several rounds unless boots = round; host variants that need a reboot one after the other)\n",
-			cfg->campaign.order == ORDER_SHUFFLED ? "shuffled" : "interleaved",
-			(long long)cfg->campaign.repeat,
-			cfg->campaign.order == ORDER_SHUFFLED ? ", in a random order" : ", in the matrix's order");
-	if (cfg->campaign.repeat > 1 && cfg->campaign.order == ORDER_SHUFFLED)
-		fprintf(out, "seed: %llu%s\n", (unsigned long long)matrix_order_seed(cfg),
-			cfg->campaign.seed ? "" : " (from the config: [campaign] seed = N picks another)");
+	plan_order(cfg, out);
 	fprintf(out, "estimated wall time: %s (%s per cell%s%s)\n", est, dur, how[0] ? "; " : "", how);
 	if (status != EXIT_PASS)
 		fprintf(out, "latlab run refuses this config here (exit %d): see above\n", status);
