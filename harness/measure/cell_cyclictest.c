@@ -248,6 +248,63 @@ static void stop_cyclictest(pid_t pid, int *status, int *done)
 	}
 }
 
+/* cyclictest started in a process group of its own, what it prints into outfile: 0 or an errno. */
+static int spawn_cyclictest(const char *program, const struct ct_args *a, const char *outfile,
+			    pid_t *pid)
+{
+	posix_spawnattr_t attr;
+	posix_spawn_file_actions_t fa;
+	int rc;
+
+	posix_spawnattr_init(&attr);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+	posix_spawnattr_setpgroup(&attr, 0);
+	/* what it prints, into the cell's log after */
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 1, outfile, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	posix_spawn_file_actions_adddup2(&fa, 1, 2);
+	rc = posix_spawn(pid, program, &fa, &attr, a->argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&attr);
+	return rc;
+}
+
+/*
+ * cyclictest's n threads as the cell's (on cpus[]), each histogram h[t]
+ * its wake-up, what was over the histogram's top and each maximum said.
+ * 0, or -1 with the cell an error.
+ */
+static int threads_of_cyclictest(const struct config *cfg, const struct cell *c,
+				 struct cell_result *res, int n, const int *cpus, const struct hist *h,
+				 const long long *over, const long long *max)
+{
+	const struct cyclictest_opts *o = cfg->workload[c->workload].opts;
+
+	res->workers = calloc((size_t)n, sizeof(*res->workers));
+	if (!res->workers) {
+		cell_end_with(res, CELL_ERROR, "out of memory");
+		return -1;
+	}
+	for (int t = 0; t < n; t++) {
+		struct worker *w = &res->workers[t];
+
+		w->thread = t;
+		w->cpu = cpus[t];
+		w->last_cpu = cpus[t];
+		w->hist[METRIC_WAKEUP] = h[t];
+		w->metrics = METRIC_BIT(METRIC_WAKEUP);
+		w->cycles = h[t].count;
+		cell_log(res, "thread %d: cyclictest's, on %s%d: %llu wake-ups, max %lld ns", t,
+			 cpus[t] < 0 ? "any CPU, " : "CPU ", cpus[t], (unsigned long long)h[t].count,
+			 max[t]);
+		if (over[t])
+			cell_log(res, "warning: thread %d: %lld wake-ups over histogram = %lld ns: the latest at its value (%lld ns), the others at the histogram's top",
+				 t, over[t], (long long)o->histogram, max[t]);
+	}
+	res->nthreads = n;
+	return 0;
+}
+
 int cell_cyclictest_run(const struct config *cfg, const struct cell *c,
 			const struct run_env *env, const char *dir, struct cell_result *res)
 {
@@ -258,8 +315,6 @@ int cell_cyclictest_run(const struct config *cfg, const struct cell *c,
 	char program[PATH_MAX], tmp[] = "/tmp/latlab-cyclictest.XXXXXX";
 	char histfile[sizeof(tmp) + 16], outfile[sizeof(tmp) + 16], why[512];
 	struct ct_args a;
-	posix_spawnattr_t attr;
-	posix_spawn_file_actions_t fa;
 	cpu_set_t mask;
 	pid_t pid;
 	int n, rc, sig = 0, status = 0, done = 0;
@@ -294,18 +349,9 @@ int cell_cyclictest_run(const struct config *cfg, const struct cell *c,
 		rmdir(tmp);
 		return 0;
 	}
-	posix_spawnattr_init(&attr);
-	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
-	posix_spawnattr_setpgroup(&attr, 0);
-	/* what it prints, into the cell's log after */
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 1, outfile, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	posix_spawn_file_actions_adddup2(&fa, 1, 2);
 	int64_t start = clock_ns(CLOCK_MONOTONIC);
 
-	rc = posix_spawn(&pid, program, &fa, &attr, a.argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	posix_spawnattr_destroy(&attr);
+	rc = spawn_cyclictest(program, &a, outfile, &pid);
 	if (rc) {
 		loadset_stop(&res->loads);
 		cell_end_with(res, CELL_ERROR, "cyclictest: %.200s: %s", program,
@@ -349,29 +395,8 @@ int cell_cyclictest_run(const struct config *cfg, const struct cell *c,
 				 fp ? why : strerror(errno));
 		goto out;
 	}
-	res->workers = calloc((size_t)n, sizeof(*res->workers));
-	if (!res->workers) {
-		cell_end_with(res, CELL_ERROR, "out of memory");
-		goto out;
-	}
-	for (int t = 0; t < n; t++) {
-		struct worker *w = &res->workers[t];
-
-		w->thread = t;
-		w->cpu = cpus[t];
-		w->last_cpu = cpus[t];
-		w->hist[METRIC_WAKEUP] = h[t];
-		w->metrics = METRIC_BIT(METRIC_WAKEUP);
-		w->cycles = h[t].count;
-		cell_log(res, "thread %d: cyclictest's, on %s%d: %llu wake-ups, max %lld ns", t,
-			 cpus[t] < 0 ? "any CPU, " : "CPU ", cpus[t], (unsigned long long)h[t].count,
-			 max[t]);
-		if (over[t])
-			cell_log(res, "warning: thread %d: %lld wake-ups over histogram = %lld ns: the latest at its value (%lld ns), the others at the histogram's top",
-				 t, over[t], (long long)o->histogram, max[t]);
-	}
-	res->nthreads = n;
-	cell_judge_load(cfg, c, res);
+	if (threads_of_cyclictest(cfg, c, res, n, cpus, h, over, max) == 0)
+		cell_judge_load(cfg, c, res);
 out:
 	if (fp)
 		fclose(fp);
