@@ -328,6 +328,68 @@ static void apart_read(int fd, struct apart_word *w)
 }
 
 /*
+ * Wait for the cell's process pid to end, its wait status in *st: passed
+ * a signal of latlab's (SIGTERM), killed if it has not ended 3 s after
+ * that or when overdue (apart_overdue: deadline, *rtc_at its wait on the
+ * host's clock). 1 if it was killed.
+ */
+static int wait_apart(struct campaign *cp, pid_t pid, int64_t deadline, int *st, int64_t *rtc_at)
+{
+	int64_t told = 0;	/* when a signal of ours was passed on */
+	int killed = 0;
+
+	for (;;) {
+		pid_t r = waitpid(pid, st, WNOHANG);
+
+		if (r == pid || (r < 0 && errno != EINTR))
+			break;
+		/* SIGINT or SIGTERM to latlab: the cell's process ends its cell
+		 * too, and is killed if it has not within 3 s (a step that
+		 * blocks holds its thread for good) */
+		if (cp_signalled(cp) && !told) {
+			kill(pid, SIGTERM);
+			told = units_now_ns();
+		}
+		if (!killed && (apart_overdue(cp, deadline, rtc_at) ||
+				(told && units_now_ns() - told > 3 * NS_PER_S))) {
+			kill(pid, SIGKILL);
+			killed = 1;
+		}
+		usleep(20000);
+	}
+	return killed;
+}
+
+/*
+ * Why the cell's process failed its cell (its wait status st, killed by
+ * wait_apart, its word w, the orphans it left), into why; "" when it
+ * ended as the cell's code must.
+ */
+static void apart_why(struct campaign *cp, int st, int killed, int64_t rtc_at,
+		      const struct apart_word *w, int orphans, char *why, size_t len)
+{
+	char t[32];
+
+	why[0] = '\0';
+	units_format_duration(cp->cfg->campaign.duration + APART_GRACE_NS, t, sizeof(t));
+	if (killed && !cp_signalled(cp) && rtc_at >= 0)
+		snprintf(why, len, "the cell's code did not return within %s of the guest's time (its duration and %llds), nor within %llds more of the host's: its process was killed (a plugin that blocks?)",
+			 t, (long long)(APART_GRACE_NS / NS_PER_S), (long long)(APART_GRACE_NS / NS_PER_S));
+	else if (killed && !cp_signalled(cp))
+		snprintf(why, len, "the cell's code did not return within %s (its duration and %llds): its process was killed (a plugin that blocks?)",
+			 t, (long long)(APART_GRACE_NS / NS_PER_S));
+	else if (WIFSIGNALED(st) && !w->said)
+		snprintf(why, len, "the cell's process was killed by signal %d (%s) before the cell ended (a plugin's fault?)",
+			 WTERMSIG(st), strsignal(WTERMSIG(st)));
+	else if (WIFEXITED(st) && !w->said)
+		snprintf(why, len, "the cell's process exited with status %d before the cell ended (a plugin's exit()?)",
+			 WEXITSTATUS(st));
+	else if (orphans)
+		snprintf(why, len, "the cell's code left %d process%s running after its process ended (forked by a plugin?): killed",
+			 orphans, orphans == 1 ? "" : "es");
+}
+
+/*
  * Cell i in a process of its own (it runs code latlab did not write): a
  * crash, an exit or a hang of that code ends that process, not latlab,
  * and fails the cell with what happened; the campaign goes on. Its files
@@ -339,8 +401,8 @@ static int run_apart(struct campaign *cp, int i, int nth, int run_n, int lava, c
 	const struct cell *c = &cp->cells[i];
 	int64_t deadline = units_now_ns() + cp->cfg->campaign.duration + APART_GRACE_NS;
 	struct apart_word w;
-	char why[300] = "", t[32];
-	int p[2], st = 0, killed = 0, rc;
+	char why[300] = "";
+	int p[2], st = 0, killed, rc;
 	pid_t pid;
 
 	if (pipe2(p, O_CLOEXEC) != 0)
@@ -360,28 +422,9 @@ static int run_apart(struct campaign *cp, int i, int nth, int run_n, int lava, c
 	}
 	setpgid(pid, pid);	/* also here: killpg works at once */
 	close(p[1]);
-	int64_t told = 0;	/* when a signal of ours was passed on */
 	int64_t rtc_at = -1;	/* apart_overdue's wait on the host's clock */
 
-	for (;;) {
-		pid_t r = waitpid(pid, &st, WNOHANG);
-
-		if (r == pid || (r < 0 && errno != EINTR))
-			break;
-		/* SIGINT or SIGTERM to latlab: the cell's process ends its cell
-		 * too, and is killed if it has not within 3 s (a step that
-		 * blocks holds its thread for good) */
-		if (cp_signalled(cp) && !told) {
-			kill(pid, SIGTERM);
-			told = units_now_ns();
-		}
-		if (!killed && (apart_overdue(cp, deadline, &rtc_at) ||
-				(told && units_now_ns() - told > 3 * NS_PER_S))) {
-			kill(pid, SIGKILL);
-			killed = 1;
-		}
-		usleep(20000);
-	}
+	killed = wait_apart(cp, pid, deadline, &st, &rtc_at);
 	/*
 	 * Whatever of its group is left (its code's children, where it died
 	 * before killing them), and the orphans that came to latlab
@@ -393,22 +436,7 @@ static int run_apart(struct campaign *cp, int i, int nth, int run_n, int lava, c
 	/* its word counts from a process that ended as the cell's code must: exit 0 */
 	if (w.said && !(WIFEXITED(st) && WEXITSTATUS(st) == 0))
 		w.said = 0;
-	units_format_duration(cp->cfg->campaign.duration + APART_GRACE_NS, t, sizeof(t));
-	if (killed && !cp_signalled(cp) && rtc_at >= 0)
-		snprintf(why, sizeof(why), "the cell's code did not return within %s of the guest's time (its duration and %llds), nor within %llds more of the host's: its process was killed (a plugin that blocks?)",
-			 t, (long long)(APART_GRACE_NS / NS_PER_S), (long long)(APART_GRACE_NS / NS_PER_S));
-	else if (killed && !cp_signalled(cp))
-		snprintf(why, sizeof(why), "the cell's code did not return within %s (its duration and %llds): its process was killed (a plugin that blocks?)",
-			 t, (long long)(APART_GRACE_NS / NS_PER_S));
-	else if (WIFSIGNALED(st) && !w.said)
-		snprintf(why, sizeof(why), "the cell's process was killed by signal %d (%s) before the cell ended (a plugin's fault?)",
-			 WTERMSIG(st), strsignal(WTERMSIG(st)));
-	else if (WIFEXITED(st) && !w.said)
-		snprintf(why, sizeof(why), "the cell's process exited with status %d before the cell ended (a plugin's exit()?)",
-			 WEXITSTATUS(st));
-	else if (orphans)
-		snprintf(why, sizeof(why), "the cell's code left %d process%s running after its process ended (forked by a plugin?): killed",
-			 orphans, orphans == 1 ? "" : "es");
+	apart_why(cp, st, killed, rtc_at, &w, orphans, why, sizeof(why));
 	/* what it changed on the machine, if it died holding it: undone now */
 	if (why[0])
 		undo_stale(UNDO_DIR, axis_undo_roots(), NULL, NULL);
