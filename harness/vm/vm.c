@@ -140,6 +140,94 @@ static char *command_text(const char *const *argv)
 	return text;
 }
 
+/* What qemu's device arguments point into: they live until the exec. */
+struct qemu_bufs {
+	char numa[8][2][160];
+	char drive[2 * PATH_MAX + 128];
+	char path[2 * PATH_MAX];
+};
+
+/*
+ * The guest's devices onto argv at *n: its NUMA nodes (the CPUs and
+ * memory split evenly, node i its own share), its disk (virtio-blk on
+ * PCI, raw, its cache mode as configured), its two cards. 0, or -1.
+ */
+static int qemu_devices(const struct vm_boot *b, const struct kernel_def *k, const char **argv,
+			size_t *n, struct qemu_bufs *q)
+{
+	for (int i = 0; i < k->numa_nodes && k->numa_nodes > 1 && i < 8; i++) {
+		int64_t first, last, mib;
+
+		vm_guest_node(k, i, &first, &last, &mib);
+		snprintf(q->numa[i][0], sizeof(q->numa[i][0]), "memory-backend-ram,id=latlab-m%d,size=%lldM",
+			 i, (long long)mib);
+		snprintf(q->numa[i][1], sizeof(q->numa[i][1]), "node,nodeid=%d,cpus=%lld-%lld,memdev=latlab-m%d",
+			 i, (long long)first, (long long)last, i);
+		argv[(*n)++] = "-object";
+		argv[(*n)++] = q->numa[i][0];
+		argv[(*n)++] = "-numa";
+		argv[(*n)++] = q->numa[i][1];
+	}
+	if (b->disk) {
+		if (vm_qemu_opt_value(b->disk, q->path, sizeof(q->path)) != 0)
+			return -1;
+		snprintf(q->drive, sizeof(q->drive), "file=%s,if=none,id=latlab-disk,format=raw,cache=%s",
+			 q->path, vm_disk_caches[k->disk_cache]);
+		argv[(*n)++] = "-drive";
+		argv[(*n)++] = q->drive;
+		argv[(*n)++] = "-device";
+		argv[(*n)++] = "virtio-blk-pci,drive=latlab-disk";
+	}
+	/*
+	 * two cards on one hub of qemu's own: what one sends, the other
+	 * receives, with its interrupt; no backend leaves qemu, so nothing
+	 * the guest sends reaches the host (the guest's peer: initramfs.c)
+	 */
+	static const char *const cards[] = {
+		"-netdev", "hubport,id=latlab-n0,hubid=0",
+		"-device", "virtio-net-pci,netdev=latlab-n0,mac=52:54:00:4c:4c:00",
+		"-netdev", "hubport,id=latlab-n1,hubid=0",
+		"-device", "virtio-net-pci,netdev=latlab-n1,mac=52:54:00:4c:4c:01",
+	};
+
+	for (size_t i = 0; b->net && i < sizeof(cards) / sizeof(cards[0]); i++)
+		argv[(*n)++] = cards[i];
+	return 0;
+}
+
+/*
+ * The child: qemu in its own process group, gone when latlab goes, its
+ * output (after its command line) to b->qemu_log, the data pipe kept
+ * open across the exec (qemu opens /dev/fd/N).
+ */
+static void qemu_child(const struct vm_boot *b, const char *qemu, const char **argv,
+		       const char *command, int data_fd) __attribute__((noreturn));
+
+static void qemu_child(const struct vm_boot *b, const char *qemu, const char **argv,
+		       const char *command, int data_fd)
+{
+	sigset_t none;
+	int null = open("/dev/null", O_RDONLY), log = open(b->qemu_log,
+		O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0644);
+
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	setpgid(0, 0);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (null >= 0)
+		dup2(null, 0);
+	if (log >= 0)
+		dup2(log, 1);
+	if (log >= 0)
+		dup2(log, 2);
+	fcntl(data_fd, F_SETFD, 0);
+	if (log >= 0 && command && write(log, command, strlen(command)) < 0)
+		_exit(127);
+	execvp(qemu, (char *const *)argv);
+	dprintf(2, "latlab: cannot run %s: %s\n", qemu, strerror(errno));
+	_exit(127);
+}
+
 /* qemu with the guest's channel on data_fd; its own output to b->qemu_log. */
 static pid_t start_qemu(const struct vm_boot *b, int data_fd)
 {
@@ -149,6 +237,7 @@ static pid_t start_qemu(const struct vm_boot *b, int data_fd)
 	char smp[32], mem[32], console[2 * PATH_MAX + 64], path[2 * PATH_MAX],
 		append[OPT_STR_MAX + 128];
 	char chardev[64];
+	struct qemu_bufs q;
 
 	snprintf(smp, sizeof(smp), "%lld", (long long)k->cpus);
 	snprintf(mem, sizeof(mem), "%lldM", (long long)(k->memory >> 20));
@@ -201,52 +290,11 @@ static pid_t start_qemu(const struct vm_boot *b, int data_fd)
 		argv[n++] = "-icount";
 		argv[n++] = icount;
 	}
-	/* numa_nodes: the CPUs and memory split evenly, node i its own share */
-	char numa[8][2][160];
-
-	for (int i = 0; i < k->numa_nodes && k->numa_nodes > 1 && i < 8; i++) {
-		int64_t first, last, mib;
-
-		vm_guest_node(k, i, &first, &last, &mib);
-		snprintf(numa[i][0], sizeof(numa[i][0]), "memory-backend-ram,id=latlab-m%d,size=%lldM",
-			 i, (long long)mib);
-		snprintf(numa[i][1], sizeof(numa[i][1]), "node,nodeid=%d,cpus=%lld-%lld,memdev=latlab-m%d",
-			 i, (long long)first, (long long)last, i);
-		argv[n++] = "-object";
-		argv[n++] = numa[i][0];
-		argv[n++] = "-numa";
-		argv[n++] = numa[i][1];
+	if (qemu_devices(b, k, argv, &n, &q) != 0) {
+		free(argv);
+		free(extra);
+		return -1;
 	}
-	/* the disk: virtio-blk on PCI, raw, its cache mode as configured */
-	char drive[2 * PATH_MAX + 128];
-
-	if (b->disk) {
-		if (vm_qemu_opt_value(b->disk, path, sizeof(path)) != 0) {
-			free(argv);
-			free(extra);
-			return -1;
-		}
-		snprintf(drive, sizeof(drive), "file=%s,if=none,id=latlab-disk,format=raw,cache=%s",
-			 path, vm_disk_caches[k->disk_cache]);
-		argv[n++] = "-drive";
-		argv[n++] = drive;
-		argv[n++] = "-device";
-		argv[n++] = "virtio-blk-pci,drive=latlab-disk";
-	}
-	/*
-	 * two cards on one hub of qemu's own: what one sends, the other
-	 * receives, with its interrupt; no backend leaves qemu, so nothing
-	 * the guest sends reaches the host (the guest's peer: initramfs.c)
-	 */
-	static const char *const cards[] = {
-		"-netdev", "hubport,id=latlab-n0,hubid=0",
-		"-device", "virtio-net-pci,netdev=latlab-n0,mac=52:54:00:4c:4c:00",
-		"-netdev", "hubport,id=latlab-n1,hubid=0",
-		"-device", "virtio-net-pci,netdev=latlab-n1,mac=52:54:00:4c:4c:01",
-	};
-
-	for (size_t i = 0; b->net && i < sizeof(cards) / sizeof(cards[0]); i++)
-		argv[n++] = cards[i];
 	for (int i = 0; i < nextra; i++)
 		argv[n++] = extra[i];
 
@@ -258,28 +306,7 @@ static pid_t start_qemu(const struct vm_boot *b, int data_fd)
 		free(extra);
 		return pid;
 	}
-	/* the child: its own process group, gone when latlab goes */
-	sigset_t none;
-	int null = open("/dev/null", O_RDONLY), log = open(b->qemu_log,
-		O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0644);
-
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	setpgid(0, 0);
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (null >= 0)
-		dup2(null, 0);
-	if (log >= 0)
-		dup2(log, 1);
-	if (log >= 0)
-		dup2(log, 2);
-	/* the data pipe stays open across exec: qemu opens /dev/fd/N */
-	fcntl(data_fd, F_SETFD, 0);
-	if (log >= 0 && command && write(log, command, strlen(command)) < 0)
-		_exit(127);
-	execvp(arch->qemu, (char *const *)argv);
-	dprintf(2, "latlab: cannot run %s: %s\n", arch->qemu, strerror(errno));
-	_exit(127);
+	qemu_child(b, arch->qemu, argv, command, data_fd);
 }
 
 /*
