@@ -491,15 +491,131 @@ static int carried_program(const struct workload_def *wd, char *prog, size_t len
 /* The largest module taken into a guest (Debian's largest are a few MiB) */
 #define MODULE_MAX (64u << 20)
 
+/*
+ * What the workloads load (plugins), each once, with the loader this
+ * machine's programs have: a static guest latlab loads them through it
+ * too (dir: where latlab is). 0, or -errno with err.
+ */
+static int add_loaded(struct cpio *a, const struct vm_guest *g, const char *dir,
+		      const struct vm_arch *arch, char *err, size_t errlen)
+{
+	char bin[PATH_MAX + 16];
+	int rc = 0;
+
+	for (int i = 0; rc == 0 && i < g->cfg->nworkloads; i++) {
+		const struct workload_def *wd = &g->cfg->workload[i];
+		char interp[PATH_MAX] = "/lib64/ld-linux-x86-64.so.2";
+
+		const char *so = wd->ops && wd->ops->loads ? wd->ops->loads(wd->opts) : NULL;
+		int seen = 0;
+
+		/* once each (a chain names its plugin step's, which is a definition too) */
+		for (int j = 0; so && j < i; j++) {
+			const struct workload_def *w2 = &g->cfg->workload[j];
+
+			seen |= w2->ops && w2->ops->loads && w2->ops->loads(w2->opts) &&
+				strcmp(w2->ops->loads(w2->opts), so) == 0;
+		}
+		if (!so || seen)
+			continue;
+		snprintf(bin, sizeof(bin), "%s/latlab", dir);
+		if (vm_program_fits(bin, arch, interp, sizeof(interp)) == 0)
+			snprintf(interp, sizeof(interp), "/lib64/ld-linux-x86-64.so.2");
+		rc = add_shared(a, so, interp, arch, err, errlen);
+	}
+	return rc;
+}
+
+/*
+ * The programs the workloads run (cyclictest, a watched command), each
+ * once, at the path PATH finds them at here, with their libraries.
+ * 0, or -errno with err.
+ */
+static int add_carried(struct cpio *a, const struct vm_guest *g, const struct vm_arch *arch,
+		       char *err, size_t errlen)
+{
+	int rc = 0;
+
+	for (int i = 0; rc == 0 && i < g->cfg->nworkloads; i++) {
+		char prog[OPT_STR_MAX], found[PATH_MAX];
+		int seen = 0;
+
+		if (carried_program(&g->cfg->workload[i], prog, sizeof(prog)) != 0)
+			continue;
+		for (int j = 0; j < i; j++) {
+			char other[OPT_STR_MAX];
+
+			seen |= carried_program(&g->cfg->workload[j], other, sizeof(other)) == 0 &&
+				strcmp(other, prog) == 0;
+		}
+		/* one this machine has not is a section no cell of the guest's
+		 * uses: campaign/where.c refuses a cell that names it first */
+		if (seen || path_lookup(prog, found, sizeof(found)) != 0)
+			continue;
+		rc = add_program(a, found + 1, found, arch, err, errlen);
+	}
+	return rc;
+}
+
+/*
+ * The variant's modules (modules =, in its order) and the devices'
+ * (a disk's, the cards', a veth pair's: each once, whichever list names
+ * it). 0, or -errno with err.
+ */
+static int add_modules(struct cpio *a, const struct vm_guest *g, char *err, size_t errlen)
+{
+	const struct kernel_def *k = &g->cfg->kernel[g->variant];
+	char word[OPT_STR_MAX];
+	int rc = 0, n = 0;
+
+	for (const char *p = k->modules; rc == 0 && (p = next_word(p, word, sizeof(word)));) {
+		char name[OPT_STR_MAX + 32];
+
+		snprintf(name, sizeof(name), "latlab/modules/%d.ko", n++);
+		rc = cpio_file(a, name, word);
+		if (rc)
+			fail_with(err, errlen, rc, "[kernel.%s] modules: %s: %s", k->name,
+			     word, strerror(-rc));
+	}
+	/* the devices' modules, each once, whichever list names it */
+	const char *lists[3] = { g->disk ? vm_disk_modules(k) : NULL, g->net ? "net.list" : NULL,
+				 g->veth ? "veth.list" : NULL };
+
+	for (int l = 0; rc == 0 && l < 3; l++) {
+		FILE *list = lists[l] ? module_list(g, lists[l]) : NULL;
+
+		if (lists[l] && g->device_modules && !list)
+			rc = fail_with(err, errlen, -ENOENT, "%s/%s: %s", g->device_modules,
+				       lists[l], strerror(errno));
+		while (rc == 0 && module_next(list, word, sizeof(word))) {
+			char name[OPT_STR_MAX + 32], from[PATH_MAX + OPT_STR_MAX + 8];
+
+			snprintf(name, sizeof(name), "latlab/mod/%s.ko", word);
+			snprintf(from, sizeof(from), "%s/%s.ko", g->device_modules, word);
+			/* a name, a regular file there itself (never a link to root's), bounded */
+			rc = strchr(word, '/') || !word[0] ? -EINVAL :
+			     cpio_file_checked(a, name, from, 1, MODULE_MAX);
+			if (rc)
+				fail_with(err, errlen, rc, "[kernel.%s] %s: %s: %s%s", k->name,
+					  l ? "net" : "disk", from, strerror(-rc),
+					  rc == -ELOOP ? " (a symbolic link: a module is taken from its own folder only)" :
+					  rc == -EINVAL ? " (not a regular file)" : "");
+		}
+		if (list)
+			fclose(list);
+	}
+	return rc;
+}
+
 int vm_initramfs(const struct vm_guest *g, const char *path, char *err,
 		 size_t errlen)
 {
 	const struct kernel_def *k = &g->cfg->kernel[g->variant];
 	const struct vm_arch *arch = vm_arch(k);
-	char dir[PATH_MAX], bin[PATH_MAX + 16], bb[PATH_MAX], word[OPT_STR_MAX];
+	char dir[PATH_MAX], bin[PATH_MAX + 16], bb[PATH_MAX];
 	struct cpio a;
 	char *init;
-	int rc, n = 0;
+	int rc;
 
 	/* another architecture's are named in the config (check_arch) */
 	if (k->busybox[0])
@@ -522,85 +638,12 @@ int vm_initramfs(const struct vm_guest *g, const char *path, char *err,
 	snprintf(bin, sizeof(bin), "%s/latload", dir);
 	if (rc == 0)
 		rc = add_program(&a, "bin/latload", bin, arch, err, errlen);
-	/* what the workloads load (plugins), with the loader this machine's
-	 * programs have: a static guest latlab loads them through it too */
-	for (int i = 0; rc == 0 && i < g->cfg->nworkloads; i++) {
-		const struct workload_def *wd = &g->cfg->workload[i];
-		char interp[PATH_MAX] = "/lib64/ld-linux-x86-64.so.2";
-
-		const char *so = wd->ops && wd->ops->loads ? wd->ops->loads(wd->opts) : NULL;
-		int seen = 0;
-
-		/* once each (a chain names its plugin step's, which is a definition too) */
-		for (int j = 0; so && j < i; j++) {
-			const struct workload_def *w2 = &g->cfg->workload[j];
-
-			seen |= w2->ops && w2->ops->loads && w2->ops->loads(w2->opts) &&
-				strcmp(w2->ops->loads(w2->opts), so) == 0;
-		}
-		if (!so || seen)
-			continue;
-		snprintf(bin, sizeof(bin), "%s/latlab", dir);
-		if (vm_program_fits(bin, arch, interp, sizeof(interp)) == 0)
-			snprintf(interp, sizeof(interp), "/lib64/ld-linux-x86-64.so.2");
-		rc = add_shared(&a, so, interp, arch, err, errlen);
-	}
-	/* the programs the workloads run (cyclictest, a watched command), at
-	 * the path PATH finds them at here, with their libraries; each once */
-	for (int i = 0; rc == 0 && i < g->cfg->nworkloads; i++) {
-		char prog[OPT_STR_MAX], found[PATH_MAX];
-		int seen = 0;
-
-		if (carried_program(&g->cfg->workload[i], prog, sizeof(prog)) != 0)
-			continue;
-		for (int j = 0; j < i; j++) {
-			char other[OPT_STR_MAX];
-
-			seen |= carried_program(&g->cfg->workload[j], other, sizeof(other)) == 0 &&
-				strcmp(other, prog) == 0;
-		}
-		/* one this machine has not is a section no cell of the guest's
-		 * uses: campaign/where.c refuses a cell that names it first */
-		if (seen || path_lookup(prog, found, sizeof(found)) != 0)
-			continue;
-		rc = add_program(&a, found + 1, found, arch, err, errlen);
-	}
-	for (const char *p = k->modules; rc == 0 && (p = next_word(p, word, sizeof(word)));) {
-		char name[OPT_STR_MAX + 32];
-
-		snprintf(name, sizeof(name), "latlab/modules/%d.ko", n++);
-		rc = cpio_file(&a, name, word);
-		if (rc)
-			fail_with(err, errlen, rc, "[kernel.%s] modules: %s: %s", k->name,
-			     word, strerror(-rc));
-	}
-	/* the devices' modules, each once, whichever list names it */
-	const char *lists[3] = { g->disk ? vm_disk_modules(k) : NULL, g->net ? "net.list" : NULL,
-				 g->veth ? "veth.list" : NULL };
-
-	for (int l = 0; rc == 0 && l < 3; l++) {
-		FILE *list = lists[l] ? module_list(g, lists[l]) : NULL;
-
-		if (lists[l] && g->device_modules && !list)
-			rc = fail_with(err, errlen, -ENOENT, "%s/%s: %s", g->device_modules,
-				       lists[l], strerror(errno));
-		while (rc == 0 && module_next(list, word, sizeof(word))) {
-			char name[OPT_STR_MAX + 32], from[PATH_MAX + OPT_STR_MAX + 8];
-
-			snprintf(name, sizeof(name), "latlab/mod/%s.ko", word);
-			snprintf(from, sizeof(from), "%s/%s.ko", g->device_modules, word);
-			/* a name, a regular file there itself (never a link to root's), bounded */
-			rc = strchr(word, '/') || !word[0] ? -EINVAL :
-			     cpio_file_checked(&a, name, from, 1, MODULE_MAX);
-			if (rc)
-				fail_with(err, errlen, rc, "[kernel.%s] %s: %s: %s%s", k->name,
-					  l ? "net" : "disk", from, strerror(-rc),
-					  rc == -ELOOP ? " (a symbolic link: a module is taken from its own folder only)" :
-					  rc == -EINVAL ? " (not a regular file)" : "");
-		}
-		if (list)
-			fclose(list);
-	}
+	if (rc == 0)
+		rc = add_loaded(&a, g, dir, arch, err, errlen);
+	if (rc == 0)
+		rc = add_carried(&a, g, arch, err, errlen);
+	if (rc == 0)
+		rc = add_modules(&a, g, err, errlen);
 	/*
 	 * the archive's own write failed: the disk under it, whatever was
 	 * being added (a full tmpfs was said as ext4.ko's fault)
