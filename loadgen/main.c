@@ -235,6 +235,83 @@ static int parse_args(const struct load_ops *ops, void *opts, int argc,
 	return 0;
 }
 
+/*
+ * The counters the load's workers share (and the harness's, given as a
+ * file by --counters-fd, closed here): mapped, or MAP_FAILED, said.
+ */
+static uint64_t *map_counters(const struct args *a, const char *name, size_t len)
+{
+	struct stat cst;
+	uint64_t *slots = a->counters_fd < 0 ?
+		mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0) :
+		fstat(a->counters_fd, &cst) != 0 || !S_ISREG(cst.st_mode) ||
+		cst.st_size < (off_t)len ? (errno = EINVAL, MAP_FAILED) :
+		mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, a->counters_fd, 0);
+
+	if (a->counters_fd >= 0)
+		close(a->counters_fd);
+	if (slots == MAP_FAILED)
+		log_error("%s: the counters shared with its workers (mmap of %zu bytes): %s",
+			  name, len, strerror(errno));
+	return slots;
+}
+
+/*
+ * SIGTERM and SIGINT (into sigs) are taken by one thread with
+ * sigtimedwait: blocked before any thread or child exists (children
+ * unblock them); SIGCHLD too, so that loads with children can wait for
+ * it; SIGPIPE ignored.
+ */
+static void block_signals(sigset_t *sigs)
+{
+	sigset_t chld;
+
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGINT, SIG_DFL);
+	sigemptyset(sigs);
+	sigaddset(sigs, SIGTERM);
+	sigaddset(sigs, SIGINT);
+	pthread_sigmask(SIG_BLOCK, sigs, NULL);
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	pthread_sigmask(SIG_BLOCK, &chld, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+/*
+ * The load's count, said as the harness reads it (and as hackbench's
+ * "Time:" for a finite run), done ops between go (or t0) and t1.
+ */
+static void say_result(const struct load_ops *ops, const struct load_ctx *ctx, int64_t done,
+		       int64_t t0, int64_t t1)
+{
+	/*
+	 * a testing aid: an instance that never says its count (stuck in a
+	 * write, as a guest's disk load was at its cell's end): the harness
+	 * kills it after its grace and reads its counters
+	 */
+	if (getenv("LATLOAD_HANG_AT_END")) {
+		sigset_t all;
+
+		sigfillset(&all);
+		sigprocmask(SIG_BLOCK, &all, NULL);
+		for (;;)
+			pause();
+	}
+	/* a testing aid: the harness's judgement of a load that did no work */
+	const char *fake = getenv("LATLOAD_FAKE_OPS");
+
+	if (fake && *fake)
+		done = strtoll(fake, NULL, 10);
+	double secs = (double)(t1 - (ctx->go_ns ? ctx->go_ns : t0)) / NS_PER_S;
+
+	if (strcmp(ops->name, "hackbench") == 0 && ctx->finite)
+		printf("Time: %.3f\n", secs);
+	printf("latload-result type=%s ops=%lld seconds=%.3f ops_per_s=%.1f\n",
+	       ops->name, (long long)done, secs, secs > 0 ? done / secs : 0.0);
+	fflush(stdout);
+}
+
 int main(int argc, char **argv)
 {
 	const struct load_ops *ops;
@@ -278,37 +355,13 @@ int main(int argc, char **argv)
 
 	/* shared with forked workers: their counters (and the harness's, given) */
 	size_t slots_len = LOAD_COUNTERS_BYTES;
-	struct stat cst;
-	uint64_t *slots = a.counters_fd < 0 ?
-		mmap(NULL, slots_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0) :
-		fstat(a.counters_fd, &cst) != 0 || !S_ISREG(cst.st_mode) ||
-		cst.st_size < (off_t)slots_len ? (errno = EINVAL, MAP_FAILED) :
-		mmap(NULL, slots_len, PROT_READ | PROT_WRITE, MAP_SHARED, a.counters_fd, 0);
-	if (a.counters_fd >= 0)
-		close(a.counters_fd);
+	uint64_t *slots = map_counters(&a, ops->name, slots_len);
+
 	if (slots == MAP_FAILED) {
-		log_error("%s: the counters shared with its workers (mmap of %zu bytes): %s",
-			  ops->name, slots_len, strerror(errno));
 		free(opts);
 		return EXIT_RUNTIME;
 	}
-
-	/*
-	 * SIGTERM/SIGINT are taken by one thread with sigtimedwait: block
-	 * them before any thread or child exists; children unblock them.
-	 */
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGINT, SIG_DFL);
-	sigemptyset(&sigs);
-	sigaddset(&sigs, SIGTERM);
-	sigaddset(&sigs, SIGINT);
-	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
-	/* SIGCHLD too, so loads with children can wait for it */
-	sigset_t chld;
-	sigemptyset(&chld);
-	sigaddset(&chld, SIGCHLD);
-	pthread_sigmask(SIG_BLOCK, &chld, NULL);
-	signal(SIGPIPE, SIG_IGN);
+	block_signals(&sigs);
 
 	struct load_ctx ctx = {
 		.opts = opts,
@@ -336,6 +389,8 @@ int main(int argc, char **argv)
 	rc = pthread_create(&sig_tid, NULL, signal_thread, &sigs);
 	if (rc) {
 		log_error("%s: its signal thread (pthread_create): %s", ops->name, strerror(rc));
+		munmap(slots, slots_len);
+		free(opts);
 		return EXIT_RUNTIME;
 	}
 	duration_ns = a.duration;
@@ -352,29 +407,7 @@ int main(int argc, char **argv)
 		free(opts);
 		return EXIT_RUNTIME;
 	}
-	/*
-	 * a testing aid: an instance that never says its count (stuck in a
-	 * write, as a guest's disk load was at its cell's end): the harness
-	 * kills it after its grace and reads its counters
-	 */
-	if (getenv("LATLOAD_HANG_AT_END")) {
-		sigset_t all;
-
-		sigfillset(&all);
-		sigprocmask(SIG_BLOCK, &all, NULL);
-		for (;;)
-			pause();
-	}
-	/* a testing aid: the harness's judgement of a load that did no work */
-	const char *fake = getenv("LATLOAD_FAKE_OPS");
-	if (fake && *fake)
-		done = strtoll(fake, NULL, 10);
-	double secs = (double)(t1 - (ctx.go_ns ? ctx.go_ns : t0)) / NS_PER_S;
-	if (strcmp(ops->name, "hackbench") == 0 && ctx.finite)
-		printf("Time: %.3f\n", secs);
-	printf("latload-result type=%s ops=%lld seconds=%.3f ops_per_s=%.1f\n",
-	       ops->name, (long long)done, secs, secs > 0 ? done / secs : 0.0);
-	fflush(stdout);
+	say_result(ops, &ctx, done, t0, t1);
 	munmap(slots, slots_len);
 	free(opts);
 	return EXIT_PASS;
