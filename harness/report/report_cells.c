@@ -177,21 +177,23 @@ static void html_cell_log(FILE *fp, const struct tcell *c)
 }
 
 /* report/cells/ID.html: one cell, its numbers, figures, files and log. */
-static void fill_cell_page(FILE *fp, void *arg)
+/* A row of a cell page's table: its name and its value, each as text. */
+static void fact_row(FILE *fp, const char *name, const char *value)
 {
-	const struct cell_page *pg = arg;
-	const struct tcell *c = &pg->r->t.cell[pg->i];
-	char title[256];
+	fputs("<tr><th class=\"l\">", fp);
+	html_text(fp, name);
+	fputs("</th><td class=\"l\">", fp);
+	html_text(fp, value);
+	fputs("</td></tr>\n", fp);
+}
 
-	snprintf(title, sizeof(title), "latlab cell %s", c->id);
-	html_head(fp, title);
-	fputs("<p><a href=\"../index.html\">the campaign's report</a></p>\n<h1>", fp);
-	html_text(fp, c->id);
-	fputs("</h1>\n", fp);
-	int kinds = tcell_emulated(c);
-
-	if (kinds)
-		html_emulated_banner(fp, kinds);
+/*
+ * A cell page's first table: its status, every axis of the table as the
+ * cell has it, the run's own facts, the latlab that measured it, its
+ * load's settings, where its I/O went.
+ */
+static void cell_facts(FILE *fp, const struct tcell *c)
+{
 	fprintf(fp, "<table>\n<tr class=\"%s\"><th class=\"l\">status</th><td class=\"l st\">",
 		html_status_class(c->status));
 	html_text(fp, c->status);
@@ -211,34 +213,22 @@ static void fill_cell_page(FILE *fp, void *arg)
 			dur ? " µs" : axis_defs[a].kind == AXK_MICROS ? " µs" : "");
 		html_text(fp, dur ? v : c->ax[a]);
 		fputs("</td></tr>\n", fp);
-		if (a == TAXIS_HOST) {	/* the host's kernel beside it */
-			fputs("<tr><th class=\"l\">release</th><td class=\"l\">", fp);
-			html_text(fp, c->release);
-			fputs("</td></tr>\n", fp);
-		}
+		if (a == TAXIS_HOST)	/* the host's kernel beside it */
+			fact_row(fp, "release", c->release);
 	}
 	const char *const more[][2] = {
 		{ "why (worst capture)", c->why },
 		{ "interference", c->interference },
 	};
 	for (size_t k = 0; k < sizeof(more) / sizeof(more[0]); k++) {
-		fputs("<tr><th class=\"l\">", fp);
-		html_text(fp, more[k][0]);
-		fputs("</th><td class=\"l\">", fp);
-		html_text(fp, more[k][1]);
-		fputs("</td></tr>\n", fp);
+		fact_row(fp, more[k][0], more[k][1]);
 	}
 	fprintf(fp, "<tr><th class=\"l\">repeat</th><td class=\"l\">%lld</td></tr>\n",
 		(long long)c->repeat);
 	/* the latlab that measured it (sysinfo.ini), and its load as it ran (cell.ini) */
-	fputs("<tr><th class=\"l\">measured by latlab</th><td class=\"l\">", fp);
-	html_text(fp, c->measured_by[0] ? c->measured_by : "unknown");
-	fputs("</td></tr>\n", fp);
-	if (c->load_settings[0]) {
-		fputs("<tr><th class=\"l\">its load's settings</th><td class=\"l\">", fp);
-		html_text(fp, c->load_settings);
-		fputs("</td></tr>\n", fp);
-	}
+	fact_row(fp, "measured by latlab", c->measured_by[0] ? c->measured_by : "unknown");
+	if (c->load_settings[0])
+		fact_row(fp, "its load's settings", c->load_settings);
 	/* where its I/O went and what a wait for it is, as cell.ini says */
 	static const char *const io[][2] = {
 		{ "files_on", "files on" }, { "files_note", "a file's wait" },
@@ -250,39 +240,59 @@ static void fill_cell_page(FILE *fp, void *arg)
 		cell_ini_get(c->dir, CELLF_INI, "cell", io[k][0], v, sizeof(v));
 		if (!v[0])
 			continue;
-		fputs("<tr><th class=\"l\">", fp);
-		html_text(fp, io[k][1]);
-		fputs("</th><td class=\"l\">", fp);
-		html_text(fp, v);
-		fputs("</td></tr>\n", fp);
+		fact_row(fp, io[k][1], v);
 	}
 	fputs("</table>\n", fp);
-	if (c->measured) {
-		fputs("<h2>Latency (µs, threads merged)</h2>\n<table>\n<tr><th class=\"l\">metric</th>"
-		      "<th>samples</th><th>min</th><th>p50</th><th>p99</th><th>p99.99</th><th>max</th></tr>\n", fp);
-		for (int m = 0; m < METRIC_COUNT; m++) {
-			const struct hist *h = c->metric[m];
+}
 
-			if (!h || !(c->listed & METRIC_BIT(m)))
-				continue;	/* a watched program's cell: no wake-up of latlab's */
-			fprintf(fp, "<tr><td class=\"l\">%s</td><td>%llu</td>", metric_name(m),
-				(unsigned long long)h->count);
-			report_td_spread(fp, h);
-			fputs("</tr>\n", fp);
-		}
-		fprintf(fp, "</table>\n<p>%llu overruns, %llu errors", (unsigned long long)c->overruns,
-			(unsigned long long)c->errors);
-		if (c->nsec)
-			fprintf(fp, "; the wake-up's maximum came in second %d of %d", c->max_at_s,
-				c->nsec);
-		fputs(".</p>\n", fp);
-		if (c->missed_pct > 0)
-			fprintf(fp, "<p%s>Missed periods: thread %d missed %.1f %% of its periods "
-				"(a cycle that ended past its next period skips those it covered; "
-				"the latencies above leave them out).</p>\n",
-				c->missed_pct >= 1 ? " class=\"warn\"" : "", c->missed_thread,
-				c->missed_pct);
+/* A measured cell's latencies, threads merged, and its overruns, errors and missed periods. */
+static void cell_latencies(FILE *fp, const struct tcell *c)
+{
+	if (!c->measured)
+		return;
+	fputs("<h2>Latency (µs, threads merged)</h2>\n<table>\n<tr><th class=\"l\">metric</th>"
+	      "<th>samples</th><th>min</th><th>p50</th><th>p99</th><th>p99.99</th><th>max</th></tr>\n", fp);
+	for (int m = 0; m < METRIC_COUNT; m++) {
+		const struct hist *h = c->metric[m];
+
+		if (!h || !(c->listed & METRIC_BIT(m)))
+			continue;	/* a watched program's cell: no wake-up of latlab's */
+		fprintf(fp, "<tr><td class=\"l\">%s</td><td>%llu</td>", metric_name(m),
+			(unsigned long long)h->count);
+		report_td_spread(fp, h);
+		fputs("</tr>\n", fp);
 	}
+	fprintf(fp, "</table>\n<p>%llu overruns, %llu errors", (unsigned long long)c->overruns,
+		(unsigned long long)c->errors);
+	if (c->nsec)
+		fprintf(fp, "; the wake-up's maximum came in second %d of %d", c->max_at_s,
+			c->nsec);
+	fputs(".</p>\n", fp);
+	if (c->missed_pct > 0)
+		fprintf(fp, "<p%s>Missed periods: thread %d missed %.1f %% of its periods "
+			"(a cycle that ended past its next period skips those it covered; "
+			"the latencies above leave them out).</p>\n",
+			c->missed_pct >= 1 ? " class=\"warn\"" : "", c->missed_thread,
+			c->missed_pct);
+}
+
+static void fill_cell_page(FILE *fp, void *arg)
+{
+	const struct cell_page *pg = arg;
+	const struct tcell *c = &pg->r->t.cell[pg->i];
+	char title[256];
+
+	snprintf(title, sizeof(title), "latlab cell %s", c->id);
+	html_head(fp, title);
+	fputs("<p><a href=\"../index.html\">the campaign's report</a></p>\n<h1>", fp);
+	html_text(fp, c->id);
+	fputs("</h1>\n", fp);
+	int kinds = tcell_emulated(c);
+
+	if (kinds)
+		html_emulated_banner(fp, kinds);
+	cell_facts(fp, c);
+	cell_latencies(fp, c);
 	if (c->nspikes) {
 		fputs("<h2>Spike captures</h2>\n", fp);
 		report_cell_spikes(fp, c, "../../");
