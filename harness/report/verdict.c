@@ -578,6 +578,77 @@ static int judge(const struct side_runs *a, const struct side_runs *b, int desig
 	return stats_ratio_t_ci(j->ux, na, j->uy, nb, VERDICT_CONF_EACH, out);
 }
 
+/*
+ * What a pair's verdict says beside its call: the campaigns, the design,
+ * the margin (the instruction clock's by default), whether the sides ran
+ * apart, their boots, the devices their runs waited for, the latlabs and
+ * load settings that measured them, the hypervisor's steal, and whether
+ * a run's maximum is 0 ns (no ratio).
+ */
+static void pair_facts(const struct side_runs *a, const struct side_runs *b, double margin,
+		       struct pair_verdict *v)
+{
+	v->ca = campaigns(a);
+	v->cb = campaigns(b);
+	v->design = design_of(a, b);
+	v->margin_default = margin < 0 && v->design == VD_ICOUNT;
+	v->margin = v->margin_default ? VERDICT_ICOUNT_MARGIN : margin > 0 ? margin : 0;
+	v->apart = apart_in(a, b, -1, &v->apart_ns);
+	v->boots_a = boots(a);
+	v->boots_b = boots(b);
+	const struct side_runs *both[] = { a, b };
+
+	for (int s = 0; s < 2; s++)
+		for (int i = 0; i < both[s]->n; i++)
+			v->devices |= both[s]->run[i]->devices;
+	provenance(a, b, v);
+
+	v->steal_a = steal_share(&a, 1);
+	v->steal_b = steal_share(&b, 1);
+	v->steal = steal_share(both, 2);
+	/* a maximum of 0 ns: nothing above zero to compare, so no ratio
+	 * (against the 1 ns floor it would be a millionfold) */
+	for (int s = 0; s < 2; s++) {
+		const struct side_runs *r = s ? b : a;
+
+		for (int i = 0; i < r->n; i++) {
+			const struct hist *h = run_hist(r, r->run[i]);
+
+			v->zero |= h && h->count && h->max <= 0;
+		}
+	}
+}
+
+/*
+ * The pair judged (j's buffers allocated): the maximum, p99.99 (not
+ * judged from fewer than 10 000 samples a run) and the tail. 0, or
+ * -errno.
+ */
+static int judge_pair(const struct side_runs *a, const struct side_runs *b,
+		      struct pair_verdict *v, struct judging *j)
+{
+	int rc = 0;
+	uint64_t fa = fewest_of(a), fb = fewest_of(b), few = fa < fb ? fa : fb;
+
+	if (v->zero)
+		return 0;
+	rc = judge(a, b, v->design, MAX_PCT, j, &v->max_runs, &v->max, NULL, NULL);
+	if (rc == 0)
+		rc = judge(a, b, v->design, 99.99, j, &v->p9999_runs, &v->p9999, NULL, NULL);
+	/* a p99.99 of fewer than 10 000 samples is a maximum: not judged */
+	v->p9999_short = few < hist_support(99.99);
+	if (v->p9999_short)
+		v->p9999.ok = v->p9999_runs.ok = 0;
+	if (rc == 0 && few >= TAIL_MIN_SAMPLES) {
+		struct ratio_ci runs;
+
+		v->tail_pct = 100.0 * (1.0 - (double)TAIL_SAMPLES / (double)few);
+		rc = judge(a, b, v->design, v->tail_pct, j, &runs, &v->tail,
+			   &v->tail_med_a, &v->tail_med_b);
+	}
+	return rc;
+}
+
 int verdict_pair(const struct side_runs *a, const struct side_runs *b, double margin,
 		 struct pair_verdict *v)
 {
@@ -612,56 +683,9 @@ int verdict_pair(const struct side_runs *a, const struct side_runs *b, double ma
 		judging_free(&j);
 		return 0;
 	}
-	v->ca = campaigns(a);
-	v->cb = campaigns(b);
-	v->design = design_of(a, b);
-	v->margin_default = margin < 0 && v->design == VD_ICOUNT;
-	v->margin = v->margin_default ? VERDICT_ICOUNT_MARGIN : margin > 0 ? margin : 0;
-	v->apart = apart_in(a, b, -1, &v->apart_ns);
-	v->boots_a = boots(a);
-	v->boots_b = boots(b);
-	const struct side_runs *both[] = { a, b };
-
-	for (int s = 0; s < 2; s++)
-		for (int i = 0; i < both[s]->n; i++)
-			v->devices |= both[s]->run[i]->devices;
-	provenance(a, b, v);
-
-	v->steal_a = steal_share(&a, 1);
-	v->steal_b = steal_share(&b, 1);
-	v->steal = steal_share(both, 2);
-	/* a maximum of 0 ns: nothing above zero to compare, so no ratio
-	 * (against the 1 ns floor it would be a millionfold) */
-	for (int s = 0; s < 2; s++) {
-		const struct side_runs *r = s ? b : a;
-
-		for (int i = 0; i < r->n; i++) {
-			const struct hist *h = run_hist(r, r->run[i]);
-
-			v->zero |= h && h->count && h->max <= 0;
-		}
-	}
-	if (j.x && j.y && j.ux && j.uy && j.tmp && v->zero) {
-		rc = 0;
-	} else if (j.x && j.y && j.ux && j.uy && j.tmp) {
-		rc = judge(a, b, v->design, MAX_PCT, &j, &v->max_runs, &v->max, NULL, NULL);
-		if (rc == 0)
-			rc = judge(a, b, v->design, 99.99, &j, &v->p9999_runs, &v->p9999, NULL, NULL);
-		uint64_t fa = fewest_of(a), fb = fewest_of(b), few = fa < fb ? fa : fb;
-
-		/* a p99.99 of fewer than 10 000 samples is a maximum: not judged */
-		v->p9999_short = few < hist_support(99.99);
-		if (v->p9999_short)
-			v->p9999.ok = v->p9999_runs.ok = 0;
-
-		if (rc == 0 && few >= TAIL_MIN_SAMPLES) {
-			struct ratio_ci runs;
-
-			v->tail_pct = 100.0 * (1.0 - (double)TAIL_SAMPLES / (double)few);
-			rc = judge(a, b, v->design, v->tail_pct, &j, &runs, &v->tail,
-				   &v->tail_med_a, &v->tail_med_b);
-		}
-	}
+	pair_facts(a, b, margin, v);
+	if (j.x && j.y && j.ux && j.uy && j.tmp)
+		rc = judge_pair(a, b, v, &j);
 	v->kind = kind_of(&v->max, v->margin);
 	if (j.tmp) {
 		v->periods_a = periods_of(a, j.tmp);
