@@ -322,15 +322,11 @@ static int samples_whole(const char *path, int dir, char *bin, size_t len, int *
 	return EXIT_PASS;
 }
 
-int export_run(const char *format, const char *path, const char *out,
-	       const char *metric, int64_t hist_us)
+/* The format, the metric and the path export is given, checked: 0, or EXIT_USAGE said. */
+static int export_usage(const char *format, const char *metric, const char *path,
+			struct stat *st)
 {
-	char bin[PATH_MAX + 16];
-	struct stat st;
-	struct afile af;
-	struct cell_data *d = NULL;
-	FILE *fp = stdout;
-	int rc, samples = strcmp(format, "csv") == 0, status = EXIT_RUNTIME;
+	int samples = strcmp(format, "csv") == 0;
 
 	if (!samples && strcmp(format, "cyclictest") && strcmp(format, "json")) {
 		log_error("unknown export format '%s' (csv, cyclictest, json)", format);
@@ -340,15 +336,82 @@ int export_run(const char *format, const char *path, const char *out,
 		log_error("unknown metric '%s' (wakeup, io, response)", metric);
 		return EXIT_USAGE;
 	}
-	if (stat(path, &st) != 0) {
+	if (stat(path, st) != 0) {
 		log_error("%s: %s", path, strerror(errno));
 		return EXIT_USAGE;
 	}
-	if (S_ISDIR(st.st_mode) && tree_is_campaign(path)) {
+	if (S_ISDIR(st->st_mode) && tree_is_campaign(path)) {
 		log_error("%s is a campaign's tree, not a cell: export one cell's directory (%s/HOST/RELEASE/CELL)",
 			  path, path);
 		return EXIT_USAGE;
 	}
+	return 0;
+}
+
+/*
+ * The export of path (samples.bin at bin, or its cell's data d) to out,
+ * or standard output: the file made whole or not at all. EXIT_PASS (a
+ * reader that closed the pipe too), or EXIT_RUNTIME said.
+ */
+static int export_to(const char *format, const char *path, const char *out, const char *bin,
+		     const struct cell_data *d)
+{
+	struct afile af;
+	FILE *fp = stdout;
+	int rc, samples = strcmp(format, "csv") == 0, status = EXIT_RUNTIME;
+
+	if (out) {
+		rc = afile_open(&af, out);
+		if (rc) {
+			log_error("%s: %s", out, strerror(-rc));
+			return status;
+		}
+		fp = af.fp;
+	}
+	if (samples)
+		rc = export_samples(bin, fp);
+	else if (strcmp(format, "cyclictest") == 0)
+		write_cyclictest(fp, d), rc = ferror(fp) ? -EIO : 0;
+	else
+		rc = write_json(fp, path, d);
+	if (rc == -EIO && ferror(fp)) {
+		/* the output failed; a reader that closed the pipe is not an error */
+		int err = errno;
+
+		if (out)
+			afile_abort(&af);
+		if (!out && err == EPIPE)
+			status = EXIT_PASS;
+		else
+			log_error("writing %s: %s", out ? out : "the output", strerror(err));
+		return status;
+	}
+	if (rc == 0 && out)
+		rc = afile_commit(&af);
+	else if (out)
+		afile_abort(&af);
+	if (rc) {
+		log_error("%s: %s", out ? out : path, strerror(-rc));
+		return status;
+	}
+	if (!out && fflush(stdout) != 0) {
+		log_error("standard output: writing the export of %s: %s", path, strerror(errno));
+		return status;
+	}
+	return EXIT_PASS;
+}
+
+int export_run(const char *format, const char *path, const char *out,
+	       const char *metric, int64_t hist_us)
+{
+	char bin[PATH_MAX + 16];
+	struct stat st;
+	struct cell_data *d = NULL;
+	int rc, samples = strcmp(format, "csv") == 0, status = EXIT_RUNTIME;
+
+	if ((status = export_usage(format, metric, path, &st)) != 0)
+		return status;
+	status = EXIT_RUNTIME;
 	/* validate the input before anything is written */
 	if (samples) {
 		status = samples_whole(path, S_ISDIR(st.st_mode), bin, sizeof(bin), &rc);
@@ -381,45 +444,7 @@ int export_run(const char *format, const char *path, const char *out,
 		log_error("%s: %s", path, strerror(-rc));
 		goto out;
 	}
-	if (out) {
-		rc = afile_open(&af, out);
-		if (rc) {
-			log_error("%s: %s", out, strerror(-rc));
-			goto out;
-		}
-		fp = af.fp;
-	}
-	if (samples)
-		rc = export_samples(bin, fp);
-	else if (strcmp(format, "cyclictest") == 0)
-		write_cyclictest(fp, d), rc = ferror(fp) ? -EIO : 0;
-	else
-		rc = write_json(fp, path, d);
-	if (rc == -EIO && ferror(fp)) {
-		/* the output failed; a reader that closed the pipe is not an error */
-		int err = errno;
-
-		if (out)
-			afile_abort(&af);
-		if (!out && err == EPIPE)
-			status = EXIT_PASS;
-		else
-			log_error("writing %s: %s", out ? out : "the output", strerror(err));
-		goto out;
-	}
-	if (rc == 0 && out)
-		rc = afile_commit(&af);
-	else if (out)
-		afile_abort(&af);
-	if (rc) {
-		log_error("%s: %s", out ? out : path, strerror(-rc));
-		goto out;
-	}
-	if (!out && fflush(stdout) != 0) {
-		log_error("standard output: writing the export of %s: %s", path, strerror(errno));
-		goto out;
-	}
-	status = EXIT_PASS;
+	status = export_to(format, path, out, bin, d);
 out:
 	if (d)
 		cell_data_free(d);
