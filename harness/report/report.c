@@ -154,6 +154,57 @@ static int cell_figure(struct report *r, const struct tcell *c, const char *scri
 	return rc ? rc : add_figure(r, rel, cap, (int)(c - r->t.cell));
 }
 
+/*
+ * A measured cell's own figures: its spike captures (where one is
+ * complete), its workload's histogram per thread, every metric's, the
+ * per-second maxima, the timeline. 0, or -errno with err.
+ */
+static int cell_figures(struct report *r, const struct tcell *c, char *err, size_t errlen)
+{
+	int rc = 0, complete = 0;	/* an incomplete capture has no bar to draw */
+
+	for (int k = 0; k < c->nspikes; k++)
+		complete += c->spikes[k].complete;
+	if (complete > 0)
+		rc = cell_figure(r, c, "spikes.gp", CELLF_SPIKES, NULL, NULL, "spikes",
+				 "spike captures",
+				 "each spike capture's latency, by part (docs/spikes.md)",
+				 err, errlen);
+	/* its workload's own metric per thread, then every metric it has */
+	char hwhat[96], hcaption[256], metrics[128] = "";
+
+	snprintf(hwhat, sizeof(hwhat), "%s histogram", rows_metric_words(c->primary));
+	snprintf(hcaption, sizeof(hcaption), "%s histogram, 1 µs bins, per thread%s",
+		 rows_metric_words(c->primary), c->primary == METRIC_NOISE_MAX ?
+		 " (the longest gap of each busy window)" : c->primary == METRIC_RESPONSE ?
+		 " (from the intended wake-up to the end of the I/O)" : "");
+	if (rc == 0)
+		rc = cell_figure(r, c, "hist.gp", CELLF_HIST, "metric",
+				 metric_name(c->primary), "hist", hwhat, hcaption, err, errlen);
+	for (int m = 0; m < METRIC_COUNT; m++)
+		if (c->metric[m] && (c->listed & METRIC_BIT(m)))
+			snprintf(metrics + strlen(metrics), sizeof(metrics) - strlen(metrics),
+				 "%s%s", metrics[0] ? " " : "", metric_name(m));
+	if (rc == 0)
+		rc = cell_figure(r, c, "metrics.gp", CELLF_HIST, "metrics", metrics,
+				 "metrics", "every metric's histogram",
+				 "every metric's histogram, threads merged: wake-up, time in the I/O, response (and the workload's own)",
+				 err, errlen);
+	if (rc == 0 && c->nsec > 0)	/* series.csv is optional */
+		rc = cell_figure(r, c, "series.gp", CELLF_SERIES, NULL, NULL, "series",
+				 "per-second maximum",
+				 "each thread's maximum per second", err, errlen);
+	char window[24];
+
+	snprintf(window, sizeof(window), "%lld", (long long)c->timeline_window);
+	if (rc == 0 && c->timeline_windows >= 3)
+		rc = cell_figure(r, c, "timeline.gp", CELLF_TIMELINE, "window", window, "timeline",
+				 "wake-up latency over time",
+				 "wake-up latency over time: samples per window and latency bin, threads merged (timeline.csv)",
+				 err, errlen);
+	return rc;
+}
+
 static int figures(struct report *r, char *err, size_t errlen)
 {
 	char vars[16384], path[2 * PATH_MAX], sweep[512];
@@ -209,52 +260,9 @@ static int figures(struct report *r, char *err, size_t errlen)
 	}
 	if (rc == 0)
 		rc = runmax_figures(r, err, errlen);
-	for (int i = 0; rc == 0 && i < r->t.n; i++) {
-		const struct tcell *c = &r->t.cell[i];
-
-		if (!c->measured)
-			continue;
-		int complete = 0;	/* an incomplete capture has no bar to draw */
-		for (int k = 0; k < c->nspikes; k++)
-			complete += c->spikes[k].complete;
-		if (complete > 0)
-			rc = cell_figure(r, c, "spikes.gp", CELLF_SPIKES, NULL, NULL, "spikes",
-					 "spike captures",
-					 "each spike capture's latency, by part (docs/spikes.md)",
-					 err, errlen);
-		/* its workload's own metric per thread, then every metric it has */
-		char hwhat[96], hcaption[256], metrics[128] = "";
-
-		snprintf(hwhat, sizeof(hwhat), "%s histogram", rows_metric_words(c->primary));
-		snprintf(hcaption, sizeof(hcaption), "%s histogram, 1 µs bins, per thread%s",
-			 rows_metric_words(c->primary), c->primary == METRIC_NOISE_MAX ?
-			 " (the longest gap of each busy window)" : c->primary == METRIC_RESPONSE ?
-			 " (from the intended wake-up to the end of the I/O)" : "");
-		if (rc == 0)
-			rc = cell_figure(r, c, "hist.gp", CELLF_HIST, "metric",
-					 metric_name(c->primary), "hist", hwhat, hcaption, err, errlen);
-		for (int m = 0; m < METRIC_COUNT; m++)
-			if (c->metric[m] && (c->listed & METRIC_BIT(m)))
-				snprintf(metrics + strlen(metrics), sizeof(metrics) - strlen(metrics),
-					 "%s%s", metrics[0] ? " " : "", metric_name(m));
-		if (rc == 0)
-			rc = cell_figure(r, c, "metrics.gp", CELLF_HIST, "metrics", metrics,
-					 "metrics", "every metric's histogram",
-					 "every metric's histogram, threads merged: wake-up, time in the I/O, response (and the workload's own)",
-					 err, errlen);
-		if (rc == 0 && c->nsec > 0)	/* series.csv is optional */
-			rc = cell_figure(r, c, "series.gp", CELLF_SERIES, NULL, NULL, "series",
-					 "per-second maximum",
-					 "each thread's maximum per second", err, errlen);
-		char window[24];
-
-		snprintf(window, sizeof(window), "%lld", (long long)c->timeline_window);
-		if (rc == 0 && c->timeline_windows >= 3)
-			rc = cell_figure(r, c, "timeline.gp", CELLF_TIMELINE, "window", window, "timeline",
-					 "wake-up latency over time",
-					 "wake-up latency over time: samples per window and latency bin, threads merged (timeline.csv)",
-					 err, errlen);
-	}
+	for (int i = 0; rc == 0 && i < r->t.n; i++)
+		if (r->t.cell[i].measured)
+			rc = cell_figures(r, &r->t.cell[i], err, errlen);
 	return rc;
 }
 
