@@ -386,18 +386,18 @@ static int figures(struct history *h, char *err, size_t errlen)
 	return rc;
 }
 
-int history_run(const char *const *dirs, int n, const struct history_opts *o)
+/*
+ * The trees dirs[0..n) read into h (each once, whatever its spelling),
+ * the damage each holds counted into *damaged. 0, or the exit status,
+ * said.
+ */
+static int read_trees(struct history *h, const char *const *dirs, int n, int *damaged)
 {
-	struct history h = { .o = o };
-	char err[8192] = "", path[PATH_MAX + 16];
-	int status = EXIT_RUNTIME, rc, damaged = 0;
+	char err[8192] = "";
+	int rc, *point = calloc((size_t)n + 1, sizeof(*point));
 
-	h.t = calloc((size_t)n, sizeof(*h.t));
-	int *point = calloc((size_t)n + 1, sizeof(*point));
-
-	if (!h.t || !point) {
+	if (!point) {
 		log_error("out of memory");
-		free(h.t);
 		free(point);
 		return EXIT_RUNTIME;
 	}
@@ -408,22 +408,66 @@ int history_run(const char *const *dirs, int n, const struct history_opts *o)
 	free(point);
 	if (rc) {
 		log_error("%s", err);
-		status = rc == -ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
-		goto out;
+		return rc == -ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
 	}
 	for (int i = 0; i < n; i++) {
-		rc = tree_read(&h.t[i], dirs[i], err, sizeof(err));
+		rc = tree_read(&h->t[i], dirs[i], err, sizeof(err));
 		if (rc) {
 			log_error("%s", err);
-			status = rc == -ENOENT || rc == -ENOTDIR ? EXIT_USAGE : EXIT_RUNTIME;
-			goto out;
+			return rc == -ENOENT || rc == -ENOTDIR ? EXIT_USAGE : EXIT_RUNTIME;
 		}
-		h.ntrees++;
-		damaged += tree_log_damaged(&h.t[i]);
+		h->ntrees++;
+		*damaged += tree_log_damaged(&h->t[i]);
 	}
 	if (n < 2) {
 		log_error("history needs two trees or more (a campaign per night, or per kernel)");
-		status = EXIT_USAGE;
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* h's figures, beyond.csv (--deadline), history.csv and index.html under h->out: 0, or -errno with err. */
+static int write_history(struct history *h, const struct history_opts *o, char *err,
+			 size_t errlen)
+{
+	char path[PATH_MAX + 16];
+	int rc;
+
+	h->plot.jobs = o->jobs;
+	snprintf(h->out, sizeof(h->out), "%s", o->out ? o->out : "history");
+	snprintf(path, sizeof(path), "%s/fig", h->out);
+	rc = mkdir_p(path);
+	if (rc)
+		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
+	if (rc == 0)
+		rc = figures(h, err, errlen);
+	if (rc == 0 && ((rc = side_names(h)) != 0 ||	/* --deadline only */
+			(rc = beyond_start(&h->beyond, &h->m, h->side_name, o->deadline_ns, o->target,
+					   NULL)) != 0))
+		snprintf(err, errlen, "out of memory");
+	if (rc == 0 && h->beyond.fit &&
+	    (rc = afile_write(h->out, "beyond.csv", beyond_fill_csv, &h->beyond)) != 0)
+		snprintf(err, errlen, "%s/beyond.csv: %s", h->out, strerror(-rc));
+	if (rc == 0 && (rc = afile_write(h->out, "history.csv", fill_csv, h)) != 0)
+		snprintf(err, errlen, "%s/history.csv: %s", h->out, strerror(-rc));
+	if (rc == 0 && (rc = afile_write(h->out, "index.html", fill_page, h)) != 0)
+		snprintf(err, errlen, "%s/index.html: %s", h->out, strerror(-rc));
+	return rc;
+}
+
+int history_run(const char *const *dirs, int n, const struct history_opts *o)
+{
+	struct history h = { .o = o };
+	char err[8192] = "";
+	int status = EXIT_RUNTIME, rc, damaged = 0;
+
+	h.t = calloc((size_t)n, sizeof(*h.t));
+	if (!h.t) {
+		log_error("out of memory");
+		return EXIT_RUNTIME;
+	}
+	if ((rc = read_trees(&h, dirs, n, &damaged)) != 0) {
+		status = rc;
 		goto out;
 	}
 	sort_opts = o;
@@ -449,25 +493,7 @@ int history_run(const char *const *dirs, int n, const struct history_opts *o)
 		log_error("the gnuplot scripts (plots/) are not installed beside latlab; set LATLAB_PLOTS");
 		goto out;
 	}
-	h.plot.jobs = o->jobs;
-	snprintf(h.out, sizeof(h.out), "%s", o->out ? o->out : "history");
-	snprintf(path, sizeof(path), "%s/fig", h.out);
-	rc = mkdir_p(path);
-	if (rc)
-		snprintf(err, sizeof(err), "%s: %s", path, strerror(-rc));
-	if (rc == 0)
-		rc = figures(&h, err, sizeof(err));
-	if (rc == 0 && ((rc = side_names(&h)) != 0 ||	/* --deadline only */
-			(rc = beyond_start(&h.beyond, &h.m, h.side_name, o->deadline_ns, o->target,
-					   NULL)) != 0))
-		snprintf(err, sizeof(err), "out of memory");
-	if (rc == 0 && h.beyond.fit &&
-	    (rc = afile_write(h.out, "beyond.csv", beyond_fill_csv, &h.beyond)) != 0)
-		snprintf(err, sizeof(err), "%s/beyond.csv: %s", h.out, strerror(-rc));
-	if (rc == 0 && (rc = afile_write(h.out, "history.csv", fill_csv, &h)) != 0)
-		snprintf(err, sizeof(err), "%s/history.csv: %s", h.out, strerror(-rc));
-	if (rc == 0 && (rc = afile_write(h.out, "index.html", fill_page, &h)) != 0)
-		snprintf(err, sizeof(err), "%s/index.html: %s", h.out, strerror(-rc));
+	rc = write_history(&h, o, err, sizeof(err));
 	if (rc) {
 		log_error("%s", err);
 		goto out;
