@@ -227,23 +227,10 @@ static int verdict_labels(const struct report *r)
  * interval, p99 median, in µs) and fig/summary.list.gp (the sides' names
  * and colours for the legend, a tick per row, the verdicts, the y range).
  */
-static int summary_files(const struct report *r, const char *csv, const char *list)
+/* Each group's bar, a row of summary.csv; the bars' lowest and highest ends into *ylo, *yhi. */
+static void summary_rows(const struct report *r, struct csvw *w, double width, double *ylo,
+			 double *yhi)
 {
-	FILE *l = fopen(list, "we");
-	unsigned common = rows_common_axes(&r->am);
-	double ylo = INFINITY, yhi = 0, width = 0.8 / (r->am.nsides > 0 ? r->am.nsides : 1);
-	struct afile af;
-	int rc = l ? afile_open(&af, csv) : -errno;
-
-	if (rc) {
-		if (l)
-			fclose(l);
-		return rc;
-	}
-	af.derived = 1;	/* redrawn from the tree at any time: no fsync */
-	struct csvw w = { .fp = af.fp };
-
-	csvw_header(&w, "x,row,side,color,n,max_med_us,max_lo_us,max_hi_us,coverage,p99_med_us,metric");
 	for (int g = 0; g < r->am.ngroups; g++) {
 		const struct rows_group *gr = &r->am.group[g];
 		double med = r->median[g].med, lo = r->median[g].lo, hi = r->median[g].hi;
@@ -252,35 +239,39 @@ static int summary_files(const struct report *r, const char *csv, const char *li
 
 		if (r->slot[gr->row] < 0)
 			continue;
-		csvw_num(&w, x, 4);
-		csvw_int(&w, gr->row);
-		csvw_int(&w, gr->side);
-		csvw_int(&w, r->am.side[gr->side].color);
-		csvw_int(&w, gr->n);
-		csvw_num(&w, med, 3);
-		csvw_num(&w, lo, 3);
-		csvw_num(&w, hi, 3);
-		csvw_num(&w, r->median[g].cover, 4);
+		csvw_num(w, x, 4);
+		csvw_int(w, gr->row);
+		csvw_int(w, gr->side);
+		csvw_int(w, r->am.side[gr->side].color);
+		csvw_int(w, gr->n);
+		csvw_num(w, med, 3);
+		csvw_num(w, lo, 3);
+		csvw_num(w, hi, 3);
+		csvw_num(w, r->median[g].cover, 4);
 		if (isnan(p99))
-			csvw_str(&w, "NaN");	/* too few samples for it: gnuplot draws no dot */
+			csvw_str(w, "NaN");	/* too few samples for it: gnuplot draws no dot */
 		else
-			csvw_num(&w, p99, 3);
-		csvw_str(&w, metric_name(r->am.row[gr->row].metric));
-		csvw_end(&w);
-		if (lo > 0 && lo < ylo)
-			ylo = lo;
-		if (p99 > 0 && p99 < ylo)
-			ylo = p99;
-		if (hi > yhi)
-			yhi = hi;
+			csvw_num(w, p99, 3);
+		csvw_str(w, metric_name(r->am.row[gr->row].metric));
+		csvw_end(w);
+		if (lo > 0 && lo < *ylo)
+			*ylo = lo;
+		if (p99 > 0 && p99 < *ylo)
+			*ylo = p99;
+		if (hi > *yhi)
+			*yhi = hi;
 	}
-	rc = afile_commit(&af);
-	if (rc) {
-		fclose(l);
-		return rc;
-	}
-	if (!(ylo < INFINITY) || yhi <= 0)
-		ylo = 1, yhi = 10;
+}
+
+/*
+ * The figure's gnuplot list: the sides' names and colours, the bars'
+ * width, the ticks' range (ylo to yhi, room for the verdicts), a tick a
+ * row, a verdict over each pair of bars.
+ */
+static void summary_list(const struct report *r, FILE *l, double width, double ylo, double yhi)
+{
+	unsigned common = rows_common_axes(&r->am);
+
 	fprintf(l, "nsides = %d\narray side_names[%d]\narray side_colors[%d]\n",
 		r->am.nsides, r->am.nsides, r->am.nsides);
 	for (int s = 0; s < r->am.nsides; s++) {
@@ -322,6 +313,33 @@ static int summary_files(const struct report *r, const char *csv, const char *li
 		plot_quoted(l, text);
 		fprintf(l, " at %d, %.6g center front\n", r->slot[v->row], top * 1.6);
 	}
+}
+
+static int summary_files(const struct report *r, const char *csv, const char *list)
+{
+	FILE *l = fopen(list, "we");
+	double ylo = INFINITY, yhi = 0, width = 0.8 / (r->am.nsides > 0 ? r->am.nsides : 1);
+	struct afile af;
+	int rc = l ? afile_open(&af, csv) : -errno;
+
+	if (rc) {
+		if (l)
+			fclose(l);
+		return rc;
+	}
+	af.derived = 1;	/* redrawn from the tree at any time: no fsync */
+	struct csvw w = { .fp = af.fp };
+
+	csvw_header(&w, "x,row,side,color,n,max_med_us,max_lo_us,max_hi_us,coverage,p99_med_us,metric");
+	summary_rows(r, &w, width, &ylo, &yhi);
+	rc = afile_commit(&af);
+	if (rc) {
+		fclose(l);
+		return rc;
+	}
+	if (!(ylo < INFINITY) || yhi <= 0)
+		ylo = 1, yhi = 10;
+	summary_list(r, l, width, ylo, yhi);
 	if (ferror(l))
 		rc = -EIO;
 	if (fclose(l) != 0 && rc == 0)
