@@ -291,6 +291,57 @@ static int side_names(struct report *r)
 	return 0;
 }
 
+/*
+ * The report of r's tree (its out made): rows, answer, figures, the cell
+ * pages, the PDF, beyond.csv and the overview. 0, or -errno with err.
+ */
+static int report_write(struct report *r, const struct report_opts *o, char *err,
+			size_t errlen)
+{
+	const int pdf = o->pdf, metric = o->metric;
+	int rc;
+
+	rc = rows_build(&r->m, &r->t, 1, metric, TAXIS_KERNEL);
+	if (rc == 0)
+		rc = rows_build(&r->am, &r->t, 1, metric, o->axis);
+	if (rc == 0)
+		rc = report_answer_build(r);
+	if (rc == 0)
+		rc = side_names(r);
+	if (rc == 0)	/* for --deadline, or the campaign's [thresholds] max */
+		rc = beyond_start(&r->beyond, &r->am, r->side_name, o->deadline_ns, o->target, r->t.dir);
+	if (rc)
+		snprintf(err, errlen, "out of memory");
+	else if (r->m.nomit)
+		log_warn("%d measured cells have no %s: left out of the overview and the figures",
+			 r->m.nomit, metric_name(metric));
+	if (rc == 0)
+		rc = figures(r, err, errlen);
+	if (rc == 0 && (rc = plot_flush(&r->plot, err, errlen)) == -EIO) {
+		/* figures that failed were said; the pages leave them out */
+		drop_undrawn(r);
+		rc = 0;
+	}
+	if (rc == 0)
+		rc = report_cell_pages(r, pdf, err, errlen);
+	if (rc == 0 && pdf)
+		rc = report_pdf(r, err, errlen);
+	if (rc == 0 && r->beyond.fit) {
+		rc = afile_write(r->out, "beyond.csv", beyond_fill_csv, &r->beyond);
+		if (rc)
+			snprintf(err, errlen, "%s/beyond.csv: %s", r->out, strerror(-rc));
+	}
+	if (rc == 0) {
+		struct page pg = { r, pdf };
+
+		rc = afile_write(r->out, "index.html", report_fill_index, &pg);
+		if (rc)
+			snprintf(err, errlen, "%s/index.html: %s", r->out,
+				 strerror(-rc));
+	}
+	return rc;
+}
+
 int report_run(const char *dir, const struct report_opts *o)
 {
 	const int pdf = o->pdf, metric = o->metric;
@@ -327,44 +378,7 @@ int report_run(const char *dir, const struct report_opts *o)
 		tree_free(&r.t);
 		return EXIT_RUNTIME;
 	}
-	rc = rows_build(&r.m, &r.t, 1, metric, TAXIS_KERNEL);
-	if (rc == 0)
-		rc = rows_build(&r.am, &r.t, 1, metric, o->axis);
-	if (rc == 0)
-		rc = report_answer_build(&r);
-	if (rc == 0)
-		rc = side_names(&r);
-	if (rc == 0)	/* for --deadline, or the campaign's [thresholds] max */
-		rc = beyond_start(&r.beyond, &r.am, r.side_name, o->deadline_ns, o->target, r.t.dir);
-	if (rc)
-		snprintf(err, sizeof(err), "out of memory");
-	else if (r.m.nomit)
-		log_warn("%d measured cells have no %s: left out of the overview and the figures",
-			 r.m.nomit, metric_name(metric));
-	if (rc == 0)
-		rc = figures(&r, err, sizeof(err));
-	if (rc == 0 && (rc = plot_flush(&r.plot, err, sizeof(err))) == -EIO) {
-		/* figures that failed were said; the pages leave them out */
-		drop_undrawn(&r);
-		rc = 0;
-	}
-	if (rc == 0)
-		rc = report_cell_pages(&r, pdf, err, sizeof(err));
-	if (rc == 0 && pdf)
-		rc = report_pdf(&r, err, sizeof(err));
-	if (rc == 0 && r.beyond.fit) {
-		rc = afile_write(r.out, "beyond.csv", beyond_fill_csv, &r.beyond);
-		if (rc)
-			snprintf(err, sizeof(err), "%s/beyond.csv: %s", r.out, strerror(-rc));
-	}
-	if (rc == 0) {
-		struct page pg = { &r, pdf };
-
-		rc = afile_write(r.out, "index.html", report_fill_index, &pg);
-		if (rc)
-			snprintf(err, sizeof(err), "%s/index.html: %s", r.out,
-				 strerror(-rc));
-	}
+	rc = report_write(&r, o, err, sizeof(err));
 	if (r.plot.warnings)
 		log_warn("gnuplot printed %d warnings; the last: %s",
 			 r.plot.warnings, r.plot.last_warning);
