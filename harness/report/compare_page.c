@@ -301,31 +301,9 @@ static void html_baseline(FILE *fp, const struct cmp *c)
 	fputs("</table>\n", fp);
 }
 
-void cmp_fill_page(FILE *fp, void *arg)
+/* Each side compared: its label, the kernel it ran and its model, its tree, the way to its report. */
+static void html_sides(FILE *fp, const struct cmp *c)
 {
-	struct page *pg = arg;
-	struct cmp *c = pg->c;
-	int fig = 0;
-
-	html_head(fp, "latlab compare");
-	fputs("<h1>latlab compare</h1>\n", fp);
-	int kinds = 0;
-
-	for (int i = 0; i < c->ntrees; i++)
-		kinds |= tree_emulated(&c->t[i]);
-	if (kinds)
-		html_emulated_banner(fp, kinds);
-	for (int i = 0; i < c->ntrees; i++) {
-		html_damaged(fp, &c->t[i]);
-		html_unmeasured(fp, &c->t[i]);
-	}
-	if (c->m.axis == TAXIS_KERNEL)
-		fputs("<p>Kernel variants and hosts compared:</p><ul>\n", fp);
-	else
-		fprintf(fp, "<p>Compared along <b>%s</b> (<code>--axis %s</code>): a row is the cells "
-			"whose other axes and kernel variant are the same, a side one value of %s "
-			"in one tree:</p><ul>\n", taxis_name(c->m.axis), taxis_name(c->m.axis),
-			taxis_name(c->m.axis));
 	for (int i = 0; i < c->m.nsides; i++) {
 		const char *dir = c->t[c->m.side[i].tree].dir;
 		char report[PATH_MAX + 32], link[PATH_MAX];
@@ -360,14 +338,13 @@ void cmp_fill_page(FILE *fp, void *arg)
 		}
 		fputs(cmp_is_baseline(c, i) ? " (baseline)</li>\n" : "</li>\n", fp);
 	}
-	fputs("</ul>\n<p>Every number here, machine-readable: <a href=\"compare.csv\">compare.csv</a>"
-	      "</p>\n", fp);
-	html_rows(fp, c);
-	html_exceed(fp, c);
-	beyond_html(&c->beyond, fp);
-	html_baseline(fp, c);
-	culprit_kinds(fp, c);
-	fputs("<h2>Figures</h2>\n", fp);
+}
+
+/* A figure for each row of two sides or more, where it was drawn. */
+static void html_figures(FILE *fp, const struct cmp *c)
+{
+	int fig = 0;
+
 	for (int r = 0; r < c->m.nrows; r++) {
 		if (c->m.row[r].sides < 2)
 			continue;
@@ -389,6 +366,42 @@ void cmp_fill_page(FILE *fp, void *arg)
 			rows_metric_words(c->m.row[r].metric), fig);
 		fig++;
 	}
+}
+
+void cmp_fill_page(FILE *fp, void *arg)
+{
+	struct page *pg = arg;
+	struct cmp *c = pg->c;
+
+	html_head(fp, "latlab compare");
+	fputs("<h1>latlab compare</h1>\n", fp);
+	int kinds = 0;
+
+	for (int i = 0; i < c->ntrees; i++)
+		kinds |= tree_emulated(&c->t[i]);
+	if (kinds)
+		html_emulated_banner(fp, kinds);
+	for (int i = 0; i < c->ntrees; i++) {
+		html_damaged(fp, &c->t[i]);
+		html_unmeasured(fp, &c->t[i]);
+	}
+	if (c->m.axis == TAXIS_KERNEL)
+		fputs("<p>Kernel variants and hosts compared:</p><ul>\n", fp);
+	else
+		fprintf(fp, "<p>Compared along <b>%s</b> (<code>--axis %s</code>): a row is the cells "
+			"whose other axes and kernel variant are the same, a side one value of %s "
+			"in one tree:</p><ul>\n", taxis_name(c->m.axis), taxis_name(c->m.axis),
+			taxis_name(c->m.axis));
+	html_sides(fp, c);
+	fputs("</ul>\n<p>Every number here, machine-readable: <a href=\"compare.csv\">compare.csv</a>"
+	      "</p>\n", fp);
+	html_rows(fp, c);
+	html_exceed(fp, c);
+	beyond_html(&c->beyond, fp);
+	html_baseline(fp, c);
+	culprit_kinds(fp, c);
+	fputs("<h2>Figures</h2>\n", fp);
+	html_figures(fp, c);
 	(void)pg->pdf;
 	html_foot(fp);
 }
