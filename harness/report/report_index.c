@@ -106,6 +106,72 @@ static void html_sysinfo(FILE *fp, const struct report *r)
 	fputs("</details>\n", fp);
 }
 
+/* A cell's row of the overview's table: its axes, status, figures, why and files. */
+static void html_cell_row(FILE *fp, const struct tcell *c)
+{
+	fprintf(fp, "<tr class=\"%s\"><td class=\"l\"><a href=\"cells/", html_status_class(c->status));
+	html_text(fp, c->id);
+	fputs(".html\">", fp);
+	html_text(fp, c->id);
+	fputs("</a></td><td class=\"l\">", fp);
+	html_text(fp, c->kernel);
+	fputs("</td><td class=\"l\">", fp);
+	html_text(fp, c->load);
+	fputs("</td><td class=\"l\">", fp);
+	html_text(fp, c->workload);
+	fputs("</td><td class=\"more\">", fp);
+	html_text(fp, c->threads);
+	fputs("</td><td class=\"l more\">", fp);
+	html_text(fp, c->affinity);
+	char size[32] = "—";
+
+	if (tcell_moves_bytes(c))
+		snprintf(size, sizeof(size), "%lld", (long long)c->size);
+	fprintf(fp, "</td><td>%.0f</td><td class=\"more\">%lld</td><td class=\"more\">%s</td><td class=\"l more\">",
+		US(c->interval), (long long)c->priority, size);
+	html_text(fp, c->policy);
+	fputs("</td><td class=\"more\">", fp);
+	html_text(fp, c->dma_latency);
+	fputs("</td><td class=\"l st\">", fp);
+	html_text(fp, c->status);
+	if (c->reason[0]) {
+		fputs(": ", fp);
+		html_text(fp, c->reason);
+	}
+	fputs("</td>", fp);
+	/* the worst thread's share of its periods missed: not buried at the right */
+	if (c->measured)
+		fprintf(fp, "<td%s>%.1f</td>", c->missed_pct >= 1 ? " class=\"warn\"" : "",
+			c->missed_pct);
+	else
+		fputs("<td></td>", fp);
+	if (c->measured) {
+		fprintf(fp, "<td class=\"more\">%llu</td>", (unsigned long long)c->wakeup->count);
+		report_td_spread(fp, c->wakeup);
+		report_td_us(fp, c->response->max);
+		if (c->nsec)
+			fprintf(fp, "<td%s>%d of %d</td>", still_growing(c) ? " class=\"warn\"" : "",
+				c->max_at_s, c->nsec);
+		else
+			fputs("<td></td>", fp);
+		char ops[24];
+
+		units_format_count(c->load_ops_per_s, ops, sizeof(ops));
+		fprintf(fp, "<td class=\"more\">%llu</td><td class=\"more\">%llu</td>"
+			"<td data-v=\"%.0f\">%s</td>", (unsigned long long)c->overruns,
+			(unsigned long long)c->errors, c->load_ops_per_s, ops);
+	} else {
+		/* a cell each, so that hiding the secondary columns keeps the rows aligned */
+		fputs("<td class=\"more\"></td><td></td><td></td><td></td><td></td><td></td><td></td>"
+		      "<td></td><td class=\"more\"></td><td class=\"more\"></td><td></td>", fp);
+	}
+	fputs("<td class=\"l\">", fp);
+	html_text(fp, c->why);
+	fputs("</td><td class=\"l more\">", fp);
+	report_cell_files(fp, c, "../");
+	fputs("</td></tr>\n", fp);
+}
+
 static void html_cells(FILE *fp, const struct report *r)
 {
 	fputs("<h2>Cells</h2>\n<p>Wake-up latency in µs, all threads of a cell merged; "
@@ -123,71 +189,8 @@ static void html_cells(FILE *fp, const struct report *r)
 	      "<th class=\"more\">samples</th><th>min</th><th>p50</th><th>p99</th><th>p99.99</th><th>max</th>"
 	      "<th>response max</th><th>max at s</th><th class=\"more\">overruns</th><th class=\"more\">errors</th><th>load ops/s</th>"
 	      "<th class=\"l\">why (worst capture)</th><th class=\"l more\">files</th></tr>\n", fp);
-	for (int i = 0; i < r->t.n; i++) {
-		const struct tcell *c = &r->t.cell[i];
-
-		fprintf(fp, "<tr class=\"%s\"><td class=\"l\"><a href=\"cells/", html_status_class(c->status));
-		html_text(fp, c->id);
-		fputs(".html\">", fp);
-		html_text(fp, c->id);
-		fputs("</a></td><td class=\"l\">", fp);
-		html_text(fp, c->kernel);
-		fputs("</td><td class=\"l\">", fp);
-		html_text(fp, c->load);
-		fputs("</td><td class=\"l\">", fp);
-		html_text(fp, c->workload);
-		fputs("</td><td class=\"more\">", fp);
-		html_text(fp, c->threads);
-		fputs("</td><td class=\"l more\">", fp);
-		html_text(fp, c->affinity);
-		char size[32] = "—";
-
-		if (tcell_moves_bytes(c))
-			snprintf(size, sizeof(size), "%lld", (long long)c->size);
-		fprintf(fp, "</td><td>%.0f</td><td class=\"more\">%lld</td><td class=\"more\">%s</td><td class=\"l more\">",
-			US(c->interval), (long long)c->priority, size);
-		html_text(fp, c->policy);
-		fputs("</td><td class=\"more\">", fp);
-		html_text(fp, c->dma_latency);
-		fputs("</td><td class=\"l st\">", fp);
-		html_text(fp, c->status);
-		if (c->reason[0]) {
-			fputs(": ", fp);
-			html_text(fp, c->reason);
-		}
-		fputs("</td>", fp);
-		/* the worst thread's share of its periods missed: not buried at the right */
-		if (c->measured)
-			fprintf(fp, "<td%s>%.1f</td>", c->missed_pct >= 1 ? " class=\"warn\"" : "",
-				c->missed_pct);
-		else
-			fputs("<td></td>", fp);
-		if (c->measured) {
-			fprintf(fp, "<td class=\"more\">%llu</td>", (unsigned long long)c->wakeup->count);
-			report_td_spread(fp, c->wakeup);
-			report_td_us(fp, c->response->max);
-			if (c->nsec)
-				fprintf(fp, "<td%s>%d of %d</td>", still_growing(c) ? " class=\"warn\"" : "",
-					c->max_at_s, c->nsec);
-			else
-				fputs("<td></td>", fp);
-			char ops[24];
-
-			units_format_count(c->load_ops_per_s, ops, sizeof(ops));
-			fprintf(fp, "<td class=\"more\">%llu</td><td class=\"more\">%llu</td>"
-				"<td data-v=\"%.0f\">%s</td>", (unsigned long long)c->overruns,
-				(unsigned long long)c->errors, c->load_ops_per_s, ops);
-		} else {
-			/* a cell each, so that hiding the secondary columns keeps the rows aligned */
-			fputs("<td class=\"more\"></td><td></td><td></td><td></td><td></td><td></td><td></td>"
-			      "<td></td><td class=\"more\"></td><td class=\"more\"></td><td></td>", fp);
-		}
-		fputs("<td class=\"l\">", fp);
-		html_text(fp, c->why);
-		fputs("</td><td class=\"l more\">", fp);
-		report_cell_files(fp, c, "../");
-		fputs("</td></tr>\n", fp);
-	}
+	for (int i = 0; i < r->t.n; i++)
+		html_cell_row(fp, &r->t.cell[i]);
 	fputs("</table>\n<p>Whole tree: <a href=\"../cells.csv\">cells.csv</a> "
 	      "<a href=\"../campaign.ini\">campaign.ini</a> <a href=\"../state\">state</a></p>\n", fp);
 }
