@@ -346,6 +346,30 @@ static int check_listed(const struct rows *rs, const struct csv_table *s,
 	return 0;
 }
 
+/*
+ * The cell's histograms from hist.csv (f): the core three always, a
+ * workload's own metrics where cells.csv has rows of them, each bounded
+ * by its rows' exact minimum and maximum. 0, or -ENOMEM.
+ */
+static int cell_hists(struct tcell *c, const struct rows *rs, const struct cell_files *f)
+{
+	for (int m = 0; m < METRIC_COUNT; m++) {
+		int rows = cell_lists_metric(rs, metric_name(m));
+
+		if (m >= METRIC_CORE && !rows)
+			continue;
+		if (rows)
+			c->listed |= METRIC_BIT(m);
+		c->metric[m] = malloc(sizeof(*c->metric[m]));
+		if (!c->metric[m])
+			return -ENOMEM;
+		hist_init(c->metric[m]);
+		tr_add_hist(&f->hist, metric_name(m), c->metric[m]);
+		exact_bounds(c->metric[m], rs, metric_name(m));
+	}
+	return 0;
+}
+
 static int measure_cell(struct tcell *c, const struct rows *rs, char *err,
 			size_t len)
 {
@@ -413,24 +437,10 @@ static int measure_cell(struct tcell *c, const struct rows *rs, char *err,
 		cell_files_free(&f);
 		return rc;
 	}
-	/* the core three always; a workload's own metrics where it has rows */
-	for (int m = 0; m < METRIC_COUNT; m++) {
-		int rows = cell_lists_metric(rs, metric_name(m));
-
-		if (m >= METRIC_CORE && !rows)
-			continue;
-		if (rows)
-			c->listed |= METRIC_BIT(m);
-		c->metric[m] = malloc(sizeof(*c->metric[m]));
-		if (!c->metric[m]) {
-			cell_files_free(&f);
-			return -ENOMEM;
-		}
-		hist_init(c->metric[m]);
-		tr_add_hist(&f.hist, metric_name(m), c->metric[m]);
-		exact_bounds(c->metric[m], rs, metric_name(m));
-	}
+	rc = cell_hists(c, rs, &f);
 	cell_files_free(&f);
+	if (rc)
+		return rc;
 	c->wakeup = c->metric[METRIC_WAKEUP];
 	c->response = c->metric[METRIC_RESPONSE];
 	const struct hist *a = c->metric[metric_parse(anchor)];
