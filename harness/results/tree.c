@@ -370,25 +370,17 @@ static int cell_hists(struct tcell *c, const struct rows *rs, const struct cell_
 	return 0;
 }
 
-static int measure_cell(struct tcell *c, const struct rows *rs, char *err,
-			size_t len)
+/*
+ * The cell's rows of cells.csv: per thread (its anchor metric's row,
+ * wakeup or a watched program's watch_sched) its periods, overruns,
+ * missed share, errors and bytes, the samples listed into *listed; io's
+ * p99 and mean. 0 when a row has no samples (the cell not measured).
+ */
+static int thread_rows(struct tcell *c, const struct rows *rs, const char *anchor,
+		       uint64_t *listed)
 {
 	const struct csv_table *cs = rs->t;
-	struct cell_files f;
-	uint64_t listed = 0;
 	double io_sum = 0, io_n = 0;
-	int rc;
-
-	/*
-	 * per thread: overruns, errors, bytes (the wakeup row of each, or
-	 * for a watched program's threads, which latlab did not wake, the
-	 * kernel's watch_sched row: type = watch, which every watched
-	 * thread has, where not every one has a watch_timer — a row to
-	 * carry the thread's counts, not metric_wakeup_of's figure); io's
-	 * p99 and mean
-	 */
-	const char *anchor = cell_lists_metric(rs, "wakeup") || !cell_lists_metric(rs, "watch_sched") ?
-			     "wakeup" : "watch_sched";
 
 	for (int r = rs->first; r < rs->end; r++) {
 		const char *metric = tr_field(cs, r, "metric");
@@ -405,7 +397,7 @@ static int measure_cell(struct tcell *c, const struct rows *rs, char *err,
 		if (strcmp(metric, anchor))
 			continue;
 		c->nthreads++;
-		listed += (uint64_t)csv_table_checked(cs, r, "samples");
+		*listed += (uint64_t)csv_table_checked(cs, r, "samples");
 		/* its periods, kept and missed, at its interval: how long it measured */
 		double periods = (double)csv_table_checked(cs, r, "samples") +
 				 (double)csv_table_checked(cs, r, "overruns");
@@ -427,6 +419,29 @@ static int measure_cell(struct tcell *c, const struct rows *rs, char *err,
 		c->bytes_per_s += strtod(tr_field(cs, r, "bytes_per_s"), NULL);
 	}
 	c->io_mean = io_n > 0 ? io_sum / io_n : 0;
+	return 1;
+}
+
+static int measure_cell(struct tcell *c, const struct rows *rs, char *err,
+			size_t len)
+{
+	struct cell_files f;
+	uint64_t listed = 0;
+	int rc;
+
+	/*
+	 * per thread: overruns, errors, bytes (the wakeup row of each, or
+	 * for a watched program's threads, which latlab did not wake, the
+	 * kernel's watch_sched row: type = watch, which every watched
+	 * thread has, where not every one has a watch_timer — a row to
+	 * carry the thread's counts, not metric_wakeup_of's figure); io's
+	 * p99 and mean
+	 */
+	const char *anchor = cell_lists_metric(rs, "wakeup") || !cell_lists_metric(rs, "watch_sched") ?
+			     "wakeup" : "watch_sched";
+
+	if (!thread_rows(c, rs, anchor, &listed))
+		return 0;	/* not measured */
 	if (!c->nthreads)
 		return 0;	/* cells.csv lists nothing measured */
 	c->bytes_per_s /= c->nthreads;
