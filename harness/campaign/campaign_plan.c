@@ -488,6 +488,36 @@ static void plan_time(const struct config *cfg, const struct cell *cells, int n,
 	free(left);
 }
 
+/* How many cells run where (this kernel, qemu, a container, pending), and this machine's own. */
+static void plan_counts(const struct config *cfg, int n, const int *count,
+			const struct kernel_info *k, FILE *out)
+{
+	fprintf(out, "\n%d cells: %d run on this kernel (%s, preempt %s%s), %d in qemu, ",
+		n, count[WHERE_HERE], k->release, k->model, k->dynamic ? ", dynamic" : "",
+		count[WHERE_QEMU]);
+	if (count[WHERE_CONTAINER])
+		fprintf(out, "%d in a container, ", count[WHERE_CONTAINER]);
+	fprintf(out, "%d pending\n", count[WHERE_OTHER]);
+	if (count[WHERE_HERE]) {
+		plan_usable(out);
+		plan_dma(cfg, out);
+	}
+}
+
+/* A measured CPU shared: two cells' threads stacked on one, or a thread beside its SMT sibling. */
+static void plan_shared_cpus(const struct config *cfg, const struct cell *cells, int n, FILE *out)
+{
+	char why[PATH_MAX + 512];
+	int stacked = where_stacked_cells(cfg, cells, n, why, sizeof(why));
+
+	if (stacked)
+		fprintf(out, "warning: %s%s\n", why, stacked > 1 ? " (and so in more cells)" : "");
+	int smt = where_smt_cells(cfg, cells, n, why, sizeof(why));
+
+	if (smt)
+		fprintf(out, "warning: %s%s\n", why, smt > 1 ? " (and so in more cells)" : "");
+}
+
 int campaign_plan(const struct config *cfg, const char *output, int jobs, FILE *out)
 {
 	struct kernel_info k;
@@ -509,7 +539,7 @@ int campaign_plan(const struct config *cfg, const char *output, int jobs, FILE *
 	fclose(said);
 
 	int n = matrix_expand(cfg, &cells), count[WHERE_COUNT] = { 0 }, misfit;
-	char est[32], dur[32], why[PATH_MAX + 512];
+	char est[32], dur[32];
 	char **whys;
 
 	if (n < 0) {
@@ -538,23 +568,9 @@ int campaign_plan(const struct config *cfg, const char *output, int jobs, FILE *
 	plan_time(cfg, cells, n, whys, &prior, have, &k, jobs, &done, est, sizeof(est), how,
 		  sizeof(how));
 	units_format_duration(cfg->campaign.duration, dur, sizeof(dur));
-	fprintf(out, "\n%d cells: %d run on this kernel (%s, preempt %s%s), %d in qemu, ",
-		n, count[WHERE_HERE], k.release, k.model, k.dynamic ? ", dynamic" : "",
-		count[WHERE_QEMU]);
-	if (count[WHERE_CONTAINER])
-		fprintf(out, "%d in a container, ", count[WHERE_CONTAINER]);
-	fprintf(out, "%d pending\n", count[WHERE_OTHER]);
-	if (count[WHERE_HERE]) {
-		plan_usable(out);
-		plan_dma(cfg, out);
-	}
+	plan_counts(cfg, n, count, &k, out);
 	misfit = plan_misfits(cfg, cells, n, whys, out);
-	int stacked = where_stacked_cells(cfg, cells, n, why, sizeof(why));
-	if (stacked)
-		fprintf(out, "warning: %s%s\n", why, stacked > 1 ? " (and so in more cells)" : "");
-	int smt = where_smt_cells(cfg, cells, n, why, sizeof(why));
-	if (smt)
-		fprintf(out, "warning: %s%s\n", why, smt > 1 ? " (and so in more cells)" : "");
+	plan_shared_cpus(cfg, cells, n, out);
 	int checks = plan_preflight(cfg, cells, n, output, out);
 
 	fputs(tree_said ? tree_said : "", out);
