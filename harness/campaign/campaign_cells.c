@@ -390,6 +390,50 @@ static void apart_why(struct campaign *cp, int st, int killed, int64_t rtc_at,
 }
 
 /*
+ * Cell i's outcome from its process into the ledger: its own files' rows
+ * where its word and its cell.ini agree; else a failed cell, written
+ * with why (its process's failure, or the disagreement).
+ */
+static void apart_record(struct campaign *cp, int i, const char *dir, const struct apart_word *w,
+			 char *why, size_t len)
+{
+	const struct cell *c = &cp->cells[i];
+	char *rows = NULL;
+	enum cell_status said = CELL_ERROR;
+
+	if (!why[0] && w->said && w->status != CELL_ERROR && w->status != CELL_SKIPPED)
+		rows = ledger_rows_from_dir(cp->cfg, c, dir, cp->host, cp->kernel.release, &said);
+	if (!why[0] && w->said && rows && (int)said != w->status) {
+		free(rows);
+		rows = NULL;
+		snprintf(why, len, "the cell's process said %s, but its cell.ini says otherwise",
+			 cell_status_name(w->status));
+	}
+	struct cell_result res;
+
+	memset(&res, 0, sizeof(res));
+	if (why[0]) {
+		res.status = CELL_FAIL;
+		snprintf(res.reason, sizeof(res.reason), "%s", why);
+		log_error("%s: %s", c->id, why);
+		cell_write(cp->cfg, c, &cp->env, &cp->si, &res, dir);
+	} else {
+		res.status = (enum cell_status)w->status;
+		snprintf(res.reason, sizeof(res.reason), "%s", w->reason);
+	}
+	if (!rows)
+		rows = ledger_rows(cp->cfg, c, res.status, &res, cp->host, cp->kernel.release,
+				   cp->env.policy);
+	cp->lg.status[i] = res.status;
+	free(cp->lg.reason[i]);
+	cp->lg.reason[i] = strdup(res.reason);
+	if (w->said)
+		chan_brief_parse(w->brief, &cp->brief[i]);
+	free(cp->lg.rows[i]);
+	cp->lg.rows[i] = rows;
+}
+
+/*
  * Cell i in a process of its own (it runs code latlab did not write): a
  * crash, an exit or a hang of that code ends that process, not latlab,
  * and fails the cell with what happened; the campaign goes on. Its files
@@ -441,39 +485,7 @@ static int run_apart(struct campaign *cp, int i, int nth, int run_n, int lava, c
 	if (why[0])
 		undo_stale(UNDO_DIR, axis_undo_roots(), NULL, NULL);
 
-	char *rows = NULL;
-	enum cell_status said = CELL_ERROR;
-
-	if (!why[0] && w.said && w.status != CELL_ERROR && w.status != CELL_SKIPPED)
-		rows = ledger_rows_from_dir(cp->cfg, c, dir, cp->host, cp->kernel.release, &said);
-	if (!why[0] && w.said && rows && (int)said != w.status) {
-		free(rows);
-		rows = NULL;
-		snprintf(why, sizeof(why), "the cell's process said %s, but its cell.ini says otherwise",
-			 cell_status_name(w.status));
-	}
-	struct cell_result res;
-
-	memset(&res, 0, sizeof(res));
-	if (why[0]) {
-		res.status = CELL_FAIL;
-		snprintf(res.reason, sizeof(res.reason), "%s", why);
-		log_error("%s: %s", c->id, why);
-		cell_write(cp->cfg, c, &cp->env, &cp->si, &res, dir);
-	} else {
-		res.status = (enum cell_status)w.status;
-		snprintf(res.reason, sizeof(res.reason), "%s", w.reason);
-	}
-	if (!rows)
-		rows = ledger_rows(cp->cfg, c, res.status, &res, cp->host, cp->kernel.release,
-				   cp->env.policy);
-	cp->lg.status[i] = res.status;
-	free(cp->lg.reason[i]);
-	cp->lg.reason[i] = strdup(res.reason);
-	if (w.said)
-		chan_brief_parse(w.brief, &cp->brief[i]);
-	free(cp->lg.rows[i]);
-	cp->lg.rows[i] = rows;
+	apart_record(cp, i, dir, &w, why, sizeof(why));
 	rc = ledger_progress(&cp->lg, cp->dir, i);
 	if (cp->mode->cell_ended)
 		cp->mode->cell_ended(cp, i, dir);
