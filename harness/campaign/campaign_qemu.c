@@ -793,6 +793,28 @@ static int outside_error(struct campaign *cp, int i, const char *host, const cha
 }
 
 /*
+ * What a boot (a guest's, a container's: who) said, taken: a word of
+ * its not taken, said; its times kept for the next estimate; its cells
+ * (after_boot); what is left said. 0, or after_boot's status.
+ */
+static int took_boot(struct campaign *cp, int v, struct cp_rounds round, struct vm_run *vr,
+		     int probe, struct vm_outcome *out, const char *console, const char *who)
+{
+	const struct kernel_def *k = &cp->cfg->kernel[v];
+	int rc;
+
+	if (out->hello_note[0])
+		log_warn("kernel variant %s: the %s's %s", k->name, who, out->hello_note);
+	if (out->hello && out->done)
+		est_record_boot(k, cp_image_key(cp, v), out->up_ns, out->down_ns);
+	rc = after_boot(cp, v, round, vr, probe, out, console);
+	if (rc == 0)
+		say_left(cp, v, round, out);
+	free(out->sysinfo);
+	return rc;
+}
+
+/*
  * Every pending cell of container variant v (of the rounds `round`): a
  * podman run of them, again after a container that died, until each is
  * done or the variant given up (boot_attempts runs that ran nothing),
@@ -895,14 +917,7 @@ static int run_container(struct campaign *cp, int v, struct cp_rounds round)
 			rc = vm_give_up(cp, v, why);
 			break;
 		}
-		if (out.hello_note[0])
-			log_warn("kernel variant %s: the container's %s", k->name, out.hello_note);
-		if (out.hello && out.done)
-			est_record_boot(k, cp_image_key(cp, v), out.up_ns, out.down_ns);
-		rc = after_boot(cp, v, round, &vr, 0, &out, log);
-		if (rc == 0)
-			say_left(cp, v, round, &out);
-		free(out.sysinfo);
+		rc = took_boot(cp, v, round, &vr, 0, &out, log, "container");
 	}
 	pthread_mutex_unlock(&cp->lock);
 	free(config_text);
@@ -1095,14 +1110,7 @@ int cp_run_qemu(struct campaign *cp, int v, struct cp_rounds round)
 			rc = vm_give_up(cp, v, why);
 			break;
 		}
-		if (out.hello_note[0])	/* a guest's word not taken: said */
-			log_warn("kernel variant %s: the guest's %s", k->name, out.hello_note);
-		if (out.hello && out.done)
-			est_record_boot(k, cp_image_key(cp, v), out.up_ns, out.down_ns);
-		rc = after_boot(cp, v, round, &vr, probe, &out, console);
-		if (rc == 0)
-			say_left(cp, v, round, &out);
-		free(out.sysinfo);
+		rc = took_boot(cp, v, round, &vr, probe, &out, console, "guest");
 	}
 	pthread_mutex_unlock(&cp->lock);
 	free(config_text);
