@@ -1,12 +1,16 @@
 #!/bin/bash
 # bench/smt.sh [OUT] — SMT siblings and cgroup v2 for real (issue 74,
 # item 4): the Debian machine of tools/debian-machine.sh, booted under TCG
-# with one core of two hardware threads (-smp 2,sockets=1,cores=1,threads=2
-# on an Intel-vendor CPU model: qemu's default AMD one has no SMT under
-# TCG) and cgroup v2 as systemd sets it up, runs bench/machine/smt-job:
-# latlab plan at a shell and as a systemd service, and a campaign run as
-# a service, with the measured thread on CPU 1 and CPU 0 its sibling.
-# Each check is said either way.
+# with two cores of two hardware threads each (-smp
+# 4,sockets=1,cores=2,threads=2 on an Intel-vendor CPU model: qemu's
+# default AMD one has no SMT under TCG; CPUs 0-1 and 2-3 siblings) and
+# cgroup v2 as systemd sets it up, runs bench/machine/smt-job: latlab
+# plan at a shell and as a systemd service, and a campaign run as a
+# service, with the measured thread on CPU 1 and CPU 0 its sibling; and
+# the smt axis (issue 76, item 5): CPU 3 measured with smt = off takes
+# CPU 2 offline for its cell and back after, and CPU 1's sibling, CPU 0,
+# which x86 cannot take offline, is refused at plan time. Each check is
+# said either way.
 #
 # Then podman in the same machine (cgroup v2, systemd's cgroup manager,
 # no RT_GROUP_SCHED): latlab plan in a container without the rights (the
@@ -52,8 +56,8 @@ apt-get -q -o Dir::State::status="$out/machine-status" -o Dir::Cache::archives="
 	>"$out/apt.log" 2>&1 || { echo "smt: apt-get could not fetch podman's .debs for the machine (its log: $out/apt.log)" >&2; exit 2; }
 rm -rf "$job/podman-debs/partial" "$job/podman-debs/lock"
 echo "smt: podman and $(($(ls "$job"/podman-debs/*.deb | wc -l) - 1)) packages it needs, for the machine ($(du -sh "$job/podman-debs" | cut -f1))"
-echo "smt: booting $img with two SMT siblings (TCG; the console: $out/machine/console.log)"
-MACHINE_CPU="qemu64,vendor=GenuineIntel" MACHINE_SMP="2,sockets=1,cores=1,threads=2" MACHINE_DEB=$deb \
+echo "smt: booting $img with two cores of two SMT siblings each (TCG; the console: $out/machine/console.log)"
+MACHINE_CPU="qemu64,vendor=GenuineIntel" MACHINE_SMP="4,sockets=1,cores=2,threads=2" MACHINE_DEB=$deb \
 	"$here/tools/debian-machine-run.sh" "$img" "$job" "$out/machine" \
 	"${SMT_SECONDS:-1800}" || { echo "smt: the machine did not power off in time"; exit 2; }
 echo "smt: the machine powered off after $((SECONDS - start)) s"
@@ -65,8 +69,8 @@ check() {	# check WHAT COMMAND...: said either way
 	if "$@" >/dev/null 2>&1; then echo "  ok: $what"; else echo "  FAILED: $what"; fails=$((fails + 1)); fi
 }
 said="its measured CPU 1 shares a core with CPU 0 (SMT siblings), which it does not measure: latlab's housekeeping runs there (housekeeping = 0) — the two share the core's pipeline and caches (and so in more cells)"
-check "the machine has one core of two threads (CPUs 0-1 siblings, SMT active)" \
-	grep -qx 'siblings: 0-1 0-1' "$b/facts.txt"
+check "the machine has two cores of two threads (CPUs 0-1 and 2-3 siblings, SMT active)" \
+	sh -c 'grep -qx "siblings: 0-1 0-1" "$1/facts.txt" && grep -qx "siblings 2-3: 2-3 2-3" "$1/facts.txt"' sh "$b"
 check "cgroup v2, as systemd sets it up" grep -qx 'cgroup fs: cgroup2fs' "$b/facts.txt"
 check "plan at a shell names the sibling and what runs there, exit 0" \
 	sh -c 'grep -qF "warning: 0000-none-timer-t1-a1-1: $1" "$2/plan.txt" && grep -qx "exit 0" "$2/plan.txt"' sh "$said" "$b"
@@ -80,6 +84,17 @@ check "the cells name the service's cgroup, and no RT_GROUP_SCHED on Debian's ke
 		grep -qx "cpu_cgroup = /system.slice/latlab-smt-run.service" "$s" &&
 		grep -qx "cpu_rt_runtime_us = none (no RT_GROUP_SCHED)" "$s" || exit 1; done' sh "$b"
 check "sysinfo says SMT is active" grep -q '^w[0-9]* = SMT is active' "$b"/tree/*/*/0000-*/sysinfo.ini
+# [matrix] smt: CPU 3 measured, its sibling CPU 2 offline for the off cell, online after
+check "smt = off: the measured CPU's sibling offline for its cell (cell.ini), both cells ok, exit 0" \
+	sh -c 'grep -qx "exit 0" "$1/axis-run.txt" && [ "$(grep -c " = ok$" "$1/axis-tree/state")" -eq 2 ] &&
+		grep -qx "smt_done = CPU 2 offline (the measured CPUs'"'"' siblings)" "$1"/axis-tree/*/*/0001-*/cell.ini' sh "$b"
+check "smt = off: the sibling online again after the cell" grep -qx "cpu2 online after: 1" "$b/axis-run.txt"
+check "smt = off with CPU 1 measured and housekeeping = 0: its sibling is latlab's, refused at plan time (exit 2)" \
+	sh -c 'grep -q "smt = off: CPU 0, a sibling of measured CPU 1, is one of \[campaign\] housekeeping" "$1/axis-plan-hk.txt" &&
+		grep -qx "exit 2" "$1/axis-plan-hk.txt"' sh "$b"
+check "smt = off with CPU 1 measured: CPU 0, its sibling, cannot go offline, refused at plan time (exit 2)" \
+	sh -c 'grep -q "smt = off: CPU 0, a sibling of measured CPU 1, cannot be taken offline" "$1/axis-plan.txt" &&
+		grep -qx "exit 2" "$1/axis-plan.txt"' sh "$b"
 # podman in the machine
 c=$b/ct
 check "podman in the machine: cgroup v2, systemd's cgroup manager, latlab's image made there" \

@@ -1,6 +1,7 @@
 #!/bin/sh
 # bench/smt.sh's job, in the Debian machine (tools/debian-machine.sh)
-# booted with two SMT siblings (-smp 2,sockets=1,cores=1,threads=2) and
+# booted with two cores of two SMT siblings each (-smp
+# 4,sockets=1,cores=2,threads=2: CPUs 0-1 and 2-3) and
 # cgroup v2 as systemd sets it up: what latlab says of the measured CPU's
 # sibling, at a shell and as a systemd service, and a campaign measured
 # as a service; then podman there: plan in a container without and with
@@ -10,6 +11,7 @@ back=/run/latlab-job/back
 mkdir -p "$back"
 {
 	echo "siblings: $(cat /sys/devices/system/cpu/cpu0/topology/thread_siblings_list) $(cat /sys/devices/system/cpu/cpu1/topology/thread_siblings_list)"
+	echo "siblings 2-3: $(cat /sys/devices/system/cpu/cpu2/topology/thread_siblings_list) $(cat /sys/devices/system/cpu/cpu3/topology/thread_siblings_list)"
 	echo "smt active: $(cat /sys/devices/system/cpu/smt/active 2>/dev/null)"
 	echo "cgroup fs: $(stat -fc %T /sys/fs/cgroup)"
 	echo "controllers: $(cat /sys/fs/cgroup/cgroup.controllers)"
@@ -46,6 +48,33 @@ systemd-run --wait --collect --quiet --unit latlab-smt-run \
 	latlab run /root/smt.ini -o /root/o-service
 echo "exit $?" >>"$back/service-run-exit.txt"
 cp -r /root/o-service/smt "$back/tree" 2>/dev/null
+
+# [matrix] smt: the measured CPU's sibling offline for a cell, back after
+# (CPU 3 measured, CPU 2 its sibling); CPU 1's sibling is CPU 0, which
+# x86 cannot take offline: refused at plan time
+cat >/root/axis.ini <<EOF
+[campaign]
+name = axis
+duration = 2s
+housekeeping = 0
+
+[matrix]
+threads = 1
+affinity = 3
+smt = on, off
+
+[thresholds]
+missed = off
+EOF
+latlab run /root/axis.ini -o /root/o-axis >"$back/axis-run.txt" 2>&1
+echo "exit $?" >>"$back/axis-run.txt"
+echo "cpu2 online after: $(cat /sys/devices/system/cpu/cpu2/online)" >>"$back/axis-run.txt"
+cp -r /root/o-axis/axis "$back/axis-tree" 2>/dev/null
+latlab plan /root/axis.ini -o /root/o-axis-plan --set matrix.affinity=1 >"$back/axis-plan-hk.txt" 2>&1
+echo "exit $?" >>"$back/axis-plan-hk.txt"
+grep -v '^housekeeping' /root/axis.ini >/root/axis-nohk.ini
+latlab plan /root/axis-nohk.ini -o /root/o-axis-plan --set matrix.affinity=1 >"$back/axis-plan.txt" 2>&1
+echo "exit $?" >>"$back/axis-plan.txt"
 
 # podman in the machine: its .debs came with the job (podman-debs/, one
 # dpkg -i so that their order is dpkg's); latlab's image made here from
