@@ -148,6 +148,7 @@ struct vm_read_opts {
 	const char *host;	/* the host name the guest was given: its hello's must be it; NULL any of a release's characters */
 	int icount;		/* the guest's clock counts instructions: its deadlines are its own time's */
 	int64_t cell_bytes_max;	/* what a cell's files may come to in all; 0: no sum, each file its verb's max */
+	int64_t slack_ns;	/* the quiet a deadline allows past its bound; 0: 10 s (a unit test's shorter) */
 };
 
 /* The file messages a cell may send (its files, each rewrite counted). */

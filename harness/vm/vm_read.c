@@ -23,7 +23,17 @@ struct chan {
 	size_t start, end;
 	int eof;
 	struct patience *wait;	/* how long a deadline waits for a starved guest; NULL: not */
+	/*
+	 * The time latlab did not listen (its reader not run beside a busy
+	 * host, a hook on a slow disk) is not the guest's silence: deaf ns
+	 * of it since deadline deaf_for was given; heard_at, when the reader
+	 * last listened (0: not yet)
+	 */
+	int64_t heard_at, deaf, deaf_for;
 };
+
+/* A gap between two looks at the channel longer than this (its poll waits 200 ms at most) is latlab's. */
+#define DEAF_NS NS_PER_S
 
 /*
  * A deadline of the host's clock judges a guest only where the guest had
@@ -146,14 +156,23 @@ static int fill(struct chan *c, int64_t deadline, const struct vm_hooks *h,
 		c->start = 0;
 	}
 	for (;;) {
-		int64_t left = deadline - units_now_ns();
+		int64_t now = units_now_ns();
 		struct pollfd p = { .fd = c->fd, .events = POLLIN };
+
+		if (c->deaf_for != deadline) {	/* a new deadline: its own deafness */
+			c->deaf_for = deadline;
+			c->deaf = 0;
+		}
+		if (c->heard_at && now - c->heard_at > DEAF_NS)
+			c->deaf += now - c->heard_at;
+		c->heard_at = now;
+		int64_t left = deadline + c->deaf - now;
 
 		if (h->stop && h->stop(h->arg)) {
 			*stopped = 1;
 			return 0;
 		}
-		if (left <= 0 && !owed(c->wait, units_now_ns()))
+		if (left <= 0 && !owed(c->wait, now - c->deaf))
 			return 0;
 		if (left <= 0)
 			left = 200 * NS_PER_MS;	/* a starved guest: waited on, and asked again */
@@ -163,6 +182,7 @@ static int fill(struct chan *c, int64_t deadline, const struct vm_hooks *h,
 		ssize_t n = read(c->fd, c->buf + c->end, sizeof(c->buf) - c->end);
 		if (n > 0) {
 			c->end += (size_t)n;
+			c->heard_at = units_now_ns();
 			return 1;
 		}
 		if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
@@ -304,7 +324,7 @@ static void give_time(struct reader *d, int64_t ns)
 {
 	int64_t now = units_now_ns();
 
-	d->deadline = now + ns + SLACK_NS;
+	d->deadline = now + ns + (d->o->slack_ns ? d->o->slack_ns : SLACK_NS);
 	/*
 	 * within a cell, its messages buy no time past the cell's own bound,
 	 * but for the bytes it sent (a chatty guest held a 1 s cell forever):
@@ -427,7 +447,7 @@ static void on_start(struct reader *d, char *args, uint64_t size)
 	d->cell_start = units_now_ns();
 	d->cell_cpu_at = d->c->wait ? cpu_ns(d->c->wait->qemu) : 0;
 	d->cell_delay_at = d->c->wait ? delay_ns(d->c->wait->qemu) : -1;
-	d->cell_until = d->cell_start + d->o->cell_ns + SLACK_NS;
+	d->cell_until = d->cell_start + d->o->cell_ns + (d->o->slack_ns ? d->o->slack_ns : SLACK_NS);
 	d->cell_bytes = 0;
 	d->cell_files = 0;
 	d->over[0] = '\0';

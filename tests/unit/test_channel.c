@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -571,6 +573,70 @@ static void test_owed(void **state)
 	assert_false(vm_owed(20 * s, w, s / 100, s / 100, 1));
 }
 
+/* A guest's word is not late while latlab did not listen: a log line's hook held the reader. */
+static void slow_logged(void *arg, const char *text)
+{
+	struct timespec t = { 1, 200 * 1000 * 1000 };	/* past DEAF_NS, a second */
+
+	nanosleep(&t, NULL);	/* a hook on a slow disk, or a reader not run beside a busy host */
+	logged(arg, text);
+}
+
+/*
+ * latlab's reader away longer than the guest's whole window (a hook that
+ * took 1.2 s against 20 ms and 1 ms of slack, the guest's next words
+ * sent meanwhile): what the guest had sent
+ * meanwhile is taken, the stream ends as it says, not as a hang (the
+ * fresh check of 3e88366 called a guest that had powered off hung, its
+ * host latlab at SCHED_IDLE beside a CPU hog); a stream that stops is
+ * still quiet in time.
+ */
+static void test_deaf_reader(void **state)
+{
+	struct vm_read_opts o = { .tree = tree, .variant = "test", .boot_ns = 20000000LL,
+				  .cell_ns = 20000000LL, .quiet_ns = 20000000LL, .slack_ns = 1000000LL };
+	struct seen s;
+	struct vm_hooks h = { &s, started, finished, NULL, slow_logged };
+	struct vm_outcome out;
+	const char *rest = strstr(good, "LATLAB start c1");
+	int p[2];
+	pid_t pid;
+
+	(void)state;
+	/* the guest's hello and a log line now; the rest while latlab's log hook holds its reader */
+	assert_int_equal(pipe(p), 0);
+	assert_int_equal(write(p[1], good, (size_t)(rest - good)), rest - good);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct timespec t = { 0, 50 * 1000 * 1000 };
+
+		close(p[0]);
+		nanosleep(&t, NULL);
+		_exit(write(p[1], rest, strlen(rest)) == (ssize_t)strlen(rest) ? 0 : 1);
+	}
+	close(p[1]);
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(vm_read(p[0], &o, &h, &out), VM_END_DONE);
+	close(p[0]);
+	waitpid(pid, NULL, 0);
+	assert_int_equal(s.finished, 1);
+	assert_string_equal(s.last_id, "c1");
+	free(out.sysinfo);
+	/* a guest that stops after its log line: quiet, once its window passed while latlab listened */
+	assert_int_equal(pipe(p), 0);
+	assert_int_equal(write(p[1], good, (size_t)(rest - good)), rest - good);
+	memset(&s, 0, sizeof(s));
+	h.log = logged;
+	int64_t t0 = units_now_ns();
+
+	assert_int_equal(vm_read(p[0], &o, &h, &out), VM_END_QUIET);
+	assert_true(units_now_ns() - t0 < 5 * NS_PER_S);
+	close(p[0]);
+	close(p[1]);
+	free(out.sysinfo);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -584,6 +650,7 @@ int main(void)
 		cmocka_unit_test(test_hello_once_and_bounds),
 		cmocka_unit_test(test_verb_table),
 		cmocka_unit_test(test_guest_port),
+		cmocka_unit_test(test_deaf_reader),
 	};
 
 	return cmocka_run_group_tests_name("channel", tests, setup, teardown);
