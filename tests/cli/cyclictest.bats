@@ -28,13 +28,15 @@ EOC
 	grep -qx 'workload = cyclictest' "$c/cell.ini"
 	grep -q "cyclictest: $(command -v cyclictest) -q -m -N -t2 -i1000 -D1 --policy=fifo -p90 -a0,1 -h1000000 --histfile=/tmp/latlab-cyclictest." "$c/log.txt" || { cat "$c/log.txt"; false; }
 	# each thread's wake-ups: a second's periods at most, its figures
-	# cyclictest's. How many of them a thread had is the machine's pace:
-	# cyclictest starts its threads one by one from its main thread, an
-	# ordinary one, and beside a CPU hog and hackbench its second thread
-	# had 888 (2026-12-06); what is held is that they were read back
+	# cyclictest's. How many of them a thread had is the machine's pace,
+	# not judged here: cyclictest starts its threads one by one from its
+	# main thread, an ordinary one, and -D counts from its start, so
+	# beside a CPU hog and hackbench its second thread had 888
+	# (2026-12-06) and, on CPU 0 with the suite's lanes too, its first
+	# had 252 (2026-12-07); what is held is that each was read back
 	for t in 0 1; do
 		n=$(awk -F, -v t=$t '$1 == t && $3 == "wakeup" { print $4 }' "$c/summary.csv")
-		[ "$n" -ge 500 ] && [ "$n" -le 1000 ] || { cat "$c/summary.csv"; false; }
+		[ "$n" -ge 1 ] && [ "$n" -le 1000 ] || { cat "$c/summary.csv"; false; }
 		grep -q "thread $t: cyclictest's, on CPU $t: $n wake-ups, max [0-9]* ns" "$c/log.txt" || { cat "$c/log.txt"; false; }
 	done
 	# its files are gone from /tmp; nothing of it left running (its process group)
