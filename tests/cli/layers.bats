@@ -4,7 +4,8 @@
 # one list) fails on a header included from a floor above, and on a
 # result file named outside model/ and results/; tools/arch-check.sh on a
 # folder or file docs/architecture.md does not name, or names but the tree
-# has not.
+# has not; tools/func-length.sh on a function over 120 lines, or more
+# than 15 over 80 (issue 76).
 
 load helper
 
@@ -156,4 +157,26 @@ copy_src() {
 	[[ "$output" != *".hidden"* ]] || { echo "$output"; false; }
 	run "$ROOT/tools/arch-check.sh" "$WORK/nothing"
 	[ "$status" -eq 2 ] && [[ "$output" == *"has no docs/architecture.md"* ]] || run_failed
+}
+
+@test "no function is over 120 lines and at most 15 over 80 (tools/func-length.sh); one grown past either bound fails it, named" {
+	run "$ROOT/tools/func-length.sh" "$ROOT"
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[[ "$output" == *"func-length: "*" functions over 80 lines (at most 15)"* ]] || { echo "$output"; false; }
+	mkdir "$WORK/src"
+	cp -r "$ROOT/common" "$ROOT/harness" "$ROOT/workloads" "$ROOT/loadgen" "$ROOT/tools" "$WORK/src/"
+	# a function of 121 lines: refused, named at its line
+	{ printf 'int grown(void);\nint grown(void)\n{\n'; for i in $(seq 121); do printf '\t(void)%d;\n' "$i"; done; printf '\treturn 0;\n}\n'; } \
+		>>"$WORK/src/harness/report/words.c"
+	run "$WORK/src/tools/func-length.sh" "$WORK/src"
+	[ "$status" -eq 1 ] && [[ "$output" == *"harness/report/words.c:"*": grown 122 lines"* ]] || { echo "$output"; false; }
+	[[ "$output" == *"the longest 122 (at most 120)"* ]] || { echo "$output"; false; }
+	# and sixteen of 81: the count's bound
+	cp "$ROOT/harness/report/words.c" "$WORK/src/harness/report/words.c"
+	for f in $(seq 16); do
+		{ printf 'int long%d(void);\nint long%d(void)\n{\n' "$f" "$f"; for i in $(seq 80); do printf '\t(void)%d;\n' "$i"; done; printf '\treturn 0;\n}\n'; } \
+			>>"$WORK/src/harness/report/words.c"
+	done
+	run "$WORK/src/tools/func-length.sh" "$WORK/src"
+	[ "$status" -eq 1 ] && [[ "$output" == *"harness/report/words.c:"*": long16 81 lines"* ]] || { echo "$output"; false; }
 }
