@@ -165,6 +165,14 @@ $(BUILD)/gen/watch.skel.h: $(BUILD)/gen/watch.bpf.o
 	bpftool gen skeleton $< name watch_bpf >$@.new && mv -f $@.new $@
 
 $(BUILD)/obj/harness/trace/watch_bpf.o: $(BUILD)/gen/watch.skel.h
+
+$(BUILD)/gen/flight.bpf.o: bpf/flight.bpf.c bpf/flight.h $(BUILD)/gen/vmlinux.h
+	clang -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -I$(BUILD)/gen -Ibpf -c -o $@ $<
+
+$(BUILD)/gen/flight.skel.h: $(BUILD)/gen/flight.bpf.o
+	bpftool gen skeleton $< name flight_bpf >$@.new && mv -f $@.new $@
+
+$(BUILD)/obj/harness/trace/flight.o: $(BUILD)/gen/flight.skel.h
 endif
 
 FORCE:

@@ -34,6 +34,8 @@
 #
 #   bench/forensics.sh   (LATLAB=build/latlab REPEAT=3 DURATION=3s THRESHOLD=1ms STALL=0.04)
 #   CAUSES="storm-none storm-rt" bench/forensics.sh   only those rows
+#   METHOD=bpf bench/forensics.sh   the captures by BPF's flight recorder
+#                                   ([trace] method; tracefs by default)
 set -eu
 cd "$(dirname "$0")/.."
 LATLAB=${LATLAB:-$PWD/build/latlab}
@@ -41,6 +43,7 @@ REPEAT=${REPEAT:-3}
 DURATION=${DURATION:-3s}
 THRESHOLD=${THRESHOLD:-1ms}
 STALL=${STALL:-0.04}
+METHOD=${METHOD:-tracefs}
 KERNELS=${KERNELS:-$PWD/kernels}
 [ "$(id -u)" -eq 0 ] || { echo "needs root for SCHED_FIFO and tracefs" >&2; exit 2; }
 [ "$(nproc)" -ge 2 ] || { echo "needs 2 CPUs (the measured one is CPU 1)" >&2; exit 2; }
@@ -67,6 +70,7 @@ load = l
 missed = off
 [trace]
 mode = spikes
+method = $METHOD
 threshold = $THRESHOLD
 captures = 3
 [load.l]
@@ -140,6 +144,7 @@ if [ -n "${CAUSES:-}" ]; then
 	causes=$CAUSES
 fi
 
+echo "# [trace] method = $METHOD; REPEAT=$REPEAT runs of $DURATION a cause, up to 3 captures a run"
 printf '%-12s' cause
 for l in $labels; do printf ' %11s' "$l"; done
 printf '  captures\n'

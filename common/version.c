@@ -28,7 +28,7 @@ void version_features(char *buf, size_t len)
 	void *h = dynamic ? dlopen("libtracecmd.so.1", RTLD_LAZY | RTLD_LOCAL) : NULL;
 
 #ifdef HAVE_BPF
-	const char *bpf = "bpf (watch through BPF: its programs built in)";
+	const char *bpf = "bpf (watch and spike captures through BPF: its programs built in)";
 #else
 	const char *bpf = "no bpf (built without clang, bpftool, libbpf or BTF: watch through histogram triggers)";
 #endif

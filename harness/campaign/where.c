@@ -400,9 +400,13 @@ static int axes_fit(const struct config *cfg, const struct cell *c, int guest, i
 		char tw[PATH_MAX + 128];
 		struct srcloc tloc = k->trace == KTRACE_SPIKES ? k->loc : cfg->trace_loc;
 
-		if (tracer_check(tw, sizeof(tw)) != 0)
-			return fail(why, len, &tloc, "[trace] mode = spikes%s: %s",
+		if (tracer_check_method(cfg->trace.method, tw, sizeof(tw)) != 0) {
+			if (cfg->trace.method == TRACE_BY_BPF)
+				tloc = config_key_loc(cfg, "trace", "method", tloc);
+			return fail(why, len, &tloc, "[trace] mode = spikes%s%s: %s",
+				    cfg->trace.method == TRACE_BY_BPF ? ", method = bpf" : "",
 				    guest ? " in the guest" : "", tw);
+		}
 	}
 	return 0;
 }

@@ -91,6 +91,8 @@ struct threshold_opts {
 
 /* [trace]: spike forensics (docs/spikes.md) */
 enum trace_mode { TRACE_OFF, TRACE_SPIKES };
+/* how captures are taken: latlab's tracefs instance, BPF's flight recorder where it works, or it only */
+enum trace_method { TRACE_BY_TRACEFS, TRACE_BY_AUTO, TRACE_BY_BPF };
 
 /* A tracepoint: its system and its name ("sched", "sched_migrate_task"). */
 struct trace_event {
@@ -107,6 +109,7 @@ struct trace_opts {
 	char events[OPT_STR_MAX];	/* system:event, ... added to the default set, as written */
 	struct trace_event event[TRACE_EVENTS_MAX];	/* the same, typed when the config is read */
 	int nevents;
+	int method;		/* enum trace_method */
 	int timerlat;		/* 1: the kernel's timerlat beside the threads (trace/timerlat.h) */
 	int watch;		/* 0 off; the kernel's histograms of the threads (trace/watch.h): 1 auto, 2 bpf, 3 hist */
 };

@@ -355,6 +355,18 @@ static int check_trace_events(struct config *cfg, char *err, size_t errlen)
 	return 0;
 }
 
+/* method = bpf records its own events: none added, no osnoise account (timerlat's) */
+static int check_trace_method(const struct config *cfg, char *err, size_t errlen)
+{
+	struct srcloc loc = config_key_loc(cfg, "trace", "method", (struct srcloc){ 0 });
+
+	if (cfg->trace.method != TRACE_BY_BPF || (!cfg->trace.nevents && !cfg->trace.timerlat))
+		return 0;
+	return cfg_fail(err, errlen, &loc,
+			"method = bpf records its own events only: %s needs method = tracefs (or auto, which takes tracefs then)",
+			cfg->trace.nevents ? "events" : "timerlat = on (its osnoise events)");
+}
+
 /*
  * [thresholds] baseline: a tree, or campaigns of it (A,B,C), none empty
  * — an empty list would turn the gate off. Whether they are trees the
@@ -473,7 +485,7 @@ int validate(struct config *cfg, struct cfg_errs *errs)
 	defs = add_builtin_defs(cfg, err, errlen);
 	if (defs)
 		cfg_errs_add(errs, err);
-	if (check_trace_events(cfg, err, errlen))
+	if (check_trace_events(cfg, err, errlen) || check_trace_method(cfg, err, errlen))
 		cfg_errs_add(errs, err);
 	if (check_baseline(cfg, err, errlen))
 		cfg_errs_add(errs, err);

@@ -452,11 +452,10 @@ static void refused_policy(struct cell_result *res, int started)
 }
 
 static int measure(const struct config *cfg, const struct cell *c,
-		   const struct run_env *env, const char *dir,
-		   struct cell_result *res, _Atomic int *stop, struct watch *wt)
+		   const struct run_env *env, const char *dir, struct cell_result *res,
+		   _Atomic int *stop, struct watch *wt, struct spikes *sp)
 {
 	struct samples_writer sw;
-	struct spikes sp;
 	int n = res->nthreads, started = 0, sig = 0, sampling = 0;
 	/*
 	 * The workers wait on a gate until all exist; the start is fixed only
@@ -485,7 +484,6 @@ static int measure(const struct config *cfg, const struct cell *c,
 		}
 		sampling = 1;
 	}
-	cell_spikes_open(cfg, c, env->policy, res, dir, &sp);
 	struct timerlat tl;
 	int timerlat = cell_timerlat_start(cfg, c, res, &tl);
 
@@ -516,7 +514,7 @@ static int measure(const struct config *cfg, const struct cell *c,
 	intf_read(&before, &cpus);	/* what it cannot read is left out */
 	int64_t start = clock_ns(CLOCK_MONOTONIC) + START_DELAY_NS;
 	atomic_store_explicit(&start_ns, start, memory_order_release);
-	sp.start = start;
+	sp->start = start;
 	close(gate[1]);		/* the gate opens: every read() returns 0 */
 	if (started == n) {
 		cell_log(res, "measuring for %lld ms", (long long)(cfg->campaign.duration / NS_PER_MS));
@@ -526,7 +524,7 @@ static int measure(const struct config *cfg, const struct cell *c,
 			.every = cfg->campaign.checkpoint,
 			.next = cfg->campaign.checkpoint,
 		};
-		sig = wait_workers(res, stop, env, start, &ck, &sp, timerlat ? &tl : NULL);
+		sig = wait_workers(res, stop, env, start, &ck, sp, timerlat ? &tl : NULL);
 	}
 	for (int i = 0; i < started; i++)
 		worker_join(&res->workers[i]);
@@ -539,10 +537,7 @@ static int measure(const struct config *cfg, const struct cell *c,
 		cell_interference(res, &before);
 	intf_free(&before);
 	refused_policy(res, started);
-	cell_spikes_poll(&sp, res);	/* a spike in the last cycles */
-	tracer_close(sp.tracer, &sp.trap);
-	for (int i = 0; i < n; i++)
-		res->workers[i].trap = NULL;
+	cell_spikes_poll(sp, res);	/* a spike in the last cycles */
 	if (sampling)
 		finish_samples(res, &sw);
 	drain(res);
@@ -559,6 +554,7 @@ int cell_threads_run(const struct config *cfg, const struct cell *c,
 	const struct workload_def *wd = &cfg->workload[c->workload];
 	struct machine m;
 	struct watch wt;
+	struct spikes sp = { .trap = { .marker_fd = -1, .on_fd = -1 } };
 	_Atomic int stop = 0;
 	int ready = 0, sig = 0, dma, watch_ready = 0;
 
@@ -573,8 +569,13 @@ int cell_threads_run(const struct config *cfg, const struct cell *c,
 		goto out_undo;
 	if (setup_workloads(wd, res, &ready) != 0)
 		goto out_teardown;
-	/* [trace] watch's programs loaded before the load takes the CPUs */
+	/*
+	 * [trace] watch's programs, and spike captures' instance or flight
+	 * recorder, ready before the load takes the CPUs (a BPF program's
+	 * verifier took minutes on a guest's one vCPU under hackbench)
+	 */
 	watch_ready = cell_watch_prepare(cfg, res, &wt);
+	cell_spikes_open(cfg, c, env->policy, res, dir, &sp);
 	if (cell_start_load(cfg, c, res) != 0) {
 		if (watch_ready)
 			watch_free(&wt);
@@ -587,7 +588,7 @@ int cell_threads_run(const struct config *cfg, const struct cell *c,
 		goto out_teardown;
 	}
 	dma = dma_latency_hold(res, c->dma_latency);
-	sig = measure(cfg, c, env, dir, res, &stop, watch_ready ? &wt : NULL);
+	sig = measure(cfg, c, env, dir, res, &stop, watch_ready ? &wt : NULL, &sp);
 	if (watch_ready)	/* what measure did not use (an early return): freed */
 		watch_free(&wt);
 	if (dma >= 0)
@@ -596,6 +597,9 @@ int cell_threads_run(const struct config *cfg, const struct cell *c,
 	if (!sig && res->status == CELL_OK)
 		cell_judge_load(cfg, c, res);
 out_teardown:
+	tracer_close(sp.tracer, &sp.trap);
+	for (int i = 0; i < res->nthreads; i++)
+		res->workers[i].trap = NULL;
 	teardown_workloads(wd, res, ready);
 out_undo:
 	cell_machine_end(res, c->id, &m);

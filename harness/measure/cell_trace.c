@@ -150,8 +150,13 @@ void cell_spikes_open(const struct config *cfg, const struct cell *c,
 		return;
 	}
 	res->traced = 1;
-	cell_log(res, "tracing in instance %s: captures above %lld ns, at most %d",
-		 tracer_name(sp->tracer), (long long)cfg->trace.threshold, sp->max);
+	snprintf(res->trace_method, sizeof(res->trace_method), "%s", tracer_method(sp->tracer));
+	if (sp->trap.freeze)
+		cell_log(res, "tracing by BPF's flight recorder (a ring of each measured CPU's last events): captures above %lld ns, at most %d",
+			 (long long)cfg->trace.threshold, sp->max);
+	else
+		cell_log(res, "tracing in instance %s: captures above %lld ns, at most %d",
+			 tracer_name(sp->tracer), (long long)cfg->trace.threshold, sp->max);
 	if (res->trace_missing[0])
 		cell_log(res, "warning: this kernel cannot trace: %s (captures explain less)",
 			 res->trace_missing);

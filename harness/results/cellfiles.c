@@ -400,8 +400,8 @@ static void write_cell_ini(FILE *fp, const struct config *cfg,
 	if (res->traced) {
 		char why[160];
 
-		fprintf(fp, "trace = spikes\ncaptures = %d\nwhy = %s\n", res->ncaptures,
-			cell_why(res, why, sizeof(why)));
+		fprintf(fp, "trace = spikes\ntrace_method = %s\ncaptures = %d\nwhy = %s\n",
+			res->trace_method, res->ncaptures, cell_why(res, why, sizeof(why)));
 		if (res->trace_missing[0])
 			fprintf(fp, "trace_missing = %s\n", res->trace_missing);
 	}

@@ -86,6 +86,7 @@ const char *__lsan_default_suppressions(void)
 #endif
 
 #include "config.h"
+#include "flight.h"
 #include "options.h"
 #include "tracer.h"
 #include "tracetxt.h"
@@ -133,6 +134,10 @@ void spike_trap_check(struct spike_trap *t, int thread, int tid,
 	    intended < atomic_load_explicit(&t->from, memory_order_relaxed) ||
 	    !atomic_exchange_explicit(&t->armed, 0, memory_order_acq_rel))
 		return;
+	if (t->freeze) {	/* the flight recorder: its rings stand still */
+		__atomic_store_n(t->freeze, 1, __ATOMIC_RELEASE);
+		goto fired;
+	}
 	n = snprintf(line, sizeof(line),
 		     "latlab spike: thread %d tid %d latency %lld ns intended %lld woke %lld\n",
 		     thread, tid, (long long)(woke - intended),
@@ -144,6 +149,7 @@ void spike_trap_check(struct spike_trap *t, int thread, int tid,
 	if (write(t->on_fd, "0", 1) < 0) {
 		/* the main thread stops it when it reads */
 	}
+fired:
 	t->thread = thread;
 	t->tid = tid;
 	t->cpu = sched_getcpu();
@@ -185,6 +191,17 @@ int tracer_check(char *why, size_t len)
 		return rc;
 	}
 	return 0;
+}
+
+int tracer_check_method(int method, char *why, size_t len)
+{
+	if (method == TRACE_BY_TRACEFS)
+		return tracer_check(why, len);
+	int rc = flight_check(why, len);
+
+	if (rc == 0 || method == TRACE_BY_BPF)
+		return rc;
+	return tracer_check(why, len);	/* auto: tracefs, then */
 }
 
 /* The inode of this process's PID namespace (0 where it cannot be read). */
@@ -353,6 +370,34 @@ static void cpumask_hex(const cpu_set_t *cpus, char *out, size_t len)
 	out[o] = 0;
 }
 
+/* The ids of the events the decoder tells apart, found once in the formats. */
+static void find_ids(struct tracer *t)
+{
+	t->id_switch = event_id(t->tep, "sched", "sched_switch");
+	t->id_waking = event_id(t->tep, "sched", "sched_waking");
+	t->id_hstart = event_id(t->tep, "timer", "hrtimer_start");
+	t->id_hentry = event_id(t->tep, "timer", "hrtimer_expire_entry");
+	t->id_hexit = event_id(t->tep, "timer", "hrtimer_expire_exit");
+	t->id_irq = event_id(t->tep, "irq", "irq_handler_entry");
+	t->id_irqx = event_id(t->tep, "irq", "irq_handler_exit");
+	t->id_soft = event_id(t->tep, "irq", "softirq_entry");
+	t->id_softx = event_id(t->tep, "irq", "softirq_exit");
+	t->id_nmi = event_id(t->tep, "nmi", "nmi_handler");
+	t->id_idle = event_id(t->tep, "power", "cpu_idle");
+	t->id_print = event_id(t->tep, "ftrace", "print");
+}
+
+/* Does o take its captures by the flight recorder here? */
+static int by_flight(const struct trace_opts *o)
+{
+	char why[256];
+
+	if (o->method == TRACE_BY_BPF)
+		return 1;
+	return o->method == TRACE_BY_AUTO && !o->nevents && !o->timerlat &&
+	       flight_check(why, sizeof(why)) == 0;
+}
+
 int tracer_open(struct tracer **out, const struct trace_opts *o,
 		const cpu_set_t *cpus, struct spike_trap *trap,
 		char *missing, size_t mlen, char *err, size_t errlen)
@@ -370,6 +415,19 @@ int tracer_open(struct tracer **out, const struct trace_opts *o,
 		return -ENOMEM;
 	}
 	t->cpus = *cpus;
+	trap->freeze = NULL;
+	if (by_flight(o)) {
+		rc = flight_open(&t->fl, cpus, o->buffer, missing, mlen, err, errlen);
+		if (rc) {
+			free(t);
+			return rc;
+		}
+		snprintf(t->name, sizeof(t->name), "bpf-flight-recorder");
+		trap->freeze = flight_freeze(t->fl);
+		tracer_rearm(t, trap);
+		*out = t;
+		return 0;
+	}
 	tracer_instance_name(t->name, sizeof(t->name));
 	tracer_sweep();
 	if (tracefs_instance_exists(t->name)) {	/* our own, from a cell that failed */
@@ -426,18 +484,7 @@ int tracer_open(struct tracer **out, const struct trace_opts *o,
 		snprintf(err, errlen, "%s: cannot read the event formats", t->name);
 		goto fail;
 	}
-	t->id_switch = event_id(t->tep, "sched", "sched_switch");
-	t->id_waking = event_id(t->tep, "sched", "sched_waking");
-	t->id_hstart = event_id(t->tep, "timer", "hrtimer_start");
-	t->id_hentry = event_id(t->tep, "timer", "hrtimer_expire_entry");
-	t->id_hexit = event_id(t->tep, "timer", "hrtimer_expire_exit");
-	t->id_irq = event_id(t->tep, "irq", "irq_handler_entry");
-	t->id_irqx = event_id(t->tep, "irq", "irq_handler_exit");
-	t->id_soft = event_id(t->tep, "irq", "softirq_entry");
-	t->id_softx = event_id(t->tep, "irq", "softirq_exit");
-	t->id_nmi = event_id(t->tep, "nmi", "nmi_handler");
-	t->id_idle = event_id(t->tep, "power", "cpu_idle");
-	t->id_print = event_id(t->tep, "ftrace", "print");
+	find_ids(t);
 	trap->marker_fd = tracefs_instance_file_open(t->inst, "trace_marker", O_WRONLY);
 	trap->on_fd = tracefs_instance_file_open(t->inst, "tracing_on", O_WRONLY);
 	if (trap->marker_fd < 0 || trap->on_fd < 0) {
@@ -611,11 +658,65 @@ static int read_dat(const char *path, const char *instance, cpu_set_t *cpus,
 #endif
 }
 
+/*
+ * The instance's buffers into c: trace-N.dat for trace-cmd report and
+ * KernelShark, read back with libtracecmd; where either is missing, the
+ * buffers straight from tracefs (and no .dat). 1 when the .dat was written.
+ */
+static int collect_tracefs(struct tracer *t, int n, const char *dir, struct collect *c)
+{
+	cpu_set_t cpus = t->cpus;
+	char dat[PATH_MAX], name[48];
+	int dat_rc = -ENOSYS;
+
+	tracefs_trace_off(t->inst);
+	cell_trace_name(name, sizeof(name), n, "dat");
+	snprintf(dat, sizeof(dat), "%s/%s", dir, name);
+#ifdef HAVE_TRACECMD
+	if (tcmd_load()) {
+		dat_rc = extract_dat(t, dat);
+		if (dat_rc != -ENOENT)
+			reenable(t);
+	}
+#endif
+	if (dat_rc == 0 && (dat_rc = read_dat(dat, t->name, &cpus, c)) != 0)
+		unlink(dat);	/* written but unreadable: the buffers are gone with it */
+	if (dat_rc != 0 && c->n == 0) {
+		c->tep = t->tep;
+		tracefs_load_cmdlines(NULL, t->tep);
+		tracefs_iterate_raw_events(t->tep, t->inst, &cpus, sizeof(cpus), tr_collect_one, c);
+	}
+	return dat_rc == 0;
+}
+
+/*
+ * The flight recorder has no marker: the thread's clock read said as one,
+ * latlab's own line (the store that froze the rings came right after it)
+ */
+static void mark_spike(struct collect *c, const struct spike_trap *trap)
+{
+	struct tev *v;
+
+	if (tr_collect_room(c, 1) != 0)
+		return;
+	v = &c->ev[c->n];
+	memset(v, 0, sizeof(*v));
+	v->ts = trap->woke;
+	v->cpu = trap->cpu;
+	v->pid = trap->tid;
+	v->kind = TEV_MARKER;
+	snprintf(v->comm, sizeof(v->comm), "latlab");
+	if (asprintf(&c->text[c->n], "%16s-%-7d latlab spike: thread %d tid %d latency %lld ns (its clock read; its store froze the rings)",
+		     "latlab", trap->tid, trap->thread, trap->tid,
+		     (long long)(trap->woke - trap->intended)) < 0)
+		c->text[c->n] = NULL;
+	c->n++;
+}
+
 int tracer_capture(struct tracer *t, const struct spike_trap *trap, int kprio,
 		   int64_t start, int n, const char *dir, struct capture *out)
 {
 	struct collect c = { .t = t, .tep = t->tep, .text_cpu = trap->cpu };
-	cpu_set_t cpus = t->cpus;
 	struct idle_names in = { .cpu = trap->cpu };
 	int rc;
 
@@ -626,34 +727,11 @@ int tracer_capture(struct tracer *t, const struct spike_trap *trap, int kprio,
 	out->tid = trap->tid;
 	out->t_ns = trap->intended - start;
 	out->latency_ns = trap->woke - trap->intended;
-	tracefs_trace_off(t->inst);
-	/*
-	 * trace-N.dat for trace-cmd report and KernelShark, read back with
-	 * libtracecmd; where either is missing, the buffers straight from
-	 * tracefs (and no .dat)
-	 */
-	char dat[PATH_MAX];
-	int dat_rc = -ENOSYS;
-
-	char name[48];
-
-	cell_trace_name(name, sizeof(name), n, "dat");
-	snprintf(dat, sizeof(dat), "%s/%s", dir, name);
-#ifdef HAVE_TRACECMD
-	if (tcmd_load()) {
-		dat_rc = extract_dat(t, dat);
-		if (dat_rc != -ENOENT)
-			reenable(t);
-	}
-#endif
-	if (dat_rc == 0 && (dat_rc = read_dat(dat, t->name, &cpus, &c)) != 0)
-		unlink(dat);	/* written but unreadable: the buffers are gone with it */
-	out->dat = dat_rc == 0;
-	if (dat_rc != 0 && c.n == 0) {
-		c.tep = t->tep;
-		tracefs_load_cmdlines(NULL, t->tep);
-		tracefs_iterate_raw_events(t->tep, t->inst, &cpus, sizeof(cpus), tr_collect_one, &c);
-	}
+	if (t->fl) {
+		flight_collect(t->fl, &c);	/* out of memory: c.oom says so below */
+		mark_spike(&c, trap);
+	} else
+		out->dat = collect_tracefs(t, n, dir, &c);
 
 	struct spike_query q = {
 		.tid = trap->tid, .prio = kprio, .cpu = trap->cpu,
@@ -677,12 +755,17 @@ int tracer_capture(struct tracer *t, const struct spike_trap *trap, int kprio,
 
 int tracer_rearm(struct tracer *t, struct spike_trap *trap)
 {
-	/* opening "trace" for writing with O_TRUNC empties every CPU's buffer */
-	if (tracefs_instance_file_clear(t->inst, "trace") < 0)
-		return -EIO;
-	atomic_store_explicit(&trap->fired, 0, memory_order_relaxed);
-	if (tracefs_trace_on(t->inst) != 0)
-		return -EIO;
+	if (t->fl) {
+		atomic_store_explicit(&trap->fired, 0, memory_order_relaxed);
+		flight_rearm(t->fl);
+	} else {
+		/* opening "trace" for writing with O_TRUNC empties every CPU's buffer */
+		if (tracefs_instance_file_clear(t->inst, "trace") < 0)
+			return -EIO;
+		atomic_store_explicit(&trap->fired, 0, memory_order_relaxed);
+		if (tracefs_trace_on(t->inst) != 0)
+			return -EIO;
+	}
 	/*
 	 * A spike that began before now is not in the buffer: taken, it could
 	 * only be incomplete ("the trace of this CPU begins ... after the
@@ -703,9 +786,11 @@ void tracer_close(struct tracer *t, struct spike_trap *trap)
 		if (trap->on_fd >= 0)
 			close(trap->on_fd);
 		trap->marker_fd = trap->on_fd = -1;
+		trap->freeze = NULL;
 	}
 	if (!t)
 		return;
+	flight_close(t->fl);
 	if (t->inst) {
 		tracefs_trace_off(t->inst);
 		tracefs_instance_destroy(t->inst);
@@ -720,4 +805,9 @@ void tracer_close(struct tracer *t, struct spike_trap *trap)
 const char *tracer_name(const struct tracer *t)
 {
 	return t->name;
+}
+
+const char *tracer_method(const struct tracer *t)
+{
+	return t->fl ? "bpf" : "tracefs";
 }

@@ -5,10 +5,14 @@
  * removed when they are joined; one a killed latlab left behind is removed
  * by the next tracer_sweep().
  *
+ * Or with BPF's flight recorder (trace/flight.h, [trace] method): each
+ * measured CPU's last events in a ring of a BPF map, no tracefs instance.
+ *
  * The real-time side is struct spike_trap: a measured thread whose
  * wake-up latency exceeds the threshold while the trap is armed writes a
  * marker to trace_marker and "0" to tracing_on (two write()s to
- * descriptors opened before the cell; nothing else), records what it saw,
+ * descriptors opened before the cell; nothing else) — with the flight
+ * recorder, one store that freezes its rings —, records what it saw,
  * and sets `fired`. The main thread then reads the instance's buffers
  * (tracer_capture), explains the wake-up (attrib.h), saves trace-N.txt,
  * and re-arms.
@@ -37,6 +41,11 @@ struct spike_trap {
 	_Atomic int fired;	/* set by that thread once the fields are written */
 	int thread, cpu, tid;
 	int64_t intended, woke;	/* CLOCK_MONOTONIC ns */
+	/*
+	 * the BPF flight recorder's (trace/flight.h): the word to store 1 to,
+	 * in place of the marker and tracing_on; NULL with tracefs
+	 */
+	int *freeze;
 };
 
 /*
@@ -98,7 +107,14 @@ int tracer_sweep(void);
 int tracer_stale(const char *name);
 
 /*
- * Create the instance for a cell measuring on `cpus`: trace_clock = mono,
+ * Can this machine take captures by `method` (enum trace_method)? auto:
+ * by either. 0, or -errno with why.
+ */
+int tracer_check_method(int method, char *why, size_t len);
+
+/*
+ * Create the instance for a cell measuring on `cpus` — or, where
+ * o->method says so and BPF works, the flight recorder —: trace_clock = mono,
  * tracing_cpumask = cpus, `buffer` bytes per CPU, the default events and
  * o->events; tracing on. Events this kernel lacks are listed in
  * `missing` ("" if none): the cell runs without them. 0, or -errno with
@@ -128,7 +144,10 @@ int tracer_rearm(struct tracer *t, struct spike_trap *trap);
 /* Tracing off, the instance removed, the trap's descriptors closed. */
 void tracer_close(struct tracer *t, struct spike_trap *trap);
 
-/* The instance's name ("latlab-PID"). */
+/* The instance's name ("latlab-PID"), or "bpf-flight-recorder". */
 const char *tracer_name(const struct tracer *t);
+
+/* How it takes captures: "tracefs" or "bpf". */
+const char *tracer_method(const struct tracer *t);
 
 #endif

@@ -27,7 +27,7 @@ const char *const tr_osnoise_events[OS_KINDS] = {
 };
 
 /* A task name from the trace, made one printable line (it goes into INI values). */
-static void clean(char *s)
+void tr_clean(char *s)
 {
 	for (; *s; s++)
 		if ((unsigned char)*s < 0x20 || *s == 0x7f)
@@ -54,10 +54,10 @@ static void field_str(struct tep_event *e, struct tep_record *r, const char *nam
 		return;
 	}
 	snprintf(out, len, "%.*s", n, p);
-	clean(out);
+	tr_clean(out);
 }
 
-static const char *softirq_name(int64_t vec)
+const char *tr_softirq_name(int64_t vec)
 {
 	static const char *const names[] = {
 		"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL",
@@ -89,7 +89,7 @@ static void osnoise_event(struct tep_event *e, struct tep_record *r, struct tev 
 		field_str(e, r, "desc", v->name, sizeof(v->name));
 		break;
 	case OS_SOFTIRQ:
-		snprintf(v->name, sizeof(v->name), "%s", softirq_name(field(e, r, "vector")));
+		snprintf(v->name, sizeof(v->name), "%s", tr_softirq_name(field(e, r, "vector")));
 		break;
 	default:
 		snprintf(v->name, sizeof(v->name), "nmi");
@@ -136,7 +136,7 @@ static void decode(const struct tracer *t, struct tep_handle *tep, struct tep_ev
 	} else if (e->id == t->id_soft || e->id == t->id_softx) {
 		v->kind = e->id == t->id_soft ? TEV_SOFTIRQ_ENTRY : TEV_SOFTIRQ_EXIT;
 		v->value = field(e, r, "vec");
-		snprintf(v->name, sizeof(v->name), "%s", softirq_name(v->value));
+		snprintf(v->name, sizeof(v->name), "%s", tr_softirq_name(v->value));
 	} else if (e->id == t->id_nmi) {
 		v->kind = TEV_NMI;
 		v->value = field(e, r, "delta_ns");
@@ -168,27 +168,34 @@ static void decode(const struct tracer *t, struct tep_handle *tep, struct tep_ev
 	}
 }
 
+int tr_collect_room(struct collect *c, int more)
+{
+	if (c->n + more <= c->cap)
+		return 0;
+	int cap = c->cap ? 2 * c->cap : 4096;
+	struct tev *ev = realloc(c->ev, (size_t)cap * sizeof(*ev));
+	char **text = realloc(c->text, (size_t)cap * sizeof(*text));
+
+	if (ev)
+		c->ev = ev;
+	if (text)
+		c->text = text;
+	if (!ev || !text) {
+		c->oom = 1;
+		return -ENOMEM;
+	}
+	c->cap = cap;
+	return 0;
+}
+
 int tr_collect_one(struct tep_event *e, struct tep_record *r, int cpu, void *arg)
 {
 	struct collect *c = arg;
 	const struct tracer *t = c->t;
 	struct tev *v;
 
-	if (c->n + 2 > c->cap) {
-		int cap = c->cap ? 2 * c->cap : 4096;
-		struct tev *ev = realloc(c->ev, (size_t)cap * sizeof(*ev));
-		char **text = realloc(c->text, (size_t)cap * sizeof(*text));
-
-		if (ev)
-			c->ev = ev;
-		if (text)
-			c->text = text;
-		if (!ev || !text) {
-			c->oom = 1;
-			return 1;	/* stop: what was read is kept */
-		}
-		c->cap = cap;
-	}
+	if (tr_collect_room(c, 2) != 0)
+		return 1;	/* stop: what was read is kept */
 	if (r->missed_events) {
 		v = &c->ev[c->n];
 		memset(v, 0, sizeof(*v));
@@ -204,7 +211,7 @@ int tr_collect_one(struct tep_event *e, struct tep_record *r, int cpu, void *arg
 	v->pid = tep_data_pid(c->tep, r);
 	snprintf(v->comm, sizeof(v->comm), "%s", v->pid == 0 ? "<idle>" :
 		 tep_data_comm_from_pid(c->tep, v->pid));
-	clean(v->comm);
+	tr_clean(v->comm);
 	decode(t, c->tep, e, r, v);
 	c->text[c->n] = NULL;
 	if (cpu == c->text_cpu) {

@@ -25,6 +25,8 @@ struct tracer {
 	/* the events enabled (trace-cmd extract disables them) */
 	struct trace_event *enabled;
 	int nenabled;
+	/* the flight recorder in place of the instance (inst, tep NULL) */
+	struct flight *fl;
 };
 
 /* The events read from the buffers, and each one's text. */
@@ -46,6 +48,15 @@ struct idle_names {
 
 /* The osnoise events whose noise the kernel accounts ([trace] timerlat = on), by enum os_kind. */
 extern const char *const tr_osnoise_events[OS_KINDS];
+
+/* Room in c for `more` events (and their texts): 0, or -ENOMEM with c->oom set. */
+int tr_collect_room(struct collect *c, int more);
+
+/* A softirq's name by its vector ("NET_RX"), "softirq" past the known ones. */
+const char *tr_softirq_name(int64_t vec);
+
+/* A name from the trace made one printable line (control bytes '?'). */
+void tr_clean(char *s);
 
 /* One record into c's events (and its text on c's CPU): tracefs's and libtracecmd's iterator. */
 int tr_collect_one(struct tep_event *e, struct tep_record *r, int cpu, void *arg);

@@ -124,7 +124,7 @@ static int has_cap(int cap)
 	return (d[cap / 32].effective >> (cap % 32)) & 1;
 }
 
-int watch_bpf_check(char *why, size_t len)
+int watch_bpf_can(const char *doing, char *why, size_t len)
 {
 	/* $LATLAB_FAKE_BTF: another path, as a testing aid (a kernel without BTF) */
 	const char *btf = getenv("LATLAB_FAKE_BTF") ? getenv("LATLAB_FAKE_BTF") : "/sys/kernel/btf/vmlinux";
@@ -136,14 +136,32 @@ int watch_bpf_check(char *why, size_t len)
 	}
 	/* CAP_BPF 39 and CAP_PERFMON 38 (Linux 5.8), or CAP_SYS_ADMIN before them */
 	if (!has_cap(CAP_SYS_ADMIN) && !(has_cap(39) && has_cap(38))) {
-		snprintf(why, len, "watching through BPF needs CAP_BPF and CAP_PERFMON (or root)");
+		snprintf(why, len, "%s through BPF needs CAP_BPF and CAP_PERFMON (or root)", doing);
 		return -EPERM;
 	}
 	return 0;
 }
 
+int watch_bpf_check(char *why, size_t len)
+{
+	return watch_bpf_can("watching", why, len);
+}
+
 /* libbpf's last lines (a verifier's refusal), for why */
 static char bpf_log[2048];
+
+static int keep_log(enum libbpf_print_level level, const char *fmt, va_list ap);
+
+void watch_bpf_log_begin(void)
+{
+	bpf_log[0] = '\0';
+	libbpf_set_print(keep_log);
+}
+
+const char *watch_bpf_log(void)
+{
+	return bpf_log;
+}
 
 static int keep_log(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
@@ -171,8 +189,7 @@ int watch_bpf_load(struct watch *w, char *why, size_t len)
 	char tail[600];
 	int rc;
 
-	bpf_log[0] = '\0';
-	libbpf_set_print(keep_log);
+	watch_bpf_log_begin();
 	skel = watch_bpf__open();
 	if (!skel) {
 		rc = -errno;
@@ -306,6 +323,12 @@ int watch_bpf_close(struct watch *w, char *why, size_t len)
 int watch_bpf_built(void)
 {
 	return 0;
+}
+
+int watch_bpf_can(const char *doing, char *why, size_t len)
+{
+	(void)doing;
+	return watch_bpf_check(why, len);
 }
 
 int watch_bpf_check(char *why, size_t len)

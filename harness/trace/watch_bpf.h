@@ -25,6 +25,19 @@ int watch_bpf_built(void);
 int watch_bpf_check(char *why, size_t len);
 
 /*
+ * Can `doing` ("watching", "recording") go through BPF here: the same
+ * checks, the refusal naming it. 0, or -ENODEV / -EPERM with why.
+ */
+int watch_bpf_can(const char *doing, char *why, size_t len);
+
+#ifdef HAVE_BPF
+/* libbpf's messages kept from now on (its debug lines left out), for a refusal's why */
+void watch_bpf_log_begin(void);
+/* what was kept since watch_bpf_log_begin: the end of it */
+const char *watch_bpf_log(void);
+#endif
+
+/*
  * The programs loaded (w->bpf): the costly part — libbpf reading the
  * kernel's BTF, the verifier — done before the cell's load starts (on a
  * guest's one vCPU under hackbench it took minutes). 0, or -errno with

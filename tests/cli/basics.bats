@@ -8,10 +8,10 @@ load helper
 	run "$LATLAB" --version
 	[ "$status" -eq 0 ]
 	[[ "${lines[0]}" =~ ^latlab\ [0-9]+\.[0-9]+\.[0-9]+(\ \(git\ [0-9a-f]+\+?\))?$ ]] || run_failed
-	[[ "${lines[1]}" =~ ^features:\ numa,\ tracecmd\ \(.*\),\ plugins(\ \(not\ in\ a\ static\ build\))?,\ (bpf\ \(watch\ through\ BPF:\ its\ programs\ built\ in\)|no\ bpf\ \(.*\)),\ (dynamic|static)$ ]] || run_failed
+	[[ "${lines[1]}" =~ ^features:\ numa,\ tracecmd\ \(.*\),\ plugins(\ \(not\ in\ a\ static\ build\))?,\ (bpf\ \(watch\ and\ spike\ captures\ through\ BPF:\ its\ programs\ built\ in\)|no\ bpf\ \(.*\)),\ (dynamic|static)$ ]] || run_failed
 	# make deps brings what BPF needs: a build on a kernel with BTF has it
 	if [ -r /sys/kernel/btf/vmlinux ] && command -v clang >/dev/null && command -v bpftool >/dev/null; then
-		[[ "${lines[1]}" == *", bpf (watch through BPF"* ]] || run_failed
+		[[ "${lines[1]}" == *", bpf (watch and spike captures through BPF"* ]] || run_failed
 	fi
 	# from a git tree, a commit of it (the one built from; HEAD when built after the last commit)
 	if git -C "$BATS_TEST_DIRNAME" rev-parse HEAD >/dev/null 2>&1; then

@@ -141,6 +141,26 @@ hog_culprits() {
 		}' "$1/spikes.csv" || { cat "$1/spikes.csv"; false; }
 }
 
+# bpf_usable: this latlab has BPF's programs built in and the kernel its BTF
+bpf_usable() {
+	[ -r /sys/kernel/btf/vmlinux ] && "$LATLAB" --version | grep -q ', bpf ('
+}
+
+bpf_or_skip() {
+	bpf_usable || skip "no BPF here (this latlab or kernel)"
+}
+
+# kill_session PID: SIGKILL to the latlab PID (a session of its own:
+# setsid), then until its session has no process left (up to 10 s)
+kill_session() {
+	kill -KILL "$1"
+	wait "$1" || true
+	for _ in $(seq 100); do
+		[ -z "$(ps -o pid= -s "$1")" ] && break
+		sleep 0.1
+	done
+}
+
 inst_of() {
 	compgen -G "$TRACEFS/instances/latlab-$1-*" >/dev/null
 }

@@ -65,6 +65,29 @@ load trace
 	grep -Fq "<tr><td class=\"l\">captures</td><td>$n</td><td>$n</td></tr>" "$WORK/cmp/index.html"
 }
 
+@test "method = bpf: the flight recorder names the hog as tracefs does, the parts add up; no instance, no .dat, the top level untouched" {
+	bpf_or_skip
+	hog_config "method = bpf"
+	before=$(top_state)
+	run_pid 60 run c.ini
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	D=$(cell_dir "$WORK/out/t" '0000-*')
+	grep -qx 'trace_method = bpf' "$D/cell.ini" || { cat "$D/cell.ini"; false; }
+	grep -q "tracing by BPF's flight recorder" "$D/log.txt"
+	n=$(col "$D/spikes.csv" capture | wc -l)
+	[ "$n" -ge 1 ] && [ "$n" -le 3 ] || { cat "$D/spikes.csv"; false; }
+	hog_culprits "$D"
+	awk -F, 'NR > 1 { s = 0; for (i = 6; i <= 13; i++) s += $i; if (s != $5) exit 1 }' "$D/spikes.csv"
+	for i in $(seq "$n"); do
+		grep -q 'latlab spike: thread 0 tid [0-9]* latency' "$D/trace-$i.txt"
+		grep -q 'sched_switch: prev_comm=' "$D/trace-$i.txt"
+		grep -q 'instance bpf-flight-recorder' "$D/trace-$i.txt"
+	done
+	! ls "$D" | grep -q '\.dat$'
+	top_unchanged "$before"
+	! inst_of "$LPID"
+}
+
 @test "trace-N.dat per capture: trace-cmd report reads it; without trace-cmd the capture comes from tracefs, complete" {
 	command -v trace-cmd >/dev/null || skip "no trace-cmd (make deps installs it)"
 	hog_config
@@ -97,10 +120,11 @@ load trace
 
 # Ground truth: a cause injected on purpose, the label it must get
 # (bench/forensics.sh prints the whole confusion table, docs/spikes.md)
-@test "ground truth: a FIFO task above the thread and one at its own priority are rt-thread, named as such" {
-	while IFS='|' read -r prio name; do
+@test "ground truth: a FIFO task above the thread and one at its own priority are rt-thread, named as such (tracefs and the flight recorder)" {
+	while IFS='|' read -r prio name method; do
+		[ "$method" = bpf ] && ! bpf_usable && continue
 		rm -rf "$WORK/out"
-		hog_config
+		hog_config "method = $method"
 		sed -i "s/^priority = 95/priority = $prio/" c.ini
 		run timeout 60 "$LATLAB" run c.ini -q
 		[ "$status" -eq 0 ] || { echo "$output"; false; }
@@ -112,7 +136,9 @@ load trace
 			{ echo "$prio"; cat "$D/spikes.csv"; false; }
 		col "$D/spikes.csv" culprit | grep -Eq "^latload:[0-9]+ \($name\)$" || { echo "$prio"; cat "$D/spikes.csv"; false; }
 	done <<'EOT'
-95|SCHED_FIFO 95
-80|SCHED_FIFO 80 equal: FIFO does not preempt
+95|SCHED_FIFO 95|tracefs
+80|SCHED_FIFO 80 equal: FIFO does not preempt|tracefs
+95|SCHED_FIFO 95|bpf
+80|SCHED_FIFO 80 equal: FIFO does not preempt|bpf
 EOT
 }

@@ -40,6 +40,84 @@ load trace
 	[ ! -e "$WORK/out" ]
 }
 
+@test "method = bpf where BPF cannot (no BTF): plan says so, run exits 2 at method's line, nothing written; auto takes tracefs and says so" {
+	hog_config "method = bpf"
+	LATLAB_FAKE_BTF="$WORK/no-btf" run "$LATLAB" plan c.ini
+	[[ "$output" == *"cannot run here"* ]] || { echo "$output"; false; }
+	LATLAB_FAKE_BTF="$WORK/no-btf" run "$LATLAB" run c.ini -q
+	[ "$status" -eq 2 ] || { echo "$output"; false; }
+	[[ "$output" == *"c.ini:$(line_of c.ini '^method'): [trace] mode = spikes, method = bpf: this kernel has no BTF ($WORK/no-btf: No such file or directory"* ]] ||
+		{ echo "$output"; false; }
+	[ ! -e "$WORK/out" ]
+	# auto: the flight recorder where BPF works, else tracefs; cell.ini says which
+	sed -i 's/^method = bpf/method = auto/' c.ini
+	sed -i 's/^threshold = 15ms/threshold = 5s/' c.ini
+	LATLAB_FAKE_BTF="$WORK/no-btf" run "$LATLAB" run c.ini -q
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	D=$(cell_dir "$WORK/out/t" '0000-*')
+	grep -qx 'trace_method = tracefs' "$D/cell.ini" || { cat "$D/cell.ini"; false; }
+	if bpf_usable; then
+		rm -rf "$WORK/out"
+		run "$LATLAB" run c.ini -q
+		[ "$status" -eq 0 ] || { echo "$output"; false; }
+		D=$(cell_dir "$WORK/out/t" '0000-*')
+		grep -qx 'trace_method = bpf' "$D/cell.ini" || { cat "$D/cell.ini"; false; }
+		# events asked for: auto takes tracefs, which traces them
+		rm -rf "$WORK/out"
+		printf '[trace]\nevents = sched:sched_migrate_task\n' | ini_merge c.ini
+		run "$LATLAB" run c.ini -q
+		[ "$status" -eq 0 ] || { echo "$output"; false; }
+		D=$(cell_dir "$WORK/out/t" '0000-*')
+		grep -qx 'trace_method = tracefs' "$D/cell.ini" || { cat "$D/cell.ini"; false; }
+	fi
+}
+
+@test "method = bpf with events or timerlat: a config error at method's line (the recorder keeps its own events)" {
+	hog_config "method = bpf" "events = sched:sched_migrate_task"
+	run "$LATLAB" run c.ini
+	[ "$status" -eq 2 ] && [[ "$output" == *"c.ini:$(line_of c.ini '^method'): method = bpf records its own events only: events needs method = tracefs"* ]] ||
+		{ echo "$output"; false; }
+	hog_config "method = bpf" "timerlat = on"
+	run "$LATLAB" plan c.ini
+	[ "$status" -eq 2 ] && [[ "$output" == *"c.ini:$(line_of c.ini '^method'): method = bpf records its own events only: timerlat = on"* ]] ||
+		{ echo "$output"; false; }
+	hog_config "method = ring"
+	run "$LATLAB" run c.ini
+	[ "$status" -eq 2 ] && [[ "$output" == *"c.ini:$(line_of c.ini '^method'):"*"tracefs|auto|bpf"* ]] || { echo "$output"; false; }
+	[ ! -e "$WORK/out" ]
+}
+
+@test "SIGKILL mid-cell with the flight recorder: its programs go with latlab, nothing is left attached" {
+	bpf_or_skip
+	command -v bpftool >/dev/null || skip "no bpftool"
+	hog_config "method = bpf"
+	sed -i 's/^duration = 2s/duration = 20s/' c.ini
+	setsid "$LATLAB" run c.ini -q >"$WORK/log" 2>&1 &
+	pid=$!
+	# the programs latlab (this pid) holds, by its descriptors (fdinfo's
+	# prog_id), the recorder's among them
+	ids=
+	for _ in $(seq 200); do
+		for id in $(cat /proc/"$pid"/fdinfo/* 2>/dev/null | awk '$1 == "prog_id:" { print $2 }' | sort -u); do
+			bpftool prog show id "$id" 2>/dev/null | grep -q ' name ll_fl_' && ids="$ids $id"
+		done
+		[ -n "$ids" ] && break
+		sleep 0.1
+	done
+	[ -n "$ids" ] || { ls -l /proc/"$pid"/fd; cat "$WORK/log"; false; }
+	kill_session "$pid"
+	# freed with their last descriptor (the kernel may take a moment)
+	for _ in $(seq 50); do
+		left=0
+		for id in $ids; do
+			bpftool prog show id "$id" >/dev/null 2>&1 && left=$((left + 1))
+		done
+		[ "$left" -eq 0 ] && break
+		sleep 0.1
+	done
+	[ "$left" -eq 0 ] || { echo "$left of $(wc -w <<<"$ids") programs still loaded"; false; }
+}
+
 @test "bad [trace] and rt-hog options: exit 2 with file:line" {
 	hog_config "events = sched"
 	run "$LATLAB" run c.ini
@@ -120,12 +198,7 @@ load trace
 	setsid "$LATLAB" run c.ini -q >"$WORK/log" 2>&1 &
 	pid=$!
 	wait_instance "$pid"
-	kill -KILL "$pid"
-	wait "$pid" || true
-	for _ in $(seq 100); do
-		[ -z "$(ps -o pid= -s "$pid")" ] && break
-		sleep 0.1
-	done
+	kill_session "$pid"
 	inst_of "$pid"
 	run_pid 60 run c.ini
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
