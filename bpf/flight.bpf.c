@@ -215,21 +215,25 @@ int BPF_PROG(ll_fl_idle, unsigned int state)
 /* x86's system vectors: one program per tracepoint, the vector's id as its value */
 #define VECTOR(tp, id)								\
 SEC("tp_btf/" #tp "_entry")							\
-int BPF_PROG(ll_fl_##tp##_entry)						\
+int BPF_PROG(ll_fl_##tp##_entry, int vector)					\
 {										\
 	struct flight_rec *e = take(FL_VECTOR_ENTRY);				\
 										\
-	if (e)									\
+	if (e) {								\
 		e->value = id;							\
+		e->ptr = (__u64)vector;						\
+	}									\
 	return 0;								\
 }										\
 SEC("tp_btf/" #tp "_exit")							\
-int BPF_PROG(ll_fl_##tp##_exit)							\
+int BPF_PROG(ll_fl_##tp##_exit, int vector)					\
 {										\
 	struct flight_rec *e = take(FL_VECTOR_EXIT);				\
 										\
-	if (e)									\
+	if (e) {								\
 		e->value = id;							\
+		e->ptr = (__u64)vector;						\
+	}									\
 	return 0;								\
 }
 

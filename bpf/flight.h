@@ -17,7 +17,7 @@ enum flight_kind {
 	FL_HRT_EXIT,		/* ptr */
 	FL_IRQ_ENTRY,		/* value: the IRQ number */
 	FL_IRQ_EXIT,
-	FL_VECTOR_ENTRY,	/* value: enum flight_vector */
+	FL_VECTOR_ENTRY,	/* value: enum flight_vector; ptr: the vector's number */
 	FL_VECTOR_EXIT,
 	FL_SOFTIRQ_ENTRY,	/* value: its vector (NET_RX 3, ...) */
 	FL_SOFTIRQ_EXIT,

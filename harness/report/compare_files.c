@@ -9,6 +9,7 @@
 #include "junit.h"
 #include "log.h"
 #include "model.h"
+#include "why.h"
 
 /* A ratio and its interval; the interval empty when there is none (too few). */
 static void ratio_fields(struct csvw *w, const struct ratio_ci *r)
@@ -236,6 +237,12 @@ void cmp_print_verdicts(const struct cmp *c)
 		verdict_line(&p->v, c->label[p->a], c->label[p->b], c->m.row[p->row].sides, text,
 			     sizeof(text));
 		printf("%s: %s: %s\n", title, metric, text);
+		struct side_runs a = cmp_runs(c, p->row, p->a), b = cmp_runs(c, p->row, p->b);
+		char why[2048];
+
+		why_pair_line(&a, c->label[p->a], &b, c->label[p->b], why, sizeof(why));
+		if (why[0])
+			printf("  %s\n", why);
 	}
 }
 

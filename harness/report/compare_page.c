@@ -9,6 +9,7 @@
 #include "html.h"
 #include "plot.h"
 #include "units.h"
+#include "why.h"
 
 int cmp_figure(struct cmp *c, int r, int n, char *err, size_t errlen)
 {
@@ -109,6 +110,14 @@ static void culprit_kinds(FILE *fp, const struct cmp *c)
 	fputs("</tr>\n</table>\n", fp);
 }
 
+/* Under a verdict, the culprits of each side's worst captures in its runs (where they traced). */
+static void html_why(FILE *fp, const struct cmp *c, const struct pair *p)
+{
+	struct side_runs a = cmp_runs(c, p->row, p->a), b = cmp_runs(c, p->row, p->b);
+
+	why_pair_html(fp, &a, c->label[p->a], &b, c->label[p->b]);
+}
+
 /* Every pair of sides the row has, a verdict each. */
 static void html_verdicts(FILE *fp, const struct cmp *c, int row)
 {
@@ -153,6 +162,7 @@ static void html_verdicts(FILE *fp, const struct cmp *c, int row)
 			html_text(fp, text);
 			fputs("</span></small>", fp);
 		}
+		html_why(fp, c, p);
 		first = 0;
 	}
 }

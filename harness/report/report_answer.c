@@ -19,6 +19,7 @@
 #include "plot.h"
 #include "report_parts.h"
 #include "stats.h"
+#include "why.h"
 
 /* The interval of a row's median maximum (stats_median_ci). */
 #define MEDIAN_CONF 0.95
@@ -540,6 +541,14 @@ static void html_row_answer(FILE *fp, const struct report *r, int row)
  * answer (the lowest side against the others) and every pair's verdict
  * under it, folded, each line naming its pair.
  */
+/* Beside a verdict, the culprits of each side's worst captures in its runs (where they traced). */
+static void html_why(FILE *fp, const struct report *r, const struct report_verdict *v)
+{
+	struct side_runs a = rows_runs(&r->am, v->row, v->a), b = rows_runs(&r->am, v->row, v->b);
+
+	why_pair_html(fp, &a, r->label[v->a], &b, r->label[v->b]);
+}
+
 static void html_verdict_lines(FILE *fp, const struct report *r)
 {
 	fputs("<ul class=\"answer\">\n", fp);
@@ -575,6 +584,7 @@ static void html_verdict_lines(FILE *fp, const struct report *r)
 			if (pairs > 1)
 				fprintf(fp, "<li class=\"%s\">", verdict_keyword(v->v.kind));
 			html_text(fp, text);
+			html_why(fp, r, v);
 			fputs(pairs > 1 ? "</li>\n" : "", fp);
 		}
 		fputs(pairs > 1 ? "</ul></details></li>\n" : "</li>\n", fp);

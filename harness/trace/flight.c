@@ -211,9 +211,10 @@ static char *text_of(const struct flight_rec *r, const struct tev *v)
 		break;
 	case FL_VECTOR_ENTRY:
 	case FL_VECTOR_EXIT:
-		if (asprintf(&out, "%16s-%-7d %s_%s:", v->comm, v->pid,
+		if (asprintf(&out, "%16s-%-7d %s_%s: vector=%llu", v->comm, v->pid,
 			     flight_vector_name((int)r->value),
-			     r->kind == FL_VECTOR_ENTRY ? "entry" : "exit") < 0)
+			     r->kind == FL_VECTOR_ENTRY ? "entry" : "exit",
+			     (unsigned long long)r->ptr) < 0)
 			return NULL;
 		return out;
 	}

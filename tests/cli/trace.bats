@@ -86,6 +86,18 @@ load trace
 	! ls "$D" | grep -q '\.dat$'
 	top_unchanged "$before"
 	! inst_of "$LPID"
+	# beside a verdict, each side's culprits from its own runs: the report's
+	# first screen along the load (hog against none) and compare's line
+	run timeout 60 "$LATLAB" run c.ini -q --set campaign.name=u --set matrix.load=none,hog
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	run "$LATLAB" report "$WORK/out/u" --axis load -q
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	why=$(grep -o '<small class="why">why: [^<]*' "$WORK/out/u/report/index.html" | head -1)
+	[[ "$why" == *"hog: of its "[0-9]*" capture"*"rt-thread: latload (SCHED_FIFO 95)"* ]] || { echo "$why"; false; }
+	[[ "$why" == *"none: "* ]] || { echo "$why"; false; }
+	run "$LATLAB" compare "$WORK/out/t" "$WORK/out/u" -o "$WORK/cmp"
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	grep -q "^  why: .*of its [0-9]* capture.*rt-thread: latload (SCHED_FIFO 95)" <<<"$output" || { echo "$output"; false; }
 }
 
 @test "trace-N.dat per capture: trace-cmd report reads it; without trace-cmd the capture comes from tracefs, complete" {

@@ -129,13 +129,16 @@ static void test_names(void **state)
 {
 	struct ring g = { .mask = 63, .head = 0 };
 	struct collect c = { .text_cpu = 2 };
+	struct flight_rec *e;
 
 	(void)state;
 	put(&g, 1, FL_HRT_ENTRY, 55)->fn = WAKEUP_FN;	/* 55 named by a later switch */
 	put(&g, 2, FL_HRT_START, 55)->fn = 0xDEAD;	/* a callback the hook cannot name */
 	put(&g, 3, FL_IRQ_ENTRY, 55)->value = 24;
 	put(&g, 4, FL_IRQ_ENTRY, 55)->value = 9;
-	put(&g, 5, FL_VECTOR_ENTRY, 77)->value = FV_LOCAL_TIMER;	/* 77: never named */
+	e = put(&g, 5, FL_VECTOR_ENTRY, 77);	/* 77: never named */
+	e->value = FV_LOCAL_TIMER;
+	e->ptr = 236;
 	sw(&g, 6, 55, 120, "kworker/2:1\x01", 0, 120, "swapper/2");
 	put(&g, 7, 99, 0);	/* a kind the reader does not know: left out */
 	put(&g, 8, FL_NONE, 0);	/* a slot never written: left out */
@@ -151,7 +154,7 @@ static void test_names(void **state)
 	assert_int_equal(c.ev[5].kind, TEV_SWITCH);
 	assert_string_equal(c.ev[5].next_comm, "swapper/2");
 	assert_non_null(strstr(c.text[5], "==> next_comm=swapper/2 next_pid=0"));
-	assert_non_null(strstr(c.text[4], "local_timer_entry:"));
+	assert_non_null(strstr(c.text[4], "local_timer_entry: vector=236"));
 	collect_free(&c);
 
 	/* another CPU's events carry no text */

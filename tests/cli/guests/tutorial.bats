@@ -95,3 +95,37 @@ VERDICT='^(none|hackbench|net), loop, threads 1, affinity spread, 1000 µs, prio
 	[[ "$output" =~ -$on-none-loop-t1-aspread-1\ +$on\ +here ]] || run_failed
 	pasted '$ latlab plan board.ini' | grep -q '^20 cells: 10 run on this kernel (.*), 0 in qemu, 10 pending$'
 }
+
+# the culprits' line under a verdict: "  why: stock: of its N worst
+# captures (of M), K KIND: NAME, ...; rt: ..." — its first culprit on the
+# stock side, and how many of the worst it has
+why_first() {
+	awk -v row="$1" '
+		index($0, row ", timer,") == 1 { on = 1; next }
+		on && /^  why: / {
+			s = $0; sub(/^  why: stock: of its /, "", s)
+			split(s, w, " "); worst = w[1]
+			sub(/^[^,]*, /, "", s); sub(/;.*/, "", s); sub(/, [0-9]+ .*/, "", s)
+			print worst, s; exit }' <<<"$2"
+}
+
+@test "configs/why.ini: under each verdict, what made each side late in the runs it judged (docs/spikes.md)" {
+	vm_setup
+	"$LATLAB" --version | grep -q ', bpf (' || skip "this latlab has no BPF"
+	sed "s|kernels/|$KERNELS/|" "$ROOT/configs/why.ini" >w.ini
+	run timeout 600 "$LATLAB" run w.ini -q --set campaign.duration=2s --set campaign.output="$WORK/out"
+	[ "$status" -eq 0 ] || run_failed
+	run "$LATLAB" compare "$WORK/out/why" -o "$WORK/cmp"
+	[ "$status" -eq 0 ] || run_failed
+	# stock at preempt=none: the storm's TIMER softirq and the kernel
+	# work's task, in 9 of its 10 worst captures at least (deterministic
+	# on this clock: 10 of 10 when written); rt's verdict lower
+	for want in "storm|softirq: TIMER" "kwork|blocking: cat"; do
+		read -r worst first < <(why_first "${want%%|*}" "$output") || true
+		n=${first%% *}
+		[ "$worst" = 10 ] && [ "${first#* }" = "${want#*|}" ] && [ "$n" -ge 9 ] ||
+			{ echo "${want%%|*}: '$worst' '$first'"; run_failed; }
+	done
+	grep -Eq '^storm, timer, .*: rt lower worst case: ' <<<"$output" || run_failed
+	grep -q '<small class="why">why: stock: of its 10 worst captures' "$WORK/cmp/index.html" || run_failed
+}
