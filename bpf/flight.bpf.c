@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * latlab's flight recorder (harness/trace/flight.c loads it): on each
- * measured CPU, the last RING scheduling, timer, interrupt, softirq, NMI
- * and idle events in a ring of its own, kept in a BPF map that latlab
+ * measured CPU, the last RING scheduling, timer, interrupt, softirq, NMI,
+ * idle and (where the kernel has them) lock contention events in a ring
+ * of its own, kept in a BPF map that latlab
  * maps into its memory. Nothing leaves the kernel per event, and nothing
  * at all for an on-time wake-up: when a measured wake-up is later than
  * the capture threshold, the thread that measured it stores 1 in
@@ -209,6 +210,31 @@ int BPF_PROG(ll_fl_idle, unsigned int state)
 
 	if (e)
 		e->value = state == (unsigned int)-1 ? -1 : (__s64)state;
+	return 0;
+}
+
+/* where the kernel has them (6.2 on): a contended lock, shown in trace-N.txt */
+SEC("tp_btf/contention_begin")
+int BPF_PROG(ll_fl_lock_begin, void *lock, unsigned int flags)
+{
+	struct flight_rec *e = take(FL_LOCK_BEGIN);
+
+	if (e) {
+		e->ptr = (__u64)lock;
+		e->value = flags;
+	}
+	return 0;
+}
+
+SEC("tp_btf/contention_end")
+int BPF_PROG(ll_fl_lock_end, void *lock, int ret)
+{
+	struct flight_rec *e = take(FL_LOCK_END);
+
+	if (e) {
+		e->ptr = (__u64)lock;
+		e->value = ret;
+	}
 	return 0;
 }
 

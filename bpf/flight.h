@@ -23,6 +23,8 @@ enum flight_kind {
 	FL_SOFTIRQ_EXIT,
 	FL_NMI,			/* value: the handler's length, ns (the event ends it) */
 	FL_IDLE,		/* value: the state, -1 the exit */
+	FL_LOCK_BEGIN,		/* a lock contended (lock:contention_begin, 6.2+): ptr the lock, value its flags */
+	FL_LOCK_END,		/* and acquired or given up: ptr the lock, value the result */
 	FL_KINDS
 };
 

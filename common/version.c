@@ -30,7 +30,7 @@ void version_features(char *buf, size_t len)
 #ifdef HAVE_BPF
 	const char *bpf = "bpf (watch and spike captures through BPF: its programs built in)";
 #else
-	const char *bpf = "no bpf (built without clang, bpftool, libbpf or BTF: watch through histogram triggers)";
+	const char *bpf = "no bpf (built without clang, bpftool, libbpf or BTF: watch through histogram triggers, spike captures through tracefs)";
 #endif
 
 	snprintf(buf, len, "numa, tracecmd (%s), plugins%s, %s, %s",

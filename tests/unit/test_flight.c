@@ -140,10 +140,13 @@ static void test_names(void **state)
 	e->value = FV_LOCAL_TIMER;
 	e->ptr = 236;
 	sw(&g, 6, 55, 120, "kworker/2:1\x01", 0, 120, "swapper/2");
+	e = put(&g, 7, FL_LOCK_BEGIN, 55);
+	e->ptr = 0xABC;
+	e->value = 2;
 	put(&g, 7, 99, 0);	/* a kind the reader does not know: left out */
 	put(&g, 8, FL_NONE, 0);	/* a slot never written: left out */
 	assert_int_equal(flight_decode(g.r, g.mask, g.head, 2, &names, &c), 0);
-	assert_int_equal(c.n, 6);
+	assert_int_equal(c.n, 7);
 	assert_string_equal(c.ev[0].comm, "kworker/2:1?");	/* a control byte made printable */
 	assert_string_equal(c.ev[0].name, "hrtimer_wakeup");
 	assert_string_equal(c.ev[1].name, "callback");
@@ -155,6 +158,8 @@ static void test_names(void **state)
 	assert_string_equal(c.ev[5].next_comm, "swapper/2");
 	assert_non_null(strstr(c.text[5], "==> next_comm=swapper/2 next_pid=0"));
 	assert_non_null(strstr(c.text[4], "local_timer_entry: vector=236"));
+	assert_int_equal(c.ev[6].kind, TEV_OTHER);	/* a line to read, no part of its own */
+	assert_non_null(strstr(c.text[6], "kworker/2:1?-55      contention_begin: 0xabc (flags=0x2)"));
 	collect_free(&c);
 
 	/* another CPU's events carry no text */
