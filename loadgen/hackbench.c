@@ -47,7 +47,7 @@ static const struct opt hb_options[] = {
 	{ 0 },
 };
 
-static const struct load_flag hb_flags[] = {
+static const struct cli_flag hb_flags[] = {
 	{ 'p', "pipe", "ipc", "pipe", "use pipes instead of socketpairs" },
 	{ 'T', "threads", "mode", "thread", "workers are threads" },
 	{ 'P', "process", "mode", "process", "workers are processes" },

@@ -18,16 +18,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "cliopt.h"
 #include "options.h"
-
-/* A hackbench-style flag that sets an option: -p is ipc = pipe. */
-struct load_flag {
-	char short_opt;
-	const char *long_opt;
-	const char *key;
-	const char *value;
-	const char *help;
-};
 
 struct load_ctx {
 	const void *opts;	/* the type's options struct */
@@ -62,7 +54,8 @@ struct load_ops {
 	const char *help;
 	const struct opt *options;	/* NULL-key-terminated, or NULL */
 	size_t opts_size;
-	const struct load_flag *flags;	/* NULL-terminated by short_opt 0 */
+	/* hackbench-style flags that set an option (-p is ipc = pipe): ended by letter 0 */
+	const struct cli_flag *flags;
 	/* cross-option checks after parsing; 0 or -EINVAL with err set */
 	int (*check)(const void *opts, char *err, size_t errlen);
 	/*

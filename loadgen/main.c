@@ -15,7 +15,6 @@
  * write it could not leave).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -31,10 +30,6 @@
 #include "log.h"
 #include "units.h"
 #include "version.h"
-
-#define OPT_BASE 1000
-#define FLAG_BASE 2000
-enum { OPT_DURATION_ARG = 3000, OPT_READY_FD, OPT_GO_FD, OPT_COUNTERS_FD, OPT_HELP };
 
 /* main's state, shared with the signal thread */
 static _Atomic int stop_flag;
@@ -83,6 +78,46 @@ static int ready_go(struct load_ctx *ctx)
 	return 0;
 }
 
+struct args {
+	int64_t duration;
+	int ready_fd, go_fd, counters_fd;
+};
+
+static int parse_duration(const char *arg, void *field)
+{
+	int64_t *ns = field;
+
+	if (units_parse_duration(arg, ns) || *ns <= 0) {
+		log_error("--duration '%s' is not a duration with a unit (ns us ms s m h)", arg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int parse_fd(const char *arg, void *field)
+{
+	int64_t v;
+
+	if (units_parse_int(arg, &v) || v < 0 || v > 65535) {
+		log_error("bad file descriptor '%s'", arg);
+		return -EINVAL;
+	}
+	*(int *)field = (int)v;
+	return 0;
+}
+
+#define A(f) offsetof(struct args, f)
+
+/* latload's own options, beside every type's (the descriptors are the harness's: not shown) */
+static const struct cli_opt latload_cli[] = {
+	{ "duration", 0, "D", CLI_CALL, A(duration), parse_duration,
+	  "run for D, then print the result (default: until SIGTERM)" },
+	{ "ready-fd", 0, "FD", CLI_CALL, A(ready_fd), parse_fd, NULL },
+	{ "go-fd", 0, "FD", CLI_CALL, A(go_fd), parse_fd, NULL },
+	{ "counters-fd", 0, "FD", CLI_CALL, A(counters_fd), parse_fd, NULL },
+	{ NULL, 0, NULL, CLI_FLAG, 0, NULL, NULL },
+};
+
 static void usage(FILE *fp)
 {
 	fprintf(fp, "usage: latload TYPE [OPTIONS] [--duration D]\n"
@@ -109,10 +144,10 @@ static void type_help(const struct load_ops *ops, FILE *fp)
 			o->help, o->choices ? ": " : "",
 			o->choices ? o->choices : "");
 	}
-	for (const struct load_flag *f = ops->flags; f && f->short_opt; f++)
-		fprintf(fp, "  -%c, --%-12s %s (%s = %s)\n", f->short_opt,
-			f->long_opt, f->help, f->key, f->value);
-	fprintf(fp, "      --duration D   run for D, then print the result (default: until SIGTERM)\n");
+	for (const struct cli_flag *f = ops->flags; f && f->letter; f++)
+		fprintf(fp, "  -%c, --%-12s %s (%s = %s)\n", f->letter, f->name, f->help, f->key,
+			f->value);
+	cli_opts_help(latload_cli, fp);
 }
 
 static int list_types(void)
@@ -124,108 +159,35 @@ static int list_types(void)
 	return EXIT_PASS;
 }
 
-struct args {
-	int64_t duration;
-	int ready_fd, go_fd, counters_fd;
-};
-
-/* getopt_long from the type's option table and flags. */
+/*
+ * argv (argv[0] the type) by latload's table and the type's (its option
+ * rows and flags: common/cliopt.h, as latlab's commands are read). 0; -1
+ * when --help was given (printed); or EXIT_USAGE, said.
+ */
 static int parse_args(const struct load_ops *ops, void *opts, int argc,
 		      char **argv, struct args *a)
 {
-	struct option longopts[128];
-	char shortopts[128] = "+";
-	int n = 0, opt;
+	const struct cli_table t[] = {
+		{ latload_cli, a, NULL, NULL },
+		{ NULL, opts, ops->options, ops->flags },
+	};
 	char err[256];
+	int first;
 
-	for (const struct opt *o = ops->options; o && o->key && n < 100; o++) {
-		longopts[n] = (struct option){ o->key, required_argument, NULL,
-					       OPT_BASE + (int)(o - ops->options) };
-		n++;
-		if (o->short_opt) {
-			size_t l = strlen(shortopts);
-			shortopts[l] = o->short_opt;
-			shortopts[l + 1] = ':';
-			shortopts[l + 2] = '\0';
-		}
+	switch (cli_opts_parse(t, 2, CLI_OPTIONS_FIRST, argc, argv, &first)) {
+	case CLI_PARSED:
+		break;
+	case CLI_HELP:
+		type_help(ops, stdout);
+		return -1;
+	case CLI_UNKNOWN:
+		fprintf(stderr, "latload %s --help lists the options\n", ops->name);
+		return EXIT_USAGE;
+	default:
+		return EXIT_USAGE;
 	}
-	for (const struct load_flag *f = ops->flags; f && f->short_opt; f++) {
-		longopts[n++] = (struct option){ f->long_opt, no_argument, NULL,
-						 FLAG_BASE + (int)(f - ops->flags) };
-		size_t l = strlen(shortopts);
-		shortopts[l] = f->short_opt;
-		shortopts[l + 1] = '\0';
-	}
-	longopts[n++] = (struct option){ "duration", required_argument, NULL, OPT_DURATION_ARG };
-	longopts[n++] = (struct option){ "ready-fd", required_argument, NULL, OPT_READY_FD };
-	longopts[n++] = (struct option){ "go-fd", required_argument, NULL, OPT_GO_FD };
-	longopts[n++] = (struct option){ "counters-fd", required_argument, NULL, OPT_COUNTERS_FD };
-	longopts[n++] = (struct option){ "help", no_argument, NULL, OPT_HELP };
-	longopts[n] = (struct option){ NULL, 0, NULL, 0 };
-	strcat(shortopts, "h");
-
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
-		const struct opt *o = NULL;
-		int64_t v;
-
-		if (opt >= OPT_BASE && opt < FLAG_BASE)
-			o = &ops->options[opt - OPT_BASE];
-		for (const struct opt *s = ops->options; !o && s && s->key; s++)
-			if (s->short_opt && s->short_opt == opt)
-				o = s;
-		if (o) {
-			if (opt_parse(o, opts, optarg, err, sizeof(err))) {
-				log_error("%s", err);
-				return EXIT_USAGE;
-			}
-			continue;
-		}
-		const struct load_flag *f = NULL;
-		if (opt >= FLAG_BASE && opt < OPT_DURATION_ARG)
-			f = &ops->flags[opt - FLAG_BASE];
-		for (const struct load_flag *s = ops->flags; !f && s && s->short_opt; s++)
-			if (s->short_opt == opt)
-				f = s;
-		if (f) {
-			if (opt_parse(opt_find(ops->options, f->key), opts,
-				      f->value, err, sizeof(err))) {
-				log_error("%s", err);
-				return EXIT_USAGE;
-			}
-			continue;
-		}
-		switch (opt) {
-		case OPT_DURATION_ARG:
-			if (units_parse_duration(optarg, &a->duration) ||
-			    a->duration <= 0) {
-				log_error("--duration '%s' is not a duration with a unit (ns us ms s m h)",
-					  optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case OPT_READY_FD:
-		case OPT_GO_FD:
-		case OPT_COUNTERS_FD:
-			if (units_parse_int(optarg, &v) || v < 0 || v > 65535) {
-				log_error("bad file descriptor '%s'", optarg);
-				return EXIT_USAGE;
-			}
-			*(opt == OPT_READY_FD ? &a->ready_fd : opt == OPT_GO_FD ? &a->go_fd
-			  : &a->counters_fd) = (int)v;
-			break;
-		case 'h':
-		case OPT_HELP:
-			type_help(ops, stdout);
-			return -1;
-		default:
-			fprintf(stderr, "latload %s --help lists the options\n",
-				ops->name);
-			return EXIT_USAGE;
-		}
-	}
-	if (optind != argc) {
-		log_error("unexpected argument '%s'", argv[optind]);
+	if (first != argc) {
+		log_error("unexpected argument '%s'", argv[first]);
 		return EXIT_USAGE;
 	}
 	if (ops->check && ops->check(opts, err, sizeof(err))) {

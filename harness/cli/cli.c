@@ -1,5 +1,4 @@
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,8 +9,6 @@
 #include "log.h"
 #include "metric.h"
 #include "report.h"
-
-#define CLI_OPTS_MAX 32
 
 static char cmdline_text[4096];
 static const struct cli_command *commands;
@@ -73,64 +70,25 @@ void cli_help(const struct cli_command *c, FILE *fp)
 	if (!c->opts || !c->opts->name)
 		return;
 	fprintf(fp, "\n");
-	for (const struct cli_opt *o = c->opts; o->name; o++) {
-		char left[64];
-
-		if (!o->help)
-			continue;
-		snprintf(left, sizeof(left), "%c%c%s--%s%s%s", o->letter ? '-' : ' ',
-			 o->letter ? o->letter : ' ', o->letter ? ", " : "  ", o->name,
-			 o->arg ? " " : "", o->arg ? o->arg : "");
-		fprintf(fp, "  %-22s %s\n", left, o->help);
-	}
+	cli_opts_help(c->opts, fp);
 }
 
 int cli_parse(const char *cmd, int argc, char **argv, void *dst, int *first)
 {
 	const struct cli_command *c = cli_find(cmd);
-	struct option longopts[CLI_OPTS_MAX + 2];
-	char shortopts[2 * CLI_OPTS_MAX + 4] = "h";
-	size_t n = 0, s = 1;
-	int opt, index;
+	struct cli_table t = { c->opts, dst, NULL, NULL };
 
-	for (const struct cli_opt *o = c->opts; o && o->name && n < CLI_OPTS_MAX; o++, n++) {
-		/* a letter is its own short option; every other is found by its index */
-		longopts[n] = (struct option){ o->name, o->arg ? required_argument : no_argument,
-					       NULL, o->letter ? o->letter : 256 + (int)n };
-		if (o->letter) {
-			shortopts[s++] = o->letter;
-			if (o->arg)
-				shortopts[s++] = ':';
-		}
+	switch (cli_opts_parse(&t, 1, CLI_ANY_ORDER, argc, argv, first)) {
+	case CLI_PARSED:
+		return 0;
+	case CLI_HELP:
+		printf("usage: latlab %s\n", c->usage);
+		return 1;
+	case CLI_UNKNOWN:
+		return cli_bad_usage(cmd);
+	default:
+		return EXIT_USAGE;
 	}
-	longopts[n++] = (struct option){ "help", no_argument, NULL, 'h' };
-	longopts[n] = (struct option){ NULL, 0, NULL, 0 };
-	shortopts[s] = '\0';
-	optind = 1;
-	opterr = 1;
-	while ((opt = getopt_long(argc, argv, shortopts, longopts, &index)) != -1) {
-		const struct cli_opt *o = NULL;
-
-		if (opt == 'h') {
-			printf("usage: latlab %s\n", c->usage);
-			return 1;
-		}
-		for (const struct cli_opt *r = c->opts; !o && r && r->name; r++)
-			if (opt == (r->letter ? r->letter : 256 + (int)(r - c->opts)))
-				o = r;
-		if (!o)
-			return cli_bad_usage(cmd);
-		void *field = (char *)dst + o->offset;
-
-		if (o->type == CLI_FLAG)
-			*(int *)field = 1;
-		else if (o->type == CLI_TEXT)
-			*(const char **)field = optarg;
-		else if (o->parse(optarg, field) != 0)
-			return EXIT_USAGE;
-	}
-	*first = optind;
-	return 0;
 }
 
 /* --jobs N, 1 to 64 (what runs side by side: `what`) */

@@ -1,10 +1,11 @@
 /*
  * latlab's command line: each command a row of main.c's table — its
  * name, synopsis, help, options and function — and each
- * command's options a table of its own (fio's style): one row per option,
- * its long name, letter, argument, where its value goes and how it is
- * read, and its help. cli_parse makes getopt_long's tables from the rows;
- * `latlab help COMMAND` prints them. main.c only dispatches.
+ * command's options a table of its own (fio's style, common/cliopt.h,
+ * which latload's options share): one row per option, its long name,
+ * letter, argument, where its value goes and how it is read, and its
+ * help. cli_parse reads a command's; `latlab help COMMAND` prints them.
+ * main.c only dispatches.
  */
 #ifndef LATLAB_CLI_H
 #define LATLAB_CLI_H
@@ -13,21 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-enum cli_type {
-	CLI_FLAG,	/* int: 1 when given */
-	CLI_TEXT,	/* const char *: the argument as given */
-	CLI_CALL,	/* parse(arg, the field): 0, or -EINVAL after saying why */
-};
-
-struct cli_opt {
-	const char *name;	/* --NAME */
-	char letter;		/* -L, or 0 */
-	const char *arg;	/* its argument's name ("DIR"); NULL: it takes none */
-	enum cli_type type;
-	size_t offset;		/* of its field in the command's options struct */
-	int (*parse)(const char *arg, void *field);
-	const char *help;	/* NULL: not shown (the guest's own options) */
-};
+#include "cliopt.h"
 
 struct cli_command {
 	const char *name;

@@ -119,7 +119,7 @@ static void test_hackbench_options(void **state)
 		assert_int_equal(o->short_opt, defaults[i].short_opt);
 	}
 	int flags = 0;
-	for (const struct load_flag *f = hb->flags; f->short_opt; f++, flags++)
+	for (const struct cli_flag *f = hb->flags; f->letter; f++, flags++)
 		assert_int_equal(opt_parse(opt_find(hb->options, f->key), opts,
 					   f->value, err, sizeof(err)), 0);
 	assert_int_equal(flags, 3);	/* -p -T -P */
