@@ -100,7 +100,11 @@ enum cli_parsed cli_opts_parse(const struct cli_table *t, int ntables, enum cli_
 	longopts[n] = (struct option){ "help", no_argument, NULL, 'h' };
 	longopts[n + 1] = (struct option){ NULL, 0, NULL, 0 };
 	shortopts[s] = '\0';
-	optind = 1;
+	/*
+	 * 0, not 1: getopt starts over entirely (glibc's and musl's), the
+	 * order of an earlier parse in the process forgotten
+	 */
+	optind = 0;
 	opterr = 1;
 	while ((opt = getopt_long(argc, argv, shortopts, longopts, &index)) != -1) {
 		int i = 0;
