@@ -54,6 +54,23 @@ static inline const char *fakefs_get(const char *root, const char *rel)
 	return line;
 }
 
+/* the same under ROOT/sys/devices/system/cpu/ (REL "cpu1/online") */
+static inline void fakefs_cpu_put(const char *root, const char *rel, const char *value)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "sys/devices/system/cpu/%s", rel);
+	fakefs_put(root, path, value);
+}
+
+static inline const char *fakefs_cpu_get(const char *root, const char *rel)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "sys/devices/system/cpu/%s", rel);
+	return fakefs_get(root, path);
+}
+
 static inline int fakefs_unlink(const char *path, const struct stat *st, int flag,
 				struct FTW *ftw)
 {

@@ -25,22 +25,14 @@
 static char root[64], run[96], roots_buf[96];
 static const char *roots[2];
 
-#define CPU "sys/devices/system/cpu/"
-
 static void put(const char *rel, const char *value)
 {
-	char path[128];
-
-	snprintf(path, sizeof(path), CPU "%s", rel);
-	fakefs_put(root, path, value);
+	fakefs_cpu_put(root, rel, value);
 }
 
 static const char *get(const char *rel)
 {
-	char path[128];
-
-	snprintf(path, sizeof(path), CPU "%s", rel);
-	return fakefs_get(root, path);
+	return fakefs_cpu_get(root, rel);
 }
 
 static void cpu_states(int cpu, const char *const *names, int n)

@@ -26,22 +26,14 @@ static char root[64], run[96], roots_buf[96];
 static const char *roots[2];
 static struct config cfg;	/* [campaign] housekeeping: none unless a test sets it */
 
-#define CPU "sys/devices/system/cpu/"
-
 static void put(const char *rel, const char *value)
 {
-	char path[128];
-
-	snprintf(path, sizeof(path), CPU "%s", rel);
-	fakefs_put(root, path, value);
+	fakefs_cpu_put(root, rel, value);
 }
 
 static const char *get(const char *rel)
 {
-	char path[128];
-
-	snprintf(path, sizeof(path), CPU "%s", rel);
-	return fakefs_get(root, path);
+	return fakefs_cpu_get(root, rel);
 }
 
 static int setup(void **state)
