@@ -107,32 +107,35 @@ static void html_sysinfo(FILE *fp, const struct report *r)
 }
 
 /* A cell's row of the overview's table: its axes, status, figures, why and files. */
+/* <td class="CLS">TEXT</td>, the text escaped */
+static void td_text(FILE *fp, const char *cls, const char *text)
+{
+	fprintf(fp, "<td class=\"%s\">", cls);
+	html_text(fp, text);
+	fputs("</td>", fp);
+}
+
 static void html_cell_row(FILE *fp, const struct tcell *c)
 {
+	char size[32] = "—";
+
 	fprintf(fp, "<tr class=\"%s\"><td class=\"l\"><a href=\"cells/", html_status_class(c->status));
 	html_text(fp, c->id);
 	fputs(".html\">", fp);
 	html_text(fp, c->id);
-	fputs("</a></td><td class=\"l\">", fp);
-	html_text(fp, c->kernel);
-	fputs("</td><td class=\"l\">", fp);
-	html_text(fp, c->load);
-	fputs("</td><td class=\"l\">", fp);
-	html_text(fp, c->workload);
-	fputs("</td><td class=\"more\">", fp);
-	html_text(fp, c->threads);
-	fputs("</td><td class=\"l more\">", fp);
-	html_text(fp, c->affinity);
-	char size[32] = "—";
-
+	fputs("</a></td>", fp);
+	td_text(fp, "l", c->kernel);
+	td_text(fp, "l", c->load);
+	td_text(fp, "l", c->workload);
+	td_text(fp, "more", c->threads);
+	td_text(fp, "l more", c->affinity);
 	if (tcell_moves_bytes(c))
 		snprintf(size, sizeof(size), "%lld", (long long)c->size);
-	fprintf(fp, "</td><td>%.0f</td><td class=\"more\">%lld</td><td class=\"more\">%s</td><td class=\"l more\">",
+	fprintf(fp, "<td>%.0f</td><td class=\"more\">%lld</td><td class=\"more\">%s</td>",
 		US(c->interval), (long long)c->priority, size);
-	html_text(fp, c->policy);
-	fputs("</td><td class=\"more\">", fp);
-	html_text(fp, c->dma_latency);
-	fputs("</td><td class=\"l st\">", fp);
+	td_text(fp, "l more", c->policy);
+	td_text(fp, "more", c->dma_latency);
+	fputs("<td class=\"l st\">", fp);
 	html_text(fp, c->status);
 	if (c->reason[0]) {
 		fputs(": ", fp);
@@ -165,9 +168,8 @@ static void html_cell_row(FILE *fp, const struct tcell *c)
 		fputs("<td class=\"more\"></td><td></td><td></td><td></td><td></td><td></td><td></td>"
 		      "<td></td><td class=\"more\"></td><td class=\"more\"></td><td></td>", fp);
 	}
-	fputs("<td class=\"l\">", fp);
-	html_text(fp, c->why);
-	fputs("</td><td class=\"l more\">", fp);
+	td_text(fp, "l", c->why);
+	fputs("<td class=\"l more\">", fp);
 	report_cell_files(fp, c, "../");
 	fputs("</td></tr>\n", fp);
 }
