@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -265,21 +264,10 @@ static pid_t start_podman(const struct ct_boot *b, const char *const *argv, int 
 
 	if (pid != 0)
 		return pid;
-	sigset_t none;
-	int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	int log = open(b->log, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0644);
 	int data = fcntl(data_fd, F_DUPFD_CLOEXEC, 10);
 
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	setpgid(0, 0);
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (null >= 0)
-		dup2(null, 0);
-	if (log >= 0) {
-		dup2(log, 1);
-		dup2(log, 2);
-	}
+	vm_child_begin(log);
 	if (data < 0 || dup2(data, CT_CHANNEL_FD) != CT_CHANNEL_FD)
 		_exit(127);
 	/* nothing else of latlab's reaches podman or the container */

@@ -203,12 +203,10 @@ static int qemu_devices(const struct vm_boot *b, const struct kernel_def *k, con
 static void qemu_child(const struct vm_boot *b, const char *qemu, const char **argv,
 		       const char *command, int data_fd) __attribute__((noreturn));
 
-static void qemu_child(const struct vm_boot *b, const char *qemu, const char **argv,
-		       const char *command, int data_fd)
+void vm_child_begin(int log)
 {
 	sigset_t none;
-	int null = open("/dev/null", O_RDONLY), log = open(b->qemu_log,
-		O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0644);
+	int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
 
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
@@ -216,10 +214,18 @@ static void qemu_child(const struct vm_boot *b, const char *qemu, const char **a
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (null >= 0)
 		dup2(null, 0);
-	if (log >= 0)
+	if (log >= 0) {
 		dup2(log, 1);
-	if (log >= 0)
 		dup2(log, 2);
+	}
+}
+
+static void qemu_child(const struct vm_boot *b, const char *qemu, const char **argv,
+		       const char *command, int data_fd)
+{
+	int log = open(b->qemu_log, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0644);
+
+	vm_child_begin(log);
 	fcntl(data_fd, F_SETFD, 0);
 	if (log >= 0 && command && write(log, command, strlen(command)) < 0)
 		_exit(127);

@@ -118,6 +118,14 @@ struct vm_boot {
 void vm_hung_context(const struct vm_boot *b, char *out, size_t len);
 
 /*
+ * In a forked child about to exec a guest's program (qemu, podman):
+ * every signal unblocked, a process group of its own (the harness stops
+ * it by it), SIGKILL when latlab dies, stdin /dev/null, stdout and
+ * stderr to `log` (left as they are when log < 0).
+ */
+void vm_child_begin(int log);
+
+/*
  * Boot b. Returns 0 when qemu could be started (what happened is in
  * *out), or -errno. Free out->sysinfo after.
  */
