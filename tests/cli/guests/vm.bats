@@ -247,7 +247,10 @@ cpus = 1"
 	echo 42 >extra/etc/latlab-extra
 	(cd extra && find . | busybox cpio -o -H newc >../extra.cpio 2>/dev/null)
 	echo "not a module" >bogus.ko
-	DURATION=1s WORKLOADS=extra vm_config stock none "initrd = $WORK/extra.cpio
+	# 3 s: a 1 s cell of this guest on the host's clock kept fewer than 100
+	# of 1,000 periods beside a TCG machine (fresh check of 907edeb) and
+	# none at all beside the hog and hackbench (a96e19f): a cell in error
+	DURATION=3s WORKLOADS=extra vm_config stock none "initrd = $WORK/extra.cpio
 modules = $WORK/bogus.ko"
 	printf '[workload.extra]\ntype = sysfs-read\npath = /etc/latlab-extra\n' | ini_merge c.ini
 	run timeout 200 "$LATLAB" run c.ini
