@@ -228,9 +228,7 @@ void cmp_fill_junit(FILE *fp, void *arg)
 void cmp_print_verdicts(const struct cmp *c)
 {
 	for (const struct pair *p = c->pairs; p < c->pairs + c->npairs; p++) {
-		char title[1024], text[1200];
-
-		char metric[256];
+		char title[1024], text[1200], metric[256];
 
 		rows_row_title(&c->m, p->row, title, sizeof(title));
 		rows_metric_said(&c->m, p->row, metric, sizeof(metric));
@@ -238,7 +236,7 @@ void cmp_print_verdicts(const struct cmp *c)
 			     sizeof(text));
 		printf("%s: %s: %s\n", title, metric, text);
 		struct side_runs a = cmp_runs(c, p->row, p->a), b = cmp_runs(c, p->row, p->b);
-		char why[2048];
+		char why[WHY_PAIR_MAX];
 
 		why_pair_line(&a, c->label[p->a], &b, c->label[p->b], why, sizeof(why));
 		if (why[0])

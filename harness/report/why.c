@@ -137,7 +137,7 @@ void why_pair_line(const struct side_runs *a, const char *la, const struct side_
 		   const char *lb, char *buf, size_t len)
 {
 	struct why_side wa, wb;
-	char sa[800], sb[800];
+	char sa[WHY_SIDE_MAX], sb[WHY_SIDE_MAX];
 
 	why_side(a, WHY_WORST, &wa);
 	why_side(b, WHY_WORST, &wb);
@@ -151,7 +151,7 @@ void why_pair_line(const struct side_runs *a, const char *la, const struct side_
 void why_pair_html(FILE *fp, const struct side_runs *a, const char *la,
 		   const struct side_runs *b, const char *lb)
 {
-	char why[2048];
+	char why[WHY_PAIR_MAX];
 
 	why_pair_line(a, la, b, lb, why, sizeof(why));
 	if (!why[0])

@@ -15,10 +15,20 @@
 /* The worst captures a side's line counts. */
 #define WHY_WORST 10
 
+#define WHY_WHAT 128
+
 struct why_count {
-	char what[128];		/* "rt-thread: latload (SCHED_FIFO 95)", "unexplained" */
+	char what[WHY_WHAT];	/* "rt-thread: latload (SCHED_FIFO 95)", "unexplained" */
 	int n;
 };
+
+/*
+ * The longest a side's line gets: its label and counts (256 bytes) and
+ * each of its WHY_WORST culprits with its count and separator; a pair's,
+ * two of them.
+ */
+#define WHY_SIDE_MAX (256 + WHY_WORST * (WHY_WHAT + 16))
+#define WHY_PAIR_MAX (2 * WHY_SIDE_MAX + 16)
 
 struct why_side {
 	int worst;		/* captures counted: the worst WHY_WORST, or all there were */

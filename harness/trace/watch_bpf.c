@@ -60,30 +60,54 @@ void watch_bpf_log_tail(const char *log, char *out, size_t len, int lines)
 			*c = c[1] ? '|' : '\0';
 }
 
-int watch_wakers(unsigned long long addr[3])
+int watch_bpf_kallsyms(int (*each)(void *arg, unsigned long long addr, char type,
+				   const char *name), void *arg)
 {
-	static const char *const fn[] = { "hrtimer_wakeup", "timerfd_tmrproc", "posix_timer_fn" };
 	FILE *fp = fopen("/proc/kallsyms", "r");
 	char line[256];
-	int found = 0;
 
-	addr[0] = addr[1] = addr[2] = 0;
-	while (fp && fgets(line, sizeof(line), fp) && found < 3) {
+	if (!fp)
+		return -errno;
+	while (fgets(line, sizeof(line), fp)) {
 		unsigned long long a;
 		char type, name[128];
 
-		if (sscanf(line, "%llx %c %127s", &a, &type, name) != 3 || !a ||
-		    (type != 't' && type != 'T'))
-			continue;
-		for (size_t i = 0; i < sizeof(fn) / sizeof(fn[0]); i++)
-			if (strcmp(name, fn[i]) == 0 && !addr[i]) {
-				addr[i] = a;
-				found++;
-			}
+		if (sscanf(line, "%llx %c %127s", &a, &type, name) == 3 && a &&
+		    each(arg, a, type, name))
+			break;
 	}
-	if (fp)
-		fclose(fp);
-	return found;
+	fclose(fp);
+	return 0;
+}
+
+/* watch_wakers' walk: the three callbacks' addresses, until all are found */
+struct wakers {
+	unsigned long long *addr;
+	int found;
+};
+
+static int waker_of(void *arg, unsigned long long a, char type, const char *name)
+{
+	static const char *const fn[] = { "hrtimer_wakeup", "timerfd_tmrproc", "posix_timer_fn" };
+	struct wakers *w = arg;
+
+	if (type != 't' && type != 'T')
+		return 0;
+	for (size_t i = 0; i < sizeof(fn) / sizeof(fn[0]); i++)
+		if (strcmp(name, fn[i]) == 0 && !w->addr[i]) {
+			w->addr[i] = a;
+			w->found++;
+		}
+	return w->found == 3;
+}
+
+int watch_wakers(unsigned long long addr[3])
+{
+	struct wakers w = { addr, 0 };
+
+	addr[0] = addr[1] = addr[2] = 0;
+	watch_bpf_kallsyms(waker_of, &w);
+	return w.found;
 }
 
 #ifdef HAVE_BPF

@@ -62,6 +62,14 @@ int watch_bpf_close(struct watch *w, char *why, size_t len);
 void watch_bpf_log_tail(const char *log, char *out, size_t len, int lines);
 
 /*
+ * /proc/kallsyms, a symbol at a time (those with an address: not root or
+ * kptr_restrict shows none): each(arg, address, type, name) until it
+ * returns non-zero. 0, or -errno where the file cannot be read.
+ */
+int watch_bpf_kallsyms(int (*each)(void *arg, unsigned long long addr, char type,
+				   const char *name), void *arg);
+
+/*
  * The callbacks of the timers that wake a sleeper — hrtimer_wakeup,
  * timerfd_tmrproc, posix_timer_fn, in that order — from /proc/kallsyms;
  * 0 for one it shows no address of (not root, kptr_restrict). How many found.
