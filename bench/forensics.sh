@@ -36,6 +36,7 @@
 #   CAUSES="storm-none storm-rt" bench/forensics.sh   only those rows
 #   METHOD=bpf bench/forensics.sh   the captures by BPF's flight recorder
 #                                   ([trace] method; tracefs by default)
+#   METHOD=bpf RECORDER=lean bench/forensics.sh   its lean set ([trace] recorder)
 set -eu
 cd "$(dirname "$0")/.."
 LATLAB=${LATLAB:-$PWD/build/latlab}
@@ -44,6 +45,7 @@ DURATION=${DURATION:-3s}
 THRESHOLD=${THRESHOLD:-1ms}
 STALL=${STALL:-0.04}
 METHOD=${METHOD:-tracefs}
+RECORDER=${RECORDER:-full}
 KERNELS=${KERNELS:-$PWD/kernels}
 [ "$(id -u)" -eq 0 ] || { echo "needs root for SCHED_FIFO and tracefs" >&2; exit 2; }
 [ "$(nproc)" -ge 2 ] || { echo "needs 2 CPUs (the measured one is CPU 1)" >&2; exit 2; }
@@ -71,6 +73,7 @@ missed = off
 [trace]
 mode = spikes
 method = $METHOD
+$([ "$RECORDER" = full ] || echo "recorder = $RECORDER")
 threshold = $THRESHOLD
 captures = 3
 [load.l]
@@ -144,7 +147,7 @@ if [ -n "${CAUSES:-}" ]; then
 	causes=$CAUSES
 fi
 
-echo "# [trace] method = $METHOD; REPEAT=$REPEAT runs of $DURATION a cause, up to 3 captures a run"
+echo "# [trace] method = $METHOD, recorder = $RECORDER; REPEAT=$REPEAT runs of $DURATION a cause, up to 3 captures a run"
 printf '%-12s' cause
 for l in $labels; do printf ' %11s' "$l"; done
 printf '  captures\n'

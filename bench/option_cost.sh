@@ -15,10 +15,11 @@
 # the interference sampler (always on: it reads its counters before the
 # first period and after the last, so every row includes it).
 # spikes-bpf: the same captures by BPF's flight recorder ([trace] method
-# = bpf), armed at 50 us and never fired: what leaving it on costs.
+# = bpf), armed at 50 us and never fired: what leaving it on costs;
+# spikes-lean: the same with [trace] recorder = lean.
 #
 #   KERNELS=kernels bench/option_cost.sh      (RUNS=5 DURATION=2s)
-#   ONLY="spikes spikes-bpf" LOAD=hackbench KERNELS=kernels/sid bench/option_cost.sh
+#   ONLY="spikes spikes-bpf spikes-lean" LOAD=hackbench KERNELS=kernels/sid bench/option_cost.sh
 #
 # ONLY: those options' campaigns and the base's alone (the base run as a
 # campaign of its own); LOAD=hackbench: every campaign under latload's
@@ -72,9 +73,25 @@ fi
 # by the value of cells.csv's COLUMN (or the campaign's name)
 rows() {
 	[ -s "$tmp/out/$1/cells.csv" ] || return 0
+	untraced "$1" && return 0
 	awk -F, -v col="$2" -v name="$1" 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
 		$h["metric"] == "wakeup" && $h["status"] == "ok" {
 			print (col == "" ? name : $h[col]), $h["p50_ns"], $h["max_ns"] }' "$tmp/out/$1/cells.csv"
+}
+
+# untraced NAME: NAME asked for captures and a cell ran without them (a
+# guest whose kernel refused the recorder's programs: the cell goes on
+# untraced, its log says why) — its rows would be the base's, so none is
+# printed and the table says so
+untraced() {
+	case $1 in spikes*) ;; *) return 1 ;; esac
+	local f
+	for f in $(find "$tmp/out/$1" -name cell.ini); do
+		grep -q '^trace = spikes' "$f" && continue
+		echo "$1 untraced: $(grep -ho 'no spike captures in this cell: .*' "$(dirname "$f")/log.txt" | head -1)" >>"$tmp/untraced"
+		return 0
+	done
+	return 1
 }
 
 # wanted NAME: a campaign ONLY asks for (every one without it)
@@ -90,6 +107,7 @@ wanted workloads && campaign workloads matrix.workload=timer,empty
 wanted samples && campaign samples campaign.samples=on
 wanted spikes && campaign spikes trace.mode=spikes trace.threshold=50us
 wanted spikes-bpf && campaign spikes-bpf trace.mode=spikes trace.method=bpf trace.threshold=50us
+wanted spikes-lean && campaign spikes-lean trace.mode=spikes trace.method=bpf trace.recorder=lean trace.threshold=50us
 wanted checkpoints && campaign checkpoints campaign.checkpoint=500ms
 wanted numa && campaign numa matrix.numa=none,local,interleave
 # timerlat needs a kernel with its tracer: Debian's rt image, against its own base
@@ -103,6 +121,7 @@ wanted timerlat && campaign timerlat kernel.stock.image="$KERNELS/vmlinux-rt" ke
 	rows samples ""
 	rows spikes ""
 	rows spikes-bpf ""
+	rows spikes-lean ""
 	rows checkpoints ""
 	rows numa numa | awk '$1 != "none"'
 	rows rtbase ""
@@ -115,9 +134,9 @@ rt_p50=$(median_of rtbase)
 echo "# option cost on the instruction clock: $(basename "$KERNELS")/vmlinux-stock, one vCPU, 1 instruction = 1 ns; timer at 1 ms, FIFO 90, ${LOAD:-idle}; $RUNS runs of $DURATION each"
 echo "# the base: wakeup = abs, clock = monotonic, workload = timer, samples off, no tracing, checkpoint 5m"
 printf '%-14s %4s  %-30s %-30s %s\n' option n "p50 ns, median [range]" "max ns, median [range]" "p50 - base's (ns)"
-for opt in abs rel posix-timer timerfd poll pselect realtime tai empty samples spikes spikes-bpf checkpoints local interleave rtbase timerlat; do
+for opt in abs rel posix-timer timerfd poll pselect realtime tai empty samples spikes spikes-bpf spikes-lean checkpoints local interleave rtbase timerlat; do
 	awk -v o="$opt" '$1 == o' "$tmp/all" >"$tmp/one"
-	[ -s "$tmp/one" ] || [ -z "${ONLY:-}" ] || continue
+	[ -s "$tmp/one" ] || [ -z "${ONLY:-}" ] || grep -q "^$opt untraced" "$tmp/untraced" 2>/dev/null || continue
 	[ -s "$tmp/one" ] || { printf '%-14s    0  (no run: see %s)\n' "$opt" "$tmp"; continue; }
 	read -r n p50 p50lo p50hi < <(awk '{ print $2 }' "$tmp/one" | sort -n | awk '{ v[NR] = $1 } END { print NR, v[int((NR + 1) / 2)], v[1], v[NR] }')
 	read -r _ mx mxlo mxhi < <(awk '{ print $3 }' "$tmp/one" | sort -n | awk '{ v[NR] = $1 } END { print NR, v[int((NR + 1) / 2)], v[1], v[NR] }')
@@ -127,6 +146,7 @@ for opt in abs rel posix-timer timerfd poll pselect realtime tai empty samples s
 	[ "$opt" = rtbase ] && base=$p50
 	printf '%-14s %4s  %-30s %-30s %+d\n' "$opt" "$n" "$p50 [$p50lo, $p50hi]" "$mx [$mxlo, $mxhi]" "$((p50 - base))"
 done
+[ -s "$tmp/untraced" ] && sed 's/^/# NOT MEASURED: /' "$tmp/untraced"
 for f in "$tmp"/*.log; do
 	[ -s "$f" ] && { echo "# $(basename "$f" .log):"; sed 's/^/#   /' "$f" | tail -5; }
 done

@@ -37,18 +37,8 @@ int frozen;
 /* a measured CPU's ring, + 1 (0: not measured: its events are not kept) */
 __u16 ring1[FLIGHT_MAX_CPUS];
 
-/* each ring's head: how many events it has taken (a cache line each) */
-struct head {
-	__u64 n;
-	__u64 pad[7];
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);		/* the measured CPUs: set before loading */
-	__type(key, __u32);
-	__type(value, struct head);
-} heads SEC(".maps");
+/* each ring's head, read and reset by latlab in its mapping of .bss */
+struct flight_head heads[FLIGHT_MAX_CPUS];
 
 /* the rings, one after another, mapped into latlab's memory */
 struct {
@@ -59,12 +49,11 @@ struct {
 	__type(value, struct flight_rec);
 } ring SEC(".maps");
 
-/* The next slot of this CPU's ring, its time and task filled; NULL: not kept. */
+/* The next slot of this CPU's ring, its time filled; NULL: not kept. */
 static __always_inline struct flight_rec *take(__u32 kind)
 {
 	__u32 cpu = bpf_get_smp_processor_id(), r, idx;
 	struct flight_rec *e;
-	struct head *h;
 	__u64 n;
 
 	if (frozen || cpu >= FLIGHT_MAX_CPUS)
@@ -73,16 +62,14 @@ static __always_inline struct flight_rec *take(__u32 kind)
 	if (!r)
 		return NULL;
 	r -= 1;
-	h = bpf_map_lookup_elem(&heads, &r);
-	if (!h)
+	if (r >= FLIGHT_MAX_CPUS)	/* for the verifier: heads[r] in bounds */
 		return NULL;
-	n = __sync_fetch_and_add(&h->n, 1);
+	n = __sync_fetch_and_add(&heads[r].n, 1);
 	idx = r * (ring_mask + 1) + ((__u32)n & ring_mask);
 	e = bpf_map_lookup_elem(&ring, &idx);
 	if (!e)
 		return NULL;
 	e->ts = bpf_ktime_get_ns();
-	e->pid = (__s32)bpf_get_current_pid_tgid();
 	e->kind = kind;
 	return e;
 }

@@ -41,11 +41,21 @@ struct flight_rec {
 	__u64 ptr;		/* the hrtimer */
 	__u64 fn;		/* its callback's address */
 	__s64 value;		/* by kind, above */
-	__s32 pid;		/* the task current when it happened */
 	__u32 kind;		/* enum flight_kind */
 	__s32 prev_pid, next_pid;
 	__s32 prev_prio, next_prio;	/* the kernel's scale (99 - FIFO priority, 120 ...) */
 	char prev_comm[FLIGHT_COMM], next_comm[FLIGHT_COMM];
+};
+
+/*
+ * A ring's head: how many events it has taken (a cache line each, so two
+ * CPUs' adds never share one). The task current at each event is not
+ * recorded: on a CPU it changes only at a switch, so flight_decode finds
+ * it from the ring's own switches (a helper call an event saved).
+ */
+struct flight_head {
+	__u64 n;
+	__u64 pad[7];
 };
 
 /* The most CPUs the recorder keeps a ring for (its CPU mask's size). */

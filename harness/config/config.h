@@ -93,6 +93,8 @@ struct threshold_opts {
 enum trace_mode { TRACE_OFF, TRACE_SPIKES };
 /* how captures are taken: latlab's tracefs instance, BPF's flight recorder where it works, or it only */
 enum trace_method { TRACE_BY_TRACEFS, TRACE_BY_AUTO, TRACE_BY_BPF };
+/* the flight recorder's events: all the tracefs path's, or without those every idle wake-up passes */
+enum trace_recorder { TRACE_REC_FULL, TRACE_REC_LEAN };
 
 /* A tracepoint: its system and its name ("sched", "sched_migrate_task"). */
 struct trace_event {
@@ -110,6 +112,7 @@ struct trace_opts {
 	struct trace_event event[TRACE_EVENTS_MAX];	/* the same, typed when the config is read */
 	int nevents;
 	int method;		/* enum trace_method */
+	int recorder;		/* enum trace_recorder */
 	int timerlat;		/* 1: the kernel's timerlat beside the threads (trace/timerlat.h) */
 	int watch;		/* 0 off; the kernel's histograms of the threads (trace/watch.h): 1 auto, 2 bpf, 3 hist */
 };

@@ -355,11 +355,17 @@ static int check_trace_events(struct config *cfg, char *err, size_t errlen)
 	return 0;
 }
 
-/* method = bpf records its own events: none added, no osnoise account (timerlat's) */
+/* method = bpf records its own events: none added, no osnoise account (timerlat's); recorder = lean is its */
 static int check_trace_method(const struct config *cfg, char *err, size_t errlen)
 {
 	struct srcloc loc = config_key_loc(cfg, "trace", "method", (struct srcloc){ 0 });
 
+	if (cfg->trace.recorder == TRACE_REC_LEAN && cfg->trace.method == TRACE_BY_TRACEFS) {
+		struct srcloc rl = config_key_loc(cfg, "trace", "recorder", loc);
+
+		return cfg_fail(err, errlen, &rl,
+				"recorder = lean is the flight recorder's: it needs method = bpf (or auto)");
+	}
 	if (cfg->trace.method != TRACE_BY_BPF || (!cfg->trace.nevents && !cfg->trace.timerlat))
 		return 0;
 	return cfg_fail(err, errlen, &loc,

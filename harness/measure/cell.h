@@ -86,7 +86,7 @@ struct cell_result {
 	char samples_error[128];	/* why samples.bin is missing, or "" */
 	int traced;		/* [trace] mode = spikes ran: spikes.csv is written */
 	char trace_missing[256];	/* events this kernel could not trace */
-	char trace_method[8];		/* how captures were taken: "tracefs" or "bpf" */
+	char trace_method[12];		/* how captures were taken: "tracefs", "bpf" or "bpf-lean" */
 	/* [trace] timerlat = on: "on", or why not; "" when not asked */
 	char timerlat[256];
 	char timerlat_sched[32];	/* its kernel threads' policy: "SCHED_FIFO 95" */

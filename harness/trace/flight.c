@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "flight.h"
 #include "tracer_parts.h"
 
@@ -58,15 +59,11 @@ static void name_task(struct task_names *t, int pid, const char *comm)
 			memcpy(t->p[i].comm, clean, sizeof(clean));
 			return;
 		}
-	if (t->n == t->cap) {
-		int cap = t->cap ? 2 * t->cap : 64;
-		struct pid_name *p = realloc(t->p, (size_t)cap * sizeof(*p));
+	struct pid_name *p = array_room(t->p, &t->cap, t->n + 1, 64, sizeof(*p));
 
-		if (!p)
-			return;	/* unnamed: "<...>", as tracefs says a task it has no name for */
-		t->p = p;
-		t->cap = cap;
-	}
+	if (!p)
+		return;	/* unnamed: "<...>", as tracefs says a task it has no name for */
+	t->p = p;
 	t->p[t->n].pid = pid;
 	memcpy(t->p[t->n++].comm, clean, sizeof(clean));
 }
@@ -246,6 +243,8 @@ int flight_decode(const struct flight_rec *ring, uint32_t mask, uint64_t head, i
 	struct task_names tn = { NULL, 0, 0 };
 	int rc = 0;
 
+	int cur = -1;	/* the task current: before the ring's first switch, that switch's prev */
+
 	if (keep > head)
 		keep = head;
 	from = head - keep;
@@ -254,6 +253,8 @@ int flight_decode(const struct flight_rec *ring, uint32_t mask, uint64_t head, i
 		const struct flight_rec *r = &ring[i & mask];
 
 		if (r->kind == FL_SWITCH) {
+			if (cur < 0)
+				cur = r->prev_pid;
 			name_task(&tn, r->prev_pid, r->prev_comm);
 			name_task(&tn, r->next_pid, r->next_comm);
 		} else if (r->kind == FL_WAKING) {
@@ -274,9 +275,11 @@ int flight_decode(const struct flight_rec *ring, uint32_t mask, uint64_t head, i
 		memset(v, 0, sizeof(*v));
 		v->ts = (int64_t)r->ts;
 		v->cpu = cpu;
-		v->pid = r->pid;
-		snprintf(v->comm, sizeof(v->comm), "%s", task_name(&tn, r->pid));
+		v->pid = cur;
+		snprintf(v->comm, sizeof(v->comm), "%s", task_name(&tn, cur));
 		decode(r, names, v);
+		if (r->kind == FL_SWITCH)
+			cur = r->next_pid;
 		c->text[c->n] = cpu == c->text_cpu ? text_of(r, v) : NULL;
 		c->n++;
 	}
@@ -307,6 +310,7 @@ struct iname {
 
 struct flight {
 	struct flight_bpf *skel;
+	int lean;
 	const struct flight_rec *rings;	/* the ring map, mapped read-only */
 	size_t map_len;
 	uint32_t mask;
@@ -347,15 +351,11 @@ static const char *cached_irq(void *arg, int irq)
 	for (int i = 0; i < f->nirq; i++)
 		if (f->irq[i].irq == irq)
 			return f->irq[i].name[0] ? f->irq[i].name : NULL;
-	if (f->nirq == f->capirq) {
-		int cap = f->capirq ? 2 * f->capirq : 16;
-		struct iname *p = realloc(f->irq, (size_t)cap * sizeof(*p));
+	struct iname *p = array_room(f->irq, &f->capirq, f->nirq + 1, 16, sizeof(*p));
 
-		if (!p)
-			return NULL;
-		f->irq = p;
-		f->capirq = cap;
-	}
+	if (!p)
+		return NULL;
+	f->irq = p;
 	struct iname *in = &f->irq[f->nirq++];
 
 	in->irq = irq;
@@ -371,6 +371,25 @@ static const char *cached_irq(void *arg, int irq)
 		fclose(fp);
 	}
 	return in->name[0] ? in->name : NULL;
+}
+
+/* name_callbacks' walk: the callbacks from `from` on, until each has its name */
+struct unnamed {
+	struct kname *fn;
+	int from, n, left;
+};
+
+static int name_of(void *arg, unsigned long long a, char type, const char *name)
+{
+	struct unnamed *u = arg;
+
+	(void)type;
+	for (int k = u->from; k < u->n; k++)
+		if (u->fn[k].addr == a && !u->fn[k].name[0]) {
+			snprintf(u->fn[k].name, sizeof(u->fn[k].name), "%.47s", name);
+			u->left--;
+		}
+	return u->left == 0;
 }
 
 /* The callbacks in the rings not yet named: named from one pass over /proc/kallsyms. */
@@ -389,38 +408,19 @@ static void name_callbacks(struct flight *f, const uint64_t *head)
 				known = f->fn[k].addr == e->fn;
 			if (known)
 				continue;
-			if (f->nfn == f->capfn) {
-				int cap = f->capfn ? 2 * f->capfn : 32;
-				struct kname *p = realloc(f->fn, (size_t)cap * sizeof(*p));
+			struct kname *p = array_room(f->fn, &f->capfn, f->nfn + 1, 32, sizeof(*p));
 
-				if (!p)
-					return;
-				f->fn = p;
-				f->capfn = cap;
-			}
+			if (!p)
+				return;
+			f->fn = p;
 			f->fn[f->nfn].addr = e->fn;
 			f->fn[f->nfn++].name[0] = 0;
 		}
 	if (f->nfn == before)
 		return;
-	FILE *fp = fopen("/proc/kallsyms", "r");
-	char line[256];
-	int left = f->nfn - before;
+	struct unnamed u = { f->fn, before, f->nfn, f->nfn - before };
 
-	while (fp && left > 0 && fgets(line, sizeof(line), fp)) {
-		unsigned long long a;
-		char type, name[128];
-
-		if (sscanf(line, "%llx %c %127s", &a, &type, name) != 3 || !a)
-			continue;
-		for (int k = before; k < f->nfn; k++)
-			if (f->fn[k].addr == a && !f->fn[k].name[0]) {
-				snprintf(f->fn[k].name, sizeof(f->fn[k].name), "%.47s", name);
-				left--;
-			}
-	}
-	if (fp)
-		fclose(fp);
+	watch_bpf_kallsyms(name_of, &u);
 }
 
 /* the tracefs system of a tracepoint the recorder attaches to, for `missing` */
@@ -485,7 +485,20 @@ static int refuse(struct flight *f, int rc, const char *what, char *err, size_t 
 	return rc;
 }
 
-int flight_open(struct flight **out, const cpu_set_t *cpus, int64_t buffer,
+/*
+ * recorder = lean: the three events of the seven an idle wake-up passes
+ * that the rest make up for — local_timer's vector (its callbacks are
+ * hrtimer_expire_entry/exit) and cpu_idle (the switch to the idle task
+ * says idle; the state goes unnamed)
+ */
+static void leave_out_lean(struct flight_bpf *skel)
+{
+	bpf_program__set_autoload(skel->progs.ll_fl_local_timer_entry, false);
+	bpf_program__set_autoload(skel->progs.ll_fl_local_timer_exit, false);
+	bpf_program__set_autoload(skel->progs.ll_fl_idle, false);
+}
+
+int flight_open(struct flight **out, const cpu_set_t *cpus, int64_t buffer, int lean,
 		char *missing, size_t mlen, char *err, size_t errlen)
 {
 	struct flight *f = calloc(1, sizeof(*f));
@@ -511,10 +524,12 @@ int flight_open(struct flight **out, const cpu_set_t *cpus, int64_t buffer,
 	if (!f->skel)
 		return refuse(f, -errno, "its object", err, errlen);
 	f->skel->rodata->ring_mask = f->mask;
-	bpf_map__set_max_entries(f->skel->maps.heads, (uint32_t)f->nrings);
 	bpf_map__set_max_entries(f->skel->maps.ring, (uint32_t)f->nrings * (f->mask + 1));
 	if ((rc = leave_out_missing(f->skel, missing, mlen)) != 0)
 		return refuse(f, rc, "the kernel's BTF", err, errlen);
+	f->lean = lean;
+	if (lean)
+		leave_out_lean(f->skel);
 	if ((rc = flight_bpf__load(f->skel)) != 0)
 		return refuse(f, rc, "the kernel refused its programs", err, errlen);
 	f->map_len = (size_t)f->nrings * (f->mask + 1) * sizeof(struct flight_rec);
@@ -539,6 +554,11 @@ int *flight_freeze(struct flight *f)
 	return &f->skel->bss->frozen;
 }
 
+int flight_lean(const struct flight *f)
+{
+	return f->lean;
+}
+
 int flight_collect(struct flight *f, struct collect *c)
 {
 	uint64_t head[CPU_SETSIZE];
@@ -550,14 +570,8 @@ int flight_collect(struct flight *f, struct collect *c)
 	 * still be filling its slot: 1 ms is a thousand times its length
 	 */
 	usleep(1000);
-	for (int r = 0; r < f->nrings; r++) {
-		__u32 key = (__u32)r;
-		struct { __u64 n, pad[7]; } h = { 0, { 0 } };
-
-		if (bpf_map__lookup_elem(f->skel->maps.heads, &key, sizeof(key), &h, sizeof(h), 0) != 0)
-			h.n = 0;
-		head[r] = h.n;
-	}
+	for (int r = 0; r < f->nrings; r++)
+		head[r] = __atomic_load_n(&f->skel->bss->heads[r].n, __ATOMIC_ACQUIRE);
 	name_callbacks(f, head);
 	for (int r = 0; r < f->nrings && !rc; r++)
 		rc = flight_decode(f->rings + (size_t)r * (f->mask + 1), f->mask, head[r],
@@ -567,13 +581,8 @@ int flight_collect(struct flight *f, struct collect *c)
 
 void flight_rearm(struct flight *f)
 {
-	struct { __u64 n, pad[7]; } zero = { 0, { 0 } };
-
-	for (int r = 0; r < f->nrings; r++) {
-		__u32 key = (__u32)r;
-
-		bpf_map__update_elem(f->skel->maps.heads, &key, sizeof(key), &zero, sizeof(zero), 0);
-	}
+	for (int r = 0; r < f->nrings; r++)
+		__atomic_store_n(&f->skel->bss->heads[r].n, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&f->skel->bss->frozen, 0, __ATOMIC_RELEASE);
 }
 
@@ -606,10 +615,10 @@ int flight_check(char *why, size_t len)
 	return -ENODEV;
 }
 
-int flight_open(struct flight **out, const cpu_set_t *cpus, int64_t buffer,
+int flight_open(struct flight **out, const cpu_set_t *cpus, int64_t buffer, int lean,
 		char *missing, size_t mlen, char *err, size_t errlen)
 {
-	(void)cpus, (void)buffer;
+	(void)cpus, (void)buffer, (void)lean;
 	*out = NULL;
 	if (mlen)
 		missing[0] = 0;
@@ -620,6 +629,12 @@ int *flight_freeze(struct flight *f)
 {
 	(void)f;
 	return NULL;
+}
+
+int flight_lean(const struct flight *f)
+{
+	(void)f;
+	return 0;
 }
 
 int flight_collect(struct flight *f, struct collect *c)

@@ -36,12 +36,17 @@ uint32_t flight_ring_events(int64_t buffer);
 
 /*
  * Load and attach the recorder for `cpus`, a ring of flight_ring_events
- * (buffer) a CPU, running (not frozen). Tracepoints this kernel lacks
- * are listed in `missing` as tracefs names ("irq_vectors:local_timer_entry"):
- * recorded without them. 0, or -errno with err.
+ * (buffer) a CPU, running (not frozen); `lean`: without x86's
+ * local_timer vector and cpu_idle ([trace] recorder = lean). Tracepoints
+ * this kernel lacks are listed in `missing` as tracefs names
+ * ("irq_vectors:local_timer_entry"): recorded without them. 0, or
+ * -errno with err.
  */
-int flight_open(struct flight **out, const cpu_set_t *cpus, int64_t buffer,
+int flight_open(struct flight **out, const cpu_set_t *cpus, int64_t buffer, int lean,
 		char *missing, size_t mlen, char *err, size_t errlen);
+
+/* 1: opened lean. */
+int flight_lean(const struct flight *f);
 
 /* The word a measured thread stores 1 to: the rings stand still. */
 int *flight_freeze(struct flight *f);
@@ -71,7 +76,10 @@ struct flight_names {
  * One CPU's ring (`mask` + 1 records, `head` taken so far) into c's
  * events, oldest first: at most `mask` - 7 of the newest (the slots a
  * program that passed the frozen check just before the store may still
- * fill are left out). Pure: the unit tests feed it records.
+ * fill are left out). Each event's task is the one current on the CPU:
+ * before the ring's first switch that switch's prev, after each switch
+ * its next; -1 in a ring with no switch. Pure: the unit tests feed it
+ * records.
  * 0 or -ENOMEM.
  */
 int flight_decode(const struct flight_rec *ring, uint32_t mask, uint64_t head, int cpu,

@@ -417,7 +417,8 @@ int tracer_open(struct tracer **out, const struct trace_opts *o,
 	t->cpus = *cpus;
 	trap->freeze = NULL;
 	if (by_flight(o)) {
-		rc = flight_open(&t->fl, cpus, o->buffer, missing, mlen, err, errlen);
+		rc = flight_open(&t->fl, cpus, o->buffer, o->recorder == TRACE_REC_LEAN, missing, mlen,
+				 err, errlen);
 		if (rc) {
 			free(t);
 			return rc;
@@ -809,5 +810,5 @@ const char *tracer_name(const struct tracer *t)
 
 const char *tracer_method(const struct tracer *t)
 {
-	return t->fl ? "bpf" : "tracefs";
+	return !t->fl ? "tracefs" : flight_lean(t->fl) ? "bpf-lean" : "bpf";
 }

@@ -132,15 +132,20 @@ load trace
 
 # Ground truth: a cause injected on purpose, the label it must get
 # (bench/forensics.sh prints the whole confusion table, docs/spikes.md)
-@test "ground truth: a FIFO task above the thread and one at its own priority are rt-thread, named as such (tracefs and the flight recorder)" {
-	while IFS='|' read -r prio name method; do
+@test "ground truth: a FIFO task above the thread and one at its own priority are rt-thread, named as such (tracefs, the flight recorder, and it lean)" {
+	while IFS='|' read -r prio name method recorder; do
 		[ "$method" = bpf ] && ! bpf_usable && continue
 		rm -rf "$WORK/out"
-		hog_config "method = $method"
+		hog_config "method = $method" "recorder = $recorder"
 		sed -i "s/^priority = 95/priority = $prio/" c.ini
 		run timeout 60 "$LATLAB" run c.ini -q
 		[ "$status" -eq 0 ] || { echo "$output"; false; }
 		D=$(cell_dir "$WORK/out/t" '0000-*')
+		if [ "$recorder" = lean ]; then	# said, and without the three events it leaves out
+			grep -qx 'trace_method = bpf-lean' "$D/cell.ini" || { cat "$D/cell.ini"; false; }
+			! grep -Eq 'local_timer_(entry|exit)|cpu_idle:' "$D"/trace-*.txt
+			grep -q 'hrtimer_expire_entry:' "$D"/trace-*.txt
+		fi
 		# every capture the hog's, but for this VM's own stalls (a gap:
 		# unexplained) and one whose buffer began late (incomplete: re-armed
 		# in the middle of a burst, after the previous capture's extract)
@@ -148,9 +153,11 @@ load trace
 			{ echo "$prio"; cat "$D/spikes.csv"; false; }
 		col "$D/spikes.csv" culprit | grep -Eq "^latload:[0-9]+ \($name\)$" || { echo "$prio"; cat "$D/spikes.csv"; false; }
 	done <<'EOT'
-95|SCHED_FIFO 95|tracefs
-80|SCHED_FIFO 80 equal: FIFO does not preempt|tracefs
-95|SCHED_FIFO 95|bpf
-80|SCHED_FIFO 80 equal: FIFO does not preempt|bpf
+95|SCHED_FIFO 95|tracefs|full
+80|SCHED_FIFO 80 equal: FIFO does not preempt|tracefs|full
+95|SCHED_FIFO 95|bpf|full
+80|SCHED_FIFO 80 equal: FIFO does not preempt|bpf|full
+95|SCHED_FIFO 95|bpf|lean
+80|SCHED_FIFO 80 equal: FIFO does not preempt|bpf|lean
 EOT
 }

@@ -72,7 +72,7 @@ load trace
 	fi
 }
 
-@test "method = bpf with events or timerlat: a config error at method's line (the recorder keeps its own events)" {
+@test "method = bpf with events or timerlat, or recorder = lean without the recorder: a config error at its line" {
 	hog_config "method = bpf" "events = sched:sched_migrate_task"
 	run "$LATLAB" run c.ini
 	[ "$status" -eq 2 ] && [[ "$output" == *"c.ini:$(line_of c.ini '^method'): method = bpf records its own events only: events needs method = tracefs"* ]] ||
@@ -84,6 +84,13 @@ load trace
 	hog_config "method = ring"
 	run "$LATLAB" run c.ini
 	[ "$status" -eq 2 ] && [[ "$output" == *"c.ini:$(line_of c.ini '^method'):"*"tracefs|auto|bpf"* ]] || { echo "$output"; false; }
+	hog_config "recorder = lean"
+	run "$LATLAB" run c.ini
+	[ "$status" -eq 2 ] && [[ "$output" == *"c.ini:$(line_of c.ini '^recorder'): recorder = lean is the flight recorder's: it needs method = bpf (or auto)"* ]] ||
+		{ echo "$output"; false; }
+	hog_config "method = bpf" "recorder = thin"
+	run "$LATLAB" plan c.ini
+	[ "$status" -eq 2 ] && [[ "$output" == *"c.ini:$(line_of c.ini '^recorder'):"*"full|lean"* ]] || { echo "$output"; false; }
 	[ ! -e "$WORK/out" ]
 }
 
