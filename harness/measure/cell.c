@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "atomic.h"
 #include "cell.h"
 #include "cell_parts.h"
@@ -59,21 +60,43 @@ static struct tl_window *tl_window_of(struct cell_result *res, int32_t t_s, int3
 	for (int i = res->ntimeline - 1; i >= 0 && i >= res->ntimeline - 2 * res->nthreads; i--)
 		if (res->timeline[i].t_s == t_s && res->timeline[i].thread == thread)
 			return &res->timeline[i];
-	if (res->ntimeline == res->timeline_cap) {
-		int cap = res->timeline_cap ? 2 * res->timeline_cap : 64;
-		struct tl_window *w = realloc(res->timeline, (size_t)cap * sizeof(*w));
+	struct tl_window *w = array_room(res->timeline, &res->timeline_cap, res->ntimeline + 1, 64,
+					 sizeof(*w));
 
-		if (!w)
-			return NULL;
-		res->timeline = w;
-		res->timeline_cap = cap;
-	}
-	struct tl_window *w = &res->timeline[res->ntimeline++];
+	if (!w)
+		return NULL;
+	res->timeline = w;
+	w = &res->timeline[res->ntimeline++];
 
 	memset(w, 0, sizeof(*w));
 	w->t_s = t_s;
 	w->thread = thread;
 	return w;
+}
+
+/*
+ * drain's arrays made big enough for the cell (its first hour) before it
+ * measures. Grown at its first second instead, the timeline's windows
+ * (kilobytes each) are pages mlockall makes the kernel fill at once:
+ * latlab's main thread in the kernel, not preemptible everywhere, while
+ * a wake-up is due — on a CPU it shares with a measured thread (a
+ * one-vCPU guest) the cell's worst wake-up, 5.5 us on the instruction
+ * clock in Debian 6.1 (docs/spikes.md, "The flight recorder's cost").
+ */
+static void drain_reserve(struct cell_result *res, int64_t duration)
+{
+	int64_t secs = duration / NS_PER_S + 2, win = res->timeline_ns / NS_PER_S;
+	int n = (int)(secs < 3600 ? secs : 3600) * res->nthreads;
+	void *p = array_room(res->series, &res->series_cap, n, 256, sizeof(*res->series));
+
+	if (p)
+		res->series = p;
+	if (win <= 0)
+		return;
+	p = array_room(res->timeline, &res->timeline_cap, (int)(n / win) + 2 * res->nthreads, 64,
+		       sizeof(*res->timeline));
+	if (p)
+		res->timeline = p;
 }
 
 /* The workers' per-second records: their maxima to series, their bins to the timeline. */
@@ -85,17 +108,13 @@ static void drain(struct cell_result *res)
 		struct series_rec rec;
 
 		while (ring_pop(&res->workers[i].series, &rec)) {
-			if (res->nseries == res->series_cap) {
-				int cap = res->series_cap ? 2 * res->series_cap : 256;
-				struct second_max *s = realloc(res->series,
-							       (size_t)cap * sizeof(*s));
+			struct second_max *sm = array_room(res->series, &res->series_cap,
+							   res->nseries + 1, 256, sizeof(*sm));
 
-				if (!s)
-					return;	/* keep what we have */
-				res->series = s;
-				res->series_cap = cap;
-			}
-			struct second_max *sm = &res->series[res->nseries++];
+			if (!sm)
+				return;	/* keep what we have */
+			res->series = sm;
+			sm = &res->series[res->nseries++];
 
 			sm->t_s = rec.t_s;
 			sm->thread = rec.thread;
@@ -512,6 +531,7 @@ static int measure(const struct config *cfg, const struct cell *c,
 
 	cell_measured_cpus(res, &cpus);
 	intf_read(&before, &cpus);	/* what it cannot read is left out */
+	drain_reserve(res, cfg->campaign.duration);
 	int64_t start = clock_ns(CLOCK_MONOTONIC) + START_DELAY_NS;
 	atomic_store_explicit(&start_ns, start, memory_order_release);
 	sp->start = start;

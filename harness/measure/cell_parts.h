@@ -25,6 +25,7 @@ struct spikes {
 	int64_t start;
 	const char *dir;
 	int64_t steal[CPU_SETSIZE];	/* each CPU's steal at the last poll, ns; -1 unknown */
+	int steal_counted;	/* the kernel counts steal (intf_steal_counted): read it each poll */
 };
 
 /* The CPUs a pinned measured thread runs on (none for unpinned threads). */

@@ -14,18 +14,26 @@
 #include "log.h"
 #include "units.h"
 
-/* A fired trap: its capture saved, tracing re-armed while captures remain. */
+/*
+ * A fired trap: its capture saved, tracing re-armed while captures
+ * remain. A capture's steal is since the poll before it: /proc/stat read
+ * each poll where the kernel counts steal at all (else its 0 stands).
+ */
 void cell_spikes_poll(struct spikes *sp, struct cell_result *res)
 {
 	if (!sp->tracer || res->ncaptures >= sp->max)
 		return;
 	if (!atomic_load_explicit(&sp->trap.fired, memory_order_acquire)) {
-		intf_steal_ns("/proc/stat", sp->steal);	/* a capture's steal is since the poll before it */
+		if (sp->steal_counted)
+			intf_steal_ns("/proc/stat", sp->steal);
 		return;
 	}
 	int64_t steal[CPU_SETSIZE];
 
-	intf_steal_ns("/proc/stat", steal);
+	if (sp->steal_counted)
+		intf_steal_ns("/proc/stat", steal);
+	else
+		memcpy(steal, sp->steal, sizeof(steal));
 	struct capture *c = realloc(res->captures,
 				    (size_t)(res->ncaptures + 1) * sizeof(*c));
 	if (!c)
@@ -137,6 +145,7 @@ void cell_spikes_open(const struct config *cfg, const struct cell *c,
 		    : c->policy == POL_DEADLINE ? -1 : 99 - c->priority;
 	sp->dir = dir;
 	intf_steal_ns("/proc/stat", sp->steal);
+	sp->steal_counted = intf_steal_counted(sp->steal);
 	int rc = mkdir_p(dir);	/* trace-N.txt is written while measuring */
 	if (rc) {
 		cell_log(res, "warning: no spike captures in this cell: %s: %s", dir,

@@ -156,6 +156,14 @@ int intf_steal_ns(const char *path, int64_t *steal)
 	return 0;
 }
 
+int intf_steal_counted(const int64_t *steal)
+{
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (steal[cpu] > 0)
+			return 1;
+	return 0;
+}
+
 /* The steal time of each CPU in `cpus` (intf_steal_ns) as a row, in ms. */
 int intf_read_stat(struct intf_snap *s, const cpu_set_t *cpus, const char *path)
 {

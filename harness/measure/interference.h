@@ -42,6 +42,15 @@ int intf_read_files(struct intf_snap *s, const cpu_set_t *cpus,
  */
 int intf_steal_ns(const char *path, int64_t *steal);
 
+/*
+ * Has this kernel counted any steal since boot (a CPU's > 0 in steal[],
+ * as intf_steal_ns gives it)? 1 or 0: 0 on bare metal and under qemu's
+ * TCG, where there is none to count — the spike captures' poll then
+ * leaves /proc/stat alone (its read is thousands of instructions of
+ * kernel, unpreemptible on a non-preemptible kernel).
+ */
+int intf_steal_counted(const int64_t *steal);
+
 /* The steal time of `cpus` from a file in /proc/stat's format, in ms. 0 or -errno. */
 int intf_read_stat(struct intf_snap *s, const cpu_set_t *cpus, const char *path);
 

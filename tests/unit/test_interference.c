@@ -159,8 +159,18 @@ static void test_steal(void **state)
 	assert_int_equal(steal[0], 154159LL * (1000000000LL / hz));
 	assert_int_equal(steal[1], 171788LL * (1000000000LL / hz));
 	assert_int_equal(steal[2], -1);
+	assert_true(intf_steal_counted(steal));
 	assert_int_equal(intf_steal_ns("/nonexistent", steal), -2);
 	assert_int_equal(steal[0], -1);
+	assert_false(intf_steal_counted(steal));	/* unknown everywhere: none counted */
+	/* bare metal, TCG: the column there and 0 on every CPU since boot */
+	write_file(b, "cpu  10 0 20 30 0 0 0 0 0 0\ncpu0 5 0 10 15 0 0 0 0 0 0\ncpu1 5 0 10 15 0 0 0 0 0 0\n");
+	assert_int_equal(intf_steal_ns(b, steal), 0);
+	assert_int_equal(steal[1], 0);
+	assert_false(intf_steal_counted(steal));
+	write_file(b, "cpu0 5 0 10 15 0 0 0 0 0 0\ncpu1 5 0 10 15 0 0 0 1 0 0\n");	/* one tick on CPU 1 */
+	assert_int_equal(intf_steal_ns(b, steal), 0);
+	assert_true(intf_steal_counted(steal));
 	/* no steal column (an old kernel): no row, not a 0 */
 	write_file(b, "cpu1 1710766 5714 156811 1829738\n");
 	assert_int_equal(intf_read_stat(&before, &cpus, b), 0);
