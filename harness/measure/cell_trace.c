@@ -34,12 +34,7 @@ void cell_spikes_poll(struct spikes *sp, struct cell_result *res)
 		intf_steal_ns("/proc/stat", steal);
 	else
 		memcpy(steal, sp->steal, sizeof(steal));
-	struct capture *c = realloc(res->captures,
-				    (size_t)(res->ncaptures + 1) * sizeof(*c));
-	if (!c)
-		return;		/* the trap stays fired: no more captures */
-	res->captures = c;
-	c = &res->captures[res->ncaptures];
+	struct capture *c = &res->captures[res->ncaptures];	/* made at open: sp->max */
 	int rc = tracer_capture(sp->tracer, &sp->trap, sp->kprio, sp->start,
 				res->ncaptures + 1, sp->dir, c);
 	int cpu = c->cpu >= 0 && c->cpu < CPU_SETSIZE ? c->cpu : 0;
@@ -150,6 +145,16 @@ void cell_spikes_open(const struct config *cfg, const struct cell *c,
 	if (rc) {
 		cell_log(res, "warning: no spike captures in this cell: %s: %s", dir,
 			 strerror(-rc));
+		return;
+	}
+	/*
+	 * every capture's room now, before the gate: not made by latlab's
+	 * main thread just after a spike, on a guest's one vCPU the measured
+	 * thread's too (drain_reserve says why)
+	 */
+	res->captures = calloc((size_t)sp->max, sizeof(*res->captures));
+	if (!res->captures) {
+		cell_log(res, "warning: no spike captures in this cell: out of memory");
 		return;
 	}
 	if (tracer_open(&sp->tracer, &cfg->trace, &cpus, &sp->trap,
