@@ -178,6 +178,8 @@ static void label_plain(struct attribution *a, const struct cpu_state *s,
 		else if (s->known && s->cur_pid != 0)
 			snprintf(name, sizeof(name), "late interrupt while %.15s:%d ran",
 				 s->cur_comm, s->cur_pid);
+		else if (s->known)	/* the idle task current, its state not traced (lean, no cpu_idle) */
+			snprintf(name, sizeof(name), "late interrupt while idle");
 		else
 			snprintf(name, sizeof(name), "late interrupt");
 		add(a, PART_TIMER, name, to - from);
