@@ -375,12 +375,14 @@ static int task_of(const struct ord *o, int no, int pid, int64_t ts, char *comm,
 /*
  * Every event names the task current on its CPU (interrupts run on top of
  * it): the running task is known even where no switch to it was traced
- * (some kernels trace no switch out of the idle task).
+ * (some kernels trace no switch out of the idle task). An event of the
+ * flight recorder's before its ring's first switch names none (pid -1).
  */
 static void current_from(struct cpu_state *s, const struct tev *e,
 			 const struct ord *o, int no)
 {
-	if (e->kind == TEV_SWITCH || e->kind == TEV_LOST || (s->known && s->cur_pid == e->pid))
+	if (e->kind == TEV_SWITCH || e->kind == TEV_LOST || e->pid < 0 ||
+	    (s->known && s->cur_pid == e->pid))
 		return;
 	s->known = 1;
 	s->cur_pid = e->pid;

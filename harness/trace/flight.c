@@ -242,7 +242,6 @@ int flight_decode(const struct flight_rec *ring, uint32_t mask, uint64_t head, i
 	uint64_t keep = mask > 8 ? mask - 7 : 1, from;
 	struct task_names tn = { NULL, 0, 0 };
 	int rc = 0;
-
 	int cur = -1;	/* the task current: before the ring's first switch, that switch's prev */
 
 	if (keep > head)

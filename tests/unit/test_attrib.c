@@ -445,6 +445,30 @@ static void test_untraced_switch_in(void **state)
 	assert_non_null(strstr(a.note, "no switch traced"));
 }
 
+/*
+ * The flight recorder's ring without a switch: its events' current task
+ * is unknown (pid -1, flight_decode). Nothing is said of a task "-1":
+ * the time before the expiry is a late interrupt, not one "while
+ * task:-1 ran", and the wait after the wake-up is no task's (both were,
+ * before the check).
+ */
+static void test_unknown_current(void **state)
+{
+	struct seq s = { .n = 0 };
+	struct attribution a;
+
+	(void)state;
+	ev(&s, 10, TEV_HRT_START, -1)->ptr = TIMER;
+	fires(&s, 1400, -1);
+	ev(&s, 1500, TEV_MARKER, TID);
+	explain(&s, 1600, &a);
+	assert_int_equal(item(&a, PART_TIMER, "late interrupt"), 1400 - T0);
+	/* the wake-up to the thread's first event: no task known to blame */
+	assert_int_equal(item(&a, PART_UNEXPLAINED, "no event"), 90);
+	for (int i = 0; i < a.nitems; i++)
+		assert_null(strstr(a.item[i].name, "-1"));
+}
+
 /* No expiry and no wake-up of the thread in the trace: incomplete. */
 static void test_no_wakeup(void **state)
 {
@@ -743,6 +767,7 @@ int main(void)
 		cmocka_unit_test(test_name_of_its_time),
 		cmocka_unit_test(test_preempted_after_switch_in),
 		cmocka_unit_test(test_idle_stall),
+		cmocka_unit_test(test_unknown_current),
 		cmocka_unit_test(test_kernel_account),
 	};
 
