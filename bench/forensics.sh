@@ -30,6 +30,15 @@
 #                TIMER and NET_RX in interrupt context         -> softirq
 #   storm-rt     the same in Debian's rt kernel (softirqs in threads)
 #                                                 -> nothing above 40 us
+# and, where bench/inject/build.sh builds its test module for the guests'
+# kernels (Debian's linux-headers, installed where missing), a writer
+# looping on /proc/latlab_inject (bench/inject/latlab_inject.c):
+#   poff-full    300 us sections with preemption off in the writer's
+#                system call, stock kernel at preempt=full    -> blocking
+#   poff-rt      the same in Debian's rt kernel: PREEMPT_RT cannot preempt
+#                a preempt_disable() either                  -> blocking
+#   irq-full     an irq_work whose handler spins 300 us in hard interrupt
+#                context, stock kernel at preempt=full              -> irq
 # A capture counts for the label of its culprit (the largest part).
 #
 #   bench/forensics.sh   (LATLAB=build/latlab REPEAT=3 DURATION=3s THRESHOLD=1ms STALL=0.04)
@@ -113,6 +122,18 @@ if [ -s "$KERNELS/vmlinuz-stock" ] && [ -s "$KERNELS/vmlinuz-rt" ]; then
 	guest_cause storm-none vmlinuz-stock "append = preempt=none" "${storm[@]}"
 	guest_cause storm-rt vmlinuz-rt "" "${storm[@]}"
 	causes="$causes kwork-none kwork-rt net-none storm-none storm-rt"
+	# the test module, built for each guest kernel (kernels/versions)
+	release() { awk -v v="$1" '$1 == v { sub(/^linux-image-/, "", $2); print $2 }' "$KERNELS/versions"; }
+	if ko_stock=$(bench/inject/build.sh "$(release stock)") && ko_rt=$(bench/inject/build.sh "$(release rt)"); then
+		inject() { echo "command = /bin/sh -c \"while :; do echo '$1' > /proc/latlab_inject; done\""; }
+		full=$(printf 'append = preempt=full\nmodules = %s' "$ko_stock")
+		guest_cause poff-full vmlinuz-stock "$full" "type = external" "cpus = 1" "$(inject 'preempt 300')"
+		guest_cause poff-rt vmlinuz-rt "modules = $ko_rt" "type = external" "cpus = 1" "$(inject 'preempt 300')"
+		guest_cause irq-full vmlinuz-stock "$full" "type = external" "cpus = 1" "$(inject 'irq 300')"
+		causes="$causes poff-full poff-rt irq-full"
+	else
+		echo "bench/inject/build.sh built no test module for the guests' kernels: the poff and irq rows are left out" >&2
+	fi
 else
 	echo "no $KERNELS/vmlinuz-stock and vmlinuz-rt (make kernels): the guest causes are left out" >&2
 fi

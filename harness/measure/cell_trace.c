@@ -164,6 +164,9 @@ void cell_spikes_open(const struct config *cfg, const struct cell *c,
 		return;
 	}
 	res->traced = 1;
+	/* a guest on the instruction clock (a host variant cannot have it: config_check) */
+	if (cfg->kernel[c->kernel].clock == CLOCK_ICOUNT)
+		tracer_clock_counted(sp->tracer);
 	snprintf(res->trace_method, sizeof(res->trace_method), "%s", tracer_method(sp->tracer));
 	if (sp->trap.freeze)
 		cell_log(res, "tracing by BPF's flight recorder (a ring of each measured CPU's last events): captures above %lld ns, at most %d",

@@ -221,6 +221,8 @@ static int64_t due_by(const struct attribution *a, const struct cpu_state *s,
 	int idle = s->depth == 0 && (s->idle >= 0 || (s->known && s->cur_pid == 0));
 	int64_t due = INT64_MAX;
 
+	if (q->counted_clock && !idle)	/* it runs: its time is what it executes */
+		return INT64_MAX;
 	if (!idle && s->known) {	/* a task runs: its tick comes */
 		int64_t tick = s->last_tick && s->last_tick + w->tick_ns >= from ?
 			s->last_tick + w->tick_ns : from + w->tick_ns;

@@ -112,6 +112,14 @@ struct spike_query {
 	int default_idle;
 	/* the tick's period, ns; 0: from the trace's ticks, else ATTR_TICK_NS */
 	int64_t tick_ns;
+	/*
+	 * 1: the CPU's clock counts its own instructions (a qemu guest's
+	 * clock = icount): while it runs, time passes only as it executes,
+	 * so a stretch without events is its own work — a long handler, a
+	 * section with interrupts off —, never a stall it cannot see; gaps
+	 * only while it idles (halted, its clock follows the host's)
+	 */
+	int counted_clock;
 };
 
 /*
@@ -122,7 +130,9 @@ struct spike_query {
  * state's when the trace does not say which; without a cpuidle driver
  * the default idle's, ATTR_DEFAULT_IDLE_EXIT_NS; ATTR_IDLE_EXIT_MAX_NS
  * when cpuidle has states and does not say their latency).
- * ATTR_GAP_SLACK_NS late is still on time.
+ * ATTR_GAP_SLACK_NS late is still on time. On a clock that counts the
+ * CPU's instructions (spike_query.counted_clock) nothing is due while it
+ * runs: a gap only while it idles.
  *
  * The default idle (x86 HLT, arm64 WFI: C1 or shallower) exits in 1-2 us
  * on hardware (intel_idle's and acpi_idle's C1 say 1-2 us); 10 us is

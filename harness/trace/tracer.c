@@ -739,6 +739,7 @@ int tracer_capture(struct tracer *t, const struct spike_trap *trap, int kprio,
 		.intended = trap->intended, .woke = trap->woke,
 		.idle_name = tr_idle_name, .idle_exit_ns = tr_idle_exit_ns, .idle_arg = &in,
 		.default_idle = tr_default_idle(trap->cpu),
+		.counted_clock = t->counted_clock,
 	};
 	attrib_explain(c.ev, c.n, &q, &out->a);
 	if (c.oom && out->a.complete)
@@ -752,6 +753,11 @@ int tracer_capture(struct tracer *t, const struct spike_trap *trap, int kprio,
 	free(c.text);
 	free(c.ev);
 	return rc;
+}
+
+void tracer_clock_counted(struct tracer *t)
+{
+	t->counted_clock = 1;
 }
 
 int tracer_rearm(struct tracer *t, struct spike_trap *trap)

@@ -125,6 +125,13 @@ int tracer_open(struct tracer **out, const struct trace_opts *o,
 		char *missing, size_t mlen, char *err, size_t errlen);
 
 /*
+ * The traced CPUs' clock counts their instructions (a qemu guest's clock
+ * = icount): the explanations find no stall while a CPU runs
+ * (spike_query.counted_clock).
+ */
+void tracer_clock_counted(struct tracer *t);
+
+/*
  * The trap fired: read the buffers, explain the wake-up (`kprio` is the
  * measured thread's kernel priority: 99 - its SCHED_FIFO priority, 120
  * for SCHED_OTHER; `start` the cell's start in

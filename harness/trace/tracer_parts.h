@@ -27,6 +27,7 @@ struct tracer {
 	int nenabled;
 	/* the flight recorder in place of the instance (inst, tep NULL) */
 	struct flight *fl;
+	int counted_clock;	/* tracer_clock_counted: spike_query's */
 };
 
 /* The events read from the buffers, and each one's text. */

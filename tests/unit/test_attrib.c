@@ -656,6 +656,46 @@ static void test_missing_ticks(void **state)
 }
 
 /*
+ * A hard interrupt's handler that runs 300 us (an irq_work spinning, the
+ * forensics bench's injected cause) while the thread's timer is due: on
+ * a clock that counts the CPU's instructions (a guest's icount) no stall
+ * can hide in it — the handler's; on the host's clock the time past the
+ * slack is a gap, for a hypervisor may have stopped the CPU there.
+ */
+static void test_counted_clock(void **state)
+{
+	(void)state;
+	for (int counted = 0; counted < 2; counted++) {
+		struct seq s = { .n = 0 };
+		struct attribution a;
+		struct spike_query q = { .tid = TID, .prio = 9, .cpu = 1, .intended = T0,
+					 .woke = T0 + 320 * US, .counted_clock = counted };
+
+		slept(&s);
+		sw(&s, 30, 0, 120, "swapper/1", 50, 120, "task");
+		named(&s, T0 - 100, TEV_VECTOR_ENTRY, 50, "irq_work vector");
+		ev(&s, T0 + 300 * US, TEV_VECTOR_EXIT, 50);
+		fires(&s, T0 + 305 * US, 50);
+		sw(&s, T0 + 310 * US, 50, 120, "task", TID, 9, "latlab");
+		assert_int_equal(attrib_explain(s.ev, s.n, &q, &a), 0);
+		assert_true(a.complete);
+		if (counted) {
+			assert_int_equal(a.ngaps, 0);
+			assert_int_equal(item(&a, PART_IRQ, "irq_work vector"), 300 * US);
+			assert_int_equal(item(&a, PART_TIMER, "late interrupt while task:50 ran"), 5 * US);
+			assert_string_equal(culprit(&a), "irq_work vector");
+		} else {
+			/* the slack, then the gap; and the 5 us after it, the timer long due */
+			assert_int_equal(a.ngaps, 2);
+			assert_int_equal(item(&a, PART_IRQ, "irq_work vector"), ATTR_GAP_SLACK_NS);
+			assert_int_equal(item(&a, PART_UNEXPLAINED, "no event for 300 us (in irq_work vector)"),
+					 300 * US - ATTR_GAP_SLACK_NS);
+			assert_int_equal(item(&a, PART_UNEXPLAINED, "no event for 5 us (task:50 current)"), 5 * US);
+		}
+	}
+}
+
+/*
  * An idle CPU whose state the trace does not say (no cpu_idle event), the
  * thread's interrupt 6 ms late: no idle exit takes that long (the deepest
  * state's exit bounds it, else ATTR_IDLE_EXIT_MAX_NS): a gap, not "late
@@ -768,6 +808,7 @@ int main(void)
 		cmocka_unit_test(test_preempted_after_switch_in),
 		cmocka_unit_test(test_idle_stall),
 		cmocka_unit_test(test_unknown_current),
+		cmocka_unit_test(test_counted_clock),
 		cmocka_unit_test(test_kernel_account),
 	};
 
