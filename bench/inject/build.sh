@@ -4,7 +4,8 @@
 # packages without "linux-image-") against Debian's linux-headers-RELEASE,
 # installed with apt-get where missing (said). Prints the .ko's path
 # (OUT, default build/inject/RELEASE/latlab_inject.ko).
-# Exit: 0 built; 1 the build failed; 2 a bad use or no headers to be had.
+# Exit: 0 built; 1 the build failed; 2 a bad use, or no headers here and
+# none apt knows (it installs, never updates its lists: make deps does).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -13,9 +14,13 @@ release=${1:-}
 out=${2:-$top/build/inject/$release/latlab_inject.ko}
 headers=/usr/src/linux-headers-$release
 if ! [ -e "$headers/Makefile" ]; then
+	# known to apt (make deps ran apt-get update), or not to be had here
+	if ! apt-cache policy "linux-headers-$release" 2>/dev/null | grep -q 'Candidate: [0-9]'; then
+		echo "bench/inject/build.sh: no $headers, and apt knows no linux-headers-$release" >&2
+		exit 2
+	fi
 	echo "bench/inject/build.sh: installing linux-headers-$release (apt-get)" >&2
-	{ apt-get install -y -q "linux-headers-$release" ||
-		{ apt-get update -q && apt-get install -y -q "linux-headers-$release"; }; } >/dev/null 2>&1
+	apt-get install -y -q "linux-headers-$release" >/dev/null 2>&1
 	[ -e "$headers/Makefile" ] || { echo "bench/inject/build.sh: no $headers, and apt-get could not install linux-headers-$release" >&2; exit 2; }
 fi
 work=$(mktemp -d /tmp/latlab-inject.XXXXXX) || exit 2
