@@ -116,8 +116,9 @@ struct spike_query {
 	 * 1: the CPU's clock counts its own instructions (a qemu guest's
 	 * clock = icount): while it runs, time passes only as it executes,
 	 * so a stretch without events is its own work — a long handler, a
-	 * section with interrupts off —, never a stall it cannot see; gaps
-	 * only while it idles (halted, its clock follows the host's)
+	 * section with interrupts off —, never a stall it cannot see. A
+	 * halted CPU keeps the idle rules (latlab's guests run sleep=off:
+	 * its clock jumps to its next timer, so none is expected there)
 	 */
 	int counted_clock;
 };

@@ -102,8 +102,9 @@ EOC
 	# the culprit, its NET_RX softirq (4.7 us) a part of its own — in
 	# every capture but one at the cell's first wake-up (+1 ms, the
 	# sender's first send), which was 41 us of its path with no NET_RX in
-	# it once (2026-12-07, beside a guest of the forensics bench: an icount
-	# guest's idle time follows the host's clock)
+	# it once (2026-12-07; alone in a boot the same cell's capture had it:
+	# an icount guest's timeline still depends on what ran before it in
+	# its boot and on its waits for the host's devices)
 	if [[ "$loads" == *net* ]]; then
 		N=$(cell_dir "$D" '*-none-net-*')
 		[ "$(caps "$N" | wc -l)" -ge 1 ] || { cat "$N/spikes.csv"; false; }
