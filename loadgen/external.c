@@ -8,10 +8,11 @@
  * group of its own, becomes the subreaper of everything the program
  * starts, and at the stop (SIGTERM, or its own parent dying) ends the
  * whole group — so a program's children never outlive the load.
- * ops = CPU time in milliseconds used by the program and its children:
- * the proof that it ran. The program is started before latload says it
- * is ready (it runs a few milliseconds before go): a program that cannot
- * be executed is named, and the load never reports ready.
+ * ops = CPU time in milliseconds used by the program and its children
+ * in the runs that did not end in an error: the proof that it ran. The
+ * program is started before latload says it is ready (it runs a few
+ * milliseconds before go): a program that cannot be executed is named,
+ * and the load never reports ready.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -185,8 +186,12 @@ static int64_t ext_run(struct load_ctx *ctx)
 	kill(-pid, SIGKILL);
 	while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
 		;
-	load_count(ctx, 0, (uint64_t)(cpu_ms() - cpu0));
-	/* a program that ended in an error is this load's error, named */
+	/*
+	 * a program that ended in an error is this load's error, named, and
+	 * its CPU time no proof that the load ran: a `false` that took 6 ms
+	 * to start on a busy host had counted as work, so a cell whose load
+	 * failed at once and was not restarted in time passed
+	 */
 	if (exited && WIFEXITED(st) && WEXITSTATUS(st) != 0) {
 		log_error("external: %s exited with status %d", o->command, WEXITSTATUS(st));
 		return LOAD_SAID;
@@ -195,12 +200,13 @@ static int64_t ext_run(struct load_ctx *ctx)
 		log_error("external: %s was killed by signal %d", o->command, WTERMSIG(st));
 		return LOAD_SAID;
 	}
+	load_count(ctx, 0, (uint64_t)(cpu_ms() - cpu0));
 	return (int64_t)load_total(ctx);
 }
 
 const struct load_ops load_external = {
 	.name = "external",
-	.help = "any program as an argv (no shell): real hackbench, stress-ng, a build (ops = CPU ms)",
+	.help = "any program as an argv (no shell): real hackbench, stress-ng, a build (ops = CPU ms of the runs that did not fail)",
 	.options = ext_options,
 	.opts_size = sizeof(struct ext_opts),
 	.check = ext_check,
