@@ -132,6 +132,18 @@ load trace
 
 # Ground truth: a cause injected on purpose, the label it must get
 # (bench/forensics.sh prints the whole confusion table, docs/spikes.md)
+# other_traces DIR: the head of each capture's trace-N.txt whose culprit is
+# not the hog's kind — what to read when one is not (a fresh check of
+# 5d5c1b4: "blocking: tokio-rt-worker:81", a SCHED_OTHER thread of PID 1,
+# for the 19.9 ms of an equal-priority hog's burst)
+other_traces() {
+	local n
+	for n in $(awk -F, 'NR > 1 && $15 != "rt-thread" { print $1 }' "$1/spikes.csv"); do
+		echo "--- trace-$n.txt"
+		head -n 60 "$1/trace-$n.txt"
+	done
+}
+
 @test "ground truth: a FIFO task above the thread and one at its own priority are rt-thread, named as such (tracefs, the flight recorder, and it lean)" {
 	while IFS='|' read -r prio name method recorder; do
 		[ "$method" = bpf ] && ! bpf_usable && continue
@@ -150,7 +162,7 @@ load trace
 		# unexplained) and one whose buffer began late (incomplete: re-armed
 		# in the middle of a burst, after the previous capture's extract)
 		[ "$(col "$D/spikes.csv" culprit_kind | grep -Ev '^(unexplained|incomplete)$' | sort -u)" = rt-thread ] ||
-			{ echo "$prio"; cat "$D/spikes.csv"; false; }
+			{ echo "$prio $method $recorder"; cat "$D/spikes.csv"; other_traces "$D"; false; }
 		col "$D/spikes.csv" culprit | grep -Eq "^latload:[0-9]+ \($name\)$" || { echo "$prio"; cat "$D/spikes.csv"; false; }
 	done <<'EOT'
 95|SCHED_FIFO 95|tracefs|full
