@@ -243,10 +243,18 @@ static int vm_started(void *arg, const char *id)
 	return rc;
 }
 
+/*
+ * Asked every poll of the guest's channel (200 ms at most): also the
+ * moment a container's load on the host is looked after as a host cell's
+ * own is while it measures — one that ended is started again, one that
+ * keeps ending in an error is stopped and said (loadset_poll).
+ */
 static int vm_stop(void *arg)
 {
 	struct vm_run *vr = arg;
 
+	if (vr->outside && !vr->outside->stopped)
+		loadset_poll(&vr->outside->ls);
 	return cp_signalled(vr->cp);
 }
 
