@@ -253,7 +253,7 @@ static int vm_stop(void *arg)
 {
 	struct vm_run *vr = arg;
 
-	if (vr->outside && !vr->outside->stopped)
+	if (vr->outside)	/* once stopped, loadset_poll does nothing */
 		loadset_poll(&vr->outside->ls);
 	return cp_signalled(vr->cp);
 }
