@@ -138,7 +138,8 @@ load trace
 # for the 19.9 ms of an equal-priority hog's burst)
 other_traces() {
 	local n
-	for n in $(awk -F, 'NR > 1 && $15 != "rt-thread" { print $1 }' "$1/spikes.csv"); do
+	for n in $(paste -d, <(col "$1/spikes.csv" capture) <(col "$1/spikes.csv" culprit_kind) |
+		awk -F, '$2 != "rt-thread" { print $1 }'); do
 		echo "--- trace-$n.txt"
 		head -n 60 "$1/trace-$n.txt"
 	done
