@@ -39,6 +39,8 @@
 #                a preempt_disable() either                  -> blocking
 #   irq-full     an irq_work whose handler spins 300 us in hard interrupt
 #                context, stock kernel at preempt=full              -> irq
+#   flood-full   a flood of hard interrupts for 300 us: 60 back to back,
+#                5 us of handler each, stock kernel at preempt=full -> irq
 # A capture counts for the label of its culprit (the largest part).
 #
 #   bench/forensics.sh   (LATLAB=build/latlab REPEAT=3 DURATION=3s THRESHOLD=1ms STALL=0.04)
@@ -130,7 +132,8 @@ if [ -s "$KERNELS/vmlinuz-stock" ] && [ -s "$KERNELS/vmlinuz-rt" ]; then
 		guest_cause poff-full vmlinuz-stock "$full" "type = external" "cpus = 1" "$(inject 'preempt 300')"
 		guest_cause poff-rt vmlinuz-rt "modules = $ko_rt" "type = external" "cpus = 1" "$(inject 'preempt 300')"
 		guest_cause irq-full vmlinuz-stock "$full" "type = external" "cpus = 1" "$(inject 'irq 300')"
-		causes="$causes poff-full poff-rt irq-full"
+		guest_cause flood-full vmlinuz-stock "$full" "type = external" "cpus = 1" "$(inject 'flood 300')"
+		causes="$causes poff-full poff-rt irq-full flood-full"
 	else
 		echo "bench/inject/build.sh built no test module for the guests' kernels: the poff and irq rows are left out" >&2
 	fi
