@@ -95,6 +95,8 @@ enum trace_mode { TRACE_OFF, TRACE_SPIKES };
 enum trace_method { TRACE_BY_TRACEFS, TRACE_BY_AUTO, TRACE_BY_BPF };
 /* the flight recorder's events: all the tracefs path's, or without those every idle wake-up passes */
 enum trace_recorder { TRACE_REC_FULL, TRACE_REC_LEAN };
+/* which captures a cell keeps: the first above the threshold, or the worst */
+enum trace_keep { TRACE_KEEP_FIRST, TRACE_KEEP_WORST };
 
 /* A tracepoint: its system and its name ("sched", "sched_migrate_task"). */
 struct trace_event {
@@ -107,6 +109,7 @@ struct trace_opts {
 	int mode;		/* enum trace_mode */
 	int64_t threshold;	/* ns of wake-up latency that triggers a capture */
 	int64_t captures;	/* most kept per cell */
+	int keep;		/* enum trace_keep */
 	int64_t buffer;		/* bytes per CPU */
 	char events[OPT_STR_MAX];	/* system:event, ... added to the default set, as written */
 	struct trace_event event[TRACE_EVENTS_MAX];	/* the same, typed when the config is read */

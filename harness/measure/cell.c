@@ -558,6 +558,9 @@ static int measure(const struct config *cfg, const struct cell *c,
 	intf_free(&before);
 	refused_policy(res, started);
 	cell_spikes_poll(sp, res);	/* a spike in the last cycles */
+	if (sp->replaced)
+		cell_log(res, "captures: the %d worst of %d taken kept ([trace] keep = worst)",
+			 res->ncaptures, sp->taken);
 	if (sampling)
 		finish_samples(res, &sw);
 	drain(res);

@@ -21,6 +21,10 @@ struct spikes {
 	struct tracer *tracer;	/* NULL: not tracing */
 	struct spike_trap trap;
 	int max;		/* captures kept */
+	int64_t threshold;	/* [trace] threshold: the trap's, until keeping the worst raises it */
+	int keep_worst;		/* [trace] keep = worst: a worse capture takes the least one's place */
+	int taken;		/* captures taken, kept or not: the last one's number */
+	int replaced;		/* kept captures a worse one took the place of */
 	int kprio;		/* the measured thread's kernel priority */
 	int64_t start;
 	const char *dir;
@@ -40,6 +44,21 @@ void cell_spikes_open(const struct config *cfg, const struct cell *c, int policy
 
 /* A fired trap: its capture saved, tracing re-armed while captures remain. */
 void cell_spikes_poll(struct spikes *sp, struct cell_result *res);
+
+/*
+ * Where a capture of `latency` goes among the n kept (room for max):
+ * n while there is room; else, keeping the worst, the least one's index
+ * where it is worse than that (the earliest of equals); else -1.
+ */
+int spikes_slot(const struct capture *kept, int n, int max, int keep_worst, int64_t latency);
+
+/*
+ * The trap's threshold with n of max kept: the configured one, or, keeping
+ * the worst and full, the least kept latency (a wake-up no later than
+ * that would not be kept).
+ */
+int64_t spikes_floor(const struct capture *kept, int n, int max, int keep_worst,
+		     int64_t threshold);
 
 /* The kernel's timerlat beside the threads, where asked and possible: 1 started, 0 not (said why). */
 int cell_timerlat_start(const struct config *cfg, const struct cell *c, struct cell_result *res,

@@ -4,6 +4,7 @@
  * and the interference counters of the measured CPUs (cell_parts.h).
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,14 +15,81 @@
 #include "log.h"
 #include "units.h"
 
+int spikes_slot(const struct capture *kept, int n, int max, int keep_worst, int64_t latency)
+{
+	int least = 0;
+
+	if (n < max)
+		return n;
+	if (!keep_worst || n < 1)
+		return -1;
+	for (int i = 1; i < n; i++)
+		if (kept[i].latency_ns < kept[least].latency_ns)
+			least = i;
+	return latency > kept[least].latency_ns ? least : -1;
+}
+
+int64_t spikes_floor(const struct capture *kept, int n, int max, int keep_worst,
+		     int64_t threshold)
+{
+	if (!keep_worst || n < max || n < 1)
+		return threshold;
+	int64_t least = kept[0].latency_ns;
+
+	for (int i = 1; i < n; i++)
+		if (kept[i].latency_ns < least)
+			least = kept[i].latency_ns;
+	return least > threshold ? least : threshold;
+}
+
+/* trace-N.txt and trace-N.dat of a capture not kept */
+static void remove_capture(const char *dir, int n)
+{
+	static const char *const ext[] = { "txt", "dat" };
+	char path[PATH_MAX];
+
+	for (size_t i = 0; i < sizeof(ext) / sizeof(ext[0]); i++) {
+		snprintf(path, sizeof(path), "%s/trace-%d.%s", dir, n, ext[i]);
+		(void)unlink(path);	/* none there (no .dat): nothing to remove */
+	}
+}
+
+/*
+ * Keeping the worst with every place taken: c, taken into the spare
+ * place past the kept, takes the least one's place where it is worse;
+ * the kept stay in the order they were taken (their numbers).
+ */
+static void keep_worse(struct spikes *sp, struct cell_result *res, const struct capture *c)
+{
+	struct capture *kept = res->captures;
+	int n = res->ncaptures;
+	int slot = spikes_slot(kept, n, sp->max, 1, c->latency_ns);
+
+	if (slot < 0) {	/* the threshold rose after this wake-up was taken */
+		remove_capture(sp->dir, c->n);
+		cell_log(res, "capture %d: %lld ns, not above the %d kept: removed", c->n,
+			 (long long)c->latency_ns, n);
+		return;
+	}
+	cell_log(res, "capture %d takes the place of capture %d (%lld ns), the least of the %d kept",
+		 c->n, kept[slot].n, (long long)kept[slot].latency_ns, n);
+	remove_capture(sp->dir, kept[slot].n);
+	memmove(&kept[slot], &kept[slot + 1], (size_t)(n - 1 - slot) * sizeof(*kept));
+	kept[n - 1] = *c;
+	sp->replaced++;
+}
+
 /*
  * A fired trap: its capture saved, tracing re-armed while captures
- * remain. A capture's steal is since the poll before it: /proc/stat read
- * each poll where the kernel counts steal at all (else its 0 stands).
+ * remain — or, keeping the worst, always, above the least kept. A
+ * capture's steal is since the poll before it: /proc/stat read each poll
+ * where the kernel counts steal at all (else its 0 stands).
  */
 void cell_spikes_poll(struct spikes *sp, struct cell_result *res)
 {
-	if (!sp->tracer || res->ncaptures >= sp->max)
+	int full = res->ncaptures >= sp->max;
+
+	if (!sp->tracer || (full && !sp->keep_worst))
 		return;
 	if (!atomic_load_explicit(&sp->trap.fired, memory_order_acquire)) {
 		if (sp->steal_counted)
@@ -34,14 +102,14 @@ void cell_spikes_poll(struct spikes *sp, struct cell_result *res)
 		intf_steal_ns("/proc/stat", steal);
 	else
 		memcpy(steal, sp->steal, sizeof(steal));
-	struct capture *c = &res->captures[res->ncaptures];	/* made at open: sp->max */
+	/* made at open: sp->max, and a spare past them when keeping the worst */
+	struct capture *c = &res->captures[full ? sp->max : res->ncaptures];
 	int rc = tracer_capture(sp->tracer, &sp->trap, sp->kprio, sp->start,
-				res->ncaptures + 1, sp->dir, c);
+				++sp->taken, sp->dir, c);
 	int cpu = c->cpu >= 0 && c->cpu < CPU_SETSIZE ? c->cpu : 0;
 
 	c->steal_ns = steal[cpu] >= 0 && sp->steal[cpu] >= 0 ? steal[cpu] - sp->steal[cpu] : -1;
 	memcpy(sp->steal, steal, sizeof(steal));
-	res->ncaptures++;
 	if (rc)
 		cell_log(res, "warning: capture %d: trace-%d.txt not written: %s",
 			 c->n, c->n, strerror(-rc));
@@ -53,7 +121,15 @@ void cell_spikes_poll(struct spikes *sp, struct cell_result *res)
 			 c->a.complete ? ": " : ": ",
 			 c->a.complete ? c->a.item[c->a.culprit].name : c->a.note,
 			 (long long)(c->saved_ns / NS_PER_MS));
-	if (res->ncaptures < sp->max && tracer_rearm(sp->tracer, &sp->trap) != 0)
+	if (full)
+		keep_worse(sp, res, c);
+	else
+		res->ncaptures++;
+	atomic_store_explicit(&sp->trap.threshold_ns,
+			      spikes_floor(res->captures, res->ncaptures, sp->max, sp->keep_worst,
+					   sp->threshold),
+			      memory_order_relaxed);
+	if ((res->ncaptures < sp->max || sp->keep_worst) && tracer_rearm(sp->tracer, &sp->trap) != 0)
 		cell_log(res, "warning: tracing could not be re-armed: no more captures");
 }
 
@@ -129,8 +205,10 @@ void cell_spikes_open(const struct config *cfg, const struct cell *c,
 	if (cfg->kernel[c->kernel].trace_mode != TRACE_SPIKES)
 		return;
 	cell_measured_cpus(res, &cpus);
-	sp->trap.threshold_ns = cfg->trace.threshold;
+	sp->threshold = cfg->trace.threshold;
+	atomic_init(&sp->trap.threshold_ns, sp->threshold);
 	sp->max = (int)cfg->trace.captures;
+	sp->keep_worst = cfg->trace.keep == TRACE_KEEP_WORST;
 	/*
 	 * the kernel's scale, as sched_switch reports it: 99 - the FIFO/RR
 	 * priority, 120 for SCHED_OTHER (whatever the priority axis says: the
@@ -150,9 +228,10 @@ void cell_spikes_open(const struct config *cfg, const struct cell *c,
 	/*
 	 * every capture's room now, before the gate: not made by latlab's
 	 * main thread just after a spike, on a guest's one vCPU the measured
-	 * thread's too (drain_reserve says why)
+	 * thread's too (drain_reserve says why); keeping the worst, a spare
+	 * past them for the one that may take a place
 	 */
-	res->captures = calloc((size_t)sp->max, sizeof(*res->captures));
+	res->captures = calloc((size_t)(sp->max + sp->keep_worst), sizeof(*res->captures));
 	if (!res->captures) {
 		cell_log(res, "warning: no spike captures in this cell: out of memory");
 		return;
@@ -169,11 +248,12 @@ void cell_spikes_open(const struct config *cfg, const struct cell *c,
 		tracer_clock_counted(sp->tracer);
 	snprintf(res->trace_method, sizeof(res->trace_method), "%s", tracer_method(sp->tracer));
 	if (sp->trap.freeze)
-		cell_log(res, "tracing by BPF's flight recorder (a ring of each measured CPU's last events): captures above %lld ns, at most %d",
-			 (long long)cfg->trace.threshold, sp->max);
+		cell_log(res, "tracing by BPF's flight recorder (a ring of each measured CPU's last events): captures above %lld ns, %s %d",
+			 (long long)cfg->trace.threshold, sp->keep_worst ? "the worst" : "at most", sp->max);
 	else
-		cell_log(res, "tracing in instance %s: captures above %lld ns, at most %d",
-			 tracer_name(sp->tracer), (long long)cfg->trace.threshold, sp->max);
+		cell_log(res, "tracing in instance %s: captures above %lld ns, %s %d",
+			 tracer_name(sp->tracer), (long long)cfg->trace.threshold,
+			 sp->keep_worst ? "the worst" : "at most", sp->max);
 	if (res->trace_missing[0])
 		cell_log(res, "warning: this kernel cannot trace: %s (captures explain less)",
 			 res->trace_missing);

@@ -129,7 +129,7 @@ void spike_trap_check(struct spike_trap *t, int thread, int tid,
 	char line[128];
 	int n;
 
-	if (woke - intended <= t->threshold_ns ||
+	if (woke - intended <= atomic_load_explicit(&t->threshold_ns, memory_order_relaxed) ||
 	    !atomic_load_explicit(&t->armed, memory_order_acquire) ||
 	    intended < atomic_load_explicit(&t->from, memory_order_relaxed) ||
 	    !atomic_exchange_explicit(&t->armed, 0, memory_order_acq_rel))

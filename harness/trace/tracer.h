@@ -29,7 +29,8 @@
 struct trace_opts;
 
 struct spike_trap {
-	int64_t threshold_ns;
+	/* raised while the cell runs where it keeps its worst captures ([trace] keep) */
+	_Atomic int64_t threshold_ns;
 	int marker_fd, on_fd;
 	_Atomic int armed;	/* 1: the next spike fires (one thread wins) */
 	/*
