@@ -268,9 +268,10 @@ static int open_campaign(struct campaign *cp)
 
 		if (resuming)
 			went_down(cp, &prior, i, st);
-		if (cp_done(st) && (cp->lg.rows[i] = reconcile_rows(cfg, cp->dir, &prior, &cp->cells[i], st))) {
-			cp->lg.status[i] = st;
-			cp->lg.reason[i] = strdup(prior_reason(&prior, id));
+		char *rows = cp_done(st) ? reconcile_rows(cfg, cp->dir, &prior, &cp->cells[i], st) : NULL;
+
+		if (rows) {
+			ledger_settle(&cp->lg, i, st, prior_reason(&prior, id), rows);
 			cp->kept[i] = 1;
 			kept++;
 			continue;

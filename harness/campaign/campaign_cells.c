@@ -66,11 +66,7 @@ void cp_skip(struct campaign *cp, int i, const char *why)
 	struct cell_result res = { .status = CELL_SKIPPED };
 
 	snprintf(res.reason, sizeof(res.reason), "%s", why);
-	cp->lg.status[i] = CELL_SKIPPED;
-	free(cp->lg.reason[i]);
-	cp->lg.reason[i] = strdup(why);
-	free(cp->lg.rows[i]);
-	cp->lg.rows[i] = cp_rows(cp, &cp->cells[i], CELL_SKIPPED, &res);
+	ledger_settle(&cp->lg, i, CELL_SKIPPED, why, cp_rows(cp, &cp->cells[i], CELL_SKIPPED, &res));
 }
 
 /* Every pending cell of variant v is given up: skipped, with why. */
@@ -424,13 +420,9 @@ static void apart_record(struct campaign *cp, int i, const char *dir, const stru
 	if (!rows)
 		rows = ledger_rows(cp->cfg, c, res.status, &res, cp->host, cp->kernel.release,
 				   cp->env.policy);
-	cp->lg.status[i] = res.status;
-	free(cp->lg.reason[i]);
-	cp->lg.reason[i] = strdup(res.reason);
+	ledger_settle(&cp->lg, i, res.status, res.reason, rows);
 	if (w->said)
 		chan_brief_parse(w->brief, &cp->brief[i]);
-	free(cp->lg.rows[i]);
-	cp->lg.rows[i] = rows;
 }
 
 /*
@@ -548,12 +540,10 @@ int cp_run_here(struct campaign *cp, int i, int nth, int run_n, int lava)
 		? cell_write(cp->cfg, c, &cp->env, &cp->si, &res, dir)
 		: 0;
 	/* files not all written (a full disk): not done, whatever it measured */
-	cp->lg.status[i] = written ? CELL_PENDING : res.status;
-	free(cp->lg.reason[i]);
-	cp->lg.reason[i] = strdup(res.reason);
+	enum cell_status st = written ? CELL_PENDING : res.status;
+
+	ledger_settle(&cp->lg, i, st, res.reason, cp_rows(cp, c, st, &res));
 	cp_brief(&cp->brief[i], &res);
-	free(cp->lg.rows[i]);
-	cp->lg.rows[i] = cp_rows(cp, c, cp->lg.status[i], &res);
 	rc = written ? written : ledger_progress(&cp->lg, cp->dir, i);
 	if (!written)
 		cp_progress(c, &res, cp->cfg->workload[c->workload].ops->primary, nth, run_n);

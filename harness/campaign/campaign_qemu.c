@@ -147,7 +147,7 @@ static int vm_finished_locked(struct vm_run *vr, const struct vm_cell *vc)
 {
 	struct campaign *cp = vr->cp;
 	int i = vm_cell_index(vr, vc->id);
-	enum cell_status said = CELL_ERROR;
+	enum cell_status said = CELL_ERROR, st;
 	struct cell_result res;
 	struct chan_brief *b;
 	char *rows = NULL;
@@ -159,14 +159,14 @@ static int vm_finished_locked(struct vm_run *vr, const struct vm_cell *vc)
 		rows = ledger_rows_from_dir(cp->cfg, &cp->cells[i], vc->dir, vc->host,
 					    vc->release, &said);
 	if (rows && (int)said == vc->status) {
-		cp->lg.status[i] = vc->status;
+		st = (enum cell_status)vc->status;
 		vm_user_loc(vr, vc->reason, res.reason, sizeof(res.reason));
 	} else if (!vc->dir && (vc->status == CELL_ERROR || vc->status == CELL_SKIPPED)) {
 		/* it failed before it had a directory: the guest's word, at the user's line */
-		cp->lg.status[i] = vc->status;
+		st = (enum cell_status)vc->status;
 		vm_user_loc(vr, vc->reason, res.reason, sizeof(res.reason));
 	} else {
-		cp->lg.status[i] = CELL_ERROR;
+		st = CELL_ERROR;
 		snprintf(res.reason, sizeof(res.reason),
 			 "the guest said %s, but %s", cell_status_name(vc->status),
 			 !vc->dir ? "sent no files" : rows ? "its cell.ini says otherwise"
@@ -176,24 +176,20 @@ static int vm_finished_locked(struct vm_run *vr, const struct vm_cell *vc)
 		rows = NULL;
 	}
 	/* its load, on the host, stopped (vm_finished): it must have run, as in a cell of the host's */
-	if (vr->outside && vr->only == i &&
-	    (cp->lg.status[i] == CELL_OK || cp->lg.status[i] == CELL_FAIL) &&
+	if (vr->outside && vr->only == i && (st == CELL_OK || st == CELL_FAIL) &&
 	    outside_failed(vr->outside, res.reason, sizeof(res.reason))) {
-		cp->lg.status[i] = CELL_ERROR;
+		st = CELL_ERROR;
 		log_error("%s: %s", vc->id, res.reason);
 		free(rows);
 		rows = NULL;
 	}
 	if (!rows)
-		rows = ledger_rows(cp->cfg, &cp->cells[i], cp->lg.status[i], &res,
-				   vc->host, vc->release, cp->env.policy);
-	free(cp->lg.rows[i]);
-	cp->lg.rows[i] = rows;
-	free(cp->lg.reason[i]);
-	cp->lg.reason[i] = strdup(res.reason);
+		rows = ledger_rows(cp->cfg, &cp->cells[i], st, &res, vc->host, vc->release,
+				   cp->env.policy);
+	ledger_settle(&cp->lg, i, st, res.reason, rows);
 	b = &cp->brief[i];
 	chan_brief_parse(vc->brief, b);	/* none, or garbled: not in the table */
-	cp_fold(&vr->status, cp->lg.status[i]);
+	cp_fold(&vr->status, st);
 	if (vr->started && vc->status != CELL_ERROR && vc->status != CELL_SKIPPED) {
 		const struct cell *c = &cp->cells[i];
 		const struct load_def *l = &cp->cfg->load[c->load];
@@ -345,12 +341,10 @@ static int vm_fail_cell(struct campaign *cp, int i, const struct vm_outcome *out
 		rc = cell_write_sysinfo_text(dir, out->sysinfo);
 	if (rc == 0)
 		rc = cell_write(cp->cfg, c, &cp->env, NULL, &res, dir);
-	cp->lg.status[i] = CELL_FAIL;
-	free(cp->lg.reason[i]);
-	cp->lg.reason[i] = strdup(res.reason);
+	ledger_settle(&cp->lg, i, CELL_FAIL, res.reason,
+		      ledger_rows(cp->cfg, c, CELL_FAIL, &res, out->host, out->release,
+				  cp->env.policy));
 	memset(&cp->brief[i], 0, sizeof(cp->brief[i]));
-	free(cp->lg.rows[i]);
-	cp->lg.rows[i] = ledger_rows(cp->cfg, c, CELL_FAIL, &res, out->host, out->release, cp->env.policy);
 	log_error("kernel variant %s: cell %s failed: %s", cp->cfg->kernel[c->kernel].name,
 		  c->id, res.reason);
 	return rc ? rc : cp_write(cp);
@@ -788,12 +782,9 @@ static int outside_error(struct campaign *cp, int i, const char *host, const cha
 		snprintf(u.release, sizeof(u.release), "unknown");
 	snprintf(res.reason, sizeof(res.reason), "%.500s", why);
 	log_error("%s: %s", cp->cells[i].id, why);
-	cp->lg.status[i] = CELL_ERROR;
-	free(cp->lg.reason[i]);
-	cp->lg.reason[i] = strdup(why);
-	free(cp->lg.rows[i]);
-	cp->lg.rows[i] = ledger_rows(cp->cfg, &cp->cells[i], CELL_ERROR, &res, host, u.release,
-				     cp->env.policy);
+	ledger_settle(&cp->lg, i, CELL_ERROR, why,
+		      ledger_rows(cp->cfg, &cp->cells[i], CELL_ERROR, &res, host, u.release,
+				  cp->env.policy));
 	cp_fold(status, CELL_ERROR);
 	int rc = ledger_progress(&cp->lg, cp->dir, i);
 

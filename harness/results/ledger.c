@@ -366,6 +366,16 @@ int ledger_mark(struct ledger *lg, const char *dir, int i)
 	return 0;
 }
 
+void ledger_settle(struct ledger *lg, int i, enum cell_status status, const char *reason,
+		   char *rows)
+{
+	lg->status[i] = status;
+	free(lg->reason[i]);
+	lg->reason[i] = reason ? strdup(reason) : NULL;
+	free(lg->rows[i]);
+	lg->rows[i] = rows;
+}
+
 int ledger_progress(struct ledger *lg, const char *dir, int i)
 {
 	int rc = ledger_mark(lg, dir, i);

@@ -69,6 +69,14 @@ int ledger_config_path(char *buf, size_t len, const char *dir);
 int ledger_mark(struct ledger *lg, const char *dir, int i);
 
 /*
+ * Cell i's outcome: its status, its reason (copied; NULL for none) and
+ * its cells.csv rows (taken: the ledger frees them), each replacing what
+ * it had. ledger_progress then says it.
+ */
+void ledger_settle(struct ledger *lg, int i, enum cell_status status, const char *reason,
+		   char *rows);
+
+/*
  * Cell i changed (its status, rows and reason are set): its status
  * appended, and the whole files rewritten when LEDGER_EVERY_NS has
  * passed since they were and 1/32 of the cells have appended lines (so a

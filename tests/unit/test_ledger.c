@@ -65,12 +65,15 @@ static void test_roundtrip(void **state)
 		struct cell_result res = { .status = want[i] };
 
 		snprintf(res.reason, sizeof(res.reason), "%s", why[i]);
-		lg.status[i] = want[i];
-		lg.reason[i] = strdup(why[i]);
-		/* not measured (no threads): one row each, statistics empty */
-		lg.rows[i] = ledger_rows(cfg, &cells[i], want[i], &res, "host",
-					 "6.1.0", SCHED_FIFO);
+		/* settled twice, as a cell that ran and then ended: the second replaces the first */
+		ledger_settle(&lg, i, CELL_RUNNING, "an earlier reason", strdup("an earlier row\n"));
+		ledger_settle(&lg, i, want[i], why[i],
+			      /* not measured (no threads): one row each, statistics empty */
+			      ledger_rows(cfg, &cells[i], want[i], &res, "host", "6.1.0", SCHED_FIFO));
+		assert_int_equal(lg.status[i], want[i]);
+		assert_string_equal(lg.reason[i], why[i]);
 		assert_non_null(lg.rows[i]);
+		assert_null(strstr(lg.rows[i], "an earlier row"));
 	}
 	snprintf(lg.reboot_to, sizeof(lg.reboot_to), "rt");
 	lg.boot_tries[config_kernel_index(cfg, "rt")] = 2;
