@@ -15,8 +15,11 @@ demo_config() {	# quick.ini, 1 s cells, its results in $WORK/res
 
 @test "make run: cells past their thresholds are findings, said in one line (exit 0); a second run starts over, the first kept" {
 	demo_config
-	# wake-ups later than 1 ns: every cell fails, on any machine
-	printf '\n[thresholds]\nmax = 1ns\n' >>q.ini
+	# wake-ups later than 1 ns: every cell fails, on any machine — and
+	# by that limit first: missed periods not judged (beside a fresh
+	# check's hog and hackbench a 1 ms cell missed 1.1 % of its periods,
+	# and that was the first finding said, 2026-12-08)
+	printf '\n[thresholds]\nmax = 1ns\nmissed = off\n' >>q.ini
 	run timeout "$(paced 120)" "$ROOT/tools/demo-run.sh" "$LATLAB" q.ini
 	[ "$status" -eq 0 ] || run_failed
 	[[ "$output" == *"make run: 4 of 4 cells failed their thresholds (at 1ms, 200us; loads: hackbench, none); the first: thread 0 wakeup max = "*" > 1 ns"* ]] || run_failed
