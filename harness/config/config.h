@@ -96,7 +96,7 @@ enum trace_method { TRACE_BY_TRACEFS, TRACE_BY_AUTO, TRACE_BY_BPF };
 /* the flight recorder's events: all the tracefs path's, or without those every idle wake-up passes */
 enum trace_recorder { TRACE_REC_FULL, TRACE_REC_LEAN };
 /* which captures a cell keeps: the first above the threshold, or the worst */
-enum trace_keep { TRACE_KEEP_FIRST, TRACE_KEEP_WORST };
+enum trace_keep { TRACE_KEEP_WORST, TRACE_KEEP_FIRST };
 
 /* A tracepoint: its system and its name ("sched", "sched_migrate_task"). */
 struct trace_event {

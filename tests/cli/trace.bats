@@ -29,12 +29,13 @@ load trace
 	grep -Fxq "why = $why" "$D/cell.ini"
 	# the parts add up to the latency (the tolerance: none)
 	awk -F, 'NR > 1 { s = 0; for (i = 6; i <= 13; i++) s += $i; if (s != $5) exit 1 }' "$D/spikes.csv"
-	# the readable trace, with the marker, for every capture
-	for i in $(seq "$n"); do
+	# the readable trace, with the marker, for every capture kept (keep =
+	# worst: their numbers are the order they were taken), none for the rest
+	for i in $(col "$D/spikes.csv" capture); do
 		grep -q 'print: tracing_mark_write: latlab spike: thread 0' "$D/trace-$i.txt"
 		grep -q 'culprit' "$D/trace-$i.txt"
 	done
-	[ ! -e "$D/trace-$((n + 1)).txt" ]
+	[ "$(ls "$D" | grep -c '^trace-[0-9]*\.txt$')" -eq "$n" ] || { ls "$D"; false; }
 	# the instance is gone; the top level is as it was
 	top_unchanged "$before"
 	! inst_of "$LPID"
@@ -78,7 +79,7 @@ load trace
 	[ "$n" -ge 1 ] && [ "$n" -le 3 ] || { cat "$D/spikes.csv"; false; }
 	hog_culprits "$D"
 	awk -F, 'NR > 1 { s = 0; for (i = 6; i <= 13; i++) s += $i; if (s != $5) exit 1 }' "$D/spikes.csv"
-	for i in $(seq "$n"); do
+	for i in $(col "$D/spikes.csv" capture); do
 		grep -q 'latlab spike: thread 0 tid [0-9]* latency' "$D/trace-$i.txt"
 		grep -q 'sched_switch: prev_comm=' "$D/trace-$i.txt"
 		grep -q 'instance bpf-flight-recorder' "$D/trace-$i.txt"
@@ -108,7 +109,7 @@ load trace
 	D=$(cell_dir "$WORK/out/t" '0000-*')
 	n=$(col "$D/spikes.csv" capture | wc -l)
 	[ "$n" -ge 1 ] || { cat "$D/spikes.csv"; false; }
-	for i in $(seq "$n"); do
+	for i in $(col "$D/spikes.csv" capture); do
 		[ -s "$D/trace-$i.dat" ] || { ls "$D"; false; }
 		run trace-cmd report "$D/trace-$i.dat"
 		[ "$status" -eq 0 ] || { echo "$output" | head; false; }

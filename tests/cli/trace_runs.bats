@@ -125,14 +125,14 @@ load trace
 	[ "$left" -eq 0 ] || { echo "$left of $(wc -w <<<"$ids") programs still loaded"; false; }
 }
 
-@test "[trace] keep = worst: the cell keeps the worst it took, a worse one in the least one's place, the trap raised to it, the files of the rest removed" {
+@test "[trace] keep = worst, the default: the cell keeps the worst it took, a worse one in the least one's place, the trap raised to it, the files of the rest removed" {
 	# the hog's bursts every 100 ms: a wake-up of the thread meets each
 	# within its first 1 ms, so each spike is 19-20 ms, and which is worse
 	# is chance; the log says every capture taken, spikes.csv the kept.
 	# No trace-cmd: a capture read from tracefs alone is saved sooner (with
 	# trace-cmd, 4 s after its spike beside a fresh check: one capture in
 	# the cell)
-	hog_config "captures = 2" "keep = worst"
+	hog_config "captures = 2"	# keep = worst, the default
 	sed -i 's/^every = 200ms/every = 100ms/; s/^duration = 2s/duration = 4s/' c.ini
 	LATLAB_TRACE_CMD=$WORK/no-trace-cmd run timeout 60 "$LATLAB" run c.ini -q
 	[ "$status" -eq 0 ] || run_failed
@@ -157,8 +157,8 @@ load trace
 		grep -q "takes the place of capture" "$D/log.txt"
 		grep -q "captures: the 2 worst of $n taken kept (\[trace\] keep = worst)" "$D/log.txt" || { cat "$D/log.txt"; false; }
 	fi
-	# keep = first (the default): the first ones, tracing stopped at two
-	hog_config "captures = 2"
+	# keep = first: the first ones, tracing stopped at two
+	hog_config "captures = 2" "keep = first"
 	sed -i "s/^every = 200ms/every = 100ms/; s|^output = .*|output = $WORK/first|" c.ini
 	LATLAB_TRACE_CMD=$WORK/no-trace-cmd run timeout 60 "$LATLAB" run c.ini -q
 	[ "$status" -eq 0 ] || run_failed
@@ -172,7 +172,7 @@ load trace
 	hog_config "keep = best"
 	run "$LATLAB" run c.ini
 	[ "$status" -eq 2 ] || run_failed
-	[[ "$output" == *"c.ini:$(line_of c.ini '^keep'):"*"first|worst"* ]] || run_failed
+	[[ "$output" == *"c.ini:$(line_of c.ini '^keep'): keep = 'best': expected one of worst|first"* ]] || run_failed
 	[ ! -e "$WORK/out" ]
 }
 

@@ -323,8 +323,9 @@ stalled_run() {
 	[ -s "$C/spikes.csv" ] || { cat "$C/log.txt"; false; }
 	n=$(col "$C/spikes.csv" capture | wc -l)
 	[ "$n" -ge 1 ] && [ "$n" -le 2 ] || { cat "$C/spikes.csv"; false; }
-	grep -q 'print: tracing_mark_write: latlab spike' "$C/trace-1.txt"
-	grep -q 'sched_switch' "$C/trace-1.txt"
+	t=$C/trace-$(col "$C/spikes.csv" capture | head -1).txt	# the first kept
+	grep -q 'print: tracing_mark_write: latlab spike' "$t"
+	grep -q 'sched_switch' "$t"
 	grep -q '^tracefs = /sys/kernel/tracing' "$C/sysinfo.ini"
 	grep -q '^trace = spikes' "$C/cell.ini"
 }
