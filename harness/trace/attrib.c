@@ -582,6 +582,17 @@ static const char *find_switch_in(const struct ord *o, int first, int no,
 	return "";
 }
 
+/*
+ * A switch out of a task other than the one the walk had running (not
+ * idle: some kernels trace no switch out of it, untraced_wake): a switch
+ * between them was not traced, and the flight recorder, which names each
+ * event's task from the switches, has named the stretch before it wrongly.
+ */
+static int switch_missing(const struct cpu_state *s, const struct tev *e)
+{
+	return e->kind == TEV_SWITCH && s->known && s->cur_pid > 0 && e->prev_pid != s->cur_pid;
+}
+
 /* What the CPU was doing before the window's first event: its first switch's prev, or idle. */
 static void state_before(const struct ord *o, int first, int no, struct cpu_state *s)
 {
@@ -670,6 +681,12 @@ int attrib_explain(struct tev *evs, int n, const struct spike_query *q,
 
 	for (int i = first; i < no && last < q->woke; i++) {
 		untraced_wake(&s, &o[i], o, no);
+		if (o[i].ts > q->intended && switch_missing(&s, o[i].e)) {
+			set_incomplete(a, "a switch on CPU %d is missing from the trace: %s:%d ran by its events, but the switch at %+lld ns is out of %s:%d",
+				       q->cpu, s.cur_comm, s.cur_pid, (long long)(o[i].ts - q->intended),
+				       o[i].e->prev_comm, o[i].e->prev_pid);
+			goto out;
+		}
 		label_segment(a, &s, &w, last, o[i].ts);
 		apply(&s, &o[i], o, no);
 		last = o[i].ts;

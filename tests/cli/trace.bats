@@ -136,7 +136,9 @@ load trace
 # other_traces DIR: the head of each capture's trace-N.txt whose culprit is
 # not the hog's kind — what to read when one is not (a fresh check of
 # 5d5c1b4: "blocking: tokio-rt-worker:81", a SCHED_OTHER thread of PID 1,
-# for the 19.9 ms of an equal-priority hog's burst)
+# for the 19.9 ms of an equal-priority hog's burst; its trace, seen again
+# on 2026-12-08, had no switch into the hog: such a capture is now
+# incomplete, "a switch ... is missing from the trace", docs/spikes.md)
 other_traces() {
 	local n
 	for n in $(paste -d, <(col "$1/spikes.csv" capture) <(col "$1/spikes.csv" culprit_kind) |
