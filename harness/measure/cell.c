@@ -558,7 +558,7 @@ static int measure(const struct config *cfg, const struct cell *c,
 	intf_free(&before);
 	refused_policy(res, started);
 	cell_spikes_poll(sp, res);	/* a spike in the last cycles */
-	if (sp->replaced)
+	if (sp->taken > res->ncaptures)	/* keeping the worst, some were not kept */
 		cell_log(res, "captures: the %d worst of %d taken kept ([trace] keep = worst)",
 			 res->ncaptures, sp->taken);
 	if (sampling)

@@ -24,7 +24,6 @@ struct spikes {
 	int64_t threshold;	/* [trace] threshold: the trap's, until keeping the worst raises it */
 	int keep_worst;		/* [trace] keep = worst: a worse capture takes the least one's place */
 	int taken;		/* captures taken, kept or not: the last one's number */
-	int replaced;		/* kept captures a worse one took the place of */
 	int kprio;		/* the measured thread's kernel priority */
 	int64_t start;
 	const char *dir;

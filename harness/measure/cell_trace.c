@@ -15,17 +15,25 @@
 #include "log.h"
 #include "units.h"
 
-int spikes_slot(const struct capture *kept, int n, int max, int keep_worst, int64_t latency)
+/* the index of the least latency among n > 0 kept (the earliest of equals) */
+static int least_kept(const struct capture *kept, int n)
 {
 	int least = 0;
 
+	for (int i = 1; i < n; i++)
+		if (kept[i].latency_ns < kept[least].latency_ns)
+			least = i;
+	return least;
+}
+
+int spikes_slot(const struct capture *kept, int n, int max, int keep_worst, int64_t latency)
+{
 	if (n < max)
 		return n;
 	if (!keep_worst || n < 1)
 		return -1;
-	for (int i = 1; i < n; i++)
-		if (kept[i].latency_ns < kept[least].latency_ns)
-			least = i;
+	int least = least_kept(kept, n);
+
 	return latency > kept[least].latency_ns ? least : -1;
 }
 
@@ -34,22 +42,20 @@ int64_t spikes_floor(const struct capture *kept, int n, int max, int keep_worst,
 {
 	if (!keep_worst || n < max || n < 1)
 		return threshold;
-	int64_t least = kept[0].latency_ns;
+	int64_t least = kept[least_kept(kept, n)].latency_ns;
 
-	for (int i = 1; i < n; i++)
-		if (kept[i].latency_ns < least)
-			least = kept[i].latency_ns;
 	return least > threshold ? least : threshold;
 }
 
-/* trace-N.txt and trace-N.dat of a capture not kept */
+/* trace-N.txt and trace-N.dat of a capture not kept (model names them) */
 static void remove_capture(const char *dir, int n)
 {
 	static const char *const ext[] = { "txt", "dat" };
-	char path[PATH_MAX];
+	char name[64], path[PATH_MAX];
 
 	for (size_t i = 0; i < sizeof(ext) / sizeof(ext[0]); i++) {
-		snprintf(path, sizeof(path), "%s/trace-%d.%s", dir, n, ext[i]);
+		cell_trace_name(name, sizeof(name), n, ext[i]);
+		snprintf(path, sizeof(path), "%s/%s", dir, name);
 		(void)unlink(path);	/* none there (no .dat): nothing to remove */
 	}
 }
@@ -76,7 +82,6 @@ static void keep_worse(struct spikes *sp, struct cell_result *res, const struct 
 	remove_capture(sp->dir, kept[slot].n);
 	memmove(&kept[slot], &kept[slot + 1], (size_t)(n - 1 - slot) * sizeof(*kept));
 	kept[n - 1] = *c;
-	sp->replaced++;
 }
 
 /*

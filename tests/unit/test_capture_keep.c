@@ -84,28 +84,27 @@ static int by_latency_desc(const void *a, const void *b)
 	return (x < y) - (x > y);
 }
 
+enum { STREAM = 5000, KEPT = 4, THRESHOLD = 1000 };
+
 /*
  * A cell's wake-ups as the trap and the poll see them: only one above the
  * trap's threshold is taken, and goes where spikes_slot says (the least
  * out, the rest in their order, as cell_trace.c's keep_worse does). The
- * kept are the stream's `max` worst above the threshold; keeping the
- * first, its first `max` above it.
+ * kept are the stream's KEPT worst above the threshold; keeping the
+ * first, its first KEPT above it.
  */
-static void run_stream(int keep_worst, int64_t *kept_lat, int *nkept, int *taken)
+static void run_stream(const int64_t *lat, int keep_worst, int64_t *kept_lat, int *nkept,
+		       int *taken)
 {
-	enum { N = 5000, MAX = 4 };
-	struct capture kept[MAX];
-	int64_t threshold = 1000, trap = threshold;
+	struct capture kept[KEPT];
+	int64_t trap = THRESHOLD;
 	int n = 0;
 
 	*taken = 0;
-	srand(7);
-	for (int i = 0; i < N; i++) {
-		int64_t lat = rand() % 50000;
-
-		if (lat <= trap)
+	for (int i = 0; i < STREAM; i++) {
+		if (lat[i] <= trap)
 			continue;
-		int slot = spikes_slot(kept, n, MAX, keep_worst, lat);
+		int slot = spikes_slot(kept, n, KEPT, keep_worst, lat[i]);
 
 		if (slot < 0)
 			continue;
@@ -116,8 +115,8 @@ static void run_stream(int keep_worst, int64_t *kept_lat, int *nkept, int *taken
 			memmove(&kept[slot], &kept[slot + 1], (size_t)(n - 1 - slot) * sizeof(*kept));
 			slot = n - 1;
 		}
-		kept[slot].latency_ns = lat;
-		trap = spikes_floor(kept, n, MAX, keep_worst, threshold);
+		kept[slot].latency_ns = lat[i];
+		trap = spikes_floor(kept, n, KEPT, keep_worst, THRESHOLD);
 	}
 	for (int i = 0; i < n; i++)
 		kept_lat[i] = kept[i].latency_ns;
@@ -126,28 +125,27 @@ static void run_stream(int keep_worst, int64_t *kept_lat, int *nkept, int *taken
 
 static void test_stream(void **state)
 {
-	enum { N = 5000, MAX = 4 };
-	int64_t all[N], above[N], kept[MAX];
+	int64_t all[STREAM], above[STREAM], kept[KEPT];
 	int nabove = 0, nkept, taken;
 
 	(void)state;
 	srand(7);
-	for (int i = 0; i < N; i++) {
+	for (int i = 0; i < STREAM; i++) {
 		all[i] = rand() % 50000;
-		if (all[i] > 1000)
+		if (all[i] > THRESHOLD)
 			above[nabove++] = all[i];
 	}
-	run_stream(0, kept, &nkept, &taken);
-	assert_int_equal(nkept, MAX);
+	run_stream(all, 0, kept, &nkept, &taken);
+	assert_int_equal(nkept, KEPT);
 	assert_memory_equal(kept, above, sizeof(kept));	/* the first four, in order */
-	run_stream(1, kept, &nkept, &taken);
-	assert_int_equal(nkept, MAX);
+	run_stream(all, 1, kept, &nkept, &taken);
+	assert_int_equal(nkept, KEPT);
 	qsort(above, (size_t)nabove, sizeof(*above), by_latency_desc);
-	qsort(kept, MAX, sizeof(*kept), by_latency_desc);
+	qsort(kept, KEPT, sizeof(*kept), by_latency_desc);
 	assert_memory_equal(kept, above, sizeof(kept));	/* the four worst */
 	/* a raised threshold takes few: records of a random stream, not every spike */
 	assert_true(taken < 60);
-	assert_true(taken > MAX);
+	assert_true(taken > KEPT);
 }
 
 int main(void)
